@@ -1,0 +1,169 @@
+# dladbg -- an interactive debugger with an embedded NVDLA simulator.
+#
+#   make            build ./dladbg, build/libdlasim.a and the decoder plugins
+#   make run        open the debugger on the built-in sample network
+#   make check      every test suite, once plain and once under ASan+UBSan
+#   make conformance  NVIDIA's traces and loadables from $(NVDLA_TESTDATA)
+#   make bench      speed figures against a reference run in the same process
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are found by wildcard: adding a file under sim/, src/, ui/, plugins/
+# or tests/unit/ needs no edit here.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+NVDLA_TESTDATA ?= ../shared/testdata
+CC ?= cc
+OPT ?= -O2
+SAN ?=
+VERSION := 0.1.0
+
+WARN := -Wall -Wextra -Werror
+CSTD := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Isim -Isrc -Iui -Iplugins/include -I$(BUILD)/gen -DDLADBG_VERSION='"$(VERSION)"' \
+	-DDLADBG_PLUGIN_DIR='"$(PREFIX)/lib/dladbg/plugins"'
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+CFLAGS ?= $(OPT) -g
+ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
+LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
+LIBS := -lreadline -lncursesw -lcsv -ldl -lm
+TEST_LIBS := -lcmocka
+
+SIM_SRC := $(wildcard sim/*.c)
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+UI_SRC := $(wildcard ui/*.c)
+PLUGIN_SRC := $(wildcard plugins/*.c)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+REGDB := $(wildcard share/regdb/*.regs)
+
+GEN_C := $(BUILD)/gen/regdb_tables.c
+SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/regdb_tables.o
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
+PLUGINS := $(PLUGIN_SRC:plugins/%.c=$(BUILD)/plugins/%.so)
+TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIBSIM := $(BUILD)/libdlasim.a
+LIBCORE := $(BUILD)/libdladbg.a
+BIN := $(BUILD)/dladbg
+
+.PHONY: all run check check-plain check-san test-run conformance bench clean install deps deps-test \
+	deps-bench format
+.DEFAULT_GOAL := all
+
+all: deps $(BIN) $(PLUGINS) dladbg
+
+# The top-level ./dladbg is the plain build's binary; sanitizer builds live in build/asan.
+dladbg: $(BIN)
+ifeq ($(BUILD),build)
+	cp $(BIN) $@
+endif
+
+# ---------------------------------------------------------------- dependencies
+# Header -> Debian package.  Missing packages are installed with apt-get when we
+# are root or have password-less sudo; otherwise we stop and print the command.
+define need_pkgs
+	@missing=""; \
+	for pair in $(1); do \
+		hdr=$${pair%%:*}; pkg=$${pair##*:}; \
+		case "$$hdr" in \
+		bin/*) command -v $${hdr#bin/} >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+		*) printf '#include <%s>\n' "$$hdr" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+		esac; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; \
+		else echo "dladbg: missing packages:$$missing"; \
+			echo "run:  sudo apt-get install -y$$missing"; exit 1; fi; \
+		echo "dladbg: installing$$missing"; \
+		$$sudo apt-get install -y $$missing >/dev/null 2>&1 || \
+		{ $$sudo apt-get update >/dev/null 2>&1 && $$sudo apt-get install -y $$missing >/dev/null; } || \
+		{ echo "dladbg: could not install; run:  sudo apt-get install -y$$missing"; exit 1; }; \
+	fi
+endef
+
+deps:
+	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev)
+
+deps-test: deps
+	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler)
+
+deps-bench: deps
+	$(call need_pkgs,cblas.h:libopenblas-dev)
+
+# ---------------------------------------------------------------- build rules
+$(BUILD)/%.o: %.c | $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/regdb_gen: sim/gen/regdb_gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O1 -g $< -o $@
+
+$(GEN_C): $(BUILD)/regdb_gen $(REGDB)
+	@mkdir -p $(dir $@)
+	$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
+
+$(BUILD)/gen/regdb_tables.o: $(GEN_C)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBSIM): $(SIM_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBCORE): $(CORE_OBJ) $(UI_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
+	$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
+
+$(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
+		$(TEST_LIBS) $(LIBS) -o $@
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- use
+run: all
+	./dladbg
+
+# Every suite twice: plain, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+check: deps-test
+	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory test-run
+	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
+
+test-run: $(BIN) $(PLUGINS) $(TESTS)
+	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
+
+conformance: all
+	@NVDLA_TESTDATA=$(NVDLA_TESTDATA) DLADBG=./dladbg sh tests/conformance.sh
+
+bench: deps-bench
+	$(MAKE) --no-print-directory all
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O2 -g tests/bench/bench.c $(LIBCORE) $(LIBSIM) \
+		-lopenblas $(LIBS) -o $(BUILD)/bench
+	$(BUILD)/bench
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/dladbg
+	install -m 755 dladbg $(DESTDIR)$(PREFIX)/bin/dladbg
+	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/dladbg/plugins/
+	install -m 644 plugins/include/dladbg/decoder.h $(DESTDIR)$(PREFIX)/include/dladbg/
+	install -m 644 share/dladbg.1 $(DESTDIR)$(PREFIX)/share/man/man1/dladbg.1
+
+format:
+	clang-format -i $(SIM_SRC) $(wildcard sim/*.h) $(CORE_SRC) src/main.c $(wildcard src/*.h) \
+		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) plugins/include/dladbg/decoder.h $(TEST_SRC)
+
+clean:
+	rm -rf build dladbg
