@@ -1,0 +1,170 @@
+/* BDMA: the bridge DMA.  Software stages one transfer in the CFG_ registers
+ * and sets CFG_OP.EN, which copies it into one of 20 slots; CFG_LAUNCH0/1
+ * starts every staged transfer as group 0/1, and the group's interrupt fires
+ * when the last of them has been written (programming guide, BDMA). */
+#include "dla_priv.h"
+
+/* A whole group moving more than this is a programming error, not a copy
+ * anyone wants simulated byte by byte. */
+#define BDMA_GROUP_MAX_BYTES (1ull << 30)
+
+static bool is_reg(const struct regdb_reg *reg, const char *name)
+{
+    return regdb_reg_named_eq(reg, name);
+}
+
+int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg)
+{
+    if (is_reg(reg, "CFG_STATUS") || is_reg(reg, "CFG_LAUNCH0") || is_reg(reg, "CFG_LAUNCH1"))
+        return d->bdma.programming_layer;
+    if (d->bdma.programming_layer < 0)
+        d->bdma.programming_layer = layer_begin(d, DLA_P_BDMA, 0xff);
+    d->layers[d->bdma.programming_layer].reg_writes++;
+    return d->bdma.programming_layer;
+}
+
+static struct dla_bdma_op staged_op(const struct dla *d)
+{
+    struct dla_bdma_op op;
+    op.src = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_SRC_ADDR_HIGH", "CFG_SRC_ADDR_LOW");
+    op.dst = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_DST_ADDR_HIGH", "CFG_DST_ADDR_LOW");
+    op.line_bytes = (dla_field(d, DLA_U_BDMA, 0, "CFG_LINE", "LINE_SIZE") + 1u) * 32u;
+    op.line_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER") + 1u;
+    op.surf_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER") + 1u;
+    op.src_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_LINE");
+    op.dst_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_DST_LINE");
+    op.src_surf = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_SURF");
+    op.dst_surf = dla_reg(d, DLA_U_BDMA, 0, "CFG_DST_SURF");
+    op.src_ram = (uint8_t)dla_field(d, DLA_U_BDMA, 0, "CFG_CMD", "SRC_RAM_TYPE");
+    op.dst_ram = (uint8_t)dla_field(d, DLA_U_BDMA, 0, "CFG_CMD", "DST_RAM_TYPE");
+    return op;
+}
+
+static void stage_operation(struct dla *d, uint32_t addr)
+{
+    struct dla_bdma_state *b = &d->bdma;
+    if (b->n_queued == DLA_BDMA_SLOTS) {
+        dla_rule(d, DLA_U_BDMA, "bdma.free_slot",
+                 "CFG_OP.EN with no free slot (20 operations already staged); operation dropped "
+                 "(poll STATUS.FREE_SLOT first)");
+        return;
+    }
+    (void)addr;
+    b->queued[b->n_queued++] = staged_op(d);
+}
+
+static void launch_group(struct dla *d, int g)
+{
+    struct dla_bdma_state *b = &d->bdma;
+    if (b->grp_busy[g]) {
+        dla_rule(d, DLA_U_BDMA, "bdma.group_busy",
+                 "CFG_LAUNCH%d while group %d is still running; launch ignored", g, g);
+        return;
+    }
+    for (unsigned i = 1; i < b->n_queued; i++) {
+        if (b->queued[i].dst_ram != b->queued[0].dst_ram) {
+            dla_rule(d, DLA_U_BDMA, "bdma.same_dst_ram",
+                     "operations of one BDMA group have different DST_RAM_TYPE (operation %u)", i);
+            break;
+        }
+    }
+    for (unsigned i = 0; i < b->n_queued; i++)
+        b->ops[g][i] = b->queued[i];
+    b->n_ops[g] = b->n_queued;
+    b->n_queued = 0;
+    b->grp_busy[g] = true;
+
+    int32_t li = b->programming_layer >= 0 ? b->programming_layer
+                                           : layer_begin(d, DLA_P_BDMA, 0xff);
+    b->programming_layer = -1;
+    struct dla_layer *l = layer_at(d, li);
+    l->group = (uint8_t)g;
+    l->state = DLA_LAYER_ENABLED;
+    l->enable_cycle = d->now;
+    d->cur_layer[DLA_P_BDMA][g] = li;
+    struct dla_event ev = {.kind = DLA_EV_LAYER_ENABLE, .layer = li};
+    ev.u.layer.proc = DLA_P_BDMA;
+    ev.u.layer.group = (uint8_t)g;
+    ev.u.layer.unit = DLA_U_BDMA;
+    dla_emit(d, &ev);
+    pipeline_launch_bdma(d, g);
+}
+
+/* Side effects of the trigger registers; the values are stored as written
+ * (the traces read CFG_OP and CFG_LAUNCH0 back as 1). */
+static void bdma_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    (void)group;
+    if (is_reg(reg, "CFG_OP") && (value & 1u))
+        stage_operation(d, reg->offset);
+    else if (is_reg(reg, "CFG_LAUNCH0") && (value & 1u))
+        launch_group(d, 0);
+    else if (is_reg(reg, "CFG_LAUNCH1") && (value & 1u))
+        launch_group(d, 1);
+}
+
+static bool bdma_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
+                      bool peek)
+{
+    (void)group;
+    (void)peek;
+    if (!is_reg(reg, "STATUS"))
+        return false;
+    const struct dla_bdma_state *b = &d->bdma;
+    bool idle = !b->grp_busy[0] && !b->grp_busy[1] && b->n_queued == 0;
+    *value = (uint32_t)(DLA_BDMA_SLOTS - b->n_queued) | (idle ? 1u << 8 : 0) |
+             (b->grp_busy[0] ? 1u << 9 : 0) | (b->grp_busy[1] ? 1u << 10 : 0);
+    return true;
+}
+
+void bdma_group_done(struct dla *d, int group)
+{
+    d->bdma.grp_busy[group & 1] = false;
+    d->bdma.n_ops[group & 1] = 0;
+}
+
+static uint64_t op_bytes(const struct dla_bdma_op *op)
+{
+    return (uint64_t)op->line_bytes * op->line_repeat * op->surf_repeat;
+}
+
+static int copy_op(struct dla *d, struct dla_exec *x, const struct dla_bdma_op *op, uint8_t *line)
+{
+    enum dla_space src = dla_ram_space(d, DLA_U_BDMA, op->src_ram);
+    enum dla_space dst = dla_ram_space(d, DLA_U_BDMA, op->dst_ram);
+    for (uint32_t s = 0; s < op->surf_repeat; s++) {
+        for (uint32_t l = 0; l < op->line_repeat; l++) {
+            uint64_t from = op->src + (uint64_t)s * op->src_surf + (uint64_t)l * op->src_line;
+            uint64_t to = op->dst + (uint64_t)s * op->dst_surf + (uint64_t)l * op->dst_line;
+            if (!exec_read(x, DLA_C_BDMA_RD, src, from, line, op->line_bytes) ||
+                !exec_write(x, DLA_C_BDMA_WR, dst, to, line, op->line_bytes))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int bdma_execute(struct dla *d, struct dla_exec *x, int group)
+{
+    const struct dla_bdma_state *b = &d->bdma;
+    unsigned n = b->n_ops[group];
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        total += op_bytes(&b->ops[group][i]);
+    exec_desc(x, "bdma %u operation%s, %llu bytes", n, n == 1 ? "" : "s",
+              (unsigned long long)total);
+    if (total > BDMA_GROUP_MAX_BYTES) {
+        dla_rule(d, DLA_U_BDMA, "bdma.size",
+                 "BDMA group %d would move %llu bytes (limit %llu); not executed", group,
+                 (unsigned long long)total, (unsigned long long)BDMA_GROUP_MAX_BYTES);
+        return -1;
+    }
+    uint8_t line[8192 * 32];
+    for (unsigned i = 0; i < n; i++)
+        if (copy_op(d, x, &b->ops[group][i], line) != 0)
+            return -1;
+    exec_compute(x, 0, total);
+    return 0;
+}
+
+const struct dla_unit_hooks bdma_hooks = {.read = bdma_read, .written = bdma_written};

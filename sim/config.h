@@ -1,0 +1,59 @@
+/* Hardware configurations NVIDIA defines (nvdla/hw spec/defs/<config>.spec),
+ * kept as data.  Everything configuration-dependent in the model reads these
+ * figures instead of testing configuration names. */
+#ifndef DLA_CONFIG_H
+#define DLA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Data types a configuration's convolution core supports (bit set). */
+enum dla_dtype_bits {
+    DLA_DT_INT8 = 1u << 0,
+    DLA_DT_INT16 = 1u << 1,
+    DLA_DT_FP16 = 1u << 2,
+};
+
+struct dla_config {
+    const char *name;
+    const char *regmap; /* register map name for regdb_map(): "nv_full" or "nv_small" */
+    const char *summary;
+
+    unsigned atomic_c; /* MAC atomic C: input channels per atomic operation (int8) */
+    unsigned atomic_k; /* MAC atomic K: kernels per atomic operation (int8) */
+    unsigned mem_atom; /* memory atomic size in bytes (feature surfaces are made of atoms) */
+    unsigned dtypes;   /* enum dla_dtype_bits */
+
+    unsigned cbuf_banks;       /* number of CONV_BUF banks */
+    unsigned cbuf_bank_bytes;  /* bytes per bank */
+    unsigned cbuf_entry_bytes; /* bytes per CBUF entry (one atomic-C slice of a line) */
+
+    bool winograd, weight_compression, batch;
+    unsigned max_batch;
+
+    bool bdma, rubik, cvsram; /* cvsram = secondary memory interface (CVIF) */
+    bool sdp_bs, sdp_bn, sdp_ew, sdp_lut;
+    unsigned sdp_bs_throughput, sdp_bn_throughput, sdp_ew_throughput;
+    unsigned pdp_throughput, cdp_throughput;
+
+    unsigned pri_bus_bits, pri_burst, pri_latency; /* primary memory interface (MCIF) */
+    unsigned sec_bus_bits, sec_burst, sec_latency; /* secondary interface; 0 bits when absent */
+    unsigned addr_bits;                             /* memory address width */
+};
+
+/* Configuration by name, or NULL. */
+const struct dla_config *dla_config_find(const char *name);
+
+/* All configurations, nv_full first; *n receives the count. */
+const struct dla_config *dla_config_all(size_t *n);
+
+/* The default configuration (nv_full). */
+const struct dla_config *dla_config_default(void);
+
+/* Entries per CBUF bank. */
+static inline unsigned dla_cbuf_bank_entries(const struct dla_config *c)
+{
+    return c->cbuf_bank_bytes / c->cbuf_entry_bytes;
+}
+
+#endif

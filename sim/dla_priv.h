@@ -1,0 +1,310 @@
+/* Internals shared by the files of sim/.  Not installed, not used outside sim/
+ * (the debugger sees sim/dla.h only).
+ *
+ * State is kept as plain data wherever possible so that a checkpoint is a
+ * copy: registers are arrays, the scheduler is an array of small records that
+ * name pipelines by slot number, and the only owned buffers (memories, CBUF,
+ * pending writes, layers) have explicit clone functions in snapshot.c.
+ */
+#ifndef DLA_DLA_PRIV_H
+#define DLA_DLA_PRIV_H
+
+#include <stdarg.h>
+
+#include "cube.h"
+#include "dla.h"
+
+#define DLA_REG_WORDS 1024 /* 4 KiB unit window */
+#define DLA_CSB_SPACE 0x40000u
+#define DLA_CSB_RESERVED_FROM 0x14000u
+#define DLA_MAX_LISTENERS 16
+#define DLA_MAX_STAGES 3
+#define DLA_MAX_PIPES 16
+#define DLA_MAX_MILESTONES 8
+#define DLA_BDMA_SLOTS 20
+
+/* ---------------------------------------------------------------- hooks */
+/* Unit behaviour beyond plain storage.  A hook returns true when it handled
+ * the access itself (the generic code then does not store / not read the
+ * register file). */
+struct dla_unit_hooks {
+    void (*reset)(struct dla *d);
+    bool (*write)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value);
+    bool (*read)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
+                 bool peek /* no side effects (debugger view) */);
+    /* called after a stored write (e.g. to react to OP_EN) */
+    void (*written)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value);
+};
+
+/* ---------------------------------------------------------------- LUT RAM */
+#define DLA_LUT_LE_ENTRIES 65
+#define DLA_LUT_LO_ENTRIES 257
+
+/* The LUT memory behind S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA (SDP and CDP
+ * each have one, shared by both register groups). */
+struct dla_lut_ram {
+    uint16_t le[DLA_LUT_LE_ENTRIES];
+    uint16_t lo[DLA_LUT_LO_ENTRIES];
+    uint16_t index;   /* next entry the access port reads or writes */
+    uint8_t table;    /* 0 = LE, 1 = LO */
+    bool write_mode;  /* LUT_ACCESS_TYPE: write */
+};
+
+/* ---------------------------------------------------------------- BDMA */
+struct dla_bdma_op {
+    uint64_t src, dst;
+    uint32_t line_bytes, line_repeat, surf_repeat;
+    uint32_t src_line, dst_line, src_surf, dst_surf;
+    uint8_t src_ram, dst_ram; /* RAM_TYPE field values: 0 CV-SRAM, 1 MC */
+};
+
+struct dla_bdma_state {
+    uint8_t n_queued; /* operations staged by CFG_OP since the last launch */
+    struct dla_bdma_op queued[DLA_BDMA_SLOTS];
+    uint8_t n_ops[2]; /* operations of each launched group */
+    struct dla_bdma_op ops[2][DLA_BDMA_SLOTS];
+    bool grp_busy[2];
+    int32_t programming_layer; /* BDMA layer being queued, -1 none */
+    uint64_t stall[2][2]; /* [group][read/write] perf counters */
+};
+
+/* ---------------------------------------------------------------- pipelines */
+struct dla_stage {
+    uint8_t proc;       /* enum dla_proc */
+    uint8_t group;      /* the processor's register group */
+    uint8_t rdma_group; /* the RDMA sub-unit's group (SDP/PDP/CDP), 0xff when not used */
+    int32_t layer;
+    uint64_t compute_cycles;
+    uint64_t macs;
+    uint64_t client_bytes[DLA_C_COUNT];
+    uint64_t client_transactions[DLA_C_COUNT];
+    uint64_t client_done[DLA_C_COUNT]; /* cycle the client's last transfer ends */
+    uint64_t client_stall[DLA_C_COUNT];
+    uint64_t space_bytes[DLA_SPACE_COUNT];
+    uint64_t start, end;
+    uint64_t stall_cycles;
+    bool done;
+};
+
+struct dla_milestone {
+    uint64_t at;
+    uint8_t stage;
+    uint8_t intr_bit; /* GLB status bit to set, 0xff none */
+    bool completes;   /* the stage completes here */
+};
+
+/* A DMA write held back until the stage that produced it completes. */
+struct dla_pending_write {
+    uint8_t stage, space, client;
+    uint64_t addr;
+    size_t len;
+    uint8_t *data;
+};
+
+/* One coalesced DMA transfer, published as a DLA_EV_DMA once timed. */
+struct dla_transfer {
+    uint8_t stage, client, space;
+    bool write;
+    uint64_t addr, bytes;
+};
+
+struct dla_pipe {
+    bool active;
+    uint8_t n_stages;
+    struct dla_stage stage[DLA_MAX_STAGES];
+    uint8_t n_ms;
+    struct dla_milestone ms[DLA_MAX_MILESTONES];
+    size_t n_writes, cap_writes;
+    struct dla_pending_write *writes;
+    size_t n_xfers, cap_xfers;
+    struct dla_transfer *xfers;
+};
+
+/* Execution context handed to a unit's execute function: which pipeline and
+ * stage it runs in, so that DMA is attributed and timed correctly. */
+struct dla_exec {
+    struct dla *d;
+    struct dla_pipe *pipe;
+    uint8_t stage;
+    bool failed; /* a DMA access failed: outputs are not committed */
+};
+
+/* ---------------------------------------------------------------- scheduler */
+struct dla_sched_item {
+    uint64_t at;
+    uint64_t seq; /* insertion order breaks ties deterministically */
+    uint8_t pipe;
+    uint8_t ms;
+};
+
+/* ---------------------------------------------------------------- the model */
+struct dla_listener {
+    dla_listener_fn fn;
+    void *ctx;
+};
+
+struct cbuf;
+
+struct dla {
+    const struct dla_config *cfg;
+    const struct regdb_map *map;
+    const struct regdb_unit *udb[DLA_U_COUNT]; /* NULL: unit absent in this map */
+    bool present[DLA_U_COUNT];                /* decoded in this configuration */
+
+    /* register file: single copies (S_ registers, units without groups) and
+     * per-group copies of D_ registers */
+    uint32_t regs[DLA_U_COUNT][DLA_REG_WORDS];
+    uint32_t dregs[DLA_U_COUNT][2][DLA_REG_WORDS];
+
+    uint64_t now;
+    uint64_t seq;
+    size_t n_sched, cap_sched;
+    struct dla_sched_item *sched; /* binary min-heap on (at, seq) */
+
+    struct dla_mem *mem[DLA_SPACE_COUNT];
+    uint64_t mem_budget;
+    uint64_t bus_free_at[DLA_SPACE_COUNT]; /* bandwidth model: bus reserved until */
+    uint64_t client_bytes[DLA_C_COUNT];
+    uint64_t client_transactions[DLA_C_COUNT];
+
+    struct dla_pipe pipe[DLA_MAX_PIPES];
+    bool proc_busy[DLA_P_COUNT]; /* an operation of the processor is running */
+    uint16_t off_pointer[DLA_U_COUNT];   /* S_POINTER offset, 0xffff none */
+    uint16_t off_status[DLA_U_COUNT];    /* S_STATUS offset, 0xffff none */
+
+    size_t n_layers, cap_layers;
+    struct dla_layer *layers;
+    int32_t cur_layer[DLA_P_COUNT][2]; /* layer being programmed/run per group, -1 none */
+
+    struct dla_bdma_state bdma;
+    struct dla_lut_ram lut_sdp, lut_cdp;
+    struct cbuf *cbuf;
+
+    size_t n_listeners;
+    struct dla_listener listeners[DLA_MAX_LISTENERS];
+    int listener_handle[DLA_MAX_LISTENERS];
+    int next_handle;
+    char diag_buf[512];
+};
+
+/* ---------------------------------------------------------------- helpers */
+void dla_emit(struct dla *d, struct dla_event *ev);
+
+/* Diagnostics: formatted message, published as DLA_EV_DIAG. */
+void dla_diag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enum dla_unit unit,
+              uint32_t addr, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void dla_vdiag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enum dla_unit unit,
+               uint32_t addr, const char *rule, const char *fmt, va_list ap);
+/* A programming-guide rule violation found by a unit at launch. */
+void dla_rule(struct dla *d, enum dla_unit unit, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Register access for unit code, by name.  Names are resolved in the
+ * configuration's map; an unknown name is a bug in the model and aborts.
+ * group selects the copy of D_ registers; S_ registers ignore it. */
+uint32_t dla_reg(const struct dla *d, enum dla_unit u, int group, const char *reg);
+uint32_t dla_field(const struct dla *d, enum dla_unit u, int group, const char *reg,
+                   const char *field);
+/* True when the field holds the enum value of that name. */
+bool dla_field_is(const struct dla *d, enum dla_unit u, int group, const char *reg,
+                  const char *field, const char *enum_name);
+/* Hardware-side update of a register (status, perf counters): no CSB event. */
+void dla_reg_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, uint32_t value);
+void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg,
+                      const char *field, uint32_t value);
+/* Hardware side of the group handshake. */
+void dla_flip_consumer(struct dla *d, enum dla_unit u);
+void dla_op_clear(struct dla *d, enum dla_unit u, int group);
+
+/* Sign-extend the low bits of a register field value. */
+static inline int32_t dla_sext(uint32_t v, unsigned bits)
+{
+    uint32_t m = 1u << (bits - 1);
+    v &= (bits >= 32) ? 0xffffffffu : ((1u << bits) - 1u);
+    return (int32_t)((v ^ m) - m);
+}
+/* 64-bit address from a HIGH/LOW register pair (names without _0 suffix). */
+uint64_t dla_reg_addr64(const struct dla *d, enum dla_unit u, int group, const char *high,
+                        const char *low);
+
+/* Memory space selected by a RAM_TYPE field value (1 = MC/DRAM, 0 = CV-SRAM).
+ * Reports a diagnostic and returns DRAM when the configuration has no CV-SRAM. */
+enum dla_space dla_ram_space(struct dla *d, enum dla_unit u, uint32_t ram_type);
+
+/* GLB: set an interrupt status bit (publishes DLA_EV_INTR). */
+void glb_raise(struct dla *d, unsigned bit);
+
+/* Layers */
+struct dla_layer *layer_at(struct dla *d, int32_t index);
+int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
+int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
+/* Set (or add) a named counter on a layer record; name must be a static string. */
+void layer_counter(struct dla_layer *l, const char *name, uint64_t value);
+/* The BDMA layer a write to a BDMA register programs, or -1. */
+int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg);
+
+/* Pipelines (pipeline.c) */
+void pipeline_try_launch(struct dla *d);
+void pipeline_process_milestone(struct dla *d, uint8_t pipe, uint8_t ms);
+/* Start the BDMA operations launched as group (bdma.c calls this). */
+void pipeline_launch_bdma(struct dla *d, int group);
+/* BDMA group finished (pipeline.c tells bdma.c). */
+void bdma_group_done(struct dla *d, int group);
+
+/* Scheduler (sched.c) */
+void sched_push(struct dla *d, uint64_t at, uint8_t pipe, uint8_t ms);
+bool sched_pop(struct dla *d, struct dla_sched_item *out);
+const struct dla_sched_item *sched_peek(const struct dla *d);
+void sched_clear(struct dla *d);
+
+/* Execution context services for units (pipeline.c) */
+/* Read memory through a DMA client; false (and a diagnostic) on a bad access. */
+bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr, void *buf,
+               size_t len);
+/* Write memory through a DMA client; the bytes reach memory when the stage completes. */
+bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
+                const void *buf, size_t len);
+/* Datapath work of the stage: cycles at full throughput, and MACs/element ops. */
+void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops);
+struct dla_layer *exec_layer(struct dla_exec *x);
+void exec_desc(struct dla_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void exec_lut_stats(struct dla_exec *x, const struct dla_lut_stats *s);
+/* Add a named counter to the layer's record (perf registers are filled by the unit). */
+void exec_counter(struct dla_exec *x, const char *name, uint64_t value);
+
+/* ---------------------------------------------------------------- units */
+/* Each returns 0 on success, -1 when the layer cannot be computed (a
+ * diagnostic has been emitted; the layer still completes so nothing hangs). */
+int bdma_execute(struct dla *d, struct dla_exec *x, int group);
+/* Convolution core (CDMA, CBUF, CSC, CMAC, CACC) of a group: CACC output to SDP. */
+int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out);
+/* SDP: in = on-the-fly input from CACC, or NULL (from memory through SDP_RDMA);
+ * to_pdp = on-the-fly output to PDP, or NULL (to memory). */
+int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
+                const struct dla_cube *in, struct dla_cube *to_pdp);
+int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
+                const struct dla_cube *in);
+int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group);
+int rubik_execute(struct dla *d, struct dla_exec *x, int group);
+
+/* Pipeline shape questions the launcher asks the units. */
+bool sdp_input_on_the_fly(const struct dla *d, int group);
+bool sdp_output_to_pdp(const struct dla *d, int group);
+bool sdp_needs_rdma(const struct dla *d, int group);
+bool pdp_input_on_the_fly(const struct dla *d, int group);
+
+/* Timing figures a completed stage publishes into its unit's perf registers. */
+void perf_publish(struct dla *d, const struct dla_stage *st);
+
+const struct dla_unit_hooks *dla_hooks(enum dla_unit u);
+extern const struct dla_unit_hooks glb_hooks, bdma_hooks, cdma_hooks, sdp_hooks, cdp_hooks;
+
+/* CBUF (cbuf.c) */
+struct cbuf *cbuf_create(const struct dla_config *cfg);
+struct cbuf *cbuf_clone(const struct cbuf *c);
+void cbuf_destroy(struct cbuf *c);
+void cbuf_reset(struct cbuf *c);
+size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max);
+
+#endif

@@ -1,0 +1,310 @@
+/* Sparse memory: an open-addressing hash table from page number to a
+ * reference-counted page.  A page shared with a clone is copied before it is
+ * written (copy on write). */
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct page {
+    unsigned refs;
+    uint8_t bytes[MEM_PAGE_SIZE];
+};
+
+struct slot {
+    uint64_t pno; /* page number */
+    struct page *page; /* NULL: empty slot */
+};
+
+struct dla_mem {
+    const char *name;
+    unsigned addr_bits;
+    uint64_t budget;
+    size_t cap;  /* slots, a power of two */
+    size_t used; /* occupied slots */
+    struct slot *slots;
+};
+
+static size_t hash_pno(uint64_t pno, size_t cap)
+{
+    pno ^= pno >> 33;
+    pno *= 0xff51afd7ed558ccdull;
+    pno ^= pno >> 33;
+    return (size_t)pno & (cap - 1);
+}
+
+struct dla_mem *mem_create(const char *name, unsigned addr_bits, uint64_t budget)
+{
+    struct dla_mem *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->name = name;
+    m->addr_bits = addr_bits;
+    m->budget = budget;
+    m->cap = 64;
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (!m->slots) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static void page_release(struct page *p)
+{
+    if (p && --p->refs == 0)
+        free(p);
+}
+
+void mem_clear(struct dla_mem *m)
+{
+    for (size_t i = 0; i < m->cap; i++) {
+        page_release(m->slots[i].page);
+        m->slots[i].page = NULL;
+    }
+    m->used = 0;
+}
+
+void mem_destroy(struct dla_mem *m)
+{
+    if (!m)
+        return;
+    mem_clear(m);
+    free(m->slots);
+    free(m);
+}
+
+struct dla_mem *mem_clone(const struct dla_mem *m)
+{
+    struct dla_mem *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *m;
+    c->slots = malloc(m->cap * sizeof *m->slots);
+    if (!c->slots) {
+        free(c);
+        return NULL;
+    }
+    memcpy(c->slots, m->slots, m->cap * sizeof *m->slots);
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slots[i].page)
+            c->slots[i].page->refs++;
+    return c;
+}
+
+const char *mem_name(const struct dla_mem *m)
+{
+    return m->name;
+}
+
+bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len)
+{
+    if (addr + len < addr)
+        return false;
+    if (m->addr_bits >= 64)
+        return true;
+    uint64_t limit = 1ull << m->addr_bits;
+    return addr <= limit && len <= limit - addr;
+}
+
+static struct slot *find_slot(const struct dla_mem *m, uint64_t pno)
+{
+    size_t i = hash_pno(pno, m->cap);
+    for (;;) {
+        struct slot *s = &m->slots[i];
+        if (!s->page || s->pno == pno)
+            return s;
+        i = (i + 1) & (m->cap - 1);
+    }
+}
+
+static const struct page *page_lookup(const struct dla_mem *m, uint64_t pno)
+{
+    return find_slot(m, pno)->page;
+}
+
+static bool grow(struct dla_mem *m)
+{
+    size_t old_cap = m->cap;
+    struct slot *old = m->slots;
+    struct slot *slots = calloc(old_cap * 2, sizeof *slots);
+    if (!slots)
+        return false;
+    m->slots = slots;
+    m->cap = old_cap * 2;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].page)
+            *find_slot(m, old[i].pno) = old[i];
+    free(old);
+    return true;
+}
+
+/* The page for writing: created if absent, unshared if shared.  NULL when the
+ * budget or the allocator refuses. */
+static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
+{
+    struct slot *s = find_slot(m, pno);
+    if (s->page && s->page->refs == 1)
+        return s->page;
+    if (!s->page) {
+        if ((uint64_t)(m->used + 1) * MEM_PAGE_SIZE > m->budget)
+            return NULL;
+        if ((m->used + 1) * 4 > m->cap * 3) {
+            if (!grow(m))
+                return NULL;
+            s = find_slot(m, pno);
+        }
+        struct page *p = calloc(1, sizeof *p);
+        if (!p)
+            return NULL;
+        p->refs = 1;
+        s->pno = pno;
+        s->page = p;
+        m->used++;
+        return p;
+    }
+    struct page *copy = malloc(sizeof *copy);
+    if (!copy)
+        return NULL;
+    memcpy(copy->bytes, s->page->bytes, MEM_PAGE_SIZE);
+    copy->refs = 1;
+    s->page->refs--;
+    s->page = copy;
+    return copy;
+}
+
+enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    uint8_t *out = buf;
+    while (len) {
+        uint64_t pno = addr >> MEM_PAGE_SHIFT;
+        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
+        size_t n = MEM_PAGE_SIZE - off;
+        if (n > len)
+            n = len;
+        const struct page *p = page_lookup(m, pno);
+        if (p)
+            memcpy(out, p->bytes + off, n);
+        else
+            memset(out, 0, n);
+        out += n;
+        addr += n;
+        len -= n;
+    }
+    return MEM_OK;
+}
+
+enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    const uint8_t *in = buf;
+    while (len) {
+        uint64_t pno = addr >> MEM_PAGE_SHIFT;
+        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
+        size_t n = MEM_PAGE_SIZE - off;
+        if (n > len)
+            n = len;
+        struct page *p = page_for_write(m, pno);
+        if (!p)
+            return MEM_OVER_BUDGET;
+        memcpy(p->bytes + off, in, n);
+        in += n;
+        addr += n;
+        len -= n;
+    }
+    return MEM_OK;
+}
+
+/* Remove a page from the table, keeping the probe chains intact (backward
+ * shift deletion for linear probing). */
+static void drop_page(struct dla_mem *m, struct slot *s)
+{
+    page_release(s->page);
+    s->page = NULL;
+    m->used--;
+    size_t hole = (size_t)(s - m->slots);
+    size_t i = (hole + 1) & (m->cap - 1);
+    while (m->slots[i].page) {
+        size_t home = hash_pno(m->slots[i].pno, m->cap);
+        bool movable = (hole <= i) ? (home <= hole || home > i) : (home <= hole && home > i);
+        if (movable) {
+            m->slots[hole] = m->slots[i];
+            m->slots[i].page = NULL;
+            hole = i;
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+}
+
+enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    while (len) {
+        uint64_t pno = addr >> MEM_PAGE_SHIFT;
+        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
+        uint64_t n = MEM_PAGE_SIZE - off;
+        if (n > len)
+            n = len;
+        struct slot *s = find_slot(m, pno);
+        if (byte == 0 && !s->page) {
+            /* already zero */
+        } else if (byte == 0 && n == MEM_PAGE_SIZE) {
+            drop_page(m, s);
+        } else {
+            struct page *p = page_for_write(m, pno);
+            if (!p)
+                return MEM_OVER_BUDGET;
+            memset(p->bytes + off, byte, (size_t)n);
+        }
+        addr += n;
+        len -= n;
+    }
+    return MEM_OK;
+}
+
+uint64_t mem_resident_bytes(const struct dla_mem *m)
+{
+    return (uint64_t)m->used * MEM_PAGE_SIZE;
+}
+
+const char *mem_status_str(enum mem_status s)
+{
+    switch (s) {
+    case MEM_OK:
+        return "ok";
+    case MEM_OUT_OF_RANGE:
+        return "address out of range";
+    case MEM_OVER_BUDGET:
+        return "memory budget exhausted";
+    }
+    return "?";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base, const uint8_t *p),
+                   void *ctx)
+{
+    if (m->used == 0)
+        return;
+    uint64_t *pnos = malloc(m->used * sizeof *pnos);
+    if (!pnos)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].page)
+            pnos[n++] = m->slots[i].pno;
+    qsort(pnos, n, sizeof *pnos, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        if (!fn(ctx, pnos[i] << MEM_PAGE_SHIFT, page_lookup(m, pnos[i])->bytes))
+            break;
+    free(pnos);
+}

@@ -1,0 +1,48 @@
+/* Sparse, bounded simulated memory: one instance per address space (DRAM
+ * behind MCIF, CV-SRAM behind CVIF).  Bytes never written read as zero.
+ * Pages are reference counted and copied on write, so mem_clone() is cheap
+ * and checkpoints of a whole run cost only the pages that later change. */
+#ifndef DLA_MEM_H
+#define DLA_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_PAGE_SHIFT 16
+#define MEM_PAGE_SIZE  (1u << MEM_PAGE_SHIFT)
+
+enum mem_status {
+    MEM_OK = 0,
+    MEM_OUT_OF_RANGE, /* access beyond the address width of the space */
+    MEM_OVER_BUDGET,  /* writing would make resident memory exceed the budget */
+};
+
+struct dla_mem;
+
+/* addr_bits: address width (32 or 64); budget: maximum resident bytes. */
+struct dla_mem *mem_create(const char *name, unsigned addr_bits, uint64_t budget);
+void mem_destroy(struct dla_mem *m);
+
+/* A snapshot sharing every page with m until one of them writes it. */
+struct dla_mem *mem_clone(const struct dla_mem *m);
+
+const char *mem_name(const struct dla_mem *m);
+bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len);
+
+enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len);
+enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len);
+enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len);
+
+/* Drop every page (all bytes read as zero again). */
+void mem_clear(struct dla_mem *m);
+
+uint64_t mem_resident_bytes(const struct dla_mem *m);
+const char *mem_status_str(enum mem_status s);
+
+/* Iterate resident pages in address order: calls fn(page_base, bytes) for each;
+ * stops early when fn returns false. */
+void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base, const uint8_t *p),
+                   void *ctx);
+
+#endif

@@ -1,0 +1,524 @@
+/* Pipelines: when every unit an operation needs has OP_EN set in its
+ * consumer group, the operation starts.  Fused operations (CONV feeding SDP
+ * on the fly, SDP feeding PDP) start together as one pipeline of stages.
+ *
+ * A stage's datapath is computed when it starts: its unit reads memory then,
+ * and its writes are held until the stage completes, at a cycle the timing
+ * model (timing.c) derives.  Completion clears OP_EN, moves the consumer
+ * pointers, publishes the layer's figures and raises the interrupt. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dla_priv.h"
+#include "timing.h"
+
+/* Units whose OP_EN a stage consumes, main unit first. */
+static const enum dla_unit conv_units[] = {DLA_U_CDMA, DLA_U_CSC, DLA_U_CMAC_A, DLA_U_CMAC_B,
+                                           DLA_U_CACC};
+
+static enum dla_unit main_unit(enum dla_proc p)
+{
+    static const enum dla_unit u[DLA_P_COUNT] = {
+        [DLA_P_BDMA] = DLA_U_BDMA, [DLA_P_CONV] = DLA_U_CACC, [DLA_P_SDP] = DLA_U_SDP,
+        [DLA_P_PDP] = DLA_U_PDP,   [DLA_P_CDP] = DLA_U_CDP,   [DLA_P_RUBIK] = DLA_U_RBK,
+    };
+    return u[p];
+}
+
+static enum dla_unit rdma_unit(enum dla_proc p)
+{
+    switch (p) {
+    case DLA_P_SDP:
+        return DLA_U_SDP_RDMA;
+    case DLA_P_PDP:
+        return DLA_U_PDP_RDMA;
+    case DLA_P_CDP:
+        return DLA_U_CDP_RDMA;
+    default:
+        return DLA_U_NONE;
+    }
+}
+
+/* OP_EN set in the group the unit will run next. */
+static bool armed(const struct dla *d, enum dla_unit u)
+{
+    return d->present[u] && dla_op_enabled(d, u, dla_consumer_group(d, u));
+}
+
+static bool conv_armed(const struct dla *d)
+{
+    for (size_t i = 0; i < sizeof conv_units / sizeof conv_units[0]; i++)
+        if (!armed(d, conv_units[i]))
+            return false;
+    return true;
+}
+
+/* ---------------------------------------------------------------- stage setup */
+
+static struct dla_pipe *free_pipe(struct dla *d, uint8_t *slot)
+{
+    for (uint8_t i = 0; i < DLA_MAX_PIPES; i++) {
+        if (!d->pipe[i].active) {
+            *slot = i;
+            return &d->pipe[i];
+        }
+    }
+    return NULL;
+}
+
+static void add_stage(struct dla *d, struct dla_pipe *p, enum dla_proc proc, int group,
+                      int rdma_group)
+{
+    struct dla_stage *st = &p->stage[p->n_stages];
+    memset(st, 0, sizeof *st);
+    st->proc = (uint8_t)proc;
+    st->group = (uint8_t)group;
+    st->rdma_group = (uint8_t)rdma_group;
+    st->layer = layer_ensure(d, proc, group);
+    st->start = d->now;
+    struct dla_layer *l = layer_at(d, st->layer);
+    l->state = DLA_LAYER_RUNNING;
+    l->start_cycle = d->now;
+    if (l->enable_cycle == 0)
+        l->enable_cycle = d->now;
+    if (p->n_stages > 0)
+        l->fed_by = p->stage[p->n_stages - 1].layer;
+    d->proc_busy[proc] = true;
+    p->n_stages++;
+}
+
+/* The group of an optional RDMA sub-unit if it is armed, else 0xff. */
+static int armed_rdma_group(const struct dla *d, enum dla_proc p)
+{
+    enum dla_unit r = rdma_unit(p);
+    return r != DLA_U_NONE && armed(d, r) ? dla_consumer_group(d, r) : 0xff;
+}
+
+/* ---------------------------------------------------------------- execution */
+
+static void exec_stage_init(struct dla_exec *x, struct dla *d, struct dla_pipe *p, uint8_t stage)
+{
+    x->d = d;
+    x->pipe = p;
+    x->stage = stage;
+    x->failed = false;
+}
+
+static int run_stages(struct dla *d, struct dla_pipe *p)
+{
+    struct dla_exec x[DLA_MAX_STAGES];
+    struct dla_cube flow[DLA_MAX_STAGES] = {0};
+    const struct dla_cube *in = NULL;
+    int rc = 0;
+    for (uint8_t s = 0; s < p->n_stages; s++) {
+        struct dla_stage *st = &p->stage[s];
+        exec_stage_init(&x[s], d, p, s);
+        struct dla_cube *out = s + 1 < p->n_stages ? &flow[s] : NULL;
+        if (rc != 0) {
+            exec_desc(&x[s], "%s skipped: its input stage failed", dla_proc_name(st->proc));
+            continue;
+        }
+        switch (st->proc) {
+        case DLA_P_BDMA:
+            rc = bdma_execute(d, &x[s], st->group);
+            break;
+        case DLA_P_CONV:
+            rc = conv_execute(d, &x[s], st->group, out);
+            break;
+        case DLA_P_SDP:
+            rc = sdp_execute(d, &x[s], st->group, st->rdma_group, in, out);
+            break;
+        case DLA_P_PDP:
+            rc = pdp_execute(d, &x[s], st->group, st->rdma_group, in);
+            break;
+        case DLA_P_CDP:
+            rc = cdp_execute(d, &x[s], st->group, st->rdma_group);
+            break;
+        case DLA_P_RUBIK:
+            rc = rubik_execute(d, &x[s], st->group);
+            break;
+        }
+        if (x[s].failed && rc == 0)
+            rc = -1;
+        in = out;
+    }
+    for (uint8_t s = 0; s < p->n_stages; s++)
+        cube_free(&flow[s]);
+    return rc;
+}
+
+/* Drop the pending writes of every stage: the computation failed. */
+static void discard_writes(struct dla_pipe *p)
+{
+    for (size_t i = 0; i < p->n_writes; i++)
+        free(p->writes[i].data);
+    p->n_writes = 0;
+}
+
+static void start_pipe(struct dla *d, struct dla_pipe *p, uint8_t slot)
+{
+    p->active = true;
+    for (uint8_t s = 0; s < p->n_stages; s++) {
+        struct dla_event ev = {.kind = DLA_EV_LAYER_START, .layer = p->stage[s].layer};
+        ev.u.layer.proc = p->stage[s].proc;
+        ev.u.layer.group = p->stage[s].group;
+        ev.u.layer.unit = DLA_U_NONE;
+        dla_emit(d, &ev);
+    }
+    if (run_stages(d, p) != 0)
+        discard_writes(p);
+    timing_plan(d, p);
+    for (uint8_t m = 0; m < p->n_ms; m++)
+        sched_push(d, p->ms[m].at, slot, m);
+}
+
+/* ---------------------------------------------------------------- launching */
+
+static bool try_conv(struct dla *d, struct dla_pipe *p)
+{
+    if (d->proc_busy[DLA_P_CONV] || d->proc_busy[DLA_P_SDP] || !conv_armed(d))
+        return false;
+    int gs = dla_consumer_group(d, DLA_U_SDP);
+    if (!armed(d, DLA_U_SDP) || !sdp_input_on_the_fly(d, gs))
+        return false;
+    int rg = armed_rdma_group(d, DLA_P_SDP);
+    if (sdp_needs_rdma(d, gs) && rg == 0xff)
+        return false;
+    bool to_pdp = sdp_output_to_pdp(d, gs);
+    int gp = dla_consumer_group(d, DLA_U_PDP);
+    if (to_pdp && (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, gp)))
+        return false;
+    add_stage(d, p, DLA_P_CONV, dla_consumer_group(d, DLA_U_CACC), 0xff);
+    add_stage(d, p, DLA_P_SDP, gs, rg);
+    if (to_pdp)
+        add_stage(d, p, DLA_P_PDP, gp, 0xff);
+    return true;
+}
+
+static bool try_sdp(struct dla *d, struct dla_pipe *p)
+{
+    if (d->proc_busy[DLA_P_SDP] || !armed(d, DLA_U_SDP))
+        return false;
+    int gs = dla_consumer_group(d, DLA_U_SDP);
+    if (sdp_input_on_the_fly(d, gs))
+        return false; /* waits for the convolution core */
+    int rg = armed_rdma_group(d, DLA_P_SDP);
+    if (rg == 0xff)
+        return false;
+    bool to_pdp = sdp_output_to_pdp(d, gs);
+    int gp = dla_consumer_group(d, DLA_U_PDP);
+    if (to_pdp && (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, gp)))
+        return false;
+    add_stage(d, p, DLA_P_SDP, gs, rg);
+    if (to_pdp)
+        add_stage(d, p, DLA_P_PDP, gp, 0xff);
+    return true;
+}
+
+static bool try_offline(struct dla *d, struct dla_pipe *p, enum dla_proc proc)
+{
+    if (d->proc_busy[proc] || !armed(d, main_unit(proc)))
+        return false;
+    int g = dla_consumer_group(d, main_unit(proc));
+    if (proc == DLA_P_PDP && pdp_input_on_the_fly(d, g))
+        return false; /* waits for SDP */
+    int rg = 0xff;
+    if (rdma_unit(proc) != DLA_U_NONE) {
+        rg = armed_rdma_group(d, proc);
+        if (rg == 0xff)
+            return false;
+    }
+    add_stage(d, p, proc, g, rg);
+    return true;
+}
+
+void pipeline_try_launch(struct dla *d)
+{
+    for (;;) {
+        uint8_t slot;
+        struct dla_pipe *p = free_pipe(d, &slot);
+        if (!p)
+            return;
+        p->n_stages = 0;
+        p->n_ms = 0;
+        bool go = try_conv(d, p) || try_sdp(d, p) || try_offline(d, p, DLA_P_PDP) ||
+                  try_offline(d, p, DLA_P_CDP) || try_offline(d, p, DLA_P_RUBIK);
+        if (!go)
+            return;
+        start_pipe(d, p, slot);
+    }
+}
+
+void pipeline_launch_bdma(struct dla *d, int group)
+{
+    uint8_t slot;
+    struct dla_pipe *p = free_pipe(d, &slot);
+    if (!p)
+        abort(); /* at most two BDMA groups and five other processors are in flight */
+    p->n_stages = 0;
+    p->n_ms = 0;
+    add_stage(d, p, DLA_P_BDMA, group, 0xff);
+    d->proc_busy[DLA_P_BDMA] = false; /* BDMA groups are tracked by the BDMA itself */
+    start_pipe(d, p, slot);
+}
+
+/* ---------------------------------------------------------------- completion */
+
+static void commit_writes(struct dla *d, struct dla_pipe *p, uint8_t stage)
+{
+    for (size_t i = 0; i < p->n_writes; i++) {
+        struct dla_pending_write *w = &p->writes[i];
+        if (w->stage != stage || !w->data)
+            continue;
+        enum mem_status st = mem_write(d->mem[w->space], w->addr, w->data, w->len);
+        if (st != MEM_OK)
+            dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
+                     "%s write of %zu bytes at %s 0x%llx failed: %s", dla_client_name(w->client),
+                     w->len, dla_space_name(w->space), (unsigned long long)w->addr,
+                     mem_status_str(st));
+        free(w->data);
+        w->data = NULL;
+    }
+}
+
+static void release_units(struct dla *d, const struct dla_stage *st)
+{
+    if (st->proc == DLA_P_CONV) {
+        for (size_t i = 0; i < sizeof conv_units / sizeof conv_units[0]; i++) {
+            dla_op_clear(d, conv_units[i], st->group);
+            dla_flip_consumer(d, conv_units[i]);
+        }
+    } else if (st->proc != DLA_P_BDMA) {
+        dla_op_clear(d, main_unit(st->proc), st->group);
+        dla_flip_consumer(d, main_unit(st->proc));
+        if (st->rdma_group != 0xff) {
+            dla_op_clear(d, rdma_unit(st->proc), st->rdma_group);
+            dla_flip_consumer(d, rdma_unit(st->proc));
+        }
+    }
+    d->proc_busy[st->proc] = false;
+}
+
+static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)
+{
+    struct dla_stage *st = &p->stage[s];
+    commit_writes(d, p, s);
+    timing_publish_transfers(d, p, s);
+    struct dla_layer *l = layer_at(d, st->layer);
+    l->state = DLA_LAYER_DONE;
+    l->end_cycle = d->now;
+    l->compute_cycles = st->compute_cycles;
+    l->stall_cycles = st->stall_cycles;
+    perf_publish(d, st);
+    if (l->has_lut) {
+        struct dla_event lev = {.kind = DLA_EV_LUT, .layer = st->layer};
+        lev.u.lut.unit = (uint8_t)main_unit(st->proc);
+        lev.u.lut.stats = &l->lut;
+        dla_emit(d, &lev);
+    }
+    struct dla_event pev = {.kind = DLA_EV_PERF, .layer = st->layer};
+    pev.u.perf.layer = l;
+    dla_emit(d, &pev);
+    release_units(d, st);
+    if (st->proc == DLA_P_BDMA)
+        bdma_group_done(d, st->group);
+    struct dla_event ev = {.kind = DLA_EV_LAYER_DONE, .layer = st->layer};
+    ev.u.layer.proc = st->proc;
+    ev.u.layer.group = st->group;
+    ev.u.layer.unit = DLA_U_NONE;
+    dla_emit(d, &ev);
+}
+
+static bool pipe_finished(const struct dla_pipe *p)
+{
+    for (uint8_t s = 0; s < p->n_stages; s++)
+        if (!p->stage[s].done)
+            return false;
+    return true;
+}
+
+static void free_pipe_buffers(struct dla_pipe *p)
+{
+    discard_writes(p);
+    free(p->writes);
+    free(p->xfers);
+    memset(p, 0, sizeof *p);
+}
+
+void pipeline_process_milestone(struct dla *d, uint8_t slot, uint8_t ms)
+{
+    struct dla_pipe *p = &d->pipe[slot];
+    const struct dla_milestone *m = &p->ms[ms];
+    if (!p->active)
+        return;
+    if (m->completes) {
+        complete_stage(d, p, m->stage);
+        p->stage[m->stage].done = true;
+    }
+    if (m->intr_bit != 0xff)
+        glb_raise(d, m->intr_bit);
+    if (pipe_finished(p))
+        free_pipe_buffers(p);
+    pipeline_try_launch(d);
+}
+
+/* ---------------------------------------------------------------- exec services */
+
+struct dla_layer *exec_layer(struct dla_exec *x)
+{
+    return layer_at(x->d, x->pipe->stage[x->stage].layer);
+}
+
+/* Record one DMA access of the stage, merging it into the previous transfer
+ * of the same client when it continues it, so that a unit reading a surface
+ * line by line produces one transfer per contiguous run. */
+static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, bool write,
+                    uint64_t addr, size_t len)
+{
+    struct dla *d = x->d;
+    struct dla_stage *st = &x->pipe->stage[x->stage];
+    uint64_t bus_bytes = (s == DLA_CVSRAM && d->cfg->sec_bus_bits ? d->cfg->sec_bus_bits
+                                                                  : d->cfg->pri_bus_bits) /
+                         8u;
+    uint64_t tx = (len + bus_bytes - 1) / bus_bytes;
+    st->client_bytes[c] += len;
+    st->client_transactions[c] += tx;
+    st->space_bytes[s] += len;
+    d->client_bytes[c] += len;
+    d->client_transactions[c] += tx;
+    struct dla_layer *l = exec_layer(x);
+    l->client_bytes[c] += len;
+    l->client_transactions[c] += tx;
+    if (write)
+        l->bytes_written += len;
+    else
+        l->bytes_read += len;
+
+    struct dla_pipe *p = x->pipe;
+    for (size_t i = p->n_xfers; i-- > 0;) {
+        struct dla_transfer *t = &p->xfers[i];
+        if (t->stage != x->stage || t->client != c)
+            continue;
+        if (t->space == s && t->write == write && t->addr + t->bytes == addr) {
+            t->bytes += len;
+            return;
+        }
+        break;
+    }
+    if (p->n_xfers == p->cap_xfers) {
+        size_t cap = p->cap_xfers ? p->cap_xfers * 2 : 16;
+        struct dla_transfer *n = realloc(p->xfers, cap * sizeof *n);
+        if (!n)
+            abort();
+        p->xfers = n;
+        p->cap_xfers = cap;
+    }
+    p->xfers[p->n_xfers++] = (struct dla_transfer){
+        .stage = x->stage, .client = (uint8_t)c, .space = (uint8_t)s, .write = write,
+        .addr = addr, .bytes = len};
+}
+
+static bool space_ok(struct dla_exec *x, enum dla_client c, enum dla_space s)
+{
+    if (s == DLA_CVSRAM && !x->d->cfg->cvsram) {
+        dla_diag(x->d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
+                 "%s accesses CV-SRAM but %s has none", dla_client_name(c), x->d->cfg->name);
+        x->failed = true;
+        return false;
+    }
+    return true;
+}
+
+bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr, void *buf,
+               size_t len)
+{
+    if (!space_ok(x, c, s)) {
+        memset(buf, 0, len);
+        return false;
+    }
+    enum mem_status st = mem_read(x->d->mem[s], addr, buf, len);
+    if (st != MEM_OK) {
+        memset(buf, 0, len);
+        dla_diag(x->d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
+                 "%s read of %zu bytes at %s 0x%llx: %s", dla_client_name(c), len,
+                 dla_space_name(s), (unsigned long long)addr, mem_status_str(st));
+        x->failed = true;
+        return false;
+    }
+    account(x, c, s, false, addr, len);
+    return true;
+}
+
+bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
+                const void *buf, size_t len)
+{
+    if (!space_ok(x, c, s))
+        return false;
+    if (!mem_in_range(x->d->mem[s], addr, len)) {
+        dla_diag(x->d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
+                 "%s write of %zu bytes at %s 0x%llx: %s", dla_client_name(c), len,
+                 dla_space_name(s), (unsigned long long)addr,
+                 mem_status_str(MEM_OUT_OF_RANGE));
+        x->failed = true;
+        return false;
+    }
+    struct dla_pipe *p = x->pipe;
+    struct dla_pending_write *last = p->n_writes ? &p->writes[p->n_writes - 1] : NULL;
+    if (last && last->stage == x->stage && last->space == s && last->client == c &&
+        last->addr + last->len == addr && last->data) {
+        uint8_t *grown = realloc(last->data, last->len + len);
+        if (!grown)
+            abort();
+        memcpy(grown + last->len, buf, len);
+        last->data = grown;
+        last->len += len;
+    } else {
+        if (p->n_writes == p->cap_writes) {
+            size_t cap = p->cap_writes ? p->cap_writes * 2 : 16;
+            struct dla_pending_write *n = realloc(p->writes, cap * sizeof *n);
+            if (!n)
+                abort();
+            p->writes = n;
+            p->cap_writes = cap;
+        }
+        uint8_t *data = malloc(len ? len : 1);
+        if (!data)
+            abort();
+        memcpy(data, buf, len);
+        p->writes[p->n_writes++] = (struct dla_pending_write){
+            .stage = x->stage, .space = (uint8_t)s, .client = (uint8_t)c, .addr = addr,
+            .len = len, .data = data};
+    }
+    account(x, c, s, true, addr, len);
+    return true;
+}
+
+void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops)
+{
+    struct dla_stage *st = &x->pipe->stage[x->stage];
+    st->compute_cycles += cycles;
+    st->macs += ops;
+    exec_layer(x)->macs += ops;
+}
+
+void exec_desc(struct dla_exec *x, const char *fmt, ...)
+{
+    struct dla_layer *l = exec_layer(x);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->desc, sizeof l->desc, fmt, ap);
+    va_end(ap);
+}
+
+void exec_lut_stats(struct dla_exec *x, const struct dla_lut_stats *s)
+{
+    struct dla_layer *l = exec_layer(x);
+    l->has_lut = true;
+    l->lut = *s;
+}
+
+void exec_counter(struct dla_exec *x, const char *name, uint64_t value)
+{
+    layer_counter(exec_layer(x), name, value);
+}

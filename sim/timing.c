@@ -1,0 +1,145 @@
+/* Timing model (see share/timing-model.md).
+ *
+ * A stage keeps its datapath busy for compute_cycles (reported by its unit
+ * from the configuration's throughput) and moves its bytes over the memory
+ * interface of each space at bus-width bytes per cycle.  Each memory space is
+ * one bus: a stage reserves it for its whole transfer time, so stages that
+ * overlap in time queue behind each other, and the wait shows up as stall
+ * cycles.  A stage then ends after the first-access latency plus the larger
+ * of its compute and memory time.  Stages of one fused pipeline stream
+ * through each other: a consumer ends no earlier than its producer plus a
+ * short drain. */
+#include "timing.h"
+
+unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s)
+{
+    unsigned bits = (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->sec_bus_bits : cfg->pri_bus_bits;
+    return bits / 8u;
+}
+
+unsigned timing_latency(const struct dla_config *cfg, enum dla_space s)
+{
+    return (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->sec_latency : cfg->pri_latency;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Reserve the buses for the stage's bytes; returns the cycle its memory
+ * traffic ends and the first-access latency it pays. */
+static uint64_t reserve_buses(struct dla *d, struct dla_stage *st, uint64_t t0, uint64_t *latency)
+{
+    uint64_t dma_end = t0;
+    *latency = 0;
+    for (int s = 0; s < DLA_SPACE_COUNT; s++) {
+        if (!st->space_bytes[s])
+            continue;
+        uint64_t begin = d->bus_free_at[s] > t0 ? d->bus_free_at[s] : t0;
+        uint64_t end = begin + ceil_div(st->space_bytes[s], timing_bus_bytes(d->cfg, s));
+        d->bus_free_at[s] = end;
+        if (end > dma_end)
+            dma_end = end;
+        uint64_t lat = timing_latency(d->cfg, (enum dla_space)s);
+        if (lat > *latency)
+            *latency = lat;
+    }
+    return dma_end;
+}
+
+static uint64_t total_bytes(const struct dla_stage *st)
+{
+    uint64_t n = 0;
+    for (int c = 0; c < DLA_C_COUNT; c++)
+        n += st->client_bytes[c];
+    return n;
+}
+
+/* Clients share the stage's memory window in client order (reads of each
+ * unit come before its writes in enum dla_client), each for its share of the
+ * bytes; stall cycles are shared the same way. */
+static void time_clients(struct dla_stage *st, uint64_t t0, uint64_t latency, uint64_t dma_span)
+{
+    uint64_t total = total_bytes(st);
+    uint64_t cum = 0;
+    for (int c = 0; c < DLA_C_COUNT; c++) {
+        if (!st->client_bytes[c])
+            continue;
+        cum += st->client_bytes[c];
+        st->client_done[c] = t0 + latency + dma_span * cum / total;
+        st->client_stall[c] = st->stall_cycles * st->client_bytes[c] / total;
+    }
+}
+
+static void add_ms(struct dla_pipe *p, uint64_t at, uint8_t stage, unsigned bit, bool completes)
+{
+    p->ms[p->n_ms++] = (struct dla_milestone){
+        .at = at, .stage = stage, .intr_bit = (uint8_t)bit, .completes = completes};
+}
+
+void timing_plan(struct dla *d, struct dla_pipe *p)
+{
+    uint64_t t0 = d->now;
+    for (uint8_t s = 0; s < p->n_stages; s++) {
+        struct dla_stage *st = &p->stage[s];
+        uint64_t latency;
+        uint64_t dma_end = reserve_buses(d, st, t0, &latency);
+        uint64_t dma_span = dma_end - t0;
+        uint64_t busy = st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
+        st->stall_cycles = dma_span > st->compute_cycles ? dma_span - st->compute_cycles : 0;
+        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD;
+        if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
+            st->end = p->stage[s - 1].end + TIMING_DRAIN;
+        time_clients(st, t0, latency, dma_span);
+    }
+    for (uint8_t s = 0; s < p->n_stages; s++) {
+        struct dla_stage *st = &p->stage[s];
+        if (st->proc == DLA_P_CONV) {
+            uint64_t dat = st->client_done[DLA_C_CDMA_DAT] ? st->client_done[DLA_C_CDMA_DAT] : t0;
+            uint64_t wt = st->client_done[DLA_C_CDMA_WT] ? st->client_done[DLA_C_CDMA_WT] : dat;
+            add_ms(p, dat, s, 16u + st->group, false);
+            add_ms(p, wt, s, 18u + st->group, false);
+        }
+        add_ms(p, st->end, s, dla_intr_bit(st->proc, st->group), true);
+    }
+}
+
+void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
+{
+    const struct dla_stage *st = &p->stage[stage];
+    uint64_t t0 = st->start;
+    uint64_t latency = 0;
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        if (st->space_bytes[s] && timing_latency(d->cfg, (enum dla_space)s) > latency)
+            latency = timing_latency(d->cfg, (enum dla_space)s);
+    /* each client's transfers run back to back inside its window */
+    uint64_t cursor[DLA_C_COUNT];
+    uint64_t prev_done = t0 + latency;
+    for (int c = 0; c < DLA_C_COUNT; c++) {
+        cursor[c] = prev_done;
+        if (st->client_bytes[c])
+            prev_done = st->client_done[c];
+    }
+    for (size_t i = 0; i < p->n_xfers; i++) {
+        const struct dla_transfer *t = &p->xfers[i];
+        if (t->stage != stage)
+            continue;
+        uint64_t window = st->client_done[t->client] > cursor[t->client]
+                              ? st->client_done[t->client] - cursor[t->client]
+                              : 0;
+        uint64_t share = st->client_bytes[t->client]
+                             ? window * t->bytes / st->client_bytes[t->client]
+                             : 0;
+        struct dla_event ev = {.kind = DLA_EV_DMA, .layer = st->layer};
+        ev.u.dma.client = t->client;
+        ev.u.dma.space = t->space;
+        ev.u.dma.write = t->write;
+        ev.u.dma.addr = t->addr;
+        ev.u.dma.bytes = t->bytes;
+        ev.u.dma.start = cursor[t->client];
+        ev.u.dma.end = cursor[t->client] + share;
+        cursor[t->client] += share;
+        dla_emit(d, &ev);
+    }
+}
