@@ -112,9 +112,11 @@ $(BUILD)/gen/regdb_tables.o: $(GEN_C)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBSIM): $(SIM_OBJ)
+	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(LIBCORE): $(CORE_OBJ) $(UI_OBJ)
+	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
