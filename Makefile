@@ -96,9 +96,12 @@ deps-bench: deps
 	$(call need_pkgs,cblas.h:libopenblas-dev)
 
 # ---------------------------------------------------------------- build rules
+# V=1 shows full command lines
+Q := $(if $(V),,@)
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@mkdir -p $(dir $@)

@@ -2,6 +2,8 @@
  * and sets CFG_OP.EN, which copies it into one of 20 slots; CFG_LAUNCH0/1
  * starts every staged transfer as group 0/1, and the group's interrupt fires
  * when the last of them has been written (programming guide, BDMA). */
+#include <string.h>
+
 #include "dla_priv.h"
 
 /* A whole group moving more than this is a programming error, not a copy
@@ -10,7 +12,7 @@
 
 static bool is_reg(const struct regdb_reg *reg, const char *name)
 {
-    return regdb_reg_named_eq(reg, name);
+    return strcmp(reg->name, name) == 0;
 }
 
 int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg)
@@ -28,7 +30,7 @@ static struct dla_bdma_op staged_op(const struct dla *d)
     struct dla_bdma_op op;
     op.src = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_SRC_ADDR_HIGH", "CFG_SRC_ADDR_LOW");
     op.dst = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_DST_ADDR_HIGH", "CFG_DST_ADDR_LOW");
-    op.line_bytes = (dla_field(d, DLA_U_BDMA, 0, "CFG_LINE", "LINE_SIZE") + 1u) * 32u;
+    op.line_bytes = (dla_field(d, DLA_U_BDMA, 0, "CFG_LINE", "SIZE") + 1u) * 32u;
     op.line_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER") + 1u;
     op.surf_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER") + 1u;
     op.src_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_LINE");

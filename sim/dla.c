@@ -403,16 +403,11 @@ void dla_idle(struct dla *d, uint64_t cycles)
 
 bool dla_advance(struct dla *d)
 {
-    const struct dla_sched_item *first = sched_peek(d);
-    if (!first)
-        return false;
-    uint64_t at = first->at;
     struct dla_sched_item it;
-    while ((first = sched_peek(d)) && first->at == at) {
-        sched_pop(d, &it);
-        if (it.at > d->now)
-            d->now = it.at;
-        pipeline_process_milestone(d, it.pipe, it.ms);
-    }
+    if (!sched_pop(d, &it))
+        return false;
+    if (it.at > d->now)
+        d->now = it.at;
+    pipeline_process_milestone(d, it.pipe, it.ms);
     return true;
 }

@@ -250,8 +250,9 @@ uint32_t dla_csb_peek(struct dla *d, uint32_t addr);
 uint64_t dla_now(const struct dla *d);
 /* True when a hardware event is scheduled. */
 bool dla_busy(const struct dla *d);
-/* Run the scheduler to the next hardware event and process it (and every
- * other event at the same cycle).  Returns false when nothing is scheduled. */
+/* Run the scheduler to the next hardware event and process it (events of
+ * the same cycle are processed one call at a time, in the order they were
+ * scheduled).  Returns false when nothing is scheduled. */
 bool dla_advance(struct dla *d);
 /* Cycle of the next scheduled hardware event (UINT64_MAX when idle). */
 uint64_t dla_next_event_cycle(const struct dla *d);

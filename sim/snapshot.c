@@ -1,0 +1,112 @@
+/* Checkpoints: a deep copy of the model's state.  Memories share pages with
+ * the live model until either side writes them, so a checkpoint costs little
+ * more than the registers, CBUF and the layer records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dla_priv.h"
+
+struct dla_snapshot {
+    struct dla state; /* listeners are not part of it */
+};
+
+static bool clone_array(void **dst, const void *src, size_t n, size_t size)
+{
+    *dst = NULL;
+    if (!n)
+        return true;
+    *dst = malloc(n * size);
+    if (!*dst)
+        return false;
+    memcpy(*dst, src, n * size);
+    return true;
+}
+
+static bool clone_pipe(struct dla_pipe *dst, const struct dla_pipe *src)
+{
+    *dst = *src;
+    dst->writes = NULL;
+    dst->xfers = NULL;
+    dst->cap_writes = src->n_writes;
+    dst->cap_xfers = src->n_xfers;
+    if (!clone_array((void **)&dst->xfers, src->xfers, src->n_xfers, sizeof *src->xfers) ||
+        !clone_array((void **)&dst->writes, src->writes, src->n_writes, sizeof *src->writes))
+        return false;
+    for (size_t i = 0; i < src->n_writes; i++) {
+        dst->writes[i].data = NULL;
+        if (src->writes[i].data &&
+            !clone_array((void **)&dst->writes[i].data, src->writes[i].data, src->writes[i].len,
+                         1))
+            return false;
+    }
+    return true;
+}
+
+/* Copy the owned parts of src into dst, whose plain fields already equal src's. */
+static bool clone_owned(struct dla *dst, const struct dla *src)
+{
+    dst->mem[DLA_DRAM] = mem_clone(src->mem[DLA_DRAM]);
+    dst->mem[DLA_CVSRAM] = mem_clone(src->mem[DLA_CVSRAM]);
+    dst->cbuf = cbuf_clone(src->cbuf);
+    dst->cap_sched = src->n_sched;
+    dst->cap_layers = src->n_layers;
+    bool ok = dst->mem[DLA_DRAM] && dst->mem[DLA_CVSRAM] && dst->cbuf &&
+              clone_array((void **)&dst->sched, src->sched, src->n_sched, sizeof *src->sched) &&
+              clone_array((void **)&dst->layers, src->layers, src->n_layers,
+                          sizeof *src->layers);
+    for (int i = 0; ok && i < DLA_MAX_PIPES; i++)
+        ok = clone_pipe(&dst->pipe[i], &src->pipe[i]);
+    return ok;
+}
+
+static void free_owned(struct dla *d)
+{
+    mem_destroy(d->mem[DLA_DRAM]);
+    mem_destroy(d->mem[DLA_CVSRAM]);
+    cbuf_destroy(d->cbuf);
+    free(d->sched);
+    free(d->layers);
+    for (int i = 0; i < DLA_MAX_PIPES; i++) {
+        for (size_t w = 0; w < d->pipe[i].n_writes; w++)
+            free(d->pipe[i].writes[w].data);
+        free(d->pipe[i].writes);
+        free(d->pipe[i].xfers);
+    }
+}
+
+struct dla_snapshot *dla_snapshot_take(const struct dla *d)
+{
+    struct dla_snapshot *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->state = *d;
+    s->state.n_listeners = 0;
+    if (!clone_owned(&s->state, d)) {
+        free_owned(&s->state);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s)
+{
+    struct dla keep = *d; /* listeners survive a restore */
+    struct dla fresh = s->state;
+    if (!clone_owned(&fresh, &s->state))
+        abort(); /* a checkpoint we cannot copy back is lost state; do not continue half-restored */
+    free_owned(d);
+    *d = fresh;
+    d->n_listeners = keep.n_listeners;
+    memcpy(d->listeners, keep.listeners, sizeof d->listeners);
+    memcpy(d->listener_handle, keep.listener_handle, sizeof d->listener_handle);
+    d->next_handle = keep.next_handle;
+}
+
+void dla_snapshot_free(struct dla_snapshot *s)
+{
+    if (!s)
+        return;
+    free_owned(&s->state);
+    free(s);
+}

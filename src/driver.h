@@ -1,0 +1,79 @@
+/* A driver is what programs the simulated NVDLA: a register-trace replayer or
+ * the loadable runtime + engine scheduler (the kernel driver's job).  It hands
+ * the session one action at a time, so the session can step by register write,
+ * by hardware event or by task, stop at breakpoints, and checkpoint between
+ * actions.  Host-side work (loading memory, comparing dumps, CPU tasks) the
+ * driver does itself inside next(). */
+#ifndef DLADBG_DRIVER_H
+#define DLADBG_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dla.h"
+#include "report.h"
+
+enum drv_act_kind {
+    DRV_WRITE, /* one CSB register write */
+    DRV_WAIT,  /* let hardware time pass until ready() holds */
+    DRV_TASK,  /* a task boundary (begin or end of a DLA or CPU task) */
+    DRV_DONE,  /* nothing more to do */
+};
+
+struct drv_wait {
+    /* Condition to wait for; evaluated by the session between hardware events. */
+    bool (*ready)(void *ctx, struct dla *d);
+    void *ctx;
+    /* How many hardware events to process at most before giving up (-1: until
+     * the hardware is idle). */
+    int64_t max_events;
+    char what[96]; /* "interrupt", "GLB.S_INTR_STATUS poll", ... for messages */
+};
+
+struct drv_task {
+    int index;
+    bool begin;
+    bool emu; /* CPU (EMU) task rather than a DLA task */
+    char name[48];
+};
+
+struct drv_action {
+    uint8_t kind; /* enum drv_act_kind */
+    uint32_t addr, value; /* DRV_WRITE: CSB byte address and value */
+    struct drv_wait wait;
+    struct drv_task task;
+    char where[96]; /* source of the action: "input.txn:34", "op 3 SDP group 0" */
+};
+
+/* What became of the previous action. */
+struct drv_result {
+    bool wait_ok; /* DRV_WAIT: the condition held (false: hardware went idle first) */
+};
+
+struct driver;
+
+struct driver_ops {
+    const char *kind; /* "txn", "cfg", "loadable" */
+    /* Produce the next action.  prev describes the previous action's outcome
+     * (NULL for the first call). */
+    void (*next)(struct driver *drv, struct dla *d, const struct drv_result *prev,
+                 struct drv_action *act);
+    void (*destroy)(struct driver *drv);
+    /* Driver state for checkpoints: save returns an opaque copy. */
+    void *(*save)(const struct driver *drv);
+    void (*restore)(struct driver *drv, const void *saved);
+    void (*free_saved)(void *saved);
+    /* One-line summary after a run, e.g. "sanity1: 14 checks passed, 0 failed; 1 dump matched". */
+    void (*summary)(const struct driver *drv, char *buf, size_t len);
+    /* Where the driver is and what it waits for (hang diagnosis); may be NULL. */
+    void (*describe)(const struct driver *drv, struct dla *d, FILE *out);
+};
+
+struct driver {
+    const struct driver_ops *ops;
+    struct report *rep;
+    char name[64]; /* short name of what runs: trace folder or loadable file name */
+};
+
+#endif

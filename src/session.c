@@ -1,0 +1,365 @@
+/* The session: executes the driver's actions on the model, one at a time. */
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "loadable_driver.h"
+#include "trace.h"
+
+volatile sig_atomic_t session_interrupt;
+
+struct session {
+    char path[4096];
+    struct session_opts opt;
+    const struct dla_config *cfg;
+    struct report *rep;
+    struct dla *dla;
+    struct driver *drv;
+    int listener;
+
+    struct drv_action act; /* the action about to execute */
+    bool have_act;
+    struct drv_result prev;
+    bool have_prev;
+    bool finished;
+    int64_t wait_budget; /* hardware events left for the current DRV_WAIT */
+
+    uint64_t writes, layers_done, tasks_done, events;
+    bool stop_requested;
+    enum session_stop stop_why;
+    char stop_msg[256];
+};
+
+/* ---------------------------------------------------------------- opening */
+
+static const struct dla_config *pick_config(const char *path, const struct session_opts *opt,
+                                            struct report *rep)
+{
+    if (opt && opt->cfg)
+        return opt->cfg;
+    char file[4096];
+    if (trace_detect(path, file, sizeof file) == TRACE_CFG) {
+        const char *hint = trace_cfg_config_hint(file);
+        const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
+        report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",
+                   c->name, hint ? "from the trace's folder" : "v2 trace default");
+        return c;
+    }
+    return dla_config_default();
+}
+
+static void on_event(void *ctx, const struct dla_event *ev)
+{
+    struct session *s = ctx;
+    if (ev->kind == DLA_EV_LAYER_DONE)
+        s->layers_done++;
+}
+
+static struct driver *open_driver(struct session *s, char *err, size_t errlen)
+{
+    char file[4096];
+    struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
+    switch (trace_detect(s->path, file, sizeof file)) {
+    case TRACE_TXN:
+        return trace_txn_open(file, &topt, s->rep, err, errlen);
+    case TRACE_CFG:
+        return trace_cfg_open(file, &topt, s->rep, err, errlen);
+    default:
+        return loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+    }
+}
+
+struct session *session_open(const char *path, const struct session_opts *opt, struct report *rep,
+                             char *err, size_t errlen)
+{
+    struct session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(s->path, sizeof s->path, "%s", path);
+    for (size_t n = strlen(s->path); n > 1 && s->path[n - 1] == '/';)
+        s->path[--n] = 0; /* "traces/sanity1/" names the folder, not a file in it */
+    if (opt)
+        s->opt = *opt;
+    s->rep = rep;
+    s->cfg = pick_config(s->path, opt, rep);
+    s->opt.cfg = s->cfg;
+    struct dla_options dopt = {.mem_budget = s->opt.mem_budget};
+    s->dla = dla_create(s->cfg, &dopt);
+    if (!s->dla) {
+        snprintf(err, errlen, "cannot create the %s model (out of memory?)", s->cfg->name);
+        free(s);
+        return NULL;
+    }
+    s->listener = dla_listen(s->dla, on_event, s);
+    s->drv = open_driver(s, err, errlen);
+    if (!s->drv) {
+        session_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_close(struct session *s)
+{
+    if (!s)
+        return;
+    if (s->drv)
+        s->drv->ops->destroy(s->drv);
+    dla_destroy(s->dla);
+    free(s);
+}
+
+bool session_restart(struct session *s, char *err, size_t errlen)
+{
+    struct driver *drv = open_driver(s, err, errlen);
+    if (!drv)
+        return false;
+    s->drv->ops->destroy(s->drv);
+    s->drv = drv;
+    dla_reset(s->dla);
+    s->have_act = s->have_prev = s->finished = s->stop_requested = false;
+    s->writes = s->layers_done = s->tasks_done = s->events = 0;
+    s->stop_msg[0] = 0;
+    return true;
+}
+
+struct dla *session_dla(struct session *s)
+{
+    return s->dla;
+}
+
+struct driver *session_driver(struct session *s)
+{
+    return s->drv;
+}
+
+const char *session_path(const struct session *s)
+{
+    return s->path;
+}
+
+/* ---------------------------------------------------------------- stepping */
+
+void session_request_stop(struct session *s, enum session_stop why, const char *msg)
+{
+    if (s->stop_requested && s->stop_why == SESSION_BREAK)
+        return; /* the first breakpoint hit names the stop */
+    s->stop_requested = true;
+    s->stop_why = why;
+    snprintf(s->stop_msg, sizeof s->stop_msg, "%s", msg ? msg : "");
+}
+
+const char *session_stop_message(const struct session *s)
+{
+    return s->stop_msg;
+}
+
+bool session_finished(const struct session *s)
+{
+    return s->finished;
+}
+
+uint64_t session_writes(const struct session *s)
+{
+    return s->writes;
+}
+
+uint64_t session_tasks_done(const struct session *s)
+{
+    return s->tasks_done;
+}
+
+static void fetch_action(struct session *s)
+{
+    if (s->have_act || s->finished)
+        return;
+    s->drv->ops->next(s->drv, s->dla, s->have_prev ? &s->prev : NULL, &s->act);
+    s->have_prev = false;
+    s->have_act = true;
+    if (s->act.kind == DRV_WAIT)
+        s->wait_budget = s->act.wait.max_events;
+}
+
+bool session_pending(struct session *s, struct drv_action *act)
+{
+    fetch_action(s);
+    if (s->finished)
+        return false;
+    *act = s->act;
+    return true;
+}
+
+static void finish_action(struct session *s, bool wait_ok)
+{
+    s->have_act = false;
+    s->prev.wait_ok = wait_ok;
+    s->have_prev = true;
+}
+
+/* Execute (part of) the current action.  Returns SESSION_HANG when a wait
+ * cannot be satisfied, SESSION_DONE when the driver is finished, else
+ * SESSION_STEPPED. */
+static enum session_stop execute(struct session *s)
+{
+    fetch_action(s);
+    struct drv_action *a = &s->act;
+    switch (a->kind) {
+    case DRV_WRITE:
+        finish_action(s, true);
+        dla_csb_write(s->dla, a->addr, a->value);
+        s->writes++;
+        return SESSION_STEPPED;
+    case DRV_TASK:
+        finish_action(s, true);
+        if (!a->task.begin)
+            s->tasks_done++;
+        return SESSION_STEPPED;
+    case DRV_WAIT:
+        if (a->wait.ready(a->wait.ctx, s->dla)) {
+            finish_action(s, true);
+            return SESSION_STEPPED;
+        }
+        if (s->wait_budget != 0 && dla_advance(s->dla)) {
+            if (s->wait_budget > 0)
+                s->wait_budget--;
+            s->events++;
+            return SESSION_STEPPED;
+        }
+        finish_action(s, false);
+        /* a bounded retry (read_reg) that ran out is the driver's business; an
+         * unbounded wait on idle hardware is a hang */
+        if (a->wait.max_events < 0) {
+            snprintf(s->stop_msg, sizeof s->stop_msg, "%s: waiting for %s, but the hardware is idle",
+                     a->where, a->wait.what);
+            return SESSION_HANG;
+        }
+        return SESSION_STEPPED;
+    case DRV_DONE:
+    default:
+        s->finished = true;
+        s->have_act = false;
+        snprintf(s->stop_msg, sizeof s->stop_msg, "finished");
+        return SESSION_DONE;
+    }
+}
+
+static bool step_complete(const struct session *s, enum session_unit unit, uint64_t target)
+{
+    switch (unit) {
+    case SESSION_WRITE:
+        return s->writes >= target;
+    case SESSION_EVENT:
+        return s->events >= target;
+    case SESSION_LAYER:
+        return s->layers_done >= target;
+    case SESSION_TASK:
+        return s->tasks_done >= target;
+    case SESSION_RUN:
+        return false;
+    }
+    return false;
+}
+
+static uint64_t counter(const struct session *s, enum session_unit unit)
+{
+    switch (unit) {
+    case SESSION_WRITE:
+        return s->writes;
+    case SESSION_EVENT:
+        return s->events;
+    case SESSION_LAYER:
+        return s->layers_done;
+    case SESSION_TASK:
+        return s->tasks_done;
+    default:
+        return 0;
+    }
+}
+
+enum session_stop session_step(struct session *s, enum session_unit unit, uint64_t count)
+{
+    uint64_t target = counter(s, unit) + (count ? count : 1);
+    s->stop_requested = false;
+    s->stop_msg[0] = 0;
+    if (s->finished)
+        return SESSION_DONE;
+    for (;;) {
+        enum session_stop r = execute(s);
+        if (r == SESSION_DONE || r == SESSION_HANG)
+            return r;
+        if (s->stop_requested)
+            return s->stop_why;
+        if (session_interrupt) {
+            session_interrupt = 0;
+            snprintf(s->stop_msg, sizeof s->stop_msg, "interrupted");
+            return SESSION_INTERRUPTED;
+        }
+        if (step_complete(s, unit, target))
+            return SESSION_STEPPED;
+    }
+}
+
+/* ---------------------------------------------------------------- reports */
+
+static void report_units(struct session *s, FILE *out)
+{
+    struct dla *d = s->dla;
+    fprintf(out, "  units:\n");
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        if (!ru || ru->op_enable == 0xffff)
+            continue;
+        bool e0 = dla_op_enabled(d, (enum dla_unit)u, 0);
+        bool e1 = dla_op_enabled(d, (enum dla_unit)u, 1);
+        fprintf(out, "    %-9s group0 %-8s group1 %-8s producer %d consumer %d\n",
+                dla_unit_name((enum dla_unit)u), e0 ? "enabled" : "idle", e1 ? "enabled" : "idle",
+                dla_producer_group(d, (enum dla_unit)u), dla_consumer_group(d, (enum dla_unit)u));
+    }
+}
+
+static void report_layers(struct session *s, FILE *out)
+{
+    struct dla *d = s->dla;
+    for (size_t i = 0; i < dla_layer_count(d); i++) {
+        const struct dla_layer *l = dla_layer_get(d, i);
+        if (l->state == DLA_LAYER_DONE)
+            continue;
+        fprintf(out, "  layer %u: %s group %u %s%s%s\n", l->index, dla_proc_name(l->proc),
+                l->group, dla_layer_state_name(l->state), l->state == DLA_LAYER_ENABLED
+                    ? " (waiting for the other units of its pipeline)" : "",
+                l->desc[0] ? "" : "");
+    }
+}
+
+static void report_bits(FILE *out, const char *label, uint32_t v)
+{
+    fprintf(out, "  %s 0x%08x", label, v);
+    for (unsigned b = 0; b < 32; b++)
+        if ((v & (1u << b)) && dla_intr_bit_name(b))
+            fprintf(out, " %s", dla_intr_bit_name(b));
+    fprintf(out, "\n");
+}
+
+void session_hang_report(struct session *s, FILE *out)
+{
+    fprintf(out, "no progress at cycle %llu:\n", (unsigned long long)dla_now(s->dla));
+    if (s->drv->ops->describe)
+        s->drv->ops->describe(s->drv, s->dla, out);
+    report_layers(s, out);
+    report_units(s, out);
+    report_bits(out, "GLB.S_INTR_STATUS", dla_intr_status(s->dla));
+    report_bits(out, "GLB.S_INTR_MASK  ", dla_intr_mask(s->dla));
+}
+
+void session_summary(const struct session *s, char *buf, size_t len)
+{
+    s->drv->ops->summary(s->drv, buf, len);
+}
+
+int session_exit_status(const struct session *s)
+{
+    return report_exit_status(s->rep);
+}

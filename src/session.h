@@ -1,0 +1,83 @@
+/* A debugging session: the simulated NVDLA, the driver that programs it (a
+ * trace replayer or the loadable engine), and stepping.  Batch mode and the
+ * TUI drive the same functions.
+ *
+ * Execution proceeds by actions (see driver.h): one register write, or one
+ * hardware event while the driver waits.  A step ends after the action that
+ * completes it; a stop request (breakpoint, Ctrl-C) ends it after the current
+ * action. */
+#ifndef DLADBG_SESSION_H
+#define DLADBG_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dla.h"
+#include "driver.h"
+#include "report.h"
+
+struct session_opts {
+    const struct dla_config *cfg; /* NULL: chosen from the file (default nv_full) */
+    const char *outdir;           /* trace dumps without a golden */
+    const char *input;            /* loadable: input tensor file (PGM, DIMG or raw) */
+    const char *output;           /* loadable: output DIMG file */
+    uint64_t mem_budget;          /* per memory space; 0 = default */
+};
+
+enum session_stop {
+    SESSION_STEPPED,     /* the requested step completed */
+    SESSION_BREAK,       /* a breakpoint or watchpoint asked to stop */
+    SESSION_DONE,        /* the driver has nothing more to do */
+    SESSION_HANG,        /* the driver waits for something the idle hardware will never do */
+    SESSION_INTERRUPTED, /* Ctrl-C */
+};
+
+enum session_unit {
+    SESSION_WRITE, /* register writes */
+    SESSION_EVENT, /* hardware events (a unit finishing, an interrupt) */
+    SESSION_LAYER, /* hardware layers completed */
+    SESSION_TASK,  /* tasks completed (loadables) */
+    SESSION_RUN,   /* until done or stopped */
+};
+
+struct session;
+
+struct session *session_open(const char *path, const struct session_opts *opt, struct report *rep,
+                             char *err, size_t errlen);
+void session_close(struct session *s);
+
+/* Power-on reset of the model and a fresh start of the driver. */
+bool session_restart(struct session *s, char *err, size_t errlen);
+
+struct dla *session_dla(struct session *s);
+struct driver *session_driver(struct session *s);
+const char *session_path(const struct session *s);
+
+enum session_stop session_step(struct session *s, enum session_unit unit, uint64_t count);
+
+/* Ask the running step to stop after the current action (listeners, signal handlers). */
+void session_request_stop(struct session *s, enum session_stop why, const char *msg);
+/* Message of the last stop ("Breakpoint 1, layer 1 (SDP, group 0) programmed"). */
+const char *session_stop_message(const struct session *s);
+bool session_finished(const struct session *s);
+
+/* Counters of what has executed. */
+uint64_t session_writes(const struct session *s);
+uint64_t session_tasks_done(const struct session *s);
+/* The action about to execute (for "where"); false when finished. */
+bool session_pending(struct session *s, struct drv_action *act);
+
+/* Why nothing progresses: the driver's position and wait, enabled units and
+ * layers, interrupt status and mask by name. */
+void session_hang_report(struct session *s, FILE *out);
+
+/* One-line result and exit status (0 ok, 1 mismatch, 2 input error). */
+void session_summary(const struct session *s, char *buf, size_t len);
+int session_exit_status(const struct session *s);
+
+/* Set from a SIGINT handler; a running step stops with SESSION_INTERRUPTED. */
+extern volatile sig_atomic_t session_interrupt;
+
+#endif

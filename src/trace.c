@@ -1,0 +1,201 @@
+/* Helpers shared by the two trace replayers: paths, golden comparison, dump
+ * output and the summary line. */
+#include "trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dat.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* A folder holds input.txn, or exactly one .cfg file. */
+static enum trace_kind detect_dir(const char *path, char *file, size_t len)
+{
+    snprintf(file, len, "%s/input.txn", path);
+    if (is_file(file))
+        return TRACE_TXN;
+    DIR *dir = opendir(path);
+    if (!dir)
+        return TRACE_NONE;
+    enum trace_kind kind = TRACE_NONE;
+    int found = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (ends_with(e->d_name, ".cfg")) {
+            found++;
+            snprintf(file, len, "%s/%s", path, e->d_name);
+            kind = TRACE_CFG;
+        }
+    }
+    closedir(dir);
+    return found == 1 ? kind : TRACE_NONE;
+}
+
+enum trace_kind trace_detect(const char *path, char *file, size_t len)
+{
+    if (is_dir(path))
+        return detect_dir(path, file, len);
+    snprintf(file, len, "%s", path);
+    if (ends_with(path, ".txn"))
+        return TRACE_TXN;
+    if (ends_with(path, ".cfg"))
+        return TRACE_CFG;
+    return TRACE_NONE;
+}
+
+const char *trace_cfg_config_hint(const char *path)
+{
+    static const char *const names[] = {"nv_small_256_full", "nv_small_256", "nv_small",
+                                        "nv_medium_1024_full", "nv_medium_512", "nv_large"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "/%s/", names[i]);
+        if (strstr(path, pat))
+            return names[i];
+    }
+    return NULL;
+}
+
+void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,
+                      const char *default_file)
+{
+    if (is_dir(path)) {
+        size_t n = strlen(path);
+        while (n > 1 && path[n - 1] == '/')
+            n--;
+        snprintf(dir, dlen, "%.*s", (int)n, path);
+        snprintf(file, flen, "%.*s/%s", (int)n, path, default_file);
+        return;
+    }
+    snprintf(file, flen, "%s", path);
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+    else
+        snprintf(dir, dlen, ".");
+}
+
+/* The trace's name: its folder's last component (sanity1), or the file's stem. */
+void trace_name(const char *dir, const char *file, char *name, size_t len)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    if (strcmp(base, "input.txn") == 0) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", dir);
+        size_t n = strlen(tmp);
+        while (n > 1 && tmp[n - 1] == '/')
+            tmp[--n] = 0;
+        const char *last = strrchr(tmp, '/');
+        snprintf(name, len, "%s", last ? last + 1 : tmp);
+        return;
+    }
+    const char *dot = strrchr(base, '.');
+    snprintf(name, len, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
+}
+
+void trace_compare_golden(struct report *rep, const char *loc, const char *golden,
+                          uint64_t addr, const uint8_t *mem, size_t len)
+{
+    char err[512];
+    uint8_t *want;
+    size_t n;
+    if (dat_read_hexlines(golden, len, &want, &n, err, sizeof err) != 0) {
+        report_msg(rep, REPORT_ERROR, "%s: dump_mem golden: %s", loc, err);
+        rep->input_errors++;
+        return;
+    }
+    size_t diffs = 0, first = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (mem[i] != want[i]) {
+            if (!diffs)
+                first = i;
+            diffs++;
+        }
+    }
+    if (!diffs) {
+        rep->dumps_matched++;
+    } else {
+        rep->dumps_failed++;
+        report_msg(rep, REPORT_ERROR,
+                   "%s: dump_mem 0x%llx+0x%zx differs from %s in %zu byte%s; first at 0x%llx: "
+                   "expected 0x%02x, got 0x%02x",
+                   loc, (unsigned long long)addr, len, golden, diffs, diffs == 1 ? "" : "s",
+                   (unsigned long long)(addr + first), want[first], mem[first]);
+    }
+    free(want);
+}
+
+static int make_dirs(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return (mkdir(tmp, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+}
+
+void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
+                      uint64_t addr, const char *memtype, const uint8_t *mem, size_t len)
+{
+    char path[8300], err[512];
+    const char *dir = outdir && *outdir ? outdir : "dladbg-out";
+    if (make_dirs(dir) != 0) {
+        report_msg(rep, REPORT_ERROR, "%s: cannot create output folder %s: %s", loc, dir,
+                   strerror(errno));
+        rep->input_errors++;
+        return;
+    }
+    const char *base = strrchr(file, '/');
+    snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : file);
+    if (dat_write_hexlines(path, addr, memtype, mem, len, err, sizeof err) != 0) {
+        report_msg(rep, REPORT_ERROR, "%s: %s", loc, err);
+        rep->input_errors++;
+        return;
+    }
+    rep->dumps_written++;
+    report_msg(rep, REPORT_NOTE, "%s: dump_mem 0x%llx+0x%zx written to %s (no golden)", loc,
+               (unsigned long long)addr, len, path);
+}
+
+void trace_summary(const struct driver *drv, char *buf, size_t len)
+{
+    const struct report *r = drv->rep;
+    int n = snprintf(buf, len, "%s: %u check%s passed, %u failed", drv->name, r->checks_passed,
+                     r->checks_passed == 1 ? "" : "s", r->checks_failed);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    unsigned dumps = r->dumps_matched + r->dumps_failed;
+    if (dumps)
+        n += snprintf(buf + n, len - (size_t)n, "; %u dump%s matched%s", r->dumps_matched,
+                      r->dumps_matched == 1 ? "" : "s",
+                      r->dumps_failed ? ", some differ" : "");
+    if (r->dumps_written && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; %u dump%s written", r->dumps_written,
+                 r->dumps_written == 1 ? "" : "s");
+}

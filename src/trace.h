@@ -1,0 +1,37 @@
+/* Register-trace replay: NVIDIA's input.txn traces (nvdlav1) and .cfg trace
+ * tests (v2), both as drivers of the session. */
+#ifndef DLADBG_TRACE_H
+#define DLADBG_TRACE_H
+
+#include "driver.h"
+
+struct trace_opts {
+    const char *outdir; /* where dumps without a golden go; NULL/"": "dladbg-out/<name>" */
+    const struct dla_config *cfg;
+};
+
+struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, struct report *rep,
+                              char *err, size_t errlen);
+struct driver *trace_cfg_open(const char *path, const struct trace_opts *opt, struct report *rep,
+                              char *err, size_t errlen);
+
+/* What a path holds: a trace folder, a .txn, a .cfg, or something else. */
+enum trace_kind { TRACE_NONE, TRACE_TXN, TRACE_CFG };
+/* For a folder, *file receives the trace file found in it. */
+enum trace_kind trace_detect(const char *path, char *file, size_t len);
+
+/* The configuration a .cfg trace is written for, from its path
+ * (traces_v2/<config>/<test>/), or NULL. */
+const char *trace_cfg_config_hint(const char *path);
+
+/* Shared helpers of the two replayers. */
+void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,
+                      const char *default_file);
+void trace_name(const char *dir, const char *file, char *name, size_t len);
+void trace_compare_golden(struct report *rep, const char *loc, const char *golden,
+                          uint64_t addr, const uint8_t *mem, size_t len);
+void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
+                      uint64_t addr, const char *memtype, const uint8_t *mem, size_t len);
+void trace_summary(const struct driver *drv, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,477 @@
+/* Replay of NVIDIA's nvdlav1 traceplayer traces (input.txn).
+ *
+ * The whole file is parsed when opened, so a malformed line is reported
+ * (file:line, what was expected) before anything runs.  Commands:
+ *   write_reg ADDR DATA        CSB write; ADDR is a word address (0xffffNNNN)
+ *   read_reg ADDR MASK EXP     read and compare the masked value; retried
+ *                              while the hardware still has events to process
+ *   wait                       until the interrupt line is asserted
+ *   until ADDR VALUE           poll until the register equals VALUE
+ *   load_mem ADDR SIZE FILE    fill memory from a hex-line .dat file
+ *   dump_mem ADDR SIZE FILE    compare with the golden FILE in the trace
+ *                              folder, or write it to the output folder
+ * Memory addresses with bit 31 set are DRAM, others CV-SRAM (0x5xxxxxxx). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dat.h"
+#include "trace.h"
+
+enum txn_op { TXN_WRITE, TXN_READ, TXN_WAIT, TXN_UNTIL, TXN_LOAD, TXN_DUMP };
+
+struct txn_cmd {
+    uint8_t op;
+    unsigned line;
+    uint32_t addr; /* CSB byte address, or low 32 bits of a memory address */
+    uint64_t mem_addr;
+    uint32_t value, mask;
+    uint64_t size;
+    char *file; /* load/dump file name as written in the trace */
+};
+
+struct txn_state {
+    size_t pc;     /* next command */
+    bool retrying; /* a read_reg/until is waiting for hardware events */
+};
+
+struct txn {
+    struct driver base;
+    const struct dla_config *cfg;
+    char dir[4096];  /* folder holding the trace and its data files */
+    char file[4096]; /* the trace file */
+    char outdir[4096];
+    int retries;
+    size_t n, cap;
+    struct txn_cmd *cmd;
+    struct txn_state st;
+    uint32_t wait_addr, wait_value, wait_mask; /* condition of the current poll */
+};
+
+/* ---------------------------------------------------------------- parsing */
+
+static int parse_u64(const char *tok, uint64_t *v)
+{
+    if (!tok)
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(tok, &end, 0);
+    if (errno || end == tok || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_u32(const char *tok, uint32_t *v)
+{
+    uint64_t x;
+    if (parse_u64(tok, &x) || x > 0xffffffffu)
+        return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* Word address as the traceplayer writes it -> CSB byte address. */
+static uint32_t csb_byte_addr(uint32_t word)
+{
+    return (word & 0xffffu) << 2;
+}
+
+static struct txn_cmd *push_cmd(struct txn *t)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        struct txn_cmd *c = realloc(t->cmd, cap * sizeof *c);
+        if (!c)
+            return NULL;
+        t->cmd = c;
+        t->cap = cap;
+    }
+    struct txn_cmd *c = &t->cmd[t->n++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+struct operand_spec {
+    const char *name;
+    int count;
+    const char *usage;
+};
+
+static const struct operand_spec specs[] = {
+    [TXN_WRITE] = {"write_reg", 2, "write_reg ADDR DATA"},
+    [TXN_READ] = {"read_reg", 3, "read_reg ADDR MASK EXPECTED"},
+    [TXN_WAIT] = {"wait", 0, "wait"},
+    [TXN_UNTIL] = {"until", 2, "until ADDR VALUE"},
+    [TXN_LOAD] = {"load_mem", 3, "load_mem ADDR SIZE FILE"},
+    [TXN_DUMP] = {"dump_mem", 3, "dump_mem ADDR SIZE FILE"},
+};
+
+static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t errlen,
+                         const char *path)
+{
+    const struct operand_spec *sp = &specs[c->op];
+    /* the traces append "misc bits" to write_reg; extra tokens are tolerated only there */
+    if (n < sp->count || (n > sp->count && c->op != TXN_WRITE && c->op != TXN_LOAD)) {
+        snprintf(err, errlen, "%s:%u: expected \"%s\" (%d operand%s), found %d", path, c->line,
+                 sp->usage, sp->count, sp->count == 1 ? "" : "s", n);
+        return -1;
+    }
+    bool ok = true;
+    switch (c->op) {
+    case TXN_WRITE:
+        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->value);
+        break;
+    case TXN_READ:
+        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->mask) &&
+             !parse_u32(tok[2], &c->value);
+        break;
+    case TXN_UNTIL:
+        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->value);
+        c->mask = 0xffffffffu;
+        break;
+    case TXN_LOAD:
+    case TXN_DUMP:
+        ok = !parse_u64(tok[0], &c->mem_addr) && !parse_u64(tok[1], &c->size) &&
+             c->size > 0 && c->size <= (1ull << 32);
+        c->file = ok ? strdup(tok[2]) : NULL;
+        ok = ok && c->file;
+        break;
+    default:
+        break;
+    }
+    if (!ok) {
+        snprintf(err, errlen, "%s:%u: expected \"%s\" with 0x-hex or decimal numbers", path,
+                 c->line, sp->usage);
+        return -1;
+    }
+    if (c->op == TXN_WRITE || c->op == TXN_READ || c->op == TXN_UNTIL)
+        c->addr = csb_byte_addr(c->addr);
+    return 0;
+}
+
+static int parse_line(struct txn *t, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    char *tok[8];
+    int n = 0;
+    for (char *s = strtok(line, " \t\r\n"); s; s = strtok(NULL, " \t\r\n"))
+        if (n < 8)
+            tok[n++] = s;
+    if (n == 0)
+        return 0;
+    for (size_t op = 0; op < sizeof specs / sizeof specs[0]; op++) {
+        if (strcmp(tok[0], specs[op].name) != 0)
+            continue;
+        struct txn_cmd *c = push_cmd(t);
+        if (!c) {
+            snprintf(err, errlen, "%s: out of memory", t->file);
+            return -1;
+        }
+        c->op = (uint8_t)op;
+        c->line = lineno;
+        return fill_operands(c, tok + 1, n - 1, err, errlen, t->file);
+    }
+    snprintf(err, errlen,
+             "%s:%u: unknown command \"%s\" (expected write_reg, read_reg, wait, until, "
+             "load_mem or dump_mem)",
+             t->file, lineno, tok[0]);
+    return -1;
+}
+
+static int parse_file(struct txn *t, char *err, size_t errlen)
+{
+    FILE *fp = fopen(t->file, "r");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot open: %s", t->file, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned lineno = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, fp) > 0)
+        rc = parse_line(t, line, ++lineno, err, errlen);
+    free(line);
+    fclose(fp);
+    return rc;
+}
+
+/* "+read_reg_poll_retries=N" in plusargs.txt next to the trace */
+static int read_retries(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plusargs.txt", dir);
+    FILE *fp = fopen(path, "r");
+    int retries = 10; /* the Verilator bench's fixed retry count */
+    if (!fp)
+        return retries;
+    char buf[512];
+    while (fgets(buf, sizeof buf, fp)) {
+        char *p = strstr(buf, "+read_reg_poll_retries=");
+        if (p)
+            retries = atoi(p + strlen("+read_reg_poll_retries="));
+    }
+    fclose(fp);
+    return retries;
+}
+
+/* ---------------------------------------------------------------- running */
+
+static enum dla_space space_of(uint64_t addr)
+{
+    return (addr & 0x80000000u) ? DLA_DRAM : DLA_CVSRAM;
+}
+
+static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len)
+{
+    const struct regdb_unit *u;
+    const struct regdb_reg *r = regdb_reg_at(dla_regmap(d), addr, &u);
+    if (r)
+        snprintf(buf, len, "%s.%s (0x%05x)", u->name, r->name, addr);
+    else
+        snprintf(buf, len, "0x%05x", addr);
+    return buf;
+}
+
+static void where(const struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
+{
+    const char *base = strrchr(t->file, '/');
+    snprintf(buf, len, "%.80s:%u", base ? base + 1 : t->file, c->line);
+}
+
+static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
+{
+    char path[8300], err[512], loc[96];
+    snprintf(path, sizeof path, "%s/%s", t->dir, c->file);
+    where(t, c, loc, sizeof loc);
+    uint8_t *buf;
+    size_t len;
+    if (dat_read_hexlines(path, c->size, &buf, &len, err, sizeof err) != 0) {
+        report_msg(t->base.rep, REPORT_ERROR, "%s: load_mem: %s", loc, err);
+        t->base.rep->input_errors++;
+        return;
+    }
+    enum mem_status st = dla_mem_write(d, space_of(c->mem_addr), c->mem_addr, buf, len);
+    if (st != MEM_OK) {
+        report_msg(t->base.rep, REPORT_ERROR, "%s: load_mem at 0x%llx: %s", loc,
+                   (unsigned long long)c->mem_addr, mem_status_str(st));
+        t->base.rep->input_errors++;
+    }
+    free(buf);
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Compare with the golden file of that name in the trace folder, or write it out. */
+static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
+{
+    char golden[8300], loc[96];
+    where(t, c, loc, sizeof loc);
+    uint8_t *mem = malloc((size_t)c->size);
+    if (!mem || dla_mem_read(d, space_of(c->mem_addr), c->mem_addr, mem, (size_t)c->size)) {
+        report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx failed",
+                   loc, (unsigned long long)c->size, (unsigned long long)c->mem_addr);
+        t->base.rep->input_errors++;
+        free(mem);
+        return;
+    }
+    snprintf(golden, sizeof golden, "%s/%s", t->dir, c->file);
+    if (file_exists(golden))
+        trace_compare_golden(t->base.rep, loc, golden, c->mem_addr, mem, (size_t)c->size);
+    else
+        trace_write_dump(t->base.rep, loc, t->outdir, c->file, c->mem_addr,
+                         dla_space_name(space_of(c->mem_addr)), mem, (size_t)c->size);
+    free(mem);
+}
+
+static bool poll_ready(void *ctx, struct dla *d)
+{
+    struct txn *t = ctx;
+    return (dla_csb_peek(d, t->wait_addr) & t->wait_mask) == (t->wait_value & t->wait_mask);
+}
+
+static bool intr_ready(void *ctx, struct dla *d)
+{
+    (void)ctx;
+    return dla_intr_line(d);
+}
+
+static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
+{
+    char loc[96], label[128];
+    uint32_t got = dla_csb_read(d, c->addr);
+    where(t, c, loc, sizeof loc);
+    if ((got & c->mask) == (c->value & c->mask)) {
+        t->base.rep->checks_passed++;
+        return;
+    }
+    t->base.rep->checks_failed++;
+    report_msg(t->base.rep, REPORT_ERROR,
+               "%s: %s %s: expected 0x%08x (mask 0x%08x), got 0x%08x", loc,
+               c->op == TXN_UNTIL ? "until" : "read_reg", reg_label(d, c->addr, label, sizeof label),
+               c->value & c->mask, c->mask, got & c->mask);
+}
+
+static void wait_action(struct txn *t, const struct txn_cmd *c, struct drv_action *act,
+                        int64_t max_events, bool (*ready)(void *, struct dla *), const char *what)
+{
+    act->kind = DRV_WAIT;
+    act->wait.ready = ready;
+    act->wait.ctx = t;
+    act->wait.max_events = max_events;
+    snprintf(act->wait.what, sizeof act->wait.what, "%s", what);
+    where(t, c, act->where, sizeof act->where);
+}
+
+/* Returns true when it produced an action; false when the command was done on the host. */
+static bool run_cmd(struct txn *t, struct dla *d, const struct drv_result *prev,
+                    struct drv_action *act)
+{
+    const struct txn_cmd *c = &t->cmd[t->st.pc];
+    char loc[96];
+    switch (c->op) {
+    case TXN_WRITE:
+        act->kind = DRV_WRITE;
+        act->addr = c->addr;
+        act->value = c->value;
+        where(t, c, act->where, sizeof act->where);
+        t->st.pc++;
+        return true;
+    case TXN_READ:
+    case TXN_UNTIL:
+        t->wait_addr = c->addr;
+        t->wait_value = c->value;
+        t->wait_mask = c->mask;
+        if (!t->st.retrying && !poll_ready(t, d)) {
+            t->st.retrying = true;
+            wait_action(t, c, act, c->op == TXN_UNTIL ? -1 : t->retries, poll_ready,
+                        c->op == TXN_UNTIL ? "until poll" : "read_reg retry");
+            return true;
+        }
+        t->st.retrying = false;
+        check_read(t, d, c);
+        t->st.pc++;
+        return false;
+    case TXN_WAIT:
+        if (!t->st.retrying) {
+            t->st.retrying = true;
+            wait_action(t, c, act, -1, intr_ready, "interrupt");
+            return true;
+        }
+        t->st.retrying = false;
+        if (prev && !prev->wait_ok) {
+            where(t, c, loc, sizeof loc);
+            report_msg(t->base.rep, REPORT_ERROR,
+                       "%s: wait: the hardware went idle without raising an interrupt", loc);
+            t->base.rep->checks_failed++;
+        }
+        t->st.pc++;
+        return false;
+    case TXN_LOAD:
+        do_load(t, d, c);
+        t->st.pc++;
+        return false;
+    case TXN_DUMP:
+        do_dump(t, d, c);
+        t->st.pc++;
+        return false;
+    }
+    t->st.pc++;
+    return false;
+}
+
+static void txn_next(struct driver *drv, struct dla *d, const struct drv_result *prev,
+                     struct drv_action *act)
+{
+    struct txn *t = (struct txn *)drv;
+    memset(act, 0, sizeof *act);
+    while (t->st.pc < t->n) {
+        if (run_cmd(t, d, prev, act))
+            return;
+        prev = NULL;
+    }
+    act->kind = DRV_DONE;
+}
+
+static void txn_destroy(struct driver *drv)
+{
+    struct txn *t = (struct txn *)drv;
+    for (size_t i = 0; i < t->n; i++)
+        free(t->cmd[i].file);
+    free(t->cmd);
+    free(t);
+}
+
+static void *txn_save(const struct driver *drv)
+{
+    const struct txn *t = (const struct txn *)drv;
+    struct txn_state *s = malloc(sizeof *s);
+    if (s)
+        *s = t->st;
+    return s;
+}
+
+static void txn_restore(struct driver *drv, const void *saved)
+{
+    ((struct txn *)drv)->st = *(const struct txn_state *)saved;
+}
+
+static void txn_summary(const struct driver *drv, char *buf, size_t len)
+{
+    trace_summary(drv, buf, len);
+}
+
+static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
+{
+    const struct txn *t = (const struct txn *)drv;
+    (void)d;
+    if (t->st.pc >= t->n) {
+        fprintf(out, "  trace: finished (%zu commands)\n", t->n);
+        return;
+    }
+    char loc[96];
+    where(t, &t->cmd[t->st.pc], loc, sizeof loc);
+    fprintf(out, "  trace: at %s (%s), command %zu of %zu\n", loc, specs[t->cmd[t->st.pc].op].name,
+            t->st.pc + 1, t->n);
+}
+
+static const struct driver_ops txn_ops = {
+    .kind = "txn",
+    .next = txn_next,
+    .destroy = txn_destroy,
+    .save = txn_save,
+    .restore = txn_restore,
+    .free_saved = free,
+    .summary = txn_summary,
+    .describe = txn_describe,
+};
+
+struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, struct report *rep,
+                              char *err, size_t errlen)
+{
+    struct txn *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    t->base.ops = &txn_ops;
+    t->base.rep = rep;
+    trace_split_path(path, t->dir, sizeof t->dir, t->file, sizeof t->file, "input.txn");
+    trace_name(t->dir, t->file, t->base.name, sizeof t->base.name);
+    snprintf(t->outdir, sizeof t->outdir, "%s", opt && opt->outdir ? opt->outdir : "");
+    t->retries = read_retries(t->dir);
+    if (parse_file(t, err, errlen) != 0) {
+        txn_destroy(&t->base);
+        return NULL;
+    }
+    return &t->base;
+}
