@@ -154,8 +154,8 @@ conformance: all
 
 bench: deps-bench
 	$(MAKE) --no-print-directory all
-	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O2 -g tests/bench/bench.c $(LIBCORE) $(LIBSIM) \
-		-lopenblas $(LIBS) -o $(BUILD)/bench
+	$(CC) $(CPPFLAGS) -Itests/bench $(CSTD) $(WARN) -O2 -g $(wildcard tests/bench/*.c) \
+		$(LIBCORE) $(LIBSIM) -lopenblas $(LIBS) -o $(BUILD)/bench
 	$(BUILD)/bench
 
 install: all

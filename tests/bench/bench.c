@@ -1,0 +1,11 @@
+#include <stdio.h>
+
+#include "bench.h"
+
+int main(void)
+{
+    printf("dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
+    bench_conv();
+    bench_trace();
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* fp16 conversions against values worked out by hand and a brute-force
+ * round trip over every half-precision bit pattern. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "fp16.h"
+
+static void test_exact_values(void **state)
+{
+    (void)state;
+    assert_int_equal(fp16_from_float(1.0f), 0x3c00);
+    assert_int_equal(fp16_from_float(-2.0f), 0xc000);
+    assert_int_equal(fp16_from_float(65504.0f), 0x7bff);
+    assert_int_equal(fp16_from_float(0.0f), 0x0000);
+    assert_int_equal(fp16_from_float(-0.0f), 0x8000);
+    assert_true(fp16_to_float(0x3555) > 0.333f && fp16_to_float(0x3555) < 0.3334f);
+}
+
+static void test_rounding(void **state)
+{
+    (void)state;
+    /* 1 + 2^-11 is half way between 1 and 1 + 2^-10: ties to even -> 1.0 */
+    assert_int_equal(fp16_from_float(1.0f + 0x1p-11f), 0x3c00);
+    /* 1 + 3 * 2^-11 is half way between 1 + 2^-10 (odd) and 1 + 2^-9: -> even 0x3c02 */
+    assert_int_equal(fp16_from_float(1.0f + 3 * 0x1p-11f), 0x3c02);
+    /* just above the tie rounds up */
+    assert_int_equal(fp16_from_float(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);
+    /* 65520 rounds to infinity, 65519 to the largest finite */
+    assert_int_equal(fp16_from_float(65520.0f), 0x7c00);
+    assert_int_equal(fp16_from_float(65519.0f), 0x7bff);
+}
+
+static void test_subnormals(void **state)
+{
+    (void)state;
+    assert_int_equal(fp16_from_float(0x1p-24f), 0x0001);  /* smallest subnormal */
+    assert_int_equal(fp16_from_float(0x1p-25f), 0x0000);  /* tie with 0 -> even 0 */
+    assert_int_equal(fp16_from_float(0x1.8p-25f), 0x0001); /* above the tie */
+    assert_int_equal(fp16_from_float(0x1p-14f), 0x0400);  /* smallest normal */
+    assert_true(fp16_to_float(0x0001) == 0x1p-24f);
+    assert_true(fp16_to_float(0x03ff) == 0x3ffp-24f);
+}
+
+static void test_specials(void **state)
+{
+    (void)state;
+    assert_int_equal(fp16_from_f32_bits(0x7f800000u), 0x7c00);
+    assert_int_equal(fp16_from_f32_bits(0xff800000u), 0xfc00);
+    assert_true(fp16_is_nan(fp16_from_f32_bits(0x7fc00000u)));
+    assert_true(fp16_is_nan(fp16_from_f32_bits(0x7f800001u))); /* payload lost below bit 13 */
+    assert_true(fp16_is_inf(0x7c00));
+    assert_int_equal(fp16_to_f32_bits(0x7c00), 0x7f800000u);
+}
+
+static void test_round_trip_all(void **state)
+{
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000u; h++) {
+        if (fp16_is_nan((uint16_t)h))
+            continue;
+        assert_int_equal(fp16_from_f32_bits(fp16_to_f32_bits((uint16_t)h)), h);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_values), cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_subnormals),   cmocka_unit_test(test_specials),
+        cmocka_unit_test(test_round_trip_all),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
