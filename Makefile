@@ -105,40 +105,47 @@ $(BUILD)/%.o: %.c | $(GEN_C)
 
 $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O1 -g $< -o $@
+	@$(if $(V),,echo "  HOSTCC  $<")
+	$(Q)$(CC) $(CSTD) $(WARN) -O1 -g $< -o $@
 
 $(GEN_C): $(BUILD)/regdb_gen $(REGDB)
 	@mkdir -p $(dir $@)
-	$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
+	@$(if $(V),,echo "  GEN     $@")
+	$(Q)$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
 
 $(BUILD)/gen/regdb_tables.o: $(GEN_C)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(LIBCORE): $(CORE_OBJ) $(UI_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
-	$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
 
 $(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
+	@$(if $(V),,echo "  CC.so   $<")
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
+	@$(if $(V),,echo "  CC+LD   $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
 		$(TEST_LIBS) $(LIBS) -o $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- use
+# Until the debugger front end lands, the main job replays the project's own trace.
 run: all
-	./dladbg
+	./dladbg --batch traces/bdma_copy
 
 # Every suite twice: plain, then under AddressSanitizer + UndefinedBehaviorSanitizer.
 check: deps-test

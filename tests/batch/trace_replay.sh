@@ -1,0 +1,37 @@
+#!/bin/sh
+# Batch replay of register traces: exit codes, summary lines, messages that
+# name the file and line.
+set -eu
+. "$(dirname "$0")/lib.inc"
+
+# our own trace passes, with its summary line
+out=$(run_dladbg --batch traces/bdma_copy) || fail "bdma_copy: exit $?"
+expect_line "$out" "bdma_copy: 4 checks passed, 0 failed; 2 dumps matched"
+
+# a golden that differs: exit 1, the byte named
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp traces/bdma_copy/* "$tmp/"
+sed -i 's/^0x\(..\) /0xff /' "$tmp/golden_dram.dat"
+set +e
+out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
+set -e
+[ $rc -eq 1 ] || fail "corrupted golden: exit $rc, expected 1"
+expect_grep "$out" "dump_mem 0x80100000+0x1000 differs from .*golden_dram.dat in"
+
+# a malformed line: exit 2 and the line number
+printf 'write_reg 0xffff1000 0x0\nwrite_reg 0xffff1000\n' >"$tmp/input.txn"
+set +e
+out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] || fail "malformed trace: exit $rc, expected 2"
+expect_grep "$out" "input.txn:2: expected \"write_reg ADDR DATA\""
+
+# usage errors: exit 2
+set +e
+run_dladbg --batch --config nv_tiny traces/bdma_copy >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "unknown config: exit $rc"
+run_dladbg --batch "$tmp/no-such-file.txn" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "missing file: exit $rc"
+set -e
+echo ok

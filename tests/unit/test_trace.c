@@ -1,0 +1,320 @@
+/* Trace replay: the two trace languages, their data files and CRC, malformed
+ * input reported with file and line, and whole runs through the session. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "crc32.h"
+#include "dat.h"
+#include "session.h"
+
+static char dir[256];
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/dladbg-test-trace-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+struct captured {
+    char text[8192];
+};
+
+static void capture(void *ctx, enum report_level level, const char *text)
+{
+    struct captured *c = ctx;
+    (void)level;
+    size_t n = strlen(c->text);
+    snprintf(c->text + n, sizeof c->text - n, "%s\n", text);
+}
+
+/* Open path; NULL (err filled) when the open fails. */
+static struct session *open_trace(const char *path, const char *config, struct report *rep,
+                                  char *err, size_t errlen)
+{
+    struct session_opts opt = {.cfg = config ? dla_config_find(config) : NULL, .outdir = dir};
+    return session_open(path, &opt, rep, err, errlen);
+}
+
+static void run_to_end(struct session *s)
+{
+    while (session_step(s, SESSION_RUN, 0) != SESSION_DONE)
+        ;
+}
+
+/* ---------------------------------------------------------------- txn */
+
+static void expect_txn_error(const char *text, const char *want)
+{
+    write_file("input.txn", text);
+    struct captured cap = {{0}};
+    struct report rep = {.print = capture, .ctx = &cap};
+    char err[512] = "", path[512];
+    snprintf(path, sizeof path, "%s/input.txn", dir);
+    struct session *s = open_trace(path, NULL, &rep, err, sizeof err);
+    assert_null(s);
+    if (!strstr(err, want))
+        fail_msg("error \"%s\" does not contain \"%s\"", err, want);
+}
+
+static void test_txn_malformed(void **state)
+{
+    (void)state;
+    expect_txn_error("# comment\n\nfrobnicate 1 2\n", "input.txn:3: unknown command \"frobnicate\"");
+    expect_txn_error("write_reg 0xffff1000\n", "input.txn:1: expected \"write_reg ADDR DATA\"");
+    expect_txn_error("read_reg 0xffff1000 0xzz 0x0\n", "input.txn:1: expected \"read_reg ADDR");
+    expect_txn_error("wait\nwait now\n", "input.txn:2: expected \"wait\"");
+    expect_txn_error("load_mem 0x80000000 0 f.dat\n", "input.txn:1: expected \"load_mem");
+    expect_txn_error("write_reg 0xffff1000 0x100000000\n", "input.txn:1:");
+}
+
+static void test_txn_bdma_run(void **state)
+{
+    (void)state;
+    /* 64 bytes copied by BDMA, then checked by read_reg and dump_mem against a golden */
+    char data[1024] = "Data_size = 0x40\n";
+    for (int line = 0; line < 2; line++) {
+        for (int i = 0; i < 32; i++) {
+            char b[8];
+            snprintf(b, sizeof b, "0x%02x%s", line * 32 + i, i == 31 ? "\n" : " ");
+            strcat(data, b);
+        }
+    }
+    write_file("in.dat", data);
+    write_file("golden.dat", data);
+    write_file("input.txn",
+               "load_mem 0x80000000 0x40 in.dat\n"
+               "write_reg 0xffff1000 0x80000000 #NVDLA_BDMA.CFG_SRC_ADDR_LOW_0\n"
+               "write_reg 0xffff1002 0x80001000 #NVDLA_BDMA.CFG_DST_ADDR_LOW_0\n"
+               "write_reg 0xffff1004 0x1\n"     /* line = 64 bytes */
+               "write_reg 0xffff1005 0x3\n"     /* DRAM -> DRAM */
+               "write_reg 0xffff100c 0x1\n"     /* CFG_OP */
+               "write_reg 0xffff100d 0x1\n"     /* CFG_LAUNCH0 */
+               "read_reg 0xffff0003 0x40 0x40\n" /* BDMA done, after retries */
+               "wait\n"
+               "dump_mem 0x80001000 0x40 golden.dat\n"
+               "dump_mem 0x80001000 0x40 out.dat\n"
+               "read_reg 0xffff0003 0x40 0x0\n" /* fails: nobody cleared it */
+               "write_reg 0xffff0003 0xffffffff\n"
+               "wait\n"); /* hangs: nothing else will interrupt */
+    struct captured cap = {{0}};
+    struct report rep = {.print = capture, .ctx = &cap};
+    char err[512];
+    struct session *s = open_trace(dir, NULL, &rep, err, sizeof err);
+    assert_non_null(s);
+    enum session_stop r;
+    bool hung = false;
+    while ((r = session_step(s, SESSION_RUN, 0)) != SESSION_DONE)
+        hung |= r == SESSION_HANG;
+    assert_true(hung);
+    assert_int_equal(rep.checks_passed, 1);
+    assert_int_equal(rep.checks_failed, 2); /* the read_reg and the last wait */
+    assert_int_equal(rep.dumps_matched, 1);
+    assert_int_equal(rep.dumps_written, 1);
+    assert_non_null(strstr(cap.text, "input.txn:12: read_reg GLB.S_INTR_STATUS"));
+    assert_non_null(strstr(cap.text, "input.txn:14: wait"));
+    char summary[256];
+    session_summary(s, summary, sizeof summary);
+    assert_non_null(strstr(summary, "1 check passed, 2 failed"));
+    assert_int_equal(session_exit_status(s), 1);
+    session_close(s);
+    /* the written dump reads back as the same bytes */
+    char out[512];
+    snprintf(out, sizeof out, "%s/out.dat", dir);
+    uint8_t *bytes;
+    size_t n;
+    assert_int_equal(dat_read_hexlines(out, 0x40, &bytes, &n, err, sizeof err), 0);
+    for (int i = 0; i < 0x40; i++)
+        assert_int_equal(bytes[i], i);
+    free(bytes);
+}
+
+/* ---------------------------------------------------------------- data files */
+
+static void test_dat_hexlines_errors(void **state)
+{
+    (void)state;
+    char path[512], err[512];
+    uint8_t *buf;
+    size_t n;
+    snprintf(path, sizeof path, "%s/bad.dat", dir);
+    write_file("bad.dat", "W = 8\n0x01 0x02 0x1g3\n");
+    assert_int_equal(dat_read_hexlines(path, 0, &buf, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad.dat:2:"));
+    write_file("bad.dat", "0x01 0x02\n");
+    assert_int_equal(dat_read_hexlines(path, 4, &buf, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "holds 2 data bytes, 4 expected"));
+    write_file("bad.dat", " 0x01 0x02 0x03\ndump done\n");
+    assert_int_equal(dat_read_hexlines(path, 2, &buf, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(buf[1], 2);
+    free(buf);
+}
+
+struct rec_sum {
+    uint64_t sum;
+    size_t records;
+};
+
+static int add_record(void *ctx, uint64_t off, const uint8_t *b, size_t n)
+{
+    struct rec_sum *s = ctx;
+    s->records++;
+    for (size_t i = 0; i < n; i++)
+        s->sum += (off + i) * b[i];
+    return 0;
+}
+
+static void test_dat_records(void **state)
+{
+    (void)state;
+    char path[512], err[512];
+    uint64_t extent;
+    snprintf(path, sizeof path, "%s/rec.dat", dir);
+    write_file("rec.dat", "{\n{offset:0x0, size:4, payload:0x10 0x20 0x30 0x40} ,\n"
+                          "{offset:0x100, size:2, payload:0xAA 0xbb},\n}\n");
+    struct rec_sum s = {0};
+    assert_int_equal(dat_read_records(path, add_record, &s, &extent, err, sizeof err), 0);
+    assert_int_equal(s.records, 2);
+    assert_int_equal(extent, 0x102);
+    assert_int_equal(s.sum, 1 * 0x20 + 2 * 0x30 + 3 * 0x40 + 0x100 * 0xaa + 0x101 * 0xbb);
+    /* the warehouse variant: quoted key, value instead of payload, short payload padded */
+    write_file("rec.dat", "{'offset':0x8, size:4, value:0x01},\n");
+    s = (struct rec_sum){0};
+    assert_int_equal(dat_read_records(path, add_record, &s, &extent, err, sizeof err), 0);
+    assert_int_equal(extent, 12);
+    assert_int_equal(s.sum, 8);
+    write_file("rec.dat", "{offset:0x0, size:4, payload:0x10 0x20}\n{offset:0x4, payload:0x1}\n");
+    assert_int_equal(dat_read_records(path, add_record, &s, &extent, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rec.dat:2: expected \"size:\""));
+    write_file("rec.dat", "{offset:0x0, size:1, payload:0x10 0x20}\n");
+    assert_int_equal(dat_read_records(path, add_record, &s, &extent, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rec.dat:1: expected no more payload bytes"));
+}
+
+static void test_crc32(void **state)
+{
+    (void)state;
+    assert_int_equal(crc32_of("123456789", 9), 0xcbf43926u);
+    uint8_t zeros[0x800] = {0};
+    assert_int_equal(crc32_of(zeros, sizeof zeros), 0xf1e8ba9eu); /* v2 doc: all-zero golden */
+    uint8_t ramp[0x800];
+    for (int i = 0; i < 0x800; i++)
+        ramp[i] = (uint8_t)i;
+    assert_int_equal(crc32_of(ramp, sizeof ramp), 0x9f5edd58u); /* v2 doc: ramp golden */
+}
+
+/* ---------------------------------------------------------------- cfg */
+
+static void expect_cfg_error(const char *text, const char *want)
+{
+    write_file("t.cfg", text);
+    struct report rep = {0};
+    char err[512] = "", path[512];
+    snprintf(path, sizeof path, "%s/t.cfg", dir);
+    struct session *s = open_trace(path, "nv_small", &rep, err, sizeof err);
+    assert_null(s);
+    if (!strstr(err, want))
+        fail_msg("error \"%s\" does not contain \"%s\"", err, want);
+}
+
+static void test_cfg_malformed(void **state)
+{
+    (void)state;
+    const char *tail = "intr_notify(SDP_0, s0);\ncheck_nothing(s0);\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "reg_write(NVDLA_SDP.D_NO_SUCH_REG_0, 1);\n%s", tail);
+    expect_cfg_error(buf, "t.cfg:1: unknown register NVDLA_SDP.D_NO_SUCH_REG_0 in the nv_small");
+    snprintf(buf, sizeof buf, "// c\nreg_poke(NVDLA_SDP.S_POINTER_0, 0);\n%s", tail);
+    expect_cfg_error(buf, "t.cfg:2: unrecognized statement \"reg_poke\"");
+    snprintf(buf, sizeof buf, "reg_write(NVDLA_SDP.S_POINTER_0, 0)\n%s", tail);
+    expect_cfg_error(buf, "t.cfg:1: expected ';' after ')'");
+    snprintf(buf, sizeof buf, "mem_init(third_mem, 0x0, 0x10, ALL_ZERO);\n%s", tail);
+    expect_cfg_error(buf, "t.cfg:1: expected a memory");
+    snprintf(buf, sizeof buf, "intr_notify(FOO_0, s0);\ncheck_nothing(s0);\n");
+    expect_cfg_error(buf, "t.cfg:1: unknown interrupt block");
+    expect_cfg_error("check_nothing(s1);\n", "t.cfg:1: no intr_notify fires sync id \"s1\"");
+    expect_cfg_error("reg_write(NVDLA_SDP.S_POINTER_0, 0);\n", "needs at least one check");
+    snprintf(buf, sizeof buf, "mem_load(pri_mem, 0x80000000, \"absent.dat\");\n%s", tail);
+    expect_cfg_error(buf, "t.cfg:1: missing input file absent.dat");
+}
+
+static void test_cfg_run(void **state)
+{
+    (void)state;
+    /* memory commands, an interrupt raised from software, its checks */
+    write_file("in.dat", "{offset:0x0, size:4, payload:0x31 0x32 0x33 0x34},\n"
+                         "{offset:0x4, size:4, payload:0x35 0x36 0x37 0x38},\n"
+                         "{offset:0x8, size:1, payload:0x39},\n");
+    write_file("t.cfg", "mem_init(pri_mem, 0x80000000, 0x100, ONES);\n"
+                        "mem_init(pri_mem, 0x80000000, 0x10, ALL_ZERO);\n"
+                        "mem_load(pri_mem, 0x80000000, \"in.dat\");\n"
+                        "reg_write(NVDLA_GLB.S_INTR_SET_0, 0x1); // SDP_DONE_SET0\n"
+                        "intr_notify(SDP_0, sync_a);\n"
+                        "check_crc(sync_a, 1, 0x80000000, 0x9, 0xcbf43926);\n"
+                        "check_crc(sync_a, pri_mem, 0x80000000, 0x10, 0x12345678);\n");
+    struct captured cap = {{0}};
+    struct report rep = {.print = capture, .ctx = &cap};
+    char err[512], path[512];
+    snprintf(path, sizeof path, "%s/t.cfg", dir);
+    struct session *s = open_trace(path, "nv_small", &rep, err, sizeof err);
+    assert_non_null(s);
+    run_to_end(s);
+    assert_int_equal(rep.checks_passed, 1);
+    assert_int_equal(rep.checks_failed, 1);
+    assert_non_null(strstr(cap.text, "t.cfg:7: check_crc sync_a 0x80000000+0x10: expected "
+                                     "0x12345678"));
+    /* the handler cleared the interrupt it consumed */
+    assert_int_equal(dla_intr_status(session_dla(s)), 0);
+    session_close(s);
+
+    /* an interrupt nobody expects fails the test; a missing one too */
+    write_file("t.cfg", "reg_write(NVDLA_GLB.S_INTR_SET_0, 0x4); // CDP_DONE_SET0\n"
+                        "intr_notify(SDP_0, sync_a);\ncheck_nothing(sync_a);\n");
+    memset(&cap, 0, sizeof cap);
+    rep = (struct report){.print = capture, .ctx = &cap};
+    s = open_trace(path, "nv_small", &rep, err, sizeof err);
+    assert_non_null(s);
+    run_to_end(s);
+    assert_int_equal(rep.checks_failed, 2);
+    assert_non_null(strstr(cap.text, "unexpected interrupt CDP_DONE_STATUS0"));
+    assert_non_null(strstr(cap.text, "t.cfg:2: intr_notify(SDP_DONE_STATUS0, sync_a)"));
+    session_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_txn_malformed),   cmocka_unit_test(test_txn_bdma_run),
+        cmocka_unit_test(test_dat_hexlines_errors), cmocka_unit_test(test_dat_records),
+        cmocka_unit_test(test_crc32),           cmocka_unit_test(test_cfg_malformed),
+        cmocka_unit_test(test_cfg_run),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
