@@ -191,10 +191,12 @@ void trace_summary(const struct driver *drv, char *buf, size_t len)
     if (n < 0 || (size_t)n >= len)
         return;
     unsigned dumps = r->dumps_matched + r->dumps_failed;
-    if (dumps)
-        n += snprintf(buf + n, len - (size_t)n, "; %u dump%s matched%s", r->dumps_matched,
-                      r->dumps_matched == 1 ? "" : "s",
-                      r->dumps_failed ? ", some differ" : "");
+    if (dumps && r->dumps_failed)
+        n += snprintf(buf + n, len - (size_t)n, "; %u of %u dumps differ", r->dumps_failed,
+                      dumps);
+    else if (dumps)
+        n += snprintf(buf + n, len - (size_t)n, "; %u dump%s matched", r->dumps_matched,
+                      r->dumps_matched == 1 ? "" : "s");
     if (r->dumps_written && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "; %u dump%s written", r->dumps_written,
                  r->dumps_written == 1 ? "" : "s");
