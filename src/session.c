@@ -232,8 +232,8 @@ static enum session_stop execute(struct session *s)
         /* a bounded retry (read_reg) that ran out is the driver's business; an
          * unbounded wait on idle hardware is a hang */
         if (a->wait.max_events < 0) {
-            snprintf(s->stop_msg, sizeof s->stop_msg, "%s: waiting for %s, but the hardware is idle",
-                     a->where, a->wait.what);
+            snprintf(s->stop_msg, sizeof s->stop_msg,
+                     "%s: waiting for %s, but the hardware is idle", a->where, a->wait.what);
             return SESSION_HANG;
         }
         return SESSION_STEPPED;
@@ -327,9 +327,10 @@ static void report_layers(struct session *s, FILE *out)
         const struct dla_layer *l = dla_layer_get(d, i);
         if (l->state == DLA_LAYER_DONE)
             continue;
-        fprintf(out, "  layer %u: %s group %u %s%s%s\n", l->index, dla_proc_name(l->proc),
-                l->group, dla_layer_state_name(l->state), l->state == DLA_LAYER_ENABLED
-                    ? " (waiting for the other units of its pipeline)" : "",
+        fprintf(out, "  layer %u: %s group %u %s%s%s\n", l->index, dla_proc_name(l->proc), l->group,
+                dla_layer_state_name(l->state),
+                l->state == DLA_LAYER_ENABLED ? " (waiting for the other units of its pipeline)"
+                                              : "",
                 l->desc[0] ? "" : "");
     }
 }
