@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fpnum.h"
 #include "sdp_dp.h"
 #include "sdp_rdma.h"
 
@@ -35,7 +36,7 @@ struct sdp_layer {
 struct sdp_stats {
     uint64_t elements;
     uint64_t saturated;
-    uint64_t nan_out;
+    uint64_t nan_in, inf_in, nan_out;
     bool unequal;
 };
 
@@ -273,11 +274,9 @@ static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct
                  "SDP EW LUT: not modelled yet");
         return false;
     }
-    if (L->proc_prec == SDP_FP16) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP fp16 processing: not modelled yet");
-        return false;
-    }
+    if (L->proc_prec == SDP_FP16 && L->out_prec == SDP_INT8)
+        dla_rule(d, DLA_U_SDP, "sdp.fp16_to_int8",
+                 "fp16 processing converts to fp16 or int16 only; INT8 output is undefined");
     return true;
 }
 
@@ -343,13 +342,52 @@ static int32_t y_stage_int(const struct sdp_layer *L, int32_t v, uint32_t c, uin
     return sdp_y_int(cfg, v, alu, mul);
 }
 
-/* One element from the stage input to the converter output. */
+static uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
+                           const struct sdp_operands *o, uint32_t v, uint32_t c, uint32_t y,
+                           uint32_t x)
+{
+    if (cfg->bypass)
+        return v;
+    int16_t alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand;
+    int16_t mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand;
+    return sdp_x_fp(cfg, v, (uint16_t)alu, (uint16_t)mul, L->nan_to_zero);
+}
+
+static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, uint32_t y,
+                           uint32_t x)
+{
+    const struct sdp_y_cfg *cfg = &L->y;
+    if (cfg->bypass)
+        return v;
+    const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
+    uint32_t alu =
+        o->want_alu ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
+                    : (uint32_t)cfg->alu_operand;
+    uint32_t mul =
+        o->want_mul ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
+                    : (uint32_t)cfg->mul_operand;
+    return sdp_y_fp(cfg, v, alu, mul);
+}
+
+/* One element from the stage input (an integer, or binary32 bits for fp16
+ * processing) to the converter output. */
 static int32_t process_element(const struct sdp_layer *L, int32_t in, uint32_t c, uint32_t y,
                                uint32_t x, struct sdp_stats *st)
 {
-    int32_t v = x_stage_int(L, &L->x1, &L->ops[SDP_SRC_BS], in, c, y, x);
-    v = x_stage_int(L, &L->x2, &L->ops[SDP_SRC_BN], v, c, y, x);
-    v = y_stage_int(L, v, c, y, x);
+    bool fp = L->proc_prec == SDP_FP16;
+    int32_t v;
+    if (fp) {
+        uint32_t f = (uint32_t)in;
+        if (L->nan_to_zero && fp_is_nan(FP32, f))
+            f = 0;
+        f = x_stage_fp(L, &L->x1, &L->ops[SDP_SRC_BS], f, c, y, x);
+        f = x_stage_fp(L, &L->x2, &L->ops[SDP_SRC_BN], f, c, y, x);
+        v = (int32_t)y_stage_fp(L, f, c, y, x);
+    } else {
+        v = x_stage_int(L, &L->x1, &L->ops[SDP_SRC_BS], in, c, y, x);
+        v = x_stage_int(L, &L->x2, &L->ops[SDP_SRC_BN], v, c, y, x);
+        v = y_stage_int(L, v, c, y, x);
+    }
     st->elements++;
     if (L->eql) {
         /* The converter passes the compare result through. */
@@ -358,18 +396,30 @@ static int32_t process_element(const struct sdp_layer *L, int32_t in, uint32_t c
         return v;
     }
     bool sat = false;
-    int32_t out = sdp_cvt_int(&L->cvt, v, &sat);
+    int32_t out = fp ? sdp_cvt_fp(&L->cvt, (uint32_t)v, &sat) : sdp_cvt_int(&L->cvt, v, &sat);
     st->saturated += sat;
-    if (L->out_prec == SDP_FP16 && (out & 0x7c00) == 0x7c00 && (out & 0x3ff) != 0)
+    if (L->out_prec == SDP_FP16 && fp_is_nan(FP16, (uint16_t)out))
         st->nan_out++;
     return out;
 }
 
-static int32_t input_at(const struct dla_cube *in, uint32_t b, uint32_t c, uint32_t y, uint32_t x)
+/* The stage input of an element: CACC's value as it comes, or a value read
+ * from memory as the processing precision takes it (an fp16 pattern widened
+ * to binary32, an integer sign-extended). */
+static int32_t input_at(const struct sdp_layer *L, const struct dla_cube *in, uint32_t b,
+                        uint32_t c, uint32_t y, uint32_t x, struct sdp_stats *st)
 {
     if (b >= in->n || c >= in->c || y >= in->h || x >= in->w)
         return 0; /* padding the producer did not deliver */
-    return in->v[cube_index(in, b, c, y, x)];
+    int32_t v = in->v[cube_index(in, b, c, y, x)];
+    if (!L->offline)
+        return v;
+    if (L->proc_prec != SDP_FP16)
+        return (int16_t)v;
+    uint16_t h = (uint16_t)v;
+    st->nan_in += fp_is_nan(FP16, h);
+    st->inf_in += fp_is_inf(FP16, h);
+    return (int32_t)fpnum_fp16_to_fp32(h);
 }
 
 static void run_datapath(const struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
@@ -380,7 +430,7 @@ static void run_datapath(const struct sdp_layer *L, const struct dla_cube *in, s
             for (uint32_t y = 0; y < L->h; y++)
                 for (uint32_t x = 0; x < L->w; x++)
                     out->v[cube_index(out, b, c, y, x)] =
-                        process_element(L, input_at(in, b, c, y, x), c, y, x, st);
+                        process_element(L, input_at(L, in, b, c, y, x, st), c, y, x, st);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -449,9 +499,15 @@ static uint32_t clamp32(uint64_t v)
     return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
 }
 
-static void publish_status(struct dla *d, struct dla_exec *x, int group, const struct sdp_layer *L,
-                           const struct sdp_stats *st)
+static void publish_status(struct dla *d, struct dla_exec *x, int group, int rg,
+                           const struct sdp_layer *L, const struct sdp_stats *st)
 {
+    if (L->offline && rg != 0xff &&
+        dla_field(d, DLA_U_SDP_RDMA, rg, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN") &&
+        dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "IN_PRECISION") == SDP_FP16) {
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_NAN_INPUT_NUM", clamp32(st->nan_in));
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_INF_INPUT_NUM", clamp32(st->inf_in));
+    }
     if (L->eql)
         dla_field_hw_set(d, DLA_U_SDP, group, "D_STATUS", "STATUS_UNEQUAL", st->unequal);
     exec_counter(x, "SDP.D_PERF_OUT_SATURATION", st->saturated);
@@ -508,9 +564,11 @@ static bool load_input(struct dla *d, struct dla_exec *x, int rg, struct sdp_lay
         dla_rule(d, DLA_U_SDP, "sdp.flying_cube_mismatch",
                  "CACC delivers %ux%ux%u x%u but SDP is programmed for %ux%ux%u x%u", in->w, in->h,
                  in->c, in->n, L->w, L->h, L->c, L->n);
-    if (in->kind != DLA_CUBE_INT) {
+    bool fp = L->proc_prec == SDP_FP16;
+    if (fp != (in->kind == DLA_CUBE_FP32)) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP: floating-point input from CACC with integer processing");
+                 "SDP processes %s but CACC delivers %s values", prec_name(L->proc_prec),
+                 in->kind == DLA_CUBE_FP32 ? "floating-point" : "integer");
         return false;
     }
     *use = in;
@@ -539,7 +597,7 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT))
         goto out;
     run_datapath(&L, input, &res, &st);
-    publish_status(d, x, group, &L, &st);
+    publish_status(d, x, group, rdma_group, &L, &st);
     unsigned tp = throughput(d->cfg, &L);
     exec_compute(x, (st.elements + tp - 1) / tp, st.elements);
     if (L.eql)

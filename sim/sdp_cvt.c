@@ -2,15 +2,8 @@
  * multiply by the scale, shift right with rounding and saturate to 17 bits,
  * then saturate to int8/int16 or convert to fp16. */
 #include "fixpt.h"
-#include "fp16.h"
+#include "fpnum.h"
 #include "sdp_dp.h"
-
-/* An integer of at most 17 bits to fp16 (ties to even, infinity past the
- * largest finite value): exact in binary32 first, so one rounding. */
-static uint16_t int17_to_fp16(int64_t v)
-{
-    return fp16_from_float((float)v);
-}
 
 int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated)
 {
@@ -26,7 +19,7 @@ int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated)
     int32_t out;
     switch (c->out_prec) {
     case SDP_FP16:
-        out = int17_to_fp16(t);
+        out = fpnum_int_to_fp16(t);
         sat = (out & 0x7fff) == 0x7bff; /* fp16 outputs count the largest finite value */
         break;
     case SDP_INT16:
@@ -35,6 +28,24 @@ int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated)
     default:
         out = (int32_t)fix_sat(t, 8);
         break;
+    }
+    if (saturated)
+        *saturated = sat;
+    return out;
+}
+
+int32_t sdp_cvt_fp(const struct sdp_cvt_cfg *c, uint32_t in, bool *saturated)
+{
+    uint16_t h = fpnum_fp32_to_fp16(in);
+    bool sat = false;
+    int32_t out;
+    if (c->out_prec == SDP_FP16) {
+        out = h;
+        sat = (h & 0x7fff) == 0x7bff;
+    } else {
+        out = fpnum_fp16_to_int16(h);
+        if (c->out_prec == SDP_INT8)
+            out = (int32_t)fix_sat(out, 8);
     }
     if (saturated)
         *saturated = sat;

@@ -381,6 +381,8 @@ static int32_t ref_cvt(const struct sdp_cvt_cfg *c, long double v, bool *sat)
     *sat = plain > t + 1 || plain < t - 1;
     if (c->out_prec == SDP_FP16) {
         uint16_t h = fp16_from_float((float)t);
+        if ((h & 0x7fff) == 0x7c00)
+            h = (uint16_t)((h & 0x8000) | 0x7bff); /* overflow saturates to the largest finite */
         *sat = (h & 0x7fff) == 0x7bff;
         return h;
     }

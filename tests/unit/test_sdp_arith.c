@@ -95,6 +95,8 @@ static int32_t ref_cvt(const struct sdp_cvt_cfg *c, int32_t in, bool *sat)
     *sat = plain > t + 1 || plain < t - 1;
     if (c->out_prec == SDP_FP16) {
         uint16_t h = fp16_from_float((float)t);
+        if ((h & 0x7fff) == 0x7c00)
+            h = (uint16_t)((h & 0x8000) | 0x7bff); /* overflow saturates to the largest finite */
         *sat = (h & 0x7fff) == 0x7bff;
         return h;
     }
@@ -333,7 +335,8 @@ static void test_cvt_fp16(void **state)
     assert_int_equal(sdp_cvt_int(&c, 2049, &sat), 0x6800); /* ties to even: 2048 */
     assert_int_equal(sdp_cvt_int(&c, 65504, &sat), 0x7bff);
     assert_true(sat); /* fp16 outputs count the largest finite value */
-    assert_int_equal(sdp_cvt_int(&c, 1000000, &sat), 0x7c00); /* 17-bit clamp then inf */
+    assert_int_equal(sdp_cvt_int(&c, 1000000, &sat), 0x7bff); /* saturates, no infinity */
+    assert_int_equal(sdp_cvt_int(&c, -65520, &sat), 0xfbff);
 }
 
 static void test_cvt_random_against_reference(void **state)
