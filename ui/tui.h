@@ -1,0 +1,32 @@
+/* The ncurses frontend: the one entry point main() calls when stdout is a
+ * terminal and --batch is absent.
+ *
+ * The TUI drives the debugger only through the command layer (cmd.h): every
+ * key that acts on the run is turned into command text and executed with
+ * dbg_exec(), exactly as if it had been typed in the console pane, so batch
+ * scripts and the TUI can never disagree about what an action does. */
+#ifndef DLADBG_TUI_H
+#define DLADBG_TUI_H
+
+#include <stdbool.h>
+
+#include "cmd.h"
+
+struct tui_options {
+    /* --no-color.  NO_COLOR in the environment (any non-empty value) and a
+     * terminal without colours have the same effect. */
+    bool no_color;
+    /* Command lines to execute in the console once the screen is up (the
+     * -ex arguments, "source FILE" for -x), NULL-terminated; NULL: none.
+     * Their output appears in the console pane. */
+    const char *const *commands;
+};
+
+/* Run the TUI on g until the user quits.  g may have no session (the console
+ * then offers "file FILE").  The terminal is restored before returning, also
+ * after SIGINT/SIGTERM or a fatal error.  Returns the process exit status:
+ * what "quit N" asked for, else dbg_exit_status(g); 2 when the terminal could
+ * not be set up (the reason is printed to stderr). */
+int tui_run(struct dbg *g, const struct tui_options *o);
+
+#endif
