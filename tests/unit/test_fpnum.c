@@ -205,6 +205,26 @@ static void test_fp17(void **state)
     assert_int_equal(fpnum_fp32_to_fp17(bits_of(1.0f + 0x1.8p-11f)), 31u << 10 | 1u);
 }
 
+/* Interpolation weights: frac / 2^35 rounded to 11 significant bits. */
+static void test_fraction_to_fp17(void **state)
+{
+    (void)state;
+    assert_int_equal(fpnum_fraction_to_fp17(0, 35), 0);
+    assert_int_equal(fpnum_fraction_to_fp17(1ull << 34, 35), 30u << 10);       /* 0.5 */
+    assert_int_equal(fpnum_fraction_to_fp17((1ull << 35) - 1, 35), 31u << 10); /* rounds to 1 */
+    assert_int_equal(fpnum_fraction_to_fp17(1, 35), 0); /* 2^-35: below fp17's range */
+    for (int i = 0; i < 200000; i++) {
+        uint64_t frac = (next_random() >> 29) | 64u; /* 35 bits, at least 2^-29 */
+        int lead = 63 - __builtin_clzll(frac);
+        double step = ldexp(1.0, lead - 10);
+        double want = rint((double)frac / step) * step / ldexp(1.0, 35);
+        uint32_t got = fpnum_fp17_to_fp32(fpnum_fraction_to_fp17(frac, 35));
+        if (float_of(got) != (float)want)
+            fail_msg("fraction %llx: got %g want %g", (unsigned long long)frac,
+                     (double)float_of(got), want);
+    }
+}
+
 static void test_fp16_to_int16(void **state)
 {
     (void)state;
@@ -241,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
+        cmocka_unit_test(test_fraction_to_fp17),
         cmocka_unit_test(test_fp16_to_int16),
         cmocka_unit_test(test_int_to_fp16),
     };
