@@ -906,6 +906,19 @@ static void test_bad_programming_is_diagnosed(void **state)
     assert_true(saw(&wd.rec, "too large"));
     assert_true(dla_intr_status(wd.d) & (1u << dla_intr_bit(DLA_P_SDP, 0)));
     dla_destroy(wd.d);
+    /* the guide's limitations: PReLU with the ALU on, an unused operand
+     * stream, precision conversion in EQL mode */
+    L = base_layer("nv_full", 2, 2, 16, SDP_INT16);
+    L.bs = (struct sdp_x_cfg){.alu_algo = SDP_ALU_SUM, .prelu = true, .relu_bypass = true};
+    L.dma[SRC_BN] = (struct operand_dma){.enabled = true, .use = USE_ALU, .size = 2};
+    L.ew = (struct sdp_y_cfg){.alu_algo = SDP_ALU_EQL, .mul_bypass = true, .lut_bypass = true};
+    L.out_prec = L.cvt.out_prec = SDP_INT8;
+    open_world(&wd, &L);
+    run_offline(&wd, &L);
+    assert_true(saw(&wd.rec, "sdp.prelu_alu"));
+    assert_true(saw(&wd.rec, "sdp_rdma.unused_stream"));
+    assert_true(saw(&wd.rec, "sdp.precision_conversion"));
+    close_world(&wd);
     /* precision 3 is no precision */
     L = base_layer("nv_full", 2, 2, 8, SDP_INT8);
     open_world(&wd, &L);
