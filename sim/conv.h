@@ -193,11 +193,22 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
 
 /* cmac.c: dot products of int16 rows, exact. */
 int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
-/* Block of dot products: acc[k * rows_n + r] for rows r0..r0+rows_n-1 and
- * kernels k0..k0+kern_n-1 (integer data whose values fit in int8 when
- * narrow is true, else full int16). */
-void cmac_block(const struct conv_operands *ops, uint32_t r0, uint32_t rows_n, uint32_t k0,
-                uint32_t kern_n, bool narrow, int64_t *acc);
+/* The weights as the fast kernel uses them: as they are when every operand
+ * fits in int8 (narrow), else split into high and low bytes. parts == 0
+ * means the split could not be allocated. */
+struct cmac_weights {
+    int parts;
+    const int16_t *w[2];
+    int64_t scale[2];
+    uint32_t chunk;
+    int16_t *owned[2];
+};
+void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cmac_weights *cw);
+void cmac_weights_free(struct cmac_weights *cw);
+/* Block of exact dot products: acc[k * rows_n + r] for rows r0.. and
+ * kernels k0.. of the operands. */
+void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, uint32_t r0,
+                uint32_t rows_n, uint32_t k0, uint32_t kern_n, int64_t *acc);
 
 /* cacc.c: the clip/truncate of one accumulator (round half away from zero)
  * and saturation to int32. */
