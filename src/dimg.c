@@ -76,8 +76,7 @@ static void put32(uint8_t *b, uint32_t v)
 
 static uint32_t get32(const uint8_t *b)
 {
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
-           ((uint32_t)b[3] << 24);
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
 
 bool dimg_write(const char *path, const struct dimg_header *h, const uint8_t *payload,

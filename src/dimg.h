@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DIMG_HEADER_SIZE 36
-#define DIMG_FMT_INT8_X32 40
+#define DIMG_HEADER_SIZE   36
+#define DIMG_FMT_INT8_X32  40
 #define DIMG_FMT_INT16_X16 41
-#define DIMG_FMT_FP16_X16 42
+#define DIMG_FMT_FP16_X16  42
 /* Largest element payload we agree to gather or read. */
 #define DIMG_MAX_PAYLOAD (256u << 20)
 

@@ -24,7 +24,7 @@
 
 #include "fp16.h"
 
-#define EMU_BUFFER_DESC 256u
+#define EMU_BUFFER_DESC  256u
 #define EMU_MAX_ELEMENTS (64u << 20)
 
 enum emu_format { EMU_FMT_INT8, EMU_FMT_INT8_8, EMU_FMT_FF16, EMU_FMT_OTHER };
@@ -97,8 +97,7 @@ static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
 
 static uint32_t get_u32(const uint8_t *b)
 {
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
-           ((uint32_t)b[3] << 24);
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
 
 static uint16_t get_u16(const uint8_t *b)
@@ -162,8 +161,7 @@ static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *
 {
     enum dla_space s;
     if (!runtime_task_address(c->rt, c->task, x->index, &s, &x->addr))
-        return fail(c, "%s: address index %ld is not in the task's address list", what,
-                    x->index);
+        return fail(c, "%s: address index %ld is not in the task's address list", what, x->index);
     x->addr += x->index_offset;
     x->space = (uint8_t)s;
     if (x->format == EMU_FMT_OTHER)

@@ -30,14 +30,14 @@ struct intr_source {
 };
 
 static const struct intr_source intr_sources[] = {
-    {0, FW_OP_SDP, 0, FW_EV_OP_COMPLETED},       {1, FW_OP_SDP, 1, FW_EV_OP_COMPLETED},
-    {2, FW_OP_CDP, 0, FW_EV_OP_COMPLETED},       {3, FW_OP_CDP, 1, FW_EV_OP_COMPLETED},
-    {4, FW_OP_PDP, 0, FW_EV_OP_COMPLETED},       {5, FW_OP_PDP, 1, FW_EV_OP_COMPLETED},
-    {6, FW_OP_BDMA, 0, FW_EV_OP_COMPLETED},      {7, FW_OP_BDMA, 1, FW_EV_OP_COMPLETED},
-    {8, FW_OP_RUBIK, 0, FW_EV_OP_COMPLETED},     {9, FW_OP_RUBIK, 1, FW_EV_OP_COMPLETED},
-    {16, FW_OP_CONV, 0, FW_EV_CDMA_DT_DONE},     {17, FW_OP_CONV, 1, FW_EV_CDMA_DT_DONE},
-    {18, FW_OP_CONV, 0, FW_EV_CDMA_WT_DONE},     {19, FW_OP_CONV, 1, FW_EV_CDMA_WT_DONE},
-    {20, FW_OP_CONV, 0, FW_EV_OP_COMPLETED},     {21, FW_OP_CONV, 1, FW_EV_OP_COMPLETED},
+    {0, FW_OP_SDP, 0, FW_EV_OP_COMPLETED},   {1, FW_OP_SDP, 1, FW_EV_OP_COMPLETED},
+    {2, FW_OP_CDP, 0, FW_EV_OP_COMPLETED},   {3, FW_OP_CDP, 1, FW_EV_OP_COMPLETED},
+    {4, FW_OP_PDP, 0, FW_EV_OP_COMPLETED},   {5, FW_OP_PDP, 1, FW_EV_OP_COMPLETED},
+    {6, FW_OP_BDMA, 0, FW_EV_OP_COMPLETED},  {7, FW_OP_BDMA, 1, FW_EV_OP_COMPLETED},
+    {8, FW_OP_RUBIK, 0, FW_EV_OP_COMPLETED}, {9, FW_OP_RUBIK, 1, FW_EV_OP_COMPLETED},
+    {16, FW_OP_CONV, 0, FW_EV_CDMA_DT_DONE}, {17, FW_OP_CONV, 1, FW_EV_CDMA_DT_DONE},
+    {18, FW_OP_CONV, 0, FW_EV_CDMA_WT_DONE}, {19, FW_OP_CONV, 1, FW_EV_CDMA_WT_DONE},
+    {20, FW_OP_CONV, 0, FW_EV_OP_COMPLETED}, {21, FW_OP_CONV, 1, FW_EV_OP_COMPLETED},
 };
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -176,7 +176,8 @@ void eng_write(struct engine *e, enum eng_reg r, uint32_t value)
 
 void eng_queue_flush_poll(struct engine *e)
 {
-    struct eng_action a = {.kind = ENG_ACT_POLL_FLUSH, .addr = e->reg_addr[R_CDMA_S_CBUF_FLUSH_STATUS]};
+    struct eng_action a = {.kind = ENG_ACT_POLL_FLUSH,
+                           .addr = e->reg_addr[R_CDMA_S_CBUF_FLUSH_STATUS]};
     snprintf(a.where, sizeof a.where, "%s", e->where);
     push_action(e, &a);
 }
@@ -228,8 +229,8 @@ bool eng_dma_address(struct engine *e, int16_t index, uint32_t offset, uint64_t 
 {
     enum dla_space s;
     if (index < 0 || !runtime_task_address(e->rt, e->task, index, &s, addr)) {
-        eng_fail(e, "%s: address index %d is not in the task's address list (%u entries)",
-                 e->where, index, e->rt->ld->tasks[e->task].n_addresses);
+        eng_fail(e, "%s: address index %d is not in the task's address list (%u entries)", e->where,
+                 index, e->rt->ld->tasks[e->task].n_addresses);
         return false;
     }
     *addr += offset;
@@ -326,12 +327,12 @@ static int update_dependency(struct engine *e, struct dla *d, const struct fw_co
         return eng_fail(e, "dependency graph: consumer index %d outside the %u operations",
                         c->index, e->net.num_operations);
     if (target->op_type != expected_type)
-        return eng_fail(e, "dependency graph: consumer %d has type %s, its slot says %s",
-                        c->index, fw_op_type_name(target->op_type),
-                        fw_op_type_name(expected_type));
+        return eng_fail(e, "dependency graph: consumer %d has type %s, its slot says %s", c->index,
+                        fw_op_type_name(target->op_type), fw_op_type_name(expected_type));
     if (target->dependency_count == 0)
-        return eng_fail(e, "dependency graph: op %d receives %s but its dependency count is "
-                           "already 0",
+        return eng_fail(e,
+                        "dependency graph: op %d receives %s but its dependency count is "
+                        "already 0",
                         c->index, fw_event_name(event));
     target->dependency_count--;
     if (target->dependency_count == 0)
@@ -359,11 +360,11 @@ static int free_group(struct engine *e, struct dla *d, struct eng_proc *p, uint8
                       uint8_t *rdma)
 {
     static const enum eng_reg pointer[FW_OP_TYPES] = {
-        R_BDMA_STATUS,  R_CACC_S_POINTER, R_SDP_S_POINTER,
-        R_PDP_S_POINTER, R_CDP_S_POINTER, R_RBK_S_POINTER,
+        R_BDMA_STATUS,   R_CACC_S_POINTER, R_SDP_S_POINTER,
+        R_PDP_S_POINTER, R_CDP_S_POINTER,  R_RBK_S_POINTER,
     };
-    static const int rdma_pointer[FW_OP_TYPES] = {-1, -1, R_SDP_RDMA_S_POINTER,
-                                                  R_PDP_RDMA_S_POINTER, R_CDP_RDMA_S_POINTER, -1};
+    static const int rdma_pointer[FW_OP_TYPES] = {
+        -1, -1, R_SDP_RDMA_S_POINTER, R_PDP_RDMA_S_POINTER, R_CDP_RDMA_S_POINTER, -1};
     uint32_t hw_consumer, hw_rdma = 0;
     uint32_t v = eng_read(e, d, pointer[p->type]);
     if (p->type == FW_OP_BDMA)
@@ -374,8 +375,8 @@ static int free_group(struct engine *e, struct dla *d, struct eng_proc *p, uint8
         hw_rdma = (eng_read(e, d, (enum eng_reg)rdma_pointer[p->type]) >> 16) & 1u;
     if (p->group_status == 3)
         return 1; /* both groups busy: the op waits for a completion */
-    *group = p->group_status ? (uint8_t)!(p->group_status >> 1) : (uint8_t)hw_consumer;
-    *rdma = p->rdma_status ? (uint8_t)!(p->rdma_status >> 1) : (uint8_t)hw_rdma;
+    *group = p->group_status ? (uint8_t) !(p->group_status >> 1) : (uint8_t)hw_consumer;
+    *rdma = p->rdma_status ? (uint8_t) !(p->rdma_status >> 1) : (uint8_t)hw_rdma;
     return 0;
 }
 
@@ -384,8 +385,7 @@ static bool read_config(struct engine *e, struct dla *d, struct eng_proc *p, str
     uint8_t opb[FW_OP_SIZE], surf[FW_SURFACE_SIZE];
     uint64_t pos = (uint64_t)e->net.num_operations * g->roi + (uint64_t)g->op;
     if (!read_buffer(e, d, &e->ops, FW_OP_SIZE * pos, opb, sizeof opb, "operation list") ||
-        !read_buffer(e, d, &e->surfaces, FW_SURFACE_SIZE * pos, surf, sizeof surf,
-                     "surface list"))
+        !read_buffer(e, d, &e->surfaces, FW_SURFACE_SIZE * pos, surf, sizeof surf, "surface list"))
         return false;
     return fw_decode_op(e->layout, p->type, opb, surf, &g->desc);
 }
@@ -448,8 +448,8 @@ static int enable_operation(struct engine *e, struct dla *d, struct fw_common_op
     struct eng_group *g = NULL;
     for (int i = 0; i < 2; i++) {
         struct eng_group *c = &p->groups[i];
-        if ((p->group_status & (1u << i)) && c->op == op->index && c->roi == (uint8_t)op->roi_index &&
-            !c->pending)
+        if ((p->group_status & (1u << i)) && c->op == op->index &&
+            c->roi == (uint8_t)op->roi_index && !c->pending)
             g = c;
     }
     /* not programmed yet (it will be enabled when it is), being programmed,
@@ -513,10 +513,10 @@ static int op_completion(struct engine *e, struct dla *d, struct eng_proc *p, st
     if (g->roi == e->net.num_rois - 1)
         e->done_ops++;
     log_event(e, ENG_LOG_COMPLETE, p, g->id, g->op, 0);
-    p->group_status &= (uint8_t)~(1u << g->id);
+    p->group_status &= (uint8_t) ~(1u << g->id);
     if (g->rdma_needed) {
         g->rdma_needed = false;
-        p->rdma_status &= (uint8_t)~(1u << g->rdma_id);
+        p->rdma_status &= (uint8_t) ~(1u << g->rdma_id);
         g->rdma_id = 0;
     }
     g->active = false;
@@ -591,8 +591,7 @@ static bool read_network(struct engine *e, struct dla *d)
     if (n->num_operations == 0)
         return true;
     if (n->num_rois == 0 || n->num_rois > 64)
-        return eng_fail(e, "network descriptor: expected 1..64 ROIs, found %u", n->num_rois),
-               false;
+        return eng_fail(e, "network descriptor: expected 1..64 ROIs, found %u", n->num_rois), false;
     if (n->dynamic_roi)
         return eng_fail(e, "network descriptor: dynamic ROI is not supported"), false;
     if (!resolve_buffer(e, n->operation_desc_index, &e->ops, "operation list") ||
@@ -767,16 +766,16 @@ void engine_abort(struct engine *e, const char *why)
 
 void engine_describe(const struct engine *e, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "task %u: %u of %u operations done", e->task,
-                                e->done_ops, e->net.num_operations);
+    size_t n = (size_t)snprintf(buf, len, "task %u: %u of %u operations done", e->task, e->done_ops,
+                                e->net.num_operations);
     for (int i = 0; i < FW_OP_TYPES && n < len; i++) {
         const struct eng_proc *p = &e->proc[i];
         for (int g = 0; g < 2 && n < len; g++) {
             const struct eng_group *gr = &p->groups[g];
             if (!(p->group_status & (1u << g)))
                 continue;
-            n += (size_t)snprintf(buf + n, len - n, "; %s group %d op %d %s", fw_op_type_name(p->type),
-                                  g, gr->op,
+            n += (size_t)snprintf(buf + n, len - n, "; %s group %d op %d %s",
+                                  fw_op_type_name(p->type), g, gr->op,
                                   gr->active    ? "enabled"
                                   : gr->pending ? "waiting to be programmed"
                                                 : "programmed, waiting for its dependencies");
@@ -822,9 +821,11 @@ void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8
                   eng_field(e, cfg, "LUT_HYBRID_PRIORITY", lut->hybrid_priority) |
                   eng_field(e, cfg, "LUT_UFLOW_PRIORITY", lut->underflow_priority) |
                   eng_field(e, cfg, "LUT_OFLOW_PRIORITY", lut->overflow_priority));
-    uint32_t le = lut->method == 0 ? eng_field(e, info, "LUT_LE_INDEX_OFFSET", (uint8_t)lut->le_offset_exp)
-                                   : eng_field(e, info, "LUT_LE_INDEX_SELECT", (uint8_t)lut->le_offset_frac);
-    eng_write(e, info, le | eng_field(e, info, "LUT_LO_INDEX_SELECT", (uint8_t)lut->lo_offset_frac));
+    uint32_t le = lut->method == 0
+                      ? eng_field(e, info, "LUT_LE_INDEX_OFFSET", (uint8_t)lut->le_offset_exp)
+                      : eng_field(e, info, "LUT_LE_INDEX_SELECT", (uint8_t)lut->le_offset_frac);
+    eng_write(e, info,
+              le | eng_field(e, info, "LUT_LO_INDEX_SELECT", (uint8_t)lut->lo_offset_frac));
     if (sdp) {
         eng_write(e, R_SDP_S_LUT_LE_START, eng_lo32(lut->le_start));
         eng_write(e, R_SDP_S_LUT_LE_END, eng_lo32(lut->le_end));
@@ -854,15 +855,17 @@ void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8
                       eng_field(e, lo_scale, "LUT_LO_SLOPE_OFLOW_SCALE", lut->lo_oflow_f));
         return;
     }
-    eng_write(e, le_scale,
-              eng_field(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", (uint16_t)lut->le_uflow_scale) |
-                  eng_field(e, le_scale, "LUT_LE_SLOPE_OFLOW_SCALE", (uint16_t)lut->le_oflow_scale));
+    eng_write(
+        e, le_scale,
+        eng_field(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", (uint16_t)lut->le_uflow_scale) |
+            eng_field(e, le_scale, "LUT_LE_SLOPE_OFLOW_SCALE", (uint16_t)lut->le_oflow_scale));
     eng_write(e, le_shift,
               eng_field(e, le_shift, "LUT_LE_SLOPE_UFLOW_SHIFT", (uint8_t)lut->le_uflow_shift) |
                   eng_field(e, le_shift, "LUT_LE_SLOPE_OFLOW_SHIFT", (uint8_t)lut->le_oflow_shift));
-    eng_write(e, lo_scale,
-              eng_field(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", (uint16_t)lut->lo_uflow_scale) |
-                  eng_field(e, lo_scale, "LUT_LO_SLOPE_OFLOW_SCALE", (uint16_t)lut->lo_oflow_scale));
+    eng_write(
+        e, lo_scale,
+        eng_field(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", (uint16_t)lut->lo_uflow_scale) |
+            eng_field(e, lo_scale, "LUT_LO_SLOPE_OFLOW_SCALE", (uint16_t)lut->lo_oflow_scale));
     eng_write(e, lo_shift,
               eng_field(e, lo_shift, "LUT_LO_SLOPE_UFLOW_SHIFT", (uint8_t)lut->lo_uflow_shift) |
                   eng_field(e, lo_shift, "LUT_LO_SLOPE_OFLOW_SHIFT", (uint8_t)lut->lo_oflow_shift));

@@ -45,8 +45,8 @@ static int cdp_program(struct engine *e, struct dla *d, struct eng_group *g)
     if (s->src.type == FW_MEM_HW || s->dst.type == FW_MEM_HW)
         return eng_fail(e, "%s: CDP reads and writes memory, not on-the-fly data", e->where);
     if (o->in_precision != o->out_precision || o->in_precision > FW_PREC_FP16)
-        return eng_fail(e, "%s: CDP cannot convert precision %u to %u", e->where,
-                        o->in_precision, o->out_precision);
+        return eng_fail(e, "%s: CDP cannot convert precision %u to %u", e->where, o->in_precision,
+                        o->out_precision);
     if (o->local_size != 3 && o->local_size != 5 && o->local_size != 7 && o->local_size != 9)
         return eng_fail(e, "%s: local size %u, expected 3, 5, 7 or 9", e->where, o->local_size);
     if (!eng_dma_address(e, s->src.address, s->src.offset, &in, NULL) ||

@@ -8,8 +8,7 @@ static const enum eng_reg pointers[] = {R_CACC_S_POINTER, R_CMAC_A_S_POINTER, R_
 static const enum eng_reg statuses[] = {R_CACC_S_STATUS, R_CMAC_A_S_STATUS, R_CMAC_B_S_STATUS,
                                         R_CSC_S_STATUS, R_CDMA_S_STATUS};
 static const enum eng_reg enables[] = {R_CACC_D_OP_ENABLE, R_CMAC_A_D_OP_ENABLE,
-                                       R_CMAC_B_D_OP_ENABLE, R_CSC_D_OP_ENABLE,
-                                       R_CDMA_D_OP_ENABLE};
+                                       R_CMAC_B_D_OP_ENABLE, R_CSC_D_OP_ENABLE, R_CDMA_D_OP_ENABLE};
 
 static void conv_set_producer(struct engine *e, int group, int rdma_group)
 {
@@ -70,7 +69,8 @@ static int conv_addresses(struct engine *e, const struct fw_conv_op *op,
         return -1;
     if (s->dst.address != -1 &&
         (!eng_dma_address(e, s->dst.address, s->dst.offset, &a->output, NULL) ||
-         !aligned(e, "output address", a->output) || !aligned(e, "output line stride", s->dst.line_stride) ||
+         !aligned(e, "output address", a->output) ||
+         !aligned(e, "output line stride", s->dst.line_stride) ||
          !aligned(e, "output surface stride", s->dst.surf_stride)))
         return -1;
     if (s->src.type != FW_MEM_HW &&
@@ -132,39 +132,44 @@ static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
                   eng_field(e, r, "WEIGHT_REUSE", op->weight_reuse) |
                   eng_field(e, r, "SKIP_DATA_RLS", op->skip_data_rls) |
                   eng_field(e, r, "SKIP_WEIGHT_RLS", op->skip_weight_rls));
-    eng_write(e, R_CSC_D_DATAIN_FORMAT, eng_field(e, R_CSC_D_DATAIN_FORMAT, "DATAIN_FORMAT", in_format));
-    eng_write(e, R_CSC_D_DATAIN_SIZE_EXT_0,
-              eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
-                  eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
-                            op->input_height_csc - 1u));
-    eng_write(e, R_CSC_D_DATAIN_SIZE_EXT_1,
-              eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_1, "DATAIN_CHANNEL_EXT",
-                        op->input_channel_csc - 1u));
-    eng_write(e, R_CSC_D_BATCH_NUMBER, eng_field(e, R_CSC_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
+    eng_write(e, R_CSC_D_DATAIN_FORMAT,
+              eng_field(e, R_CSC_D_DATAIN_FORMAT, "DATAIN_FORMAT", in_format));
+    eng_write(
+        e, R_CSC_D_DATAIN_SIZE_EXT_0,
+        eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
+            eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
+                      op->input_height_csc - 1u));
+    eng_write(
+        e, R_CSC_D_DATAIN_SIZE_EXT_1,
+        eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_1, "DATAIN_CHANNEL_EXT", op->input_channel_csc - 1u));
+    eng_write(e, R_CSC_D_BATCH_NUMBER,
+              eng_field(e, R_CSC_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
     eng_write(e, R_CSC_D_POST_Y_EXTENSION,
               eng_field(e, R_CSC_D_POST_Y_EXTENSION, "Y_EXTENSION", op->post_extension));
     eng_write(e, R_CSC_D_ENTRY_PER_SLICE,
               eng_field(e, R_CSC_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u));
     eng_write(e, R_CSC_D_WEIGHT_FORMAT,
               eng_field(e, R_CSC_D_WEIGHT_FORMAT, "WEIGHT_FORMAT", op->weight_format));
-    eng_write(e, R_CSC_D_WEIGHT_SIZE_EXT_0,
-              eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_0, "WEIGHT_WIDTH_EXT", op->kernel_width_csc - 1u) |
-                  eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_0, "WEIGHT_HEIGHT_EXT",
-                            op->kernel_height_csc - 1u));
-    eng_write(e, R_CSC_D_WEIGHT_SIZE_EXT_1,
-              eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_1, "WEIGHT_CHANNEL_EXT",
-                        op->kernel_channel_csc - 1u) |
-                  eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_1, "WEIGHT_KERNEL", s->dst.channel - 1u));
+    eng_write(
+        e, R_CSC_D_WEIGHT_SIZE_EXT_0,
+        eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_0, "WEIGHT_WIDTH_EXT", op->kernel_width_csc - 1u) |
+            eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_0, "WEIGHT_HEIGHT_EXT",
+                      op->kernel_height_csc - 1u));
+    eng_write(
+        e, R_CSC_D_WEIGHT_SIZE_EXT_1,
+        eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_1, "WEIGHT_CHANNEL_EXT", op->kernel_channel_csc - 1u) |
+            eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_1, "WEIGHT_KERNEL", s->dst.channel - 1u));
     eng_write(e, R_CSC_D_WEIGHT_BYTES, s->weight.size);
     eng_write(e, R_CSC_D_WMB_BYTES, s->wmb.size);
-    eng_write(e, R_CSC_D_DATAOUT_SIZE_0,
-              eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_WIDTH", op->input_width_cmac - 1u) |
-                  eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_HEIGHT", op->input_height_cmac - 1u));
+    eng_write(
+        e, R_CSC_D_DATAOUT_SIZE_0,
+        eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_WIDTH", op->input_width_cmac - 1u) |
+            eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_HEIGHT", op->input_height_cmac - 1u));
     eng_write(e, R_CSC_D_DATAOUT_SIZE_1,
               eng_field(e, R_CSC_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u));
-    eng_write(e, R_CSC_D_ATOMICS,
-              eng_field(e, R_CSC_D_ATOMICS, "ATOMICS",
-                        (uint32_t)s->dst.width * s->dst.height - 1u));
+    eng_write(
+        e, R_CSC_D_ATOMICS,
+        eng_field(e, R_CSC_D_ATOMICS, "ATOMICS", (uint32_t)s->dst.width * s->dst.height - 1u));
     eng_write(e, R_CSC_D_RELEASE, eng_field(e, R_CSC_D_RELEASE, "RLS_SLICES", op->release - 1u));
     bool direct = op->conv_mode == 0;
     eng_write(e, R_CSC_D_CONV_STRIDE_EXT,
@@ -210,10 +215,11 @@ static void program_cdma_input(struct engine *e, const struct fw_conv_op *op,
                   eng_field(e, R_CDMA_D_DATAIN_SIZE_0, "DATAIN_HEIGHT", s->src.height - 1u));
     eng_write(e, R_CDMA_D_DATAIN_SIZE_1,
               eng_field(e, R_CDMA_D_DATAIN_SIZE_1, "DATAIN_CHANNEL", s->src.channel - 1u));
-    eng_write(e, R_CDMA_D_DATAIN_SIZE_EXT_0,
-              eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
-                  eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
-                            op->input_height_csc - 1u));
+    eng_write(
+        e, R_CDMA_D_DATAIN_SIZE_EXT_0,
+        eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
+            eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
+                      op->input_height_csc - 1u));
     eng_write(e, R_CDMA_D_DAIN_RAM_TYPE,
               eng_field(e, R_CDMA_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type)));
     eng_write(e, R_CDMA_D_DAIN_ADDR_HIGH_0, eng_hi32(a->input));
@@ -229,13 +235,14 @@ static void program_cdma_input(struct engine *e, const struct fw_conv_op *op,
               eng_field(e, R_CDMA_D_DAIN_MAP, "LINE_PACKED",
                         s->src.line_stride == (uint32_t)s->src.width * atom) |
                   eng_field(e, R_CDMA_D_DAIN_MAP, "SURF_PACKED",
-                            s->src.surf_stride ==
-                                (uint32_t)s->src.width * s->src.height * atom));
-    eng_write(e, R_CDMA_D_BATCH_NUMBER, eng_field(e, R_CDMA_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
+                            s->src.surf_stride == (uint32_t)s->src.width * s->src.height * atom));
+    eng_write(e, R_CDMA_D_BATCH_NUMBER,
+              eng_field(e, R_CDMA_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
     eng_write(e, R_CDMA_D_BATCH_STRIDE, op->batch_stride);
     eng_write(e, R_CDMA_D_ENTRY_PER_SLICE,
               eng_field(e, R_CDMA_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u));
-    eng_write(e, R_CDMA_D_FETCH_GRAIN, eng_field(e, R_CDMA_D_FETCH_GRAIN, "GRAINS", op->fetch_grain - 1u));
+    eng_write(e, R_CDMA_D_FETCH_GRAIN,
+              eng_field(e, R_CDMA_D_FETCH_GRAIN, "GRAINS", op->fetch_grain - 1u));
 }
 
 static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
@@ -247,9 +254,9 @@ static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
               eng_field(e, R_CDMA_D_WEIGHT_SIZE_0, "BYTE_PER_KERNEL", op->bytes_per_kernel - 1u));
     eng_write(e, R_CDMA_D_WEIGHT_SIZE_1,
               eng_field(e, R_CDMA_D_WEIGHT_SIZE_1, "WEIGHT_KERNEL", s->dst.channel - 1u));
-    eng_write(e, R_CDMA_D_WEIGHT_RAM_TYPE,
-              eng_field(e, R_CDMA_D_WEIGHT_RAM_TYPE, "WEIGHT_RAM_TYPE",
-                        eng_ram_type(s->weight.type)));
+    eng_write(
+        e, R_CDMA_D_WEIGHT_RAM_TYPE,
+        eng_field(e, R_CDMA_D_WEIGHT_RAM_TYPE, "WEIGHT_RAM_TYPE", eng_ram_type(s->weight.type)));
     eng_write(e, R_CDMA_D_WEIGHT_ADDR_HIGH, eng_hi32(a->weight));
     eng_write(e, R_CDMA_D_WEIGHT_ADDR_LOW, eng_lo32(a->weight));
     eng_write(e, R_CDMA_D_WEIGHT_BYTES, s->weight.size);
@@ -260,7 +267,8 @@ static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
         eng_write(e, R_CDMA_D_WMB_ADDR_LOW, eng_lo32(a->wmb));
         eng_write(e, R_CDMA_D_WMB_BYTES, s->wmb.size);
     }
-    eng_write(e, R_CDMA_D_MEAN_FORMAT, eng_field(e, R_CDMA_D_MEAN_FORMAT, "MEAN_FORMAT", op->mean_format));
+    eng_write(e, R_CDMA_D_MEAN_FORMAT,
+              eng_field(e, R_CDMA_D_MEAN_FORMAT, "MEAN_FORMAT", op->mean_format));
     if (op->mean_format) {
         eng_write(e, R_CDMA_D_MEAN_GLOBAL_0,
                   eng_field(e, R_CDMA_D_MEAN_GLOBAL_0, "MEAN_RY", (uint16_t)op->mean_ry) |
@@ -301,9 +309,8 @@ static int conv_program(struct engine *e, struct dla *d, struct eng_group *g)
     struct conv_addrs a = {0};
     if (op->data_format > 37 || op->conv_mode > 1 || op->in_precision > FW_PREC_FP16 ||
         op->out_precision > FW_PREC_FP16 || op->weight_format > 1)
-        return eng_fail(e, "%s: data format %u, mode %u or precision %u/%u out of range",
-                        e->where, op->data_format, op->conv_mode, op->in_precision,
-                        op->out_precision);
+        return eng_fail(e, "%s: data format %u, mode %u or precision %u/%u out of range", e->where,
+                        op->data_format, op->conv_mode, op->in_precision, op->out_precision);
     if (conv_addresses(e, op, s, &a))
         return -1;
     if (op->out_cvt.scale != 1 || op->out_cvt.offset != 0)

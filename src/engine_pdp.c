@@ -19,7 +19,8 @@ static void pdp_set_producer(struct engine *e, int group, int rdma_group)
 static void pdp_enable(struct engine *e, struct eng_group *g)
 {
     if (g->rdma_needed)
-        eng_write(e, R_PDP_RDMA_D_OP_ENABLE, eng_enum(e, R_PDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
+        eng_write(e, R_PDP_RDMA_D_OP_ENABLE,
+                  eng_enum(e, R_PDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
     eng_write(e, R_PDP_D_OP_ENABLE, eng_enum(e, R_PDP_D_OP_ENABLE, "OP_EN", "ENABLE"));
 }
 
@@ -45,11 +46,10 @@ static int validate(struct engine *e, const struct fw_pdp_op *o, const struct fw
     if (s->dst.type == FW_MEM_HW)
         return eng_fail(e, "%s: PDP output must go to memory", e->where);
     if (s->src.type > FW_MEM_HW || o->precision > FW_PREC_FP16)
-        return eng_fail(e, "%s: memory type %u or precision %u out of range", e->where,
-                        s->src.type, o->precision);
+        return eng_fail(e, "%s: memory type %u or precision %u out of range", e->where, s->src.type,
+                        o->precision);
     if (o->stride_x < 1 || o->stride_y < 1 || o->stride_x > 8 || o->stride_y > 8)
-        return eng_fail(e, "%s: strides %ux%u, expected 1..8", e->where, o->stride_x,
-                        o->stride_y);
+        return eng_fail(e, "%s: strides %ux%u, expected 1..8", e->where, o->stride_x, o->stride_y);
     if (o->split_num == 0 || o->split_num > 64)
         return eng_fail(e, "%s: split_num %u, expected 1..64", e->where, o->split_num);
     if (o->pool_width > 7 || o->pool_height > 7 || o->pool_mode > 2)
@@ -103,10 +103,11 @@ static void program_core(struct engine *e, const struct fw_pdp_op *o,
     eng_write(e, R_PDP_D_DATA_CUBE_OUT_HEIGHT, s->dst.height - 1u);
     eng_write(e, R_PDP_D_DATA_CUBE_OUT_CHANNEL, s->dst.channel - 1u);
     enum eng_reg r = R_PDP_D_OPERATION_MODE_CFG;
-    eng_write(e, r,
-              eng_field(e, r, "POOLING_METHOD", o->pool_mode) |
-                  eng_enum(e, r, "FLYING_MODE", s->src.type == FW_MEM_HW ? "ON_FLYING" : "OFF_FLYING") |
-                  eng_field(e, r, "SPLIT_NUM", o->split_num - 1u));
+    eng_write(
+        e, r,
+        eng_field(e, r, "POOLING_METHOD", o->pool_mode) |
+            eng_enum(e, r, "FLYING_MODE", s->src.type == FW_MEM_HW ? "ON_FLYING" : "OFF_FLYING") |
+            eng_field(e, r, "SPLIT_NUM", o->split_num - 1u));
     r = R_PDP_D_PARTIAL_WIDTH_IN;
     eng_write(e, r,
               eng_field(e, r, "PARTIAL_WIDTH_IN_FIRST", minus1(o->partial_in_width_first)) |
@@ -127,10 +128,10 @@ static void program_core(struct engine *e, const struct fw_pdp_op *o,
     eng_write(e, R_PDP_D_RECIP_KERNEL_WIDTH, recip[fp16][o->pool_width]);
     eng_write(e, R_PDP_D_RECIP_KERNEL_HEIGHT, recip[fp16][o->pool_height]);
     r = R_PDP_D_POOLING_PADDING_CFG;
-    eng_write(e, r,
-              eng_field(e, r, "PAD_LEFT", o->pad_left) | eng_field(e, r, "PAD_RIGHT", o->pad_right) |
-                  eng_field(e, r, "PAD_TOP", o->pad_top) |
-                  eng_field(e, r, "PAD_BOTTOM", o->pad_bottom));
+    eng_write(
+        e, r,
+        eng_field(e, r, "PAD_LEFT", o->pad_left) | eng_field(e, r, "PAD_RIGHT", o->pad_right) |
+            eng_field(e, r, "PAD_TOP", o->pad_top) | eng_field(e, r, "PAD_BOTTOM", o->pad_bottom));
     static const enum eng_reg pads[7] = {
         R_PDP_D_POOLING_PADDING_VALUE_1_CFG, R_PDP_D_POOLING_PADDING_VALUE_2_CFG,
         R_PDP_D_POOLING_PADDING_VALUE_3_CFG, R_PDP_D_POOLING_PADDING_VALUE_4_CFG,
@@ -149,7 +150,8 @@ static void program_core(struct engine *e, const struct fw_pdp_op *o,
     eng_write(e, R_PDP_D_DST_SURFACE_STRIDE, s->dst.surf_stride);
     eng_write(e, R_PDP_D_DST_RAM_CFG,
               eng_field(e, R_PDP_D_DST_RAM_CFG, "DST_RAM_TYPE", eng_ram_type(s->dst.type)));
-    eng_write(e, R_PDP_D_DATA_FORMAT, eng_field(e, R_PDP_D_DATA_FORMAT, "INPUT_DATA", o->precision));
+    eng_write(e, R_PDP_D_DATA_FORMAT,
+              eng_field(e, R_PDP_D_DATA_FORMAT, "INPUT_DATA", o->precision));
 }
 
 static int pdp_program(struct engine *e, struct dla *d, struct eng_group *g)

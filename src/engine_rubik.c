@@ -66,7 +66,8 @@ static int rubik_program(struct engine *e, struct dla *d, struct eng_group *g)
         return -1;
     enum eng_reg r = R_RBK_D_MISC_CFG;
     eng_write(e, r,
-              eng_field(e, r, "RUBIK_MODE", o->mode) | eng_field(e, r, "IN_PRECISION", o->precision));
+              eng_field(e, r, "RUBIK_MODE", o->mode) |
+                  eng_field(e, r, "IN_PRECISION", o->precision));
     eng_write(e, R_RBK_D_DAIN_RAM_TYPE,
               eng_field(e, R_RBK_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type)));
     eng_write(e, R_RBK_D_DATAIN_SIZE_0,

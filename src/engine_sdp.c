@@ -16,7 +16,8 @@ static void sdp_set_producer(struct engine *e, int group, int rdma_group)
 static void sdp_enable(struct engine *e, struct eng_group *g)
 {
     if (g->rdma_needed)
-        eng_write(e, R_SDP_RDMA_D_OP_ENABLE, eng_enum(e, R_SDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
+        eng_write(e, R_SDP_RDMA_D_OP_ENABLE,
+                  eng_enum(e, R_SDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
     eng_write(e, R_SDP_D_OP_ENABLE, eng_enum(e, R_SDP_D_OP_ENABLE, "OP_EN", "ENABLE"));
 }
 
@@ -139,13 +140,13 @@ static void program_rdma(struct engine *e, const struct eng_group *g, const stru
     eng_write(e, R_SDP_RDMA_D_BRDMA_CFG, eng_field(e, R_SDP_RDMA_D_BRDMA_CFG, "BRDMA_DISABLE", 1));
     eng_write(e, R_SDP_RDMA_D_NRDMA_CFG, eng_field(e, R_SDP_RDMA_D_NRDMA_CFG, "NRDMA_DISABLE", 1));
     eng_write(e, R_SDP_RDMA_D_ERDMA_CFG, eng_field(e, R_SDP_RDMA_D_ERDMA_CFG, "ERDMA_DISABLE", 1));
-    eng_write(e, fm,
-              eng_field(e, fm, "FLYING_MODE", fly) |
-                  eng_field(e, fm, "WINOGRAD", o->conv_mode == 1) |
-                  eng_field(e, fm, "IN_PRECISION", o->src_precision) |
-                  eng_field(e, fm, "OUT_PRECISION", o->dst_precision) |
-                  eng_field(e, fm, "PROC_PRECISION", proc_precision(o->dst_precision, o->src_precision)) |
-                  eng_field(e, fm, "BATCH_NUMBER", o->batch_num - 1u));
+    eng_write(
+        e, fm,
+        eng_field(e, fm, "FLYING_MODE", fly) | eng_field(e, fm, "WINOGRAD", o->conv_mode == 1) |
+            eng_field(e, fm, "IN_PRECISION", o->src_precision) |
+            eng_field(e, fm, "OUT_PRECISION", o->dst_precision) |
+            eng_field(e, fm, "PROC_PRECISION", proc_precision(o->dst_precision, o->src_precision)) |
+            eng_field(e, fm, "BATCH_NUMBER", o->batch_num - 1u));
     if (!g->rdma_needed)
         return;
     eng_write(e, R_SDP_RDMA_D_DATA_CUBE_WIDTH, s->src.width - 1u);
@@ -216,13 +217,14 @@ static void program_bs_bn(struct engine *e, const struct sdp_stage_regs *r,
 static void program_ew(struct engine *e, const struct fw_sdp_stage *s)
 {
     enum eng_reg r = R_SDP_D_DP_EW_CFG;
-    eng_write(e, r,
-              eng_field(e, r, "EW_BYPASS", !s->enable) |
-                  eng_field(e, r, "EW_ALU_BYPASS", !(s->type != FW_SDP_MUL && s->type != FW_SDP_NONE)) |
-                  eng_field(e, r, "EW_ALU_ALGO", s->alu_type) |
-                  eng_field(e, r, "EW_MUL_BYPASS", !(s->type != FW_SDP_ADD && s->type != FW_SDP_NONE)) |
-                  eng_field(e, r, "EW_MUL_PRELU", s->act == FW_ACT_PRELU) |
-                  eng_field(e, r, "EW_LUT_BYPASS", s->act != FW_ACT_LUT));
+    eng_write(
+        e, r,
+        eng_field(e, r, "EW_BYPASS", !s->enable) |
+            eng_field(e, r, "EW_ALU_BYPASS", !(s->type != FW_SDP_MUL && s->type != FW_SDP_NONE)) |
+            eng_field(e, r, "EW_ALU_ALGO", s->alu_type) |
+            eng_field(e, r, "EW_MUL_BYPASS", !(s->type != FW_SDP_ADD && s->type != FW_SDP_NONE)) |
+            eng_field(e, r, "EW_MUL_PRELU", s->act == FW_ACT_PRELU) |
+            eng_field(e, r, "EW_LUT_BYPASS", s->act != FW_ACT_LUT));
     if (!s->enable)
         return;
     bool per_layer = s->mode == FW_SDP_PER_LAYER;
@@ -255,14 +257,12 @@ static void program_ew(struct engine *e, const struct fw_sdp_stage *s)
     eng_write(e, R_SDP_D_DP_EW_TRUNCATE_VALUE, s->truncate);
 }
 
-static const struct sdp_stage_regs bs_regs = {R_SDP_D_DP_BS_CFG, R_SDP_D_DP_BS_ALU_CFG,
-                                              R_SDP_D_DP_BS_ALU_SRC_VALUE,
-                                              R_SDP_D_DP_BS_MUL_SRC_VALUE, R_SDP_D_DP_BS_MUL_CFG,
-                                              "BS"};
-static const struct sdp_stage_regs bn_regs = {R_SDP_D_DP_BN_CFG, R_SDP_D_DP_BN_ALU_CFG,
-                                              R_SDP_D_DP_BN_ALU_SRC_VALUE,
-                                              R_SDP_D_DP_BN_MUL_SRC_VALUE, R_SDP_D_DP_BN_MUL_CFG,
-                                              "BN"};
+static const struct sdp_stage_regs bs_regs = {
+    R_SDP_D_DP_BS_CFG,           R_SDP_D_DP_BS_ALU_CFG, R_SDP_D_DP_BS_ALU_SRC_VALUE,
+    R_SDP_D_DP_BS_MUL_SRC_VALUE, R_SDP_D_DP_BS_MUL_CFG, "BS"};
+static const struct sdp_stage_regs bn_regs = {
+    R_SDP_D_DP_BN_CFG,           R_SDP_D_DP_BN_ALU_CFG, R_SDP_D_DP_BN_ALU_SRC_VALUE,
+    R_SDP_D_DP_BN_MUL_SRC_VALUE, R_SDP_D_DP_BN_MUL_CFG, "BN"};
 
 static void program_core(struct engine *e, const struct fw_sdp_op *o,
                          const struct fw_sdp_surface *s, const struct sdp_addrs *a)
@@ -289,9 +289,10 @@ static void program_core(struct engine *e, const struct fw_sdp_op *o,
     if (o->batch_num > 1)
         eng_write(e, R_SDP_D_DST_BATCH_STRIDE, o->batch_stride);
     r = R_SDP_D_DATA_FORMAT;
-    eng_write(e, r,
-              eng_field(e, r, "PROC_PRECISION", proc_precision(o->dst_precision, o->src_precision)) |
-                  eng_field(e, r, "OUT_PRECISION", o->dst_precision));
+    eng_write(
+        e, r,
+        eng_field(e, r, "PROC_PRECISION", proc_precision(o->dst_precision, o->src_precision)) |
+            eng_field(e, r, "OUT_PRECISION", o->dst_precision));
     eng_write(e, R_SDP_D_CVT_OFFSET, (uint32_t)o->out_cvt.offset);
     eng_write(e, R_SDP_D_CVT_SCALE, (uint16_t)o->out_cvt.scale);
     eng_write(e, R_SDP_D_CVT_SHIFT, o->out_cvt.truncate);

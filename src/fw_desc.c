@@ -496,7 +496,7 @@ const char *fw_op_type_name(uint8_t type)
 
 const char *fw_event_name(uint8_t event)
 {
-    static const char *const names[] = {"none",        "OP_COMPLETED", "OP_PROGRAMMED",
-                                        "OP_ENABLED",  "CDMA_WT_DONE", "CDMA_DT_DONE"};
+    static const char *const names[] = {"none",       "OP_COMPLETED", "OP_PROGRAMMED",
+                                        "OP_ENABLED", "CDMA_WT_DONE", "CDMA_DT_DONE"};
     return event <= FW_EV_CDMA_DT_DONE ? names[event] : "?";
 }

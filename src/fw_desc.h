@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define FW_NETWORK_SIZE 40
-#define FW_COMMON_OP_SIZE 36
-#define FW_OP_SIZE 116
-#define FW_SURFACE_SIZE 644
-#define FW_LUT_SIZE 700
-#define FW_OP_TYPES 6
+#define FW_NETWORK_SIZE       40
+#define FW_COMMON_OP_SIZE     36
+#define FW_OP_SIZE            116
+#define FW_SURFACE_SIZE       644
+#define FW_LUT_SIZE           700
+#define FW_OP_TYPES           6
 #define FW_MAX_BDMA_TRANSFERS 20
 
 enum fw_layout { FW_LAYOUT_LEGACY, FW_LAYOUT_CURRENT };

@@ -141,8 +141,9 @@ static bool apply_events(struct ldrv *l, const uint16_t *ids, uint32_t n, const 
         if (e->op == LD_EVENT_SIGNAL) {
             v->value = e->val;
         } else if (v->value < e->val) {
-            fail(l, "%s: task %u %s waits for event %u (chain %u value %u), but the chain is at "
-                    "%u and no task can signal it any more",
+            fail(l,
+                 "%s: task %u %s waits for event %u (chain %u value %u), but the chain is at "
+                 "%u and no task can signal it any more",
                  l->ld->name, l->ld->tasks[l->st.task].id, when, e->id, e->target, e->val,
                  v->value);
             return false;
@@ -158,8 +159,8 @@ static void task_marker(struct ldrv *l, struct drv_action *act, bool begin)
     act->task.index = (int)l->st.task;
     act->task.begin = begin;
     act->task.emu = t->interface == LD_IF_EMU1;
-    snprintf(act->task.name, sizeof act->task.name, "%s task %u",
-             act->task.emu ? "EMU" : "DLA", t->id);
+    snprintf(act->task.name, sizeof act->task.name, "%s task %u", act->task.emu ? "EMU" : "DLA",
+             t->id);
     snprintf(act->where, sizeof act->where, "%.32s: %s task %u %s", l->ld->name,
              act->task.emu ? "EMU" : "DLA", t->id, begin ? "begins" : "ends");
 }
@@ -366,8 +367,8 @@ static void ldrv_summary(const struct driver *drv, char *buf, size_t len)
     const struct ldrv *l = (const struct ldrv *)drv;
     snprintf(buf, len, "%s: %u of %u tasks run (%u DLA, %u EMU), %u DLA operations%s%s%s",
              l->base.name, l->st.tasks_done, l->ld->n_submits ? l->ld->n_tasks : l->ld->n_tasks,
-             l->st.dla_tasks, l->st.emu_tasks, l->st.ops_done,
-             l->st.failed ? "; failed" : "", l->st.output_written ? "; output written to " : "",
+             l->st.dla_tasks, l->st.emu_tasks, l->st.ops_done, l->st.failed ? "; failed" : "",
+             l->st.output_written ? "; output written to " : "",
              l->st.output_written ? l->output : "");
 }
 
@@ -404,8 +405,8 @@ static struct loadable *open_loadable(const char *path, char *err, size_t errlen
     return ld;
 }
 
-struct driver *loadable_driver_open(const char *path, const struct session_opts *opt,
-                                    struct dla *d, struct report *rep, char *err, size_t errlen)
+struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
+                                    struct report *rep, char *err, size_t errlen)
 {
     struct ldrv *l = calloc(1, sizeof *l);
     if (!l) {

@@ -501,11 +501,9 @@ bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *l
                 emit_address);
     emit_tables(&o, t.f[lists[3]].pos, w->events, w->n_events, sizeof *w->events, emit_event);
     emit_tables(&o, t.f[lists[4]].pos, w->blobs, w->n_blobs, sizeof *w->blobs, emit_blob);
-    emit_tables(&o, t.f[lists[5]].pos, w->tensors, w->n_tensors, sizeof *w->tensors,
-                emit_tensor);
+    emit_tables(&o, t.f[lists[5]].pos, w->tensors, w->n_tensors, sizeof *w->tensors, emit_tensor);
     emit_tables(&o, t.f[lists[6]].pos, w->relocs, w->n_relocs, sizeof *w->relocs, emit_reloc);
-    emit_tables(&o, t.f[lists[7]].pos, w->submits, w->n_submits, sizeof *w->submits,
-                emit_submit);
+    emit_tables(&o, t.f[lists[7]].pos, w->submits, w->n_submits, sizeof *w->submits, emit_submit);
     if (o.oom) {
         free(o.b);
         return false;

@@ -270,8 +270,8 @@ static bool parse_pgm(const uint8_t *b, size_t len, struct pgm *p)
     size_t i = 2;
     uint32_t vals[3];
     for (int k = 0; k < 3; k++) {
-        while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n' ||
-                           b[i] == '#')) {
+        while (i < len &&
+               (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n' || b[i] == '#')) {
             if (b[i] == '#')
                 while (i < len && b[i] != '\n')
                     i++;
@@ -299,8 +299,8 @@ static bool store_elements(const struct runtime *rt, struct dla *d, const struct
                            uint8_t *buf, uint64_t len, char *err, size_t errlen)
 {
     int m = rt->input_memory;
-    enum mem_status st = dla_mem_write(d, (enum dla_space)rt->mem[m].space,
-                                       rt->mem[m].addr + t->offset, buf, len);
+    enum mem_status st =
+        dla_mem_write(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
     if (st != MEM_OK) {
         snprintf(err, errlen, "input tensor: %s", mem_status_str(st));
         return false;
@@ -377,8 +377,7 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     } else if (flen >= 2 && file[0] == 'P' && file[1] == '5') {
         ok = parse_pgm(file, flen, &pgm);
         if (!ok)
-            snprintf(err, errlen, "%s: offset 0: expected a binary PGM (P5) with maxval 255",
-                     path);
+            snprintf(err, errlen, "%s: offset 0: expected a binary PGM (P5) with maxval 255", path);
         else
             ok = fill_from_pgm(rt, d, &pgm, img, len, err, errlen);
     } else if (flen >= 4 && memcmp(file, "DIMG", 4) == 0) {
@@ -421,14 +420,14 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
         return false;
     }
     int m = rt->output_memory;
-    enum mem_status st = dla_mem_read(d, (enum dla_space)rt->mem[m].space,
-                                      rt->mem[m].addr + t->offset, buf, len);
+    enum mem_status st =
+        dla_mem_read(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
     uint8_t *payload = NULL;
     size_t plen = 0;
     bool ok = st == MEM_OK && dimg_pack(&h, buf, len, &payload, &plen);
     if (!ok)
-        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (%s)", h.channel,
-                 h.height, h.width, st == MEM_OK ? "too large" : mem_status_str(st));
+        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (%s)", h.channel, h.height,
+                 h.width, st == MEM_OK ? "too large" : mem_status_str(st));
     else
         ok = dimg_write(path, &h, payload, plen, err, errlen);
     free(payload);

@@ -15,8 +15,8 @@
 #include "dla.h"
 #include "loadable.h"
 
-#define RT_DRAM_BASE 0x80000000ull
-#define RT_CVSRAM_BASE 0x50000000ull
+#define RT_DRAM_BASE     0x80000000ull
+#define RT_CVSRAM_BASE   0x50000000ull
 #define RT_DEFAULT_ALIGN 4096u
 
 struct rt_memory {
@@ -27,7 +27,7 @@ struct rt_memory {
 
 struct runtime {
     const struct loadable *ld;
-    struct rt_memory *mem; /* one per memory-list entry */
+    struct rt_memory *mem;           /* one per memory-list entry */
     int input_tensor, output_tensor; /* tensor indexes, -1 none */
     int input_memory, output_memory; /* memory indexes, -1 none */
 };

@@ -15,11 +15,11 @@
 #include "fw_desc.h"
 #include "loadable_writer.h"
 
-#define MAX_OPS 8
+#define MAX_OPS      8
 #define MAX_SURFACES 16
-#define ATOM 32u
-#define ENTRY_BYTES 128u       /* nv_full CBUF entry */
-#define BANK_BYTES (32u << 10) /* nv_full CBUF bank */
+#define ATOM         32u
+#define ENTRY_BYTES  128u        /* nv_full CBUF entry */
+#define BANK_BYTES   (32u << 10) /* nv_full CBUF bank */
 
 static const struct ld_version dla_version = {0, 12, 0};
 static const struct ld_version emu_version = {0, 1, 0};
@@ -43,8 +43,8 @@ struct net {
     struct fw_lut lut;
     unsigned n_surfaces;
     struct surface surf[MAX_SURFACES];
-    int output;   /* surface index of the network output, -1 none */
-    int input;    /* surface index bound as input, -1 none */
+    int output;       /* surface index of the network output, -1 none */
+    int input;        /* surface index bound as input, -1 none */
     bool emu_softmax; /* append an EMU softmax task on the output */
     uint32_t seed;
 };
@@ -91,9 +91,10 @@ static int16_t add_feature(struct net *n, const char *name, uint16_t c, uint16_t
         for (uint32_t ch = 0; s->data && ch < c; ch++)
             for (uint32_t y = 0; y < h; y++)
                 for (uint32_t x = 0; x < w; x++) {
-                    uint64_t off = (uint64_t)(ch / ATOM) * h * w * ATOM + ((uint64_t)y * w + x) * ATOM +
-                                   ch % ATOM;
-                    s->data[off] = (uint8_t)(int8_t)(lo + (int)(next_random(n) % (unsigned)(hi - lo + 1)));
+                    uint64_t off = (uint64_t)(ch / ATOM) * h * w * ATOM +
+                                   ((uint64_t)y * w + x) * ATOM + ch % ATOM;
+                    s->data[off] =
+                        (uint8_t)(int8_t)(lo + (int)(next_random(n) % (unsigned)(hi - lo + 1)));
                 }
         s->flags |= LD_MEM_SET;
     }
@@ -116,17 +117,27 @@ static int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, i
 static struct fw_cube cube_of(const struct net *n, int16_t index)
 {
     const struct surface *s = &n->surf[index - A_DATA];
-    struct fw_cube c = {.type = FW_MEM_MC, .address = index, .size = (uint32_t)s->size,
-                        .width = s->w, .height = s->h, .channel = s->c,
-                        .line_stride = s->w * ATOM, .surf_stride = (uint32_t)s->w * s->h * ATOM};
+    struct fw_cube c = {.type = FW_MEM_MC,
+                        .address = index,
+                        .size = (uint32_t)s->size,
+                        .width = s->w,
+                        .height = s->h,
+                        .channel = s->c,
+                        .line_stride = s->w * ATOM,
+                        .surf_stride = (uint32_t)s->w * s->h * ATOM};
     return c;
 }
 
 /* An on-the-fly cube between two units: shape only, no address. */
 static struct fw_cube flying(uint16_t c, uint16_t h, uint16_t w)
 {
-    struct fw_cube q = {.type = FW_MEM_HW, .address = -1, .width = w, .height = h, .channel = c,
-                        .line_stride = w * ATOM, .surf_stride = (uint32_t)w * h * ATOM};
+    struct fw_cube q = {.type = FW_MEM_HW,
+                        .address = -1,
+                        .width = w,
+                        .height = h,
+                        .channel = c,
+                        .line_stride = w * ATOM,
+                        .surf_stride = (uint32_t)w * h * ATOM};
     q.size = q.surf_stride * ((c + ATOM - 1) / ATOM);
     return q;
 }
@@ -160,7 +171,8 @@ static void depend(struct net *n, int producer, int consumer, uint8_t event)
 static void fuse(struct net *n, int conv, int sdp)
 {
     depend(n, conv, sdp, FW_EV_OP_PROGRAMMED);
-    n->deps[sdp].fused_parent = (struct fw_consumer){.index = (int16_t)conv, .event = FW_EV_OP_ENABLED};
+    n->deps[sdp].fused_parent =
+        (struct fw_consumer){.index = (int16_t)conv, .event = FW_EV_OP_ENABLED};
     n->deps[conv].dependency_count++;
 }
 
@@ -170,8 +182,8 @@ static uint16_t ceil_div(uint32_t a, uint32_t b)
 }
 
 /* Direct int8 convolution: input surface -> on-the-fly output to SDP. */
-static int add_conv(struct net *n, int16_t in, uint16_t kernels, uint8_t kw, uint8_t kh,
-                    int wlo, int whi)
+static int add_conv(struct net *n, int16_t in, uint16_t kernels, uint8_t kw, uint8_t kh, int wlo,
+                    int whi)
 {
     const struct surface *s = &n->surf[in - A_DATA];
     uint16_t ow = (uint16_t)(s->w - kw + 1), oh = (uint16_t)(s->h - kh + 1);
@@ -231,8 +243,11 @@ static int add_sdp(struct net *n, const struct fw_cube *src, int16_t out, uint8_
     o->batch_num = 1;
     o->out_cvt.scale = 1;
     o->out_cvt.truncate = shift;
-    o->x1 = (struct fw_sdp_stage){.enable = 1, .type = FW_SDP_NONE, .act = FW_ACT_RELU,
-                                  .mode = FW_SDP_PER_LAYER, .precision = FW_PREC_INT8};
+    o->x1 = (struct fw_sdp_stage){.enable = 1,
+                                  .type = FW_SDP_NONE,
+                                  .act = FW_ACT_RELU,
+                                  .mode = FW_SDP_PER_LAYER,
+                                  .precision = FW_PREC_INT8};
     o->x2.mode = o->y.mode = FW_SDP_PER_LAYER;
     s->src = *src;
     s->x1.address = s->x2.address = s->y.address = -1;
@@ -293,9 +308,17 @@ static bool write_descriptors(struct net *n, struct lw *w)
 
 static struct ld_tensor feature_tensor(const struct surface *s, const char *name, uint16_t mem)
 {
-    struct ld_tensor t = {.name = name, .mem_id = mem, .size = s->size, .data_format = 3,
-                          .data_type = LD_TYPE_INT8, .data_category = 2, .pixel_format = 36,
-                          .n = 1, .c = s->c, .h = s->h, .w = s->w};
+    struct ld_tensor t = {.name = name,
+                          .mem_id = mem,
+                          .size = s->size,
+                          .data_format = 3,
+                          .data_type = LD_TYPE_INT8,
+                          .data_category = 2,
+                          .pixel_format = 36,
+                          .n = 1,
+                          .c = s->c,
+                          .h = s->h,
+                          .w = s->w};
     t.stride[0] = 1;
     t.stride[1] = (uint32_t)s->w * ATOM;
     t.stride[2] = (uint32_t)s->w * s->h * ATOM;
@@ -329,8 +352,7 @@ static bool write_surfaces(struct net *n, struct lw *w, int *out_mem)
 }
 
 /* EMU softmax over the 1x1xC int8 output: its own descriptors and output. */
-static bool write_softmax(struct net *n, struct lw *w, int in_mem, uint16_t *emu_addr,
-                          int *sm_out)
+static bool write_softmax(struct net *n, struct lw *w, int in_mem, uint16_t *emu_addr, int *sm_out)
 {
     const struct surface *s = &n->surf[n->output];
     uint8_t nd[256] = {0}, op[24] = {0}, bufs[512] = {0};
@@ -393,7 +415,8 @@ static bool serialise(struct net *n, uint8_t **buf, size_t *len)
     for (uint16_t i = 0; i < A_DATA + n->n_surfaces; i++)
         dla_addr[i] = i;
     if (ok && n->emu_softmax) {
-        int sig1 = lw_event(w, 0, 0, 1, LD_EVENT_SIGNAL), wait1 = lw_event(w, 0, 0, 1, LD_EVENT_WAIT);
+        int sig1 = lw_event(w, 0, 0, 1, LD_EVENT_SIGNAL),
+            wait1 = lw_event(w, 0, 0, 1, LD_EVENT_WAIT);
         int sig2 = lw_event(w, 0, 0, 2, LD_EVENT_SIGNAL);
         uint16_t s1 = (uint16_t)sig1, w1 = (uint16_t)wait1, s2 = (uint16_t)sig2;
         uint16_t tasks[2] = {0, 1};
@@ -451,12 +474,15 @@ static void build_bdma(struct net *n)
     struct fw_bdma_surface *s = &n->ops[i].u.bdma.surface;
     n->ops[i].u.bdma.num_transfers = 1;
     s->num_transfers = 1;
-    s->transfers[0] = (struct fw_bdma_transfer){.source_address = src, .destination_address = dst,
-                                                 .line_size = 8 * ATOM, .line_repeat = 4,
-                                                 .source_line = 8 * ATOM,
-                                                 .destination_line = 8 * ATOM, .surface_repeat = 1,
-                                                 .source_surface = 32 * ATOM,
-                                                 .destination_surface = 32 * ATOM};
+    s->transfers[0] = (struct fw_bdma_transfer){.source_address = src,
+                                                .destination_address = dst,
+                                                .line_size = 8 * ATOM,
+                                                .line_repeat = 4,
+                                                .source_line = 8 * ATOM,
+                                                .destination_line = 8 * ATOM,
+                                                .surface_repeat = 1,
+                                                .source_surface = 32 * ATOM,
+                                                .destination_surface = 32 * ATOM};
     n->output = dst - A_DATA;
 }
 
@@ -546,7 +572,7 @@ struct sample {
 };
 
 static const struct sample samples[] = {
-    {"lenet", build_lenet}, {"bdma", build_bdma}, {"conv", build_conv}, {"sdp", build_sdp},
+    {"lenet", build_lenet}, {"bdma", build_bdma}, {"conv", build_conv},   {"sdp", build_sdp},
     {"pdp", build_pdp},     {"cdp", build_cdp},   {"rubik", build_rubik},
 };
 
@@ -574,7 +600,7 @@ bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, s
 
 const char *const *sample_net_names(void)
 {
-    static const char *const names[] = {"lenet", "bdma", "conv", "sdp", "pdp", "cdp", "rubik",
-                                        NULL};
+    static const char *const names[] = {"lenet", "bdma", "conv",  "sdp",
+                                        "pdp",   "cdp",  "rubik", NULL};
     return names;
 }
