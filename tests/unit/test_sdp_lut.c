@@ -73,7 +73,13 @@ static void program_tables(struct dla *d, bool fp)
         wr(d, "SDP.S_LUT_LO_START", (uint32_t)-512);
         wr(d, "SDP.S_LUT_LO_END", 1536);
     }
-    /* slopes: LE overflow 2 >> 1, LO underflow 3 >> 2 */
+    /* slopes: LE overflow 2 >> 1, LO underflow 3 >> 2 (fp16: the scales are
+     * fp16 values, no shift: 1.0 and 0.75) */
+    if (fp) {
+        wr(d, "SDP.S_LUT_LE_SLOPE_SCALE", (uint32_t)fp16_from_float(1.0f) << 16);
+        wr(d, "SDP.S_LUT_LO_SLOPE_SCALE", fp16_from_float(0.75f));
+        return;
+    }
     wr(d, "SDP.S_LUT_LE_SLOPE_SCALE", 2u << 16 | 1u);
     wr(d, "SDP.S_LUT_LE_SLOPE_SHIFT", 1u << 5 | 0u);
     wr(d, "SDP.S_LUT_LO_SLOPE_SCALE", 1u << 16 | 3u);
@@ -190,10 +196,16 @@ static void test_fp16_interpolation(void **state)
     struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
     program_tables(d, true);
     /* 5.0: LE index 1 at 1/4 (both hit -> LE): 110 * 0.75 + 120 * 0.25 = 112.5;
-     * -100.0: LO index 51 at 1/2: -154.5; 0.0: LO entry 64 exactly: -192 */
-    const float xs[16] = {5.0f, -100.0f, 0.0f,    5.0f, -100.0f, 0.0f,    5.0f, -100.0f,
-                          0.0f, 5.0f,    -100.0f, 0.0f, 5.0f,    -100.0f, 0.0f, 5.0f};
-    const float ys[3] = {112.5f, -154.5f, -192.0f};
+     * -100.0: LO index 51 at 1/2: -154.5; 0.0: LO entry 64 exactly: -192;
+     * -1000.0: both underflow -> LO: LO[0] + (-1000 + 512) * 0.75 = -366;
+     * 3000.0: both overflow -> LE: LE[64] + (3000 - 256) * 1.0 = 3484 */
+    const float cases_x[5] = {5.0f, -100.0f, 0.0f, -1000.0f, 3000.0f};
+    const float cases_y[5] = {112.5f, -154.5f, -192.0f, -366.0f, 3484.0f};
+    float xs[16], ys[16];
+    for (int i = 0; i < 16; i++) {
+        xs[i] = cases_x[i % 5];
+        ys[i] = cases_y[i % 5];
+    }
     uint16_t in[16];
     for (int i = 0; i < 16; i++)
         in[i] = fp16_from_float(xs[i]);
@@ -202,7 +214,7 @@ static void test_fp16_interpolation(void **state)
     uint16_t out[16];
     dla_mem_read(d, DLA_DRAM, OUT_ADDR, out, sizeof out);
     for (int i = 0; i < 16; i++)
-        assert_int_equal(out[i], fp16_from_float(ys[i % 3]));
+        assert_int_equal(out[i], fp16_from_float(ys[i]));
     dla_destroy(d);
 }
 
