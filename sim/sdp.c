@@ -263,7 +263,7 @@ static void check_prelu(struct dla *d, const char *stage, bool on, bool prelu, b
                  "%s: PReLU is enabled, so the %s ALU must be bypassed", stage, stage);
 }
 
-static void check_rules(struct dla *d, int group, int rg, const struct sdp_layer *L)
+static void check_rules(struct dla *d, int group, const struct sdp_layer *L)
 {
     check_prelu(d, "BS", !L->x1.bypass, L->x1.prelu, L->x1.mul_bypass, L->x1.alu_bypass);
     check_prelu(d, "BN", !L->x2.bypass, L->x2.prelu, L->x2.mul_bypass, L->x2.alu_bypass);
@@ -289,7 +289,6 @@ static void check_rules(struct dla *d, int group, int rg, const struct sdp_layer
                  "EQL mode: every operation after the EW ALU (the LUT) must be bypassed");
     if (L->n > 1 || dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "WINOGRAD"))
         dla_rule(d, DLA_U_SDP, "sdp.eql_mode", "EQL mode needs WINOGRAD off and BATCH_NUMBER 0");
-    (void)rg;
 }
 
 static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct sdp_layer *L)
@@ -308,7 +307,7 @@ static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct
         return false;
     L->cvt.out_prec = L->out_prec;
     L->eql = !L->y.bypass && !L->y.alu_bypass && L->y.alu_algo == SDP_ALU_EQL;
-    check_rules(d, group, rg, L);
+    check_rules(d, group, L);
     L->use_lut = !L->y.bypass && !L->y.lut_bypass;
     if (L->use_lut)
         sdp_lut_begin(d, &L->lut);
@@ -645,8 +644,11 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     }
     if (!load_input(d, x, rdma_group, &L, in, &owned, &input) || !load_operands(x, rdma_group, &L))
         goto out;
-    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT))
+    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP result cube cannot be allocated");
         goto out;
+    }
     run_datapath(&L, input, &res, &st);
     publish_status(d, x, group, rdma_group, &L, &st);
     unsigned tp = throughput(d->cfg, &L);
