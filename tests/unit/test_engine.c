@@ -215,7 +215,14 @@ static void test_bdma_copy_and_interrupts(void **state)
 
 /* ---------------------------------------------------------------- hostile */
 
-enum breakage { BREAK_OP_HEAD, BREAK_OP_TYPE, BREAK_CONSUMER, BREAK_ADDRESS, BREAK_NEVER_READY };
+enum breakage {
+    BREAK_OP_HEAD,
+    BREAK_OP_TYPE,
+    BREAK_CONSUMER,
+    BREAK_ADDRESS,
+    BREAK_HUGE_GRAPH,
+    BREAK_NEVER_READY,
+};
 
 /* One SDP op from memory to memory, broken in one way. */
 static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
@@ -233,6 +240,10 @@ static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
     for (int i = 0; i < FW_OP_TYPES; i++)
         nd.op_head[i] = -1;
     nd.op_head[FW_OP_SDP] = how == BREAK_OP_HEAD ? 3 : 0;
+    if (how == BREAK_HUGE_GRAPH) { /* far more than the 36-byte graph holds */
+        nd.num_operations = 60000;
+        nd.num_rois = 64;
+    }
     struct fw_common_op dep = {.index = 0, .op_type = how == BREAK_OP_TYPE ? 9 : FW_OP_SDP};
     for (int i = 0; i < FW_OP_TYPES; i++)
         dep.consumers[i].index = -1;
