@@ -29,7 +29,7 @@ endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
-LIBS := -lreadline -lncursesw -lcsv -ldl -lm
+LIBS := -lreadline -lncursesw -lcsv -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
 SIM_SRC := $(wildcard sim/*.c)
@@ -102,10 +102,14 @@ deps-bench: deps
 # ---------------------------------------------------------------- build rules
 # V=1 shows full command lines
 Q := $(if $(V),,@)
+# The MAC kernels are the hot loop of the convolution model: let the compiler
+# vectorise them (portable flags only; no -march).
+$(BUILD)/sim/cmac.o: HOT_CFLAGS := -O3
+
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(HOT_CFLAGS) -c $< -o $@
 
 $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@mkdir -p $(dir $@)

@@ -249,6 +249,45 @@ static bool read_geometry(struct dla *d, int group, int rg, struct sdp_layer *L)
     return true;
 }
 
+/* The programming guide's SDP limitations (its "limitations" list and the
+ * compare-mode notes); violations are reported, the layer still runs. */
+static void check_prelu(struct dla *d, const char *stage, bool on, bool prelu, bool mul_bypass,
+                        bool alu_bypass)
+{
+    if (on && prelu && !mul_bypass && !alu_bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.prelu_alu",
+                 "%s: PReLU is enabled, so the %s ALU must be bypassed", stage, stage);
+}
+
+static void check_rules(struct dla *d, int group, int rg, const struct sdp_layer *L)
+{
+    check_prelu(d, "BS", !L->x1.bypass, L->x1.prelu, L->x1.mul_bypass, L->x1.alu_bypass);
+    check_prelu(d, "BN", !L->x2.bypass, L->x2.prelu, L->x2.mul_bypass, L->x2.alu_bypass);
+    check_prelu(d, "EW", !L->y.bypass, L->y.prelu, L->y.mul_bypass, L->y.alu_bypass);
+    if (L->proc_prec == SDP_FP16 && L->out_prec == SDP_INT8)
+        dla_rule(d, DLA_U_SDP, "sdp.fp16_to_int8",
+                 "fp16 processing converts to fp16 or int16 only; INT8 output is undefined");
+    if ((L->to_pdp || L->eql) && L->proc_prec != L->out_prec)
+        dla_rule(d, DLA_U_SDP, "sdp.precision_conversion",
+                 "precision conversion (%u -> %u) is not allowed %s", L->proc_prec, L->out_prec,
+                 L->eql ? "in EQL mode" : "when the output goes to PDP");
+    if (!L->eql)
+        return;
+    if (L->cvt.offset != 0 || L->cvt.scale != 1 || L->cvt.shift != 0)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_cvt",
+                 "EQL mode expects the output converter to be identity (offset 0, scale 1, "
+                 "shift 0)");
+    if (L->proc_prec != SDP_FP16 && L->y.alu_from_mem && !L->y.alu_cvt.bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_alu_cvt",
+                 "EQL mode: the EW ALU converter must be bypassed");
+    if (!L->y.lut_bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_after_alu",
+                 "EQL mode: every operation after the EW ALU (the LUT) must be bypassed");
+    if (L->n > 1 || dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "WINOGRAD"))
+        dla_rule(d, DLA_U_SDP, "sdp.eql_mode", "EQL mode needs WINOGRAD off and BATCH_NUMBER 0");
+    (void)rg;
+}
+
 static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct sdp_layer *L)
 {
     L->offline = !on_the_fly;
@@ -265,18 +304,12 @@ static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct
         return false;
     L->cvt.out_prec = L->out_prec;
     L->eql = !L->y.bypass && !L->y.alu_bypass && L->y.alu_algo == SDP_ALU_EQL;
-    if (L->eql && (L->cvt.offset != 0 || L->cvt.scale != 1 || L->cvt.shift != 0))
-        dla_rule(d, DLA_U_SDP, "sdp.eql_cvt",
-                 "EQL mode expects the output converter to be identity (offset 0, scale 1, "
-                 "shift 0)");
+    check_rules(d, group, rg, L);
     if (!L->y.bypass && !L->y.lut_bypass) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
                  "SDP EW LUT: not modelled yet");
         return false;
     }
-    if (L->proc_prec == SDP_FP16 && L->out_prec == SDP_INT8)
-        dla_rule(d, DLA_U_SDP, "sdp.fp16_to_int8",
-                 "fp16 processing converts to fp16 or int16 only; INT8 output is undefined");
     return true;
 }
 
@@ -298,6 +331,8 @@ static bool load_operands(struct dla_exec *x, int rg, struct sdp_layer *L)
         struct sdp_operands *o = &L->ops[s];
         o->want_alu = want[s].stage_on && want[s].alu_on && want[s].alu_mem;
         o->want_mul = want[s].stage_on && want[s].mul_on && want[s].mul_mem;
+        if (!o->want_alu && !o->want_mul)
+            sdp_rdma_check_unused(x, rg, (enum sdp_operand_source)s);
         if (!sdp_rdma_operands(x, rg, (enum sdp_operand_source)s, &L->shape, o))
             return false;
     }
