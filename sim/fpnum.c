@@ -430,3 +430,27 @@ uint16_t fpnum_int_to_fp16(int64_t v)
         saturate(FP16, &o); /* the cmod's infinity: the largest finite value */
     return (uint16_t)pack(FP16, o);
 }
+
+/* A fraction frac / 2^width (width > 10) as a non-negative fp17, nearest
+ * even; tiny fractions flush to zero (the cmod's FpFractionToFloat). */
+uint32_t fpnum_fraction_to_fp17(uint64_t frac, unsigned width)
+{
+    struct fp_parts o = {.sign = 0, .expo = expo_bias(FP17), .mant = 0};
+    if (frac == 0)
+        return 0;
+    unsigned zeros = leading_zeros(frac, width);
+    /* the leading one moves to the top of a width + 1 bit value */
+    uint64_t shifted = (frac << (zeros + 1)) & low_mask(width + 1);
+    bool carry;
+    uint64_t m = round_nearest_even(shifted | (1ull << width), width + 1, FP17.mant + 1, &carry);
+    if (carry) {
+        o.expo -= zeros;
+        o.mant = 0;
+    } else if (o.expo <= zeros + 1) {
+        return 0;
+    } else {
+        o.mant = m & low_mask(FP17.mant);
+        o.expo -= zeros + 1;
+    }
+    return (uint32_t)pack(FP17, o);
+}

@@ -45,6 +45,9 @@ uint32_t fpnum_fp16_to_fp17(uint16_t h);
 uint16_t fpnum_fp17_to_fp16(uint32_t h);
 /* fp16 to int16: nearest (ties away from zero), saturating; NaN -> -32768. */
 int16_t fpnum_fp16_to_int16(uint16_t h);
+/* frac / 2^width (10 < width < 64) as a non-negative fp17, nearest even
+ * (interpolation weights of the fp16 LUT). */
+uint32_t fpnum_fraction_to_fp17(uint64_t frac, unsigned width);
 /* A signed integer to fp16, nearest even, saturating to the largest finite
  * value (the output converter's Int17ToFp16). */
 uint16_t fpnum_int_to_fp16(int64_t v);

@@ -198,6 +198,15 @@ static bool alloc_planes(struct sdp_operands *o, size_t n, int alu_comp, int mul
     return true;
 }
 
+void sdp_rdma_check_unused(struct dla_exec *x, int rg, enum sdp_operand_source src)
+{
+    const struct operand_regs *r = &operand_regs[src];
+    if (rg != 0xff && !dla_field(x->d, DLA_U_SDP_RDMA, rg, r->cfg, r->disable))
+        dla_rule(x->d, DLA_U_SDP_RDMA, "sdp_rdma.unused_stream",
+                 "SDP_RDMA %s is enabled but the SDP takes no operand of that stage from memory",
+                 r->name);
+}
+
 bool sdp_rdma_operands(struct dla_exec *x, int rg, enum sdp_operand_source src,
                        const struct sdp_shape *s, struct sdp_operands *o)
 {

@@ -36,6 +36,9 @@ bool sdp_rdma_input(struct dla_exec *x, int rdma_group, const struct sdp_shape *
 bool sdp_rdma_operands(struct dla_exec *x, int rdma_group, enum sdp_operand_source src,
                        const struct sdp_shape *s, struct sdp_operands *o);
 void sdp_operands_free(struct sdp_operands *o);
+/* The SDP takes nothing from memory for this source: report an enabled
+ * stream (the guide: with the source REG the RDMA must not be enabled). */
+void sdp_rdma_check_unused(struct dla_exec *x, int rdma_group, enum sdp_operand_source src);
 
 static inline size_t sdp_operand_index(const struct sdp_operands *o, const struct sdp_shape *s,
                                        uint32_t c, uint32_t y, uint32_t x)

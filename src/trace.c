@@ -113,6 +113,12 @@ void trace_name(const char *dir, const char *file, char *name, size_t len)
     snprintf(name, len, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
 }
 
+void trace_where(const char *file, unsigned line, char *buf, size_t len)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(buf, len, "%.80s:%u", base ? base + 1 : file, line);
+}
+
 void trace_compare_golden(struct report *rep, const char *loc, const char *golden, uint64_t addr,
                           const uint8_t *mem, size_t len)
 {

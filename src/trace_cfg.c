@@ -446,8 +446,7 @@ static int load_record(void *ctx, uint64_t offset, const uint8_t *bytes, size_t 
 
 static void where(const struct cfg_trace *t, const struct cfg_cmd *c, char *buf, size_t len)
 {
-    const char *base = strrchr(t->file, '/');
-    snprintf(buf, len, "%.80s:%u", base ? base + 1 : t->file, c->line);
+    trace_where(t->file, c->line, buf, len);
 }
 
 static void do_load(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)

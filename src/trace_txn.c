@@ -240,8 +240,7 @@ static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len
 
 static void where(const struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
 {
-    const char *base = strrchr(t->file, '/');
-    snprintf(buf, len, "%.80s:%u", base ? base + 1 : t->file, c->line);
+    trace_where(t->file, c->line, buf, len);
 }
 
 static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
@@ -425,11 +424,6 @@ static void txn_restore(struct driver *drv, const void *saved)
     ((struct txn *)drv)->st = *(const struct txn_state *)saved;
 }
 
-static void txn_summary(const struct driver *drv, char *buf, size_t len)
-{
-    trace_summary(drv, buf, len);
-}
-
 static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
 {
     const struct txn *t = (const struct txn *)drv;
@@ -451,7 +445,7 @@ static const struct driver_ops txn_ops = {
     .save = txn_save,
     .restore = txn_restore,
     .free_saved = free,
-    .summary = txn_summary,
+    .summary = trace_summary,
     .describe = txn_describe,
 };
 

@@ -220,6 +220,14 @@ static void program(struct world *wd, const struct layer *L, bool flying)
     program_rdma_operands(wd, L);
 }
 
+/* An fp16 value from a set whose sums and products stay exact in fp16, so
+ * that host float arithmetic is a plain reference for fp16 layers. */
+static uint16_t small_fp16(void)
+{
+    static const float values[] = {0.0f, 1.0f, -1.0f, 0.5f, -0.25f, 2.0f, -3.0f, 1.5f, 6.0f, -8.0f};
+    return fp16_from_float(values[next_random() % (sizeof values / sizeof values[0])]);
+}
+
 /* Random input surfaces (padding bytes included: the hardware reads them). */
 static void make_input(struct world *wd, const struct layer *L)
 {
@@ -230,6 +238,13 @@ static void make_input(struct world *wd, const struct layer *L)
     assert_non_null(wd->input);
     for (size_t i = 0; i < wd->input_bytes; i++)
         wd->input[i] = (uint8_t)(next_random() >> 24);
+    if (L->in_prec == SDP_FP16) {
+        for (size_t i = 0; i + 1 < wd->input_bytes; i += 2) {
+            uint16_t h = small_fp16();
+            wd->input[i] = (uint8_t)h;
+            wd->input[i + 1] = (uint8_t)(h >> 8);
+        }
+    }
     assert_int_equal(dla_mem_write(wd->d, DLA_DRAM, IN_ADDR, wd->input, wd->input_bytes), MEM_OK);
 }
 
@@ -268,6 +283,8 @@ static void make_operands(struct world *wd, const struct layer *L)
                                         : (uint64_t)c * ebytes);
                     for (unsigned k = 0; k < comps; k++) {
                         int16_t v = (int16_t)(next_random() >> 20);
+                        if (L->proc_prec == SDP_FP16)
+                            v = (int16_t)small_fp16();
                         if (m->size == 1)
                             v = (int8_t)v;
                         uint8_t b[2] = {(uint8_t)v, (uint8_t)((uint16_t)v >> 8)};
@@ -420,6 +437,46 @@ static int32_t ref_element(const struct world *wd, const struct layer *L, long d
     return ref_cvt(&L->cvt, v, sat);
 }
 
+/* fp16 processing with values whose results are exact: host float is the
+ * reference.  Returns the stored output (fp16 bits or int16 value). */
+static float ref_alu_f(unsigned algo, float a, float b)
+{
+    return algo == SDP_ALU_MAX ? fmaxf(a, b) : algo == SDP_ALU_MIN ? fminf(a, b) : a + b;
+}
+
+static int32_t ref_element_fp(const struct world *wd, const struct layer *L, float v, uint32_t c,
+                              uint32_t y, uint32_t x)
+{
+    const struct sdp_x_cfg *xs[2] = {&L->bs, &L->bn};
+    for (int s = 0; s < 2; s++) {
+        const struct sdp_x_cfg *st = xs[s];
+        if (st->bypass)
+            continue;
+        int16_t a = st->alu_from_mem ? operand(wd, L, s, true, c, y, x) : st->alu_operand;
+        int16_t m = st->mul_from_mem ? operand(wd, L, s, false, c, y, x) : st->mul_operand;
+        if (!st->alu_bypass)
+            v = ref_alu_f(st->alu_algo, v, fp16_to_float((uint16_t)a));
+        if (!st->mul_bypass && !(st->prelu && !signbit(v)))
+            v *= fp16_to_float((uint16_t)m);
+        if (!st->relu_bypass && (v < 0 || signbit(v)))
+            v = 0;
+    }
+    const struct sdp_y_cfg *e = &L->ew;
+    if (!e->bypass) {
+        float a = e->alu_from_mem ? fp16_to_float((uint16_t)operand(wd, L, SRC_EW, true, c, y, x))
+                                  : f32_from_bits((uint32_t)e->alu_operand);
+        float m = e->mul_from_mem ? fp16_to_float((uint16_t)operand(wd, L, SRC_EW, false, c, y, x))
+                                  : f32_from_bits((uint32_t)e->mul_operand);
+        if (!e->mul_bypass && !(e->prelu && !signbit(v)))
+            v *= m;
+        if (!e->alu_bypass)
+            v = ref_alu_f(e->alu_algo, v, a);
+    }
+    if (L->out_prec == SDP_FP16)
+        return fp16_from_float(v);
+    return (int32_t)roundf(v); /* ties away from zero, in int16 range here */
+}
+
 /* Compare every output byte (whole surfaces, padding channels included);
  * returns the expected saturation count. */
 static uint64_t check_output(const struct world *wd, const struct layer *L)
@@ -430,8 +487,11 @@ static uint64_t check_output(const struct world *wd, const struct layer *L)
     for (uint32_t c = 0; c < wd->cw; c++) {
         for (uint32_t y = 0; y < L->h; y++) {
             for (uint32_t x = 0; x < L->w; x++) {
-                bool sat;
-                int32_t want = ref_element(wd, L, input_value(wd, L, c, y, x), c, y, x, &sat, NULL);
+                bool sat = false;
+                int32_t in = input_value(wd, L, c, y, x);
+                int32_t want = L->proc_prec == SDP_FP16
+                                   ? ref_element_fp(wd, L, fp16_to_float((uint16_t)in), c, y, x)
+                                   : ref_element(wd, L, in, c, y, x, &sat, NULL);
                 saturated += sat;
                 uint64_t a = OUT_ADDR + (c / group) * wd->out_surf + y * wd->out_line +
                              x * wd->atom + (c % group) * bpe;
@@ -439,8 +499,11 @@ static uint64_t check_output(const struct world *wd, const struct layer *L)
                 int32_t v = bpe == 1 ? (int8_t)got[0] : (int32_t)(uint16_t)(got[0] | got[1] << 8);
                 if (bpe == 2 && L->out_prec != SDP_FP16)
                     v = (int16_t)v;
-                if (L->out_prec == SDP_FP16)
+                if (L->out_prec == SDP_FP16) {
                     want &= 0xffff;
+                    if ((want & 0x7fff) == 0 && (v & 0x7fff) == 0)
+                        v = want; /* the sign of a zero sum is the cmod's own choice */
+                }
                 if (v != want)
                     fail_msg("c %u y %u x %u: got %d want %d", c, y, x, v, want);
             }
@@ -585,6 +648,84 @@ static void test_precision_conversion(void **state)
     L.cvt.scale = 5;
     L.perf_sat = true;
     run_and_check(&L);
+}
+
+static void test_fp16_processing(void **state)
+{
+    (void)state;
+    struct layer L = base_layer("nv_full", 3, 2, 20, SDP_FP16);
+    L.bs = (struct sdp_x_cfg){.alu_algo = SDP_ALU_SUM,
+                              .alu_operand = (int16_t)fp16_from_float(1.5f),
+                              .mul_from_mem = true};
+    L.dma[SRC_BS] =
+        (struct operand_dma){.enabled = true, .use = USE_MUL, .size = 2, .per_element = 1};
+    L.bn = (struct sdp_x_cfg){.alu_algo = SDP_ALU_MAX,
+                              .alu_operand = (int16_t)fp16_from_float(-3.0f),
+                              .mul_bypass = true,
+                              .relu_bypass = true};
+    L.ew = (struct sdp_y_cfg){.alu_algo = SDP_ALU_SUM,
+                              .alu_operand = (int32_t)f32_bits(0.5f),
+                              .mul_operand = (int32_t)f32_bits(2.0f),
+                              .lut_bypass = true};
+    run_and_check(&L);
+    /* fp16 processing written as int16, EW operands from memory per channel */
+    L.out_prec = L.cvt.out_prec = SDP_INT16;
+    L.ew.alu_from_mem = L.ew.mul_from_mem = true;
+    L.dma[SRC_EW] = (struct operand_dma){.enabled = true, .use = USE_BOTH, .size = 2};
+    L.bs.prelu = true;
+    L.bs.relu_bypass = true;
+    run_and_check(&L);
+}
+
+/* NaN and infinity inputs of an fp16 layer: counted by SDP_RDMA, a NaN
+ * passes through (or is flushed with NAN_TO_ZERO), an infinity becomes the
+ * largest finite value (the cmod's conversions), and SDP counts NaN outputs. */
+static void test_fp16_nan_inf_counters(void **state)
+{
+    (void)state;
+    struct layer L = base_layer("nv_full", 4, 2, 16, SDP_FP16);
+    const struct {
+        uint32_t c, y, x;
+        uint16_t bits;
+    } special[5] = {
+        {0, 0, 0, 0x7e01}, {3, 1, 2, 0xfc10}, {15, 0, 3, 0x7c01},
+        {7, 1, 1, 0x7c00}, {8, 0, 2, 0xfc00},
+    };
+    for (int flush = 0; flush < 2; flush++) {
+        struct world wd;
+        open_world(&wd, &L);
+        for (int i = 0; i < 5; i++) {
+            uint8_t b[2] = {(uint8_t)special[i].bits, (uint8_t)(special[i].bits >> 8)};
+            dla_mem_write(wd.d, DLA_DRAM,
+                          IN_ADDR + special[i].y * wd.in_line + special[i].x * wd.atom +
+                              special[i].c * 2u,
+                          b, 2);
+        }
+        program(&wd, &L, false);
+        wr(wd.d, "SDP.D_FEATURE_MODE_CFG", flush ? 0x8 : 0);
+        wr(wd.d, "SDP.D_PERF_ENABLE", 0x8);
+        wr(wd.d, "SDP_RDMA.D_PERF_ENABLE", 0x2);
+        wr(wd.d, "SDP.D_OP_ENABLE", 1);
+        wr(wd.d, "SDP_RDMA.D_OP_ENABLE", 1);
+        while (dla_advance(wd.d))
+            ;
+        assert_int_equal(rd(wd.d, "SDP_RDMA.D_STATUS_NAN_INPUT_NUM"), 3);
+        assert_int_equal(rd(wd.d, "SDP_RDMA.D_STATUS_INF_INPUT_NUM"), 2);
+        assert_int_equal(rd(wd.d, "SDP.D_STATUS_NAN_OUTPUT_NUM"), flush ? 0 : 3);
+        for (int i = 0; i < 5; i++) {
+            uint8_t b[2];
+            dla_mem_read(wd.d, DLA_DRAM,
+                         OUT_ADDR + special[i].y * wd.out_line + special[i].x * wd.atom +
+                             special[i].c * 2u,
+                         b, 2);
+            uint16_t got = (uint16_t)(b[0] | b[1] << 8);
+            uint16_t bits = special[i].bits;
+            uint16_t want =
+                (bits & 0x3ff) ? (flush ? 0 : bits) : (uint16_t)((bits & 0x8000) | 0x7bff);
+            assert_int_equal(got, want);
+        }
+        close_world(&wd);
+    }
 }
 
 static void test_saturation_counter(void **state)
@@ -816,6 +957,19 @@ static void test_bad_programming_is_diagnosed(void **state)
     assert_true(saw(&wd.rec, "too large"));
     assert_true(dla_intr_status(wd.d) & (1u << dla_intr_bit(DLA_P_SDP, 0)));
     dla_destroy(wd.d);
+    /* the guide's limitations: PReLU with the ALU on, an unused operand
+     * stream, precision conversion in EQL mode */
+    L = base_layer("nv_full", 2, 2, 16, SDP_INT16);
+    L.bs = (struct sdp_x_cfg){.alu_algo = SDP_ALU_SUM, .prelu = true, .relu_bypass = true};
+    L.dma[SRC_BN] = (struct operand_dma){.enabled = true, .use = USE_ALU, .size = 2};
+    L.ew = (struct sdp_y_cfg){.alu_algo = SDP_ALU_EQL, .mul_bypass = true, .lut_bypass = true};
+    L.out_prec = L.cvt.out_prec = SDP_INT8;
+    open_world(&wd, &L);
+    run_offline(&wd, &L);
+    assert_true(saw(&wd.rec, "sdp.prelu_alu"));
+    assert_true(saw(&wd.rec, "sdp_rdma.unused_stream"));
+    assert_true(saw(&wd.rec, "sdp.precision_conversion"));
+    close_world(&wd);
     /* precision 3 is no precision */
     L = base_layer("nv_full", 2, 2, 8, SDP_INT8);
     open_world(&wd, &L);
@@ -838,6 +992,8 @@ int main(void)
         cmocka_unit_test(test_prelu_per_cube_registers),
         cmocka_unit_test(test_ew_operands),
         cmocka_unit_test(test_precision_conversion),
+        cmocka_unit_test(test_fp16_processing),
+        cmocka_unit_test(test_fp16_nan_inf_counters),
         cmocka_unit_test(test_saturation_counter),
         cmocka_unit_test(test_eql_status),
         cmocka_unit_test(test_nv_small_ignores_ew),
