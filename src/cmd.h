@@ -145,11 +145,12 @@ struct cmd_entry {
     bool repeat;                  /* an empty line after it repeats it (steps) */
 };
 
-/* The top-level command table (NULL-name terminated). */
-extern const struct cmd_entry cmd_table[];
+/* The top-level commands: a NULL-terminated list of tables, one per group
+ * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c). */
+extern const struct cmd_entry *const cmd_groups[];
 
-/* Resolve a (sub)command word in a table: exact name, alias, then unique
- * prefix.  NULL when nothing or several match (*ambiguous set then). */
+/* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing
+ * or several match (*ambiguous set then).  table NULL: the top-level commands. */
 const struct cmd_entry *cmd_lookup(const struct cmd_entry *table, const char *word,
                                    bool *ambiguous);
 

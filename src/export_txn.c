@@ -163,6 +163,23 @@ static bool emit_log(struct txn_writer *w)
     return true;
 }
 
+/* Stopped inside a wait: the hardware has moved on since the last access.
+ * When the interrupt line is up, a "wait" gets the replay to the same point. */
+static void emit_trailing_wait(struct txn_writer *w)
+{
+    if (session_events(w->s) <= proglog_events_at_end(w->log))
+        return;
+    if (dla_intr_line(w->d)) {
+        fprintf(w->fp, "wait\n");
+        w->res->rows++;
+    } else {
+        w->unrepresentable++;
+        fprintf(w->fp,
+                "# the run is stopped inside a wait; the hardware has advanced %llu events\n",
+                (unsigned long long)(session_events(w->s) - proglog_events_at_end(w->log)));
+    }
+}
+
 static bool emit_dumps(struct txn_writer *w)
 {
     const struct plog_range *r;
@@ -222,7 +239,10 @@ bool export_txn(struct session *s, struct proglog *log, const char *dir, struct 
     fprintf(af.fp, "# replay: dladbg --batch%s%s %s\n",
             strcmp(dla_cfg(w.d)->name, "nv_full") ? " --config " : "",
             strcmp(dla_cfg(w.d)->name, "nv_full") ? dla_cfg(w.d)->name : "", dir);
-    if (!emit_log(&w) || !emit_dumps(&w)) {
+    bool ok = emit_log(&w);
+    if (ok)
+        emit_trailing_wait(&w);
+    if (!ok || !emit_dumps(&w)) {
         afile_abort(&af);
         return false;
     }

@@ -79,6 +79,7 @@ static struct plog_entry *push(struct proglog *l)
     }
     struct plog_entry *e = &l->e[l->n++];
     memset(e, 0, sizeof *e);
+    e->events = l->s ? session_events(l->s) : 0;
     return e;
 }
 
@@ -325,6 +326,11 @@ bool proglog_complete(const struct proglog *l, char *why, size_t len)
     if (l->overflow)
         snprintf(why, len, "%s", l->why);
     return !l->overflow;
+}
+
+uint64_t proglog_events_at_end(const struct proglog *l)
+{
+    return l->n ? l->e[l->n - 1].events : 0;
 }
 
 size_t proglog_mark(const struct proglog *l)

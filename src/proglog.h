@@ -27,7 +27,8 @@ struct plog_entry {
     bool ok;   /* PLOG_WAIT: its condition held */
     uint32_t addr, value;
     uint64_t mem_addr, mem_len;
-    uint32_t clone; /* PLOG_MEM: index of the memory clone holding the bytes */
+    uint32_t clone;  /* PLOG_MEM: index of the memory clone holding the bytes */
+    uint64_t events; /* hardware events the session had processed when recorded */
 };
 
 /* A range the hardware wrote. */
@@ -55,6 +56,8 @@ bool proglog_mem_read(const struct proglog *l, const struct plog_entry *e, uint6
                       size_t len);
 /* Ranges the hardware wrote (merged, sorted by space and address). */
 size_t proglog_written(struct proglog *l, const struct plog_range **out);
+/* Hardware events processed by the time of the last entry (0 when empty). */
+uint64_t proglog_events_at_end(const struct proglog *l);
 /* false when the log stopped recording (too long, out of memory). */
 bool proglog_complete(const struct proglog *l, char *why, size_t len);
 

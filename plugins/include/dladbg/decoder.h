@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define DLADBG_DECODER_ABI_VERSION 1
-#define DLADBG_DECODER_SYMBOL "dladbg_decoder"
+#define DLADBG_DECODER_SYMBOL      "dladbg_decoder"
 #define DLADBG_DECODER_MAX_COLUMNS 64
 
 enum dladbg_event_kind {
@@ -57,12 +57,12 @@ enum dladbg_event_kind {
 };
 
 struct dladbg_reg_event {
-    uint32_t addr;     /* CSB byte address */
-    uint32_t value;    /* written value, or value a read returned */
-    uint32_t old;      /* value before a write */
-    int32_t group;     /* register group of a D_ register, -1 for others */
-    const char *unit;  /* "CDMA", or "" when the address is no register */
-    const char *name;  /* "D_DATAIN_SIZE_0", or "" */
+    uint32_t addr;      /* CSB byte address */
+    uint32_t value;     /* written value, or value a read returned */
+    uint32_t old;       /* value before a write */
+    int32_t group;      /* register group of a D_ register, -1 for others */
+    const char *unit;   /* "CDMA", or "" when the address is no register */
+    const char *name;   /* "D_DATAIN_SIZE_0", or "" */
     const char *fields; /* decoded fields: "DATAIN_WIDTH=7 DATAIN_HEIGHT=7" */
 };
 
@@ -96,9 +96,9 @@ struct dladbg_layer {
 
 struct dladbg_intr_event {
     uint32_t bit;
-    const char *name;  /* "SDP_DONE_STATUS0" */
-    uint32_t status;   /* GLB.S_INTR_STATUS after setting */
-    int line;          /* interrupt line asserted (not masked) */
+    const char *name; /* "SDP_DONE_STATUS0" */
+    uint32_t status;  /* GLB.S_INTR_STATUS after setting */
+    int line;         /* interrupt line asserted (not masked) */
 };
 
 struct dladbg_dma_event {
