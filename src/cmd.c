@@ -717,8 +717,9 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         start--;
     if (word_start)
         *word_start = start;
-    struct completion c = {
-        .d = d, .word = buf + start, .wlen = cursor - start, .fn = fn, .ctx = ctx};
+    char word[1024];
+    snprintf(word, sizeof word, "%s", buf + start);
+    struct completion c = {.d = d, .word = word, .wlen = cursor - start, .fn = fn, .ctx = ctx};
     /* the words before the one being completed */
     buf[start] = 0;
     struct cmd_args *a = malloc(sizeof *a);
