@@ -80,17 +80,24 @@ bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info
  * the last; those boundaries stay reachable by replaying. */
 static void thin_out(struct checkpoints *c)
 {
-    if (cps_stored(c) <= c->max_states)
-        return;
-    bool drop = false;
-    for (size_t i = 1; i + 1 < c->n; i++) {
-        if (!c->b[i].state)
-            continue;
-        if (drop) {
-            session_state_free(c->b[i].state);
-            c->b[i].state = NULL;
+    while (cps_stored(c) > c->max_states && cps_stored(c) > 2) {
+        bool drop = false, dropped = false;
+        for (size_t i = 1; i + 1 < c->n; i++) {
+            if (!c->b[i].state)
+                continue;
+            if (drop) {
+                session_state_free(c->b[i].state);
+                c->b[i].state = NULL;
+                dropped = true;
+            }
+            drop = !drop;
         }
-        drop = !drop;
+        for (size_t i = 1; !dropped && i + 1 < c->n; i++)
+            if (c->b[i].state) { /* a single middle state left */
+                session_state_free(c->b[i].state);
+                c->b[i].state = NULL;
+                dropped = true;
+            }
     }
 }
 
