@@ -150,6 +150,7 @@ static const struct session_hooks dbg_hooks = {
 void dbg_session_changed(struct dbg *d)
 {
     struct session *s = d->session;
+    d->hung = false;
     trace_ring_clear(d->ring);
     if (s)
         session_set_hooks(s, &dbg_hooks, d);
@@ -243,7 +244,8 @@ int dbg_exit_status(const struct dbg *d)
         return 2;
     if (d->quit_status >= 0)
         return d->quit_status;
-    return d->session ? session_exit_status(d->session) : 0;
+    int st = d->session ? session_exit_status(d->session) : 0;
+    return st == 0 && d->hung ? 1 : st;
 }
 
 /* ---------------------------------------------------------------- arguments */

@@ -79,6 +79,7 @@ struct dbg {
     int quit_status;            /* status "quit N" asked for, -1: the run's own */
     int diag_listener;          /* model diagnostics -> sink */
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
+    bool hung;                  /* the last run stopped because nothing could progress */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
@@ -111,8 +112,8 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
 enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out);
 
 /* The exit status of a batch run: 2 when a command failed or the input was
- * bad, else the run's (0 ok, 1 a check or golden mismatch), or what "quit N"
- * asked for. */
+ * bad, else the run's (0 ok, 1 a check or golden mismatch, or a hang), or
+ * what "quit N" asked for. */
 int dbg_exit_status(const struct dbg *d);
 
 /* ---------------------------------------------------------------- completion */

@@ -9,14 +9,10 @@
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
     }
 
-static void report_export(struct dbg *d, const char *what, const char *path,
+static void report_export(struct dbg *d, const char *what, const char *unit, const char *path,
                           const struct export_result *res)
 {
-    cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows,
-              !strcmp(what, "CSV")            ? "rows"
-              : !strcmp(what, "trace folder") ? "commands"
-                                              : "records",
-              res->files > 1 ? "" : "");
+    cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows, unit, res->rows == 1 ? "" : "s");
     if (res->note[0])
         cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
 }
@@ -44,7 +40,7 @@ static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!export_csv(d->plugins, decoder, d->session, d->ring, file, &res, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    report_export(d, "CSV", file, &res);
+    report_export(d, "CSV", "row", file, &res);
     return CMD_OK;
 }
 
@@ -69,7 +65,7 @@ static enum cmd_status do_export_chrome(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     if (!export_chrome(d->session, d->ring, path, &res, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    report_export(d, "Chrome trace", path, &res);
+    report_export(d, "Chrome trace", "event", path, &res);
     return CMD_OK;
 }
 
@@ -82,7 +78,7 @@ static enum cmd_status do_export_vcd(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     if (!export_vcd(d->session, d->ring, path, &res, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    report_export(d, "VCD", path, &res);
+    report_export(d, "VCD", "value change", path, &res);
     return CMD_OK;
 }
 
@@ -95,7 +91,7 @@ static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     if (!export_txn(d->session, d->log, path, &res, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    report_export(d, "trace folder", path, &res);
+    report_export(d, "trace folder", "command", path, &res);
     return CMD_OK;
 }
 

@@ -58,6 +58,7 @@ void cmd_report_stop(struct dbg *d, enum session_stop r)
         cmd_out(d, DBG_OUT_STOP, "Run finished: %s", summary);
         return;
     case SESSION_HANG:
+        d->hung = true;
         cmd_out(d, DBG_OUT_ERROR, "no progress: %s", session_stop_message(s));
         cmd_capture(d, DBG_OUT_STOP, hang_report, s);
         return;

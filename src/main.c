@@ -228,6 +228,7 @@ static void run_whole(struct dbg *d, const struct cli *cli, const struct dbg_sin
     while (!session_finished(d->session)) {
         enum session_stop r = session_step(d->session, SESSION_RUN, 0);
         if (r == SESSION_HANG || r == SESSION_INTERRUPTED) {
+            d->hung = true;
             fprintf(stderr, "error: no progress: %s\n", session_stop_message(d->session));
             (void)dbg_exec(d, "info hang", out);
             if (r == SESSION_INTERRUPTED)
