@@ -79,8 +79,11 @@ enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_uni
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    if (session_finished(d->session))
-        return cmd_fail(d, a, "the run has finished (\"run\" starts it again)");
+    if (session_finished(d->session)) {
+        /* not an error: a script written for more layers than this file has goes on */
+        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+        return CMD_OK;
+    }
     enum session_stop r = session_step(d->session, unit, n);
     cmd_report_stop(d, r);
     return CMD_OK;
@@ -185,8 +188,10 @@ static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
     long li = current_layer(session_dla(d->session));
     if (li < 0)
         return cmd_fail(d, a, "no hardware layer is in progress (\"step layer\" runs to the next)");
-    if (session_finished(d->session))
-        return cmd_fail(d, a, "the run has finished");
+    if (session_finished(d->session)) {
+        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+        return CMD_OK;
+    }
     const struct dla_layer *l = dla_layer_get(session_dla(d->session), (size_t)li);
     cmd_print(d, "Run till layer %ld (%s, group %u) completes.", li,
               dla_proc_name((enum dla_proc)l->proc), l->group);
