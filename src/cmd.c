@@ -189,7 +189,7 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
         plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
     else if (d->opt.plugin_path)
         plugin_host_scan_default(d->plugins, NULL, refusal, d);
-    d->out = NULL;
+    /* the default sink: output of runs driven directly through the session */
     return d;
 }
 

@@ -72,7 +72,7 @@ struct dbg {
     struct report rep; /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
-    const struct dbg_sink *out; /* sink of the command being executed */
+    const struct dbg_sink *out; /* sink of the command being executed, else the default */
     char where[300];            /* "script.dladbg:3" while a script runs, "" interactively */
     unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
     bool quit;                  /* "quit" was executed */
