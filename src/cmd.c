@@ -187,8 +187,8 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     d->out = out;
     if (!d->opt.no_builtin_plugins)
         plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
-    else if (d->opt.plugin_path)
-        plugin_host_scan_default(d->plugins, NULL, refusal, d);
+    else
+        plugin_host_scan_list(d->plugins, d->opt.plugin_path, refusal, d);
     /* the default sink: output of runs driven directly through the session */
     return d;
 }

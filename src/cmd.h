@@ -56,7 +56,7 @@ struct dbg_options {
     bool batch;                  /* messages name the script line; failures are fatal */
     size_t trace_ring_events;    /* capacity of the event ring; 0 = default */
     const char *plugin_path;     /* extra plugin folders (':' separated), NULL: none */
-    bool no_builtin_plugins;     /* do not scan the built-in folders (tests) */
+    bool no_builtin_plugins;     /* scan only plugin_path (tests) */
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change

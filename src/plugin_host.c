@@ -177,7 +177,8 @@ size_t plugin_host_scan(struct plugin_host *ph, const char *dir, plugin_refusal_
     return loaded;
 }
 
-static size_t scan_list(struct plugin_host *ph, const char *list, plugin_refusal_fn fn, void *ctx)
+size_t plugin_host_scan_list(struct plugin_host *ph, const char *list, plugin_refusal_fn fn,
+                             void *ctx)
 {
     size_t loaded = 0;
     while (list && *list) {
@@ -197,8 +198,8 @@ static size_t scan_list(struct plugin_host *ph, const char *list, plugin_refusal
 size_t plugin_host_scan_default(struct plugin_host *ph, const char *extra, plugin_refusal_fn fn,
                                 void *ctx)
 {
-    size_t loaded = scan_list(ph, getenv("DLADBG_PLUGIN_PATH"), fn, ctx);
-    loaded += scan_list(ph, extra, fn, ctx);
+    size_t loaded = plugin_host_scan_list(ph, getenv("DLADBG_PLUGIN_PATH"), fn, ctx);
+    loaded += plugin_host_scan_list(ph, extra, fn, ctx);
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
     if (n > 0) {

@@ -30,6 +30,10 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
  * are passed to fn.  Returns the number loaded. */
 size_t plugin_host_scan(struct plugin_host *ph, const char *dir, plugin_refusal_fn fn, void *ctx);
 
+/* Load every *.so of each folder of a ':' separated list (may be NULL). */
+size_t plugin_host_scan_list(struct plugin_host *ph, const char *list, plugin_refusal_fn fn,
+                             void *ctx);
+
 /* The folders searched by default, in order: each entry of $DLADBG_PLUGIN_PATH
  * (':' separated), extra (same syntax, may be NULL), the folders next to the
  * executable (plugins/, build/plugins/) and the installed folder. */

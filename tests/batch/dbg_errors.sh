@@ -49,4 +49,9 @@ expect_grep "$out" "0 columns"
 # usage
 run_dladbg --help | grep -q -- "-ex CMD" || fail "--help does not mention -ex"
 run_dladbg --version | grep -q "^dladbg " || fail "--version"
+# the man page documents every option --help lists
+man=$(sed 's/\\//g' "$top/share/dladbg.1")
+for opt in $(run_dladbg --help | grep -o -- ' -[-a-zA-Z]*' | sort -u); do
+    printf '%s\n' "$man" | grep -q -- "$opt" || fail "share/dladbg.1 does not document $opt"
+done
 echo ok
