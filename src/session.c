@@ -545,12 +545,17 @@ static void report_layers(struct session *s, FILE *out)
             continue;
         waiting++;
         const char *why = "";
-        if (l->state == DLA_LAYER_PROGRAMMING)
+        if (l->state == DLA_LAYER_PROGRAMMING && l->proc == DLA_P_BDMA)
+            why = " (operations queued, never launched: no CFG_LAUNCH0/1 write)";
+        else if (l->state == DLA_LAYER_PROGRAMMING)
             why = " (registers written, never enabled)";
         else if (l->state == DLA_LAYER_ENABLED)
             why = " (enabled, waiting for the other units of its pipeline)";
-        fprintf(out, "  layer %u: %s group %u %s%s%s%s\n", l->index, dla_proc_name(l->proc),
-                l->group, dla_layer_state_name(l->state), why, l->desc[0] ? ": " : "", l->desc);
+        char group[16] = "";
+        if (l->group <= 1)
+            snprintf(group, sizeof group, " group %u", l->group);
+        fprintf(out, "  layer %u: %s%s %s%s%s%s\n", l->index, dla_proc_name(l->proc), group,
+                dla_layer_state_name(l->state), why, l->desc[0] ? ": " : "", l->desc);
         if (l->state != DLA_LAYER_RUNNING)
             report_layer_units(d, l, out);
     }
