@@ -315,6 +315,12 @@ struct dla_cbuf_bank {
 };
 size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max);
 
+/* LUT RAM contents, for the debugger's plot: copies up to max entries of the
+ * LE (65 entries) or LO (257 entries) table of DLA_U_SDP or DLA_U_CDP, as
+ * stored (16-bit two's complement).  Returns the entries copied; 0 for other
+ * units. */
+size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max);
+
 /* ---------------------------------------------------------------- checkpoints */
 /* A complete, deterministic copy of the simulated state (registers,
  * memories, CBUF, LUTs, scheduler, layers).  Listeners are not part of it. */

@@ -1,0 +1,148 @@
+/* The "?" overlay: every key, read from the same tables that dispatch them
+ * (keys.c for the global keys, each pane's keys_help for its own), so the
+ * list cannot drift from what the keys do.  Keys that act on the run show
+ * the console command they execute. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define HELP_MAX_LINES 160
+
+struct help_text {
+    char line[HELP_MAX_LINES][200];
+    bool heading[HELP_MAX_LINES];
+    int n;
+};
+
+static void add(struct help_text *h, bool heading, const char *fmt_key, const char *what)
+{
+    if (h->n >= HELP_MAX_LINES)
+        return;
+    if (heading)
+        snprintf(h->line[h->n], sizeof h->line[0], "%s", fmt_key);
+    else
+        snprintf(h->line[h->n], sizeof h->line[0], "  %-14.40s %.150s", fmt_key, what);
+    h->heading[h->n] = heading;
+    h->n++;
+}
+
+static void add_pane_keys(struct help_text *h, const struct pane *p, const char *heading)
+{
+    const char *k = p->ops->keys_help;
+    if (!k || !*k)
+        return;
+    add(h, false, "", "");
+    add(h, true, heading, NULL);
+    while (*k) {
+        const char *nl = strchr(k, '\n');
+        size_t n = nl ? (size_t)(nl - k) : strlen(k);
+        char entry[160];
+        snprintf(entry, sizeof entry, "%.*s", (int)n, k);
+        char *tab = strchr(entry, '\t');
+        if (tab) {
+            *tab = 0;
+            add(h, false, entry, tab + 1);
+        } else {
+            add(h, false, entry, "");
+        }
+        k += n + (nl ? 1 : 0);
+    }
+}
+
+static void collect(struct ui *ui, struct help_text *h)
+{
+    h->n = 0;
+    add(h, true, "Keys (every key that acts on the run executes the console command shown)", NULL);
+    for (size_t i = 0; i < keys_count(); i++) {
+        const struct key_binding *b = keys_get(i);
+        char what[200];
+        if (b->action == KA_COMMAND)
+            snprintf(what, sizeof what, "%s  [%s]", b->help, b->command);
+        else if (b->action == KA_BREAK)
+            snprintf(what, sizeof what, "%s  [break layer N / delete N]", b->help);
+        else if (b->action == KA_QUIT)
+            snprintf(what, sizeof what, "%s  [quit]", b->help);
+        else
+            snprintf(what, sizeof what, "%s", b->help);
+        add(h, false, b->label, what);
+    }
+    add(h, false, "arrows hjkl", "move; PgUp/PgDn, Home/End: page, first, last");
+    add(h, false, "mouse", "click selects a pane and an item; the wheel scrolls");
+    add(h, false, "Ctrl-C", "interrupt a run (when idle, twice quits)");
+    static const char *const headings[PANE_COUNT] = {
+        "1 Layers pane", "2 Registers pane", "3 CBUF pane",     "4 LUT pane",
+        "5 Perf pane",   "6 Memory pane",    "7 Timeline pane", "Console",
+    };
+    for (int i = 0; i < PANE_COUNT; i++)
+        add_pane_keys(h, ui->pane[i], headings[i]);
+}
+
+void help_draw(struct ui *ui)
+{
+    static struct help_text h; /* large: keep it off the stack */
+    collect(ui, &h);
+    int w = ui->cols - 6 < 100 ? ui->cols - 6 : 100;
+    int hgt = ui->rows - 4 < h.n + 4 ? ui->rows - 4 : h.n + 4;
+    if (w < 20 || hgt < 5)
+        return;
+    int y0 = (ui->rows - hgt) / 2, x0 = (ui->cols - w) / 2;
+    int inner = hgt - 4;
+    if (ui->help_top > h.n - inner)
+        ui->help_top = h.n - inner;
+    if (ui->help_top < 0)
+        ui->help_top = 0;
+    WINDOW *win = newwin(hgt, w, y0, x0);
+    if (!win)
+        return;
+    wbkgdset(win, ' ' | theme(TH_OVERLAY));
+    werase(win);
+    wattrset(win, theme(TH_OVERLAY));
+    box(win, 0, 0);
+    mvwaddstr(win, 0, 2, " Help ");
+    for (int i = 0; i < inner && ui->help_top + i < h.n; i++) {
+        int k = ui->help_top + i;
+        wattrset(win, theme(TH_OVERLAY) | (h.heading[k] ? A_BOLD : 0));
+        mvwaddnstr(win, 1 + i, 2, h.line[k], w - 4);
+    }
+    wattrset(win, theme(TH_OVERLAY));
+    char foot[120];
+    snprintf(foot, sizeof foot, " lines %d-%d of %d: arrows/PgUp/PgDn scroll, ? or Esc closes ",
+             ui->help_top + 1, ui->help_top + inner < h.n ? ui->help_top + inner : h.n, h.n);
+    mvwaddnstr(win, hgt - 2, 2, foot, w - 4);
+    wnoutrefresh(win);
+    delwin(win);
+}
+
+bool help_key(struct ui *ui, int key)
+{
+    int page = ui->rows - 10 > 1 ? ui->rows - 10 : 1;
+    switch (key) {
+    case KEY_UP:
+    case 'k':
+        ui->help_top--;
+        return true;
+    case KEY_DOWN:
+    case 'j':
+        ui->help_top++;
+        return true;
+    case KEY_PPAGE:
+        ui->help_top -= page;
+        return true;
+    case KEY_NPAGE:
+    case ' ':
+        ui->help_top += page;
+        return true;
+    case KEY_HOME:
+        ui->help_top = 0;
+        return true;
+    case KEY_END:
+        ui->help_top = HELP_MAX_LINES;
+        return true;
+    case KEY_RESIZE:
+    case KEY_MOUSE:
+        return true;
+    default:
+        return false; /* ?, Esc, q, anything else: close */
+    }
+}

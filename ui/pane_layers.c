@@ -1,0 +1,269 @@
+/* Pane 1: the hardware layers the model has seen (state, unit, group, what
+ * feeds it, cycles, description) with breakpoint marks and the layer in
+ * progress, or the tasks of a loadable (t toggles).  The selected layer is
+ * the one the other panes show. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "breakpoints.h"
+#include "ui.h"
+
+struct layers_pane {
+    bool tasks; /* show tasks instead of layers */
+};
+
+static const char *state_label(uint8_t state)
+{
+    switch (state) {
+    case DLA_LAYER_PROGRAMMING:
+        return "programmed";
+    case DLA_LAYER_ENABLED:
+        return "pending";
+    case DLA_LAYER_RUNNING:
+        return "running";
+    case DLA_LAYER_DONE:
+        return "done";
+    default:
+        return "?";
+    }
+}
+
+static enum theme_role state_role(uint8_t state)
+{
+    switch (state) {
+    case DLA_LAYER_PROGRAMMING:
+        return TH_STATE_PROG;
+    case DLA_LAYER_ENABLED:
+        return TH_STATE_PEND;
+    case DLA_LAYER_RUNNING:
+        return TH_STATE_RUN;
+    default:
+        return TH_STATE_DONE;
+    }
+}
+
+char layers_break_mark(struct ui *ui, long layer, int *bp_number)
+{
+    struct dla *d = ui_dla(ui);
+    if (!d || layer < 0 || (size_t)layer >= dla_layer_count(d))
+        return 0;
+    const struct dla_layer *l = dla_layer_get(d, (size_t)layer);
+    char mark = 0;
+    for (size_t i = 0; i < bps_count(ui->g->bps); i++) {
+        const struct breakpoint *b = bps_get(ui->g->bps, i);
+        if (b->kind == BP_LAYER && b->layer == (uint32_t)layer) {
+            if (bp_number)
+                *bp_number = b->number;
+            return b->enabled ? 'B' : 'b';
+        }
+        if (b->kind == BP_UNIT && b->proc == l->proc && b->enabled)
+            mark = 'u';
+    }
+    return mark;
+}
+
+/* Cycles a layer has taken (so far, when running). */
+static unsigned long long layer_cycles(struct dla *d, const struct dla_layer *l)
+{
+    if (l->state == DLA_LAYER_DONE)
+        return (unsigned long long)(l->end_cycle - l->start_cycle);
+    if (l->state == DLA_LAYER_RUNNING)
+        return (unsigned long long)(dla_now(d) - l->start_cycle);
+    return 0;
+}
+
+static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool focused)
+{
+    struct dla *d = ui_dla(ui);
+    const struct dla_layer *l = dla_layer_get(d, (size_t)i);
+    bool selected = i == ui->layer;
+    attr_t base = selected ? theme(focused ? TH_CURSOR : TH_CURSOR_IDLE) : theme(TH_NORMAL);
+    pane_fill(p, row, 0, base);
+    char mark = layers_break_mark(ui, i, NULL);
+    bool current = i == ui_current_layer(ui) && !session_finished(ui->g->session);
+    int x = 0;
+    x += pane_print(p, row, x, selected ? base : theme(TH_BREAK), "%s",
+                    mark == 'B'   ? theme_glyph(GL_MARK)
+                    : mark == 'b' ? "o"
+                    : mark == 'u' ? "u"
+                                  : " ");
+    x += pane_print(p, row, x, selected ? base : theme(TH_CURRENT), "%s",
+                    current ? theme_glyph(GL_ARROW) : " ");
+    char deps[16] = "-";
+    if (l->fed_by >= 0)
+        snprintf(deps, sizeof deps, "<%d", l->fed_by);
+    char cycles[24] = "-";
+    if (l->state >= DLA_LAYER_RUNNING)
+        snprintf(cycles, sizeof cycles, "%llu", layer_cycles(d, l));
+    x += pane_print(p, row, x, base, "%3ld ", i);
+    x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-10s ",
+                    state_label(l->state));
+    char group[4] = "-";
+    if (l->group <= 1)
+        snprintf(group, sizeof group, "%u", l->group);
+    pane_print(p, row, x, base, "%-5s %1s %-4s %9s  %s", dla_proc_name((enum dla_proc)l->proc),
+               group, deps, cycles, l->desc);
+}
+
+static void draw_tasks(struct pane *p, struct ui *ui)
+{
+    struct session *s = ui->g->session;
+    size_t n = session_task_count(s);
+    pane_print(p, 0, 0, theme(TH_HEADER), "%-5s %-4s %-7s %10s %10s  %s", "task", "kind", "state",
+               "begin", "end", "name");
+    if (n == 0) {
+        pane_print(p, 1, 1, theme(TH_DIM), "no tasks (only loadables have tasks; t: layers)");
+        return;
+    }
+    int visible = pane_rows(p) - 1;
+    pane_list_clamp(p, (int)n, visible);
+    for (int r = 0; r < visible && p->top + r < (int)n; r++) {
+        const struct session_task *t = session_task_get(s, (size_t)(p->top + r));
+        attr_t a = p->top + r == p->cursor ? theme(TH_CURSOR) : theme(TH_NORMAL);
+        pane_fill(p, r + 1, 0, a);
+        char end[24] = "-";
+        if (t->done)
+            snprintf(end, sizeof end, "%llu", (unsigned long long)t->end_cycle);
+        pane_print(p, r + 1, 0, a, "%-5d %-4s %-7s %10llu %10s  %s", t->index,
+                   t->emu ? "CPU" : "DLA", t->done ? "done" : "running",
+                   (unsigned long long)t->begin_cycle, end, t->name);
+    }
+}
+
+static void draw(struct pane *p, struct ui *ui)
+{
+    struct layers_pane *lp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d) {
+        pane_print(p, 0, 1, theme(TH_DIM), "no file open");
+        return;
+    }
+    if (lp->tasks) {
+        draw_tasks(p, ui);
+        return;
+    }
+    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-10s %-5s g %-4s %9s  %s", "state", "unit",
+               "from", "cycles", "description");
+    int n = (int)dla_layer_count(d);
+    if (n == 0) {
+        pane_print(p, 1, 1, theme(TH_DIM), "no hardware layer yet.");
+        pane_print(p, 2, 1, theme(TH_DIM), "c continues, n steps a layer, s a register write;");
+        pane_print(p, 3, 1, theme(TH_DIM), "? lists every key.");
+        return;
+    }
+    int visible = pane_rows(p) - 1;
+    if (ui->layer >= 0 && ui->layer < n)
+        p->cursor = (int)ui->layer;
+    pane_list_clamp(p, n, visible);
+    bool focused = ui->focus == PANE_LAYERS;
+    for (int r = 0; r < visible && p->top + r < n; r++)
+        draw_layer_row(p, ui, r + 1, p->top + r, focused);
+}
+
+static bool key(struct pane *p, struct ui *ui, int k)
+{
+    struct layers_pane *lp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d)
+        return false;
+    if (k == 't') {
+        lp->tasks = !lp->tasks;
+        p->top = p->cursor = 0;
+        if (!lp->tasks && ui->layer >= 0)
+            p->cursor = (int)ui->layer;
+        return true;
+    }
+    if (lp->tasks)
+        return pane_list_key(p, k, (int)session_task_count(ui->g->session), pane_rows(p) - 1);
+    int n = (int)dla_layer_count(d);
+    if (n == 0)
+        return false;
+    if (k == '\n' || k == KEY_ENTER) {
+        ui_focus(ui, PANE_REGS);
+        return true;
+    }
+    if (k == '.') { /* back to the layer in progress */
+        ui_select_layer(ui, ui_current_layer(ui));
+        return true;
+    }
+    if (!pane_list_key(p, k, n, pane_rows(p) - 1))
+        return false;
+    ui_select_layer(ui, p->cursor);
+    return true;
+}
+
+static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstate)
+{
+    (void)col;
+    struct layers_pane *lp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d || lp->tasks)
+        return false;
+    int n = (int)dla_layer_count(d);
+    if (bstate & BUTTON4_PRESSED)
+        return key(p, ui, KEY_UP);
+#ifdef BUTTON5_PRESSED
+    if (bstate & BUTTON5_PRESSED)
+        return key(p, ui, KEY_DOWN);
+#endif
+    int i = p->top + row - 1; /* row 0 is the heading */
+    if (row < 1 || i >= n)
+        return false;
+    ui_select_layer(ui, i);
+    return true;
+}
+
+static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    struct layers_pane *lp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (lp->tasks) {
+        snprintf(buf, len, "Tasks (%zu)", ui->g->session ? session_task_count(ui->g->session) : 0);
+        return;
+    }
+    snprintf(buf, len, "Layers (%zu)", d ? dla_layer_count(d) : 0);
+}
+
+static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    if (ui->layer < 0)
+        return false;
+    snprintf(buf, len, "layer %ld", ui->layer);
+    return true;
+}
+
+static void destroy(struct pane *p)
+{
+    free(p->priv);
+}
+
+static const struct pane_ops ops = {
+    .name = "layers",
+    .keys_help = "Enter\tshow the registers of the selected layer's unit\n"
+                 ".\tselect the layer in progress\n"
+                 "t\tlayers / tasks of a loadable\n"
+                 "marks\t"
+                 "* or o: breakpoint (enabled/disabled), u: unit breakpoint, >: in progress",
+    .draw = draw,
+    .key = key,
+    .mouse = mouse,
+    .title = title,
+    .selected = selected,
+    .destroy = destroy,
+};
+
+struct pane *pane_layers_create(void)
+{
+    struct pane *p = calloc(1, sizeof *p);
+    struct layers_pane *lp = calloc(1, sizeof *lp);
+    if (!p || !lp) {
+        free(p);
+        free(lp);
+        return NULL;
+    }
+    p->ops = &ops;
+    p->priv = lp;
+    return p;
+}

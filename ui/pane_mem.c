@@ -1,0 +1,394 @@
+/* Pane 6: memory and tensors.  The memory regions the selected layer's DMA
+ * clients read and wrote (recorded from the model's DMA events as they
+ * happen), and a dump of the selected region, or of any address, as hex
+ * bytes, int8, int16 or fp16 values.  The console's x/N and tensor commands
+ * show the same memory in text. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fp16.h"
+#include "ui.h"
+
+#define MAX_REGIONS    4096
+#define LAYER_REGIONS  32 /* distinct regions kept per layer */
+#define DUMP_MAX_BYTES (1u << 20)
+
+struct region {
+    int32_t layer;
+    uint8_t client, space;
+    bool write;
+    uint64_t addr, bytes;
+};
+
+enum dump_format { FMT_HEX, FMT_INT8, FMT_INT16, FMT_FP16, FMT_COUNT };
+
+struct mem_pane {
+    const struct dla *dla; /* model the regions were recorded on */
+    struct region *regions;
+    size_t n;
+    int region;  /* selected region of the layer (index among its regions) */
+    bool manual; /* dump the address below rather than the selected region */
+    uint8_t space;
+    uint64_t addr;
+    uint64_t dump_top; /* byte offset of the first dumped line */
+    enum dump_format fmt;
+};
+
+/* ---------------------------------------------------------------- recording */
+
+static void forget_layer(struct mem_pane *mp, int32_t layer)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < mp->n; i++)
+        if (mp->regions[i].layer != layer)
+            mp->regions[k++] = mp->regions[i];
+    mp->n = k;
+}
+
+static void record_dma(struct mem_pane *mp, const struct dla_event *ev)
+{
+    const uint64_t addr = ev->u.dma.addr, bytes = ev->u.dma.bytes;
+    size_t of_layer = 0;
+    for (size_t i = 0; i < mp->n; i++) {
+        struct region *r = &mp->regions[i];
+        if (r->layer != ev->layer)
+            continue;
+        of_layer++;
+        if (r->client != ev->u.dma.client || r->space != ev->u.dma.space ||
+            r->write != ev->u.dma.write)
+            continue;
+        /* contiguous or overlapping transfers of one client grow one region */
+        if (addr <= r->addr + r->bytes && addr + bytes >= r->addr) {
+            uint64_t lo = addr < r->addr ? addr : r->addr;
+            uint64_t hi = addr + bytes > r->addr + r->bytes ? addr + bytes : r->addr + r->bytes;
+            r->addr = lo;
+            r->bytes = hi - lo;
+            return;
+        }
+    }
+    if (of_layer >= LAYER_REGIONS || mp->n >= MAX_REGIONS)
+        return; /* enough to show; the console's x command reaches the rest */
+    mp->regions[mp->n++] =
+        (struct region){ev->layer, ev->u.dma.client, ev->u.dma.space, ev->u.dma.write, addr, bytes};
+}
+
+static void event(struct pane *p, struct ui *ui, const struct dla_event *ev)
+{
+    (void)ui;
+    struct mem_pane *mp = p->priv;
+    if (!mp->regions)
+        return;
+    if (ev->kind == DLA_EV_LAYER_PROGRAM)
+        forget_layer(mp, ev->layer); /* run again (back, restart): record afresh */
+    else if (ev->kind == DLA_EV_DMA && ev->layer >= 0)
+        record_dma(mp, ev);
+}
+
+static void stopped(struct pane *p, struct ui *ui)
+{
+    struct mem_pane *mp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (mp->dla != d) {
+        mp->dla = d;
+        mp->n = 0;
+        mp->manual = false;
+    }
+    if (!d)
+        return;
+    /* layers that no longer exist (back, restart) */
+    size_t k = 0, layers = dla_layer_count(d);
+    for (size_t i = 0; i < mp->n; i++)
+        if ((size_t)mp->regions[i].layer < layers)
+            mp->regions[k++] = mp->regions[i];
+    mp->n = k;
+}
+
+/* The i-th region of a layer, or NULL. */
+static const struct region *layer_region(struct mem_pane *mp, long layer, int i)
+{
+    for (size_t k = 0; k < mp->n; k++)
+        if (mp->regions[k].layer == layer && i-- == 0)
+            return &mp->regions[k];
+    return NULL;
+}
+
+static int layer_regions(struct mem_pane *mp, long layer)
+{
+    int n = 0;
+    for (size_t k = 0; k < mp->n; k++)
+        n += mp->regions[k].layer == layer;
+    return n;
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+static const char *format_name(enum dump_format f)
+{
+    static const char *const names[FMT_COUNT] = {"hex", "int8", "int16", "fp16"};
+    return f < FMT_COUNT ? names[f] : "?";
+}
+
+static int dump_line(char *buf, size_t len, const uint8_t *b, int n, enum dump_format fmt)
+{
+    size_t used = 0;
+    for (int i = 0; i < n && used < len;) {
+        int w;
+        switch (fmt) {
+        case FMT_INT8:
+            w = snprintf(buf + used, len - used, "%5d", (int8_t)b[i]);
+            i += 1;
+            break;
+        case FMT_INT16:
+            w = snprintf(buf + used, len - used, "%7d", (int16_t)(b[i] | (b[i + 1] << 8)));
+            i += 2;
+            break;
+        case FMT_FP16:
+            w = snprintf(buf + used, len - used, "%10.4g",
+                         (double)fp16_to_float((uint16_t)(b[i] | (b[i + 1] << 8))));
+            i += 2;
+            break;
+        default:
+            w = snprintf(buf + used, len - used, " %02x", b[i]);
+            i += 1;
+            break;
+        }
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (fmt == FMT_HEX && used + n + 4 < len) {
+        buf[used++] = ' ';
+        buf[used++] = ' ';
+        for (int i = 0; i < n; i++)
+            buf[used++] = isprint(b[i]) ? (char)b[i] : '.';
+        buf[used] = 0;
+    }
+    return (int)used;
+}
+
+static int bytes_per_line(struct pane *p, enum dump_format fmt)
+{
+    int cols = pane_cols(p) - 12;
+    int per = fmt == FMT_HEX ? 4 : fmt == FMT_INT8 ? 5 : fmt == FMT_INT16 ? 7 : 10;
+    int unit = fmt == FMT_INT16 || fmt == FMT_FP16 ? 2 : 1;
+    int n = cols / (per + (fmt == FMT_HEX ? 1 : 0)) * unit;
+    int pow2 = 4;
+    while (pow2 * 2 <= n && pow2 < 32)
+        pow2 *= 2;
+    return pow2;
+}
+
+static void draw_dump(struct pane *p, struct ui *ui, int row, uint8_t space, uint64_t base,
+                      uint64_t size, const char *what)
+{
+    struct mem_pane *mp = p->priv;
+    struct dla *d = ui_dla(ui);
+    int bpl = bytes_per_line(p, mp->fmt);
+    if (size > DUMP_MAX_BYTES)
+        size = DUMP_MAX_BYTES;
+    if (mp->dump_top >= size)
+        mp->dump_top = size > (uint64_t)bpl ? (size - 1) / (uint64_t)bpl * (uint64_t)bpl : 0;
+    pane_print(p, row++, 0, theme(TH_HEADER), "%s 0x%llx +%llu  %s  (f format, a address)",
+               dla_space_name((enum dla_space)space), (unsigned long long)base,
+               (unsigned long long)size, what);
+    for (int line = 0; row < pane_rows(p); row++, line++) {
+        uint64_t off = mp->dump_top + (uint64_t)line * (uint64_t)bpl;
+        if (off >= size)
+            break;
+        uint8_t buf[32] = {0};
+        int n = size - off < (uint64_t)bpl ? (int)(size - off) : bpl;
+        if (mp->fmt == FMT_INT16 || mp->fmt == FMT_FP16)
+            n &= ~1;
+        enum mem_status st = dla_mem_read(d, (enum dla_space)space, base + off, buf, (size_t)n);
+        if (st != MEM_OK) {
+            pane_print(p, row, 0, theme(TH_OUT_ERROR), "0x%09llx: %s",
+                       (unsigned long long)(base + off), mem_status_str(st));
+            break;
+        }
+        char text[512];
+        dump_line(text, sizeof text, buf, n, mp->fmt);
+        pane_print(p, row, 0, theme(TH_NORMAL), "0x%09llx:%s", (unsigned long long)(base + off),
+                   text);
+    }
+}
+
+static void draw(struct pane *p, struct ui *ui)
+{
+    struct mem_pane *mp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d) {
+        pane_print(p, 0, 1, theme(TH_DIM), "no file open");
+        return;
+    }
+    if (mp->dla != d)
+        stopped(p, ui);
+    int n = ui->layer >= 0 ? layer_regions(mp, ui->layer) : 0;
+    if (mp->region >= n)
+        mp->region = n ? n - 1 : 0;
+    int list_rows = n < 5 ? n : 5;
+    int row = 0;
+    if (ui->layer < 0)
+        pane_print(p, row++, 0, theme(TH_DIM), "select a layer (pane 1) for its memory");
+    else if (!n)
+        pane_print(p, row++, 0, theme(TH_DIM), "layer %ld: no DMA recorded", ui->layer);
+    else
+        pane_print(p, row++, 0, theme(TH_HEADER), "layer %ld DMA  %-10s %-2s %-6s %12s %10s",
+                   ui->layer, "client", "", "space", "address", "bytes");
+    int first = mp->region - list_rows + 1 > 0 ? mp->region - list_rows + 1 : 0;
+    for (int i = 0; i < list_rows; i++) {
+        const struct region *r = layer_region(mp, ui->layer, first + i);
+        if (!r)
+            break;
+        bool sel = first + i == mp->region && !mp->manual;
+        attr_t a =
+            sel ? theme(ui->focus == PANE_MEM ? TH_CURSOR : TH_CURSOR_IDLE) : theme(TH_NORMAL);
+        pane_fill(p, row, 0, a);
+        pane_print(p, row++, 0, a, "          %-10s %-2s %-6s 0x%010llx %10llu",
+                   dla_client_name((enum dla_client)r->client), r->write ? "W" : "R",
+                   dla_space_name((enum dla_space)r->space), (unsigned long long)r->addr,
+                   (unsigned long long)r->bytes);
+    }
+    row++;
+    const struct region *r = n ? layer_region(mp, ui->layer, mp->region) : NULL;
+    if (mp->manual) {
+        draw_dump(p, ui, row, mp->space, mp->addr, DUMP_MAX_BYTES, format_name(mp->fmt));
+    } else if (r) {
+        char what[96];
+        snprintf(what, sizeof what, "%s %s, %s", dla_client_name((enum dla_client)r->client),
+                 r->write ? "wrote" : "read", format_name(mp->fmt));
+        draw_dump(p, ui, row, r->space, r->addr, r->bytes, what);
+    } else {
+        pane_print(p, row, 0, theme(TH_DIM), "a: dump an address (c: prefix for CV-SRAM)");
+    }
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static void address_done(struct ui *ui, void *ctx, const char *text)
+{
+    struct pane *p = ctx;
+    struct mem_pane *mp = p->priv;
+    uint8_t space = DLA_DRAM;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!strncasecmp(text, "c:", 2)) {
+        space = DLA_CVSRAM;
+        text += 2;
+    }
+    char *end;
+    unsigned long long a = strtoull(text, &end, 0);
+    if (end == text || *end) {
+        ui_message(ui, true, "not an address: %s", text);
+        return;
+    }
+    mp->space = space;
+    mp->addr = a;
+    mp->manual = true;
+    mp->dump_top = 0;
+}
+
+static bool key(struct pane *p, struct ui *ui, int k)
+{
+    struct mem_pane *mp = p->priv;
+    if (!ui_dla(ui))
+        return false;
+    int n = ui->layer >= 0 ? layer_regions(mp, ui->layer) : 0;
+    uint64_t page = (uint64_t)bytes_per_line(p, mp->fmt) * (uint64_t)(pane_rows(p) / 2);
+    switch (k) {
+    case KEY_UP:
+    case 'k':
+        mp->manual = false;
+        mp->region = mp->region > 0 ? mp->region - 1 : 0;
+        mp->dump_top = 0;
+        return true;
+    case KEY_DOWN:
+    case 'j':
+        mp->manual = false;
+        mp->region = mp->region + 1 < n ? mp->region + 1 : mp->region;
+        mp->dump_top = 0;
+        return true;
+    case KEY_NPAGE:
+        mp->dump_top += page;
+        return true;
+    case KEY_PPAGE:
+        mp->dump_top = mp->dump_top > page ? mp->dump_top - page : 0;
+        return true;
+    case KEY_HOME:
+        mp->dump_top = 0;
+        return true;
+    case 'f':
+        mp->fmt = (mp->fmt + 1) % FMT_COUNT;
+        mp->dump_top = 0;
+        return true;
+    case 'a':
+        ui_prompt(ui, PROMPT_TEXT, "dump address (c:ADDR for CV-SRAM): ", "0x", address_done, p);
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    (void)ui;
+    snprintf(buf, len, "Memory");
+}
+
+static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    struct mem_pane *mp = p->priv;
+    const struct region *r =
+        mp->manual || ui->layer < 0 ? NULL : layer_region(mp, ui->layer, mp->region);
+    if (mp->manual)
+        snprintf(buf, len, "%s 0x%llx", dla_space_name((enum dla_space)mp->space),
+                 (unsigned long long)mp->addr);
+    else if (r)
+        snprintf(buf, len, "%s 0x%llx +%llu", dla_space_name((enum dla_space)r->space),
+                 (unsigned long long)r->addr, (unsigned long long)r->bytes);
+    else
+        return false;
+    return true;
+}
+
+static void destroy(struct pane *p)
+{
+    struct mem_pane *mp = p->priv;
+    free(mp->regions);
+    free(mp);
+}
+
+static const struct pane_ops ops = {
+    .name = "mem",
+    .keys_help = "j k\tselect a region the layer read or wrote\n"
+                 "PgUp PgDn Home\tscroll the dump\n"
+                 "f\tformat: hex, int8, int16, fp16\n"
+                 "a\tdump any address (c:ADDR for CV-SRAM)",
+    .draw = draw,
+    .key = key,
+    .title = title,
+    .selected = selected,
+    .stopped = stopped,
+    .event = event,
+    .destroy = destroy,
+};
+
+struct pane *pane_mem_create(void)
+{
+    struct pane *p = calloc(1, sizeof *p);
+    struct mem_pane *mp = calloc(1, sizeof *mp);
+    struct region *regions = calloc(MAX_REGIONS, sizeof *regions);
+    if (!p || !mp || !regions) {
+        free(p);
+        free(mp);
+        free(regions);
+        return NULL;
+    }
+    mp->regions = regions;
+    p->ops = &ops;
+    p->priv = mp;
+    return p;
+}

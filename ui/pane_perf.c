@@ -1,0 +1,214 @@
+/* Pane 5: performance.  Per unit: layers, busy, compute and stall cycles and
+ * a utilisation bar (compute | stall | idle share of the busy time); for the
+ * selected layer: launch latency, duration, stalls, MACs per cycle, the unit's
+ * D_PERF_* counters and the bytes each DMA client moved.  All cycle figures
+ * are model-derived (share/timing-model.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define BAR_W 20
+
+struct unit_totals {
+    unsigned layers;
+    uint64_t busy, compute, stall, macs, rd, wr;
+};
+
+static bool proc_present(struct dla *d, enum dla_proc p)
+{
+    const struct dla_config *c = dla_cfg(d);
+    return !(p == DLA_P_BDMA && !c->bdma) && !(p == DLA_P_RUBIK && !c->rubik);
+}
+
+static uint64_t busy_cycles(struct dla *d, const struct dla_layer *l)
+{
+    if (l->state == DLA_LAYER_DONE)
+        return l->end_cycle - l->start_cycle;
+    if (l->state == DLA_LAYER_RUNNING)
+        return dla_now(d) - l->start_cycle;
+    return 0;
+}
+
+static void totals(struct dla *d, struct unit_totals t[DLA_P_COUNT])
+{
+    memset(t, 0, sizeof(struct unit_totals) * DLA_P_COUNT);
+    for (size_t i = 0; i < dla_layer_count(d); i++) {
+        const struct dla_layer *l = dla_layer_get(d, i);
+        if (l->proc >= DLA_P_COUNT)
+            continue;
+        struct unit_totals *u = &t[l->proc];
+        u->layers++;
+        u->busy += busy_cycles(d, l);
+        u->compute += l->compute_cycles;
+        u->stall += l->stall_cycles;
+        u->macs += l->macs;
+        u->rd += l->bytes_read;
+        u->wr += l->bytes_written;
+    }
+}
+
+/* compute | stall | rest of the busy time, as cells of a bar. */
+static void draw_bar(struct pane *p, int row, int col, const struct unit_totals *u)
+{
+    int compute = 0, stall = 0;
+    if (u->busy) {
+        uint64_t c = u->compute < u->busy ? u->compute : u->busy;
+        uint64_t s = u->stall < u->busy - c ? u->stall : u->busy - c;
+        compute = (int)(c * BAR_W / u->busy);
+        stall = (int)(s * BAR_W / u->busy);
+    }
+    int x = col;
+    for (int i = 0; i < BAR_W; i++) {
+        bool is_c = i < compute, is_s = !is_c && i < compute + stall;
+        x += pane_print(p, row, x,
+                        theme(is_c   ? TH_BAR
+                              : is_s ? TH_BAR_STALL
+                                     : TH_DIM),
+                        "%s",
+                        is_c   ? theme_glyph(GL_BLOCK)
+                        : is_s ? (theme_has_colour() ? theme_glyph(GL_BLOCK) : "s")
+                               : theme_glyph(GL_SHADE));
+    }
+}
+
+static int draw_units(struct pane *p, struct ui *ui, int row)
+{
+    struct dla *d = ui_dla(ui);
+    struct unit_totals t[DLA_P_COUNT];
+    totals(d, t);
+    uint64_t now = dla_now(d);
+    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %10s %10s %10s %5s  %-*s %s", "unit",
+               "layers", "busy", "compute", "stall", "util", BAR_W, "compute|stall|idle", "active");
+    for (int i = 0; i < DLA_P_COUNT; i++) {
+        if (!proc_present(d, (enum dla_proc)i))
+            continue;
+        const struct unit_totals *u = &t[i];
+        unsigned util =
+            u->busy ? (unsigned)((u->compute < u->busy ? u->compute : u->busy) * 100 / u->busy) : 0;
+        int x = pane_print(p, row, 0, theme(TH_NORMAL), "%-5s %6u %10llu %10llu %10llu %4u%%  ",
+                           dla_proc_name((enum dla_proc)i), u->layers, (unsigned long long)u->busy,
+                           (unsigned long long)u->compute, (unsigned long long)u->stall, util);
+        draw_bar(p, row, x, u);
+        pane_print(p, row, x + BAR_W + 1, theme(TH_NORMAL), "%3llu%%",
+                   now ? (unsigned long long)(u->busy * 100 / now) : 0ULL);
+        row++;
+    }
+    return row;
+}
+
+static int draw_layer(struct pane *p, struct ui *ui, int row)
+{
+    struct dla *d = ui_dla(ui);
+    if (ui->layer < 0 || (size_t)ui->layer >= dla_layer_count(d)) {
+        pane_print(p, row, 0, theme(TH_DIM), "select a layer (pane 1) for its counters");
+        return row + 1;
+    }
+    const struct dla_layer *l = dla_layer_get(d, (size_t)ui->layer);
+    uint64_t busy = busy_cycles(d, l);
+    pane_print(p, row++, 0, theme(TH_HEADER), "layer %u %s group %u: %s", l->index,
+               dla_proc_name((enum dla_proc)l->proc), l->group, l->desc);
+    if (l->state < DLA_LAYER_RUNNING) {
+        pane_print(p, row++, 0, theme(TH_DIM), "not started (%s)", dla_layer_state_name(l->state));
+        return row;
+    }
+    uint64_t latency = l->start_cycle >= l->enable_cycle ? l->start_cycle - l->enable_cycle : 0;
+    pane_print(p, row++, 0, theme(TH_NORMAL),
+               "cycles %llu..%llu = %llu  launch latency %llu  compute %llu  stall %llu",
+               (unsigned long long)l->start_cycle,
+               (unsigned long long)(l->state == DLA_LAYER_DONE ? l->end_cycle : dla_now(d)),
+               (unsigned long long)busy, (unsigned long long)latency,
+               (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles);
+    pane_print(p, row++, 0, theme(TH_NORMAL), "MACs %llu (%.1f/cycle)  read %llu B  written %llu B",
+               (unsigned long long)l->macs, busy ? (double)l->macs / (double)busy : 0.0,
+               (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
+    int half = pane_cols(p) / 2;
+    for (uint32_t i = 0; i < l->n_counters; i++) {
+        const char *name = l->counters[i].name ? l->counters[i].name : "?";
+        pane_print(p, row, (i % 2) ? half : 0, theme(TH_NORMAL), "%-30s %10llu", name,
+                   (unsigned long long)l->counters[i].value);
+        if (i % 2 || i + 1 == l->n_counters)
+            row++;
+    }
+    for (int c = 0; c < DLA_C_COUNT; c++) {
+        if (!l->client_bytes[c])
+            continue;
+        pane_print(p, row++, 0, theme(TH_NORMAL), "%-10s %12llu B in %llu transactions",
+                   dla_client_name((enum dla_client)c), (unsigned long long)l->client_bytes[c],
+                   (unsigned long long)l->client_transactions[c]);
+    }
+    return row;
+}
+
+static void draw(struct pane *p, struct ui *ui)
+{
+    if (!ui_dla(ui)) {
+        pane_print(p, 0, 1, theme(TH_DIM), "no file open");
+        return;
+    }
+    /* rows scroll by p->top: pane_print drops what falls outside */
+    int row = draw_units(p, ui, -p->top);
+    row = draw_layer(p, ui, row + 1);
+    int content = row + p->top;
+    if (p->top > 0 && content <= pane_rows(p)) /* the content shrank: scroll back */
+        p->top = 0;
+}
+
+static bool key(struct pane *p, struct ui *ui, int k)
+{
+    (void)ui;
+    switch (k) {
+    case KEY_UP:
+    case 'k':
+        p->top = p->top > 0 ? p->top - 1 : 0;
+        return true;
+    case KEY_DOWN:
+    case 'j':
+        p->top++;
+        return true;
+    case KEY_HOME:
+    case KEY_PPAGE:
+        p->top = 0;
+        return true;
+    case KEY_NPAGE:
+        p->top += pane_rows(p) / 2;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    (void)ui;
+    snprintf(buf, len, "Performance (model-derived cycles)");
+}
+
+static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    if (ui->layer < 0)
+        return false;
+    snprintf(buf, len, "layer %ld", ui->layer);
+    return true;
+}
+
+static const struct pane_ops ops = {
+    .name = "perf",
+    .keys_help = "j k PgUp PgDn\tscroll\n"
+                 "bars\tshare of a unit's busy cycles spent computing | stalled | otherwise",
+    .draw = draw,
+    .key = key,
+    .title = title,
+    .selected = selected,
+};
+
+struct pane *pane_perf_create(void)
+{
+    struct pane *p = calloc(1, sizeof *p);
+    if (p)
+        p->ops = &ops;
+    return p;
+}

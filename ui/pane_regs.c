@@ -1,0 +1,562 @@
+/* Pane 2: the registers of one unit and group, every field decoded, values
+ * that changed since the last stop marked ('*') and highlighted, and editing
+ * in place: the edited value becomes the console command
+ * "reg UNIT.REG[.FIELD] = VALUE", so a poke is an ordinary traced CSB write.
+ *
+ * "Changed since the last stop" compares two snapshots of every register of
+ * every unit: the values at the stop before and at the latest stop.  A stop
+ * that changed nothing (info, help) keeps the older snapshot, so highlights
+ * survive commands that only look. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ui.h"
+
+struct reg_values {
+    uint32_t *v[DLA_U_COUNT][2]; /* per unit and group, indexed like regdb_unit.regs */
+};
+
+struct regs_pane {
+    const struct dla *dla; /* model the snapshots belong to */
+    struct reg_values prev, cur;
+    bool have;
+    int reg;   /* selected register (index in the unit's table) */
+    int field; /* selected field of it, -1: the register row */
+    int unit_shown;
+    /* edit in progress */
+    int edit_unit, edit_reg, edit_field;
+};
+
+/* ---------------------------------------------------------------- values */
+
+static uint32_t read_reg(struct dla *d, enum dla_unit u, int group, const struct regdb_unit *ru,
+                         const struct regdb_reg *r)
+{
+    /* status registers are computed when read: peek shows what a read would */
+    if (!r->dual)
+        return dla_csb_peek(d, regdb_addr(ru, r));
+    return dla_reg_value(d, u, group, r->offset);
+}
+
+static void values_free(struct reg_values *v)
+{
+    for (int u = 0; u < DLA_U_COUNT; u++)
+        for (int g = 0; g < 2; g++) {
+            free(v->v[u][g]);
+            v->v[u][g] = NULL;
+        }
+}
+
+static bool values_read(struct dla *d, struct reg_values *v)
+{
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        for (int g = 0; g < 2; g++) {
+            if (!ru || !ru->n_regs)
+                continue;
+            if (!v->v[u][g])
+                v->v[u][g] = calloc(ru->n_regs, sizeof(uint32_t));
+            if (!v->v[u][g])
+                return false;
+            for (uint16_t i = 0; i < ru->n_regs; i++)
+                v->v[u][g][i] = read_reg(d, (enum dla_unit)u, g, ru, &ru->regs[i]);
+        }
+    }
+    return true;
+}
+
+static bool values_equal(struct dla *d, const struct reg_values *a, const struct reg_values *b)
+{
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        for (int g = 0; g < 2 && ru; g++)
+            if (a->v[u][g] && b->v[u][g] &&
+                memcmp(a->v[u][g], b->v[u][g], ru->n_regs * sizeof(uint32_t)))
+                return false;
+    }
+    return true;
+}
+
+/* After a stop: the latest snapshot becomes the previous one if anything changed. */
+static void roll_snapshots(struct regs_pane *rp, struct dla *d)
+{
+    if (rp->dla != d || !rp->have) {
+        values_free(&rp->prev);
+        values_free(&rp->cur);
+        rp->dla = d;
+        rp->have = d && values_read(d, &rp->cur) && values_read(d, &rp->prev);
+        return;
+    }
+    struct reg_values fresh = {0};
+    if (!values_read(d, &fresh)) {
+        values_free(&fresh);
+        return;
+    }
+    if (values_equal(d, &fresh, &rp->cur)) {
+        values_free(&fresh);
+        return;
+    }
+    values_free(&rp->prev);
+    rp->prev = rp->cur;
+    rp->cur = fresh;
+}
+
+static bool changed(const struct regs_pane *rp, int u, int g, int i)
+{
+    return rp->have && rp->prev.v[u][g] && rp->cur.v[u][g] &&
+           rp->prev.v[u][g][i] != rp->cur.v[u][g][i];
+}
+
+/* ---------------------------------------------------------------- units */
+
+static bool unit_shown(struct dla *d, enum dla_unit u)
+{
+    const struct regdb_unit *ru = dla_unit_db(d, u);
+    const struct dla_config *c = dla_cfg(d);
+    if (!ru || !ru->n_regs)
+        return false;
+    if ((u == DLA_U_BDMA && !c->bdma) || (u == DLA_U_RBK && !c->rubik) ||
+        (u == DLA_U_CVIF && !c->cvsram))
+        return false;
+    return true;
+}
+
+static int next_unit(struct dla *d, int u, int dir)
+{
+    for (int k = 0; k < DLA_U_COUNT; k++) {
+        u = (u + dir + DLA_U_COUNT) % DLA_U_COUNT;
+        if (unit_shown(d, (enum dla_unit)u))
+            return u;
+    }
+    return u;
+}
+
+/* ---------------------------------------------------------------- rows */
+
+struct row {
+    int reg, field;
+};
+
+/* Rows: every register, and the fields of the selected one below it. */
+static int build_rows(const struct regs_pane *rp, const struct regdb_unit *ru, struct row *rows,
+                      int max)
+{
+    int n = 0;
+    for (int i = 0; i < ru->n_regs && n < max; i++) {
+        rows[n++] = (struct row){i, -1};
+        if (i != rp->reg)
+            continue;
+        for (int f = 0; f < ru->regs[i].n_fields && n < max; f++)
+            rows[n++] = (struct row){i, f};
+    }
+    return n;
+}
+
+static int row_of_selection(const struct regs_pane *rp, const struct row *rows, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (rows[i].reg == rp->reg && rows[i].field == rp->field)
+            return i;
+    return 0;
+}
+
+static void fields_inline(const struct regdb_reg *r, uint32_t value, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint16_t f = 0; f < r->n_fields && used + 1 < len; f++) {
+        const struct regdb_field *fd = &r->fields[f];
+        uint32_t v = regdb_field_get(fd, value);
+        const char *e = regdb_enum_name(fd, v);
+        int n = e ? snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", fd->name, e)
+                  : snprintf(buf + used, len - used, "%s%s=%u", used ? " " : "", fd->name, v);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static int name_width(const struct regdb_unit *ru)
+{
+    int w = 8;
+    for (uint16_t i = 0; i < ru->n_regs; i++) {
+        int n = (int)strlen(ru->regs[i].name);
+        if (n > w)
+            w = n;
+    }
+    return w > 30 ? 30 : w;
+}
+
+static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct regdb_unit *ru, int i,
+                         int nw, attr_t cursor_attr)
+{
+    struct regs_pane *rp = p->priv;
+    const struct regdb_reg *r = &ru->regs[i];
+    int g = r->dual ? ui->group : 0;
+    uint32_t v = read_reg(ui_dla(ui), (enum dla_unit)ui->unit, g, ru, r);
+    bool ch = changed(rp, ui->unit, g, i);
+    attr_t base = cursor_attr ? cursor_attr : theme(TH_NORMAL);
+    pane_fill(p, row, 0, base);
+    int x =
+        pane_print(p, row, 0, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%s", ch ? "*" : " ");
+    x += pane_print(p, row, x, base, " %-*.*s ", nw, nw, r->name);
+    x += pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "0x%08x", v);
+    char fields[512];
+    fields_inline(r, v, fields, sizeof fields);
+    pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s%s %s",
+               r->access == REGDB_RO ? " ro" : "   ", "", fields);
+}
+
+static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct regdb_unit *ru,
+                           int i, int f, attr_t cursor_attr)
+{
+    struct regs_pane *rp = p->priv;
+    const struct regdb_reg *r = &ru->regs[i];
+    const struct regdb_field *fd = &r->fields[f];
+    int g = r->dual ? ui->group : 0;
+    uint32_t v = regdb_field_get(fd, read_reg(ui_dla(ui), (enum dla_unit)ui->unit, g, ru, r));
+    bool ch = rp->have && rp->prev.v[ui->unit][g] && rp->cur.v[ui->unit][g] &&
+              regdb_field_get(fd, rp->prev.v[ui->unit][g][i]) !=
+                  regdb_field_get(fd, rp->cur.v[ui->unit][g][i]);
+    attr_t base = cursor_attr ? cursor_attr : theme(TH_NORMAL);
+    pane_fill(p, row, 0, base);
+    char bits[16];
+    if (fd->msb == fd->lsb)
+        snprintf(bits, sizeof bits, "[%u]", fd->lsb);
+    else
+        snprintf(bits, sizeof bits, "[%u:%u]", fd->msb, fd->lsb);
+    const char *e = regdb_enum_name(fd, v);
+    int x =
+        pane_print(p, row, 0, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%s", ch ? "*" : " ");
+    x += pane_print(p, row, x, base, "   %-24s %-7s = ", fd->name, bits);
+    pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%u (0x%x)%s%s%s", v, v,
+               e ? " " : "", e ? e : "", fd->access == REGDB_RO ? "  ro" : "");
+}
+
+#define MAX_ROWS 1024
+
+static void draw(struct pane *p, struct ui *ui)
+{
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d) {
+        pane_print(p, 0, 1, theme(TH_DIM), "no file open");
+        return;
+    }
+    if (rp->dla != d)
+        roll_snapshots(rp, d);
+    if (!unit_shown(d, (enum dla_unit)ui->unit))
+        ui->unit = next_unit(d, ui->unit, 1);
+    if (rp->unit_shown != ui->unit) {
+        rp->unit_shown = ui->unit;
+        rp->reg = 0;
+        rp->field = -1;
+        p->top = 0;
+    }
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    static struct row rows[MAX_ROWS];
+    if (rp->reg >= ru->n_regs)
+        rp->reg = ru->n_regs - 1;
+    int n = build_rows(rp, ru, rows, MAX_ROWS);
+    p->cursor = row_of_selection(rp, rows, n);
+    int visible = pane_rows(p) - 1;
+    pane_list_clamp(p, n, visible);
+    int nw = name_width(ru);
+    pane_print(p, 0, 0, theme(TH_HEADER), "  %-*s %-10s    %s", nw, "register", "value",
+               "fields (Enter/e edits, * changed since the last stop)");
+    bool focused = ui->focus == PANE_REGS;
+    for (int r = 0; r < visible && p->top + r < n; r++) {
+        const struct row *row = &rows[p->top + r];
+        attr_t cur = p->top + r == p->cursor ? theme(focused ? TH_CURSOR : TH_CURSOR_IDLE) : 0;
+        if (row->field < 0)
+            draw_reg_row(p, ui, r + 1, ru, row->reg, nw, cur);
+        else
+            draw_field_row(p, ui, r + 1, ru, row->reg, row->field, cur);
+    }
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static void move_selection(struct regs_pane *rp, const struct regdb_unit *ru, int dir)
+{
+    int nf = ru->regs[rp->reg].n_fields;
+    if (dir > 0) {
+        if (rp->field + 1 < nf) {
+            rp->field++;
+        } else if (rp->reg + 1 < ru->n_regs) {
+            rp->reg++;
+            rp->field = -1;
+        }
+    } else if (rp->field >= 0) {
+        rp->field--;
+    } else if (rp->reg > 0) {
+        rp->reg--;
+    }
+}
+
+static void edit_done(struct ui *ui, void *ctx, const char *text)
+{
+    struct pane *p = ctx;
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d || !*text)
+        return;
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)rp->edit_unit);
+    if (!ru || rp->edit_reg >= ru->n_regs)
+        return;
+    const struct regdb_reg *r = &ru->regs[rp->edit_reg];
+    char cmd[256];
+    if (rp->edit_field >= 0)
+        snprintf(cmd, sizeof cmd, "reg %s.%s.%s = %s", ru->name, r->name,
+                 r->fields[rp->edit_field].name, text);
+    else
+        snprintf(cmd, sizeof cmd, "reg %s.%s = %s", ru->name, r->name, text);
+    ui_exec(ui, cmd);
+}
+
+static void start_edit(struct pane *p, struct ui *ui)
+{
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    const struct regdb_reg *r = &ru->regs[rp->reg];
+    bool ro = rp->field >= 0 ? r->fields[rp->field].access == REGDB_RO : r->access == REGDB_RO;
+    if (ro) {
+        ui_message(ui, true, "%s.%s%s%s is read-only", ru->name, r->name, rp->field >= 0 ? "." : "",
+                   rp->field >= 0 ? r->fields[rp->field].name : "");
+        return;
+    }
+    int g = r->dual ? ui->group : 0;
+    if (r->dual && g != dla_producer_group(d, (enum dla_unit)ui->unit))
+        ui_message(ui, false, "note: CSB writes reach group %d (S_POINTER producer)",
+                   dla_producer_group(d, (enum dla_unit)ui->unit));
+    uint32_t v = read_reg(d, (enum dla_unit)ui->unit, g, ru, r);
+    char initial[32];
+    if (rp->field >= 0)
+        snprintf(initial, sizeof initial, "%u", regdb_field_get(&r->fields[rp->field], v));
+    else
+        snprintf(initial, sizeof initial, "0x%08x", v);
+    rp->edit_unit = ui->unit;
+    rp->edit_reg = rp->reg;
+    rp->edit_field = rp->field;
+    /* over the value column of the selected row */
+    int nw = name_width(ru);
+    int col = rp->field >= 0 ? 1 + 3 + 24 + 1 + 7 + 3 : 1 + 1 + nw + 1;
+    ui_prompt_at(ui, p, p->cursor - p->top + 1, col, 24, initial, edit_done, p);
+}
+
+static bool key(struct pane *p, struct ui *ui, int k)
+{
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d)
+        return false;
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    if (!ru)
+        return false;
+    int page = pane_rows(p) - 2 > 1 ? pane_rows(p) - 2 : 1;
+    switch (k) {
+    case KEY_DOWN:
+    case 'j':
+        move_selection(rp, ru, 1);
+        return true;
+    case KEY_UP:
+    case 'k':
+        move_selection(rp, ru, -1);
+        return true;
+    case KEY_NPAGE:
+        rp->reg = rp->reg + page < ru->n_regs ? rp->reg + page : ru->n_regs - 1;
+        rp->field = -1;
+        return true;
+    case KEY_PPAGE:
+        rp->reg = rp->reg - page > 0 ? rp->reg - page : 0;
+        rp->field = -1;
+        return true;
+    case KEY_HOME:
+        rp->reg = 0;
+        rp->field = -1;
+        return true;
+    case KEY_END:
+        rp->reg = ru->n_regs - 1;
+        rp->field = -1;
+        return true;
+    case KEY_LEFT:
+    case 'h':
+    case '[':
+    case KEY_RIGHT:
+    case 'l':
+    case ']': {
+        int dir = k == KEY_LEFT || k == 'h' || k == '[' ? -1 : 1;
+        ui->unit = next_unit(d, ui->unit, dir);
+        ui->unit_pinned = true;
+        return true;
+    }
+    case 'g':
+        ui->group ^= 1;
+        return true;
+    case 'u': /* follow the selected layer's unit again */
+        ui->unit_pinned = false;
+        ui_select_layer(ui, ui->layer);
+        return true;
+    case 'e':
+    case '\n':
+    case KEY_ENTER:
+        start_edit(p, ui);
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstate)
+{
+    (void)col;
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d)
+        return false;
+    if (bstate & BUTTON4_PRESSED)
+        return key(p, ui, KEY_UP);
+#ifdef BUTTON5_PRESSED
+    if (bstate & BUTTON5_PRESSED)
+        return key(p, ui, KEY_DOWN);
+#endif
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    static struct row rows[MAX_ROWS];
+    int n = build_rows(rp, ru, rows, MAX_ROWS);
+    int i = p->top + row - 1;
+    if (row < 1 || i >= n)
+        return false;
+    rp->reg = rows[i].reg;
+    rp->field = rows[i].field;
+    return true;
+}
+
+static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    struct dla *d = ui_dla(ui);
+    if (!d) {
+        snprintf(buf, len, "Registers");
+        return;
+    }
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    if (ru && ru->op_enable != 0xffff)
+        snprintf(buf, len, "Registers %s group %d (producer %d, consumer %d)%s", ru->name,
+                 ui->group, dla_producer_group(d, (enum dla_unit)ui->unit),
+                 dla_consumer_group(d, (enum dla_unit)ui->unit), ui->unit_pinned ? " pinned" : "");
+    else
+        snprintf(buf, len, "Registers %s%s", ru ? ru->name : "?", ui->unit_pinned ? " pinned" : "");
+}
+
+static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d)
+        return false;
+    const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
+    if (!ru || rp->reg >= ru->n_regs)
+        return false;
+    const struct regdb_reg *r = &ru->regs[rp->reg];
+    if (rp->field >= 0)
+        snprintf(buf, len, "%s.%s.%s", ru->name, r->name, r->fields[rp->field].name);
+    else
+        snprintf(buf, len, "%s.%s", ru->name, r->name);
+    return true;
+}
+
+static void stopped(struct pane *p, struct ui *ui)
+{
+    roll_snapshots(p->priv, ui_dla(ui));
+}
+
+/* ---------------------------------------------------------------- search */
+
+static bool name_matches(const char *name, const char *text)
+{
+    size_t n = strlen(text);
+    for (const char *s = name; *s; s++)
+        if (!strncasecmp(s, text, n))
+            return true;
+    return false;
+}
+
+bool regs_search(struct ui *ui, const char *text)
+{
+    struct pane *p = ui->pane[PANE_REGS];
+    struct regs_pane *rp = p->priv;
+    struct dla *d = ui_dla(ui);
+    if (!d || !*text)
+        return false;
+    /* "UNIT.NAME" searches that unit's registers only */
+    char unit_part[32] = "";
+    const char *dot = strchr(text, '.');
+    if (dot && dot - text < (int)sizeof unit_part) {
+        snprintf(unit_part, sizeof unit_part, "%.*s", (int)(dot - text), text);
+        text = dot + 1;
+    }
+    int u = ui->unit, start = rp->reg + 1;
+    for (int k = 0; k <= DLA_U_COUNT; k++) {
+        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        bool unit_ok = unit_shown(d, (enum dla_unit)u) &&
+                       (!unit_part[0] || regdb_unit_named(dla_regmap(d), unit_part) == ru);
+        for (int i = start; unit_ok && i < ru->n_regs; i++) {
+            if (!name_matches(ru->regs[i].name, text))
+                continue;
+            if (u != ui->unit) {
+                ui->unit = u;
+                ui->unit_pinned = true;
+                rp->unit_shown = u;
+            }
+            rp->reg = i;
+            rp->field = -1;
+            return true;
+        }
+        u = (u + 1) % DLA_U_COUNT;
+        start = 0;
+    }
+    return false;
+}
+
+static void destroy(struct pane *p)
+{
+    struct regs_pane *rp = p->priv;
+    values_free(&rp->prev);
+    values_free(&rp->cur);
+    free(rp);
+}
+
+static const struct pane_ops ops = {
+    .name = "regs",
+    .keys_help = "h l [ ]\tprevious / next unit (pins it; u follows the layer again)\n"
+                 "g\tshow the other register group\n"
+                 "Enter e\tedit the value in place: executes reg UNIT.REG[.FIELD] = VALUE\n"
+                 "/\tsearch a register by name (UNIT.NAME limits to a unit; Enter repeats)",
+    .draw = draw,
+    .key = key,
+    .mouse = mouse,
+    .title = title,
+    .selected = selected,
+    .stopped = stopped,
+    .destroy = destroy,
+};
+
+struct pane *pane_regs_create(void)
+{
+    struct pane *p = calloc(1, sizeof *p);
+    struct regs_pane *rp = calloc(1, sizeof *rp);
+    if (!p || !rp) {
+        free(p);
+        free(rp);
+        return NULL;
+    }
+    rp->field = -1;
+    rp->unit_shown = -1;
+    p->ops = &ops;
+    p->priv = rp;
+    return p;
+}

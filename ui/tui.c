@@ -1,0 +1,915 @@
+/* The TUI's main loop: terminal setup and restore, signals, key and mouse
+ * dispatch, command execution with live progress, and drawing.
+ *
+ * Commands run inside dbg_exec(), which returns only when the step or run
+ * is over.  To keep the screen live meanwhile, the TUI listens to the
+ * model's events: at most every 100 ms during a command it redraws (layer
+ * k/N, cycle, the layers and timeline) and polls the keyboard for a resize
+ * or Esc.  Ctrl-C arrives as SIGINT and sets session_interrupt, which ends
+ * the run after the current action; the program goes on.
+ *
+ * The terminal is restored on every way out: a normal quit (endwin), exit()
+ * from anywhere (atexit), SIGTERM/SIGHUP (handled in the loop, or at once
+ * when a second one comes), and fatal signals (the saved escape sequences and
+ * termios are written back from the handler, which is async-signal-safe). */
+#include "tui.h"
+
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ui.h"
+
+#define PROGRESS_MS  100  /* redraw interval while a command runs */
+#define CTRL_C_MS    2000 /* a second idle Ctrl-C within this quits */
+#define IDLE_POLL_MS 250
+
+/* ---------------------------------------------------------------- terminal and signals */
+
+static volatile sig_atomic_t got_sigint, got_term, running_flag, terminal_taken;
+static struct termios saved_tio;
+static bool have_tio;
+static char restore_seq[512];
+static size_t restore_len;
+static struct sigaction old_int, old_term, old_hup;
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction old_fatal[N_FATAL];
+
+/* Async-signal-safe: write the saved "leave the TUI" sequences, put termios back. */
+static void emergency_restore(void)
+{
+    if (!terminal_taken)
+        return;
+    terminal_taken = 0;
+    ssize_t w = write(STDOUT_FILENO, restore_seq, restore_len);
+    (void)w;
+    if (have_tio)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+}
+
+static void append_cap(const char *name)
+{
+    char *s = tigetstr(name);
+    if (!s || s == (char *)-1)
+        return;
+    size_t n = strlen(s);
+    if (restore_len + n < sizeof restore_seq) {
+        memcpy(restore_seq + restore_len, s, n);
+        restore_len += n;
+    }
+}
+
+/* What endwin would send, precomputed so a signal handler can send it. */
+static void build_restore_sequence(void)
+{
+    static const char mouse_off[] = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
+    restore_len = 0;
+    memcpy(restore_seq, mouse_off, sizeof mouse_off - 1);
+    restore_len = sizeof mouse_off - 1;
+    append_cap("sgr0");
+    append_cap("cnorm");
+    append_cap("rmkx");
+    append_cap("rmcup");
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    got_sigint = 1;
+    if (running_flag)
+        session_interrupt = 1;
+}
+
+static void on_term(int sig)
+{
+    (void)sig;
+    session_interrupt = 1; /* a run stops; the loop then leaves cleanly */
+    if (got_term) {
+        /* asked twice: the loop is not getting there, leave now */
+        emergency_restore();
+        _exit(128 + sig);
+    }
+    got_term = sig;
+}
+
+static void on_fatal(int sig)
+{
+    emergency_restore();
+    for (size_t i = 0; i < N_FATAL; i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &old_fatal[i], NULL); /* e.g. the sanitizer's report */
+    raise(sig);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_sigint; /* no SA_RESTART: a blocked read returns to the loop */
+    sigaction(SIGINT, &sa, &old_int);
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    sa.sa_handler = on_fatal;
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaction(fatal_signals[i], &sa, &old_fatal[i]);
+}
+
+static void restore_signals(void)
+{
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    for (size_t i = 0; i < N_FATAL; i++)
+        sigaction(fatal_signals[i], &old_fatal[i], NULL);
+}
+
+static void restore_at_exit(void)
+{
+    if (terminal_taken) {
+        terminal_taken = 0;
+        endwin();
+    }
+}
+
+/* ---------------------------------------------------------------- small helpers */
+
+long long ui_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct dla *ui_dla(struct ui *ui)
+{
+    return ui->g->session ? session_dla(ui->g->session) : NULL;
+}
+
+void ui_message(struct ui *ui, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ui->message, sizeof ui->message, fmt, ap);
+    va_end(ap);
+    ui->message_error = error;
+    ui->dirty = true;
+}
+
+static enum dla_unit main_unit(enum dla_proc p)
+{
+    switch (p) {
+    case DLA_P_BDMA:
+        return DLA_U_BDMA;
+    case DLA_P_CONV:
+        return DLA_U_CDMA;
+    case DLA_P_SDP:
+        return DLA_U_SDP;
+    case DLA_P_PDP:
+        return DLA_U_PDP;
+    case DLA_P_CDP:
+        return DLA_U_CDP;
+    case DLA_P_RUBIK:
+        return DLA_U_RBK;
+    default:
+        return DLA_U_GLB;
+    }
+}
+
+void ui_select_layer(struct ui *ui, long layer)
+{
+    struct dla *d = ui_dla(ui);
+    long n = d ? (long)dla_layer_count(d) : 0;
+    if (layer >= n)
+        layer = n - 1;
+    ui->layer = layer < 0 ? -1 : layer;
+    ui->dirty = true;
+    if (ui->layer < 0 || ui->unit_pinned)
+        return;
+    const struct dla_layer *l = dla_layer_get(d, (size_t)ui->layer);
+    ui->unit = main_unit((enum dla_proc)l->proc);
+    if (l->group <= 1)
+        ui->group = l->group;
+}
+
+long ui_current_layer(struct ui *ui)
+{
+    struct dla *d = ui_dla(ui);
+    if (!d)
+        return -1;
+    size_t n = dla_layer_count(d);
+    for (size_t i = 0; i < n; i++)
+        if (dla_layer_get(d, i)->state != DLA_LAYER_DONE)
+            return (long)i;
+    return n ? (long)n - 1 : -1;
+}
+
+static bool is_right_pane(enum pane_id id)
+{
+    return id >= PANE_REGS && id <= PANE_MEM;
+}
+
+void ui_focus(struct ui *ui, enum pane_id id)
+{
+    if (id >= PANE_COUNT)
+        return;
+    if (id == PANE_CONSOLE && ui->focus != PANE_CONSOLE)
+        ui->back_focus = ui->focus;
+    if (is_right_pane(id) && !layout_visible(ui, id)) {
+        ui->detail = id;
+        if (id != PANE_REGS)
+            ui->placed_with = id;
+        layout_place(ui);
+    } else if (is_right_pane(id)) {
+        ui->detail = id;
+        if (id != PANE_REGS)
+            ui->placed_with = id;
+    }
+    ui->focus = id;
+    ui->dirty = true;
+}
+
+/* ---------------------------------------------------------------- prompt */
+
+static void prompt_open(struct ui *ui, enum prompt_kind kind, const char *label,
+                        const char *initial, prompt_done_fn done, void *ctx)
+{
+    struct prompt *pr = &ui->prompt;
+    memset(pr, 0, sizeof *pr);
+    pr->kind = kind;
+    snprintf(pr->label, sizeof pr->label, "%s", label ? label : "");
+    snprintf(pr->text, sizeof pr->text, "%s", initial ? initial : "");
+    pr->len = strlen(pr->text);
+    pr->done = done;
+    pr->ctx = ctx;
+    ui->dirty = true;
+}
+
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const char *initial,
+               prompt_done_fn done, void *ctx)
+{
+    prompt_open(ui, kind, label, initial, done, ctx);
+}
+
+void ui_prompt_at(struct ui *ui, struct pane *anchor, int row, int col, int width,
+                  const char *initial, prompt_done_fn done, void *ctx)
+{
+    prompt_open(ui, PROMPT_TEXT, "", initial, done, ctx);
+    ui->prompt.anchor = anchor;
+    ui->prompt.row = row;
+    ui->prompt.col = col;
+    ui->prompt.width = width;
+}
+
+static void prompt_close(struct ui *ui)
+{
+    memset(&ui->prompt, 0, sizeof ui->prompt);
+    ui->dirty = true;
+}
+
+static void prompt_key(struct ui *ui, int k)
+{
+    struct prompt *pr = &ui->prompt;
+    prompt_done_fn done = pr->done;
+    void *ctx = pr->ctx;
+    if (pr->kind == PROMPT_YESNO) {
+        bool yes = k == 'y' || k == 'Y';
+        prompt_close(ui);
+        if (done)
+            done(ui, ctx, yes ? "y" : "n");
+        return;
+    }
+    switch (k) {
+    case 27:
+        prompt_close(ui);
+        return;
+    case '\n':
+    case '\r':
+    case KEY_ENTER: {
+        char text[sizeof pr->text];
+        memcpy(text, pr->text, sizeof text);
+        prompt_close(ui);
+        if (done)
+            done(ui, ctx, text);
+        return;
+    }
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        if (pr->len)
+            pr->text[--pr->len] = 0;
+        return;
+    case 21: /* Ctrl-U */
+        pr->len = 0;
+        pr->text[0] = 0;
+        return;
+    default:
+        if (k >= 32 && k < 256 && pr->len + 1 < sizeof pr->text) {
+            pr->text[pr->len++] = (char)k;
+            pr->text[pr->len] = 0;
+        }
+        return;
+    }
+}
+
+static void draw_anchored_prompt(struct ui *ui)
+{
+    struct prompt *pr = &ui->prompt;
+    struct pane *p = pr->anchor;
+    if (!p->win)
+        return;
+    int width = pr->width;
+    if (pr->col + width > pane_cols(p))
+        width = pane_cols(p) - pr->col;
+    if (width < 2)
+        return;
+    int shown = (int)pr->len > width - 1 ? width - 1 : (int)pr->len;
+    wattrset(p->win, theme(TH_OVERLAY));
+    mvwhline(p->win, pr->row + 1, pr->col + 1, ' ', width);
+    mvwaddnstr(p->win, pr->row + 1, pr->col + 1, pr->text + pr->len - shown, shown);
+    wattrset(p->win, theme(TH_NORMAL));
+    wmove(p->win, pr->row + 1, pr->col + 1 + shown);
+    curs_set(1);
+    wnoutrefresh(p->win);
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+static void draw_all(struct ui *ui)
+{
+    if (ui->too_small) {
+        too_small_draw(ui);
+        if (ui->prompt.kind != PROMPT_NONE)
+            keybar_draw(ui);
+        curs_set(0);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    statusbar_draw(ui);
+    keybar_draw(ui);
+    wnoutrefresh(stdscr);
+    for (int i = 0; i < PANE_COUNT; i++) {
+        struct pane *p = ui->pane[i];
+        if (!p->win)
+            continue;
+        werase(p->win);
+        p->ops->draw(p, ui); /* first: the title may show what drawing decided */
+        pane_frame(p, ui, ui->focus == (enum pane_id)i);
+        wnoutrefresh(p->win);
+    }
+    if (ui->help_open)
+        help_draw(ui);
+    if (ui->prompt.kind != PROMPT_NONE && ui->prompt.anchor && !ui->help_open) {
+        draw_anchored_prompt(ui);
+    } else if (ui->prompt.kind != PROMPT_NONE) {
+        int x = (int)(strlen(ui->prompt.label) + ui->prompt.len);
+        move(ui->rows - 1, x < ui->cols - 1 ? x : ui->cols - 1);
+        curs_set(1);
+        wnoutrefresh(stdscr);
+    } else {
+        console_place_cursor(ui);
+    }
+    doupdate();
+    ui->dirty = false;
+}
+
+static void relayout(struct ui *ui)
+{
+    werase(stdscr);
+    layout_place(ui);
+    if (ui->prompt.anchor && !ui->prompt.anchor->win)
+        prompt_close(ui);
+    ui->dirty = true;
+}
+
+/* ---------------------------------------------------------------- the model's events */
+
+static void on_model_event(void *ctx, const struct dla_event *ev);
+
+/* Follow the session's model with the progress listener.
+ *
+ * "file" replaces the session, and the new model may be allocated where the
+ * old one was, so the pointer alone cannot tell whether our listener is still
+ * registered.  Listener handles can: each model numbers its listeners from 1,
+ * so ours is registered only after raising its model's count far above what a
+ * freshly opened model reaches, and a model whose next handle is not above
+ * ours is a new one. */
+#define HANDLE_FLOOR 100000
+
+static void noop_listener(void *ctx, const struct dla_event *ev)
+{
+    (void)ctx;
+    (void)ev;
+}
+
+static bool still_listening(struct ui *ui, struct dla *d)
+{
+    if (ui->listened != d || ui->listener <= 0)
+        return false;
+    int probe = dla_listen(d, noop_listener, NULL);
+    if (probe < 0)
+        return true; /* no room to probe: assume nothing changed */
+    dla_unlisten(d, probe);
+    return probe > ui->listener;
+}
+
+static void follow_model(struct ui *ui)
+{
+    struct dla *d = ui_dla(ui);
+    if (!d) {
+        ui->listened = NULL;
+        ui->listener = -1;
+        return;
+    }
+    if (still_listening(ui, d))
+        return;
+    int h = 0;
+    while (h >= 0 && h < HANDLE_FLOOR) { /* see above */
+        h = dla_listen(d, noop_listener, NULL);
+        if (h >= 0)
+            dla_unlisten(d, h);
+    }
+    ui->listener = dla_listen(d, on_model_event, ui);
+    ui->listened = ui->listener >= 0 ? d : NULL;
+}
+
+/* While a command runs: Esc or a resize from the keyboard; the rest is dropped. */
+static void poll_keys_while_running(struct ui *ui)
+{
+    nodelay(stdscr, TRUE);
+    int k;
+    while ((k = getch()) != ERR) {
+        if (k == KEY_RESIZE)
+            relayout(ui);
+        else if (k == 27)
+            session_interrupt = 1;
+    }
+    nodelay(stdscr, FALSE);
+    timeout(IDLE_POLL_MS);
+}
+
+static void show_progress(struct ui *ui)
+{
+    long long now = ui_now_ms();
+    if (now - ui->last_draw_ms < PROGRESS_MS)
+        return;
+    ui->last_draw_ms = now;
+    poll_keys_while_running(ui);
+    if (ui->layer != ui_current_layer(ui))
+        ui_select_layer(ui, ui_current_layer(ui));
+    draw_all(ui);
+}
+
+static void on_model_event(void *ctx, const struct dla_event *ev)
+{
+    struct ui *ui = ctx;
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (ui->pane[i]->ops->event)
+            ui->pane[i]->ops->event(ui->pane[i], ui, ev);
+    if (!ui->running)
+        return;
+    if ((++ui->events & 63) != 0 && ev->kind != DLA_EV_LAYER_DONE)
+        return;
+    show_progress(ui);
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static void sink_line(void *ctx, enum dbg_out_kind kind, const char *text)
+{
+    struct ui *ui = ctx;
+    console_out(ui, kind, text);
+    if (kind == DBG_OUT_STOP && !ui->stop_seen) {
+        while (*text == ' ')
+            text++;
+        snprintf(ui->stop_reason, sizeof ui->stop_reason, "%s", text);
+        ui->stop_seen = true;
+    }
+    if (kind == DBG_OUT_ERROR && !ui->message[0])
+        ui_message(ui, true, "%s", text);
+    if (ui->running)
+        show_progress(ui);
+}
+
+/* Where execution is: a command that changes it moves the selection to the current layer. */
+struct position {
+    const struct session *s;
+    uint64_t now, writes, events, layers;
+    bool finished;
+};
+
+static struct position position_of(struct ui *ui)
+{
+    struct position p = {ui->g->session, 0, 0, 0, 0, false};
+    if (p.s) {
+        p.now = dla_now(session_dla(ui->g->session));
+        p.writes = session_writes(p.s);
+        p.events = session_events(p.s);
+        p.layers = dla_layer_count(session_dla(ui->g->session));
+        p.finished = session_finished(p.s);
+    }
+    return p;
+}
+
+static bool same_position(const struct position *a, const struct position *b)
+{
+    return a->s == b->s && a->now == b->now && a->writes == b->writes && a->events == b->events &&
+           a->layers == b->layers && a->finished == b->finished;
+}
+
+void ui_exec(struct ui *ui, const char *line)
+{
+    static const struct dbg_sink sink_proto = {.line = sink_line};
+    struct dbg_sink sink = sink_proto;
+    sink.ctx = ui;
+    console_echo(ui, line);
+    struct position before = position_of(ui);
+    const char *path_before = ui->g->session ? session_path(ui->g->session) : "";
+    char path_copy[512];
+    snprintf(path_copy, sizeof path_copy, "%s", path_before);
+    ui->running = true;
+    snprintf(ui->running_cmd, sizeof ui->running_cmd, "%s", line);
+    ui->stop_seen = false;
+    ui->message[0] = 0;
+    ui->events = 0;
+    ui->last_draw_ms = ui_now_ms();
+    session_interrupt = 0;
+    running_flag = 1;
+    enum cmd_status st = dbg_exec(ui->g, line, &sink);
+    running_flag = 0;
+    ui->running = false;
+    follow_model(ui);
+    struct position after = position_of(ui);
+    if (after.s != before.s || !ui->g->session ||
+        strcmp(path_copy, session_path(ui->g->session)) != 0)
+        ui->known_layers = 0; /* another file */
+    if (after.finished && ui->g->session)
+        ui->known_layers = dla_layer_count(session_dla(ui->g->session));
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (ui->pane[i]->ops->stopped)
+            ui->pane[i]->ops->stopped(ui->pane[i], ui);
+    if (!same_position(&before, &after) || ui->layer >= (long)after.layers)
+        ui_select_layer(ui, ui_current_layer(ui));
+    if (st == CMD_QUIT || ui->g->quit)
+        ui->quit = true;
+    ui->dirty = true;
+}
+
+/* ---------------------------------------------------------------- quitting */
+
+static bool run_in_progress(struct ui *ui)
+{
+    struct session *s = ui->g->session;
+    struct drv_action act;
+    return s && !session_finished(s) && session_last_action(s, &act);
+}
+
+static void quit_answer(struct ui *ui, void *ctx, const char *text)
+{
+    (void)ctx;
+    if (text[0] == 'y')
+        ui_exec(ui, "quit");
+    if (text[0] == 'y')
+        ui->quit = true;
+}
+
+static void request_quit(struct ui *ui)
+{
+    if (!run_in_progress(ui)) {
+        ui_exec(ui, "quit");
+        ui->quit = true;
+        return;
+    }
+    struct dla *d = ui_dla(ui);
+    char label[128];
+    snprintf(
+        label, sizeof label, "A run is in progress (%llu layers done, cycle %llu). Quit? [y/N] ",
+        (unsigned long long)session_layers_done(ui->g->session), (unsigned long long)dla_now(d));
+    ui_prompt(ui, PROMPT_YESNO, label, "", quit_answer, NULL);
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static char last_search[128];
+
+static void search_done(struct ui *ui, void *ctx, const char *text)
+{
+    (void)ctx;
+    if (*text)
+        snprintf(last_search, sizeof last_search, "%s", text);
+    if (!last_search[0])
+        return;
+    ui_focus(ui, PANE_REGS);
+    if (!regs_search(ui, last_search))
+        ui_message(ui, true, "no register matches \"%s\"", last_search);
+}
+
+static void next_pane(struct ui *ui, int dir)
+{
+    for (int k = 1; k <= PANE_COUNT; k++) {
+        enum pane_id id = (enum pane_id)((ui->focus + dir * k + PANE_COUNT) % PANE_COUNT);
+        if (layout_visible(ui, id)) {
+            ui_focus(ui, id);
+            return;
+        }
+    }
+}
+
+static void global_key(struct ui *ui, const struct key_binding *b)
+{
+    char cmd[256];
+    switch (b->action) {
+    case KA_COMMAND:
+    case KA_BREAK:
+        if (keys_command(ui, b, cmd, sizeof cmd))
+            ui_exec(ui, cmd);
+        else
+            ui_message(ui, true, "%s", cmd);
+        return;
+    case KA_QUIT:
+        request_quit(ui);
+        return;
+    case KA_HELP:
+        ui->help_open = true;
+        ui->help_top = 0;
+        return;
+    case KA_CONSOLE:
+        ui_focus(ui, PANE_CONSOLE);
+        return;
+    case KA_SEARCH:
+        ui_prompt(ui, PROMPT_TEXT, "search registers (Enter repeats): ", "", search_done, NULL);
+        return;
+    case KA_NEXT_PANE:
+        next_pane(ui, 1);
+        return;
+    case KA_PREV_PANE:
+        next_pane(ui, -1);
+        return;
+    case KA_PANE:
+        ui_focus(ui, (enum pane_id)b->arg);
+        return;
+    case KA_REDRAW:
+        clearok(curscr, TRUE);
+        relayout(ui);
+        return;
+    }
+}
+
+static void handle_mouse(struct ui *ui)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return;
+    enum pane_id id = layout_pane_at(ui, ev.y, ev.x);
+    if (id == PANE_COUNT)
+        return;
+    bool wheel = ev.bstate & BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    wheel = wheel || (ev.bstate & BUTTON5_PRESSED);
+#endif
+    if (!wheel)
+        ui_focus(ui, id);
+    struct pane *p = ui->pane[id];
+    if (p->ops->mouse)
+        p->ops->mouse(p, ui, ev.y - p->y - 1, ev.x - p->x - 1, ev.bstate);
+    ui->dirty = true;
+}
+
+/* Keys that work in the console too: function keys, and Tab out of nothing. */
+static bool console_passes_through(int k)
+{
+    return k == KEY_F(1) || k == KEY_F(5) || k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) ||
+           k == KEY_BTAB;
+}
+
+static void handle_key(struct ui *ui, int k)
+{
+    if (k == KEY_RESIZE) {
+        relayout(ui);
+        return;
+    }
+    if (ui->prompt.kind != PROMPT_NONE) {
+        prompt_key(ui, k);
+        return;
+    }
+    ui->message[0] = 0;
+    if (ui->too_small) {
+        if (k == 'q' || k == KEY_F(12))
+            request_quit(ui);
+        return;
+    }
+    if (ui->help_open) {
+        if (!help_key(ui, k))
+            ui->help_open = false;
+        return;
+    }
+    if (k == KEY_MOUSE) {
+        handle_mouse(ui);
+        return;
+    }
+    const struct key_binding *b = keys_find(k);
+    if (ui->focus == PANE_CONSOLE && !(b && console_passes_through(k))) {
+        ui->pane[PANE_CONSOLE]->ops->key(ui->pane[PANE_CONSOLE], ui, k);
+        return;
+    }
+    struct pane *p = ui->pane[ui->focus];
+    if (p->win && p->ops->key && p->ops->key(p, ui, k))
+        return;
+    if (b) {
+        global_key(ui, b);
+        return;
+    }
+    if (k == 27)
+        return;
+    ui_message(ui, false, "key not bound here; ? lists every key");
+}
+
+/* An idle Ctrl-C drops the line being typed; a second one soon after quits. */
+static void handle_idle_sigint(struct ui *ui)
+{
+    long long now = ui_now_ms();
+    if (ui->ctrl_c_ms && now - ui->ctrl_c_ms < CTRL_C_MS) {
+        ui_exec(ui, "quit");
+        ui->quit = true;
+        return;
+    }
+    ui->ctrl_c_ms = now;
+    console_clear_line(ui);
+    ui_message(ui, false, "Ctrl-C again within 2 s quits (q asks first)");
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static bool create_panes(struct ui *ui)
+{
+    struct pane *(*const create[PANE_COUNT])(void) = {
+        pane_layers_create, pane_regs_create, pane_cbuf_create,     pane_lut_create,
+        pane_perf_create,   pane_mem_create,  pane_timeline_create, pane_console_create,
+    };
+    for (int i = 0; i < PANE_COUNT; i++) {
+        ui->pane[i] = create[i]();
+        if (!ui->pane[i])
+            return false;
+    }
+    return true;
+}
+
+static void destroy_panes(struct ui *ui)
+{
+    for (int i = 0; i < PANE_COUNT; i++) {
+        struct pane *p = ui->pane[i];
+        if (!p)
+            continue;
+        if (p->win)
+            delwin(p->win);
+        if (p->ops->destroy)
+            p->ops->destroy(p);
+        free(p);
+    }
+}
+
+static void welcome(struct ui *ui)
+{
+    char text[600];
+    struct session *s = ui->g->session;
+    if (s)
+        snprintf(text, sizeof text, "dladbg %s: %s (configuration %s)", DLADBG_VERSION,
+                 session_path(s), dla_cfg(session_dla(s))->name);
+    else
+        snprintf(text, sizeof text, "dladbg %s: no file open; \"file FILE\" opens one",
+                 DLADBG_VERSION);
+    console_out(ui, DBG_OUT_NOTE, text);
+    console_out(ui, DBG_OUT_NOTE,
+                "c continue, n step a layer, s step a register write, b breakpoint, "
+                "B step back, : console, ? every key, q quit");
+}
+
+static bool take_terminal(void)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "dladbg: the TUI needs a terminal (use --batch)\n");
+        return false;
+    }
+    have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
+    setlocale(LC_ALL, "");
+    set_escdelay(25);
+    install_signals();
+    SCREEN *scr = newterm(NULL, stdout, stdin);
+    if (!scr) {
+        restore_signals();
+        fprintf(stderr, "dladbg: cannot use terminal \"%s\" (use --batch)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return false;
+    }
+    build_restore_sequence();
+    terminal_taken = 1;
+    static bool registered;
+    if (!registered)
+        atexit(restore_at_exit);
+    registered = true;
+    cbreak(); /* not raw(): Ctrl-C stays SIGINT */
+    noecho();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    timeout(IDLE_POLL_MS);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                  | BUTTON5_PRESSED
+#endif
+              ,
+              NULL);
+    mouseinterval(0);
+    return true;
+}
+
+static void give_back_terminal(void)
+{
+    if (terminal_taken) {
+        terminal_taken = 0;
+        endwin();
+    }
+    SCREEN *scr = set_term(NULL);
+    if (scr)
+        delscreen(scr);
+    restore_signals();
+}
+
+static int exit_status(struct ui *ui)
+{
+    if (ui->g->quit_status >= 0)
+        return ui->g->quit_status;
+    if (got_term)
+        return 128 + got_term;
+    return ui->g->session ? session_exit_status(ui->g->session) : 0;
+}
+
+int tui_run(struct dbg *g, const struct tui_options *o)
+{
+    static struct ui ui; /* signal handlers and readline reach it */
+    memset(&ui, 0, sizeof ui);
+    ui.g = g;
+    ui.layer = -1;
+    ui.unit = DLA_U_GLB;
+    ui.listener = -1;
+    ui.detail = PANE_REGS;
+    ui.placed_with = PANE_PERF;
+    ui.back_focus = PANE_LAYERS;
+    got_sigint = got_term = 0;
+    if (!take_terminal())
+        return 2;
+    theme_init(!(o && o->no_color));
+    if (!create_panes(&ui)) {
+        destroy_panes(&ui);
+        give_back_terminal();
+        fprintf(stderr, "dladbg: out of memory\n");
+        return 2;
+    }
+    console_init(&ui);
+    welcome(&ui);
+    follow_model(&ui);
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (ui.pane[i]->ops->stopped)
+            ui.pane[i]->ops->stopped(ui.pane[i], &ui);
+    ui_select_layer(&ui, ui_current_layer(&ui));
+    relayout(&ui);
+    draw_all(&ui);
+    for (const char *const *c = o ? o->commands : NULL; c && *c && !ui.quit; c++) {
+        ui_exec(&ui, *c);
+        draw_all(&ui);
+    }
+    char line[1024];
+    while (!ui.quit && !got_term) {
+        if (ui.dirty)
+            draw_all(&ui);
+        int k = getch();
+        if (got_term)
+            break;
+        if (got_sigint) {
+            got_sigint = 0;
+            handle_idle_sigint(&ui);
+            continue;
+        }
+        if (k == ERR)
+            continue;
+        handle_key(&ui, k);
+        while (!ui.quit && console_take_line(&ui, line, sizeof line))
+            ui_exec(&ui, line);
+        ui.dirty = true;
+    }
+    if (ui_dla(&ui) && still_listening(&ui, ui_dla(&ui)))
+        dla_unlisten(ui.listened, ui.listener);
+    console_shutdown(&ui);
+    destroy_panes(&ui);
+    give_back_terminal();
+    return exit_status(&ui);
+}
