@@ -48,6 +48,41 @@ static void forget_layer(struct mem_pane *mp, int32_t layer)
     mp->n = k;
 }
 
+static bool same_stream(const struct region *a, const struct region *b)
+{
+    return a->layer == b->layer && a->client == b->client && a->space == b->space &&
+           a->write == b->write;
+}
+
+static bool touching(const struct region *r, uint64_t addr, uint64_t bytes)
+{
+    return addr <= r->addr + r->bytes && addr + bytes >= r->addr;
+}
+
+static void grow(struct region *r, uint64_t addr, uint64_t bytes)
+{
+    uint64_t lo = addr < r->addr ? addr : r->addr;
+    uint64_t hi = addr + bytes > r->addr + r->bytes ? addr + bytes : r->addr + r->bytes;
+    r->addr = lo;
+    r->bytes = hi - lo;
+}
+
+/* Strided reads grow several regions that end up adjacent: join them. */
+static void coalesce(struct mem_pane *mp, size_t i)
+{
+    for (size_t j = 0; j < mp->n;) {
+        struct region *r = &mp->regions[i], *o = &mp->regions[j];
+        if (j == i || !same_stream(r, o) || !touching(r, o->addr, o->bytes)) {
+            j++;
+            continue;
+        }
+        grow(r, o->addr, o->bytes);
+        mp->regions[j] = mp->regions[--mp->n];
+        if (i == mp->n) /* r moved into the hole */
+            i = j;
+    }
+}
+
 static void record_dma(struct mem_pane *mp, const struct dla_event *ev)
 {
     const uint64_t addr = ev->u.dma.addr, bytes = ev->u.dma.bytes;
@@ -61,11 +96,9 @@ static void record_dma(struct mem_pane *mp, const struct dla_event *ev)
             r->write != ev->u.dma.write)
             continue;
         /* contiguous or overlapping transfers of one client grow one region */
-        if (addr <= r->addr + r->bytes && addr + bytes >= r->addr) {
-            uint64_t lo = addr < r->addr ? addr : r->addr;
-            uint64_t hi = addr + bytes > r->addr + r->bytes ? addr + bytes : r->addr + r->bytes;
-            r->addr = lo;
-            r->bytes = hi - lo;
+        if (touching(r, addr, bytes)) {
+            grow(r, addr, bytes);
+            coalesce(mp, i);
             return;
         }
     }

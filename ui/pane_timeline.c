@@ -80,23 +80,30 @@ static long column_of(const struct timeline_pane *tp, uint64_t cycle)
     return (long)floor(((double)cycle - tp->t0) / tp->cpc);
 }
 
+/* The programming phase: from the first register write to the launch (or now). */
+static void draw_programming(struct pane *p, struct ui *ui, int row, const struct dla_layer *l,
+                             int width)
+{
+    struct timeline_pane *tp = p->priv;
+    uint64_t until = l->state >= DLA_LAYER_RUNNING ? l->start_cycle : dla_now(ui_dla(ui));
+    long xp = column_of(tp, l->program_cycle), x0 = column_of(tp, until);
+    if (x0 <= xp)
+        x0 = xp + 1;
+    for (long x = xp > 0 ? xp : 0; x < x0 && x < width; x++)
+        pane_print(p, row, LABEL_W + (int)x, theme(TH_DIM), "%s", theme_glyph(GL_DOT));
+}
+
 static void draw_bar(struct pane *p, struct ui *ui, int row, const struct dla_layer *l, int width)
 {
     struct timeline_pane *tp = p->priv;
     struct dla *d = ui_dla(ui);
-    if (l->state < DLA_LAYER_RUNNING) {
-        long x = column_of(tp, l->program_cycle);
-        if (x >= 0 && x < width)
-            pane_print(p, row, LABEL_W + (int)x, theme(TH_DIM), "%s", theme_glyph(GL_DOT));
+    if (l->state < DLA_LAYER_RUNNING)
         return;
-    }
     uint64_t end = l->state == DLA_LAYER_DONE ? l->end_cycle : dla_now(d);
-    long xp = column_of(tp, l->program_cycle), x0 = column_of(tp, l->start_cycle);
+    long x0 = column_of(tp, l->start_cycle);
     long x1 = column_of(tp, end);
     if (x1 <= x0)
         x1 = x0 + 1; /* at least one cell, however short */
-    for (long x = xp > 0 ? xp : 0; x < x0 && x < width; x++)
-        pane_print(p, row, LABEL_W + (int)x, theme(TH_DIM), "%s", theme_glyph(GL_DOT));
     bool selected = (long)l->index == ui->layer;
     attr_t a = selected ? theme(TH_CURSOR) : theme_layer(l->index);
     char label[24];
@@ -151,11 +158,13 @@ static void draw(struct pane *p, struct ui *ui)
                    dla_proc_name((enum dla_proc)lane[r]));
         if (now_x >= 0 && now_x < width)
             pane_print(p, r, LABEL_W + (int)now_x, theme(TH_CURRENT), "%s", theme_glyph(GL_VLINE));
-        for (size_t i = 0; i < dla_layer_count(d); i++) {
-            const struct dla_layer *l = dla_layer_get(d, i);
-            if (l->proc == lane[r])
-                draw_bar(p, ui, r, l, width);
-        }
+        /* dots first: a layer programmed while another runs must not hide it */
+        for (size_t i = 0; i < dla_layer_count(d); i++)
+            if (dla_layer_get(d, i)->proc == lane[r])
+                draw_programming(p, ui, r, dla_layer_get(d, i), width);
+        for (size_t i = 0; i < dla_layer_count(d); i++)
+            if (dla_layer_get(d, i)->proc == lane[r])
+                draw_bar(p, ui, r, dla_layer_get(d, i), width);
     }
     draw_axis(p, n, width);
 }
