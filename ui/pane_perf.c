@@ -9,7 +9,8 @@
 
 #include "ui.h"
 
-#define BAR_W 20
+/* Columns of the unit table before the bar: "unit layers busy compute stall util ". */
+#define TABLE_W 48
 
 struct unit_totals {
     unsigned layers;
@@ -49,18 +50,24 @@ static void totals(struct dla *d, struct unit_totals t[DLA_P_COUNT])
     }
 }
 
+static int bar_width(struct pane *p)
+{
+    int w = pane_cols(p) - TABLE_W - 6; /* room for " 100%" after the bar */
+    return w < 6 ? 6 : w > 30 ? 30 : w;
+}
+
 /* compute | stall | rest of the busy time, as cells of a bar. */
-static void draw_bar(struct pane *p, int row, int col, const struct unit_totals *u)
+static void draw_bar(struct pane *p, int row, int col, int width, const struct unit_totals *u)
 {
     int compute = 0, stall = 0;
     if (u->busy) {
         uint64_t c = u->compute < u->busy ? u->compute : u->busy;
         uint64_t s = u->stall < u->busy - c ? u->stall : u->busy - c;
-        compute = (int)(c * BAR_W / u->busy);
-        stall = (int)(s * BAR_W / u->busy);
+        compute = (int)(c * (uint64_t)width / u->busy);
+        stall = (int)(s * (uint64_t)width / u->busy);
     }
     int x = col;
-    for (int i = 0; i < BAR_W; i++) {
+    for (int i = 0; i < width; i++) {
         bool is_c = i < compute, is_s = !is_c && i < compute + stall;
         x += pane_print(p, row, x,
                         theme(is_c   ? TH_BAR
@@ -79,19 +86,20 @@ static int draw_units(struct pane *p, struct ui *ui, int row)
     struct unit_totals t[DLA_P_COUNT];
     totals(d, t);
     uint64_t now = dla_now(d);
-    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %10s %10s %10s %5s  %-*s %s", "unit",
-               "layers", "busy", "compute", "stall", "util", BAR_W, "compute|stall|idle", "active");
+    int bw = bar_width(p);
+    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %9s %9s %8s %5s %-*s %s", "unit", "layers",
+               "busy", "compute", "stall", "util", bw, "busy: compute|stall", "active");
     for (int i = 0; i < DLA_P_COUNT; i++) {
         if (!proc_present(d, (enum dla_proc)i))
             continue;
         const struct unit_totals *u = &t[i];
         unsigned util =
             u->busy ? (unsigned)((u->compute < u->busy ? u->compute : u->busy) * 100 / u->busy) : 0;
-        int x = pane_print(p, row, 0, theme(TH_NORMAL), "%-5s %6u %10llu %10llu %10llu %4u%%  ",
+        int x = pane_print(p, row, 0, theme(TH_NORMAL), "%-5s %6u %9llu %9llu %8llu %4u%% ",
                            dla_proc_name((enum dla_proc)i), u->layers, (unsigned long long)u->busy,
                            (unsigned long long)u->compute, (unsigned long long)u->stall, util);
-        draw_bar(p, row, x, u);
-        pane_print(p, row, x + BAR_W + 1, theme(TH_NORMAL), "%3llu%%",
+        draw_bar(p, row, x, bw, u);
+        pane_print(p, row, x + bw + 1, theme(TH_NORMAL), "%4llu%%",
                    now ? (unsigned long long)(u->busy * 100 / now) : 0ULL);
         row++;
     }
@@ -123,12 +131,19 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
     pane_print(p, row++, 0, theme(TH_NORMAL), "MACs %llu (%.1f/cycle)  read %llu B  written %llu B",
                (unsigned long long)l->macs, busy ? (double)l->macs / (double)busy : 0.0,
                (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
-    int half = pane_cols(p) / 2;
+    /* counters in two columns when the names fit, else one */
+    int name_w = 8;
+    for (uint32_t i = 0; i < l->n_counters; i++) {
+        int n = l->counters[i].name ? (int)strlen(l->counters[i].name) : 1;
+        name_w = n > name_w ? n : name_w;
+    }
+    int cell = name_w + 13;
+    int per_row = 2 * cell <= pane_cols(p) ? 2 : 1;
     for (uint32_t i = 0; i < l->n_counters; i++) {
         const char *name = l->counters[i].name ? l->counters[i].name : "?";
-        pane_print(p, row, (i % 2) ? half : 0, theme(TH_NORMAL), "%-30s %10llu", name,
-                   (unsigned long long)l->counters[i].value);
-        if (i % 2 || i + 1 == l->n_counters)
+        pane_print(p, row, (int)(i % (uint32_t)per_row) * cell, theme(TH_NORMAL), "%-*s %11llu",
+                   name_w, name, (unsigned long long)l->counters[i].value);
+        if ((i + 1) % (uint32_t)per_row == 0 || i + 1 == l->n_counters)
             row++;
     }
     for (int c = 0; c < DLA_C_COUNT; c++) {

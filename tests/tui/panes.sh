@@ -1,0 +1,74 @@
+#!/bin/sh
+# Every pane renders on the sample network: layers, registers, CBUF, LUT,
+# perf, memory, timeline, console, the status line and the help overlay;
+# 1-7 and Tab move between panes.
+. "$(dirname "$0")/lib.inc"
+
+tui_start # no FILE: the built-in sample:lenet
+expect_screen '^ dladbg | sample:lenet | nv_full | layer 0/0+ | cycle 0'
+expect_screen '1 Layers (0)'
+expect_screen 'no hardware layer yet'
+expect_screen '2 Registers GLB'
+expect_screen 'S_INTR_MASK'
+expect_screen '7 Timeline'
+expect_screen 'Console'
+expect_screen 'F5 Cont'
+
+keys c
+wait_for 'Run finished'
+expect_screen '^ dladbg | sample:lenet | nv_full | layer 5/5 | cycle [1-9]'
+expect_screen '1 Layers (5)'
+expect_screen '0 done  *CONV  0'
+expect_screen '2 done  *SDP   0 <0'
+expect_screen '4 done  *PDP'
+
+keys 3
+wait_for '3 CBUF 16 banks x 32 KiB'
+expect_screen 'B00 '
+expect_screen 'B15 '
+expect_screen 'owners: '
+
+keys 4
+wait_for '4 LUT'
+expect_screen 'config LE_FUNCTION='
+expect_screen 'LE table (65)'
+expect_screen 'LO table (257)'
+
+keys 5
+wait_for '5 Performance'
+expect_screen 'busy: compute|stall'
+expect_screen '││CONV  *2 '
+expect_screen 'layer 4 PDP group 0'
+
+keys 1 k k 6
+wait_for '6 Memory'
+expect_screen 'layer 2 DMA'
+expect_screen 'sdp.wdma *W'
+expect_screen '^.*0x0[0-9a-f]*: [0-9a-f][0-9a-f] '
+
+keys 7
+expect_screen 'Timeline (whole run)'
+expect_screen '^│CONV '
+expect_screen '^│cycle |0 '
+
+keys 2
+wait_for '2 Registers SDP group 0'
+
+# the help overlay lists the keys with the commands they execute
+keys '?'
+wait_for 'Keys (every key that acts on the run'
+expect_screen 'F5 c  *continue until a breakpoint or the end  \[continue\]'
+expect_screen 'F10 n  *step one hardware layer  \[step layer\]'
+keys Escape
+wait_gone 'Keys (every key'
+
+# Tab: layers -> registers -> timeline -> console (its title says how to leave)
+keys 1 Tab Tab Tab
+wait_for 'Console (Tab completes'
+keys Escape
+wait_gone 'Console (Tab completes'
+
+keys q
+wait_exit
+[ "$status" = 0 ] || fail "exit status $status"
+expect_restored
