@@ -421,6 +421,7 @@ void session_set_hooks(struct session *s, const struct session_hooks *hooks, voi
 struct session_state {
     struct dla_snapshot *snap;
     void *drv;
+    const struct driver_ops *drv_ops; /* static: outlives a driver replaced by a restart */
     struct session copy; /* plain fields; tasks point to the state's own array */
     struct report rep_counts;
 };
@@ -431,6 +432,7 @@ struct session_state *session_save(struct session *s)
     if (!st)
         return NULL;
     st->snap = dla_snapshot_take(s->dla);
+    st->drv_ops = s->drv->ops;
     st->drv = s->drv->ops->save(s->drv);
     st->copy = *s;
     st->copy.tasks = NULL;
@@ -446,7 +448,6 @@ struct session_state *session_save(struct session *s)
         session_state_free(st);
         return NULL;
     }
-    st->copy.drv = s->drv; /* remembered to free the driver's copy */
     return st;
 }
 
@@ -494,8 +495,8 @@ void session_state_free(struct session_state *st)
     if (!st)
         return;
     dla_snapshot_free(st->snap);
-    if (st->drv && st->copy.drv)
-        st->copy.drv->ops->free_saved(st->drv);
+    if (st->drv)
+        st->drv_ops->free_saved(st->drv);
     free(st->copy.tasks);
     free(st);
 }
