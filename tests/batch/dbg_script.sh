@@ -40,6 +40,20 @@ grep -q '^\$enddefinitions \$end$' trace.vcd || fail "trace.vcd has no definitio
 out=$(run_dladbg --batch replay) || fail "replaying the exported trace: exit $?"
 expect_grep "$out" "^replay: 4 checks passed, 0 failed; [0-9]* dumps matched$"
 
+# our own sample networks (built into dladbg): the tour exits 0 on each
+for n in lenet bdma conv sdp pdp cdp rubik; do
+    out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" "sample:$n") ||
+        fail "tour on sample:$n: exit $?"
+    expect_grep "$out" "^Wrote CSV out.csv ([0-9]* rows*)\.$"
+done
+out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" sample:lenet)
+expect_line "$out" "Breakpoint 1, layer 1 (CONV, group 1) programmed"
+# a loadable's run exported as a trace folder replays to the same outputs
+run_dladbg --batch -q -ex continue -ex 'export txn lenet_txn' sample:lenet >/dev/null ||
+    fail "export txn of sample:lenet"
+out=$(run_dladbg --batch -q lenet_txn) || fail "replaying sample:lenet's trace: exit $?"
+expect_grep "$out" "^lenet_txn: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
+
 # NVIDIA's sanity traces (BDMA), when the shared test data is there
 data=${NVDLA_TESTDATA:-$top/../shared/testdata}
 for t in sanity0 sanity1 sanity2; do
@@ -52,7 +66,12 @@ done
 # a loadable of NVIDIA's, once loadables are supported
 if [ -f "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" ] &&
     ! run_dladbg --batch -ex quit "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" 2>&1 | grep -q "not supported yet"; then
-    run_dladbg --batch -x "$top/share/examples/tour.dladbg" \
-        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" >/dev/null || fail "tour on CONV_D_L0_0: exit $?"
+    out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" \
+        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla") || fail "tour on CONV_D_L0_0: exit $?"
+    expect_line "$out" "Breakpoint 1, layer 1 (SDP, group 0) programmed"
+    run_dladbg --batch -q -x "$top/share/examples/export-all.dladbg" \
+        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" >/dev/null || fail "export-all on CONV_D_L0_0"
+    out=$(run_dladbg --batch -q replay) || fail "replaying CONV_D_L0_0's trace: exit $?"
+    expect_grep "$out" "^replay: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
 fi
 echo ok
