@@ -298,6 +298,44 @@ static void test_where_and_info(void **state)
     dbg_destroy(d);
 }
 
+/* A loadable's tensors by name: the image of the LeNet sample, element
+ * (c=0, h=0, w=x) of an int8 feature surface at base + x * 32. */
+static void test_named_tensor(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "info tensors"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "image"));
+    assert_int_equal(fixture_exec(d, "step"), CMD_OK); /* the runtime has placed the input */
+    assert_int_equal(fixture_exec(d, "tensor image"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "N=1 C=1 H=12 W=12 int8"));
+    unsigned long long base;
+    const char *at = strstr(fixture_out.text, "dram 0x");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "dram 0x%llx", &base), 1);
+    char want[256] = "  h=0  ";
+    for (int x = 0; x < 12; x++) {
+        int8_t v;
+        assert_int_equal(
+            dla_mem_read(session_dla(d->session), DLA_DRAM, base + 32u * (unsigned)x, &v, 1),
+            MEM_OK);
+        size_t n = strlen(want);
+        snprintf(want + n, sizeof want - n, " %7d", v);
+    }
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(fixture_exec(d, "tensor 0"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "tensor nosuchtensor"), CMD_ERROR);
+    dbg_destroy(d);
+    /* a trace names no tensors */
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    d = fixture_open(path);
+    assert_int_equal(fixture_exec(d, "tensor input"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "has no named tensors"));
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_reg_show_and_poke),
         cmocka_unit_test(test_examine_memory),
         cmocka_unit_test(test_where_and_info),
+        cmocka_unit_test(test_named_tensor),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
