@@ -15,7 +15,7 @@
 #include "trace_ring.h"
 
 #define OPS  64
-#define RUNS 5
+#define RUNS 7
 
 static double seconds(void)
 {
@@ -49,7 +49,7 @@ static int write_trace(const char *dir)
                 "write_reg 0xffff100b 0x10000\nwrite_reg 0xffff100c 0x1\n"
                 "write_reg 0xffff%s 0x1\nwait\nread_reg 0xffff0003 0x0 0x0\n"
                 "write_reg 0xffff0003 0xffffffff\n",
-                0x81000000u + (unsigned)i * 0x10000u, i % 2 ? "100e" : "100d");
+                0x81000000u + (unsigned)(i % 256) * 0x10000u, i % 2 ? "100e" : "100d");
     fclose(fp);
     return 0;
 }
