@@ -14,7 +14,7 @@
 #include "session.h"
 #include "trace_ring.h"
 
-#define OPS  64
+#define OPS  1024
 #define RUNS 7
 
 static double seconds(void)
