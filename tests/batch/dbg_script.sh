@@ -40,6 +40,21 @@ grep -q '^\$enddefinitions \$end$' trace.vcd || fail "trace.vcd has no definitio
 out=$(run_dladbg --batch replay) || fail "replaying the exported trace: exit $?"
 expect_grep "$out" "^replay: 4 checks passed, 0 failed; [0-9]* dumps matched$"
 
+# --batch alone: a line per hardware layer, then the driver's summary.  LeNet's
+# DLA part is conv -> relu (SDP, fused) -> pool (PDP) -> fc (conv) -> SDP: two
+# CONV, two SDP and one PDP layers; softmax is the CPU task.
+out=$(run_dladbg --batch sample:lenet) || fail "sample:lenet: exit $?"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+    fail "expected two CONV layers: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+    fail "expected two SDP layers: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: PDP group [01], [0-9]* cycles (model-derived)$')" = 1 ] ||
+    fail "expected one PDP layer: $out"
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "sample:lenet: 2 of 2 tasks run (1 DLA, 1 EMU), 5 DLA operations" ] ||
+    fail "summary: $(printf '%s\n' "$out" | tail -n 1)"
+out=$(run_dladbg --batch -q sample:lenet)
+[ "$out" = "sample:lenet: 2 of 2 tasks run (1 DLA, 1 EMU), 5 DLA operations" ] || fail "-q: $out"
+
 # our own sample networks (built into dladbg): the tour exits 0 on each
 for n in lenet bdma conv sdp pdp cdp rubik; do
     out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" "sample:$n") ||
