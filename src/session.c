@@ -422,7 +422,7 @@ struct session_state {
     struct dla_snapshot *snap;
     void *drv;
     const struct driver_ops *drv_ops; /* static: outlives a driver replaced by a restart */
-    struct session copy; /* plain fields; tasks point to the state's own array */
+    struct session copy;              /* plain fields; tasks point to the state's own array */
     struct report rep_counts;
 };
 
