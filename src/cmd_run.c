@@ -18,8 +18,11 @@ static void describe_action(struct dbg *d, const struct drv_action *act, char *b
         snprintf(buf, len, "wait for %s", act->wait.what);
         break;
     case DRV_TASK:
-        snprintf(buf, len, "%s task %d%s%s %s", act->task.emu ? "CPU" : "DLA", act->task.index,
-                 act->task.name[0] ? " " : "", act->task.name, act->task.begin ? "begins" : "ends");
+        if (act->task.name[0])
+            snprintf(buf, len, "%s %s", act->task.name, act->task.begin ? "begins" : "ends");
+        else
+            snprintf(buf, len, "%s task %d %s", act->task.emu ? "CPU" : "DLA", act->task.index,
+                     act->task.begin ? "begins" : "ends");
         break;
     default:
         snprintf(buf, len, "end of the run");
