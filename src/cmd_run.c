@@ -42,8 +42,10 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
         return;
     }
     describe_action(d, &act, what, sizeof what);
-    snprintf(buf, len, "at %s (%s), cycle %llu, %llu layer%s done", act.where[0] ? act.where : "?",
-             what, cycle, layers, layers == 1 ? "" : "s");
+    bool said = strstr(act.where, what) != NULL; /* the driver's location may tell it already */
+    snprintf(buf, len, "at %s%s%s%s, cycle %llu, %llu layer%s done", act.where[0] ? act.where : "?",
+             said ? "" : " (", said ? "" : what, said ? "" : ")", cycle, layers,
+             layers == 1 ? "" : "s");
 }
 
 static void hang_report(void *ctx, FILE *fp)
