@@ -388,6 +388,13 @@ static enum cmd_status do_info_units(struct dbg *d, struct cmd_args *a)
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
     struct dla *dla = dla_of(d);
+    struct regdb_ref ref;
+    if (dla_cfg(dla)->bdma && regdb_resolve(dla_regmap(dla), "BDMA.STATUS", &ref)) {
+        char fields[256];
+        format_fields_inline(ref.reg, dla_csb_peek(dla, regdb_addr(ref.unit, ref.reg)), fields,
+                             sizeof fields);
+        cmd_print(d, "%-9s STATUS %s", "BDMA", fields);
+    }
     for (int u = 0; u < DLA_U_COUNT; u++) {
         const struct regdb_unit *ru = dla_unit_db(dla, (enum dla_unit)u);
         if (!ru || ru->op_enable == 0xffff)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "loadable_driver.h"
 #include "trace.h"
 
@@ -503,10 +504,23 @@ void session_state_free(struct session_state *st)
 
 /* ---------------------------------------------------------------- reports */
 
+/* BDMA has no OP_ENABLE: its STATUS register tells busy groups and free slots. */
+static void report_bdma(struct dla *d, FILE *out)
+{
+    struct regdb_ref ref;
+    if (!dla_cfg(d)->bdma || !regdb_resolve(dla_regmap(d), "BDMA.STATUS", &ref))
+        return;
+    char fields[256];
+    format_fields_inline(ref.reg, dla_csb_peek(d, regdb_addr(ref.unit, ref.reg)), fields,
+                         sizeof fields);
+    fprintf(out, "    %-9s STATUS %s\n", "BDMA", fields);
+}
+
 static void report_units(struct session *s, FILE *out)
 {
     struct dla *d = s->dla;
     fprintf(out, "  units:\n");
+    report_bdma(d, out);
     for (int u = 0; u < DLA_U_COUNT; u++) {
         const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
         if (!ru || ru->op_enable == 0xffff)
