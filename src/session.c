@@ -43,13 +43,42 @@ struct session {
 
 /* ---------------------------------------------------------------- opening */
 
+/* A trace dladbg exported ("export txn") names the configuration it ran on in
+ * its first line: "# exported by dladbg V from FILE (configuration NAME)". */
+static const struct dla_config *exported_config(const char *file)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp)
+        return NULL;
+    char line[8192];
+    const struct dla_config *c = NULL;
+    if (fgets(line, sizeof line, fp) && !strncmp(line, "# exported by dladbg ", 21)) {
+        const char *at = strstr(line, "(configuration ");
+        char name[64];
+        if (at && sscanf(at, "(configuration %63[^)])", name) == 1)
+            c = dla_config_find(name);
+    }
+    fclose(fp);
+    return c;
+}
+
 static const struct dla_config *pick_config(const char *path, const struct session_opts *opt,
                                             struct report *rep)
 {
     if (opt && opt->cfg)
         return opt->cfg;
     char file[4096];
-    if (trace_detect(path, file, sizeof file) == TRACE_CFG) {
+    enum trace_kind kind = trace_detect(path, file, sizeof file);
+    const struct dla_config *exported = kind == TRACE_TXN ? exported_config(file) : NULL;
+    if (exported) {
+        if (exported != dla_config_default())
+            report_msg(rep, REPORT_NOTE,
+                       "configuration %s (the trace was exported from a run on it; use --config "
+                       "to choose another)",
+                       exported->name);
+        return exported;
+    }
+    if (kind == TRACE_CFG) {
         const char *hint = trace_cfg_config_hint(file);
         const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
         report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",

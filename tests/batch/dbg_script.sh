@@ -78,6 +78,14 @@ for t in sanity0 sanity1 sanity2; do
     expect_grep "$out" "^Wrote CSV out.csv ([0-9]* rows*)\.$"
     expect_grep "$out" "^Run finished: $t: [0-9]* checks passed, 0 failed"
 done
+# a v2 trace (nv_small) exported and replayed: the folder names its configuration
+t=$data/traces_v2/nv_small/pdp_7x9x10_3x3_int8
+if [ -d "$t" ]; then
+    run_dladbg --batch -q -ex continue -ex 'export txn pdp_txn' "$t" >/dev/null || fail "export txn of $t"
+    out=$(run_dladbg --batch -q pdp_txn) || fail "replaying the nv_small export: exit $?"
+    expect_line "$out" "configuration nv_small (the trace was exported from a run on it; use --config to choose another)"
+    expect_grep "$out" "^pdp_txn: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
+fi
 # a loadable of NVIDIA's, once loadables are supported
 if [ -f "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" ] &&
     ! run_dladbg --batch -ex quit "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" 2>&1 | grep -q "not supported yet"; then
