@@ -83,7 +83,9 @@ struct dbg {
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
- * opt->plugin_path and $DLADBG_PLUGIN_PATH (refusals are reported to out). */
+ * opt->plugin_path and $DLADBG_PLUGIN_PATH (refusals are reported to out).
+ * out stays the default sink: it receives what happens outside dbg_exec()
+ * (driver messages and diagnostics of a run driven through the session). */
 struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out);
 void dbg_destroy(struct dbg *d);
 

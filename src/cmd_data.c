@@ -7,6 +7,7 @@
 #include "cmd_priv.h"
 #include "fp16.h"
 #include "format.h"
+#include "loadable_tensors.h"
 
 #define END_OF_TABLE                                                                               \
     {                                                                                              \
@@ -233,71 +234,65 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
 
 /* ---------------------------------------------------------------- tensor */
 
-enum tensor_type { T_INT8, T_UINT8, T_INT16, T_FP16 };
+static const char *const elem_names[] = {"int8", "uint8", "int16", "fp16"};
 
-static bool parse_type(const char *s, enum tensor_type *t, unsigned *esize)
+static bool parse_type(const char *s, uint8_t *elem)
 {
-    static const struct {
-        const char *name;
-        enum tensor_type t;
-        unsigned size;
-    } types[] = {
-        {"int8", T_INT8, 1}, {"uint8", T_UINT8, 1}, {"int16", T_INT16, 2}, {"fp16", T_FP16, 2}};
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (!strcasecmp(s, types[i].name)) {
-            *t = types[i].t;
-            *esize = types[i].size;
+    for (uint8_t i = 0; i < 4; i++)
+        if (!strcasecmp(s, elem_names[i])) {
+            *elem = i;
             return true;
         }
     return false;
 }
 
-static void format_element(const uint8_t *p, enum tensor_type t, char *buf, size_t len)
+static unsigned elem_bytes(uint8_t elem)
 {
-    switch (t) {
-    case T_INT8:
+    return elem == TENSOR_INT16 || elem == TENSOR_FP16 ? 2 : 1;
+}
+
+static void format_element(const uint8_t *p, uint8_t elem, char *buf, size_t len)
+{
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    switch (elem) {
+    case TENSOR_INT8:
         snprintf(buf, len, "%d", (int8_t)p[0]);
         break;
-    case T_UINT8:
+    case TENSOR_UINT8:
         snprintf(buf, len, "%u", p[0]);
         break;
-    case T_INT16:
-        snprintf(buf, len, "%d", (int16_t)(p[0] | p[1] << 8));
+    case TENSOR_INT16:
+        snprintf(buf, len, "%d", (int16_t)h);
         break;
-    case T_FP16:
-        snprintf(buf, len, "%g",
-                 (double)f32_from_bits(fp16_to_f32_bits((uint16_t)(p[0] | p[1] << 8))));
+    default:
+        snprintf(buf, len, "%g", (double)f32_from_bits(fp16_to_f32_bits(h)));
         break;
     }
 }
 
-struct tensor_view {
-    enum dla_space space;
-    uint64_t base, line_stride, surf_stride;
-    uint32_t w, h, c;
-    enum tensor_type type;
-    unsigned esize, atom;
-};
-
-/* Byte address of element (c, y, x) in NVDLA's feature layout: channels are
- * packed by atom (atom/esize channels per surface), lines by line stride. */
-static uint64_t element_addr(const struct tensor_view *t, uint32_t c, uint32_t y, uint32_t x)
+/* Byte address of element (c, y, x): NVDLA's feature layout (channels packed
+ * by atom, a surface per atom of channels) or pitch-linear pixels. */
+static uint64_t element_addr(const struct tensor_info *t, uint32_t c, uint32_t y, uint32_t x)
 {
-    unsigned per_atom = t->atom / t->esize;
-    return t->base + (uint64_t)(c / per_atom) * t->surf_stride + (uint64_t)y * t->line_stride +
-           (uint64_t)x * t->atom + (uint64_t)(c % per_atom) * t->esize;
+    unsigned bpe = elem_bytes(t->elem);
+    if (t->pitch)
+        return t->addr + (uint64_t)y * t->line_stride + (uint64_t)x * t->elem_stride +
+               (uint64_t)c * bpe;
+    uint64_t per = t->elem_stride / bpe ? t->elem_stride / bpe : 1;
+    return t->addr + (c / per) * t->surf_stride + (uint64_t)y * t->line_stride +
+           (uint64_t)x * t->elem_stride + (c % per) * bpe;
 }
 
-static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_view *t)
+static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t)
 {
     struct dla *dla = session_dla(d->session);
     uint32_t cmax = t->c < 8 ? t->c : 8, hmax = t->h < 8 ? t->h : 8, wmax = t->w < 16 ? t->w : 16;
-    cmd_print(d, "tensor %s 0x%llx: N=1 C=%u H=%u W=%u %s, line stride %llu, surface stride %llu",
-              dla_space_name(t->space), (unsigned long long)t->base, t->c, t->h, t->w,
-              t->type == T_FP16    ? "fp16"
-              : t->type == T_INT16 ? "int16"
-              : t->type == T_UINT8 ? "uint8"
-                                   : "int8",
+    cmd_print(d,
+              "tensor%s%s %s 0x%llx: N=%u C=%u H=%u W=%u %s, %s, line stride %llu, surface "
+              "stride %llu",
+              t->name[0] ? " " : "", t->name, dla_space_name((enum dla_space)t->space),
+              (unsigned long long)t->addr, t->n, t->c, t->h, t->w, elem_names[t->elem],
+              t->pitch ? "pitch-linear pixels" : "feature atoms",
               (unsigned long long)t->line_stride, (unsigned long long)t->surf_stride);
     for (uint32_t c = 0; c < cmax; c++) {
         cmd_print(d, "n=0 c=%u:", c);
@@ -307,11 +302,13 @@ static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const stru
             for (uint32_t x = 0; x < wmax; x++) {
                 uint8_t e[2] = {0, 0};
                 uint64_t at = element_addr(t, c, y, x);
-                if (dla_mem_read(dla, t->space, at, e, t->esize) != MEM_OK)
+                if (dla_mem_read(dla, (enum dla_space)t->space, at, e, elem_bytes(t->elem)) !=
+                    MEM_OK)
                     return cmd_fail(d, a, "element c=%u h=%u w=%u at 0x%llx is outside %s", c, y, x,
-                                    (unsigned long long)at, dla_space_name(t->space));
+                                    (unsigned long long)at,
+                                    dla_space_name((enum dla_space)t->space));
                 char v[32];
-                format_element(e, t->type, v, sizeof v);
+                format_element(e, t->elem, v, sizeof v);
                 if (n > 0 && (size_t)n < sizeof line)
                     n += snprintf(line + n, sizeof line - (size_t)n, " %7s", v);
             }
@@ -322,6 +319,8 @@ static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const stru
     }
     if (cmax < t->c)
         cmd_print(d, "... (%u more channels)", t->c - cmax);
+    if (t->n > 1)
+        cmd_print(d, "(batch %u: only n=0 shown)", t->n);
     return CMD_OK;
 }
 
@@ -339,40 +338,104 @@ static bool parse_dims(const char *s, uint32_t *w, uint32_t *h, uint32_t *c)
     return true;
 }
 
-static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
+static enum cmd_status explicit_tensor(struct dbg *d, struct cmd_args *a)
 {
-    if (!cmd_need_session(d, a))
+    struct tensor_info t = {.n = 1};
+    enum dla_space space;
+    if (!parse_address(d, a, cmd_arg(a, 0), &space, &t.addr))
         return CMD_ERROR;
-    struct tensor_view t = {0};
-    if (cmd_nargs(a) < 3)
-        return cmd_fail(d, a,
-                        "expected ADDR WxHxC TYPE [LINE_STRIDE [SURFACE_STRIDE]] (tensors by name "
-                        "need a loadable that names them)");
-    if (!parse_address(d, a, cmd_arg(a, 0), &t.space, &t.base))
-        return CMD_ERROR;
+    t.space = (uint8_t)space;
     if (!parse_dims(cmd_arg(a, 1), &t.w, &t.h, &t.c))
         return cmd_fail(d, a, "expected dimensions WxHxC (each 1..65536), not \"%s\"",
                         cmd_arg(a, 1));
-    if (!parse_type(cmd_arg(a, 2), &t.type, &t.esize))
-        return cmd_fail(d, a, "expected int8, uint8, int16 or fp16, not \"%s\"", cmd_arg(a, 2));
-    t.atom = dla_cfg(session_dla(d->session))->mem_atom;
-    if (t.atom < t.esize)
-        t.atom = t.esize;
-    t.line_stride = (uint64_t)t.w * t.atom;
+    if (!cmd_arg(a, 2) || !parse_type(cmd_arg(a, 2), &t.elem))
+        return cmd_fail(d, a, "expected int8, uint8, int16 or fp16, not \"%s\"",
+                        cmd_arg(a, 2) ? cmd_arg(a, 2) : "");
+    t.elem_stride = dla_cfg(session_dla(d->session))->mem_atom;
+    if (t.elem_stride < elem_bytes(t.elem))
+        t.elem_stride = elem_bytes(t.elem);
+    t.line_stride = (uint64_t)t.w * t.elem_stride;
     t.surf_stride = t.line_stride * t.h;
-    int64_t v;
+    int64_t v = 0;
     if (cmd_arg(a, 3)) {
-        if (!cmd_number(d, a, cmd_arg(a, 3), &v) || v <= 0)
-            return v <= 0 ? cmd_fail(d, a, "line stride must be positive") : CMD_ERROR;
+        if (!cmd_number(d, a, cmd_arg(a, 3), &v))
+            return CMD_ERROR;
+        if (v <= 0)
+            return cmd_fail(d, a, "line stride must be positive");
         t.line_stride = (uint64_t)v;
         t.surf_stride = t.line_stride * t.h;
     }
     if (cmd_arg(a, 4)) {
-        if (!cmd_number(d, a, cmd_arg(a, 4), &v) || v <= 0)
-            return v <= 0 ? cmd_fail(d, a, "surface stride must be positive") : CMD_ERROR;
+        if (!cmd_number(d, a, cmd_arg(a, 4), &v))
+            return CMD_ERROR;
+        if (v <= 0)
+            return cmd_fail(d, a, "surface stride must be positive");
         t.surf_stride = (uint64_t)v;
     }
     return show_tensor(d, a, &t);
+}
+
+/* The loadable's tensors; false (with a message) when the file names none. */
+static bool list_tensors(struct dbg *d, struct cmd_args *a, struct tensor_info **t, size_t *n)
+{
+    char err[512];
+    if (loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), t, n, err,
+                         sizeof err))
+        return true;
+    cmd_fail(d, a, "%s has no named tensors (%s); use \"tensor ADDR WxHxC TYPE\"",
+             session_path(d->session), err);
+    return false;
+}
+
+static enum cmd_status named_tensor(struct dbg *d, struct cmd_args *a)
+{
+    struct tensor_info *t;
+    size_t n;
+    if (!list_tensors(d, a, &t, &n))
+        return CMD_ERROR;
+    const char *want = cmd_arg(a, 0);
+    char *end;
+    long id = strtol(want, &end, 0);
+    const struct tensor_info *hit = NULL;
+    for (size_t i = 0; i < n && !hit; i++)
+        if (!strcasecmp(t[i].name, want) || (!*end && t[i].id == id))
+            hit = &t[i];
+    enum cmd_status st =
+        hit ? show_tensor(d, a, hit)
+            : cmd_fail(d, a, "no tensor named or numbered \"%s\" (\"info tensors\" lists them)",
+                       want);
+    free(t);
+    return st;
+}
+
+static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (cmd_nargs(a) == 1)
+        return named_tensor(d, a);
+    if (cmd_nargs(a) < 3)
+        return cmd_fail(d, a, "expected NAME|ID, or ADDR WxHxC TYPE [LINE_STRIDE [SURF_STRIDE]]");
+    return explicit_tensor(d, a);
+}
+
+enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct tensor_info *t;
+    size_t n;
+    if (!list_tensors(d, a, &t, &n))
+        return CMD_ERROR;
+    for (size_t i = 0; i < n; i++)
+        cmd_print(d, "%3d %-24s %s 0x%llx %llu bytes, NCHW %ux%ux%ux%u %s", t[i].id, t[i].name,
+                  dla_space_name((enum dla_space)t[i].space), (unsigned long long)t[i].addr,
+                  (unsigned long long)t[i].size, t[i].n, t[i].c, t[i].h, t[i].w,
+                  elem_names[t[i].elem]);
+    if (!n)
+        cmd_print(d, "The loadable names no tensors.");
+    free(t);
+    return CMD_OK;
 }
 
 /* ---------------------------------------------------------------- print */
@@ -399,9 +462,9 @@ const struct cmd_entry cmd_data_entries[] = {
      "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
      "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.",
      do_x, NULL, false},
-    {"tensor", NULL, "ADDR", "tensor ADDR WxHxC int8|uint8|int16|fp16 [LINE_STRIDE [SURF_STRIDE]]",
-     "Show a feature surface in NVDLA's memory layout as N/C/H/W values of its type\n"
-     "(default strides: packed).",
+    {"tensor", NULL, "ADDR", "tensor NAME|ID | ADDR WxHxC int8|uint8|int16|fp16 [LINE [SURF]]",
+     "Show a tensor of the loadable (by name or id, see \"info tensors\"), or a feature\n"
+     "surface described by hand, as N/C/H/W values of its type (default strides: packed).",
      do_tensor, NULL, false},
     {"print", "p", "EXPR", "print EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"

@@ -388,6 +388,13 @@ static enum cmd_status do_info_units(struct dbg *d, struct cmd_args *a)
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
     struct dla *dla = dla_of(d);
+    struct regdb_ref ref;
+    if (dla_cfg(dla)->bdma && regdb_resolve(dla_regmap(dla), "BDMA.STATUS", &ref)) {
+        char fields[256];
+        format_fields_inline(ref.reg, dla_csb_peek(dla, regdb_addr(ref.unit, ref.reg)), fields,
+                             sizeof fields);
+        cmd_print(d, "%-9s STATUS %s", "BDMA", fields);
+    }
     for (int u = 0; u < DLA_U_COUNT; u++) {
         const struct regdb_unit *ru = dla_unit_db(dla, (enum dla_unit)u);
         if (!ru || ru->op_enable == 0xffff)
@@ -446,6 +453,9 @@ static const struct cmd_entry info_subs[] = {
      do_info_layers, NULL, false},
     {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
      do_info_tasks, NULL, false},
+    {"tensors", NULL, NULL, "info tensors",
+     "The tensors a loadable names: id, name, memory, address, size, shape, type.",
+     cmd_info_tensors, NULL, false},
     {"regs", "r registers", "UNIT", "info regs UNIT",
      "Every register of a unit, both groups of D_ registers, fields decoded.", do_info_regs, NULL,
      false},

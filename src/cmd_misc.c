@@ -10,10 +10,29 @@
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
     }
 
+/* The first sentence of a help text, on one line ("input.txn" and "0x.."
+ * do not end a sentence: a full stop does when a blank or the end follows). */
+static void first_sentence(const char *help, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = help; *p && n + 1 < len; p++) {
+        if (*p == '.' && (p[1] == ' ' || p[1] == '\n' || p[1] == 0))
+            break;
+        buf[n++] = *p == '\n' ? ' ' : *p;
+    }
+    buf[n] = 0;
+}
+
 static void list_table(struct dbg *d, const struct cmd_entry *table)
 {
-    for (const struct cmd_entry *e = table; e->name; e++)
-        cmd_print(d, "  %-44s %.*s", e->usage, (int)strcspn(e->help, ".\n"), e->help);
+    for (const struct cmd_entry *e = table; e->name; e++) {
+        char summary[256];
+        first_sentence(e->help, summary, sizeof summary);
+        if (strlen(e->usage) > 44)
+            cmd_print(d, "  %s\n  %-44s %s", e->usage, "", summary);
+        else
+            cmd_print(d, "  %-44s %s", e->usage, summary);
+    }
 }
 
 static enum cmd_status do_help(struct dbg *d, struct cmd_args *a)

@@ -59,6 +59,9 @@ void cmd_report_stop(struct dbg *d, enum session_stop r);
 /* One line: where the session is (the action executed last, cycle). */
 void cmd_where_line(struct dbg *d, char *buf, size_t len);
 
+/* "info tensors" (cmd_data.c, next to "tensor"). */
+enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
+
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
 

@@ -18,8 +18,11 @@ static void describe_action(struct dbg *d, const struct drv_action *act, char *b
         snprintf(buf, len, "wait for %s", act->wait.what);
         break;
     case DRV_TASK:
-        snprintf(buf, len, "%s task %d%s%s %s", act->task.emu ? "CPU" : "DLA", act->task.index,
-                 act->task.name[0] ? " " : "", act->task.name, act->task.begin ? "begins" : "ends");
+        if (act->task.name[0])
+            snprintf(buf, len, "%s %s", act->task.name, act->task.begin ? "begins" : "ends");
+        else
+            snprintf(buf, len, "%s task %d %s", act->task.emu ? "CPU" : "DLA", act->task.index,
+                     act->task.begin ? "begins" : "ends");
         break;
     default:
         snprintf(buf, len, "end of the run");
@@ -39,8 +42,10 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
         return;
     }
     describe_action(d, &act, what, sizeof what);
-    snprintf(buf, len, "at %s (%s), cycle %llu, %llu layer%s done", act.where[0] ? act.where : "?",
-             what, cycle, layers, layers == 1 ? "" : "s");
+    bool said = strstr(act.where, what) != NULL; /* the driver's location may tell it already */
+    snprintf(buf, len, "at %s%s%s%s, cycle %llu, %llu layer%s done", act.where[0] ? act.where : "?",
+             said ? "" : " (", said ? "" : what, said ? "" : ")", cycle, layers,
+             layers == 1 ? "" : "s");
 }
 
 static void hang_report(void *ctx, FILE *fp)

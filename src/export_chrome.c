@@ -100,7 +100,8 @@ static bool bandwidth(struct json_out *o, const struct trace_ring *ring, enum dl
         st[k++] = (struct bw_step){r->r, rate};
         st[k++] = (struct bw_step){r->s, -rate};
     }
-    qsort(st, k, sizeof *st, cmp_step);
+    if (k)
+        qsort(st, k, sizeof *st, cmp_step);
     char name[48];
     snprintf(name, sizeof name, "%s bandwidth", dla_space_name(sp));
     double level = 0;

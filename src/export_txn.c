@@ -236,9 +236,7 @@ bool export_txn(struct session *s, struct proglog *log, const char *dir, struct 
                            .errlen = errlen};
     fprintf(af.fp, "# exported by dladbg %s from %s (configuration %s)\n", DLADBG_VERSION,
             session_path(s), dla_cfg(w.d)->name);
-    fprintf(af.fp, "# replay: dladbg --batch%s%s %s\n",
-            strcmp(dla_cfg(w.d)->name, "nv_full") ? " --config " : "",
-            strcmp(dla_cfg(w.d)->name, "nv_full") ? dla_cfg(w.d)->name : "", dir);
+    fprintf(af.fp, "# replay: dladbg --batch %s (it reads the configuration above)\n", dir);
     bool ok = emit_log(&w);
     if (ok)
         emit_trailing_wait(&w);

@@ -177,7 +177,8 @@ bool export_vcd(struct session *s, struct trace_ring *ring, const char *path,
         snprintf(err, errlen, "%s: out of memory", path);
         return false;
     }
-    qsort(cs.c, cs.n, sizeof *cs.c, cmp_change);
+    if (cs.n)
+        qsort(cs.c, cs.n, sizeof *cs.c, cmp_change);
     struct afile af;
     if (!afile_open(&af, path, err, errlen)) {
         free(cs.c);

@@ -40,6 +40,35 @@ grep -q '^\$enddefinitions \$end$' trace.vcd || fail "trace.vcd has no definitio
 out=$(run_dladbg --batch replay) || fail "replaying the exported trace: exit $?"
 expect_grep "$out" "^replay: 4 checks passed, 0 failed; [0-9]* dumps matched$"
 
+# --batch alone: a line per hardware layer, then the driver's summary.  LeNet's
+# DLA part is conv -> relu (SDP, fused) -> pool (PDP) -> fc (conv) -> SDP: two
+# CONV, two SDP and one PDP layers; softmax is the CPU task.
+out=$(run_dladbg --batch sample:lenet) || fail "sample:lenet: exit $?"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+    fail "expected two CONV layers: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+    fail "expected two SDP layers: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: PDP group [01], [0-9]* cycles (model-derived)$')" = 1 ] ||
+    fail "expected one PDP layer: $out"
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "sample:lenet: 2 of 2 tasks run (1 DLA, 1 EMU), 5 DLA operations" ] ||
+    fail "summary: $(printf '%s\n' "$out" | tail -n 1)"
+out=$(run_dladbg --batch -q sample:lenet)
+[ "$out" = "sample:lenet: 2 of 2 tasks run (1 DLA, 1 EMU), 5 DLA operations" ] || fail "-q: $out"
+
+# our own sample networks (built into dladbg): the tour exits 0 on each
+for n in lenet bdma conv sdp pdp cdp rubik; do
+    out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" "sample:$n") ||
+        fail "tour on sample:$n: exit $?"
+    expect_grep "$out" "^Wrote CSV out.csv ([0-9]* rows*)\.$"
+done
+out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" sample:lenet)
+expect_line "$out" "Breakpoint 1, layer 1 (CONV, group 1) programmed"
+# a loadable's run exported as a trace folder replays to the same outputs
+run_dladbg --batch -q -ex continue -ex 'export txn lenet_txn' sample:lenet >/dev/null ||
+    fail "export txn of sample:lenet"
+out=$(run_dladbg --batch -q lenet_txn) || fail "replaying sample:lenet's trace: exit $?"
+expect_grep "$out" "^lenet_txn: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
+
 # NVIDIA's sanity traces (BDMA), when the shared test data is there
 data=${NVDLA_TESTDATA:-$top/../shared/testdata}
 for t in sanity0 sanity1 sanity2; do
@@ -49,10 +78,23 @@ for t in sanity0 sanity1 sanity2; do
     expect_grep "$out" "^Wrote CSV out.csv ([0-9]* rows*)\.$"
     expect_grep "$out" "^Run finished: $t: [0-9]* checks passed, 0 failed"
 done
+# a v2 trace (nv_small) exported and replayed: the folder names its configuration
+t=$data/traces_v2/nv_small/pdp_7x9x10_3x3_int8
+if [ -d "$t" ]; then
+    run_dladbg --batch -q -ex continue -ex 'export txn pdp_txn' "$t" >/dev/null || fail "export txn of $t"
+    out=$(run_dladbg --batch -q pdp_txn) || fail "replaying the nv_small export: exit $?"
+    expect_line "$out" "configuration nv_small (the trace was exported from a run on it; use --config to choose another)"
+    expect_grep "$out" "^pdp_txn: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
+fi
 # a loadable of NVIDIA's, once loadables are supported
 if [ -f "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" ] &&
     ! run_dladbg --batch -ex quit "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" 2>&1 | grep -q "not supported yet"; then
-    run_dladbg --batch -x "$top/share/examples/tour.dladbg" \
-        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" >/dev/null || fail "tour on CONV_D_L0_0: exit $?"
+    out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" \
+        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla") || fail "tour on CONV_D_L0_0: exit $?"
+    expect_line "$out" "Breakpoint 1, layer 1 (SDP, group 0) programmed"
+    run_dladbg --batch -q -x "$top/share/examples/export-all.dladbg" \
+        "$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla" >/dev/null || fail "export-all on CONV_D_L0_0"
+    out=$(run_dladbg --batch -q replay) || fail "replaying CONV_D_L0_0's trace: exit $?"
+    expect_grep "$out" "^replay: [0-9]* checks* passed, 0 failed; [0-9]* dumps* matched$"
 fi
 echo ok

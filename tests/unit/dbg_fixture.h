@@ -19,7 +19,7 @@ struct captured_out {
     unsigned errors, stops;
 };
 
-static void capture_line(void *ctx, enum dbg_out_kind kind, const char *text)
+static inline void capture_line(void *ctx, enum dbg_out_kind kind, const char *text)
 {
     struct captured_out *c = ctx;
     size_t n = strlen(c->text);
@@ -36,20 +36,20 @@ static struct captured_out fixture_out;
 static const struct dbg_sink fixture_sink = {capture_line, &fixture_out};
 static char fixture_dir[256];
 
-static void fixture_clear(void)
+static inline void fixture_clear(void)
 {
     memset(&fixture_out, 0, sizeof fixture_out);
 }
 
 /* The build folder (BUILD in the environment, as tests/run.sh sets it). */
-static const char *fixture_build(void)
+static inline const char *fixture_build(void)
 {
     const char *b = getenv("BUILD");
     return b && b[0] ? b : "build";
 }
 
 /* A context with only the shipped decoders of this build loaded. */
-static struct dbg *fixture_dbg(void)
+static inline struct dbg *fixture_dbg(void)
 {
     struct dbg_options opt = {.batch = true, .no_builtin_plugins = true};
     struct dbg *d = dbg_create(&opt, &fixture_sink);
@@ -60,7 +60,7 @@ static struct dbg *fixture_dbg(void)
     return d;
 }
 
-static struct dbg *fixture_open(const char *path)
+static inline struct dbg *fixture_open(const char *path)
 {
     struct dbg *d = fixture_dbg();
     char err[1024];
@@ -75,31 +75,31 @@ static struct dbg *fixture_open(const char *path)
 }
 
 /* Execute a command with output captured (cleared first). */
-static enum cmd_status fixture_exec(struct dbg *d, const char *line)
+static inline enum cmd_status fixture_exec(struct dbg *d, const char *line)
 {
     fixture_clear();
     return dbg_exec(d, line, &fixture_sink);
 }
 
-static int fixture_mkdir(void)
+static inline int fixture_mkdir(void)
 {
     snprintf(fixture_dir, sizeof fixture_dir, "/tmp/dladbg-test-XXXXXX");
     return mkdtemp(fixture_dir) ? 0 : -1;
 }
 
-static int fixture_rmdir(void)
+static inline int fixture_rmdir(void)
 {
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", fixture_dir);
     return system(cmd);
 }
 
-static void fixture_path(char *buf, size_t len, const char *name)
+static inline void fixture_path(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/%s", fixture_dir, name);
 }
 
-static void fixture_write(const char *name, const char *text)
+static inline void fixture_write(const char *name, const char *text)
 {
     char path[512];
     fixture_path(path, sizeof path, name);
@@ -114,7 +114,7 @@ static void fixture_write(const char *name, const char *text)
  * alternating groups, each waited for), written to the fixture folder as
  * name/input.txn with its source data; the expected result of operation i is
  * the source copied to 0x80100000 + i * 0x1000 (tests compute it themselves). */
-static void fixture_bdma_trace(const char *name, int n)
+static inline void fixture_bdma_trace(const char *name, int n)
 {
     char path[512], buf[256];
     fixture_path(path, sizeof path, name);

@@ -228,6 +228,40 @@ static void test_breakpoints_do_not_stop_a_replay(void **state)
     dbg_destroy(d);
 }
 
+/* The same on a loadable: the engine's state is part of the checkpoint. */
+static void test_loadable_back_then_step(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    struct state first = capture(d);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    struct state second = capture(d);
+    assert_int_equal(fixture_exec(d, "back"), CMD_OK);
+    struct state now = capture(d);
+    assert_same(&now, &first);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    now = capture(d);
+    assert_same(&now, &second);
+    release(&now);
+    /* and the run ends as a run without stepping back does */
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    struct state end = capture(d);
+    struct dbg *e = fixture_open("sample:lenet");
+    assert_int_equal(fixture_exec(e, "run"), CMD_OK);
+    now = capture(e);
+    assert_same(&now, &end);
+    release(&now);
+    release(&end);
+    release(&first);
+    release(&second);
+    dbg_destroy(e);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_back_from_inside_a_layer),
         cmocka_unit_test(test_replay_from_thinned_checkpoints),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
+        cmocka_unit_test(test_loadable_back_then_step),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

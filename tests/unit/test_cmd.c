@@ -298,6 +298,113 @@ static void test_where_and_info(void **state)
     dbg_destroy(d);
 }
 
+/* A loadable's tensors by name: the image of the LeNet sample, element
+ * (c=0, h=0, w=x) of an int8 feature surface at base + x * 32. */
+static void test_named_tensor(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "info tensors"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "image"));
+    assert_int_equal(fixture_exec(d, "step"), CMD_OK); /* the runtime has placed the input */
+    assert_int_equal(fixture_exec(d, "tensor image"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "N=1 C=1 H=12 W=12 int8"));
+    unsigned long long base;
+    const char *at = strstr(fixture_out.text, "dram 0x");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "dram 0x%llx", &base), 1);
+    char want[256] = "  h=0  ";
+    for (int x = 0; x < 12; x++) {
+        int8_t v;
+        assert_int_equal(
+            dla_mem_read(session_dla(d->session), DLA_DRAM, base + 32u * (unsigned)x, &v, 1),
+            MEM_OK);
+        size_t n = strlen(want);
+        snprintf(want + n, sizeof want - n, " %7d", v);
+    }
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(fixture_exec(d, "tensor 0"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "tensor nosuchtensor"), CMD_ERROR);
+    dbg_destroy(d);
+    /* a trace names no tensors */
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    d = fixture_open(path);
+    assert_int_equal(fixture_exec(d, "tensor input"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "has no named tensors"));
+    dbg_destroy(d);
+}
+
+/* Every command and subcommand with hostile arguments: a message, never a
+ * crash, hang or huge allocation (the sanitizer build checks the memory). */
+static void each_with(struct dbg *d, const char *prefix, const struct cmd_entry *table)
+{
+    static const char *const args[] = {
+        "",
+        "0",
+        "-1",
+        "18446744073709551615",
+        "0xffffffffffffffff",
+        "1 2 3 4 5 6 7 8 9",
+        "\"unclosed",
+        "==",
+        "if",
+        "if 1 ==",
+        "CDMA.",
+        "GLB.S_INTR_STATUS.",
+        "@@@",
+        "$cycle",
+        "(((((((((((1)))))))))))",
+        "1/0",
+        "x/0 0",
+        "--decoder",
+        "done if 1",
+        "0x80000000 0xffffffffffff",
+        "0x80000000 99999999x99999999x1 int8",
+    };
+    char long_arg[1200];
+    memset(long_arg, 'A', sizeof long_arg - 1);
+    long_arg[sizeof long_arg - 1] = 0;
+    for (const struct cmd_entry *e = table; e->name; e++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", prefix, e->name);
+        if (!strcmp(e->name, "quit") || !strcmp(e->name, "file") || !strcmp(e->name, "source"))
+            continue; /* leaving, replacing the file, reading files: tested elsewhere */
+        if (e->subs) {
+            char sub[140];
+            snprintf(sub, sizeof sub, "%s ", name);
+            each_with(d, sub, e->subs);
+        }
+        for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+            char line[256];
+            snprintf(line, sizeof line, "%s %s", name, args[i]);
+            fixture_exec(d, line);
+        }
+        char line[1400];
+        snprintf(line, sizeof line, "%s %s", name, long_arg);
+        fixture_exec(d, line);
+    }
+}
+
+static void test_hostile_arguments(void **state)
+{
+    (void)state;
+    char cwd[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    struct dbg *d = open_t3();
+    assert_int_equal(chdir(fixture_dir), 0); /* exports of odd names land here */
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
+        each_with(d, "", *g);
+    assert_int_equal(chdir(cwd), 0);
+    /* still usable afterwards */
+    assert_int_equal(fixture_exec(d, "restart"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "delete"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +417,8 @@ int main(void)
         cmocka_unit_test(test_reg_show_and_poke),
         cmocka_unit_test(test_examine_memory),
         cmocka_unit_test(test_where_and_info),
+        cmocka_unit_test(test_named_tensor),
+        cmocka_unit_test(test_hostile_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
