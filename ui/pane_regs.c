@@ -27,7 +27,7 @@ struct regs_pane {
     int field; /* selected field of it, -1: the register row */
     int unit_shown;
     /* edit in progress */
-    int edit_unit, edit_reg, edit_field;
+    int edit_unit, edit_reg, edit_field, edit_group; /* group -1: not a D_ register */
 };
 
 /* ---------------------------------------------------------------- values */
@@ -308,12 +308,15 @@ static void edit_done(struct ui *ui, void *ctx, const char *text)
     if (!ru || rp->edit_reg >= ru->n_regs)
         return;
     const struct regdb_reg *r = &ru->regs[rp->edit_reg];
-    char cmd[256];
+    char name[160], group[16] = "";
     if (rp->edit_field >= 0)
-        snprintf(cmd, sizeof cmd, "reg %s.%s.%s = %s", ru->name, r->name,
-                 r->fields[rp->edit_field].name, text);
+        snprintf(name, sizeof name, "%s.%s.%s", ru->name, r->name, r->fields[rp->edit_field].name);
     else
-        snprintf(cmd, sizeof cmd, "reg %s.%s = %s", ru->name, r->name, text);
+        snprintf(name, sizeof name, "%s.%s", ru->name, r->name);
+    if (rp->edit_group >= 0)
+        snprintf(group, sizeof group, "@%d", rp->edit_group & 1);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "reg %s%s = %s", name, group, text);
     ui_exec(ui, cmd);
 }
 
@@ -330,9 +333,13 @@ static void start_edit(struct pane *p, struct ui *ui)
         return;
     }
     int g = r->dual ? ui->group : 0;
-    if (r->dual && g != dla_producer_group(d, (enum dla_unit)ui->unit))
-        ui_message(ui, false, "note: CSB writes reach group %d (S_POINTER producer)",
-                   dla_producer_group(d, (enum dla_unit)ui->unit));
+    int producer = dla_producer_group(d, (enum dla_unit)ui->unit);
+    if (r->dual && g != producer) {
+        /* the hardware cannot write this copy now: say so rather than write the other one */
+        ui_message(ui, true, "CSB writes reach group %d of %s (S_POINTER.PRODUCER); g shows it",
+                   producer, ru->name);
+        return;
+    }
     uint32_t v = read_reg(d, (enum dla_unit)ui->unit, g, ru, r);
     char initial[32];
     if (rp->field >= 0)
@@ -342,6 +349,7 @@ static void start_edit(struct pane *p, struct ui *ui)
     rp->edit_unit = ui->unit;
     rp->edit_reg = rp->reg;
     rp->edit_field = rp->field;
+    rp->edit_group = r->dual ? g : -1;
     /* over the value column of the selected row */
     int nw = name_width(ru);
     int col = rp->field >= 0 ? 1 + 3 + 24 + 1 + 7 + 3 : 1 + 1 + nw + 1;
@@ -444,12 +452,20 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
         return;
     }
     const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
-    if (ru && ru->op_enable != 0xffff)
-        snprintf(buf, len, "Registers %s group %d (producer %d, consumer %d)%s", ru->name,
-                 ui->group, dla_producer_group(d, (enum dla_unit)ui->unit),
-                 dla_consumer_group(d, (enum dla_unit)ui->unit), ui->unit_pinned ? " pinned" : "");
+    /* whose registers: the selected layer's, or a unit the user chose */
+    char whose[32];
+    if (ui->unit_pinned)
+        snprintf(whose, sizeof whose, "pinned");
+    else if (ui->layer >= 0)
+        snprintf(whose, sizeof whose, "layer %ld", ui->layer);
     else
-        snprintf(buf, len, "Registers %s%s", ru ? ru->name : "?", ui->unit_pinned ? " pinned" : "");
+        snprintf(whose, sizeof whose, "no layer");
+    if (ru && ru->op_enable != 0xffff)
+        snprintf(buf, len, "Registers %s group %d (%s; producer %d, consumer %d)", ru->name,
+                 ui->group, whose, dla_producer_group(d, (enum dla_unit)ui->unit),
+                 dla_consumer_group(d, (enum dla_unit)ui->unit));
+    else
+        snprintf(buf, len, "Registers %s (%s)", ru ? ru->name : "?", whose);
 }
 
 static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)

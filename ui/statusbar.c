@@ -50,14 +50,14 @@ void statusbar_draw(struct ui *ui)
     attr_t base = theme(TH_STATUS);
     attrset(base);
     mvhline(0, 0, ' ', cols);
-    char text[600];
+    char text[800];
     int x = put(0, base | A_BOLD, " dladbg ", cols);
     struct session *s = ui->g->session;
     if (!s) {
         x = put(x, base, "| no file open (\"file FILE\" in the console) ", cols);
     } else {
         struct dla *d = session_dla(s);
-        char name[256], progress[64];
+        char name[512], progress[64];
         short_path(session_path(s), name, sizeof name);
         layer_progress(ui, progress, sizeof progress);
         snprintf(text, sizeof text, "| %s | %s | %s | cycle %llu ", name, dla_cfg(d)->name,

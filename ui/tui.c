@@ -458,6 +458,18 @@ static void poll_keys_while_running(struct ui *ui)
     timeout(IDLE_POLL_MS);
 }
 
+/* After a step the selection goes where execution went: the layer of the
+ * latest layer event (the layer a step completed, a write programmed, a
+ * breakpoint named), else the layer in progress. */
+static void follow_execution(struct ui *ui)
+{
+    struct dla *d = ui_dla(ui);
+    if (d && ui->event_layer >= 0 && (size_t)ui->event_layer < dla_layer_count(d))
+        ui_select_layer(ui, ui->event_layer);
+    else
+        ui_select_layer(ui, ui_current_layer(ui));
+}
+
 static void show_progress(struct ui *ui)
 {
     long long now = ui_now_ms();
@@ -465,8 +477,7 @@ static void show_progress(struct ui *ui)
         return;
     ui->last_draw_ms = now;
     poll_keys_while_running(ui);
-    if (ui->layer != ui_current_layer(ui))
-        ui_select_layer(ui, ui_current_layer(ui));
+    follow_execution(ui);
     draw_all(ui);
 }
 
@@ -478,6 +489,18 @@ static void on_model_event(void *ctx, const struct dla_event *ev)
             ui->pane[i]->ops->event(ui->pane[i], ui, ev);
     if (!ui->running)
         return;
+    switch (ev->kind) {
+    case DLA_EV_REG_WRITE:
+    case DLA_EV_LAYER_PROGRAM:
+    case DLA_EV_LAYER_ENABLE:
+    case DLA_EV_LAYER_START:
+    case DLA_EV_LAYER_DONE:
+        if (ev->layer >= 0)
+            ui->event_layer = ev->layer;
+        break;
+    default:
+        break;
+    }
     if ((++ui->events & 63) != 0 && ev->kind != DLA_EV_LAYER_DONE)
         return;
     show_progress(ui);
@@ -542,6 +565,7 @@ void ui_exec(struct ui *ui, const char *line)
     ui->stop_seen = false;
     ui->message[0] = 0;
     ui->events = 0;
+    ui->event_layer = -1;
     ui->last_draw_ms = ui_now_ms();
     session_interrupt = 0;
     running_flag = 1;
@@ -559,7 +583,7 @@ void ui_exec(struct ui *ui, const char *line)
         if (ui->pane[i]->ops->stopped)
             ui->pane[i]->ops->stopped(ui->pane[i], ui);
     if (!same_position(&before, &after) || ui->layer >= (long)after.layers)
-        ui_select_layer(ui, ui_current_layer(ui));
+        follow_execution(ui);
     if (st == CMD_QUIT || ui->g->quit)
         ui->quit = true;
     ui->dirty = true;

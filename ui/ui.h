@@ -66,6 +66,7 @@ struct ui {
     char running_cmd[128];
     long long last_draw_ms;
     uint64_t events;
+    long event_layer;     /* layer of the latest layer event of the command running */
     struct dla *listened; /* model the progress listener is on */
     int listener;
 

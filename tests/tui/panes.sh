@@ -38,9 +38,9 @@ keys 5
 wait_for '5 Performance'
 expect_screen 'busy: compute|stall'
 expect_screen '││CONV  *2 '
-expect_screen 'layer 4 PDP group 0'
+expect_screen 'layer 3 SDP group 1: '
 
-keys 1 k k 6
+keys 1 Home j j 6
 wait_for '6 Memory'
 expect_screen 'layer 2 DMA'
 expect_screen 'sdp.wdma *W'

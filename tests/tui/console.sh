@@ -1,0 +1,47 @@
+#!/bin/sh
+# The console: typed commands run and print there, Tab completes through the
+# command layer, Up recalls history (kept in the XDG state folder), an empty
+# line repeats the last step, PgUp scrolls back, errors are shown.
+. "$(dirname "$0")/lib.inc"
+
+tui_start
+keys :
+wait_for 'Console (Tab completes'
+type_text 'inf'
+keys Tab
+wait_for '^│(dladbg) info  *│'
+type_text 'lay'
+keys Tab
+wait_for '^│(dladbg) info layers  *│'
+keys C-u
+type_text 'step layer'
+keys Enter
+wait_for 'layer 1/'
+keys Enter # repeats the last step
+wait_for 'layer 2/'
+keys Up
+wait_for '^│(dladbg) step layer  *│'
+keys C-u
+# several candidates are listed
+type_text 'reg CDMA.D_DATAIN_SI'
+keys Tab
+wait_for 'CDMA.D_DATAIN_SIZE_0 .*CDMA.D_DATAIN_SIZE_1'
+keys C-u
+type_text 'frobnicate'
+keys Enter
+wait_for 'unknown command "frobnicate"'
+type_text 'info layers'
+keys Enter
+wait_for '^│ *4 *PDP'
+keys PageUp
+wait_for 'scrolled up'
+keys PageDown
+wait_gone 'scrolled up'
+keys Escape
+wait_gone 'Console (Tab completes'
+keys q
+wait_for 'Quit? \[y/N\]'
+keys y
+wait_exit
+expect_restored
+grep -q '^step layer$' "$TUI_TMP/state/dladbg/history" || fail "no history file with the commands"

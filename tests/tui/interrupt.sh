@@ -1,0 +1,36 @@
+#!/bin/sh
+# A long run keeps the screen live (layer k/N and the cycle move while it
+# runs) and Ctrl-C or Esc interrupts it without leaving the program; the
+# run can then go on.
+. "$(dirname "$0")/lib.inc"
+
+make_long_trace "$TUI_TMP/long" 4000
+tui_start "$TUI_TMP/long"
+keys c
+wait_for 'running: continue  (Ctrl-C interrupts)'
+wait_for '^ dladbg | long | nv_full | layer [1-9]'
+k1=$(layers_done)
+sleep 0.5
+k2=$(layers_done)
+[ "$k2" -gt "$k1" ] || fail "no progress shown while running ($k1 -> $k2)"
+expect_screen 'Ctrl-C Interrupt'
+keys C-c
+wait_for '^│Interrupted\. '
+wait_gone 'running: continue'
+k3=$(layers_done)
+sleep 0.5
+[ "$(layers_done)" = "$k3" ] || fail "still running after Ctrl-C"
+expect_screen '1 Layers'
+
+# again, interrupted with Esc this time
+keys c
+wait_for 'running: continue'
+keys Escape
+wait_for_count '^│Interrupted\. ' 2
+[ "$(layers_done)" -lt 4000 ] || fail "the run finished instead of being interrupted"
+
+keys q
+wait_for 'Quit? \[y/N\]'
+keys y
+wait_exit
+expect_restored

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Quitting: q leaves at once when nothing is running and asks while a run is
+# in progress; an idle Ctrl-C twice quits; SIGTERM and SIGHUP end the program.
+# Every way out leaves the terminal as it was: same stty modes, normal screen,
+# cursor visible, mouse reporting and keypad mode off.
+. "$(dirname "$0")/lib.inc"
+
+restart_tui() {
+    tui_cleanup
+    TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/dladbg-tui.XXXXXX")
+    TMUX_CMD="tmux -S $TUI_TMP/sock -f /dev/null"
+    tui_start "$@"
+}
+
+# q with nothing run yet: no question
+tui_start
+keys q
+wait_exit
+[ "$status" = 0 ] || fail "q: exit status $status"
+expect_restored
+screen | grep -q '\[dladbg exited\]' || fail "the shell's screen did not come back"
+
+# q during a run asks; n keeps going, y quits
+restart_tui
+keys n
+wait_for 'layer 1/'
+keys q
+wait_for 'A run is in progress (1 layers done, cycle [0-9]*). Quit? \[y/N\]'
+keys n
+wait_gone 'Quit? \[y/N\]'
+keys n
+wait_for 'layer 2/'
+keys q
+wait_for 'Quit? \[y/N\]'
+keys y
+wait_exit
+expect_restored
+
+# idle Ctrl-C: the first one says how to quit, a second one soon after quits
+restart_tui
+keys C-c
+wait_for 'Ctrl-C again within 2 s quits'
+keys C-c
+wait_exit
+expect_restored
+
+# SIGTERM, with a run in progress
+restart_tui
+keys n
+wait_for 'layer 1/'
+kill -TERM "$(dladbg_pid)"
+wait_exit
+[ "$status" = 143 ] || fail "SIGTERM: exit status $status, expected 143"
+expect_restored
+
+# SIGHUP (the terminal went away)
+restart_tui
+kill -HUP "$(dladbg_pid)"
+wait_exit
+[ "$status" = 129 ] || fail "SIGHUP: exit status $status, expected 129"
+expect_restored
