@@ -63,7 +63,7 @@ void layout_place(struct ui *ui)
     int console_h = ui->rows >= 36 ? 10 : ui->rows >= 30 ? 8 : 6;
     int timeline_h = ui->rows >= 36 ? 9 : ui->rows >= 30 ? 7 : 6;
     int top_h = body - console_h - timeline_h;
-    int left_w = clamp(ui->cols * 2 / 5, 44, 64);
+    int left_w = clamp(ui->cols * 2 / 5, 40, 64);
     struct rect layers = {1, 0, top_h, left_w};
     struct rect timeline = {1 + top_h, 0, timeline_h, ui->cols};
     struct rect console = {1 + top_h + timeline_h, 0, console_h, ui->cols};

@@ -45,7 +45,12 @@ static void draw_cell(struct pane *p, int row, int col, int b, const struct dla_
                       uint64_t bank_bytes, bool selected)
 {
     bool used = bank->layer >= 0;
+    /* owner by colour, kind by attribute (and by the letter) */
     attr_t a = used ? theme_layer(bank->layer) : theme(TH_DIM);
+    if (used && bank->kind == 1)
+        a |= A_BOLD;
+    else if (used && bank->kind == 2)
+        a |= A_UNDERLINE;
     if (selected)
         a = theme(TH_CURSOR);
     char line[32];

@@ -63,6 +63,17 @@ char layers_break_mark(struct ui *ui, long layer, int *bp_number)
     return mark;
 }
 
+/* A count in at most 7 characters: exact below ten million, else 12.3M / 4.56G. */
+static void short_count(unsigned long long n, char *buf, size_t len)
+{
+    if (n < 10000000ULL)
+        snprintf(buf, len, "%llu", n);
+    else if (n < 10000000000ULL)
+        snprintf(buf, len, "%.1fM", (double)n / 1e6);
+    else
+        snprintf(buf, len, "%.2fG", (double)n / 1e9);
+}
+
 /* Cycles a layer has taken (so far, when running). */
 static unsigned long long layer_cycles(struct dla *d, const struct dla_layer *l)
 {
@@ -95,14 +106,14 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
         snprintf(deps, sizeof deps, "<%d", l->fed_by);
     char cycles[24] = "-";
     if (l->state >= DLA_LAYER_RUNNING)
-        snprintf(cycles, sizeof cycles, "%llu", layer_cycles(d, l));
+        short_count(layer_cycles(d, l), cycles, sizeof cycles);
     x += pane_print(p, row, x, base, "%3ld ", i);
     x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-10s ",
                     state_label(l->state));
     char group[4] = "-";
     if (l->group <= 1)
         snprintf(group, sizeof group, "%u", l->group);
-    pane_print(p, row, x, base, "%-5s %1s %-4s %9s  %s", dla_proc_name((enum dla_proc)l->proc),
+    pane_print(p, row, x, base, "%-5s %1s %-4s %7s  %s", dla_proc_name((enum dla_proc)l->proc),
                group, deps, cycles, l->desc);
 }
 
@@ -143,7 +154,7 @@ static void draw(struct pane *p, struct ui *ui)
         draw_tasks(p, ui);
         return;
     }
-    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-10s %-5s g %-4s %9s  %s", "state", "unit",
+    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-10s %-5s g %-4s %7s  %s", "state", "unit",
                "from", "cycles", "description");
     int n = (int)dla_layer_count(d);
     if (n == 0) {

@@ -179,7 +179,8 @@ static void fields_inline(const struct regdb_reg *r, uint32_t value, char *buf, 
     }
 }
 
-static int name_width(const struct regdb_unit *ru)
+/* Register names get what the value column leaves ("* NAME 0x12345678"). */
+static int name_width(struct pane *p, const struct regdb_unit *ru)
 {
     int w = 8;
     for (uint16_t i = 0; i < ru->n_regs; i++) {
@@ -187,7 +188,17 @@ static int name_width(const struct regdb_unit *ru)
         if (n > w)
             w = n;
     }
-    return w > 30 ? 30 : w;
+    int room = pane_cols(p) - 14;
+    if (w > room)
+        w = room;
+    return w < 8 ? 8 : w > 30 ? 30 : w;
+}
+
+/* Field names likewise ("*    NAME [12:0]  = value"). */
+static int field_width(struct pane *p)
+{
+    int w = pane_cols(p) - 30;
+    return w < 8 ? 8 : w > 24 ? 24 : w;
 }
 
 static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct regdb_unit *ru, int i,
@@ -231,7 +242,8 @@ static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct 
     const char *e = regdb_enum_name(fd, v);
     int x =
         pane_print(p, row, 0, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%s", ch ? "*" : " ");
-    x += pane_print(p, row, x, base, "   %-24s %-7s = ", fd->name, bits);
+    int fw = field_width(p);
+    x += pane_print(p, row, x, base, "   %-*.*s %-7s = ", fw, fw, fd->name, bits);
     pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%u (0x%x)%s%s%s", v, v,
                e ? " " : "", e ? e : "", fd->access == REGDB_RO ? "  ro" : "");
 }
@@ -264,7 +276,7 @@ static void draw(struct pane *p, struct ui *ui)
     p->cursor = row_of_selection(rp, rows, n);
     int visible = pane_rows(p) - 1;
     pane_list_clamp(p, n, visible);
-    int nw = name_width(ru);
+    int nw = name_width(p, ru);
     pane_print(p, 0, 0, theme(TH_HEADER), "  %-*s %-10s    %s", nw, "register", "value",
                "fields (Enter/e edits, * changed since the last stop)");
     bool focused = ui->focus == PANE_REGS;
@@ -351,8 +363,8 @@ static void start_edit(struct pane *p, struct ui *ui)
     rp->edit_field = rp->field;
     rp->edit_group = r->dual ? g : -1;
     /* over the value column of the selected row */
-    int nw = name_width(ru);
-    int col = rp->field >= 0 ? 1 + 3 + 24 + 1 + 7 + 3 : 1 + 1 + nw + 1;
+    int nw = name_width(p, ru);
+    int col = rp->field >= 0 ? 1 + 3 + field_width(p) + 1 + 7 + 3 : 1 + 1 + nw + 1;
     ui_prompt_at(ui, p, p->cursor - p->top + 1, col, 24, initial, edit_done, p);
 }
 
