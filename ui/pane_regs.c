@@ -25,7 +25,9 @@ struct regs_pane {
     bool have;
     int reg;   /* selected register (index in the unit's table) */
     int field; /* selected field of it, -1: the register row */
-    int unit_shown;
+    int unit_shown, group_shown;
+    bool user_moved;    /* the cursor was moved since the unit was shown: leave it */
+    bool cursor_to_top; /* scroll the selection to the top (it moved by itself) */
     /* edit in progress */
     int edit_unit, edit_reg, edit_field, edit_group; /* group -1: not a D_ register */
 };
@@ -108,6 +110,34 @@ static bool changed(const struct regs_pane *rp, int u, int g, int i)
 {
     return rp->have && rp->prev.v[u][g] && rp->cur.v[u][g] &&
            rp->prev.v[u][g][i] != rp->cur.v[u][g][i];
+}
+
+/* Put the cursor on what the stop changed: the first changed D_ register of
+ * the unit and group shown (the layer's programming), else the first changed
+ * register, else the first register. */
+static void select_first_change(struct regs_pane *rp, struct ui *ui)
+{
+    struct dla *d = ui_dla(ui);
+    const struct regdb_unit *ru = d ? dla_unit_db(d, (enum dla_unit)ui->unit) : NULL;
+    rp->reg = 0;
+    rp->field = -1;
+    rp->cursor_to_top = true;
+    if (!ru)
+        return;
+    int any = -1;
+    for (int i = 0; i < ru->n_regs; i++) {
+        int g = ru->regs[i].dual ? ui->group : 0;
+        if (!changed(rp, ui->unit, g, i))
+            continue;
+        if (ru->regs[i].dual) {
+            rp->reg = i;
+            return;
+        }
+        if (any < 0)
+            any = i;
+    }
+    if (any >= 0)
+        rp->reg = any;
 }
 
 /* ---------------------------------------------------------------- units */
@@ -262,11 +292,12 @@ static void draw(struct pane *p, struct ui *ui)
         roll_snapshots(rp, d);
     if (!unit_shown(d, (enum dla_unit)ui->unit))
         ui->unit = next_unit(d, ui->unit, 1);
-    if (rp->unit_shown != ui->unit) {
+    if (rp->unit_shown != ui->unit || rp->group_shown != ui->group) {
         rp->unit_shown = ui->unit;
-        rp->reg = 0;
-        rp->field = -1;
+        rp->group_shown = ui->group;
+        rp->user_moved = false;
         p->top = 0;
+        select_first_change(rp, ui);
     }
     const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
     static struct row rows[MAX_ROWS];
@@ -275,6 +306,10 @@ static void draw(struct pane *p, struct ui *ui)
     int n = build_rows(rp, ru, rows, MAX_ROWS);
     p->cursor = row_of_selection(rp, rows, n);
     int visible = pane_rows(p) - 1;
+    if (rp->cursor_to_top) { /* with one row of what comes before */
+        p->top = p->cursor > 0 ? p->cursor - 1 : 0;
+        rp->cursor_to_top = false;
+    }
     pane_list_clamp(p, n, visible);
     int nw = name_width(p, ru);
     pane_print(p, 0, 0, theme(TH_HEADER), "  %-*s %-10s    %s", nw, "register", "value",
@@ -378,6 +413,7 @@ static bool key(struct pane *p, struct ui *ui, int k)
     if (!ru)
         return false;
     int page = pane_rows(p) - 2 > 1 ? pane_rows(p) - 2 : 1;
+    rp->user_moved = true;
     switch (k) {
     case KEY_DOWN:
     case 'j':
@@ -450,6 +486,7 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     int i = p->top + row - 1;
     if (row < 1 || i >= n)
         return false;
+    rp->user_moved = true;
     rp->reg = rows[i].reg;
     rp->field = rows[i].field;
     return true;
@@ -499,7 +536,10 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
 
 static void stopped(struct pane *p, struct ui *ui)
 {
-    roll_snapshots(p->priv, ui_dla(ui));
+    struct regs_pane *rp = p->priv;
+    roll_snapshots(rp, ui_dla(ui));
+    if (!rp->user_moved && rp->unit_shown == ui->unit && rp->group_shown == ui->group)
+        select_first_change(rp, ui);
 }
 
 /* ---------------------------------------------------------------- search */
@@ -538,8 +578,10 @@ bool regs_search(struct ui *ui, const char *text)
             if (u != ui->unit) {
                 ui->unit = u;
                 ui->unit_pinned = true;
-                rp->unit_shown = u;
             }
+            rp->unit_shown = u;
+            rp->group_shown = ui->group;
+            rp->user_moved = true;
             rp->reg = i;
             rp->field = -1;
             return true;
@@ -584,6 +626,7 @@ struct pane *pane_regs_create(void)
     }
     rp->field = -1;
     rp->unit_shown = -1;
+    rp->group_shown = -1;
     p->ops = &ops;
     p->priv = rp;
     return p;
