@@ -13,7 +13,7 @@
 
 struct lut_pane {
     int unit_choice; /* -1: from the layer; else DLA_U_SDP / DLA_U_CDP */
-    int scroll;
+    bool all_config; /* every configuration field, not just the first lines */
 };
 
 /* The layer whose statistics are shown: the selected one if it used a LUT,
@@ -53,16 +53,18 @@ static bool is_config_reg(const struct regdb_reg *r)
     return !strncmp(r->name, "S_LUT_", 6) && strncmp(r->name, "S_LUT_ACCESS", 12) != 0;
 }
 
-/* The configuration registers as "FIELD=value" items, wrapped over lines. */
-static int draw_config(struct pane *p, struct ui *ui, int row, enum dla_unit u)
+#define CONFIG_LINES 3 /* shown unless the whole configuration was asked for (C) */
+
+/* The configuration registers as "FIELD=value" items, wrapped over lines:
+ * at most max_lines of them, the last ending in "..." when cut. */
+static int draw_config(struct pane *p, struct ui *ui, int row, enum dla_unit u, int max_lines)
 {
     struct dla *d = ui_dla(ui);
     const struct regdb_unit *ru = dla_unit_db(d, u);
-    int cols = pane_cols(p), x = 0;
+    int cols = pane_cols(p), x = 7, first = row;
     if (!ru)
         return row;
     pane_print(p, row, 0, theme(TH_HEADER), "config ");
-    x = 7;
     for (uint16_t i = 0; i < ru->n_regs; i++) {
         const struct regdb_reg *r = &ru->regs[i];
         if (!is_config_reg(r))
@@ -81,7 +83,12 @@ static int draw_config(struct pane *p, struct ui *ui, int row, enum dla_unit u)
             else
                 snprintf(item, sizeof item, "%s=%u", name, fv);
             int n = (int)strlen(item) + 1;
-            if (x + n > cols) {
+            bool last_line = row - first + 1 >= max_lines;
+            if (x + n > cols - (last_line ? 13 : 0)) { /* room for the "..." on the last */
+                if (last_line) {
+                    pane_print(p, row, x, theme(TH_DIM), "... (C: all)");
+                    return row + 1;
+                }
                 row++;
                 x = 7;
             }
@@ -207,7 +214,8 @@ static void draw(struct pane *p, struct ui *ui)
     else
         pane_print(p, row++, 0, theme(TH_DIM), "%s LUT: no layer has used it yet",
                    dla_unit_name(u));
-    row = draw_config(p, ui, row, u);
+    struct lut_pane *lp = p->priv;
+    row = draw_config(p, ui, row, u, lp->all_config ? pane_rows(p) : CONFIG_LINES);
     int left = pane_rows(p) - row - (l ? 2 : 0);
     /* share what is left between the two plots: label + bars (+ axis for the histogram) */
     int height = l ? (left - 3) / 2 : left - 1;
@@ -223,6 +231,10 @@ static bool key(struct pane *p, struct ui *ui, int k)
 {
     struct lut_pane *lp = p->priv;
     (void)ui;
+    if (k == 'C') {
+        lp->all_config = !lp->all_config;
+        return true;
+    }
     if (k == 'u') {
         lp->unit_choice = lp->unit_choice < 0            ? DLA_U_CDP
                           : lp->unit_choice == DLA_U_CDP ? DLA_U_SDP
@@ -257,6 +269,7 @@ static void destroy(struct pane *p)
 static const struct pane_ops ops = {
     .name = "lut",
     .keys_help = "u\tshow SDP's or CDP's LUT (again: follow the selected layer)\n"
+                 "C\tthe whole configuration / its first lines\n"
                  "plots\ttables: largest entry per column; inputs: below, 32 bins, above",
     .draw = draw,
     .key = key,
