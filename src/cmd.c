@@ -133,12 +133,18 @@ static void hook_wait_done(void *ctx, struct session *s, const struct drv_action
     proglog_wait_done(d->log, ok, events);
 }
 
+#define POLL_EVERY 4096 /* actions between calls of opt.poll */
+
 static void hook_after_execute(void *ctx, struct session *s)
 {
     struct dbg *d = ctx;
     (void)s;
     cps_after_execute(d->cps);
     bps_after_execute(d->bps);
+    if (d->opt.poll && ++d->poll_count % POLL_EVERY == 0) {
+        if (d->opt.poll(d->opt.poll_ctx))
+            session_interrupt = 1;
+    }
 }
 
 static const struct session_hooks dbg_hooks = {

@@ -57,6 +57,11 @@ struct dbg_options {
     size_t trace_ring_events;    /* capacity of the event ring; 0 = default */
     const char *plugin_path;     /* extra plugin folders (':' separated), NULL: none */
     bool no_builtin_plugins;     /* scan only plugin_path (tests) */
+    /* Called every few thousand actions while a command runs the simulation;
+     * returning true interrupts the run as Ctrl-C does (a TUI in raw mode reads
+     * its keys here and can redraw a progress line).  NULL: never. */
+    bool (*poll)(void *ctx);
+    void *poll_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change
@@ -80,6 +85,7 @@ struct dbg {
     int diag_listener;          /* model diagnostics -> sink */
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
     bool hung;                  /* the last run stopped because nothing could progress */
+    uint64_t poll_count;        /* actions executed, for opt.poll */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,

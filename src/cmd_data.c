@@ -61,6 +61,14 @@ static void show_reg(struct dbg *d, const struct regdb_ref *ref, int group)
     }
 }
 
+static uint64_t total_hits(struct dbg *d)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < bps_count(d->bps); i++)
+        n += bps_get(d->bps, i)->hits;
+    return n;
+}
+
 /* A poke is a CSB write, so it is traced, checked and seen by breakpoints. */
 static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref,
                             int group, const char *value_text)
@@ -86,8 +94,11 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
         uint32_t cur = dla_reg_value(dla, u, producer, ref->reg->offset);
         word = regdb_field_set(ref->field, cur, v);
     }
+    uint64_t hits = total_hits(d);
     dla_csb_write(dla, addr, word);
     show_reg(d, &(struct regdb_ref){ref->unit, ref->reg, NULL}, producer);
+    if (total_hits(d) != hits) /* the poke itself hit a breakpoint: say so now */
+        cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(d->session));
     return CMD_OK;
 }
 

@@ -113,7 +113,8 @@ static inline void fixture_write(const char *name, const char *text)
 /* A BDMA trace of n operations (each 8 lines of 32 bytes, DRAM to DRAM,
  * alternating groups, each waited for), written to the fixture folder as
  * name/input.txn with its source data; the expected result of operation i is
- * the source copied to 0x80100000 + i * 0x1000 (tests compute it themselves). */
+ * the source copied to 0x80100000 + (i % 64) * 0x1000 (tests compute it
+ * themselves). */
 static inline void fixture_bdma_trace(const char *name, int n)
 {
     char path[512], buf[256];
@@ -127,29 +128,30 @@ static inline void fixture_bdma_trace(const char *name, int n)
                  i % 32 == 31 ? "\n" : " ");
     }
     fixture_write(buf, data);
-    static char txn[1 << 15];
-    snprintf(txn, sizeof txn, "load_mem 0x80000000 0x100 source.dat\n");
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(txn);
-        snprintf(txn + len, sizeof txn - len,
-                 "write_reg 0xffff1000 0x80000000\n"
-                 "write_reg 0xffff1002 0x%08x\n"
-                 "write_reg 0xffff1004 0x0\n"
-                 "write_reg 0xffff1005 0x3\n"
-                 "write_reg 0xffff1006 0x7\n"
-                 "write_reg 0xffff1007 0x20\n"
-                 "write_reg 0xffff1008 0x20\n"
-                 "write_reg 0xffff1009 0x0\n"
-                 "write_reg 0xffff100a 0x100\n"
-                 "write_reg 0xffff100b 0x100\n"
-                 "write_reg 0xffff100c 0x1\n"
-                 "write_reg 0xffff%s 0x1\n"
-                 "wait\n"
-                 "write_reg 0xffff0003 0xffffffff\n",
-                 0x80100000u + (unsigned)i * 0x1000u, i % 2 ? "100e" : "100d");
-    }
     snprintf(buf, sizeof buf, "%s/input.txn", name);
-    fixture_write(buf, txn);
+    fixture_path(path, sizeof path, buf);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return;
+    fprintf(fp, "load_mem 0x80000000 0x100 source.dat\n");
+    for (int i = 0; i < n; i++)
+        fprintf(fp,
+                "write_reg 0xffff1000 0x80000000\n"
+                "write_reg 0xffff1002 0x%08x\n"
+                "write_reg 0xffff1004 0x0\n"
+                "write_reg 0xffff1005 0x3\n"
+                "write_reg 0xffff1006 0x7\n"
+                "write_reg 0xffff1007 0x20\n"
+                "write_reg 0xffff1008 0x20\n"
+                "write_reg 0xffff1009 0x0\n"
+                "write_reg 0xffff100a 0x100\n"
+                "write_reg 0xffff100b 0x100\n"
+                "write_reg 0xffff100c 0x1\n"
+                "write_reg 0xffff%s 0x1\n"
+                "wait\n"
+                "write_reg 0xffff0003 0xffffffff\n",
+                0x80100000u + (unsigned)(i % 64) * 0x1000u, i % 2 ? "100e" : "100d");
+    fclose(fp);
 }
 
 #endif

@@ -189,6 +189,53 @@ static void test_diag(void **state)
     dbg_destroy(d);
 }
 
+/* The CDP sample's LRN LUT sees inputs above both tables and none below:
+ * "break lut overflow" stops at its LUT record, "underflow" never does. */
+static void test_lut(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:cdp");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "break lut underflow"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "break lut overflow"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_false(session_finished(d->session));
+    const struct dla_layer *l = dla_layer_get(session_dla(d->session), 0);
+    assert_true(l->has_lut);
+    assert_true(l->lut.overflow > 0);
+    assert_int_equal(l->lut.underflow, 0);
+    char want[128];
+    snprintf(want, sizeof want, "Breakpoint 2, layer 0 (CDP): LUT overflow in %llu of %llu lookups",
+             (unsigned long long)l->lut.overflow, (unsigned long long)l->lut.lookups);
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    assert_int_equal(bps_find(d->bps, 1)->hits, 0);
+    dbg_destroy(d);
+}
+
+/* A rule violation: the 21st BDMA CFG_OP.EN with 20 operations staged.  A
+ * poke is a CSB write like any other, so the rule checker and the
+ * breakpoint see it, and the poke says so at once. */
+static void test_rule(void **state)
+{
+    (void)state;
+    struct dbg *d = open_trace("t4");
+    assert_int_equal(fixture_exec(d, "break rule bdma.group"), CMD_OK); /* a prefix of another */
+    assert_int_equal(fixture_exec(d, "break rule bdma.free_slot"), CMD_OK);
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(fixture_exec(d, "reg BDMA.CFG_OP = 1"), CMD_OK);
+        assert_int_equal(bps_find(d->bps, 2)->hits, 0);
+    }
+    assert_int_equal(fixture_exec(d, "reg BDMA.CFG_OP = 1"), CMD_OK);
+    assert_int_equal(bps_find(d->bps, 2)->hits, 1);
+    assert_int_equal(bps_find(d->bps, 1)->hits, 0);
+    assert_non_null(strstr(fixture_out.text,
+                           "Breakpoint 2, rule bdma.free_slot violated: CFG_OP.EN "
+                           "with no free slot"));
+    dbg_destroy(d);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -217,6 +264,8 @@ int main(void)
         cmocka_unit_test(test_watch_register),
         cmocka_unit_test(test_watch_memory),
         cmocka_unit_test(test_diag),
+        cmocka_unit_test(test_lut),
+        cmocka_unit_test(test_rule),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

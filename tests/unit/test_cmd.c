@@ -405,6 +405,32 @@ static void test_hostile_arguments(void **state)
     dbg_destroy(d);
 }
 
+static bool stop_now(void *ctx)
+{
+    (*(int *)ctx)++;
+    return true;
+}
+
+/* A frontend's poll hook is called during long runs and can interrupt them. */
+static void test_poll_interrupts(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t400", 400); /* 5200 register writes: more than one poll period */
+    char path[512];
+    fixture_path(path, sizeof path, "t400");
+    int calls = 0;
+    struct dbg_options opt = {.no_builtin_plugins = true, .poll = stop_now, .poll_ctx = &calls};
+    struct dbg *d = dbg_create(&opt, &fixture_sink);
+    char err[256];
+    assert_true(dbg_open(d, path, err, sizeof err));
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_int_equal(calls, 1);
+    assert_false(session_finished(d->session));
+    assert_non_null(strstr(fixture_out.text, "Interrupted."));
+    assert_int_equal(fixture_exec(d, "info layers"), CMD_OK);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_where_and_info),
         cmocka_unit_test(test_named_tensor),
         cmocka_unit_test(test_hostile_arguments),
+        cmocka_unit_test(test_poll_interrupts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
