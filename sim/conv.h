@@ -191,6 +191,10 @@ void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st);
 
+/* cacc_fp16.c: one output of an fp16 layer from n channel pairs in atomic
+ * operations of seg channels: the fp32 bit pattern CACC delivers. */
+uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32_t seg);
+
 /* cmac.c: dot products of int16 rows, exact. */
 int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
 /* The weights as the fast kernel uses them: as they are when every operand

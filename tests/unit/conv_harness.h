@@ -451,4 +451,38 @@ static inline uint64_t ref_conv_int(const struct spec *s, const struct layer_dat
     return sat;
 }
 
+/* The plain convolution, fp16: exact products summed in double, with the
+ * sum of |products| of each output (to bound the hardware's alignment
+ * truncation).  NaN inputs are not expected here. */
+static inline void ref_conv_fp16(const struct spec *s, const struct layer_data *ld, double *out,
+                                 double *mag)
+{
+    uint32_t ow = spec_ow(s), oh = spec_oh(s);
+    for (uint32_t b = 0; b < s->batches; b++)
+        for (uint32_t k = 0; k < s->k; k++)
+            for (uint32_t oy = 0; oy < oh; oy++)
+                for (uint32_t ox = 0; ox < ow; ox++) {
+                    double acc = 0, m = 0;
+                    for (uint32_t r = 0; r < s->kh; r++)
+                        for (uint32_t t = 0; t < s->kw; t++)
+                            for (uint32_t c = 0; c < s->c; c++) {
+                                int64_t iy = (int64_t)oy * s->sy + r * s->dy - s->pt;
+                                int64_t ix = (int64_t)ox * s->sx + t * s->dx - s->pl;
+                                uint16_t v =
+                                    (iy < 0 || ix < 0 || iy >= s->h || ix >= s->w)
+                                        ? s->pad
+                                        : (uint16_t)
+                                              ld->in[((b * s->c + c) * s->h + iy) * s->w + ix];
+                                uint16_t w =
+                                    (uint16_t)ld->wt[((k * s->kh + r) * s->kw + t) * s->c + c];
+                                double pr = (double)fp16_to_float(v) * fp16_to_float(w);
+                                acc += pr;
+                                m += pr < 0 ? -pr : pr;
+                            }
+                    size_t i = ((b * s->k + k) * oh + oy) * ow + ox;
+                    out[i] = acc;
+                    mag[i] = m;
+                }
+}
+
 #endif
