@@ -205,9 +205,6 @@ static bool load_feature(struct dla *d, struct dla_exec *x, const struct conv_pa
     return ok;
 }
 
-int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
-                    const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
-
 bool cdma_load_data(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer)
 {

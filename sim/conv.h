@@ -105,6 +105,16 @@ struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_b
 uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, enum conv_prec out,
                   bool *sat);
 
+/* conv_image.c: image input.  CDMA side: fetch, reorder, convert and pad
+ * the pixel lines into CBUF; CSC side: operand rows from those lines. */
+struct conv_cbuf_plan;
+int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                    const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
+unsigned conv_image_elements(const struct conv_params *p);
+struct conv_operands;
+bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                    struct conv_operands *ops);
+
 /* The CBUF regions of a layer. */
 struct cbuf_region conv_data_region(const struct conv_params *p);
 struct cbuf_region conv_weight_region(const struct conv_params *p);

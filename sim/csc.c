@@ -103,11 +103,19 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
         return false;
     }
     ops->taps = p->k_w * p->k_h;
-    ops->c = p->ext_c;
+    ops->c = p->image ? p->k_c : p->ext_c; /* image: S x C elements of a line per tap */
     ops->seg_len = p->atomic_c;
     ops->rows = p->out_w * p->out_h * p->batches;
     ops->kernels = p->kernels;
     ops->depth = round16((uint64_t)ops->taps * ops->c);
+    if (p->image) {
+        ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
+        if (ops->data && csc_image_rows(d, p, plan, ops))
+            return true;
+        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+                 "out of host memory for the convolution operands");
+        return false;
+    }
     int16_t *f = unpack_feature(d, p, plan);
     ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
     if (!f || !ops->data) {
