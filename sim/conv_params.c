@@ -207,13 +207,15 @@ static void check_geometry(struct dla *d, const struct conv_params *p)
     uint64_t eff_w = (uint64_t)(p->k_w - 1) * p->dil_x + 1;
     uint64_t eff_h = (uint64_t)(p->k_h - 1) * p->dil_y + 1;
     uint64_t span_w = (uint64_t)p->pad_l + p->in_w + p->pad_r;
-    uint64_t span_h = (uint64_t)p->pad_t + p->in_h + p->pad_b;
+    /* CSC's height: with data reuse it counts the lines kept from the
+     * previous layer as well as those CDMA fetches */
+    uint64_t span_h = (uint64_t)p->pad_t + p->ext_h + p->pad_b;
     if (span_w < eff_w || (span_w - eff_w) / p->stride_x + 1 != p->out_w || span_h < eff_h ||
         (span_h - eff_h) / p->stride_y + 1 != p->out_h)
         dla_rule(d, DLA_U_CSC, "csc.output_size",
                  "output %ux%u does not match input %ux%u, padding %u/%u/%u/%u, kernel %ux%u "
                  "(dilated %llux%llu), stride %ux%u",
-                 p->out_w, p->out_h, p->in_w, p->in_h, p->pad_l, p->pad_r, p->pad_t, p->pad_b,
+                 p->out_w, p->out_h, p->in_w, p->ext_h, p->pad_l, p->pad_r, p->pad_t, p->pad_b,
                  p->k_w, p->k_h, (unsigned long long)eff_w, (unsigned long long)eff_h, p->stride_x,
                  p->stride_y);
     if (p->pad_l >= eff_w || p->pad_r >= eff_w || p->pad_t >= eff_h || p->pad_b >= eff_h)

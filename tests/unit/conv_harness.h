@@ -363,6 +363,9 @@ static inline void program_layer(struct dla *d, const struct spec *s, uint64_t w
     set_field(d, "CACC.D_CLIP_CFG", NULL, s->clip);
 }
 
+/* Bytes each DMA client moved in the last run_conv(). */
+static uint64_t conv_last_bytes[DLA_C_COUNT];
+
 /* Run the convolution core of group 0 directly (as the pipeline launcher
  * would) and return its CACC output cube. */
 static inline int run_conv(struct dla *d, struct dla_cube *out)
@@ -375,6 +378,7 @@ static inline int run_conv(struct dla *d, struct dla_cube *out)
     struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
     memset(out, 0, sizeof *out);
     int rc = conv_execute(d, &x, 0, out);
+    memcpy(conv_last_bytes, pipe.stage[0].client_bytes, sizeof conv_last_bytes);
     free(pipe.xfers);
     for (size_t i = 0; i < pipe.n_writes; i++)
         free(pipe.writes[i].data);
