@@ -47,6 +47,10 @@ PLUGINS := $(PLUGIN_SRC:plugins/%.c=$(BUILD)/plugins/%.so)
 TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBSIM := $(BUILD)/libdlasim.a
+# dladbg-mknet writes the project's sample networks; the example loadables are
+# generated into $(BUILD)/samples at build time (never committed).
+MKNET := $(BUILD)/dladbg-mknet
+SAMPLES := $(BUILD)/samples/.written
 LIBCORE := $(BUILD)/libdladbg.a
 BIN := $(BUILD)/dladbg
 
@@ -54,7 +58,7 @@ BIN := $(BUILD)/dladbg
 	deps-bench format
 .DEFAULT_GOAL := all
 
-all: deps $(BIN) $(PLUGINS) dladbg
+all: deps $(BIN) $(PLUGINS) dladbg $(SAMPLES)
 
 # The top-level ./dladbg is the plain build's binary; sanitizer builds live in build/asan.
 dladbg: $(BIN)
@@ -133,6 +137,13 @@ $(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
 
+$(MKNET): src/tools/dladbg-mknet.c $(LIBCORE) $(LIBSIM)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
+
+$(SAMPLES): $(MKNET)
+	@mkdir -p $(dir $@)
+	$(MKNET) $(dir $@) && touch $@
+
 $(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC.so   $<")
@@ -157,7 +168,7 @@ check: deps-test
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
 
-test-run: $(BIN) $(PLUGINS) $(TESTS)
+test-run: $(BIN) $(PLUGINS) $(TESTS) $(SAMPLES)
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 conformance: all

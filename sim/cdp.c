@@ -1,13 +1,282 @@
-/* CDP and CDP_RDMA. */
+/* CDP and CDP_RDMA: cross-channel local response normalisation of a cube in
+ * memory, through the CDP's own LUT.
+ *
+ * CDP_RDMA's registers give the cube (CDP has none for it); the cube is
+ * processed line by line: every surface of a line is read, each spatial
+ * position's channel vector is normalised (cdp_lrn.c), and the line is
+ * written back surface by surface.  Whole memory atoms are computed: the
+ * channels past the cube's last one count as the input offset (zero after
+ * conversion) and their outputs are written too, as the hardware does.
+ *
+ * The LUT statistics (D_PERF_LUT_*), the output saturation counter and the
+ * fp16 NaN/Inf counters are written into the consumer group's registers at
+ * completion of the datapath, and the statistics published on the layer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cdp_lrn.h"
 #include "dla_priv.h"
+
+/* One line of all surfaces larger than this is a programming error. */
+#define CDP_MAX_LINE_BYTES (64u << 20)
+
+enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
+
+struct cdp_job {
+    struct cdp_lrn_cfg lrn;
+    unsigned format, bpe, cpa, atom;
+    unsigned w, h, c, n_surf, c_pad;
+    uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
+    enum dla_space src_space, dst_space;
+};
+
+/* ---------------------------------------------------------------- configuration */
+
+static unsigned field1(const struct dla *d, enum dla_unit u, int g, const char *reg,
+                       const char *field)
+{
+    return dla_field(d, u, g, reg, field) + 1u;
+}
+
+static void read_convertors(const struct dla *d, int g, struct cdp_lrn_cfg *l)
+{
+    l->half_window = dla_field(d, DLA_U_CDP, g, "D_LRN_CFG", "NORMALZ_LEN") + 1u;
+    l->sqsum_bypass = dla_field(d, DLA_U_CDP, g, "D_FUNC_BYPASS", "SQSUM_BYPASS") != 0;
+    l->mul_bypass = dla_field(d, DLA_U_CDP, g, "D_FUNC_BYPASS", "MUL_BYPASS") != 0;
+    l->in_offset = (int32_t)dla_field(d, DLA_U_CDP, g, "D_DATIN_OFFSET", "DATIN_OFFSET");
+    l->in_scale = (int16_t)dla_field(d, DLA_U_CDP, g, "D_DATIN_SCALE", "DATIN_SCALE");
+    l->in_shift = (uint8_t)dla_field(d, DLA_U_CDP, g, "D_DATIN_SHIFTER", "DATIN_SHIFTER");
+    l->out_offset = (int32_t)dla_field(d, DLA_U_CDP, g, "D_DATOUT_OFFSET", "DATOUT_OFFSET");
+    l->out_scale = (int16_t)dla_field(d, DLA_U_CDP, g, "D_DATOUT_SCALE", "DATOUT_SCALE");
+    l->out_shift = (uint8_t)dla_field(d, DLA_U_CDP, g, "D_DATOUT_SHIFTER", "DATOUT_SHIFTER");
+}
+
+static void read_addresses(struct dla *d, int g, int rg, struct cdp_job *j)
+{
+    j->src = dla_reg_addr64(d, DLA_U_CDP_RDMA, rg, "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW");
+    j->src_line = dla_reg(d, DLA_U_CDP_RDMA, rg, "D_SRC_LINE_STRIDE");
+    j->src_surf = dla_reg(d, DLA_U_CDP_RDMA, rg, "D_SRC_SURFACE_STRIDE");
+    j->src_space = dla_ram_space(d, DLA_U_CDP_RDMA,
+                                 dla_field(d, DLA_U_CDP_RDMA, rg, "D_SRC_DMA_CFG", "SRC_RAM_TYPE"));
+    j->dst = dla_reg_addr64(d, DLA_U_CDP, g, "D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW");
+    j->dst_line = dla_reg(d, DLA_U_CDP, g, "D_DST_LINE_STRIDE");
+    j->dst_surf = dla_reg(d, DLA_U_CDP, g, "D_DST_SURFACE_STRIDE");
+    j->dst_space =
+        dla_ram_space(d, DLA_U_CDP, dla_field(d, DLA_U_CDP, g, "D_DST_DMA_CFG", "DST_RAM_TYPE"));
+}
+
+static bool format_ok(struct dla *d, int rg, const struct cdp_job *j)
+{
+    unsigned rdma_format = dla_field(d, DLA_U_CDP_RDMA, rg, "D_DATA_FORMAT", "INPUT_DATA");
+    unsigned bit = j->format == CDP_INT8    ? DLA_DT_INT8
+                   : j->format == CDP_INT16 ? DLA_DT_INT16
+                                            : DLA_DT_FP16;
+    if (j->format > CDP_FP16 || !(d->cfg->dtypes & bit)) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_CDP, 0, "cdp.precision",
+                 "CDP input format %u is not supported by %s", j->format, d->cfg->name);
+        return false;
+    }
+    if (rdma_format != j->format)
+        dla_rule(d, DLA_U_CDP_RDMA, "cdp.rdma_format",
+                 "CDP_RDMA reads format %u, CDP computes format %u", rdma_format, j->format);
+    if (j->format == CDP_FP16) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
+                 "CDP fp16 normalisation is not modelled (needs the fp17 arithmetic)");
+        return false;
+    }
+    return true;
+}
+
+static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
+{
+    memset(j, 0, sizeof *j);
+    if (rg == 0xff)
+        return false;
+    j->format = dla_field(d, DLA_U_CDP, g, "D_DATA_FORMAT", "INPUT_DATA_TYPE");
+    if (!format_ok(d, rg, j))
+        return false;
+    j->w = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_WIDTH", "WIDTH");
+    j->h = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_HEIGHT", "HEIGHT");
+    j->c = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_CHANNEL", "CHANNEL");
+    j->atom = d->cfg->mem_atom;
+    j->bpe = j->format == CDP_INT8 ? 1 : 2;
+    j->cpa = j->atom / j->bpe;
+    j->n_surf = (j->c + j->cpa - 1) / j->cpa;
+    j->c_pad = j->n_surf * j->cpa;
+    if ((uint64_t)j->w * j->n_surf * j->atom > CDP_MAX_LINE_BYTES) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
+                 "CDP line of %ux%u elements is too large to model", j->w, j->c);
+        return false;
+    }
+    j->lrn.path = j->format == CDP_INT8 ? LUT_CDP_INT8 : LUT_CDP_INT16;
+    read_convertors(d, g, &j->lrn);
+    j->lrn.lut = &d->lut_cdp;
+    lut_cfg_read(d, DLA_U_CDP, &j->lrn.lut_cfg);
+    lut_cfg_check(d, DLA_U_CDP, &j->lrn.lut_cfg);
+    read_addresses(d, g, rg, j);
+    return true;
+}
+
+/* ---------------------------------------------------------------- data movement */
+
+static int32_t element_at(const uint8_t *p, unsigned bpe)
+{
+    return bpe == 1 ? (int8_t)p[0] : (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static void store_element(uint8_t *p, unsigned bpe, int32_t v)
+{
+    p[0] = (uint8_t)v;
+    if (bpe == 2)
+        p[1] = (uint8_t)((uint32_t)v >> 8);
+}
+
+/* Byte of element (surface-relative layout of one line: surface, x, channel). */
+static size_t line_offset(const struct cdp_job *j, unsigned x, unsigned ch)
+{
+    return ((size_t)(ch / j->cpa) * j->w + x) * j->atom + (ch % j->cpa) * j->bpe;
+}
+
+static bool read_line(struct dla_exec *x, const struct cdp_job *j, unsigned y, uint8_t *line)
+{
+    size_t bytes = (size_t)j->w * j->atom;
+    for (unsigned s = 0; s < j->n_surf; s++) {
+        uint64_t addr = j->src + (uint64_t)y * j->src_line + (uint64_t)s * j->src_surf;
+        if (!exec_read(x, DLA_C_CDP_RDMA, j->src_space, addr, line + s * bytes, bytes))
+            return false;
+    }
+    return true;
+}
+
+static bool write_line(struct dla_exec *x, const struct cdp_job *j, unsigned y, const uint8_t *line)
+{
+    size_t bytes = (size_t)j->w * j->atom;
+    for (unsigned s = 0; s < j->n_surf; s++) {
+        uint64_t addr = j->dst + (uint64_t)y * j->dst_line + (uint64_t)s * j->dst_surf;
+        if (!exec_write(x, DLA_C_CDP_WDMA, j->dst_space, addr, line + s * bytes, bytes))
+            return false;
+    }
+    return true;
+}
+
+struct cdp_buffers {
+    uint8_t *in, *out;
+    int32_t *raw, *res, *scratch;
+};
+
+static void free_buffers(struct cdp_buffers *b)
+{
+    free(b->in);
+    free(b->out);
+    free(b->raw);
+    free(b->res);
+    free(b->scratch);
+}
+
+static bool alloc_buffers(const struct cdp_job *j, struct cdp_buffers *b)
+{
+    size_t line = (size_t)j->w * j->n_surf * j->atom;
+    b->in = malloc(line);
+    b->out = malloc(line);
+    b->raw = malloc(j->c_pad * sizeof *b->raw);
+    b->res = malloc(j->c_pad * sizeof *b->res);
+    b->scratch = malloc(j->c_pad * sizeof *b->scratch);
+    if (b->in && b->out && b->raw && b->res && b->scratch)
+        return true;
+    free_buffers(b);
+    memset(b, 0, sizeof *b);
+    return false;
+}
+
+static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
+                               struct dla_lut_stats *stats)
+{
+    uint64_t saturated = 0;
+    for (unsigned x = 0; x < j->w; x++) {
+        for (unsigned ch = 0; ch < j->c_pad; ch++)
+            b->raw[ch] = element_at(b->in + line_offset(j, x, ch), j->bpe);
+        saturated += cdp_lrn_vector(&j->lrn, b->raw, j->c_pad, j->c, b->res, b->scratch, stats);
+        for (unsigned ch = 0; ch < j->c_pad; ch++)
+            store_element(b->out + line_offset(j, x, ch), j->bpe, b->res[ch]);
+    }
+    return saturated;
+}
+
+/* ---------------------------------------------------------------- results */
+
+static uint32_t clamp32(uint64_t v)
+{
+    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+}
+
+static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_lut_stats *s,
+                    uint64_t saturated)
+{
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_HYBRID", clamp32(s->hybrid));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LE_HIT", clamp32(s->le_hit));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_OUT_SATURATION", clamp32(saturated));
+    /* NaN and Inf are counted on fp16 data only */
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", 0);
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_INF_INPUT_NUM", 0);
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_OUTPUT_NUM", 0);
+    exec_lut_stats(x, s);
+    exec_counter(x, "CDP.D_OUT_SATURATION", saturated);
+}
 
 int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
 {
-    (void)rdma_group;
-    exec_desc(x, "cdp (not modelled yet)");
-    dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-             "CDP of group %d: not modelled yet", group);
-    return -1;
+    struct cdp_job j;
+    if (!decode(d, group, rdma_group, &j)) {
+        exec_desc(x, "cdp: not computed (see diagnostics)");
+        return -1;
+    }
+    exec_desc(x, "cdp lrn%u %s %ux%ux%u%s%s", 2 * j.lrn.half_window + 1,
+              j.format == CDP_INT8 ? "int8" : "int16", j.w, j.h, j.c,
+              j.lrn.sqsum_bypass ? " sqsum-bypass" : "", j.lrn.mul_bypass ? " mul-bypass" : "");
+    struct cdp_buffers b;
+    if (!alloc_buffers(&j, &b)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
+                 "CDP: out of memory for a %ux%u line", j.w, j.c);
+        return -1;
+    }
+    struct dla_lut_stats stats;
+    lut_stats_begin(&stats);
+    uint64_t saturated = 0;
+    int rc = 0;
+    for (unsigned y = 0; y < j.h && rc == 0; y++) {
+        if (!read_line(x, &j, y, b.in)) {
+            rc = -1;
+            break;
+        }
+        saturated += normalise_line(&j, &b, &stats);
+        if (!write_line(x, &j, y, b.out))
+            rc = -1;
+    }
+    free_buffers(&b);
+    publish(d, x, group, &stats, saturated);
+    uint64_t elems = (uint64_t)j.w * j.h * j.c_pad;
+    unsigned tp = d->cfg->cdp_throughput ? d->cfg->cdp_throughput : 1;
+    exec_compute(x, (elems + tp - 1) / tp, elems * (2 * j.lrn.half_window + 1));
+    return rc;
 }
 
-const struct dla_unit_hooks cdp_hooks = {0};
+/* ---------------------------------------------------------------- LUT port */
+
+/* The LUT access port lives behind CDP's S_LUT_ACCESS_CFG/DATA. */
+static bool cdp_write(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    (void)group;
+    return lut_hook_write(&d->lut_cdp, reg, value);
+}
+
+static bool cdp_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
+                     bool peek)
+{
+    (void)group;
+    return lut_hook_read(&d->lut_cdp, reg, value, peek);
+}
+
+const struct dla_unit_hooks cdp_hooks = {.write = cdp_write, .read = cdp_read};

@@ -1,18 +1,481 @@
-/* PDP and PDP_RDMA. */
+/* PDP and PDP_RDMA: planar pooling of a feature cube, offline from memory
+ * (optionally in width splits) or on the fly from SDP.
+ *
+ * The layer is computed surface by surface and split by split, as the
+ * hardware walks it: PDP_RDMA reads the split's input lines (the overlap of
+ * kernel_w - stride_w elements is read again by the next split), every
+ * channel plane of the surface is pooled (pdp_pool.c), and the output lines
+ * go to memory through the write DMA.  Whole memory atoms are processed, so
+ * the channels past the cube's last one in the last surface are pooled from
+ * whatever memory holds there and written back, as the hardware does. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "dla_priv.h"
+#include "pdp_pool.h"
+
+/* A plane or a block this large is a programming error, not a layer. */
+#define PDP_MAX_PLANE_ELEMS (1u << 24)
+#define PDP_MAX_BLOCK_BYTES (256u << 20)
+#define PDP_MAX_SPLITS      256
 
 bool pdp_input_on_the_fly(const struct dla *d, int group)
 {
     return dla_field_is(d, DLA_U_PDP, group, "D_OPERATION_MODE_CFG", "FLYING_MODE", "ON_FLYING");
 }
 
+/* Where one split of the width reads and writes. */
+struct pdp_split {
+    struct pdp_pool_split pool;
+    int64_t in_x0;   /* first input element (may precede 0 by a bad overlap) */
+    unsigned out_x0; /* first output element */
+};
+
+struct pdp_job {
+    struct pdp_pool_cfg pool;
+    unsigned bpe, cpa, atom; /* bytes per element, channels per atom, atom bytes */
+    unsigned in_w, in_c, out_w, out_c, n_surf;
+    unsigned n_splits;
+    struct pdp_split split[PDP_MAX_SPLITS];
+    bool on_the_fly;
+    uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
+    enum dla_space src_space, dst_space;
+};
+
+/* ---------------------------------------------------------------- configuration */
+
+static unsigned field1(const struct dla *d, enum dla_unit u, int g, const char *reg,
+                       const char *field)
+{
+    return dla_field(d, u, g, reg, field) + 1u;
+}
+
+/* The splits as one register set (PDP or PDP_RDMA) describes them. */
+struct split_regs {
+    unsigned n, first, mid, last, kernel, stride, in_w;
+};
+
+static struct split_regs read_split_regs(const struct dla *d, enum dla_unit u, int g)
+{
+    struct split_regs r;
+    r.n = field1(d, u, g, "D_OPERATION_MODE_CFG", "SPLIT_NUM");
+    r.first = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_FIRST");
+    r.mid = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_MID");
+    r.last = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_LAST");
+    r.kernel = field1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
+    r.stride = field1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
+    r.in_w = field1(d, u, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
+    return r;
+}
+
+/* Input start and width of split i: every split after the first re-reads
+ * the kernel_w - stride_w elements the previous one ended with. */
+static void split_input(const struct split_regs *r, unsigned i, int64_t *x0, int64_t *w)
+{
+    int64_t overlap = (int64_t)r->kernel - r->stride;
+    if (r->n == 1) {
+        *x0 = 0;
+        *w = r->in_w;
+    } else if (i == 0) {
+        *x0 = 0;
+        *w = r->first;
+    } else {
+        *x0 = r->first + (int64_t)(i - 1) * r->mid - overlap;
+        *w = (i + 1 == r->n ? r->last : r->mid) + overlap;
+    }
+}
+
+static bool build_splits(struct dla *d, int g, struct pdp_job *j)
+{
+    struct split_regs r = read_split_regs(d, DLA_U_PDP, g);
+    unsigned out_first = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_FIRST");
+    unsigned out_mid = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_MID");
+    unsigned out_last = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_LAST");
+    unsigned pl = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_LEFT");
+    unsigned pr = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_RIGHT");
+    j->n_splits = r.n;
+    for (unsigned i = 0; i < r.n; i++) {
+        struct pdp_split *s = &j->split[i];
+        int64_t x0, w;
+        split_input(&r, i, &x0, &w);
+        if (w <= 0) {
+            dla_rule(d, DLA_U_PDP, "pdp.split_width",
+                     "split %u of %u has no input (partial width plus overlap %lld)", i, r.n,
+                     (long long)w);
+            return false;
+        }
+        s->in_x0 = x0;
+        s->pool.in_w = (unsigned)w;
+        s->pool.pad_left = i == 0 ? pl : 0;
+        s->pool.pad_right = i + 1 == r.n ? pr : 0;
+        if (r.n == 1) {
+            s->out_x0 = 0;
+            s->pool.out_w = j->out_w;
+        } else {
+            s->out_x0 = i == 0 ? 0 : out_first + (i - 1) * out_mid;
+            s->pool.out_w = i == 0 ? out_first : i + 1 == r.n ? out_last : out_mid;
+        }
+    }
+    return true;
+}
+
+static void read_pool_cfg(const struct dla *d, int g, struct pdp_pool_cfg *c)
+{
+    static const char *const pad_reg[PDP_PAD_VALUES] = {
+        "D_POOLING_PADDING_VALUE_1_CFG", "D_POOLING_PADDING_VALUE_2_CFG",
+        "D_POOLING_PADDING_VALUE_3_CFG", "D_POOLING_PADDING_VALUE_4_CFG",
+        "D_POOLING_PADDING_VALUE_5_CFG", "D_POOLING_PADDING_VALUE_6_CFG",
+        "D_POOLING_PADDING_VALUE_7_CFG"};
+    static const char *const pad_field[PDP_PAD_VALUES] = {
+        "PAD_VALUE_1X", "PAD_VALUE_2X", "PAD_VALUE_3X", "PAD_VALUE_4X",
+        "PAD_VALUE_5X", "PAD_VALUE_6X", "PAD_VALUE_7X"};
+    memset(c, 0, sizeof *c);
+    c->method = (uint8_t)dla_field(d, DLA_U_PDP, g, "D_OPERATION_MODE_CFG", "POOLING_METHOD");
+    c->precision = (uint8_t)dla_field(d, DLA_U_PDP, g, "D_DATA_FORMAT", "INPUT_DATA");
+    c->kernel_w = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
+    c->kernel_h = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_HEIGHT");
+    c->stride_w = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
+    c->stride_h = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_HEIGHT");
+    c->pad_top = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_TOP");
+    c->pad_bottom = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_BOTTOM");
+    for (unsigned n = 0; n < PDP_PAD_VALUES; n++)
+        c->pad_value[n] = pdp_pad_value(dla_field(d, DLA_U_PDP, g, pad_reg[n], pad_field[n]), n + 1,
+                                        (enum pdp_precision)c->precision);
+    c->recip_w = dla_field(d, DLA_U_PDP, g, "D_RECIP_KERNEL_WIDTH", "RECIP_KERNEL_WIDTH");
+    c->recip_h = dla_field(d, DLA_U_PDP, g, "D_RECIP_KERNEL_HEIGHT", "RECIP_KERNEL_HEIGHT");
+    c->in_h = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
+    c->out_h = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_HEIGHT", "CUBE_OUT_HEIGHT");
+}
+
+static void read_addresses(struct dla *d, int g, int rg, struct pdp_job *j)
+{
+    if (!j->on_the_fly) {
+        j->src =
+            dla_reg_addr64(d, DLA_U_PDP_RDMA, rg, "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW");
+        j->src_line = dla_reg(d, DLA_U_PDP_RDMA, rg, "D_SRC_LINE_STRIDE");
+        j->src_surf = dla_reg(d, DLA_U_PDP_RDMA, rg, "D_SRC_SURFACE_STRIDE");
+        j->src_space = dla_ram_space(
+            d, DLA_U_PDP_RDMA, dla_field(d, DLA_U_PDP_RDMA, rg, "D_SRC_RAM_CFG", "SRC_RAM_TYPE"));
+    }
+    j->dst = dla_reg_addr64(d, DLA_U_PDP, g, "D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW");
+    j->dst_line = dla_reg(d, DLA_U_PDP, g, "D_DST_LINE_STRIDE");
+    j->dst_surf = dla_reg(d, DLA_U_PDP, g, "D_DST_SURFACE_STRIDE");
+    j->dst_space =
+        dla_ram_space(d, DLA_U_PDP, dla_field(d, DLA_U_PDP, g, "D_DST_RAM_CFG", "DST_RAM_TYPE"));
+}
+
+/* ---------------------------------------------------------------- rules */
+
+/* PDP_RDMA fetches what PDP consumes: the two register sets must agree. */
+static bool rdma_agrees(struct dla *d, int g, int rg, const struct pdp_job *j)
+{
+    struct split_regs p = read_split_regs(d, DLA_U_PDP, g),
+                      r = read_split_regs(d, DLA_U_PDP_RDMA, rg);
+    unsigned r_h = field1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
+    unsigned r_c = field1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
+    unsigned r_fmt = dla_field(d, DLA_U_PDP_RDMA, rg, "D_DATA_FORMAT", "INPUT_DATA");
+    bool same = p.n == r.n && r_h == j->pool.in_h && r_c == j->in_c && r_fmt == j->pool.precision &&
+                p.kernel == r.kernel && p.stride == r.stride;
+    for (unsigned i = 0; same && i < p.n; i++) {
+        int64_t px, pw, rx, rw;
+        split_input(&p, i, &px, &pw);
+        split_input(&r, i, &rx, &rw);
+        same = px == rx && pw == rw;
+    }
+    if (!same)
+        dla_rule(d, DLA_U_PDP_RDMA, "pdp.rdma_mismatch",
+                 "PDP_RDMA's cube, format, kernel or split registers disagree with PDP's");
+    return same;
+}
+
+static void check_geometry(struct dla *d, const struct pdp_job *j)
+{
+    const struct pdp_pool_cfg *c = &j->pool;
+    const struct pdp_pool_split *first = &j->split[0].pool, *last = &j->split[j->n_splits - 1].pool;
+    unsigned pl = first->pad_left, pr = last->pad_right;
+    if (pl >= c->kernel_w || pr >= c->kernel_w || c->pad_top >= c->kernel_h ||
+        c->pad_bottom >= c->kernel_h)
+        dla_rule(d, DLA_U_PDP, "pdp.pad_below_kernel",
+                 "padding (l%u r%u t%u b%u) must be less than the kernel (%ux%u)", pl, pr,
+                 c->pad_top, c->pad_bottom, c->kernel_w, c->kernel_h);
+    /* each split's input, with its padding, must be exactly what its outputs'
+     * windows cover (the guide states it per mode; this is the common form) */
+    for (unsigned i = 0; i < j->n_splits; i++) {
+        const struct pdp_pool_split *s = &j->split[i].pool;
+        unsigned span = s->in_w + s->pad_left + s->pad_right;
+        unsigned need = (s->out_w - 1) * c->stride_w + c->kernel_w;
+        if (span != need)
+            dla_rule(d, DLA_U_PDP, "pdp.width_in_out",
+                     "split %u: input width + padding is %u, its %u outputs cover %u", i, span,
+                     s->out_w, need);
+    }
+    if (j->n_splits > 1) {
+        unsigned sum = 0;
+        for (unsigned i = 0; i < j->n_splits; i++)
+            sum += j->split[i].pool.out_w;
+        if (sum != j->out_w)
+            dla_rule(d, DLA_U_PDP, "pdp.split_out_sum",
+                     "split output widths add up to %u, CUBE_OUT_WIDTH is %u", sum, j->out_w);
+    }
+    if (j->out_c != j->in_c)
+        dla_rule(d, DLA_U_PDP, "pdp.channels",
+                 "CUBE_OUT_CHANNEL (%u) differs from CUBE_IN_CHANNEL (%u)", j->out_c, j->in_c);
+}
+
+static bool precision_ok(struct dla *d, const struct pdp_job *j)
+{
+    unsigned p = j->pool.precision;
+    unsigned bit = p == PDP_INT8 ? DLA_DT_INT8 : p == PDP_INT16 ? DLA_DT_INT16 : DLA_DT_FP16;
+    if (p > PDP_FP16 || !(d->cfg->dtypes & bit)) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_PDP, 0, "pdp.precision",
+                 "PDP input format %u is not supported by %s", p, d->cfg->name);
+        return false;
+    }
+    if (p == PDP_FP16) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
+                 "PDP fp16 pooling is not modelled (needs the fp17 arithmetic)");
+        return false;
+    }
+    return true;
+}
+
+static bool sizes_ok(struct dla *d, const struct pdp_job *j)
+{
+    for (unsigned i = 0; i < j->n_splits; i++) {
+        const struct pdp_pool_split *s = &j->split[i].pool;
+        uint64_t in = (uint64_t)s->in_w * j->pool.in_h, out = (uint64_t)s->out_w * j->pool.out_h;
+        if (in > PDP_MAX_PLANE_ELEMS || out > PDP_MAX_PLANE_ELEMS ||
+            in * j->atom > PDP_MAX_BLOCK_BYTES || out * j->atom > PDP_MAX_BLOCK_BYTES) {
+            dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
+                     "PDP split %u is too large to model (%ux%u in, %ux%u out)", i, s->in_w,
+                     j->pool.in_h, s->out_w, j->pool.out_h);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
+{
+    memset(j, 0, sizeof *j);
+    read_pool_cfg(d, g, &j->pool);
+    j->on_the_fly = pdp_input_on_the_fly(d, g);
+    j->in_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
+    j->in_c = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
+    j->out_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_WIDTH", "CUBE_OUT_WIDTH");
+    j->out_c = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_CHANNEL", "CUBE_OUT_CHANNEL");
+    j->atom = d->cfg->mem_atom;
+    j->bpe = j->pool.precision == PDP_INT8 ? 1 : 2;
+    j->cpa = j->atom / j->bpe;
+    j->n_surf = (j->in_c + j->cpa - 1) / j->cpa;
+    if (!precision_ok(d, j))
+        return false;
+    if (j->pool.method > PDP_MIN) {
+        dla_rule(d, DLA_U_PDP, "pdp.method", "POOLING_METHOD %u is reserved", j->pool.method);
+        return false;
+    }
+    if (!build_splits(d, g, j) || !sizes_ok(d, j))
+        return false;
+    if (j->on_the_fly && j->n_splits > 1)
+        dla_rule(d, DLA_U_PDP, "pdp.split_on_the_fly",
+                 "split width is for offline pooling; PDP takes SDP's output on the fly");
+    if (!j->on_the_fly && (rg == 0xff || !rdma_agrees(d, g, rg, j)))
+        return false;
+    check_geometry(d, j);
+    read_addresses(d, g, rg, j);
+    return true;
+}
+
+/* ---------------------------------------------------------------- data movement */
+
+static int32_t element_at(const uint8_t *p, unsigned bpe)
+{
+    return bpe == 1 ? (int8_t)p[0] : (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static void store_element(uint8_t *p, unsigned bpe, int32_t v)
+{
+    p[0] = (uint8_t)v;
+    if (bpe == 2)
+        p[1] = (uint8_t)((uint32_t)v >> 8);
+}
+
+/* Read the split's input lines of one surface from memory (atoms
+ * line by line, as PDP_RDMA requests them). */
+static bool fetch_block(struct dla_exec *x, const struct pdp_job *j, const struct pdp_split *s,
+                        unsigned surf, uint8_t *block)
+{
+    size_t line_bytes = (size_t)s->pool.in_w * j->atom;
+    for (unsigned h = 0; h < j->pool.in_h; h++) {
+        uint64_t addr = j->src + (uint64_t)surf * j->src_surf + (uint64_t)h * j->src_line +
+                        (uint64_t)(s->in_x0 * (int64_t)j->atom);
+        if (!exec_read(x, DLA_C_PDP_RDMA, j->src_space, addr, block + h * line_bytes, line_bytes))
+            return false;
+    }
+    return true;
+}
+
+/* The same block taken from SDP's on-the-fly output cube. */
+static void flying_block(const struct pdp_job *j, const struct dla_cube *in,
+                         const struct pdp_split *s, unsigned surf, uint8_t *block)
+{
+    for (unsigned h = 0; h < j->pool.in_h; h++) {
+        for (unsigned w = 0; w < s->pool.in_w; w++) {
+            int64_t xw = s->in_x0 + w;
+            for (unsigned k = 0; k < j->cpa; k++) {
+                unsigned ch = surf * j->cpa + k;
+                int32_t v = 0;
+                if (in && xw >= 0 && (uint64_t)xw < in->w && h < in->h && ch < in->c)
+                    v = in->v[cube_index(in, 0, ch, h, (uint32_t)xw)];
+                uint8_t *p = block + (((size_t)h * s->pool.in_w + w) * j->cpa + k) * j->bpe;
+                store_element(p, j->bpe, v);
+            }
+        }
+    }
+}
+
+static bool write_block(struct dla_exec *x, const struct pdp_job *j, const struct pdp_split *s,
+                        unsigned surf, const uint8_t *block)
+{
+    size_t line_bytes = (size_t)s->pool.out_w * j->atom;
+    for (unsigned y = 0; y < j->pool.out_h; y++) {
+        uint64_t addr = j->dst + (uint64_t)surf * j->dst_surf + (uint64_t)y * j->dst_line +
+                        (uint64_t)s->out_x0 * j->atom;
+        if (!exec_write(x, DLA_C_PDP_WDMA, j->dst_space, addr, block + y * line_bytes, line_bytes))
+            return false;
+    }
+    return true;
+}
+
+/* Buffers for one split of one surface. */
+struct pdp_buffers {
+    uint8_t *in_block, *out_block;
+    int32_t *plane_in, *plane_out, *scratch;
+};
+
+static void free_buffers(struct pdp_buffers *b)
+{
+    free(b->in_block);
+    free(b->out_block);
+    free(b->plane_in);
+    free(b->plane_out);
+    free(b->scratch);
+    memset(b, 0, sizeof *b);
+}
+
+static bool alloc_buffers(const struct pdp_job *j, const struct pdp_split *s, struct pdp_buffers *b)
+{
+    size_t n_in = (size_t)s->pool.in_w * j->pool.in_h,
+           n_out = (size_t)s->pool.out_w * j->pool.out_h;
+    b->in_block = malloc(n_in * j->atom);
+    b->out_block = malloc(n_out * j->atom);
+    b->plane_in = malloc(n_in * sizeof *b->plane_in);
+    b->plane_out = malloc(n_out * sizeof *b->plane_out);
+    b->scratch = malloc(pdp_pool_scratch(&j->pool, &s->pool) * sizeof *b->scratch);
+    if (b->in_block && b->out_block && b->plane_in && b->plane_out && b->scratch)
+        return true;
+    free_buffers(b);
+    return false;
+}
+
+/* Pool every channel of a fetched block; returns outputs no window reached. */
+static unsigned pool_block(const struct pdp_job *j, const struct pdp_split *s,
+                           struct pdp_buffers *b)
+{
+    size_t n_in = (size_t)s->pool.in_w * j->pool.in_h,
+           n_out = (size_t)s->pool.out_w * j->pool.out_h;
+    unsigned missing = 0;
+    for (unsigned k = 0; k < j->cpa; k++) {
+        for (size_t i = 0; i < n_in; i++)
+            b->plane_in[i] = element_at(b->in_block + (i * j->cpa + k) * j->bpe, j->bpe);
+        missing += pdp_pool_plane(&j->pool, &s->pool, b->plane_in, b->plane_out, b->scratch);
+        for (size_t i = 0; i < n_out; i++)
+            store_element(b->out_block + (i * j->cpa + k) * j->bpe, j->bpe, b->plane_out[i]);
+    }
+    return missing;
+}
+
+static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
+                     const struct pdp_split *s, const struct dla_cube *in, uint64_t *missing)
+{
+    struct pdp_buffers b;
+    if (!alloc_buffers(j, s, &b)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
+                 "PDP: out of memory for a %ux%u split", s->pool.in_w, j->pool.in_h);
+        return -1;
+    }
+    int rc = 0;
+    for (unsigned surf = 0; surf < j->n_surf && rc == 0; surf++) {
+        if (j->on_the_fly)
+            flying_block(j, in, s, surf, b.in_block);
+        else if (!fetch_block(x, j, s, surf, b.in_block))
+            rc = -1;
+        if (rc == 0) {
+            *missing += pool_block(j, s, &b);
+            if (!write_block(x, j, s, surf, b.out_block))
+                rc = -1;
+        }
+    }
+    free_buffers(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the unit */
+
+static const char *method_name(unsigned m)
+{
+    return m == PDP_MAX ? "max" : m == PDP_MIN ? "min" : "ave";
+}
+
+static void describe(struct dla_exec *x, const struct pdp_job *j)
+{
+    const struct pdp_pool_cfg *c = &j->pool;
+    exec_desc(x, "pdp %s %s %ux%ux%u -> %ux%u k%ux%u s%ux%u%s%s", method_name(c->method),
+              c->precision == PDP_INT8    ? "int8"
+              : c->precision == PDP_INT16 ? "int16"
+                                          : "fp16",
+              j->in_w, c->in_h, j->in_c, j->out_w, c->out_h, c->kernel_w, c->kernel_h, c->stride_w,
+              c->stride_h, j->on_the_fly ? " fly" : "", j->n_splits > 1 ? " split" : "");
+}
+
+static uint64_t input_elements(const struct pdp_job *j)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < j->n_splits; i++)
+        n += (uint64_t)j->split[i].pool.in_w * j->pool.in_h;
+    return n * j->n_surf * j->cpa;
+}
+
 int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                 const struct dla_cube *in)
 {
-    (void)rdma_group;
-    (void)in;
-    exec_desc(x, "pdp (not modelled yet)");
-    dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
-             "PDP of group %d: not modelled yet", group);
-    return -1;
+    struct pdp_job job;
+    struct pdp_job *j = &job;
+    if (!decode(d, group, rdma_group, j)) {
+        exec_desc(x, "pdp: not computed (see diagnostics)");
+        return -1;
+    }
+    describe(x, j);
+    if (j->on_the_fly && (!in || in->kind != DLA_CUBE_INT))
+        dla_rule(d, DLA_U_PDP, "pdp.flying_input",
+                 "PDP on the fly without an integer SDP output cube; pooling zeros");
+    uint64_t missing = 0;
+    for (unsigned i = 0; i < j->n_splits; i++)
+        if (run_split(d, x, j, &j->split[i], in, &missing) != 0)
+            return -1;
+    if (missing)
+        dla_rule(d, DLA_U_PDP, "pdp.unreached_output",
+                 "%llu output elements are covered by no input window (the hardware would "
+                 "wait for them); written as 0",
+                 (unsigned long long)missing);
+    uint64_t elems = input_elements(j);
+    unsigned tp = d->cfg->pdp_throughput ? d->cfg->pdp_throughput : 1;
+    exec_compute(x, (elems + tp - 1) / tp,
+                 (uint64_t)j->out_w * j->pool.out_h * j->n_surf * j->cpa * j->pool.kernel_w *
+                     j->pool.kernel_h);
+    /* the fp16 input/output counters stay 0 for integer data */
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_INF_INPUT_NUM", 0);
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_INPUT_NUM", 0);
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_OUTPUT_NUM", 0);
+    return 0;
 }

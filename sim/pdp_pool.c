@@ -1,0 +1,181 @@
+/* PDP pooling on one channel plane (see pdp_pool.h). */
+#include "pdp_pool.h"
+
+#include <string.h>
+
+/* Partial results live in int16 (int8 input) or int32 (int16 input)
+ * registers; sums wrap around as the hardware's do. */
+static int32_t wrap(int64_t v, enum pdp_precision p)
+{
+    return p == PDP_INT8 ? (int16_t)(uint16_t)(uint64_t)v : (int32_t)(uint32_t)(uint64_t)v;
+}
+
+int32_t pdp_pad_value(uint32_t field, unsigned n, enum pdp_precision precision)
+{
+    static const uint8_t sign_int8[PDP_PAD_VALUES] = {7, 8, 9, 9, 10, 10, 10};
+    static const uint8_t sign_int16[PDP_PAD_VALUES] = {15, 16, 17, 17, 18, 18, 18};
+    if (n < 1 || n > PDP_PAD_VALUES)
+        return 0;
+    unsigned bit = precision == PDP_INT8 ? sign_int8[n - 1] : sign_int16[n - 1];
+    /* the bits above the sign bit are set from it and OR-ed with the field */
+    uint32_t above = ((field >> bit) & 1u) ? ~((2u << bit) - 1u) : 0;
+    return wrap((int32_t)(field | above), precision);
+}
+
+static int32_t pad_sum(const struct pdp_pool_cfg *c, unsigned taps)
+{
+    return taps >= 1 && taps <= PDP_PAD_VALUES ? c->pad_value[taps - 1] : 0;
+}
+
+static int32_t combine(const struct pdp_pool_cfg *c, bool first, int32_t acc, int32_t v)
+{
+    if (first)
+        return v;
+    switch (c->method) {
+    case PDP_MAX:
+        return acc > v ? acc : v;
+    case PDP_MIN:
+        return acc < v ? acc : v;
+    default:
+        return wrap((int64_t)acc + v, (enum pdp_precision)c->precision);
+    }
+}
+
+/* Fold input element w of a row into the row part of the window whose tap
+ * kw it is (LineOperation).  Padding taps are added where the hardware adds
+ * them: at the window's last tap when the window starts left of the row
+ * (or at the row's last element when it is also cut on the right), or at
+ * the row's last element for the taps right of it. */
+static int32_t row_fold(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s, int32_t acc,
+                        int32_t v, unsigned w, unsigned kw)
+{
+    unsigned k = c->kernel_w;
+    bool first = w == 0 || kw == 0;
+    int32_t r = combine(c, first, acc, v);
+    if (c->method != PDP_AVERAGE)
+        return r;
+    bool last_in_row = w + 1 == s->in_w;
+    bool left = w + 1 < k && (kw + 1 == k || (last_in_row && w < kw && s->pad_left));
+    bool right = !left && w + k - kw > s->in_w && last_in_row;
+    int32_t pad = left ? pad_sum(c, k - (w + 1)) : right ? pad_sum(c, k - (kw + 1)) : 0;
+    return wrap((int64_t)r + pad, (enum pdp_precision)c->precision);
+}
+
+/* Fold a completed window row into the output element (PoolingStage0Calc);
+ * padded rows count kernel_w pad values each. */
+static int32_t column_fold(const struct pdp_pool_cfg *c, int32_t acc, int32_t row, unsigned h,
+                           unsigned kh)
+{
+    unsigned k = c->kernel_h;
+    enum pdp_precision p = (enum pdp_precision)c->precision;
+    bool first = h == 0 || kh == 0;
+    int32_t r = combine(c, first, acc, row);
+    if (c->method != PDP_AVERAGE)
+        return r;
+    bool last_row = h + 1 == c->in_h;
+    bool top = h + 1 < k && (kh + 1 == k || (last_row && h < kh));
+    bool bottom = !top && h + k - kh > c->in_h && last_row;
+    int32_t pad = top ? pad_sum(c, k - (h + 1)) : bottom ? pad_sum(c, k - (kh + 1)) : 0;
+    pad = wrap((int64_t)pad * c->kernel_w, p);
+    return wrap((int64_t)r + pad, p);
+}
+
+/* Does tap t of a window cover position pos (in padded coordinates) of a
+ * dimension with `size` elements and `pads` padding in total? */
+static bool tap_valid(unsigned pos, unsigned t, unsigned k, unsigned stride, unsigned size,
+                      unsigned pads)
+{
+    return pos >= t && pos + (k - t) <= size + pads && (pos - t) % stride == 0;
+}
+
+static unsigned row_slots(const struct pdp_pool_cfg *c)
+{
+    return (c->kernel_w + c->stride_w - 1) / c->stride_w;
+}
+
+size_t pdp_pool_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s)
+{
+    return row_slots(c) + 2 * (size_t)s->out_w * c->out_h;
+}
+
+/* Every window row that input row h completes, folded into its outputs. */
+static void fold_rows(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s, unsigned h,
+                      unsigned ox, int32_t row, int32_t *acc, int32_t *reached)
+{
+    for (unsigned kh = 0; kh < c->kernel_h; kh++) {
+        unsigned pos = c->pad_top + h;
+        if (!tap_valid(pos, kh, c->kernel_h, c->stride_h, c->in_h, c->pad_top + c->pad_bottom))
+            continue;
+        unsigned oy = (pos - kh) / c->stride_h;
+        if (oy >= c->out_h || ox >= s->out_w)
+            continue; /* beyond the programmed output: nobody reads it */
+        size_t i = (size_t)oy * s->out_w + ox;
+        acc[i] = column_fold(c, acc[i], row, h, kh);
+        reached[i] = 1;
+    }
+}
+
+static void stage0_row(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                       const int32_t *in_row, unsigned h, int32_t *slots, int32_t *acc,
+                       int32_t *reached)
+{
+    unsigned k = c->kernel_w, n_slots = row_slots(c);
+    for (unsigned w = 0; w < s->in_w; w++) {
+        for (unsigned kw = 0; kw < k; kw++) {
+            unsigned pos = s->pad_left + w;
+            if (!tap_valid(pos, kw, k, c->stride_w, s->in_w, s->pad_left + s->pad_right))
+                continue;
+            unsigned ox = (pos - kw) / c->stride_w;
+            int32_t *slot = &slots[ox % n_slots];
+            *slot = row_fold(c, s, *slot, in_row[w], w, kw);
+            bool row_done = kw + 1 == k || (w + k - kw > s->in_w && w + 1 == s->in_w);
+            if (row_done)
+                fold_rows(c, s, h, ox, *slot, acc, reached);
+        }
+    }
+}
+
+static int32_t to_output(int32_t v, enum pdp_precision p)
+{
+    return p == PDP_INT8 ? (int8_t)(uint8_t)v : (int16_t)(uint16_t)v;
+}
+
+/* One rounding step of the average: v * recip / 65536 in double, rounded
+ * half away from zero by adding +-0.5 and truncating to int32 (on x86 an
+ * out-of-range conversion gives INT32_MIN, as the reference machine did). */
+static int32_t scale_round(int32_t v, uint32_t recip)
+{
+    double f = (double)v * recip / 65536;
+    double r = f > 0 ? f + 0.5 : f - 0.5;
+    if (!(r > -2147483649.0 && r < 2147483648.0))
+        return INT32_MIN;
+    return (int32_t)r;
+}
+
+int32_t pdp_average(int32_t sum, uint32_t recip_w, uint32_t recip_h, enum pdp_precision precision)
+{
+    return to_output(scale_round(scale_round(sum, recip_w), recip_h), precision);
+}
+
+unsigned pdp_pool_plane(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                        const int32_t *in, int32_t *out, int32_t *scratch)
+{
+    size_t n_out = (size_t)s->out_w * c->out_h;
+    int32_t *slots = scratch, *acc = scratch + row_slots(c), *reached = acc + n_out;
+    memset(scratch, 0, pdp_pool_scratch(c, s) * sizeof *scratch);
+    for (unsigned h = 0; h < c->in_h; h++)
+        stage0_row(c, s, in + (size_t)h * s->in_w, h, slots, acc, reached);
+    unsigned missing = 0;
+    enum pdp_precision p = (enum pdp_precision)c->precision;
+    for (size_t i = 0; i < n_out; i++) {
+        if (!reached[i]) {
+            missing++;
+            out[i] = 0;
+        } else if (c->method == PDP_AVERAGE) {
+            out[i] = pdp_average(acc[i], c->recip_w, c->recip_h, p);
+        } else {
+            out[i] = to_output(acc[i], p);
+        }
+    }
+    return missing;
+}

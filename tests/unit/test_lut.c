@@ -1,0 +1,484 @@
+/* The two-level LUT: the access port's auto-increment semantics, the table
+ * configuration, CDP's and SDP's lookups against a plain reference written
+ * here, and statistics for designed inputs whose hit, miss, underflow,
+ * overflow and priority counts are worked out by hand in the comments. */
+#include "post_harness.h"
+
+#include "dla_priv.h"
+#include "lut.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static struct dla_lut_ram ram_with(int16_t le_base, int16_t le_step, int16_t lo_base,
+                                   int16_t lo_step)
+{
+    struct dla_lut_ram r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < DLA_LUT_LE_ENTRIES; i++)
+        r.le[i] = (uint16_t)(le_base + le_step * i);
+    for (int i = 0; i < DLA_LUT_LO_ENTRIES; i++)
+        r.lo[i] = (uint16_t)(lo_base + lo_step * i);
+    return r;
+}
+
+/* a / 2^s rounded half away from zero (s >= 0), in integers */
+static int64_t rha(int64_t a, int s)
+{
+    if (s <= 0)
+        return a * ((int64_t)1 << -s);
+    int64_t m = a < 0 ? -a : a;
+    int64_t q = (m + ((int64_t)1 << (s - 1))) >> s;
+    return a < 0 ? -q : q;
+}
+
+static int64_t sat16(int64_t v)
+{
+    return v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+}
+
+/* Reference of one linear table of CDP: returns the value and the class
+ * (-1 underflow, 0 hit, 1 overflow). */
+static int64_t ref_linear(const uint16_t *t, int n, int64_t start, int64_t end, int sel, int uscale,
+                          int ushift, int oscale, int oshift, int64_t x, int *cls)
+{
+    int64_t rel = x - start;
+    if (rel <= 0) {
+        *cls = -1;
+        return sat16((int16_t)t[0] + rha(rel * uscale, ushift));
+    }
+    int64_t idx = rel >> sel;
+    if (idx >= n - 1) {
+        *cls = 1;
+        return sat16((int16_t)t[n - 1] + rha((x - end) * oscale, oshift));
+    }
+    *cls = 0;
+    int64_t frac16 = (rel & ((1 << sel) - 1)) << (16 - sel);
+    int64_t y0 = (int16_t)t[idx], y1 = (int16_t)t[idx + 1];
+    return sat16(y0 + rha((y1 - y0) * frac16, 16));
+}
+
+static struct lut_cfg linear_cfg(int64_t le_start, int le_sel, int64_t lo_start, int lo_sel)
+{
+    struct lut_cfg c;
+    memset(&c, 0, sizeof c);
+    c.le_linear = true;
+    c.le_start = le_start;
+    c.le_index_select = (uint8_t)le_sel;
+    c.le_end = le_start + ((int64_t)64 << le_sel);
+    c.lo_start = lo_start;
+    c.lo_index_select = (uint8_t)lo_sel;
+    c.lo_end = lo_start + ((int64_t)256 << lo_sel);
+    return c;
+}
+
+/* ---------------------------------------------------------------- access port */
+
+static void test_port_write_read_back(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r;
+    memset(&r, 0, sizeof r);
+    lut_port_write_cfg(&r, 0x20000); /* LE, write, address 0 */
+    for (unsigned i = 0; i < 65; i++)
+        lut_port_write_data(&r, 0x1000 + i);
+    assert_int_equal(lut_port_read_cfg(&r), 0x20000 | 64); /* stops on the last entry */
+    lut_port_write_data(&r, 0xbeef);                       /* the 66th write lands on 64 again */
+    assert_int_equal(r.le[64], 0xbeef);
+    assert_int_equal(r.le[63], 0x1000 + 63);
+
+    lut_port_write_cfg(&r, 0x30000 | 250); /* LO from entry 250 */
+    for (unsigned i = 0; i < 10; i++)
+        lut_port_write_data(&r, 0x2000 + i);
+    assert_int_equal(r.lo[250], 0x2000);
+    assert_int_equal(r.lo[256], 0x2000 + 9); /* entries 256..: all on the last one */
+    assert_int_equal(lut_port_read_cfg(&r), 0x30000 | 256);
+
+    /* read mode: each data read returns an entry and advances */
+    lut_port_write_cfg(&r, 5);
+    assert_int_equal(lut_port_read_data(&r, true), 0x1005); /* peek does not advance */
+    assert_int_equal(lut_port_read_data(&r, false), 0x1005);
+    assert_int_equal(lut_port_read_data(&r, false), 0x1006);
+    assert_int_equal(lut_port_read_cfg(&r), 7);
+    lut_port_write_data(&r, 0x7777); /* ignored in read mode */
+    assert_int_equal(r.le[7], 0x1007);
+    assert_int_equal(lut_port_read_cfg(&r), 7);
+    /* an address past the table reads 0 and keeps counting (10-bit wrap) */
+    lut_port_write_cfg(&r, 0x10000 | 0x3ff);
+    assert_int_equal(lut_port_read_data(&r, false), 0);
+    assert_int_equal(lut_port_read_cfg(&r), 0x10000);
+}
+
+/* The legacy traces' upload sequence, through CDP's registers. */
+static void test_port_through_csb(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x20000);
+    for (unsigned i = 0; i < 65; i++)
+        wr(h, "CDP.S_LUT_ACCESS_DATA", 100 + i);
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x30000);
+    for (unsigned i = 0; i < 257; i++)
+        wr(h, "CDP.S_LUT_ACCESS_DATA", (uint32_t)(-(int)i) & 0xffff);
+    /* the UVM tests' trailer: read mode, one more data write (ignored) */
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0);
+    wr(h, "CDP.S_LUT_ACCESS_DATA", 0x5555);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_DATA"), 100);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_DATA"), 101);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_CFG"), 2);
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x10000 | 256);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_DATA"), (uint32_t)(-256) & 0xffff);
+    struct dla *d = h->d;
+    assert_int_equal(d->lut_cdp.le[64], 164);
+    assert_int_equal((int16_t)d->lut_cdp.lo[3], -3);
+    assert_int_equal(d->lut_sdp.le[0], 0); /* SDP's LUT is a different RAM */
+    harness_free(h);
+}
+
+static void test_cfg_decode(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    wr(h, "CDP.S_LUT_CFG", 0x71); /* linear LE, all priorities LO */
+    wr(h, "CDP.S_LUT_INFO", 0xf8fe05);
+    wr(h, "CDP.S_LUT_LE_START_LOW", 0xfffffff0);
+    wr(h, "CDP.S_LUT_LE_START_HIGH", 0x3f); /* -16 in 38 bits */
+    wr(h, "CDP.S_LUT_LE_END_LOW", 0x10);
+    wr(h, "CDP.S_LUT_LE_END_HIGH", 0x1f); /* positive: 0x1f_0000_0010 */
+    wr(h, "CDP.S_LUT_LE_SLOPE_SCALE", 0x8000ffff);
+    wr(h, "CDP.S_LUT_LE_SLOPE_SHIFT", (17u << 5) | 3u);
+    struct lut_cfg c;
+    lut_cfg_read(h->d, DLA_U_CDP, &c);
+    assert_true(c.le_linear && c.uflow_lo && c.oflow_lo && c.hybrid_lo);
+    assert_int_equal(c.le_index_offset, 0x05);
+    assert_int_equal(c.le_index_select, 0xfe);
+    assert_int_equal(c.lo_index_select, 0xf8);
+    assert_int_equal(c.le_start, -16);
+    assert_int_equal(c.le_end, 0x1f00000010ll);
+    assert_int_equal(c.le_uflow_scale, -1);
+    assert_int_equal(c.le_oflow_scale, -32768);
+    assert_int_equal(c.le_uflow_shift, 3);
+    assert_int_equal(c.le_oflow_shift, 17);
+    /* SDP's 32-bit bounds are sign-extended */
+    wr(h, "SDP.S_LUT_LO_START", 0x80000000u);
+    lut_cfg_read(h->d, DLA_U_SDP, &c);
+    assert_int_equal(c.lo_start, INT32_MIN);
+    harness_free(h);
+}
+
+/* ---------------------------------------------------------------- CDP lookups */
+
+/* LE linear over (0, 1024) in steps of 16, LO linear over (100, 1124) in
+ * steps of 4.  Inputs and their class by hand:
+ *   -5, 0        both underflow                    -> underflow   2
+ *   50, 100      LE hit, LO underflow (100 is LO's start)  -> LE hit 2
+ *   101, 1023    both hit                          -> hybrid      2
+ *   1024         LE overflow (index 64), LO hit    -> LO hit      1
+ *   1124, 5000   both overflow                     -> overflow    2 */
+static void test_cdp_counts_by_hand(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r = ram_with(10, 3, -500, 7);
+    struct lut_cfg c = linear_cfg(0, 4, 100, 2);
+    struct dla_lut_stats s;
+    lut_stats_begin(&s);
+    static const int64_t xs[] = {-5, 0, 50, 100, 101, 1023, 1024, 1124, 5000};
+    for (size_t i = 0; i < 9; i++)
+        lut_cdp_lookup(&r, &c, LUT_CDP_INT16, xs[i], &s);
+    assert_int_equal(s.lookups, 9);
+    assert_int_equal(s.underflow, 2);
+    assert_int_equal(s.le_hit, 2);
+    assert_int_equal(s.hybrid, 2);
+    assert_int_equal(s.lo_hit, 1);
+    assert_int_equal(s.overflow, 2);
+    /* per-table classes: LE under 2 over 3; LO under 4 over 2 */
+    assert_int_equal(s.le_underflow, 2);
+    assert_int_equal(s.le_overflow, 3);
+    assert_int_equal(s.lo_underflow, 4);
+    assert_int_equal(s.lo_overflow, 2);
+    /* histogram over [0, 1124]: -5 below, 5000 above */
+    assert_int_equal(s.hist_below, 1);
+    assert_int_equal(s.hist_above, 1);
+    uint64_t in_bins = 0;
+    for (int b = 0; b < DLA_LUT_HIST_BINS; b++)
+        in_bins += s.hist[b];
+    assert_int_equal(in_bins, 7);
+    /* bins are 1125 / 32 = 35.2 wide: 0 | 50 | 100 101 | ... */
+    assert_int_equal(s.hist[0], 1);
+    assert_int_equal(s.hist[1], 1);
+    assert_int_equal(s.hist[2], 2);
+    assert_int_equal(s.hist[DLA_LUT_HIST_BINS - 1], 1); /* 1124 */
+
+    /* one table underflows while the other overflows: counted as hybrid.
+     * LE covers (2000, 2064), LO (0, 256); x = 1000 is below LE, above LO */
+    struct lut_cfg split = linear_cfg(2000, 0, 0, 0);
+    lut_stats_begin(&s);
+    lut_cdp_lookup(&r, &split, LUT_CDP_INT8, 1000, &s);
+    assert_int_equal(s.hybrid, 1);
+    assert_int_equal(s.underflow + s.overflow + s.le_hit + s.lo_hit, 0);
+}
+
+/* Which table's value comes out, for each priority bit. */
+static void test_cdp_priorities(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r = ram_with(1000, 0, -1000, 0); /* flat tables: LE 1000, LO -1000 */
+    struct lut_cfg c = linear_cfg(0, 4, 100, 2);
+    /* both underflow (slopes 0: the first entries) */
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, -5, NULL), 1000);
+    c.uflow_lo = true;
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, -5, NULL), -1000);
+    /* both overflow */
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 5000, NULL), 1000);
+    c.oflow_lo = true;
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 5000, NULL), -1000);
+    /* both hit */
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 500, NULL), 1000);
+    c.hybrid_lo = true;
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 500, NULL), -1000);
+    /* one hit: that table whatever the priorities */
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 50, NULL), 1000);
+    c.uflow_lo = c.oflow_lo = c.hybrid_lo = false;
+    assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 1100, NULL), -1000);
+}
+
+/* Interpolation and extrapolation against the reference, over the whole
+ * range of both tables and beyond. */
+static void test_cdp_values_linear(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r;
+    uint32_t seed = 99;
+    for (int i = 0; i < DLA_LUT_LE_ENTRIES; i++)
+        r.le[i] = (uint16_t)harness_rand(&seed);
+    for (int i = 0; i < DLA_LUT_LO_ENTRIES; i++)
+        r.lo[i] = (uint16_t)harness_rand(&seed);
+    struct lut_cfg c = linear_cfg(-300, 5, 200, 3);
+    c.le_uflow_scale = 77;
+    c.le_uflow_shift = 3;
+    c.le_oflow_scale = -5;
+    c.le_oflow_shift = 0x1e; /* -2: a left shift */
+    c.lo_uflow_scale = 1000;
+    c.lo_uflow_shift = 8;
+    c.lo_oflow_scale = 3;
+    c.lo_oflow_shift = 1;
+    for (int64_t x = -2000; x < 4000; x += 3) {
+        int le_cls, lo_cls;
+        int64_t le = ref_linear(r.le, 65, c.le_start, c.le_end, 5, 77, 3, -5, -2, x, &le_cls);
+        int64_t lo = ref_linear(r.lo, 257, c.lo_start, c.lo_end, 3, 1000, 8, 3, 1, x, &lo_cls);
+        int64_t want;
+        if (le_cls == -1 && lo_cls == -1)
+            want = le; /* underflow priority LE */
+        else if (le_cls == 1 && lo_cls == 1)
+            want = le;
+        else if ((le_cls == 0) != (lo_cls == 0))
+            want = le_cls == 0 ? le : lo;
+        else
+            want = le; /* hybrid priority LE */
+        assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, x, NULL), want);
+    }
+}
+
+/* Exponential LE: entry i at start + 2^(offset + i); the offset from
+ * 2^k to x interpolates between entries k - offset and k - offset + 1. */
+static void test_cdp_exponent(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r = ram_with(0, 1000, 0, 0);
+    struct lut_cfg c = linear_cfg(0, 0, 0, 0);
+    c.le_linear = false;
+    c.le_start = 10;
+    c.le_index_offset = 2;
+    c.le_end = 10 + (1ll << 40);
+    c.lo_start = 1ll << 30; /* LO underflows for all of these */
+    c.lo_end = c.lo_start + 256;
+    c.le_uflow_scale = 1;
+    for (int64_t x = 11; x < 200000; x += 13) {
+        int64_t rel = x - 10;
+        int k = 63 - __builtin_clzll((uint64_t)rel);
+        int64_t want;
+        if (k < 2) {
+            want = 0 + rha(rel - 4, 0); /* underflow: from start + 2^offset, slope 1 */
+        } else {
+            int64_t off = rel - (1ll << k);
+            int64_t q16 = k > 16 ? off >> (k - 16) : off << (16 - k);
+            int64_t y0 = 1000 * (k - 2), y1 = y0 + 1000;
+            want = sat16(y0 + rha((y1 - y0) * q16, 16));
+        }
+        assert_int_equal(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, x, NULL), want);
+    }
+    /* index offset beyond the input: everything underflows */
+    c.le_index_offset = 40;
+    struct dla_lut_stats s;
+    lut_stats_begin(&s);
+    lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 5000, &s);
+    assert_int_equal(s.underflow, 1);
+}
+
+/* Hostile register values: no undefined behaviour, saturated outputs. */
+static void test_cdp_hostile_config(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r = ram_with(32767, 0, -32768, 0);
+    struct lut_cfg c = linear_cfg(0, 0, 0, 0);
+    c.le_index_select = 0x80; /* -128 / -64 / -32 depending on the path */
+    c.lo_index_select = 0x7f;
+    c.le_start = -(1ll << 37);
+    c.lo_end = (1ll << 37) - 1;
+    c.le_uflow_scale = c.le_oflow_scale = c.lo_uflow_scale = c.lo_oflow_scale = 32767;
+    c.le_oflow_shift = c.lo_uflow_shift = 0x10; /* -16 */
+    for (int64_t x = -(1ll << 37); x < (1ll << 37); x += (1ll << 33) + 12345) {
+        int16_t a = lut_cdp_lookup(&r, &c, LUT_CDP_INT16, x, NULL);
+        int16_t b = lut_cdp_lookup(&r, &c, LUT_CDP_INT8, x, NULL);
+        (void)a;
+        (void)b;
+    }
+    c.le_linear = false;
+    c.le_index_offset = 0x7f;
+    assert_true(lut_cdp_lookup(&r, &c, LUT_CDP_INT16, 1ll << 36, NULL) >= -32768);
+}
+
+/* ---------------------------------------------------------------- SDP lookups */
+
+/* SDP counts every sample's LE and LO hits on their own, and the under-
+ * and overflows of the table the priorities chose.  Same tables and inputs
+ * as the CDP case:
+ *   -5, 0       LE under, LO under  -> uflow (LE chosen)   le_hit 0 lo_hit 0
+ *   50, 100     LE hit,  LO under   -> LE, no flow          le_hit 2
+ *   101, 1023   both hit            -> LE, no flow          le_hit 2, lo_hit 2
+ *   1024        LE over, LO hit     -> LO, no flow          lo_hit 1
+ *   1124, 5000  both over           -> oflow (LE chosen)
+ * totals: le_hit 4, lo_hit 3, underflow 2, overflow 2, hybrid (no flow) 5. */
+static void test_sdp_counts_by_hand(void **state)
+{
+    (void)state;
+    struct lut_cfg c = linear_cfg(0, 4, 100, 2);
+    struct dla_lut_stats s;
+    lut_stats_begin(&s);
+    static const int32_t xs[] = {-5, 0, 50, 100, 101, 1023, 1024, 1124, 5000};
+    for (size_t i = 0; i < 9; i++) {
+        struct lut_pick p;
+        lut_sdp_index(&c, xs[i], &p);
+        lut_sdp_count(&c, &p, xs[i], false, &s);
+    }
+    assert_int_equal(s.lookups, 9);
+    assert_int_equal(s.le_hit, 4);
+    assert_int_equal(s.lo_hit, 3);
+    assert_int_equal(s.underflow, 2);
+    assert_int_equal(s.overflow, 2);
+    assert_int_equal(s.hybrid, 5);
+}
+
+static void test_sdp_index_and_interpolation(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r;
+    uint32_t seed = 7;
+    for (int i = 0; i < DLA_LUT_LE_ENTRIES; i++)
+        r.le[i] = (uint16_t)harness_rand(&seed);
+    for (int i = 0; i < DLA_LUT_LO_ENTRIES; i++)
+        r.lo[i] = (uint16_t)harness_rand(&seed);
+    struct lut_cfg c = linear_cfg(-1000, 6, 500, 4);
+    c.hybrid_lo = true;
+    c.lo_uflow_scale = 300;
+    c.lo_uflow_shift = 4;
+    c.le_oflow_scale = -7;
+    c.le_oflow_shift = 0x1f; /* -1 */
+    c.lo_oflow_scale = 9;
+    for (int32_t x = -3000; x < 8000; x += 11) {
+        struct lut_pick p;
+        lut_sdp_index(&c, x, &p);
+        bool le_in = x > c.le_start && ((int64_t)x - c.le_start) >> 6 < 64;
+        bool lo_in = x > c.lo_start && ((int64_t)x - c.lo_start) >> 4 < 256;
+        assert_int_equal(p.le_hit, le_in);
+        assert_int_equal(p.lo_hit, lo_in);
+        int64_t want;
+        if (lo_in) { /* LO hit: chosen (alone or by the hybrid priority) */
+            int64_t rel = x - c.lo_start, i = rel >> 4, f = rel & 15;
+            int64_t y0 = (int16_t)r.lo[i], y1 = (int16_t)r.lo[i + 1];
+            want = rha(y0 * (16 - f) + y1 * f, 4); /* 35-bit fraction = f / 16 */
+        } else if (le_in) {
+            int64_t rel = x - c.le_start, i = rel >> 6, f = rel & 63;
+            int64_t y0 = (int16_t)r.le[i], y1 = (int16_t)r.le[i + 1];
+            want = rha(y0 * (64 - f) + y1 * f, 6);
+        } else if (x <= c.le_start) { /* both under: LE (priority 0), slope 0 */
+            want = (int16_t)r.le[0];
+        } else if (x <= c.lo_start) { /* LE over, LO under: hybrid -> LO underflow */
+            want = (int16_t)r.lo[0] + rha(((int64_t)x - c.lo_start) * 300, 4);
+        } else { /* both over: LE (priority 0) */
+            want = (int16_t)r.le[64] + ((int64_t)x - c.le_end) * -7 * 2;
+        }
+        assert_int_equal(lut_sdp_interp_int(&r, &c, x, &p), want);
+    }
+}
+
+/* SDP's exponential LE: the fraction is the mantissa below the leading 1. */
+static void test_sdp_exponent_fraction(void **state)
+{
+    (void)state;
+    struct lut_cfg c = linear_cfg(0, 0, 0, 0);
+    c.le_linear = false;
+    c.le_start = 0;
+    c.le_index_offset = 3;
+    c.lo_start = INT32_MAX; /* LO never hits */
+    struct lut_pick p;
+    lut_sdp_index(&c, 12, &p); /* log2 12 = 3 -> index 0, fraction 4/8 */
+    assert_int_equal(p.table, LUT_LE);
+    assert_int_equal(p.index, 0);
+    assert_int_equal(p.fraction, 1ull << 34);
+    lut_sdp_index(&c, 7, &p); /* log2 7 = 2 < offset: underflow */
+    assert_true(p.uflow);
+    lut_sdp_index(&c, INT32_MAX, &p); /* log2 = 30 -> index 27 */
+    assert_int_equal(p.index, 27);
+    /* the extrapolation from below starts at start + 2^offset */
+    struct lut_extrap e;
+    lut_sdp_index(&c, 7, &p);
+    lut_sdp_extrap(&c, &p, false, &e);
+    assert_int_equal(e.bias, 8);
+    lut_sdp_extrap(&c, &p, true, &e);
+    assert_int_equal(e.bias, 0x41000000); /* 8.0f */
+}
+
+/* fp16 precision: the index from fp32 differences x - start. */
+static void test_sdp_fp_index(void **state)
+{
+    (void)state;
+    struct lut_cfg c = linear_cfg(0, 0, 0, 0);
+    c.le_index_select = (uint8_t)-2; /* 4 entries per unit */
+    c.lo_index_select = 0;
+    struct lut_pick p;
+    /* LE: 2.75 * 4 = 11 -> index 11, fraction 0; LO: 2.75 -> index 2 frac .75 */
+    lut_sdp_index_fp(&c, 0x40300000 /* 2.75 */, 0x40300000, &p);
+    assert_true(p.le_hit && p.lo_hit);
+    assert_int_equal(p.table, LUT_LE);
+    assert_int_equal(p.index, 11);
+    assert_int_equal(p.fraction, 0);
+    c.hybrid_lo = true;
+    lut_sdp_index_fp(&c, 0x40300000, 0x40300000, &p);
+    assert_int_equal(p.index, 2);
+    assert_int_equal(p.fraction, 3ull << 33);
+    /* negative, zero and NaN differences underflow; big ones overflow */
+    lut_sdp_index_fp(&c, 0xbf800000, 0x00000000, &p);
+    assert_true(p.uflow && !p.le_hit && !p.lo_hit);
+    lut_sdp_index_fp(&c, 0x7fc00000, 0x4f000000, &p); /* NaN / 2^31 */
+    assert_false(p.le_hit || p.lo_hit);
+    assert_true(p.uflow || p.oflow);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_port_write_read_back),
+        cmocka_unit_test(test_port_through_csb),
+        cmocka_unit_test(test_cfg_decode),
+        cmocka_unit_test(test_cdp_counts_by_hand),
+        cmocka_unit_test(test_cdp_priorities),
+        cmocka_unit_test(test_cdp_values_linear),
+        cmocka_unit_test(test_cdp_exponent),
+        cmocka_unit_test(test_cdp_hostile_config),
+        cmocka_unit_test(test_sdp_counts_by_hand),
+        cmocka_unit_test(test_sdp_index_and_interpolation),
+        cmocka_unit_test(test_sdp_exponent_fraction),
+        cmocka_unit_test(test_sdp_fp_index),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,544 @@
+/* PDP: every pooling mode against a plain reference written here (windows
+ * over the padded input, maxima/minima over the real elements, averages as
+ * (sum + padded taps * pad value) scaled twice by the programmed
+ * reciprocals with round-half-away), run through the whole model: registers,
+ * PDP_RDMA reads, the pooling datapath and the write DMA. */
+#include "post_harness.h"
+
+#include "dla_priv.h"
+#include "pdp_pool.h"
+
+/* ---------------------------------------------------------------- reference */
+
+struct pool_case {
+    const char *config;
+    int precision; /* 0 int8, 1 int16 */
+    int method;    /* 0 average, 1 max, 2 min */
+    unsigned w, h, c;
+    unsigned kw, kh, sw, sh;
+    unsigned pl, pr, pt, pb;
+    int pad; /* value of one padded tap (average) */
+    unsigned splits;
+};
+
+static unsigned out_size(unsigned in, unsigned pa, unsigned pb, unsigned k, unsigned s)
+{
+    return (in + pa + pb - k) / s + 1;
+}
+
+/* n * r / 65536 rounded half away from zero, in integers. */
+static int64_t ref_scale(int64_t n, uint32_t r)
+{
+    int64_t p = n * (int64_t)r;
+    int64_t m = p < 0 ? -p : p;
+    int64_t q = (m + 32768) / 65536;
+    return p < 0 ? -q : q;
+}
+
+static uint32_t recip(unsigned k)
+{
+    return 0x10000u / k;
+}
+
+/* One output element of one channel plane. */
+static int32_t ref_window(const struct pool_case *pc, const int32_t *plane, unsigned ox,
+                          unsigned oy)
+{
+    int64_t sum = 0;
+    int32_t best = 0;
+    unsigned real = 0;
+    for (unsigned ty = 0; ty < pc->kh; ty++) {
+        for (unsigned tx = 0; tx < pc->kw; tx++) {
+            int y = (int)(oy * pc->sh + ty) - (int)pc->pt;
+            int x = (int)(ox * pc->sw + tx) - (int)pc->pl;
+            if (y < 0 || x < 0 || y >= (int)pc->h || x >= (int)pc->w)
+                continue;
+            int32_t v = plane[y * pc->w + x];
+            if (real == 0 || (pc->method == 1 && v > best) || (pc->method == 2 && v < best))
+                best = v;
+            sum += v;
+            real++;
+        }
+    }
+    assert_true(real > 0);
+    if (pc->method != 0)
+        return best;
+    sum += (int64_t)(pc->kw * pc->kh - real) * pc->pad;
+    int64_t r = ref_scale(ref_scale(sum, recip(pc->kw)), recip(pc->kh));
+    return pc->precision == 0 ? (int8_t)r : (int16_t)r;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+struct layout {
+    unsigned atom, bpe, cpa, surfaces;
+    uint64_t line, surf;
+};
+
+static struct layout layout_of(struct harness *h, const struct pool_case *pc, unsigned w,
+                               unsigned height)
+{
+    struct layout l;
+    l.atom = dla_cfg(h->d)->mem_atom;
+    l.bpe = pc->precision == 0 ? 1 : 2;
+    l.cpa = l.atom / l.bpe;
+    l.surfaces = (pc->c + l.cpa - 1) / l.cpa;
+    l.line = (uint64_t)(w + 1) * l.atom; /* one spare atom per line: strides are honoured */
+    l.surf = l.line * (height + 1);
+    return l;
+}
+
+static uint64_t offset_of(const struct layout *l, unsigned c, unsigned y, unsigned x)
+{
+    return feature_offset(c, y, x, l->line, l->surf, l->atom, l->bpe);
+}
+
+static int32_t get_elem(const uint8_t *mem, const struct layout *l, unsigned c, unsigned y,
+                        unsigned x)
+{
+    const uint8_t *p = mem + offset_of(l, c, y, x);
+    return l->bpe == 1 ? (int8_t)p[0] : (int16_t)(uint16_t)(p[0] | p[1] << 8);
+}
+
+/* ---------------------------------------------------------------- programming */
+
+#define SRC 0x80000000ull
+#define DST 0x81000000ull
+
+struct split_plan {
+    unsigned n, in_first, in_mid, in_last, out_first, out_mid, out_last;
+};
+
+/* Partial widths as a driver computes them from the output split. */
+static struct split_plan plan_splits(const struct pool_case *pc, unsigned out_w)
+{
+    struct split_plan s = {.n = pc->splits};
+    if (s.n <= 1)
+        return s;
+    s.out_mid = out_w / s.n;
+    s.out_first = s.out_mid;
+    s.out_last = out_w - s.out_first - s.out_mid * (s.n - 2);
+    int overlap = (int)pc->kw - (int)pc->sw;
+    s.in_first = (s.out_first - 1) * pc->sw + pc->kw - pc->pl;
+    s.in_mid = (unsigned)((int)((s.out_mid - 1) * pc->sw + pc->kw) - overlap);
+    s.in_last = (unsigned)((int)((s.out_last - 1) * pc->sw + pc->kw) - (int)pc->pr - overlap);
+    return s;
+}
+
+static void program_rdma(struct harness *h, const struct pool_case *pc, const struct layout *l,
+                         const struct split_plan *s)
+{
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", pc->w - 1);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_HEIGHT", pc->h - 1);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_CHANNEL", pc->c - 1);
+    wr(h, "PDP_RDMA.D_FLYING_MODE", 1);
+    wr(h, "PDP_RDMA.D_SRC_BASE_ADDR_LOW", (uint32_t)SRC);
+    wr(h, "PDP_RDMA.D_SRC_BASE_ADDR_HIGH", (uint32_t)(SRC >> 32));
+    wr(h, "PDP_RDMA.D_SRC_LINE_STRIDE", (uint32_t)l->line);
+    wr(h, "PDP_RDMA.D_SRC_SURFACE_STRIDE", (uint32_t)l->surf);
+    wr(h, "PDP_RDMA.D_SRC_RAM_CFG", 1);
+    wr(h, "PDP_RDMA.D_DATA_FORMAT", (uint32_t)pc->precision);
+    wr(h, "PDP_RDMA.D_OPERATION_MODE_CFG", s->n > 1 ? s->n - 1 : 0);
+    wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", pc->kw - 1);
+    wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", pc->sw - 1);
+    wr(h, "PDP_RDMA.D_POOLING_PADDING_CFG", pc->pl);
+    if (s->n > 1) {
+        wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", s->in_first - 1);
+        wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID", s->in_mid - 1);
+        wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", s->in_last - 1);
+    }
+}
+
+static void program_pdp(struct harness *h, const struct pool_case *pc, const struct layout *in,
+                        const struct layout *out, const struct split_plan *s, unsigned out_w,
+                        unsigned out_h)
+{
+    static const char *const pads[7] = {
+        "PDP.D_POOLING_PADDING_VALUE_1_CFG", "PDP.D_POOLING_PADDING_VALUE_2_CFG",
+        "PDP.D_POOLING_PADDING_VALUE_3_CFG", "PDP.D_POOLING_PADDING_VALUE_4_CFG",
+        "PDP.D_POOLING_PADDING_VALUE_5_CFG", "PDP.D_POOLING_PADDING_VALUE_6_CFG",
+        "PDP.D_POOLING_PADDING_VALUE_7_CFG"};
+    wr(h, "PDP.D_DATA_CUBE_IN_WIDTH", pc->w - 1);
+    wr(h, "PDP.D_DATA_CUBE_IN_HEIGHT", pc->h - 1);
+    wr(h, "PDP.D_DATA_CUBE_IN_CHANNEL", pc->c - 1);
+    wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", out_w - 1);
+    wr(h, "PDP.D_DATA_CUBE_OUT_HEIGHT", out_h - 1);
+    wr(h, "PDP.D_DATA_CUBE_OUT_CHANNEL", pc->c - 1);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.POOLING_METHOD", (uint32_t)pc->method);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.FLYING_MODE", 1);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.SPLIT_NUM", s->n > 1 ? s->n - 1 : 0);
+    if (s->n > 1) {
+        wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", s->in_first - 1);
+        wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_MID", s->in_mid - 1);
+        wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", s->in_last - 1);
+        wr(h, "PDP.D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_FIRST", s->out_first - 1);
+        wr(h, "PDP.D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_MID", s->out_mid - 1);
+        wr(h, "PDP.D_PARTIAL_WIDTH_OUT.PARTIAL_WIDTH_OUT_LAST", s->out_last - 1);
+    }
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", pc->kw - 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_HEIGHT", pc->kh - 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", pc->sw - 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT", pc->sh - 1);
+    wr(h, "PDP.D_RECIP_KERNEL_WIDTH", recip(pc->kw));
+    wr(h, "PDP.D_RECIP_KERNEL_HEIGHT", recip(pc->kh));
+    wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_LEFT", pc->pl);
+    wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_RIGHT", pc->pr);
+    wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_TOP", pc->pt);
+    wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_BOTTOM", pc->pb);
+    for (unsigned n = 1; n <= 7; n++)
+        wr(h, pads[n - 1], (uint32_t)(pc->pad * (int)n) & 0x7ffffu);
+    wr(h, "PDP.D_DST_BASE_ADDR_LOW", (uint32_t)DST);
+    wr(h, "PDP.D_DST_BASE_ADDR_HIGH", (uint32_t)(DST >> 32));
+    wr(h, "PDP.D_DST_LINE_STRIDE", (uint32_t)out->line);
+    wr(h, "PDP.D_DST_SURFACE_STRIDE", (uint32_t)out->surf);
+    wr(h, "PDP.D_DST_RAM_CFG", 1);
+    wr(h, "PDP.D_DATA_FORMAT", (uint32_t)pc->precision);
+    (void)in;
+}
+
+/* ---------------------------------------------------------------- running a case */
+
+static void check_case(const struct pool_case *pc)
+{
+    /* cases cover their padded input exactly, as the guide requires */
+    assert_int_equal((pc->w + pc->pl + pc->pr - pc->kw) % pc->sw, 0);
+    assert_int_equal((pc->h + pc->pt + pc->pb - pc->kh) % pc->sh, 0);
+    struct harness *h = harness_new(pc->config);
+    unsigned out_w = out_size(pc->w, pc->pl, pc->pr, pc->kw, pc->sw);
+    unsigned out_h = out_size(pc->h, pc->pt, pc->pb, pc->kh, pc->sh);
+    struct layout in = layout_of(h, pc, pc->w, pc->h), out = layout_of(h, pc, out_w, out_h);
+    struct split_plan s = plan_splits(pc, out_w);
+    size_t in_bytes = in.surf * in.surfaces, out_bytes = out.surf * out.surfaces;
+    uint8_t *src = malloc(in_bytes), *dst = malloc(out_bytes);
+    int32_t *plane = malloc(sizeof *plane * pc->w * pc->h);
+    assert_non_null(src);
+    assert_non_null(dst);
+    assert_non_null(plane);
+    uint32_t seed = pc->w * 131u + pc->kw * 7u + (unsigned)pc->method;
+    for (size_t i = 0; i < in_bytes; i++)
+        src[i] = (uint8_t)harness_rand(&seed);
+    memset(dst, 0xee, out_bytes);
+    mem_put(h, SRC, src, in_bytes);
+    mem_put(h, DST, dst, out_bytes);
+
+    program_rdma(h, pc, &in, &s);
+    program_pdp(h, pc, &in, &out, &s, out_w, out_h);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    if (h->n_diags)
+        harness_print_diags(h);
+    assert_int_equal(h->n_diags, 0);
+    assert_int_equal(h->n_done, 1);
+
+    mem_get(h, DST, dst, out_bytes);
+    /* every channel of every surface, the ones past C included: the
+     * hardware pools whole atoms */
+    for (unsigned c = 0; c < in.surfaces * in.cpa; c++) {
+        for (unsigned y = 0; y < pc->h; y++)
+            for (unsigned x = 0; x < pc->w; x++)
+                plane[y * pc->w + x] = get_elem(src, &in, c, y, x);
+        for (unsigned oy = 0; oy < out_h; oy++)
+            for (unsigned ox = 0; ox < out_w; ox++) {
+                int32_t want = ref_window(pc, plane, ox, oy);
+                int32_t got = get_elem(dst, &out, c, oy, ox);
+                if (want != got)
+                    fail_msg("c%u y%u x%u: want %d got %d", c, oy, ox, want, got);
+            }
+    }
+    /* the spare atom at the end of each line is not written */
+    for (unsigned surf = 0; surf < out.surfaces; surf++)
+        for (unsigned y = 0; y < out_h; y++)
+            for (unsigned b = 0; b < out.atom; b++)
+                assert_int_equal(dst[surf * out.surf + y * out.line + out_w * out.atom + b], 0xee);
+    free(src);
+    free(dst);
+    free(plane);
+    harness_free(h);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_methods_int8_small(void **state)
+{
+    (void)state;
+    for (int m = 0; m < 3; m++) {
+        struct pool_case pc = {"nv_small", 0, m, 9, 7, 19, 3, 3, 2, 2, 1, 1, 1, 1, -5, 1};
+        check_case(&pc);
+    }
+}
+
+/* Kernels 1..8 in both directions, stride 1 and the kernel size. */
+static void test_kernel_sizes(void **state)
+{
+    (void)state;
+    for (unsigned k = 1; k <= 8; k++) {
+        for (int m = 0; m < 3; m++) {
+            struct pool_case pc = {"nv_small", 0, m, 16, 9, 8, k, k, 1, 1, 0, 0, 0, 0, 0, 1};
+            check_case(&pc);
+            struct pool_case st = {"nv_small", 0, m, 2 * k, 2 * k, 8, k, k, k, k, 0, 0, 0, 0, 0, 1};
+            check_case(&st);
+        }
+    }
+}
+
+static void test_strides_and_padding(void **state)
+{
+    (void)state;
+    static const struct pool_case cases[] = {
+        {"nv_small", 0, 0, 13, 11, 8, 4, 3, 3, 2, 2, 1, 2, 0, 7, 1},
+        {"nv_small", 0, 0, 12, 9, 19, 8, 3, 2, 2, 6, 4, 1, 1, -3, 1},
+        {"nv_small", 0, 1, 13, 11, 8, 4, 3, 3, 2, 2, 1, 2, 0, 0, 1},
+        {"nv_small", 0, 2, 10, 10, 8, 5, 5, 1, 4, 2, 2, 4, 3, 0, 1},
+        {"nv_small", 0, 0, 6, 7, 16, 2, 5, 5, 1, 1, 0, 2, 2, 100, 1},
+        {"nv_small", 0, 0, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 2, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&cases[i]);
+}
+
+static void test_int16_and_wide_atoms(void **state)
+{
+    (void)state;
+    static const struct pool_case cases[] = {
+        {"nv_full", 1, 0, 9, 6, 20, 3, 2, 2, 2, 1, 1, 1, 1, -1000, 1},
+        {"nv_full", 1, 1, 8, 8, 16, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1},
+        {"nv_full", 1, 2, 11, 5, 40, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1},
+        {"nv_full", 0, 0, 9, 6, 70, 3, 2, 2, 2, 1, 1, 1, 1, 9, 1},
+        {"nv_medium_1024_full", 0, 1, 6, 6, 33, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&cases[i]);
+}
+
+/* Split width gives the same cube as pooling the whole width. */
+static void test_split_width(void **state)
+{
+    (void)state;
+    static const struct pool_case cases[] = {
+        {"nv_small", 0, 1, 16, 6, 16, 4, 2, 4, 2, 0, 0, 0, 0, 0, 2},
+        {"nv_small", 0, 0, 23, 5, 8, 3, 3, 2, 1, 1, 1, 1, 1, 4, 3},
+        {"nv_small", 0, 2, 29, 4, 8, 2, 2, 3, 2, 0, 0, 0, 0, 0, 4},
+        {"nv_full", 1, 0, 21, 4, 16, 5, 2, 2, 2, 2, 2, 0, 0, -7, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&cases[i]);
+}
+
+/* ---------------------------------------------------------------- datapath pieces */
+
+static void test_pad_value_sign_extension(void **state)
+{
+    (void)state;
+    /* int8: the 1x value's sign is bit 7, the 7x value's bit 10 */
+    assert_int_equal(pdp_pad_value(0x80, 1, PDP_INT8), -128);
+    assert_int_equal(pdp_pad_value(0x7f, 1, PDP_INT8), 127);
+    assert_int_equal(pdp_pad_value(0x7ffff, 1, PDP_INT8), -1);
+    assert_int_equal(pdp_pad_value(0x400, 7, PDP_INT8), -1024);
+    assert_int_equal(pdp_pad_value(0x3ff, 7, PDP_INT8), 1023);
+    /* int16: bit 15 for 1x, bit 18 for 7x, held in 32 bits */
+    assert_int_equal(pdp_pad_value(0x8000, 1, PDP_INT16), -32768);
+    assert_int_equal(pdp_pad_value(0x40000, 7, PDP_INT16), -262144);
+    assert_int_equal(pdp_pad_value(0x3ffff, 5, PDP_INT16), 262143);
+}
+
+static void test_average_rounding(void **state)
+{
+    (void)state;
+    static const unsigned kernels[] = {1, 2, 3, 5, 7, 8};
+    for (int sum = -2000; sum <= 2000; sum += 7) {
+        for (size_t a = 0; a < 6; a++) {
+            for (size_t b = 0; b < 6; b++) {
+                uint32_t rw = recip(kernels[a]), rh = recip(kernels[b]);
+                int64_t want = ref_scale(ref_scale(sum, rw), rh);
+                assert_int_equal(pdp_average(sum, rw, rh, PDP_INT16), (int16_t)want);
+                assert_int_equal(pdp_average(sum, rw, rh, PDP_INT8), (int8_t)want);
+            }
+        }
+    }
+    /* exact halves round away from zero */
+    assert_int_equal(pdp_average(3, 0x8000, 0x10000, PDP_INT16), 2);
+    assert_int_equal(pdp_average(-3, 0x8000, 0x10000, PDP_INT16), -2);
+}
+
+/* ---------------------------------------------------------------- diagnostics */
+
+static void program_min_layer(struct harness *h)
+{
+    wr(h, "PDP_RDMA.D_FLYING_MODE", 1);
+    wr(h, "PDP_RDMA.D_SRC_RAM_CFG", 1);
+    wr(h, "PDP_RDMA.D_SRC_BASE_ADDR_LOW", (uint32_t)SRC);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.FLYING_MODE", 1);
+    wr(h, "PDP.D_DST_RAM_CFG", 1);
+    wr(h, "PDP.D_DST_BASE_ADDR_LOW", (uint32_t)DST);
+    wr(h, "PDP.D_RECIP_KERNEL_WIDTH", 0x10000);
+    wr(h, "PDP.D_RECIP_KERNEL_HEIGHT", 0x10000);
+}
+
+static void test_rdma_mismatch(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    program_min_layer(h);
+    wr(h, "PDP.D_DATA_CUBE_IN_WIDTH", 3);
+    wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", 3);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_HEIGHT", 5); /* PDP's is 0 */
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 3);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.rdma_mismatch", 0), 1);
+    assert_int_equal(h->n_done, 1); /* the layer still completes */
+    harness_free(h);
+}
+
+static void test_fp16_and_absent_precisions(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_full");
+    program_min_layer(h);
+    wr(h, "PDP.D_DATA_FORMAT", 2);
+    wr(h, "PDP_RDMA.D_DATA_FORMAT", 2);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
+
+    h = harness_new("nv_small"); /* int8 only */
+    program_min_layer(h);
+    wr(h, "PDP.D_DATA_FORMAT", 1);
+    wr(h, "PDP_RDMA.D_DATA_FORMAT", 1);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.precision", 0), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
+}
+
+static void test_hostile_sizes(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_full");
+    program_min_layer(h);
+    wr(h, "PDP.D_DATA_CUBE_IN_WIDTH", 0x1fff);
+    wr(h, "PDP.D_DATA_CUBE_IN_HEIGHT", 0x1fff);
+    wr(h, "PDP.D_DATA_CUBE_IN_CHANNEL", 0x1fff);
+    wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", 0x1fff);
+    wr(h, "PDP.D_DATA_CUBE_OUT_HEIGHT", 0x1fff);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 0x1fff);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_HEIGHT", 0x1fff);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_CHANNEL", 0x1fff);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
+
+    /* a split whose overlap leaves no input */
+    h = harness_new("nv_small");
+    program_min_layer(h);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.SPLIT_NUM", 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", 7); /* stride 8, kernel 1 */
+    wr(h, "PDP_RDMA.D_OPERATION_MODE_CFG", 1);
+    wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", 7);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.split_width", 0), 1);
+    harness_free(h);
+}
+
+/* Guide rules on the geometry are reported (the layer still runs). */
+static void test_geometry_rules(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    program_min_layer(h);
+    wr(h, "PDP.D_DATA_CUBE_IN_WIDTH", 7);
+    wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 7);
+    wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", 2);          /* 8 inputs, kernel 1 stride 1: 8 outputs */
+    wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_LEFT", 2); /* >= kernel 1 */
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.pad_below_kernel", 0), 1);
+    assert_int_equal(harness_count(h, "pdp.width_in_out", 0), 1);
+    harness_free(h);
+}
+
+/* ---------------------------------------------------------------- on the fly */
+
+/* PDP fed by SDP: the cube SDP hands over is pooled without PDP_RDMA. */
+static void test_on_the_fly_cube(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    struct dla *d = h->d;
+    struct pool_case pc = {"nv_small", 0, 1, 6, 4, 10, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1};
+    unsigned out_w = 3, out_h = 2;
+    struct layout out = layout_of(h, &pc, out_w, out_h);
+    struct split_plan s = {.n = 1};
+    program_pdp(h, &pc, &out, &out, &s, out_w, out_h);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.FLYING_MODE", 0);
+
+    struct dla_cube cube;
+    assert_true(cube_alloc(&cube, pc.w, pc.h, pc.c, 1, DLA_CUBE_INT));
+    uint32_t seed = 5;
+    for (size_t i = 0; i < cube_elems(&cube); i++)
+        cube.v[i] = (int32_t)(harness_rand(&seed) & 0xff) - 128;
+
+    struct dla_pipe pipe;
+    memset(&pipe, 0, sizeof pipe);
+    pipe.n_stages = 1;
+    pipe.stage[0].proc = DLA_P_PDP;
+    pipe.stage[0].layer = layer_begin(d, DLA_P_PDP, 0);
+    struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
+    assert_int_equal(pdp_execute(d, &x, 0, 0xff, &cube), 0);
+    assert_int_equal(h->n_diags, 0);
+
+    /* the held writes are the output lines */
+    int32_t plane[6 * 4];
+    for (unsigned c = 0; c < pc.c; c++) {
+        for (unsigned i = 0; i < pc.w * pc.h; i++)
+            plane[i] = cube.v[(size_t)c * pc.w * pc.h + i];
+        for (unsigned oy = 0; oy < out_h; oy++)
+            for (unsigned ox = 0; ox < out_w; ox++) {
+                uint64_t addr = DST + offset_of(&out, c, oy, ox);
+                int32_t got = 0x1000;
+                for (size_t w = 0; w < pipe.n_writes; w++)
+                    if (addr >= pipe.writes[w].addr &&
+                        addr < pipe.writes[w].addr + pipe.writes[w].len)
+                        got = (int8_t)pipe.writes[w].data[addr - pipe.writes[w].addr];
+                assert_int_equal(got, ref_window(&pc, plane, ox, oy));
+            }
+    }
+    for (size_t w = 0; w < pipe.n_writes; w++)
+        free(pipe.writes[w].data);
+    free(pipe.writes);
+    free(pipe.xfers);
+    cube_free(&cube);
+    harness_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_methods_int8_small),
+        cmocka_unit_test(test_kernel_sizes),
+        cmocka_unit_test(test_strides_and_padding),
+        cmocka_unit_test(test_int16_and_wide_atoms),
+        cmocka_unit_test(test_split_width),
+        cmocka_unit_test(test_pad_value_sign_extension),
+        cmocka_unit_test(test_average_rounding),
+        cmocka_unit_test(test_rdma_mismatch),
+        cmocka_unit_test(test_fp16_and_absent_precisions),
+        cmocka_unit_test(test_hostile_sizes),
+        cmocka_unit_test(test_geometry_rules),
+        cmocka_unit_test(test_on_the_fly_cube),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
