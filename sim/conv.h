@@ -205,6 +205,16 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
  * operations of seg channels: the fp32 bit pattern CACC delivers. */
 uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32_t seg);
 
+/* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
+ * folding, PRA transform, MAC with the output transform, CACC). */
+bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                   const struct conv_cbuf_plan *plan, int32_t layer, struct dla_cube *out,
+                   struct cacc_stats *st);
+/* The PRA cell on one 4x4 tile (row-major): B^T d B, PRA_TRUNCATE bits off
+ * rounding half away from zero, saturated to the precision. */
+void csc_pra_transform(const int16_t in[16], unsigned truncate, enum conv_prec prec,
+                       int16_t out[16]);
+
 /* cmac.c: dot products of int16 rows, exact. */
 int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
 /* The weights as the fast kernel uses them: as they are when every operand

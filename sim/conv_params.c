@@ -239,7 +239,7 @@ static void check_consistency(struct dla *d, const struct conv_params *p)
     if (p->out_k != p->kernels)
         dla_rule(d, DLA_U_CSC, "csc.kernels", "%u output channels but %u kernels", p->out_k,
                  p->kernels);
-    if (p->atomics != p->out_w * p->out_h)
+    if (!p->winograd && p->atomics != p->out_w * p->out_h)
         dla_rule(d, DLA_U_CSC, "csc.atomics", "D_ATOMICS %u, expected out_w*out_h = %u", p->atomics,
                  p->out_w * p->out_h);
     if (p->clip_truncate > 16)
