@@ -1,8 +1,9 @@
 /* SDP: the single-point data processor.  Reads its input on the fly from
  * CACC or from memory through SDP_RDMA (sdp_rdma.c), runs every element
- * through BS (X1), BN (X2), EW (Y) and the output converter (sdp_x.c,
- * sdp_y.c, sdp_cvt.c), and writes the result to memory, hands it to PDP on
- * the fly, or, in EQL mode, only compares (D_STATUS).
+ * through BS (X1), BN (X2), EW (Y, with its LUT: sdp_lut.c) and the output
+ * converter (sdp_x.c, sdp_y.c, sdp_cvt.c), and writes the result to
+ * memory, hands it to PDP on the fly, or, in EQL mode, only compares
+ * (D_STATUS).
  *
  * The element order and the padding follow the hardware: channels are
  * processed in whole atoms, so the padding channels of the last surface are
@@ -13,6 +14,7 @@
 
 #include "fpnum.h"
 #include "sdp_dp.h"
+#include "sdp_lut.h"
 #include "sdp_rdma.h"
 
 /* Layers beyond this many computed elements are refused with a diagnostic
@@ -31,6 +33,8 @@ struct sdp_layer {
     struct sdp_cvt_cfg cvt;
     struct sdp_shape shape;
     struct sdp_operands ops[SDP_SRC_COUNT];
+    bool use_lut;
+    struct sdp_lut lut;
 };
 
 struct sdp_stats {
@@ -259,7 +263,7 @@ static void check_prelu(struct dla *d, const char *stage, bool on, bool prelu, b
                  "%s: PReLU is enabled, so the %s ALU must be bypassed", stage, stage);
 }
 
-static void check_rules(struct dla *d, int group, int rg, const struct sdp_layer *L)
+static void check_rules(struct dla *d, int group, const struct sdp_layer *L)
 {
     check_prelu(d, "BS", !L->x1.bypass, L->x1.prelu, L->x1.mul_bypass, L->x1.alu_bypass);
     check_prelu(d, "BN", !L->x2.bypass, L->x2.prelu, L->x2.mul_bypass, L->x2.alu_bypass);
@@ -285,7 +289,6 @@ static void check_rules(struct dla *d, int group, int rg, const struct sdp_layer
                  "EQL mode: every operation after the EW ALU (the LUT) must be bypassed");
     if (L->n > 1 || dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "WINOGRAD"))
         dla_rule(d, DLA_U_SDP, "sdp.eql_mode", "EQL mode needs WINOGRAD off and BATCH_NUMBER 0");
-    (void)rg;
 }
 
 static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct sdp_layer *L)
@@ -304,12 +307,10 @@ static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct
         return false;
     L->cvt.out_prec = L->out_prec;
     L->eql = !L->y.bypass && !L->y.alu_bypass && L->y.alu_algo == SDP_ALU_EQL;
-    check_rules(d, group, rg, L);
-    if (!L->y.bypass && !L->y.lut_bypass) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP EW LUT: not modelled yet");
-        return false;
-    }
+    check_rules(d, group, L);
+    L->use_lut = !L->y.bypass && !L->y.lut_bypass;
+    if (L->use_lut)
+        sdp_lut_begin(d, &L->lut);
     return true;
 }
 
@@ -406,8 +407,8 @@ static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, ui
 
 /* One element from the stage input (an integer, or binary32 bits for fp16
  * processing) to the converter output. */
-static int32_t process_element(const struct sdp_layer *L, int32_t in, uint32_t c, uint32_t y,
-                               uint32_t x, struct sdp_stats *st)
+static int32_t process_element(struct sdp_layer *L, int32_t in, uint32_t c, uint32_t y, uint32_t x,
+                               struct sdp_stats *st)
 {
     bool fp = L->proc_prec == SDP_FP16;
     int32_t v;
@@ -417,11 +418,14 @@ static int32_t process_element(const struct sdp_layer *L, int32_t in, uint32_t c
             f = 0;
         f = x_stage_fp(L, &L->x1, &L->ops[SDP_SRC_BS], f, c, y, x);
         f = x_stage_fp(L, &L->x2, &L->ops[SDP_SRC_BN], f, c, y, x);
-        v = (int32_t)y_stage_fp(L, f, c, y, x);
+        f = y_stage_fp(L, f, c, y, x);
+        v = (int32_t)(L->use_lut ? sdp_lut_fp(&L->lut, f) : f);
     } else {
         v = x_stage_int(L, &L->x1, &L->ops[SDP_SRC_BS], in, c, y, x);
         v = x_stage_int(L, &L->x2, &L->ops[SDP_SRC_BN], v, c, y, x);
         v = y_stage_int(L, v, c, y, x);
+        if (L->use_lut)
+            v = sdp_lut_int(&L->lut, v);
     }
     st->elements++;
     if (L->eql) {
@@ -457,7 +461,7 @@ static int32_t input_at(const struct sdp_layer *L, const struct dla_cube *in, ui
     return (int32_t)fpnum_fp16_to_fp32(h);
 }
 
-static void run_datapath(const struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
+static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
                          struct sdp_stats *st)
 {
     for (uint32_t b = 0; b < L->n; b++)
@@ -548,6 +552,17 @@ static void publish_status(struct dla *d, struct dla_exec *x, int group, int rg,
     exec_counter(x, "SDP.D_PERF_OUT_SATURATION", st->saturated);
     if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_SAT_EN"))
         dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_OUT_SATURATION", clamp32(st->saturated));
+    if (L->use_lut) {
+        const struct dla_lut_stats *s = &L->lut.stats;
+        exec_lut_stats(x, s);
+        if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_LUT_EN")) {
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_HYBRID", clamp32(s->hybrid));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LE_HIT", clamp32(s->le_hit));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
+        }
+    }
     if (L->out_prec == SDP_FP16 &&
         dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN"))
         dla_reg_hw_set(d, DLA_U_SDP, group, "D_STATUS_NAN_OUTPUT_NUM", clamp32(st->nan_out));
@@ -629,8 +644,11 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     }
     if (!load_input(d, x, rdma_group, &L, in, &owned, &input) || !load_operands(x, rdma_group, &L))
         goto out;
-    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT))
+    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP result cube cannot be allocated");
         goto out;
+    }
     run_datapath(&L, input, &res, &st);
     publish_status(d, x, group, rdma_group, &L, &st);
     unsigned tp = throughput(d->cfg, &L);
@@ -648,4 +666,19 @@ out:
     return rc;
 }
 
-const struct dla_unit_hooks sdp_hooks = {0};
+/* ---------------------------------------------------------------- LUT access port */
+
+static bool sdp_write(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    (void)group;
+    return lut_hook_write(&d->lut_sdp, reg, value);
+}
+
+static bool sdp_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
+                     bool peek)
+{
+    (void)group;
+    return lut_hook_read(&d->lut_sdp, reg, value, peek);
+}
+
+const struct dla_unit_hooks sdp_hooks = {.write = sdp_write, .read = sdp_read};

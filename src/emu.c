@@ -25,7 +25,7 @@
 #include "fp16.h"
 
 #define EMU_BUFFER_DESC  256u
-#define EMU_MAX_ELEMENTS (64u << 20)
+#define EMU_MAX_ELEMENTS (16u << 20)
 
 enum emu_format { EMU_FMT_INT8, EMU_FMT_INT8_8, EMU_FMT_FF16, EMU_FMT_OTHER };
 
@@ -114,9 +114,14 @@ static bool read_at(struct emu_ctx *c, int32_t index, uint64_t offset, void *buf
                     const char *what)
 {
     enum dla_space s;
-    uint64_t addr;
-    if (!runtime_task_address(c->rt, c->task, index, &s, &addr))
+    uint64_t addr, base, size;
+    if (!runtime_task_address(c->rt, c->task, index, &s, &addr) ||
+        !runtime_task_buffer(c->rt, c->task, index, &s, &base, &size))
         return fail(c, "%s: address index %ld is not in the task's address list", what, index);
+    /* descriptors must lie inside their memory */
+    uint64_t end = addr - base + offset + len;
+    if (end > size)
+        return fail(c, "%s: descriptor beyond its memory (%ld bytes)", what, (long)size);
     if (dla_mem_read(c->d, s, addr + offset, buf, len) != MEM_OK)
         return fail(c, "%s: cannot read memory (index %ld)", what, index);
     return true;

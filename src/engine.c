@@ -610,6 +610,15 @@ static bool read_network(struct engine *e, struct dla *d)
 static bool read_dependency_graph(struct engine *e, struct dla *d)
 {
     e->n_desc = (uint32_t)e->net.num_operations * e->net.num_rois;
+    /* the graph must be in memory before anything is allocated for it */
+    if ((uint64_t)e->n_desc * FW_COMMON_OP_SIZE > e->deps_buf.size)
+        return eng_fail(e,
+                        "dependency graph: %u operations x %u ROIs need %llu bytes, the buffer "
+                        "has %llu",
+                        e->net.num_operations, e->net.num_rois,
+                        (unsigned long long)e->n_desc * FW_COMMON_OP_SIZE,
+                        (unsigned long long)e->deps_buf.size),
+               false;
     e->deps = calloc(e->n_desc, sizeof *e->deps);
     if (!e->deps)
         return eng_fail(e, "out of memory for %u descriptors", e->n_desc), false;

@@ -362,12 +362,23 @@ static void ldrv_free_saved(void *saved)
     free(s);
 }
 
+/* Tasks the submit list names (every task when there is none). */
+static uint32_t tasks_to_run(const struct loadable *ld)
+{
+    if (ld->n_submits == 0)
+        return ld->n_tasks;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ld->n_submits; i++)
+        n += ld->submits[i].n_tasks;
+    return n;
+}
+
 static void ldrv_summary(const struct driver *drv, char *buf, size_t len)
 {
     const struct ldrv *l = (const struct ldrv *)drv;
     snprintf(buf, len, "%s: %u of %u tasks run (%u DLA, %u EMU), %u DLA operations%s%s%s",
-             l->base.name, l->st.tasks_done, l->ld->n_submits ? l->ld->n_tasks : l->ld->n_tasks,
-             l->st.dla_tasks, l->st.emu_tasks, l->st.ops_done, l->st.failed ? "; failed" : "",
+             l->base.name, l->st.tasks_done, tasks_to_run(l->ld), l->st.dla_tasks, l->st.emu_tasks,
+             l->st.ops_done, l->st.failed ? "; failed" : "",
              l->st.output_written ? "; output written to " : "",
              l->st.output_written ? l->output : "");
 }

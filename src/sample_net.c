@@ -553,9 +553,11 @@ static void build_cdp(struct net *n)
 static void build_rubik(struct net *n)
 {
     net_init(n, 0x7b1u);
-    int16_t in = add_feature(n, "input", 64, 4, 4, true, -128, 127);
+    /* contract 2x2: each output pixel phase takes whole 32-byte atoms of
+     * input channels, so 32 int8 output channels need 4 x 32 input channels */
+    int16_t in = add_feature(n, "input", 128, 4, 4, true, -128, 127);
     n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 16, 8, 8, false, 0, 0);
+    int16_t out = add_feature(n, "output", 32, 8, 8, false, 0, 0);
     int i = add_op(n, FW_OP_RUBIK);
     struct fw_rubik_op *o = &n->ops[i].u.rubik.op;
     n->ops[i].u.rubik.surface.src = cube_of(n, in);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "fp16.h"
 #include "fw_desc.h"
 #include "loadable_writer.h"
 #include "runtime.h"
@@ -215,7 +216,14 @@ static void test_bdma_copy_and_interrupts(void **state)
 
 /* ---------------------------------------------------------------- hostile */
 
-enum breakage { BREAK_OP_HEAD, BREAK_OP_TYPE, BREAK_CONSUMER, BREAK_ADDRESS, BREAK_NEVER_READY };
+enum breakage {
+    BREAK_OP_HEAD,
+    BREAK_OP_TYPE,
+    BREAK_CONSUMER,
+    BREAK_ADDRESS,
+    BREAK_HUGE_GRAPH,
+    BREAK_NEVER_READY,
+};
 
 /* One SDP op from memory to memory, broken in one way. */
 static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
@@ -233,6 +241,10 @@ static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
     for (int i = 0; i < FW_OP_TYPES; i++)
         nd.op_head[i] = -1;
     nd.op_head[FW_OP_SDP] = how == BREAK_OP_HEAD ? 3 : 0;
+    if (how == BREAK_HUGE_GRAPH) { /* far more than the 36-byte graph holds */
+        nd.num_operations = 60000;
+        nd.num_rois = 64;
+    }
     struct fw_common_op dep = {.index = 0, .op_type = how == BREAK_OP_TYPE ? 9 : FW_OP_SDP};
     for (int i = 0; i < FW_OP_TYPES; i++)
         dep.consumers[i].index = -1;
@@ -349,6 +361,47 @@ static void test_lenet_session_with_emu(void **state)
     remove(out);
 }
 
+/* NVIDIA's compiled MNIST network (NN_L0_0, when ../shared is present):
+ * power on the CPU, eleven DLA layers, softmax on the CPU; the ten fp16
+ * probabilities sum to 1 within fp16 precision. */
+static void test_nn_l0_0_softmax(void **state)
+{
+    (void)state;
+    const char *data = getenv("NVDLA_TESTDATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/loadables/NN_L0_0/NN_L0_0.nvdla",
+             data ? data : "../shared/testdata");
+    FILE *probe = fopen(path, "rb");
+    if (!probe)
+        skip();
+    fclose(probe);
+    struct report rep = {.print = quiet};
+    char err[512], out[] = "/tmp/dladbg-nn-XXXXXX";
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    struct session_opts opt = {.output = out};
+    struct session *s = session_open(path, &opt, &rep, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
+    assert_int_equal(session_tasks_done(s), 3);
+    assert_int_equal(rep.input_errors, 0);
+    session_close(s);
+    FILE *fp = fopen(out, "rb");
+    assert_non_null(fp);
+    uint8_t b[36 + 20];
+    assert_int_equal(fread(b, 1, sizeof b, fp), sizeof b);
+    fclose(fp);
+    remove(out);
+    double sum = 0;
+    for (int i = 0; i < 10; i++) {
+        float p = fp16_to_float((uint16_t)(b[36 + 2 * i] | (b[37 + 2 * i] << 8)));
+        assert_true(p >= 0.0f && p <= 1.0f);
+        sum += p;
+    }
+    assert_true(sum > 1.0 - 10 * 0x1p-11 && sum < 1.0 + 10 * 0x1p-11);
+}
+
 static struct writes after_a, after_b;
 
 static void test_restore_replays_identically(void **state)
@@ -386,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_hostile_descriptors),
         cmocka_unit_test(test_lenet_session_with_emu),
         cmocka_unit_test(test_restore_replays_identically),
+        cmocka_unit_test(test_nn_l0_0_softmax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -677,6 +677,57 @@ static void test_fp16_processing(void **state)
     run_and_check(&L);
 }
 
+/* NaN and infinity inputs of an fp16 layer: counted by SDP_RDMA, a NaN
+ * passes through (or is flushed with NAN_TO_ZERO), an infinity becomes the
+ * largest finite value (the cmod's conversions), and SDP counts NaN outputs. */
+static void test_fp16_nan_inf_counters(void **state)
+{
+    (void)state;
+    struct layer L = base_layer("nv_full", 4, 2, 16, SDP_FP16);
+    const struct {
+        uint32_t c, y, x;
+        uint16_t bits;
+    } special[5] = {
+        {0, 0, 0, 0x7e01}, {3, 1, 2, 0xfc10}, {15, 0, 3, 0x7c01},
+        {7, 1, 1, 0x7c00}, {8, 0, 2, 0xfc00},
+    };
+    for (int flush = 0; flush < 2; flush++) {
+        struct world wd;
+        open_world(&wd, &L);
+        for (int i = 0; i < 5; i++) {
+            uint8_t b[2] = {(uint8_t)special[i].bits, (uint8_t)(special[i].bits >> 8)};
+            dla_mem_write(wd.d, DLA_DRAM,
+                          IN_ADDR + special[i].y * wd.in_line + special[i].x * wd.atom +
+                              special[i].c * 2u,
+                          b, 2);
+        }
+        program(&wd, &L, false);
+        wr(wd.d, "SDP.D_FEATURE_MODE_CFG", flush ? 0x8 : 0);
+        wr(wd.d, "SDP.D_PERF_ENABLE", 0x8);
+        wr(wd.d, "SDP_RDMA.D_PERF_ENABLE", 0x2);
+        wr(wd.d, "SDP.D_OP_ENABLE", 1);
+        wr(wd.d, "SDP_RDMA.D_OP_ENABLE", 1);
+        while (dla_advance(wd.d))
+            ;
+        assert_int_equal(rd(wd.d, "SDP_RDMA.D_STATUS_NAN_INPUT_NUM"), 3);
+        assert_int_equal(rd(wd.d, "SDP_RDMA.D_STATUS_INF_INPUT_NUM"), 2);
+        assert_int_equal(rd(wd.d, "SDP.D_STATUS_NAN_OUTPUT_NUM"), flush ? 0 : 3);
+        for (int i = 0; i < 5; i++) {
+            uint8_t b[2];
+            dla_mem_read(wd.d, DLA_DRAM,
+                         OUT_ADDR + special[i].y * wd.out_line + special[i].x * wd.atom +
+                             special[i].c * 2u,
+                         b, 2);
+            uint16_t got = (uint16_t)(b[0] | b[1] << 8);
+            uint16_t bits = special[i].bits;
+            uint16_t want =
+                (bits & 0x3ff) ? (flush ? 0 : bits) : (uint16_t)((bits & 0x8000) | 0x7bff);
+            assert_int_equal(got, want);
+        }
+        close_world(&wd);
+    }
+}
+
 static void test_saturation_counter(void **state)
 {
     (void)state;
@@ -942,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_ew_operands),
         cmocka_unit_test(test_precision_conversion),
         cmocka_unit_test(test_fp16_processing),
+        cmocka_unit_test(test_fp16_nan_inf_counters),
         cmocka_unit_test(test_saturation_counter),
         cmocka_unit_test(test_eql_status),
         cmocka_unit_test(test_nv_small_ignores_ew),
