@@ -95,22 +95,29 @@ static int64_t ordered_sum(const struct conv_operands *ops, const int16_t *a, co
     return acc;
 }
 
-/* Output positions [r0, r0 + n) of kernels [k0, k0 + kn) into the cube. */
+/* Output positions [r0, r0 + n) of kernels [k0, k0 + kn) into the cube,
+ * kernel by kernel so that consecutive positions are written in order. */
 static void deliver_block(const struct conv_params *p, struct dla_cube *out, uint32_t r0,
                           uint32_t n, uint32_t k0, uint32_t kn, const int64_t *acc,
                           uint64_t *saturated)
 {
     uint32_t plane = p->out_w * p->out_h;
+    size_t pos[BLOCK_ROWS];
     for (uint32_t r = 0; r < n; r++) {
-        uint32_t row = r0 + r, b = row / plane, pos = row % plane;
-        size_t base = cube_index(out, b, k0, pos / p->out_w, pos % p->out_w);
-        for (uint32_t k = 0; k < kn; k++) {
+        uint32_t row = r0 + r, b = row / plane, xy = row % plane;
+        pos[r] = cube_index(out, b, k0, xy / p->out_w, xy % p->out_w);
+    }
+    uint64_t sat_count = 0;
+    for (uint32_t k = 0; k < kn; k++) {
+        const int64_t *a = acc + (size_t)k * n;
+        int32_t *dst = out->v + (size_t)k * plane;
+        for (uint32_t r = 0; r < n; r++) {
             bool sat;
-            out->v[base + (size_t)k * plane] =
-                truncate_one(acc[(size_t)k * n + r], p->clip_truncate, &sat);
-            *saturated += sat;
+            dst[pos[r]] = truncate_one(a[r], p->clip_truncate, &sat);
+            sat_count += sat;
         }
     }
+    *saturated += sat_count;
 }
 
 struct cacc_job {

@@ -226,6 +226,8 @@ struct cmac_weights {
     int64_t scale[2];
     uint32_t chunk;
     int16_t *owned[2];
+    unsigned lanes;     /* SIMD kernels per block, 0 when the portable kernel runs */
+    int16_t *packed[2]; /* w[] packed for the SIMD kernel */
 };
 void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cmac_weights *cw);
 void cmac_weights_free(struct cmac_weights *cw);
@@ -233,6 +235,13 @@ void cmac_weights_free(struct cmac_weights *cw);
  * kernels k0.. of the operands. */
 void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, uint32_t r0,
                 uint32_t rows_n, uint32_t k0, uint32_t kern_n, int64_t *acc);
+
+/* cmac_simd.c: the x86 SIMD kernel (0 lanes: not available here). */
+unsigned cmac_simd_lanes(void);
+int16_t *cmac_simd_pack(const int16_t *w, uint32_t kernels, uint32_t depth, unsigned lanes);
+void cmac_simd_block(const int16_t *a, uint32_t depth, uint32_t rows_n, const int16_t *packed,
+                     uint32_t k0, uint32_t kern_n, unsigned lanes, uint32_t chunk, int64_t scale,
+                     int64_t *acc);
 
 /* cacc.c: the clip/truncate of one accumulator (round half away from zero)
  * and saturation to int32. */

@@ -274,6 +274,45 @@ static void test_cacc_48bit_order(void **state)
     free(wt);
 }
 
+/* The SIMD kernels (AVX2 and AVX-512 where the host has them) against plain
+ * dot products, with full-range int16 operands split the way cmac.c does,
+ * odd row and kernel counts, and blocks not starting at kernel 0. */
+static void test_simd_kernels(void **state)
+{
+    (void)state;
+    unsigned have = cmac_simd_lanes();
+    enum { ROWS_N = 11, KERN = 45, DEPTH = 592 };
+    int16_t *a = malloc(sizeof *a * ROWS_N * DEPTH), *w = malloc(sizeof *w * KERN * DEPTH);
+    uint32_t st = 5;
+    for (int i = 0; i < ROWS_N * DEPTH; i++)
+        a[i] = (int16_t)lcg(&st);
+    for (int i = 0; i < KERN * DEPTH; i++)
+        w[i] = (int8_t)lcg(&st);
+    for (unsigned lanes = 8; lanes <= 16; lanes *= 2) {
+        if (have < lanes)
+            continue;
+        int16_t *packed = cmac_simd_pack(w, KERN, DEPTH, lanes);
+        for (uint32_t k0 = 0; k0 < KERN; k0 += 16) {
+            uint32_t kn = KERN - k0 < 32 ? KERN - k0 : 32;
+            int64_t acc[ROWS_N * 32] = {0};
+            /* int8 weights, full int16 data: products below 2^23, 256 per chunk */
+            cmac_simd_block(a, DEPTH, ROWS_N, packed, k0, kn, lanes, 256, 1, acc);
+            for (uint32_t k = 0; k < kn; k++)
+                for (uint32_t r = 0; r < ROWS_N; r++) {
+                    int64_t want = 0;
+                    for (int i = 0; i < DEPTH; i++)
+                        want += (int64_t)a[r * DEPTH + i] * w[(k0 + k) * DEPTH + i];
+                    if (acc[k * ROWS_N + r] != want)
+                        fail_msg("lanes %u k%u r%u: want %lld got %lld", lanes, k0 + k, r,
+                                 (long long)want, (long long)acc[k * ROWS_N + r]);
+                }
+        }
+        free(packed);
+    }
+    free(a);
+    free(w);
+}
+
 static void test_compressed_weights(void **state)
 {
     (void)state;
@@ -437,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_convertor_arithmetic),
         cmocka_unit_test(test_cacc_truncate),
         cmocka_unit_test(test_cacc_48bit_order),
+        cmocka_unit_test(test_simd_kernels),
         cmocka_unit_test(test_compressed_weights),
         cmocka_unit_test(test_every_configuration),
         cmocka_unit_test(test_weight_streaming),
