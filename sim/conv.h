@@ -195,6 +195,10 @@ struct cacc_stats {
 };
 /* Integer modes: exact accumulation (48-bit saturating in hardware order when
  * it can matter), truncation and saturation into the cube. */
+/* conv_image.c: weights of an image layer with channel post-extension. */
+bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
+                            const struct conv_wt_stream *ws, uint32_t g, struct conv_operands *ops);
+
 void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
                    struct dla_cube *out, struct cacc_stats *st);
 /* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation. */

@@ -193,9 +193,12 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
         dla_rule(d, DLA_U_CDMA, "cdma.pixel_format", "reserved PIXEL_FORMAT %u", p->pixel_format);
         return -1;
     }
-    if (p->y_extension) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
-                 "channel post-extension (POST_Y_EXTENSION %u) is not modelled", p->y_extension);
+    if (p->y_extension > 2 ||
+        (p->y_extension && (uint64_t)p->k_c << p->y_extension > p->atomic_c)) {
+        dla_rule(d, DLA_U_CSC, "csc.post_extension",
+                 "POST_Y_EXTENSION %u needs %u channels x %u lines within one atomic "
+                 "operation of %u",
+                 p->y_extension, p->k_c, 1u << (p->y_extension & 3), p->atomic_c);
         return -1;
     }
     if (p->pixel_y_offset)
@@ -274,7 +277,10 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
                   lines + y * line_bytes, line_bytes);
     int16_t pad = p->prec == CONV_INT8 ? (int16_t)(int8_t)(p->csc_pad_value & 0xff)
                                        : (int16_t)p->csc_pad_value;
-    const uint32_t kc = ops->c, taps = ops->taps;
+    /* with post-extension an atomic operation covers `lines` kernel rows of
+     * k_c elements each: lane L is row t * lines + L / k_c, element L % k_c */
+    const uint32_t kc = ops->c, taps = ops->taps, lines_per_op = 1u << p->y_extension;
+    const uint32_t per_row = p->y_extension ? p->k_c : kc;
     for (uint32_t oy = 0; oy < p->out_h; oy++)
         for (uint32_t ox = 0; ox < p->out_w; ox++) {
             int16_t *row = ops->data + ((size_t)oy * p->out_w + ox) * ops->depth;
@@ -282,18 +288,57 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
             for (uint32_t c0 = 0; c0 < kc; c0 += p->atomic_c) {
                 uint32_t nj = kc - c0 < p->atomic_c ? kc - c0 : p->atomic_c;
                 for (uint32_t t = 0; t < taps; t++) {
-                    int64_t y = (int64_t)oy * p->stride_y + t - (int64_t)p->csc_pad_t;
                     int16_t *dst = row + (size_t)taps * c0 + (size_t)t * nj;
                     for (uint32_t j = 0; j < nj; j++) {
-                        size_t e = e0 + c0 + j;
-                        dst[j] = (y < 0 || y >= p->ext_h) ? pad
-                                 : e < line_elems
-                                     ? line_element(lines + (size_t)y * line_bytes, e, p)
-                                     : 0;
+                        uint32_t lane = c0 + j, r = t * lines_per_op + lane / per_row;
+                        size_t e = e0 + lane % per_row;
+                        int64_t y = (int64_t)oy * p->stride_y + r - (int64_t)p->csc_pad_t;
+                        if (r >= p->k_h)
+                            dst[j] = 0; /* rows past the kernel in the last operation */
+                        else if (y < 0 || y >= p->ext_h)
+                            dst[j] = pad;
+                        else
+                            dst[j] = e < line_elems
+                                         ? line_element(lines + (size_t)y * line_bytes, e, p)
+                                         : 0;
                     }
                 }
             }
         }
     free(lines);
+    return true;
+}
+
+/* Weights of kernel group g with post-extension: the stream holds, per
+ * operation of `lines` kernel rows, each kernel's rows back to back
+ * ([operation][kernel][row][channel]; the last operation has the remaining
+ * rows only). */
+bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
+                            const struct conv_wt_stream *ws, uint32_t g, struct conv_operands *ops)
+{
+    if (!ops->weight) {
+        ops->weight = calloc((size_t)ops->kernels * ops->depth, sizeof *ops->weight);
+        if (!ops->weight)
+            return false;
+    }
+    const uint32_t lines = 1u << p->y_extension, kc = p->k_c;
+    uint32_t k0 = g * p->kernel_group;
+    uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
+    size_t need = (size_t)n * p->k_h * kc * p->bpe;
+    uint8_t *b = calloc(need ? need : 1, 1);
+    if (!b)
+        return false;
+    const struct cbuf_region wr = conv_weight_region(p);
+    cbuf_read(d->cbuf, &wr, ws->group_off, b, ws->bytes[g] < need ? (size_t)ws->bytes[g] : need);
+    size_t i = 0;
+    for (uint32_t t = 0; t < ops->taps; t++) {
+        uint32_t rows = p->k_h - t * lines < lines ? p->k_h - t * lines : lines;
+        for (uint32_t k = 0; k < n; k++)
+            for (uint32_t u = 0; u < rows; u++)
+                for (uint32_t c = 0; c < kc; c++, i++)
+                    ops->weight[(size_t)(k0 + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
+                        line_element(b, i, p);
+    }
+    free(b);
     return true;
 }

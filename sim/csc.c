@@ -104,6 +104,11 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
     }
     ops->taps = p->k_w * p->k_h;
     ops->c = p->image ? p->k_c : p->ext_c; /* image: S x C elements of a line per tap */
+    if (p->image && p->y_extension) {      /* one operation takes several kernel rows */
+        uint32_t lines = 1u << p->y_extension;
+        ops->taps = (p->k_h + lines - 1) / lines;
+        ops->c = p->k_c * lines;
+    }
     ops->seg_len = p->atomic_c;
     ops->rows = p->out_w * p->out_h * p->batches;
     ops->kernels = p->kernels;

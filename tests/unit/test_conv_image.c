@@ -54,6 +54,7 @@ struct img_spec {
     unsigned truncate;
     uint16_t means[4];
     unsigned clip;
+    unsigned y_ext; /* POST_Y_EXTENSION field: kernel rows per operation = 1 << y_ext */
 };
 
 static uint64_t pixel_word(const uint8_t *p, unsigned bytes)
@@ -126,12 +127,22 @@ static void run_image(const struct img_spec *s)
     unsigned kg = s->prec == 0 ? cfg->atomic_k : cfg->atomic_k / 2, cb = cfg->atomic_c;
     uint8_t *ws = calloc(1, (size_t)s->k * s->kh * kc * bpe + 256);
     size_t n = 0;
-    for (uint32_t k0 = 0; k0 < s->k; k0 += kg)
+    uint32_t lines = 1u << s->y_ext;
+    for (uint32_t k0 = 0; k0 < s->k; k0 += kg) {
+        if (s->y_ext) { /* [operation of `lines` rows][kernel][row][channel] */
+            for (uint32_t r0 = 0; r0 < s->kh; r0 += lines)
+                for (uint32_t k = k0; k < k0 + kg && k < s->k; k++)
+                    for (uint32_t r = r0; r < r0 + lines && r < s->kh; r++)
+                        for (uint32_t j = 0; j < kc; j++, n += bpe)
+                            put_elem(ws + n, wt[(k * s->kh + r) * kc + j], bpe);
+            continue;
+        }
         for (uint32_t c0 = 0; c0 < kc; c0 += cb)
             for (uint32_t r = 0; r < s->kh; r++)
                 for (uint32_t k = k0; k < k0 + kg && k < s->k; k++)
                     for (uint32_t j = c0; j < c0 + cb && j < kc; j++, n += bpe)
                         put_elem(ws + n, wt[(k * s->kh + r) * kc + j], bpe);
+    }
     dla_mem_write(d, DLA_DRAM, WT_ADDR, ws, (n + 127) & ~(size_t)127);
     /* registers */
     uint32_t ow = out_w(s), oh = out_h(s);
@@ -182,6 +193,7 @@ static void run_image(const struct img_spec *s)
     set_field(d, "CSC.D_ZERO_PADDING", NULL, s->pl | s->pt << 16);
     set_field(d, "CSC.D_ZERO_PADDING_VALUE", NULL, s->csc_pad);
     set_field(d, "CSC.D_BANK", NULL, 3 | 3 << 16);
+    set_field(d, "CSC.D_POST_Y_EXTENSION", NULL, s->y_ext);
     set_field(d, "CACC.D_MISC_CFG", NULL, s->prec << 12);
     set_field(d, "CACC.D_DATAOUT_SIZE_0", NULL, (ow - 1) | (oh - 1) << 16);
     set_field(d, "CACC.D_DATAOUT_SIZE_1", NULL, s->k - 1);
@@ -310,6 +322,40 @@ static void test_pixel_x_offset(void **state)
     run_image(&s);
 }
 
+/* Channel post-extension: two or four kernel rows per atomic operation. */
+static void test_post_extension(void **state)
+{
+    (void)state;
+    struct img_spec s = base(&fmts[0]); /* R8: 1 channel, 7 taps per row */
+    s.kw = 7;
+    s.kh = 5;
+    s.sx = 2;
+    s.sy = 2;
+    s.pl = 3;
+    s.pr = 3;
+    s.pt = 2;
+    s.pb = 2;
+    s.w = 20;
+    s.h = 11;
+    s.y_ext = 1;
+    run_image(&s);
+    s.y_ext = 2;
+    run_image(&s);
+    s = base(&fmts[2]); /* A8R8G8B8: 12 elements per row, 4 rows per operation */
+    s.kh = 7;
+    s.pt = 3;
+    s.pb = 3;
+    s.y_ext = 2;
+    s.cvt = true;
+    s.offset = 9;
+    s.scale = 2;
+    s.truncate = 1;
+    run_image(&s);
+    s.prec = 1; /* to int16 */
+    s.cdma_pad = 0x8001;
+    run_image(&s);
+}
+
 static void test_image_small_config(void **state)
 {
     (void)state;
@@ -326,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_formats_converted),
         cmocka_unit_test(test_mean_and_sign_override),
         cmocka_unit_test(test_pixel_x_offset),
+        cmocka_unit_test(test_post_extension),
         cmocka_unit_test(test_image_small_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
