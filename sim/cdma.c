@@ -23,7 +23,55 @@ static bool cdma_read(struct dla *d, const struct regdb_reg *reg, int group, uin
     return true;
 }
 
-const struct dla_unit_hooks cdma_hooks = {.read = cdma_read};
+/* The programming guide enables the convolution units downstream first
+ * (CACC, CMAC, CSC, then CDMA): a unit enabled before the units it feeds
+ * is a rule violation. */
+static void conv_op_en_written(struct dla *d, const struct regdb_reg *reg, int group,
+                               uint32_t value, enum dla_unit self)
+{
+    static const enum dla_unit order[] = {DLA_U_CDMA, DLA_U_CSC, DLA_U_CMAC_A, DLA_U_CMAC_B,
+                                          DLA_U_CACC};
+    if (strcmp(reg->name, "D_OP_ENABLE") != 0 || !(value & 1u))
+        return;
+    size_t i = 0;
+    while (i < sizeof order / sizeof order[0] && order[i] != self)
+        i++;
+    /* CMAC_A and CMAC_B are peers: only CACC must come before either */
+    size_t first = (self == DLA_U_CMAC_A) ? i + 2 : i + 1;
+    for (size_t j = first; j < sizeof order / sizeof order[0]; j++) {
+        if (!d->present[order[j]] || dla_op_enabled(d, order[j], group))
+            continue;
+        dla_rule(d, self, "conv.op_en_order",
+                 "%s enabled in group %d before %s: enable CACC, CMAC, CSC, then CDMA",
+                 dla_unit_name(self), group, dla_unit_name(order[j]));
+        return;
+    }
+}
+
+static void cdma_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CDMA);
+}
+
+static void csc_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CSC);
+}
+
+static void cmac_a_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CMAC_A);
+}
+
+static void cmac_b_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CMAC_B);
+}
+
+const struct dla_unit_hooks cdma_hooks = {.read = cdma_read, .written = cdma_written};
+const struct dla_unit_hooks csc_hooks = {.written = csc_written};
+const struct dla_unit_hooks cmac_a_hooks = {.written = cmac_a_written};
+const struct dla_unit_hooks cmac_b_hooks = {.written = cmac_b_written};
 
 /* ---------------------------------------------------------------- regions */
 

@@ -357,6 +357,29 @@ static void test_pipeline_through_csb(void **state)
     dla_destroy(d);
 }
 
+/* OP_EN must be written downstream first (CACC, CMAC, CSC, CDMA). */
+static void test_op_enable_order_rule(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base();
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    set_field(d, "CACC.D_OP_ENABLE", NULL, 1);
+    set_field(d, "CMAC_B.D_OP_ENABLE", NULL, 1);
+    assert_int_equal(log.diags[DLA_DIAG_RULE], 0);
+    set_field(d, "CSC.D_OP_ENABLE", NULL, 1); /* CMAC_A is not enabled yet */
+    assert_int_equal(log.diags[DLA_DIAG_RULE], 1);
+    assert_non_null(strstr(log.msg, "CMAC_A"));
+    set_field(d, "CMAC_A.D_OP_ENABLE", NULL, 1);
+    set_field(d, "CDMA.D_OP_ENABLE", NULL, 1);
+    assert_int_equal(log.diags[DLA_DIAG_RULE], 1);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_reuse_without_kept_data_is_a_rule),
         cmocka_unit_test(test_snapshot_keeps_cbuf),
         cmocka_unit_test(test_pipeline_through_csb),
+        cmocka_unit_test(test_op_enable_order_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
