@@ -118,8 +118,11 @@ static uint64_t mac_nan(uint16_t h)
     return (uint64_t)MAC_EXP_NAN << 38 | (uint64_t)(h >> 15) << 37 | (uint64_t)(h & 0x3ffu) << 27;
 }
 
-/* One atomic operation: n channel pairs -> packed 6-bit exponent, 38-bit mantissa. */
-static uint64_t mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
+/* The products of one atomic operation (n <= 64 channel pairs), aligned
+ * to the largest exponent: returns the NaN partial sum when an operand is
+ * NaN (0 otherwise) and sets *exp6 to the common exponent. */
+static uint64_t cell_products(const int16_t *dat, const int16_t *wt, uint32_t n, int32_t *prod,
+                              unsigned *exp6)
 {
     for (uint32_t i = 0; i < n; i++)
         if (fp16_nan_bits((uint16_t)wt[i]))
@@ -136,17 +139,37 @@ static uint64_t mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
         if (high[i] > max_high)
             max_high = high[i];
     }
-    int64_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint16_t d = (uint16_t)dat[i], w = (uint16_t)wt[i];
+        prod[i] = 0;
         if (!nonzero(d) || !nonzero(w))
             continue;
         unsigned de = (d >> 10) & 0x1fu, we = (w >> 10) & 0x1fu;
         uint32_t dm = ((d & 0x3ffu) | (de ? 0x400u : 0)) << (de ? (de & 3u) : 1u);
         uint32_t wm = ((w & 0x3ffu) | (we ? 0x400u : 0)) << (we ? (we & 3u) : 1u);
-        total += booth_product((d ^ w) >> 15, wm, dm, (max_high - high[i]) * 4);
+        prod[i] = booth_product((d ^ w) >> 15, wm, dm, (max_high - high[i]) * 4);
     }
-    return (uint64_t)(max_high * 4) << 38 | ((uint64_t)total & MASK38);
+    *exp6 = max_high * 4;
+    return 0;
+}
+
+static uint64_t mac_pack(unsigned exp6, int64_t mant)
+{
+    return (uint64_t)exp6 << 38 | ((uint64_t)mant & MASK38);
+}
+
+/* One atomic operation: n channel pairs -> packed 6-bit exponent, 38-bit mantissa. */
+static uint64_t mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
+{
+    int32_t prod[64];
+    unsigned exp6;
+    uint64_t nan = cell_products(dat, wt, n, prod, &exp6);
+    if (nan)
+        return nan;
+    int64_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += prod[i];
+    return mac_pack(exp6, total);
 }
 
 /* ---------------------------------------------------------------- CACC adder */
@@ -312,4 +335,38 @@ uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32
         .rows = 1, .kernels = 1, .depth = n, .taps = 1, .seg_len = seg, .c = n};
     uint64_t nan = 0;
     return output_value(&ops, dat, wt, &nan);
+}
+
+/* Winograd: one atomic operation on 16 tile positions x 4 channels (lane =
+ * position * 4 + channel).  The cell sums the channels of each position and
+ * applies the output transform A^T M A to the position sums, all four
+ * results sharing the operation's exponent; CACC adds each into its
+ * accumulator. */
+void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4])
+{
+    int32_t prod[64];
+    unsigned exp6;
+    uint64_t nan = cell_products(dat, wt, 64, prod, &exp6);
+    if (nan) {
+        for (int q = 0; q < 4; q++)
+            acc[q] = acc_add(acc[q], nan);
+        return;
+    }
+    int64_t m[16], r[8];
+    for (int i = 0; i < 16; i++)
+        m[i] = (int64_t)prod[4 * i] + prod[4 * i + 1] + prod[4 * i + 2] + prod[4 * i + 3];
+    for (int i = 0; i < 4; i++) {
+        r[i] = m[i] + m[4 + i] + m[8 + i];
+        r[4 + i] = m[4 + i] - m[8 + i] - m[12 + i];
+    }
+    for (int j = 0; j < 2; j++) {
+        acc[2 * j] = acc_add(acc[2 * j], mac_pack(exp6, r[4 * j] + r[4 * j + 1] + r[4 * j + 2]));
+        acc[2 * j + 1] =
+            acc_add(acc[2 * j + 1], mac_pack(exp6, r[4 * j + 1] - r[4 * j + 2] - r[4 * j + 3]));
+    }
+}
+
+uint32_t cacc_fp16_result(uint64_t acc)
+{
+    return acc_to_fp32(acc);
 }

@@ -219,6 +219,12 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
 void csc_pra_transform(const int16_t in[16], unsigned truncate, enum conv_prec prec,
                        int16_t out[16]);
 
+/* cacc_fp16.c, Winograd: one atomic operation (16 positions x 4 channels,
+ * lane = position * 4 + channel) added into the 2x2 outputs' 48-bit float
+ * accumulators (start them at 0), and an accumulator as the fp32 for SDP. */
+void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+uint32_t cacc_fp16_result(uint64_t acc);
+
 /* cmac.c: dot products of int16 rows, exact. */
 int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
 /* The weights as the fast kernel uses them: as they are when every operand

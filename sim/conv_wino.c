@@ -1,4 +1,4 @@
-/* Winograd convolution F(2x2, 3x3), integer modes.
+/* Winograd convolution F(2x2, 3x3): int8, int16 and fp16.
  *
  * CDMA pads the input (with its pad value, as is) and, for strided layers,
  * folds the stride phases into channels: extended pixel (X, Y), phase
@@ -13,11 +13,15 @@
  * int8/int16).  The weights arrive pre-transformed (4x4 per kernel and
  * channel).  CMAC multiplies position by position, sums each group of four
  * channels, applies the output transform A^T M A (exact), and CACC adds the
- * groups with 48-bit saturation, then truncates and saturates as usual. */
+ * groups with 48-bit saturation, then truncates and saturates as usual.
+ * In fp16 the PRA sums run in the cmod's fp17 arithmetic (sim/fpnum.c) and
+ * the cell and CACC use the fp16 datapath of cacc_fp16.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "conv.h"
+#include "fp16.h"
+#include "fpnum.h"
 
 #define TILE       16
 #define SLOT_BYTES 8
@@ -167,6 +171,29 @@ void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec
         out[i] = (int16_t)shift_round_sat(t[i], truncate & 3u, lo, hi);
 }
 
+/* The PRA cell in fp16: the same sums and differences in the cmod's fp17
+ * arithmetic, converted back to fp16 (PRA_TRUNCATE does not apply). */
+static void pra_fp16(const int16_t in[TILE], int16_t out[TILE])
+{
+    uint64_t d[TILE], m[TILE], t[TILE];
+    for (int i = 0; i < TILE; i++)
+        d[i] = fpnum_fp16_to_fp17((uint16_t)in[i]);
+    for (int i = 0; i < 4; i++) {
+        m[i] = fp_sub(FP17, d[i], d[8 + i]);
+        m[4 + i] = fp_add(FP17, d[4 + i], d[8 + i]);
+        m[8 + i] = fp_sub(FP17, d[8 + i], d[4 + i]);
+        m[12 + i] = fp_sub(FP17, d[4 + i], d[12 + i]);
+    }
+    for (int r = 0; r < 4; r++) {
+        t[4 * r] = fp_sub(FP17, m[4 * r], m[4 * r + 2]);
+        t[4 * r + 1] = fp_add(FP17, m[4 * r + 1], m[4 * r + 2]);
+        t[4 * r + 2] = fp_sub(FP17, m[4 * r + 2], m[4 * r + 1]);
+        t[4 * r + 3] = fp_sub(FP17, m[4 * r + 1], m[4 * r + 3]);
+    }
+    for (int i = 0; i < TILE; i++)
+        out[i] = (int16_t)fpnum_fp17_to_fp16((uint32_t)t[i]);
+}
+
 /* Transformed tiles of every 2x2 output block: [block][position][channel]. */
 static int16_t *wino_data(struct dla *d, const struct conv_params *p, const struct wino_geom *g,
                           const struct conv_cbuf_plan *plan)
@@ -198,7 +225,10 @@ static int16_t *wino_data(struct dla *d, const struct conv_params *p, const stru
                 int16_t in[TILE], out[TILE];
                 for (int i = 0; i < TILE; i++)
                     in[i] = cube[(((size_t)2 * by + i / 4) * g->ext_w + 2 * bx + i % 4) * c + ch];
-                csc_pra_transform(in, p->pra_truncate, (enum conv_prec)p->prec, out);
+                if (p->prec == CONV_FP16)
+                    pra_fp16(in, out);
+                else
+                    csc_pra_transform(in, p->pra_truncate, (enum conv_prec)p->prec, out);
                 int16_t *dst = tiles + ((size_t)by * bw + bx) * TILE * c;
                 for (int i = 0; i < TILE; i++)
                     dst[(size_t)i * c + ch] = out[i];
@@ -274,6 +304,33 @@ static void wino_compute(const struct conv_params *p, uint32_t c, const int16_t 
         }
 }
 
+/* fp16: the cell's float partial sums into CACC's float accumulators. */
+static void wino_compute_fp16(const struct conv_params *p, uint32_t c, const int16_t *tiles,
+                              const int16_t *wt, struct dla_cube *out, struct cacc_stats *st)
+{
+    const uint32_t bw = p->out_w / 2, bh = p->out_h / 2;
+    for (uint32_t blk = 0; blk < bw * bh; blk++)
+        for (uint32_t k = 0; k < p->kernels; k++) {
+            const int16_t *a = tiles + (size_t)blk * TILE * c, *w = wt + (size_t)k * TILE * c;
+            uint64_t acc[4] = {0};
+            for (uint32_t c0 = 0; c0 < c; c0 += 4) {
+                int16_t dl[64], wl[64];
+                for (int pos = 0; pos < TILE; pos++)
+                    for (int cc = 0; cc < 4; cc++) {
+                        dl[pos * 4 + cc] = a[(size_t)pos * c + c0 + cc];
+                        wl[pos * 4 + cc] = w[(size_t)pos * c + c0 + cc];
+                    }
+                cacc_fp16_wino_op(dl, wl, acc);
+            }
+            uint32_t oy = blk / bw * 2, ox = blk % bw * 2;
+            for (int q = 0; q < 4; q++) {
+                uint32_t f = cacc_fp16_result(acc[q]);
+                st->nan_out += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+                out->v[cube_index(out, 0, k, oy + q / 2, ox + q % 2)] = (int32_t)f;
+            }
+        }
+}
+
 /* ---------------------------------------------------------------- layer */
 
 bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *p,
@@ -281,12 +338,10 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
                    struct cacc_stats *st)
 {
     struct wino_geom g;
-    if (p->prec == CONV_FP16 || p->compressed || p->batches > 1) {
+    if (p->compressed || p->batches > 1) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
                  "Winograd with %s is not modelled",
-                 p->prec == CONV_FP16 ? "fp16"
-                 : p->compressed      ? "compressed weights"
-                                      : "batches");
+                 p->compressed ? "compressed weights" : "batches");
         return false;
     }
     if (!wino_geometry(d, p, &g))
@@ -319,8 +374,11 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
                  "out of host memory for the Winograd operands");
     }
     if (ok && out) {
-        ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, DLA_CUBE_INT);
-        if (ok)
+        bool fp16 = p->prec == CONV_FP16;
+        ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT);
+        if (ok && fp16)
+            wino_compute_fp16(p, g.ext_c, tiles, wt, out, st);
+        else if (ok)
             wino_compute(p, g.ext_c, tiles, wt, out, st);
     }
     free(tiles);

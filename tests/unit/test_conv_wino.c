@@ -54,11 +54,12 @@ static void make_layer(struct wlayer *L, const struct dla_config *cfg)
     L->in = malloc(sizeof *L->in * s->c * s->h * s->w);
     for (uint32_t i = 0; i < s->c * s->h * s->w; i++)
         L->in[i] = (int32_t)(lcg(&st) % (2 * s->range + 1)) - s->range;
-    int kr = s->prec ? 300 : 3; /* keeps 4 G g G^T within int8 for int8 layers */
+    int kr = s->prec == 1 ? 300 : 3; /* keeps 4 G g G^T within int8 (and exact in fp16) */
     L->kern = malloc(sizeof *L->kern * s->k * L->ks * L->ks * s->c);
     for (uint32_t i = 0; i < s->k * L->ks * L->ks * s->c; i++)
         L->kern[i] = (int32_t)(lcg(&st) % (2 * kr + 1)) - kr;
     unsigned cpa = cfg->mem_atom / (s->prec ? 2 : 1);
+
     uint32_t cpad = (s->c + cpa - 1) / cpa * cpa;
     L->ext_c = s->stride * s->stride * cpad;
     L->wt4 = calloc((size_t)s->k * L->ext_c * 16, sizeof *L->wt4);
@@ -92,6 +93,12 @@ static uint32_t total(uint32_t in, uint32_t a, uint32_t b)
     return a + in + b;
 }
 
+/* Integer values as the layer stores them (fp16 layers: exact small integers). */
+static int32_t as_stored(const struct wspec *s, int32_t v)
+{
+    return s->prec == 2 ? fp16_from_float((float)v) : v;
+}
+
 static void program(struct dla *d, const struct wlayer *L)
 {
     const struct wspec *s = &L->s;
@@ -104,7 +111,7 @@ static void program(struct dla *d, const struct wlayer *L)
         for (uint32_t y = 0; y < s->h; y++)
             for (uint32_t x = 0; x < s->w; x++)
                 put_elem(buf + feature_offset(c, y, x, line, surf, atom, bpe),
-                         L->in[(c * s->h + y) * s->w + x], bpe);
+                         as_stored(s, L->in[(c * s->h + y) * s->w + x]), bpe);
     dla_mem_write(d, DLA_DRAM, FEAT_ADDR, buf, surf * surfaces);
     free(buf);
     /* weights: [group][4 channels][kernel][position][channel] */
@@ -116,7 +123,8 @@ static void program(struct dla *d, const struct wlayer *L)
             for (uint32_t k = k0; k < k0 + kg && k < s->k; k++)
                 for (int pos = 0; pos < 16; pos++)
                     for (uint32_t c = c0; c < c0 + 4; c++, o += bpe)
-                        put_elem(ws + o, L->wt4[((size_t)k * L->ext_c + c) * 16 + pos], bpe);
+                        put_elem(ws + o,
+                                 as_stored(s, L->wt4[((size_t)k * L->ext_c + c) * 16 + pos]), bpe);
     dla_mem_write(d, DLA_DRAM, WT_ADDR, ws, (n + 127) & ~(size_t)127);
     free(ws);
     uint32_t tw = total(s->w, s->pl, s->pr), th = total(s->h, s->pt, s->pb);
@@ -170,7 +178,9 @@ static int32_t padded_input(const struct wlayer *L, int64_t y, int64_t x, uint32
     const struct wspec *s = &L->s;
     int64_t iy = y - s->pt, ix = x - s->pl;
     if (iy < 0 || ix < 0 || iy >= s->h || ix >= s->w)
-        return s->prec ? (int16_t)s->pad : (int8_t)(s->pad & 0xff);
+        return s->prec == 2   ? (int32_t)fp16_to_float(s->pad)
+               : s->prec == 1 ? (int16_t)s->pad
+                              : (int8_t)(s->pad & 0xff);
     return L->in[(c * s->h + iy) * s->w + ix];
 }
 
@@ -194,8 +204,14 @@ static void test_direct_equivalent(const struct wspec *ws)
                                                          (int64_t)x * ws->stride + t, c) *
                                    L.kern[((k * L.ks + r) * L.ks + t) * ws->c + c];
                 int32_t got = out.v[cube_index(&out, 0, k, y, x)];
-                if (got != acc)
+                if (ws->prec == 2) { /* no CACC truncation in fp16: 4 x the convolution */
+                    float want = (float)(4 * acc);
+                    if ((uint32_t)got != f32_bits(want))
+                        fail_msg("k%u y%u x%u: want %g got %g", k, y, x, (double)want,
+                                 (double)f32_from_bits((uint32_t)got));
+                } else if (got != acc) {
                     fail_msg("k%u y%u x%u: want %lld got %d", k, y, x, (long long)acc, got);
+                }
             }
     cube_free(&out);
     free_layer(&L);
@@ -237,6 +253,33 @@ static void test_int8_exact(void **state)
                       .pad = 5,
                       .clip = 2,
                       .range = 31};
+    test_direct_equivalent(&s);
+}
+
+/* fp16: small integers keep every transform and sum exact. */
+static void test_fp16_exact(void **state)
+{
+    (void)state;
+    struct wspec s = {.prec = 2,
+                      .w = 8,
+                      .h = 12,
+                      .c = 16,
+                      .k = 7,
+                      .stride = 1,
+                      .pl = 1,
+                      .pt = 3,
+                      .pr = 3,
+                      .pb = 1,
+                      .pad = 0x3c00 /* 1.0 */,
+                      .range = 8};
+    test_direct_equivalent(&s);
+    s.stride = 2;
+    s.w = 18;
+    s.h = 17;
+    s.pl = 3;
+    s.pr = 3;
+    s.pt = 2;
+    s.pb = 5;
     test_direct_equivalent(&s);
 }
 
@@ -343,11 +386,9 @@ static void test_winograd_absent_on_small(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_int16_exact),
-        cmocka_unit_test(test_int8_exact),
-        cmocka_unit_test(test_stride2_folding),
-        cmocka_unit_test(test_pra_truncation),
-        cmocka_unit_test(test_winograd_absent_on_small),
+        cmocka_unit_test(test_int16_exact),     cmocka_unit_test(test_int8_exact),
+        cmocka_unit_test(test_stride2_folding), cmocka_unit_test(test_fp16_exact),
+        cmocka_unit_test(test_pra_truncation),  cmocka_unit_test(test_winograd_absent_on_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
