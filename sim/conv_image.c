@@ -201,6 +201,11 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
                  p->y_extension, p->k_c, 1u << (p->y_extension & 3), p->atomic_c);
         return -1;
     }
+    if (p->batches > 1) { /* the guide's feature crossing: no multi-batch image input */
+        dla_rule(d, DLA_U_CDMA, "cdma.image_batch", "image input cannot have %u batches",
+                 p->batches);
+        return -1;
+    }
     if (p->pixel_y_offset)
         dla_rule(d, DLA_U_CDMA, "cdma.pixel_y_offset",
                  "PIXEL_Y_OFFSET must be 0 for pitch-linear input (is %u)", p->pixel_y_offset);

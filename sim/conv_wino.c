@@ -338,10 +338,15 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
                    struct cacc_stats *st)
 {
     struct wino_geom g;
-    if (p->compressed || p->batches > 1) {
+    if (p->batches > 1 || p->dil_x > 1 || p->dil_y > 1) { /* the guide's feature crossing */
+        dla_rule(d, DLA_U_CSC, "csc.winograd_crossing",
+                 "Winograd cannot be combined with batches (%u) or dilation (%ux%u)", p->batches,
+                 p->dil_x, p->dil_y);
+        return false;
+    }
+    if (p->compressed) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
-                 "Winograd with %s is not modelled",
-                 p->compressed ? "compressed weights" : "batches");
+                 "Winograd with compressed weights is not modelled");
         return false;
     }
     if (!wino_geometry(d, p, &g))
