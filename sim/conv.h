@@ -187,6 +187,10 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
                       const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
                       struct conv_operands *ops);
 void conv_operands_free(struct conv_operands *ops);
+/* The next weight of a compressed stream: a WMB bit, then the next packed
+ * weight when it is set, else zero. */
+int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,
+                            const struct conv_cbuf_plan *plan, struct csc_decomp *dec);
 
 /* cmac.c + cacc.c: out[k][row] accumulators -> CACC output values. */
 struct cacc_stats {

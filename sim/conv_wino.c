@@ -240,8 +240,8 @@ static int16_t *wino_data(struct dla *d, const struct conv_params *p, const stru
 /* Pre-transformed weights of kernel group g: stream [4-channel block][kernel]
  * [position][channel] -> wt[k][position][channel]. */
 static bool wino_weight_group(struct dla *d, const struct conv_params *p,
-                              const struct conv_wt_stream *ws, uint32_t grp, uint32_t c,
-                              int16_t *wt)
+                              const struct conv_cbuf_plan *plan, const struct conv_wt_stream *ws,
+                              uint32_t grp, uint32_t c, struct csc_decomp *dec, int16_t *wt)
 {
     uint32_t k0 = grp * p->kernel_group;
     uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
@@ -257,7 +257,9 @@ static bool wino_weight_group(struct dla *d, const struct conv_params *p,
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t pos = 0; pos < TILE; pos++)
                 for (uint32_t ch = c0; ch < c0 + 4; ch++, i++)
-                    wt[((size_t)(k0 + k) * TILE + pos) * c + ch] = elem(b + i * p->bpe, p->prec);
+                    wt[((size_t)(k0 + k) * TILE + pos) * c + ch] =
+                        p->compressed ? csc_decompress_next(d, p, plan, dec)
+                                      : elem(b + i * p->bpe, p->prec);
     free(b);
     return true;
 }
@@ -344,11 +346,6 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
                  p->dil_x, p->dil_y);
         return false;
     }
-    if (p->compressed) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
-                 "Winograd with compressed weights is not modelled");
-        return false;
-    }
     if (!wino_geometry(d, p, &g))
         return false;
     uint64_t need = (uint64_t)(g.ext_h / 4) * 4 * p->entry_per_slice;
@@ -369,10 +366,11 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
     bool ok = tiles && wt;
     if (ok) {
         struct conv_wt_stream ws;
+        struct csc_decomp dec = {0};
         ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
         for (uint32_t grp = 0; ok && grp < ws.groups; grp++)
             ok = cdma_weight_group(d, x, p, plan, layer, &ws, grp) &&
-                 wino_weight_group(d, p, &ws, grp, g.ext_c, wt);
+                 wino_weight_group(d, p, plan, &ws, grp, g.ext_c, &dec, wt);
         cdma_weights_end(d, p, plan, layer, &ws);
     } else {
         dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,

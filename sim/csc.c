@@ -144,14 +144,11 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
 
 /* Element i of kernel group g's uncompressed stream, read from the ring
  * directly or through the WMB bits and the compressed stream. */
-static int16_t stream_element(struct dla *d, const struct conv_params *p,
-                              const struct conv_cbuf_plan *plan, const uint8_t *group, uint64_t i,
-                              struct csc_decomp *dec)
+int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,
+                            const struct conv_cbuf_plan *plan, struct csc_decomp *dec)
 {
     const struct cbuf_region wr = conv_weight_region(p);
     uint8_t b[2] = {0, 0};
-    if (!p->compressed)
-        return element(group + i * p->bpe, p->prec);
     const struct cbuf_region mr = conv_wmb_region(d);
     uint8_t m;
     cbuf_read(d->cbuf, &mr, dec->mask_bit / 8, &m, 1);
@@ -162,6 +159,15 @@ static int16_t stream_element(struct dla *d, const struct conv_params *p,
     cbuf_read(d->cbuf, &wr, plan->weight_start + dec->packed * p->bpe, b, p->bpe);
     dec->packed++;
     return element(b, p->prec);
+}
+
+static int16_t stream_element(struct dla *d, const struct conv_params *p,
+                              const struct conv_cbuf_plan *plan, const uint8_t *group, uint64_t i,
+                              struct csc_decomp *dec)
+{
+    if (!p->compressed)
+        return element(group + i * p->bpe, p->prec);
+    return csc_decompress_next(d, p, plan, dec);
 }
 
 bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,

@@ -20,6 +20,7 @@ struct wspec {
     uint16_t pad;
     unsigned pra, clip;
     int range; /* input values in [-range, range] */
+    bool compressed;
 };
 
 /* Kernel of the equivalent convolution: 3*stride square, [k][r][s][c]. */
@@ -125,7 +126,16 @@ static void program(struct dla *d, const struct wlayer *L)
                     for (uint32_t c = c0; c < c0 + 4; c++, o += bpe)
                         put_elem(ws + o,
                                  as_stored(s, L->wt4[((size_t)k * L->ext_c + c) * 16 + pos]), bpe);
-    dla_mem_write(d, DLA_DRAM, WT_ADDR, ws, (n + 127) & ~(size_t)127);
+    uint64_t wmb_bytes = 0;
+    if (s->compressed) { /* WMB bits, packed non-zero weights, WGS per kernel group */
+        struct spec as = {.prec = s->prec, .k = s->k, .kh = 4, .kw = 4, .c = L->ext_c};
+        for (size_t i = 0; i < n / bpe; i++) /* some zeros to drop */
+            if (i % 3 == 0)
+                memset(ws + i * bpe, 0, bpe);
+        store_compressed(d, &as, ws, n, &wmb_bytes);
+    } else {
+        dla_mem_write(d, DLA_DRAM, WT_ADDR, ws, (n + 127) & ~(size_t)127);
+    }
     free(ws);
     uint32_t tw = total(s->w, s->pl, s->pr), th = total(s->h, s->pt, s->pb);
     uint32_t ew = tw / s->stride, eh = th / s->stride;
@@ -153,6 +163,12 @@ static void program(struct dla *d, const struct wlayer *L)
     set_field(d, "CDMA.D_WEIGHT_RAM_TYPE", NULL, 1);
     set_field(d, "CDMA.D_WEIGHT_ADDR_LOW", NULL, (uint32_t)WT_ADDR);
     set_field(d, "CDMA.D_WEIGHT_BYTES", NULL, (uint32_t)((n + 127) & ~(size_t)127));
+    set_field(d, "CDMA.D_WEIGHT_FORMAT", NULL, s->compressed);
+    set_field(d, "CSC.D_WEIGHT_FORMAT", NULL, s->compressed);
+    set_field(d, "CDMA.D_WGS_ADDR_LOW", NULL, (uint32_t)WGS_ADDR);
+    set_field(d, "CDMA.D_WMB_ADDR_LOW", NULL, (uint32_t)WMB_ADDR);
+    set_field(d, "CDMA.D_WMB_BYTES", NULL, (uint32_t)wmb_bytes);
+    set_field(d, "CSC.D_WMB_BYTES", NULL, (uint32_t)wmb_bytes);
     set_field(d, "CDMA.D_CONV_STRIDE", NULL, (s->stride - 1) | (s->stride - 1) << 16);
     set_field(d, "CDMA.D_ZERO_PADDING", NULL, s->pl | s->pr << 8 | s->pt << 16 | s->pb << 24);
     set_field(d, "CDMA.D_ZERO_PADDING_VALUE", NULL, s->pad);
@@ -283,6 +299,80 @@ static void test_fp16_exact(void **state)
     test_direct_equivalent(&s);
 }
 
+/* Compressed pre-transformed weights (every third weight dropped). */
+static void test_compressed(void **state)
+{
+    (void)state;
+    struct wspec s = {.prec = 1,
+                      .w = 8,
+                      .h = 8,
+                      .c = 16,
+                      .k = 20,
+                      .stride = 1,
+                      .pl = 1,
+                      .pt = 1,
+                      .pr = 3,
+                      .pb = 3,
+                      .range = 500,
+                      .compressed = true};
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct wlayer L = {.s = s};
+    make_layer(&L, dla_cfg(d));
+    program(d, &L);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), 0);
+    /* the stream order was [group][4 channels][kernel][position][channel]:
+     * rebuild which weights were dropped and check the tile arithmetic */
+    unsigned kg = dla_cfg(d)->atomic_k / 2;
+    size_t i = 0;
+    for (uint32_t k0 = 0; k0 < s.k; k0 += kg)
+        for (uint32_t c0 = 0; c0 < L.ext_c; c0 += 4)
+            for (uint32_t k = k0; k < k0 + kg && k < s.k; k++)
+                for (int pos = 0; pos < 16; pos++)
+                    for (uint32_t c = c0; c < c0 + 4; c++, i++)
+                        if (i % 3 == 0)
+                            L.wt4[((size_t)k * L.ext_c + c) * 16 + pos] = 0;
+    for (uint32_t k = 0; k < s.k; k++)
+        for (uint32_t by = 0; by < out.h / 2; by++)
+            for (uint32_t bx = 0; bx < out.w / 2; bx++) {
+                int64_t m[16] = {0};
+                for (uint32_t c = 0; c < s.c; c++) {
+                    int32_t dt[4][4], bt[4][4], t[4][4];
+                    for (int y = 0; y < 4; y++)
+                        for (int x = 0; x < 4; x++)
+                            dt[y][x] = padded_input(&L, 2 * by + y, 2 * bx + x, c);
+                    for (int x = 0; x < 4; x++) {
+                        bt[0][x] = dt[0][x] - dt[2][x];
+                        bt[1][x] = dt[1][x] + dt[2][x];
+                        bt[2][x] = dt[2][x] - dt[1][x];
+                        bt[3][x] = dt[1][x] - dt[3][x];
+                    }
+                    for (int y = 0; y < 4; y++) {
+                        t[y][0] = bt[y][0] - bt[y][2];
+                        t[y][1] = bt[y][1] + bt[y][2];
+                        t[y][2] = bt[y][2] - bt[y][1];
+                        t[y][3] = bt[y][1] - bt[y][3];
+                    }
+                    for (int q = 0; q < 16; q++)
+                        m[q] +=
+                            (int64_t)t[q / 4][q % 4] * L.wt4[((size_t)k * L.ext_c + c) * 16 + q];
+                }
+                static const int A[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+                for (int oy = 0; oy < 2; oy++)
+                    for (int ox = 0; ox < 2; ox++) {
+                        int64_t acc = 0;
+                        for (int y = 0; y < 4; y++)
+                            for (int x = 0; x < 4; x++)
+                                acc += A[oy][y] * A[ox][x] * m[y * 4 + x];
+                        assert_int_equal(out.v[cube_index(&out, 0, k, 2 * by + oy, 2 * bx + ox)],
+                                         acc);
+                    }
+            }
+    cube_free(&out);
+    free_layer(&L);
+    dla_destroy(d);
+}
+
 static void test_stride2_folding(void **state)
 {
     (void)state;
@@ -389,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_int16_exact),     cmocka_unit_test(test_int8_exact),
         cmocka_unit_test(test_stride2_folding), cmocka_unit_test(test_fp16_exact),
         cmocka_unit_test(test_pra_truncation),  cmocka_unit_test(test_winograd_absent_on_small),
+        cmocka_unit_test(test_compressed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
