@@ -123,9 +123,15 @@ void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan
     } else {
         plan->data_start = (after_release + c->data_left * c->entry_per_slice) % entries;
     }
-    plan->weight_start = 0;
-    if (same && p->weight_reuse && c->skip_weight_rls && c->weight_whole)
+    /* the weight ring pointer carries on from layer to layer while the
+     * banks stay the same; reused weights are where they were */
+    bool same_banks = c->valid && c->data_banks == p->data_banks &&
+                      c->weight_banks == p->weight_banks;
+    plan->weight_start = same_banks ? c->weight_next : 0;
+    if (same && p->weight_reuse && c->skip_weight_rls && c->weight_whole) {
         plan->fetch_weight = false;
+        plan->weight_start = c->weight_start;
+    }
     if (p->data_reuse && plan->fetch_data && !(same && c->skip_data_rls) && c->data_left == 0)
         dla_rule(d, DLA_U_CDMA, "cdma.data_reuse",
                  "DATA_REUSE set but the previous layer kept no data in CBUF");
@@ -154,6 +160,9 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
         p->skip_data_rls ? slices : (p->rls_slices < slices ? slices - p->rls_slices : 0);
     c->entry_per_slice = p->entry_per_slice;
     if (plan->fetch_weight) {
+        uint64_t eb = d->cfg->cbuf_entry_bytes;
+        c->weight_start = plan->weight_start;
+        c->weight_next = (plan->weight_start + (p->wt_bytes + eb - 1) / eb * eb) % wt_room;
         c->weight_bytes = p->wt_bytes;
         c->wmb_bytes = p->compressed ? p->wmb_bytes : 0;
         c->weight_whole = p->wt_bytes <= wt_room;

@@ -272,6 +272,38 @@ static void test_reuse_without_kept_data_is_a_rule(void **state)
     dla_destroy(d);
 }
 
+/* The weight ring carries on: a second layer's weights follow the first's
+ * (wrapping round the weight banks), and the result is still exact. */
+static void test_weight_ring_carries_on(void **state)
+{
+    (void)state;
+    struct spec s = base();
+    s.weight_banks = 1; /* 32 KiB ring, 12150 bytes a layer */
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct cbuf_region wr = {s.data_banks, s.weight_banks};
+    for (int layer = 0; layer < 4; layer++) {
+        s.seed = 100 + (uint32_t)layer;
+        struct layer_data ld = {0};
+        prepare(d, &s, &ld);
+        struct dla_cube out;
+        assert_int_equal(run_conv(d, &out), 0);
+        expect_output(&s, &ld, &out);
+        /* where this layer's stream starts: 95 entries (12160 B) per layer */
+        uint64_t start = (uint64_t)layer * 95 * 128 % (32 * 1024);
+        uint64_t n = weight_stream(dla_cfg(d), &s, &ld, NULL);
+        uint8_t *stream = malloc(n);
+        weight_stream(dla_cfg(d), &s, &ld, stream);
+        for (uint64_t i = 0; i < n; i += 97) {
+            uint64_t b = (start + i) % (32 * 1024);
+            assert_int_equal(cbuf_entry_ptr(d->cbuf, &wr, b / 128)[b % 128], stream[i]);
+        }
+        free(stream);
+        cube_free(&out);
+        free_layer_data(&ld);
+    }
+    dla_destroy(d);
+}
+
 /* A checkpoint holds the CBUF bytes and the carry-over state. */
 static void test_snapshot_keeps_cbuf(void **state)
 {
@@ -388,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_full_reuse),
         cmocka_unit_test(test_partial_release),
         cmocka_unit_test(test_reuse_without_kept_data_is_a_rule),
+        cmocka_unit_test(test_weight_ring_carries_on),
         cmocka_unit_test(test_snapshot_keeps_cbuf),
         cmocka_unit_test(test_pipeline_through_csb),
         cmocka_unit_test(test_op_enable_order_rule),
