@@ -50,6 +50,26 @@ static inline int32_t truncate_one(int64_t acc, unsigned clip, bool *sat)
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
+/* truncate_one over a run, written so that the compiler can vectorise it;
+ * returns the number of saturated outputs. */
+static uint32_t truncate_run(const int64_t *acc, uint32_t n, unsigned clip, int32_t *out)
+{
+    if (clip > 62)
+        clip = 62;
+    const int64_t half = clip ? (int64_t)1 << (clip - 1) : 0;
+    uint32_t sat = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t v = acc[i];
+        int64_t neg = v >> 63;                          /* 0 or -1 */
+        int64_t mag = ((v ^ neg) - neg + half) >> clip; /* |v| < 2^62: no overflow */
+        v = (mag ^ neg) - neg;
+        int64_t c = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+        sat += c != v;
+        out[i] = (int32_t)c;
+    }
+    return sat;
+}
+
 int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat)
 {
     return truncate_one(acc, clip, sat);
@@ -108,9 +128,15 @@ static void deliver_block(const struct conv_params *p, struct dla_cube *out, uin
         pos[r] = cube_index(out, b, k0, xy / p->out_w, xy % p->out_w);
     }
     uint64_t sat_count = 0;
+    /* a block within one batch is a run of consecutive positions */
+    bool run = pos[n - 1] - pos[0] == n - 1;
     for (uint32_t k = 0; k < kn; k++) {
         const int64_t *a = acc + (size_t)k * n;
         int32_t *dst = out->v + (size_t)k * plane;
+        if (run) {
+            sat_count += truncate_run(a, n, p->clip_truncate, dst + pos[0]);
+            continue;
+        }
         for (uint32_t r = 0; r < n; r++) {
             bool sat;
             dst[pos[r]] = truncate_one(a[r], p->clip_truncate, &sat);

@@ -110,6 +110,50 @@ rows_x_block512(const int16_t *a, uint32_t depth, uint32_t nrows, const int16_t 
     }
 }
 
+/* The common case: four rows against two blocks (32 kernels) over the whole
+ * depth, 32-bit partial sums widened into 64-bit registers after each chunk
+ * (24 accumulators: AVX-512 has 32 vector registers). */
+__attribute__((target("avx512f,avx512bw"))) static void
+rows4_blocks2_512(const int16_t *a, uint32_t depth, const int16_t *w0, const int16_t *w1,
+                  uint32_t pairs, uint32_t chunk_pairs, int64_t scale, int64_t *acc,
+                  uint32_t stride)
+{
+    __m512i wide[4][2][2];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            wide[i][j][0] = wide[i][j][1] = _mm512_setzero_si512();
+    for (uint32_t q0 = 0; q0 < pairs; q0 += chunk_pairs) {
+        uint32_t q1 = pairs - q0 < chunk_pairs ? pairs : q0 + chunk_pairs;
+        __m512i s[4][2];
+        for (int i = 0; i < 4; i++)
+            s[i][0] = s[i][1] = _mm512_setzero_si512();
+        for (uint32_t q = q0; q < q1; q++) {
+            __m512i v0 = _mm512_loadu_si512((const void *)(w0 + (size_t)q * 32));
+            __m512i v1 = _mm512_loadu_si512((const void *)(w1 + (size_t)q * 32));
+            for (int i = 0; i < 4; i++) {
+                __m512i b = _mm512_set1_epi32(pair_at(a + (size_t)i * depth + 2 * q));
+                s[i][0] = _mm512_add_epi32(s[i][0], _mm512_madd_epi16(b, v0));
+                s[i][1] = _mm512_add_epi32(s[i][1], _mm512_madd_epi16(b, v1));
+            }
+        }
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 2; j++) {
+                wide[i][j][0] = _mm512_add_epi64(
+                    wide[i][j][0], _mm512_cvtepi32_epi64(_mm512_castsi512_si256(s[i][j])));
+                wide[i][j][1] = _mm512_add_epi64(
+                    wide[i][j][1], _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(s[i][j], 1)));
+            }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++) {
+            int64_t v[16];
+            _mm512_storeu_si512((void *)v, wide[i][j][0]);
+            _mm512_storeu_si512((void *)(v + 8), wide[i][j][1]);
+            for (int l = 0; l < 16; l++)
+                acc[(size_t)(j * 16 + l) * stride + i] += scale * v[l];
+        }
+}
+
 /* ---------------------------------------------------------------- AVX2 */
 
 __attribute__((target("avx2"))) static void add_lanes256(__m256i s, int64_t *acc, uint32_t stride,
@@ -168,7 +212,24 @@ void cmac_simd_block(const int16_t *a, uint32_t depth, uint32_t rows_n, const in
         const int16_t *wp = packed + (size_t)kb * pairs * lanes * 2;
         uint32_t first = kb * lanes - k0; /* first kernel of the block, relative to k0 */
         bool whole = kb * lanes >= k0 && first + lanes <= kern_n;
-        for (uint32_t r = 0; r < rows_n; r += ROWS) {
+        uint32_t r = 0;
+        if (lanes == 16 && whole && first + 2 * lanes <= kern_n) { /* two whole blocks */
+            for (; r + ROWS <= rows_n; r += ROWS)
+                rows4_blocks2_512(a + (size_t)r * depth, depth, wp, wp + (size_t)pairs * 32, pairs,
+                                  chunk_pairs, scale, acc + (size_t)first * rows_n + r, rows_n);
+            for (uint32_t b = 0; b < 2; b++) /* the leftover rows, block by block */
+                for (uint32_t rr = r; rr < rows_n; rr += ROWS) {
+                    uint32_t nr = rows_n - rr < ROWS ? rows_n - rr : ROWS;
+                    for (uint32_t q = 0; q < pairs; q += chunk_pairs)
+                        rows_x_block512(a + (size_t)rr * depth, depth, nr,
+                                        wp + (size_t)b * pairs * 32, q,
+                                        pairs - q < chunk_pairs ? pairs : q + chunk_pairs, scale,
+                                        acc + (size_t)(first + b * lanes) * rows_n + rr, rows_n);
+                }
+            kb++; /* the second block is done too */
+            continue;
+        }
+        for (; r < rows_n; r += ROWS) {
             uint32_t nr = rows_n - r < ROWS ? rows_n - r : ROWS;
             int64_t *dst = whole ? acc + (size_t)first * rows_n + r : scratch;
             uint32_t stride = whole ? rows_n : ROWS;
