@@ -55,8 +55,6 @@ void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const
 void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *dst, size_t len);
 /* Direct view of one entry (no accounting); the region must be non-empty. */
 const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry);
-/* Count n entry reads spread over the region from entry first (bulk accounting). */
-void cbuf_count_reads(struct cbuf *c, const struct cbuf_region *r, uint64_t first, uint64_t n);
 
 struct cbuf_carry *cbuf_carry(struct cbuf *c);
 
