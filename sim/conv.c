@@ -96,6 +96,8 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
         return -1;
     }
     describe(x, &p);
+    if (!exec_budget(x, DLA_U_CSC, conv_work(&p), "convolution"))
+        return -1;
     int32_t layer = (int32_t)exec_layer(x)->index;
     struct conv_cbuf_plan plan;
     cdma_plan(d, &p, &plan);

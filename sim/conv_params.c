@@ -10,13 +10,14 @@
 
 /* Far beyond any real layer: refusing more turns hostile sizes into a
  * diagnostic instead of a huge allocation (operands are int16, outputs
- * int32) or a run that never ends (MACs; the fp16 and Winograd datapaths
- * are bit-level models and much slower than the integer kernel). */
+ * int32).  The time a layer may take is the model's work budget
+ * (exec_budget, see conv_work()). */
 #define CONV_MAX_OPERAND_VALUES (1ull << 27)
 #define CONV_MAX_OUTPUTS        (1ull << 27)
-#define CONV_MAX_MACS           (1ull << 36)
-#define CONV_MAX_MACS_FP16      (1ull << 30)
-#define CONV_MAX_MACS_WINOGRAD  (1ull << 33)
+/* Cost of one MAC relative to the vectorised integer kernel: the fp16 and
+ * Winograd datapaths are bit-level scalar models. */
+#define CONV_COST_FP16     64u
+#define CONV_COST_WINOGRAD 8u
 
 static uint32_t f(const struct dla *d, enum dla_unit u, int g, const char *reg, const char *fld)
 {
@@ -263,22 +264,26 @@ static bool check_size(struct dla *d, const struct conv_params *p)
 {
     uint64_t rows = (uint64_t)p->out_w * p->out_h * p->batches;
     uint64_t depth = (uint64_t)p->k_w * p->k_h * p->k_c;
-    uint64_t values = rows * depth + (uint64_t)p->kernels * depth;
-    /* rows < 2^31, depth < 2^23: rows * depth fits; the MACs only matter
-     * (and only fit) once the operands are within bounds */
-    uint64_t macs = values <= CONV_MAX_OPERAND_VALUES ? rows * depth * p->kernels : 0;
-    uint64_t max_macs = p->prec == CONV_FP16 ? CONV_MAX_MACS_FP16
-                        : p->winograd        ? CONV_MAX_MACS_WINOGRAD
-                                             : CONV_MAX_MACS;
-    if (values > CONV_MAX_OPERAND_VALUES || (uint64_t)p->out_k * rows > CONV_MAX_OUTPUTS ||
-        macs > max_macs) {
+    uint64_t values = rows * depth + (uint64_t)p->kernels * depth; /* < 2^55 */
+    if (values > CONV_MAX_OPERAND_VALUES || (uint64_t)p->out_k * rows > CONV_MAX_OUTPUTS) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
                  "convolution of %llu outputs x %u kernels x %llu values per kernel is beyond "
-                 "what the model computes",
+                 "what the model holds",
                  (unsigned long long)rows, p->kernels, (unsigned long long)depth);
         return false;
     }
     return true;
+}
+
+uint64_t conv_work(const struct conv_params *p)
+{
+    /* within the operand bound: rows * depth < 2^27, kernels < 2^13 */
+    uint64_t macs =
+        (uint64_t)p->out_w * p->out_h * p->batches * p->k_w * p->k_h * p->k_c * p->kernels;
+    unsigned cost = p->prec == CONV_FP16 ? CONV_COST_FP16 : 1;
+    if (p->winograd)
+        cost *= CONV_COST_WINOGRAD;
+    return macs * cost;
 }
 
 bool conv_params_read(struct dla *d, int group, struct conv_params *p)

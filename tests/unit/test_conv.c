@@ -428,6 +428,24 @@ static void test_hostile_sizes(void **state)
     dla_destroy(d);
 }
 
+/* A layer asking for more MACs than the model's work budget is refused. */
+static void test_work_budget(void **state)
+{
+    (void)state;
+    struct dla_options opt = {.work_budget = 10000};
+    struct dla *d = dla_create(dla_config_find("nv_small"), &opt);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_small", 0); /* 6x5 outputs x 7 kernels x 99 MACs = 20790 */
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_UNSUPPORTED], 1);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 static void test_absent_precision(void **state)
 {
     (void)state;
@@ -483,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_bank_overflow_is_a_diagnostic),
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_absent_precision),
+        cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_rule_output_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
