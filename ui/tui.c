@@ -481,6 +481,13 @@ static void show_progress(struct ui *ui)
     draw_all(ui);
 }
 
+/* The command layer's poll hook: a consistent point every few thousand actions. */
+static bool on_poll(void *ctx)
+{
+    show_progress(ctx);
+    return false; /* interrupting is session_interrupt's job (Ctrl-C, Esc) */
+}
+
 static void on_model_event(void *ctx, const struct dla_event *ev)
 {
     struct ui *ui = ctx;
@@ -898,6 +905,12 @@ int tui_run(struct dbg *g, const struct tui_options *o)
         fprintf(stderr, "dladbg: out of memory\n");
         return 2;
     }
+    /* progress from the command layer's poll hook too: actions without model
+     * events (a loadable's CPU tasks) keep the screen live */
+    bool (*saved_poll)(void *) = g->opt.poll;
+    void *saved_poll_ctx = g->opt.poll_ctx;
+    g->opt.poll = on_poll;
+    g->opt.poll_ctx = &ui;
     console_init(&ui);
     welcome(&ui);
     follow_model(&ui);
@@ -932,6 +945,8 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     }
     if (ui_dla(&ui) && still_listening(&ui, ui_dla(&ui)))
         dla_unlisten(ui.listened, ui.listener);
+    g->opt.poll = saved_poll;
+    g->opt.poll_ctx = saved_poll_ctx;
     console_shutdown(&ui);
     destroy_panes(&ui);
     give_back_terminal();

@@ -23,10 +23,13 @@ struct tui_options {
 };
 
 /* Run the TUI on g until the user quits.  g may have no session (the console
- * then offers "file FILE").  The terminal is restored before returning, also
- * after SIGINT/SIGTERM or a fatal error.  Returns the process exit status:
- * what "quit N" asked for, else dbg_exit_status(g); 2 when the terminal could
- * not be set up (the reason is printed to stderr). */
+ * then offers "file FILE").  While it runs, the TUI uses g->opt.poll for
+ * progress (restored on return).  The terminal is restored before returning,
+ * also after SIGTERM/SIGHUP or a fatal error.  Returns the process exit
+ * status: what "quit N" asked for; 128 + the signal after SIGTERM/SIGHUP;
+ * else the run's (session_exit_status; 0 without a file; commands mistyped
+ * interactively do not count, unlike dbg_exit_status in batch mode); 2 when
+ * the terminal could not be set up (the reason is printed to stderr). */
 int tui_run(struct dbg *g, const struct tui_options *o);
 
 #endif
