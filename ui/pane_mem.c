@@ -26,7 +26,7 @@ struct region {
 enum dump_format { FMT_HEX, FMT_INT8, FMT_INT16, FMT_FP16, FMT_COUNT };
 
 struct mem_pane {
-    const struct dla *dla; /* model the regions were recorded on */
+    unsigned model_gen; /* ui->model_gen of the model the regions were recorded on */
     struct region *regions;
     size_t n;
     int region;  /* selected region of the layer (index among its regions) */
@@ -124,8 +124,8 @@ static void stopped(struct pane *p, struct ui *ui)
 {
     struct mem_pane *mp = p->priv;
     struct dla *d = ui_dla(ui);
-    if (mp->dla != d) {
-        mp->dla = d;
+    if (mp->model_gen != ui->model_gen) {
+        mp->model_gen = ui->model_gen;
         mp->n = 0;
         mp->manual = false;
     }
@@ -256,7 +256,7 @@ static void draw(struct pane *p, struct ui *ui)
         pane_print(p, 0, 1, theme(TH_DIM), "no file open");
         return;
     }
-    if (mp->dla != d)
+    if (mp->model_gen != ui->model_gen)
         stopped(p, ui);
     int n = ui->layer >= 0 ? layer_regions(mp, ui->layer) : 0;
     if (mp->region >= n)

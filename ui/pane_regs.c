@@ -20,7 +20,7 @@ struct reg_values {
 };
 
 struct regs_pane {
-    const struct dla *dla; /* model the snapshots belong to */
+    unsigned model_gen; /* ui->model_gen of the model the snapshots belong to */
     struct reg_values prev, cur;
     bool have;
     int reg;   /* selected register (index in the unit's table) */
@@ -83,12 +83,14 @@ static bool values_equal(struct dla *d, const struct reg_values *a, const struct
 }
 
 /* After a stop: the latest snapshot becomes the previous one if anything changed. */
-static void roll_snapshots(struct regs_pane *rp, struct dla *d)
+static void roll_snapshots(struct regs_pane *rp, struct ui *ui)
 {
-    if (rp->dla != d || !rp->have) {
+    struct dla *d = ui_dla(ui);
+    if (rp->model_gen != ui->model_gen || !rp->have) {
+        /* another model may have another register map: start afresh */
         values_free(&rp->prev);
         values_free(&rp->cur);
-        rp->dla = d;
+        rp->model_gen = ui->model_gen;
         rp->have = d && values_read(d, &rp->cur) && values_read(d, &rp->prev);
         return;
     }
@@ -288,8 +290,8 @@ static void draw(struct pane *p, struct ui *ui)
         pane_print(p, 0, 1, theme(TH_DIM), "no file open");
         return;
     }
-    if (rp->dla != d)
-        roll_snapshots(rp, d);
+    if (rp->model_gen != ui->model_gen)
+        roll_snapshots(rp, ui);
     if (!unit_shown(d, (enum dla_unit)ui->unit))
         ui->unit = next_unit(d, ui->unit, 1);
     if (rp->unit_shown != ui->unit || rp->group_shown != ui->group) {
@@ -537,7 +539,7 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
 static void stopped(struct pane *p, struct ui *ui)
 {
     struct regs_pane *rp = p->priv;
-    roll_snapshots(rp, ui_dla(ui));
+    roll_snapshots(rp, ui);
     if (!rp->user_moved && rp->unit_shown == ui->unit && rp->group_shown == ui->group)
         select_first_change(rp, ui);
 }

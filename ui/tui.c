@@ -427,12 +427,15 @@ static void follow_model(struct ui *ui)
 {
     struct dla *d = ui_dla(ui);
     if (!d) {
+        if (ui->listened)
+            ui->model_gen++;
         ui->listened = NULL;
         ui->listener = -1;
         return;
     }
     if (still_listening(ui, d))
         return;
+    ui->model_gen++; /* panes drop what they kept about the previous model */
     int h = 0;
     while (h >= 0 && h < HANDLE_FLOOR) { /* see above */
         h = dla_listen(d, noop_listener, NULL);
@@ -608,10 +611,10 @@ static bool run_in_progress(struct ui *ui)
 static void quit_answer(struct ui *ui, void *ctx, const char *text)
 {
     (void)ctx;
-    if (text[0] == 'y')
-        ui_exec(ui, "quit");
-    if (text[0] == 'y')
-        ui->quit = true;
+    if (text[0] != 'y')
+        return;
+    ui_exec(ui, "quit");
+    ui->quit = true; /* even if the command layer refused: the user said yes */
 }
 
 static void request_quit(struct ui *ui)

@@ -67,6 +67,7 @@ struct ui {
     long long last_draw_ms;
     uint64_t events;
     long event_layer;     /* layer of the latest layer event of the command running */
+    unsigned model_gen;   /* changes whenever the session's model is another one */
     struct dla *listened; /* model the progress listener is on */
     int listener;
 

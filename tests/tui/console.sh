@@ -37,11 +37,21 @@ keys PageUp
 wait_for 'scrolled up'
 keys PageDown
 wait_gone 'scrolled up'
+# another file from the console: everything follows the new model (a trace
+# folder of the other register map's size classes: nv_full BDMA)
+type_text "file $top/traces/bdma_copy"
+keys Enter
+wait_for '^ dladbg | bdma_copy | nv_full | layer 0/0+ | cycle 0'
+type_text 'continue'
+keys Enter
+wait_for 'Run finished: bdma_copy'
+wait_for '1 Layers (2)'
+wait_for '2 Registers BDMA'
 keys Escape
 wait_gone 'Console (Tab completes'
-keys q
-wait_for 'Quit? \[y/N\]'
-keys y
+keys 6
+wait_for 'bdma.rd *R'
+keys q # the run is over: no question
 wait_exit
 expect_restored
 grep -q '^step layer$' "$TUI_TMP/state/dladbg/history" || fail "no history file with the commands"
