@@ -562,9 +562,7 @@ static bool same_position(const struct position *a, const struct position *b)
 
 void ui_exec(struct ui *ui, const char *line)
 {
-    static const struct dbg_sink sink_proto = {.line = sink_line};
-    struct dbg_sink sink = sink_proto;
-    sink.ctx = ui;
+    const struct dbg_sink sink = {.line = sink_line, .ctx = ui};
     console_echo(ui, line);
     struct position before = position_of(ui);
     const char *path_before = ui->g->session ? session_path(ui->g->session) : "";
@@ -914,6 +912,11 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     void *saved_poll_ctx = g->opt.poll_ctx;
     g->opt.poll = on_poll;
     g->opt.poll_ctx = &ui;
+    /* output outside commands would write over the screen: the console takes it */
+    static struct dbg_sink console_sink = {.line = sink_line};
+    console_sink.ctx = &ui;
+    const struct dbg_sink *saved_out = g->out;
+    g->out = &console_sink;
     console_init(&ui);
     welcome(&ui);
     follow_model(&ui);
@@ -950,6 +953,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
         dla_unlisten(ui.listened, ui.listener);
     g->opt.poll = saved_poll;
     g->opt.poll_ctx = saved_poll_ctx;
+    g->out = saved_out;
     console_shutdown(&ui);
     destroy_panes(&ui);
     give_back_terminal();

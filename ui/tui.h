@@ -24,7 +24,8 @@ struct tui_options {
 
 /* Run the TUI on g until the user quits.  g may have no session (the console
  * then offers "file FILE").  While it runs, the TUI uses g->opt.poll for
- * progress (restored on return).  The terminal is restored before returning,
+ * progress and sends output that comes outside commands (g->out) to its
+ * console; both are restored on return.  The terminal is restored before returning,
  * also after SIGTERM/SIGHUP or a fatal error.  Returns the process exit
  * status: what "quit N" asked for; 128 + the signal after SIGTERM/SIGHUP;
  * else the run's (session_exit_status; 0 without a file; commands mistyped
