@@ -364,6 +364,28 @@ static bool key(struct pane *p, struct ui *ui, int k)
     }
 }
 
+/* A click on a region row selects it; the wheel scrolls the dump. */
+static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstate)
+{
+    (void)col;
+    struct mem_pane *mp = p->priv;
+    if (bstate & BUTTON4_PRESSED)
+        return key(p, ui, KEY_PPAGE);
+#ifdef BUTTON5_PRESSED
+    if (bstate & BUTTON5_PRESSED)
+        return key(p, ui, KEY_NPAGE);
+#endif
+    int n = ui->layer >= 0 ? layer_regions(mp, ui->layer) : 0;
+    int list_rows = n < 5 ? n : 5; /* as drawn: the heading, then up to 5 regions */
+    int first = mp->region - list_rows + 1 > 0 ? mp->region - list_rows + 1 : 0;
+    if (row < 1 || row > list_rows)
+        return false;
+    mp->region = first + row - 1;
+    mp->manual = false;
+    mp->dump_top = 0;
+    return true;
+}
+
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     (void)p;
@@ -402,6 +424,7 @@ static const struct pane_ops ops = {
                  "a\tdump any address (c:ADDR for CV-SRAM)",
     .draw = draw,
     .key = key,
+    .mouse = mouse,
     .title = title,
     .selected = selected,
     .stopped = stopped,

@@ -31,6 +31,15 @@ click $((brow - 1)) 50
 wait_for 'bank 0: layer 1'
 keys 2
 wait_for '2 Registers CDMA group 1 (layer 1;'
+# memory: a click on a region row dumps that region
+keys 1 Home 6
+wait_for 'layer 0 DMA'
+mrow=$(screen | grep -n 'layer 0 DMA' | cut -d: -f1)
+wrow=$(screen | grep -n '││ *cdma.wt ' | head -n 1 | cut -d: -f1)
+[ -n "$wrow" ] || fail "no weight region listed for layer 0"
+click $((wrow - 1)) 60
+wait_for 'cdma.wt read, hex'
+[ "$mrow" -lt "$wrow" ] || fail "region rows are not below the heading"
 keys q
 wait_exit
 expect_restored
