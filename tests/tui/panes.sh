@@ -47,8 +47,16 @@ expect_screen 'sdp.wdma *W'
 expect_screen '^.*0x0[0-9a-f]*: [0-9a-f][0-9a-f] '
 
 keys 7
-expect_screen 'Timeline (whole run)'
+expect_screen 'Timeline (whole run) 50 cycles/column'
 expect_screen '^│CONV '
+expect_screen '^│cycle |0 '
+# zoom in twice (4x), scroll right, fit the whole run again
+keys + +
+wait_for '7 Timeline 12.5 cycles/column'
+keys l
+wait_for '^│cycle |[1-9][0-9]* '
+keys z
+wait_for 'Timeline (whole run) 50 cycles/column'
 expect_screen '^│cycle |0 '
 
 keys 2
