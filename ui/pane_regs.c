@@ -16,7 +16,8 @@
 #include "ui.h"
 
 struct reg_values {
-    uint32_t *v[DLA_U_COUNT][2]; /* per unit and group, indexed like regdb_unit.regs */
+    const struct regdb_unit *db[DLA_U_COUNT]; /* the table each unit's values follow */
+    uint32_t *v[DLA_U_COUNT][2];              /* per unit and group, indexed like db->regs */
 };
 
 struct regs_pane {
@@ -43,19 +44,28 @@ static uint32_t read_reg(struct dla *d, enum dla_unit u, int group, const struct
     return dla_reg_value(d, u, group, r->offset);
 }
 
+static void unit_values_free(struct reg_values *v, int u)
+{
+    for (int g = 0; g < 2; g++) {
+        free(v->v[u][g]);
+        v->v[u][g] = NULL;
+    }
+    v->db[u] = NULL;
+}
+
 static void values_free(struct reg_values *v)
 {
     for (int u = 0; u < DLA_U_COUNT; u++)
-        for (int g = 0; g < 2; g++) {
-            free(v->v[u][g]);
-            v->v[u][g] = NULL;
-        }
+        unit_values_free(v, u);
 }
 
 static bool values_read(struct dla *d, struct reg_values *v)
 {
     for (int u = 0; u < DLA_U_COUNT; u++) {
         const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        if (v->db[u] != ru) /* another register map: other sizes */
+            unit_values_free(v, u);
+        v->db[u] = ru;
         for (int g = 0; g < 2; g++) {
             if (!ru || !ru->n_regs)
                 continue;
@@ -70,13 +80,14 @@ static bool values_read(struct dla *d, struct reg_values *v)
     return true;
 }
 
-static bool values_equal(struct dla *d, const struct reg_values *a, const struct reg_values *b)
+static bool values_equal(const struct reg_values *a, const struct reg_values *b)
 {
     for (int u = 0; u < DLA_U_COUNT; u++) {
-        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
-        for (int g = 0; g < 2 && ru; g++)
+        if (a->db[u] != b->db[u])
+            return false;
+        for (int g = 0; g < 2 && a->db[u]; g++)
             if (a->v[u][g] && b->v[u][g] &&
-                memcmp(a->v[u][g], b->v[u][g], ru->n_regs * sizeof(uint32_t)))
+                memcmp(a->v[u][g], b->v[u][g], a->db[u]->n_regs * sizeof(uint32_t)))
                 return false;
     }
     return true;
@@ -99,7 +110,7 @@ static void roll_snapshots(struct regs_pane *rp, struct ui *ui)
         values_free(&fresh);
         return;
     }
-    if (values_equal(d, &fresh, &rp->cur)) {
+    if (values_equal(&fresh, &rp->cur)) {
         values_free(&fresh);
         return;
     }
@@ -108,10 +119,22 @@ static void roll_snapshots(struct regs_pane *rp, struct ui *ui)
     rp->cur = fresh;
 }
 
-static bool changed(const struct regs_pane *rp, int u, int g, int i)
+/* Both snapshots of unit u, group g, taken with the register table ru; else NULL. */
+static bool snapshots_of(const struct regs_pane *rp, const struct regdb_unit *ru, int u, int g,
+                         const uint32_t **prev, const uint32_t **cur)
 {
-    return rp->have && rp->prev.v[u][g] && rp->cur.v[u][g] &&
-           rp->prev.v[u][g][i] != rp->cur.v[u][g][i];
+    if (!rp->have || !ru || rp->prev.db[u] != ru || rp->cur.db[u] != ru || !rp->prev.v[u][g] ||
+        !rp->cur.v[u][g])
+        return false;
+    *prev = rp->prev.v[u][g];
+    *cur = rp->cur.v[u][g];
+    return true;
+}
+
+static bool changed(const struct regs_pane *rp, const struct regdb_unit *ru, int u, int g, int i)
+{
+    const uint32_t *prev, *cur;
+    return snapshots_of(rp, ru, u, g, &prev, &cur) && i < ru->n_regs && prev[i] != cur[i];
 }
 
 /* Put the cursor on what the stop changed: the first changed D_ register of
@@ -129,7 +152,7 @@ static void select_first_change(struct regs_pane *rp, struct ui *ui)
     int any = -1;
     for (int i = 0; i < ru->n_regs; i++) {
         int g = ru->regs[i].dual ? ui->group : 0;
-        if (!changed(rp, ui->unit, g, i))
+        if (!changed(rp, ru, ui->unit, g, i))
             continue;
         if (ru->regs[i].dual) {
             rp->reg = i;
@@ -240,7 +263,7 @@ static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct re
     const struct regdb_reg *r = &ru->regs[i];
     int g = r->dual ? ui->group : 0;
     uint32_t v = read_reg(ui_dla(ui), (enum dla_unit)ui->unit, g, ru, r);
-    bool ch = changed(rp, ui->unit, g, i);
+    bool ch = changed(rp, ru, ui->unit, g, i);
     attr_t base = cursor_attr ? cursor_attr : theme(TH_NORMAL);
     pane_fill(p, row, 0, base);
     int x =
@@ -261,9 +284,9 @@ static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct 
     const struct regdb_field *fd = &r->fields[f];
     int g = r->dual ? ui->group : 0;
     uint32_t v = regdb_field_get(fd, read_reg(ui_dla(ui), (enum dla_unit)ui->unit, g, ru, r));
-    bool ch = rp->have && rp->prev.v[ui->unit][g] && rp->cur.v[ui->unit][g] &&
-              regdb_field_get(fd, rp->prev.v[ui->unit][g][i]) !=
-                  regdb_field_get(fd, rp->cur.v[ui->unit][g][i]);
+    const uint32_t *prev, *cur;
+    bool ch = snapshots_of(rp, ru, ui->unit, g, &prev, &cur) &&
+              regdb_field_get(fd, prev[i]) != regdb_field_get(fd, cur[i]);
     attr_t base = cursor_attr ? cursor_attr : theme(TH_NORMAL);
     pane_fill(p, row, 0, base);
     char bits[16];

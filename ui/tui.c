@@ -487,6 +487,7 @@ static void show_progress(struct ui *ui)
 /* The command layer's poll hook: a consistent point every few thousand actions. */
 static bool on_poll(void *ctx)
 {
+    follow_model(ctx); /* a script may have opened another file */
     show_progress(ctx);
     return false; /* interrupting is session_interrupt's job (Ctrl-C, Esc) */
 }

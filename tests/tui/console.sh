@@ -51,6 +51,13 @@ keys Escape
 wait_gone 'Console (Tab completes'
 keys 6
 wait_for 'bdma.rd *R'
+# a script that opens another file and runs it: the panes follow mid-command
+printf 'file sample:lenet\nstep layer\ncontinue\n' >"$TUI_TMP/switch.dladbg"
+keys :
+type_text "source $TUI_TMP/switch.dladbg"
+keys Enter Escape
+wait_for '^ dladbg | sample:lenet | nv_full | layer 5/5'
+wait_for '1 Layers (5)'
 keys q # the run is over: no question
 wait_exit
 expect_restored
