@@ -1,8 +1,9 @@
 #!/bin/sh
 # Quitting: q leaves at once when nothing is running and asks while a run is
 # in progress; an idle Ctrl-C twice quits; SIGTERM and SIGHUP end the program.
-# Every way out leaves the terminal as it was: same stty modes, normal screen,
-# cursor visible, mouse reporting and keypad mode off.
+# A fatal signal (a crash) still gives the terminal back.  Every way out
+# leaves the terminal as it was: same stty modes, normal screen, cursor
+# visible, mouse reporting and keypad mode off.
 . "$(dirname "$0")/lib.inc"
 
 restart_tui() {
@@ -58,4 +59,14 @@ restart_tui
 kill -HUP "$(dladbg_pid)"
 wait_exit
 [ "$status" = 129 ] || fail "SIGHUP: exit status $status, expected 129"
+expect_restored
+
+# a crash: SIGSEGV (the sanitizer build reports it, then aborts)
+restart_tui
+keys n
+wait_for 'layer 1/'
+kill -SEGV "$(dladbg_pid)"
+wait_exit
+[ "$status" != 0 ] || fail "SIGSEGV: exit status 0"
+rm -f "$TUI_TMP/stderr" # the crash report is expected here
 expect_restored
