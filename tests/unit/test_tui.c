@@ -1,9 +1,10 @@
 /* The TUI's parts that need no terminal: every key that acts on the run is a
  * console command the command layer knows; the breakpoint key toggles through
  * "break layer N" / "delete N"; keys reach readline as the sequences it binds;
- * text is clipped by cells, not bytes; and the layout places the panes inside
- * the screen without overlap at every size (on a curses screen writing to
- * /dev/null).  The tmux tests in tests/tui drive the whole thing. */
+ * text is clipped by cells, not bytes; the layout places the panes inside
+ * the screen without overlap at every size, and colours follow --no-color
+ * and NO_COLOR (on a curses screen writing to /dev/null).  The tmux tests in tests/tui drive the
+ * whole thing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,7 +206,7 @@ static int visible_panes(const struct ui *ui)
     return n;
 }
 
-static void test_layout(void **state)
+static void test_layout_and_colours(void **state)
 {
     (void)state;
     FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -263,6 +264,27 @@ static void test_layout(void **state)
     place_and_check(&ui, 40, 120);
     assert_false(ui.too_small);
 
+    /* colours: on for a colour terminal, off for --no-color and for NO_COLOR;
+     * without them every role still stands out by an attribute */
+    unsetenv("NO_COLOR");
+    theme_init(true);
+    assert_true(theme_has_colour());
+    theme_init(false);
+    assert_false(theme_has_colour());
+    setenv("NO_COLOR", "1", 1);
+    theme_init(true);
+    assert_false(theme_has_colour());
+    setenv("NO_COLOR", "", 1); /* empty: not set, per no-color.org */
+    theme_init(true);
+    assert_true(theme_has_colour());
+    unsetenv("NO_COLOR");
+    theme_init(false);
+    const enum theme_role marked[] = {TH_CHANGED,   TH_CURSOR, TH_TITLE_FOCUS, TH_STATUS,
+                                      TH_OUT_ERROR, TH_BREAK,  TH_STATE_RUN};
+    for (size_t i = 0; i < sizeof marked / sizeof marked[0]; i++)
+        assert_true(theme(marked[i]) & (A_BOLD | A_REVERSE | A_UNDERLINE));
+    assert_int_not_equal(theme_layer(1), theme_layer(2)); /* neighbours differ */
+
     for (int i = 0; i < PANE_COUNT; i++) {
         if (ui.pane[i]->win)
             delwin(ui.pane[i]->win);
@@ -279,11 +301,9 @@ static void test_layout(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_command_keys_are_commands),
-        cmocka_unit_test(test_break_key_toggles),
-        cmocka_unit_test(test_keys_to_readline),
-        cmocka_unit_test(test_text_clip),
-        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_command_keys_are_commands), cmocka_unit_test(test_break_key_toggles),
+        cmocka_unit_test(test_keys_to_readline),          cmocka_unit_test(test_text_clip),
+        cmocka_unit_test(test_layout_and_colours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
