@@ -17,8 +17,11 @@
 #include "cdp_lrn.h"
 #include "dla_priv.h"
 
-/* One line of all surfaces larger than this is a programming error. */
+/* A line of all surfaces, or a cube, larger than this is a programming
+ * error; refusing it keeps hostile registers from exhausting memory (the
+ * writes are held until the layer completes). */
 #define CDP_MAX_LINE_BYTES (64u << 20)
+#define CDP_MAX_CUBE_BYTES (1ull << 30)
 
 enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
 
@@ -103,9 +106,10 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->cpa = j->atom / j->bpe;
     j->n_surf = (j->c + j->cpa - 1) / j->cpa;
     j->c_pad = j->n_surf * j->cpa;
-    if ((uint64_t)j->w * j->n_surf * j->atom > CDP_MAX_LINE_BYTES) {
+    uint64_t line_bytes = (uint64_t)j->w * j->n_surf * j->atom;
+    if (line_bytes > CDP_MAX_LINE_BYTES || line_bytes * j->h > CDP_MAX_CUBE_BYTES) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP line of %ux%u elements is too large to model", j->w, j->c);
+                 "CDP cube of %ux%ux%u elements is too large to model", j->w, j->h, j->c);
         return false;
     }
     j->lrn.path = j->format == CDP_INT8 ? LUT_CDP_INT8 : LUT_CDP_INT16;

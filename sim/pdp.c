@@ -18,6 +18,8 @@
 #define PDP_MAX_PLANE_ELEMS (1u << 24)
 #define PDP_MAX_BLOCK_BYTES (256u << 20)
 #define PDP_MAX_SPLITS      256
+/* Bytes a layer may move: the writes are held until it completes. */
+#define PDP_MAX_LAYER_BYTES (1ull << 30)
 
 bool pdp_input_on_the_fly(const struct dla *d, int group)
 {
@@ -241,6 +243,16 @@ static bool precision_ok(struct dla *d, const struct pdp_job *j)
 
 static bool sizes_ok(struct dla *d, const struct pdp_job *j)
 {
+    uint64_t total = 0;
+    for (unsigned i = 0; i < j->n_splits; i++)
+        total += ((uint64_t)j->split[i].pool.in_w * j->pool.in_h +
+                  (uint64_t)j->split[i].pool.out_w * j->pool.out_h) *
+                 j->n_surf * j->atom;
+    if (total > PDP_MAX_LAYER_BYTES) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
+                 "PDP layer would move %llu bytes, too large to model", (unsigned long long)total);
+        return false;
+    }
     for (unsigned i = 0; i < j->n_splits; i++) {
         const struct pdp_pool_split *s = &j->split[i].pool;
         uint64_t in = (uint64_t)s->in_w * j->pool.in_h, out = (uint64_t)s->out_w * j->pool.out_h;
