@@ -95,7 +95,10 @@ static int64_t ref_lut(const struct lrn_case *lc, const struct lut_tables *t, in
 static int64_t ref_out(const struct lrn_case *lc, int64_t y, struct ref_stats *st)
 {
     int bits = lc->precision == 0 ? 8 : 16;
-    int64_t off = lc->precision == 0 ? ((int64_t)lc->out_offset << 39) >> 39 : lc->out_offset;
+    /* int8 takes the offset's low 25 bits, sign-extended */
+    int64_t low25 = (int64_t)((uint32_t)lc->out_offset & 0x1ffffffu);
+    int64_t off =
+        lc->precision == 0 ? (low25 >= (1 << 24) ? low25 - (1 << 25) : low25) : lc->out_offset;
     int64_t p = (y - off) * lc->out_scale;
     int64_t r = rha(p, lc->out_shift), out = clamp(r, bits);
     /* the hardware flags a saturation when the truncated quotient is more
