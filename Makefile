@@ -29,7 +29,7 @@ endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
-LIBS := -lreadline -lncursesw -lcsv -ldl -lm
+LIBS := -lreadline -lncursesw -lcsv -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
 SIM_SRC := $(wildcard sim/*.c)
@@ -47,6 +47,10 @@ PLUGINS := $(PLUGIN_SRC:plugins/%.c=$(BUILD)/plugins/%.so)
 TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBSIM := $(BUILD)/libdlasim.a
+# dladbg-mknet writes the project's sample networks; the example loadables are
+# generated into $(BUILD)/samples at build time (never committed).
+MKNET := $(BUILD)/dladbg-mknet
+SAMPLES := $(BUILD)/samples/.written
 LIBCORE := $(BUILD)/libdladbg.a
 BIN := $(BUILD)/dladbg
 
@@ -54,7 +58,7 @@ BIN := $(BUILD)/dladbg
 	deps-bench format
 .DEFAULT_GOAL := all
 
-all: deps $(BIN) $(PLUGINS) dladbg
+all: deps $(BIN) $(PLUGINS) dladbg $(SAMPLES)
 
 # The top-level ./dladbg is the plain build's binary; sanitizer builds live in build/asan.
 dladbg: $(BIN)
@@ -98,10 +102,14 @@ deps-bench: deps
 # ---------------------------------------------------------------- build rules
 # V=1 shows full command lines
 Q := $(if $(V),,@)
+# The MAC kernels are the hot loop of the convolution model: let the compiler
+# vectorise them (portable flags only; no -march).
+$(BUILD)/sim/cmac.o: HOT_CFLAGS := -O3
+
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(HOT_CFLAGS) -c $< -o $@
 
 $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@mkdir -p $(dir $@)
@@ -129,6 +137,13 @@ $(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
 
+$(MKNET): src/tools/dladbg-mknet.c $(LIBCORE) $(LIBSIM)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
+
+$(SAMPLES): $(MKNET)
+	@mkdir -p $(dir $@)
+	$(MKNET) $(dir $@) && touch $@
+
 $(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC.so   $<")
@@ -153,7 +168,7 @@ check: deps-test
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
 
-test-run: $(BIN) $(PLUGINS) $(TESTS)
+test-run: $(BIN) $(PLUGINS) $(TESTS) $(SAMPLES)
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 conformance: all

@@ -76,8 +76,8 @@ static void launch_group(struct dla *d, int g)
     b->n_queued = 0;
     b->grp_busy[g] = true;
 
-    int32_t li = b->programming_layer >= 0 ? b->programming_layer
-                                           : layer_begin(d, DLA_P_BDMA, 0xff);
+    int32_t li =
+        b->programming_layer >= 0 ? b->programming_layer : layer_begin(d, DLA_P_BDMA, 0xff);
     b->programming_layer = -1;
     struct dla_layer *l = layer_at(d, li);
     l->group = (uint8_t)g;

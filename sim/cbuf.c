@@ -1,51 +1,215 @@
-/* CONV_BUF: banks of entries holding feature data and weights. */
+/* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  One flat
+ * allocation of banks x bank_bytes, plus per-bank bookkeeping for the
+ * debugger's bank map and the carry-over state of the previous layer. */
+#include "cbuf.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "dla_priv.h"
 
+#define CBUF_MAX_BANKS 64
+
 struct cbuf {
-    unsigned banks;
-    struct dla_cbuf_bank bank[64];
+    unsigned banks, bank_bytes, entry_bytes;
+    uint8_t *bytes;
+    struct dla_cbuf_bank bank[CBUF_MAX_BANKS];
+    struct cbuf_carry carry;
 };
 
 struct cbuf *cbuf_create(const struct dla_config *cfg)
 {
+    if (cfg->cbuf_banks == 0 || cfg->cbuf_banks > CBUF_MAX_BANKS || cfg->cbuf_entry_bytes == 0 ||
+        cfg->cbuf_bank_bytes % cfg->cbuf_entry_bytes != 0)
+        return NULL;
     struct cbuf *c = calloc(1, sizeof *c);
-    if (c)
-        c->banks = cfg->cbuf_banks;
-    if (c)
-        cbuf_reset(c);
+    if (!c)
+        return NULL;
+    c->banks = cfg->cbuf_banks;
+    c->bank_bytes = cfg->cbuf_bank_bytes;
+    c->entry_bytes = cfg->cbuf_entry_bytes;
+    c->bytes = calloc(c->banks, c->bank_bytes);
+    if (!c->bytes) {
+        free(c);
+        return NULL;
+    }
+    cbuf_reset(c);
     return c;
 }
 
 struct cbuf *cbuf_clone(const struct cbuf *c)
 {
     struct cbuf *n = malloc(sizeof *n);
-    if (n)
-        *n = *c;
+    if (!n)
+        return NULL;
+    *n = *c;
+    n->bytes = malloc((size_t)c->banks * c->bank_bytes);
+    if (!n->bytes) {
+        free(n);
+        return NULL;
+    }
+    memcpy(n->bytes, c->bytes, (size_t)c->banks * c->bank_bytes);
     return n;
 }
 
 void cbuf_destroy(struct cbuf *c)
 {
+    if (!c)
+        return;
+    free(c->bytes);
     free(c);
 }
 
 void cbuf_reset(struct cbuf *c)
 {
+    memset(c->bytes, 0, (size_t)c->banks * c->bank_bytes);
     for (unsigned i = 0; i < c->banks; i++)
         c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
+    c->carry = (struct cbuf_carry){.data_layer = -1, .weight_layer = -1};
 }
 
 size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max)
 {
     size_t n = c->banks < max ? c->banks : max;
-    memcpy(out, c->bank, n * sizeof *out);
+    if (n)
+        memcpy(out, c->bank, n * sizeof *out);
     return c->banks;
 }
 
 size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max)
 {
     return cbuf_describe(d->cbuf, out, max);
+}
+
+unsigned cbuf_bank_count(const struct cbuf *c)
+{
+    return c->banks;
+}
+
+unsigned cbuf_entry_bytes(const struct cbuf *c)
+{
+    return c->entry_bytes;
+}
+
+unsigned cbuf_entries_per_bank(const struct cbuf *c)
+{
+    return c->bank_bytes / c->entry_bytes;
+}
+
+uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r)
+{
+    return (uint64_t)r->n_banks * c->bank_bytes;
+}
+
+struct cbuf_carry *cbuf_carry(struct cbuf *c)
+{
+    return &c->carry;
+}
+
+/* Byte index in the flat storage of region byte offset off (wrapped). */
+static size_t flat_index(const struct cbuf *c, const struct cbuf_region *r, uint64_t off)
+{
+    uint64_t span = cbuf_region_bytes(c, r);
+    off %= span;
+    return (size_t)r->first_bank * c->bank_bytes + (size_t)off;
+}
+
+static bool region_ok(const struct cbuf *c, const struct cbuf_region *r)
+{
+    return r->n_banks > 0 && r->first_bank + r->n_banks <= c->banks;
+}
+
+/* A layer takes a bank over: the map shows the new owner from now on. */
+static void claim(struct cbuf *c, unsigned b, int32_t layer, enum cbuf_kind kind)
+{
+    struct dla_cbuf_bank *bk = &c->bank[b];
+    if (bk->layer != layer || bk->kind != (uint8_t)kind) {
+        bk->layer = layer;
+        bk->kind = (uint8_t)kind;
+        bk->bytes_used = 0;
+    }
+}
+
+void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const void *src,
+                size_t len, int32_t layer, enum cbuf_kind kind)
+{
+    if (!region_ok(c, r))
+        return;
+    const uint8_t *s = src;
+    uint64_t span = cbuf_region_bytes(c, r);
+    while (len > 0) {
+        uint64_t in_region = off % span;
+        unsigned b = r->first_bank + (unsigned)(in_region / c->bank_bytes);
+        uint64_t in_bank = in_region % c->bank_bytes;
+        /* never cross an entry boundary in one step, so entry writes are counted */
+        uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
+        size_t n = len < room ? len : (size_t)room;
+        memcpy(c->bytes + flat_index(c, r, off), s, n);
+        claim(c, b, layer, kind);
+        struct dla_cbuf_bank *bk = &c->bank[b];
+        bk->writes++;
+        if (in_bank + n > bk->bytes_used)
+            bk->bytes_used = in_bank + n;
+        s += n;
+        off += n;
+        len -= n;
+    }
+}
+
+void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *dst, size_t len)
+{
+    uint8_t *o = dst;
+    if (!region_ok(c, r)) {
+        memset(dst, 0, len);
+        return;
+    }
+    uint64_t span = cbuf_region_bytes(c, r);
+    while (len > 0) {
+        uint64_t in_region = off % span;
+        unsigned b = r->first_bank + (unsigned)(in_region / c->bank_bytes);
+        uint64_t in_bank = in_region % c->bank_bytes;
+        uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
+        size_t n = len < room ? len : (size_t)room;
+        memcpy(o, c->bytes + flat_index(c, r, off), n);
+        c->bank[b].reads++;
+        o += n;
+        off += n;
+        len -= n;
+    }
+}
+
+const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry)
+{
+    return c->bytes + flat_index(c, r, entry * c->entry_bytes);
+}
+
+void cbuf_count_reads(struct cbuf *c, const struct cbuf_region *r, uint64_t first, uint64_t n)
+{
+    if (!region_ok(c, r))
+        return;
+    uint64_t per_bank = c->bank_bytes / c->entry_bytes;
+    uint64_t entries = per_bank * r->n_banks;
+    if (n >= entries) { /* whole laps of the ring touch every bank alike */
+        for (unsigned b = 0; b < r->n_banks; b++)
+            c->bank[r->first_bank + b].reads += (n / entries) * per_bank;
+        n %= entries;
+    }
+    for (uint64_t e = first % entries; n > 0;) {
+        uint64_t in_bank = per_bank - e % per_bank;
+        uint64_t k = n < in_bank ? n : in_bank;
+        c->bank[r->first_bank + e / per_bank].reads += k;
+        n -= k;
+        e = (e + k) % entries;
+    }
+}
+
+void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,
+                  int32_t layer)
+{
+    struct dla_event ev = {.kind = DLA_EV_CBUF, .cycle = d->now, .layer = layer};
+    ev.u.cbuf.first_bank = (uint8_t)r->first_bank;
+    ev.u.cbuf.n_banks = (uint8_t)r->n_banks;
+    ev.u.cbuf.kind = (uint8_t)kind;
+    ev.u.cbuf.bytes = bytes;
+    dla_emit(d, &ev);
 }

@@ -38,7 +38,7 @@ struct dla_config {
 
     unsigned pri_bus_bits, pri_burst, pri_latency; /* primary memory interface (MCIF) */
     unsigned sec_bus_bits, sec_burst, sec_latency; /* secondary interface; 0 bits when absent */
-    unsigned addr_bits;                             /* memory address width */
+    unsigned addr_bits;                            /* memory address width */
 };
 
 /* Configuration by name, or NULL. */

@@ -114,8 +114,8 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
 
     if (was_enabled)
         dla_diag(d, DLA_DIAG_GROUP_BUSY, DLA_SEV_WARNING, t.unit, addr, "csb.write_enabled_group",
-                 "write to %s.%s of group %d while its operation is enabled",
-                 dla_unit_name(t.unit), t.reg->name, group);
+                 "write to %s.%s of group %d while its operation is enabled", dla_unit_name(t.unit),
+                 t.reg->name, group);
 
     int32_t li = track_layer(d, &t, group);
     const struct dla_unit_hooks *h = dla_hooks(t.unit);

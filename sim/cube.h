@@ -29,7 +29,7 @@ bool cube_alloc(struct dla_cube *cb, uint32_t w, uint32_t h, uint32_t c, uint32_
 void cube_free(struct dla_cube *cb);
 
 static inline size_t cube_index(const struct dla_cube *cb, uint32_t b, uint32_t ch, uint32_t y,
-                                 uint32_t x)
+                                uint32_t x)
 {
     return (((size_t)b * cb->c + ch) * cb->h + y) * cb->w + x;
 }

@@ -8,12 +8,12 @@
 #define DEFAULT_MEM_BUDGET (4ull << 30)
 
 static const char *const unit_names[DLA_U_COUNT] = {
-    [DLA_U_GLB] = "GLB",       [DLA_U_GEC] = "GEC",         [DLA_U_MCIF] = "MCIF",
-    [DLA_U_CVIF] = "CVIF",     [DLA_U_BDMA] = "BDMA",       [DLA_U_CDMA] = "CDMA",
-    [DLA_U_CSC] = "CSC",       [DLA_U_CMAC_A] = "CMAC_A",   [DLA_U_CMAC_B] = "CMAC_B",
-    [DLA_U_CACC] = "CACC",     [DLA_U_SDP_RDMA] = "SDP_RDMA", [DLA_U_SDP] = "SDP",
-    [DLA_U_PDP_RDMA] = "PDP_RDMA", [DLA_U_PDP] = "PDP",     [DLA_U_CDP_RDMA] = "CDP_RDMA",
-    [DLA_U_CDP] = "CDP",       [DLA_U_RBK] = "RBK",         [DLA_U_CFGROM] = "CFGROM",
+    [DLA_U_GLB] = "GLB",           [DLA_U_GEC] = "GEC",           [DLA_U_MCIF] = "MCIF",
+    [DLA_U_CVIF] = "CVIF",         [DLA_U_BDMA] = "BDMA",         [DLA_U_CDMA] = "CDMA",
+    [DLA_U_CSC] = "CSC",           [DLA_U_CMAC_A] = "CMAC_A",     [DLA_U_CMAC_B] = "CMAC_B",
+    [DLA_U_CACC] = "CACC",         [DLA_U_SDP_RDMA] = "SDP_RDMA", [DLA_U_SDP] = "SDP",
+    [DLA_U_PDP_RDMA] = "PDP_RDMA", [DLA_U_PDP] = "PDP",           [DLA_U_CDP_RDMA] = "CDP_RDMA",
+    [DLA_U_CDP] = "CDP",           [DLA_U_RBK] = "RBK",           [DLA_U_CFGROM] = "CFGROM",
 };
 
 static const char *const proc_names[DLA_P_COUNT] = {"BDMA", "CONV", "SDP", "PDP", "CDP", "RUBIK"};
@@ -58,11 +58,16 @@ const char *dla_layer_state_name(enum dla_layer_state s)
 const char *dla_diag_kind_name(enum dla_diag_kind k)
 {
     static const char *const names[] = {
-        [DLA_DIAG_CSB_RESERVED] = "csb-reserved",     [DLA_DIAG_CSB_UNMAPPED] = "csb-unmapped",
-        [DLA_DIAG_CSB_HOLE] = "csb-hole",             [DLA_DIAG_GROUP_BUSY] = "group-busy",
-        [DLA_DIAG_FEATURE_ABSENT] = "feature-absent", [DLA_DIAG_MEM] = "memory",
-        [DLA_DIAG_RULE] = "rule",                     [DLA_DIAG_CBUF] = "cbuf",
-        [DLA_DIAG_UNSUPPORTED] = "unsupported",       [DLA_DIAG_HANG] = "hang",
+        [DLA_DIAG_CSB_RESERVED] = "csb-reserved",
+        [DLA_DIAG_CSB_UNMAPPED] = "csb-unmapped",
+        [DLA_DIAG_CSB_HOLE] = "csb-hole",
+        [DLA_DIAG_GROUP_BUSY] = "group-busy",
+        [DLA_DIAG_FEATURE_ABSENT] = "feature-absent",
+        [DLA_DIAG_MEM] = "memory",
+        [DLA_DIAG_RULE] = "rule",
+        [DLA_DIAG_CBUF] = "cbuf",
+        [DLA_DIAG_UNSUPPORTED] = "unsupported",
+        [DLA_DIAG_HANG] = "hang",
     };
     return k <= DLA_DIAG_HANG ? names[k] : "?";
 }
@@ -345,8 +350,7 @@ enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, co
     return st;
 }
 
-enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf,
-                             size_t len)
+enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf, size_t len)
 {
     return mem_read(d->mem[s], addr, buf, len);
 }

@@ -130,9 +130,9 @@ struct dla_counter {
 /* One hardware layer.  All cycle figures are model-derived. */
 struct dla_layer {
     uint32_t index;
-    uint8_t proc;  /* enum dla_proc */
-    uint8_t group; /* 0/1; 0xff while a BDMA group is still being queued */
-    uint8_t state; /* enum dla_layer_state */
+    uint8_t proc;   /* enum dla_proc */
+    uint8_t group;  /* 0/1; 0xff while a BDMA group is still being queued */
+    uint8_t state;  /* enum dla_layer_state */
     int32_t fed_by; /* layer that feeds this one on the fly (CONV->SDP, SDP->PDP), or -1 */
     uint64_t program_cycle, enable_cycle, start_cycle, end_cycle;
     uint32_t reg_writes;
@@ -171,7 +171,7 @@ struct dla_event {
     int32_t layer; /* hardware layer index, or -1 */
     union {
         struct {
-            uint32_t addr; /* CSB byte address */
+            uint32_t addr;  /* CSB byte address */
             uint32_t value; /* written value, or value returned by a read */
             uint32_t old;   /* register value before a write */
             uint8_t unit;   /* enum dla_unit, DLA_U_NONE when unmapped */
@@ -274,8 +274,7 @@ struct dla_mem *dla_memory(struct dla *d, enum dla_space s);
 /* Host-side access (loaders, traces, debugger): counted as DLA_C_HOST, no layer. */
 enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, const void *buf,
                               size_t len);
-enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf,
-                             size_t len);
+enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf, size_t len);
 /* Cumulative bytes and transactions per client over the whole run. */
 uint64_t dla_client_bytes(const struct dla *d, enum dla_client c);
 uint64_t dla_client_transactions(const struct dla *d, enum dla_client c);

@@ -14,14 +14,14 @@
 #include "cube.h"
 #include "dla.h"
 
-#define DLA_REG_WORDS 1024 /* 4 KiB unit window */
-#define DLA_CSB_SPACE 0x40000u
+#define DLA_REG_WORDS         1024 /* 4 KiB unit window */
+#define DLA_CSB_SPACE         0x40000u
 #define DLA_CSB_RESERVED_FROM 0x14000u
-#define DLA_MAX_LISTENERS 16
-#define DLA_MAX_STAGES 3
-#define DLA_MAX_PIPES 16
-#define DLA_MAX_MILESTONES 8
-#define DLA_BDMA_SLOTS 20
+#define DLA_MAX_LISTENERS     16
+#define DLA_MAX_STAGES        3
+#define DLA_MAX_PIPES         16
+#define DLA_MAX_MILESTONES    8
+#define DLA_BDMA_SLOTS        20
 
 /* ---------------------------------------------------------------- hooks */
 /* Unit behaviour beyond plain storage.  A hook returns true when it handled
@@ -45,9 +45,9 @@ struct dla_unit_hooks {
 struct dla_lut_ram {
     uint16_t le[DLA_LUT_LE_ENTRIES];
     uint16_t lo[DLA_LUT_LO_ENTRIES];
-    uint16_t index;   /* next entry the access port reads or writes */
-    uint8_t table;    /* 0 = LE, 1 = LO */
-    bool write_mode;  /* LUT_ACCESS_TYPE: write */
+    uint16_t index;  /* next entry the access port reads or writes */
+    uint8_t table;   /* 0 = LE, 1 = LO */
+    bool write_mode; /* LUT_ACCESS_TYPE: write */
 };
 
 /* ---------------------------------------------------------------- BDMA */
@@ -65,7 +65,7 @@ struct dla_bdma_state {
     struct dla_bdma_op ops[2][DLA_BDMA_SLOTS];
     bool grp_busy[2];
     int32_t programming_layer; /* BDMA layer being queued, -1 none */
-    uint64_t stall[2][2]; /* [group][read/write] perf counters */
+    uint64_t stall[2][2];      /* [group][read/write] perf counters */
 };
 
 /* ---------------------------------------------------------------- pipelines */
@@ -149,7 +149,7 @@ struct dla {
     const struct dla_config *cfg;
     const struct regdb_map *map;
     const struct regdb_unit *udb[DLA_U_COUNT]; /* NULL: unit absent in this map */
-    bool present[DLA_U_COUNT];                /* decoded in this configuration */
+    bool present[DLA_U_COUNT];                 /* decoded in this configuration */
 
     /* register file: single copies (S_ registers, units without groups) and
      * per-group copies of D_ registers */
@@ -168,9 +168,9 @@ struct dla {
     uint64_t client_transactions[DLA_C_COUNT];
 
     struct dla_pipe pipe[DLA_MAX_PIPES];
-    bool proc_busy[DLA_P_COUNT]; /* an operation of the processor is running */
-    uint16_t off_pointer[DLA_U_COUNT];   /* S_POINTER offset, 0xffff none */
-    uint16_t off_status[DLA_U_COUNT];    /* S_STATUS offset, 0xffff none */
+    bool proc_busy[DLA_P_COUNT];       /* an operation of the processor is running */
+    uint16_t off_pointer[DLA_U_COUNT]; /* S_POINTER offset, 0xffff none */
+    uint16_t off_status[DLA_U_COUNT];  /* S_STATUS offset, 0xffff none */
 
     size_t n_layers, cap_layers;
     struct dla_layer *layers;
@@ -211,8 +211,8 @@ bool dla_field_is(const struct dla *d, enum dla_unit u, int group, const char *r
                   const char *field, const char *enum_name);
 /* Hardware-side update of a register (status, perf counters): no CSB event. */
 void dla_reg_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, uint32_t value);
-void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg,
-                      const char *field, uint32_t value);
+void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, const char *field,
+                      uint32_t value);
 /* Hardware side of the group handshake. */
 void dla_flip_consumer(struct dla *d, enum dla_unit u);
 void dla_op_clear(struct dla *d, enum dla_unit u, int group);

@@ -5,14 +5,12 @@
 #include "dla_priv.h"
 
 static const char *const bit_names[32] = {
-    [0] = "SDP_DONE_STATUS0",       [1] = "SDP_DONE_STATUS1",
-    [2] = "CDP_DONE_STATUS0",       [3] = "CDP_DONE_STATUS1",
-    [4] = "PDP_DONE_STATUS0",       [5] = "PDP_DONE_STATUS1",
-    [6] = "BDMA_DONE_STATUS0",      [7] = "BDMA_DONE_STATUS1",
-    [8] = "RUBIK_DONE_STATUS0",     [9] = "RUBIK_DONE_STATUS1",
-    [16] = "CDMA_DAT_DONE_STATUS0", [17] = "CDMA_DAT_DONE_STATUS1",
-    [18] = "CDMA_WT_DONE_STATUS0",  [19] = "CDMA_WT_DONE_STATUS1",
-    [20] = "CACC_DONE_STATUS0",     [21] = "CACC_DONE_STATUS1",
+    [0] = "SDP_DONE_STATUS0",      [1] = "SDP_DONE_STATUS1",       [2] = "CDP_DONE_STATUS0",
+    [3] = "CDP_DONE_STATUS1",      [4] = "PDP_DONE_STATUS0",       [5] = "PDP_DONE_STATUS1",
+    [6] = "BDMA_DONE_STATUS0",     [7] = "BDMA_DONE_STATUS1",      [8] = "RUBIK_DONE_STATUS0",
+    [9] = "RUBIK_DONE_STATUS1",    [16] = "CDMA_DAT_DONE_STATUS0", [17] = "CDMA_DAT_DONE_STATUS1",
+    [18] = "CDMA_WT_DONE_STATUS0", [19] = "CDMA_WT_DONE_STATUS1",  [20] = "CACC_DONE_STATUS0",
+    [21] = "CACC_DONE_STATUS1",
 };
 
 const char *dla_intr_bit_name(unsigned bit)

@@ -12,7 +12,7 @@ struct page {
 };
 
 struct slot {
-    uint64_t pno; /* page number */
+    uint64_t pno;      /* page number */
     struct page *page; /* NULL: empty slot */
 };
 

@@ -378,9 +378,9 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
 {
     struct dla *d = x->d;
     struct dla_stage *st = &x->pipe->stage[x->stage];
-    uint64_t bus_bytes = (s == DLA_CVSRAM && d->cfg->sec_bus_bits ? d->cfg->sec_bus_bits
-                                                                  : d->cfg->pri_bus_bits) /
-                         8u;
+    uint64_t bus_bytes =
+        (s == DLA_CVSRAM && d->cfg->sec_bus_bits ? d->cfg->sec_bus_bits : d->cfg->pri_bus_bits) /
+        8u;
     uint64_t tx = (len + bus_bytes - 1) / bus_bytes;
     st->client_bytes[c] += len;
     st->client_transactions[c] += tx;
@@ -414,9 +414,12 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
         p->xfers = n;
         p->cap_xfers = cap;
     }
-    p->xfers[p->n_xfers++] = (struct dla_transfer){
-        .stage = x->stage, .client = (uint8_t)c, .space = (uint8_t)s, .write = write,
-        .addr = addr, .bytes = len};
+    p->xfers[p->n_xfers++] = (struct dla_transfer){.stage = x->stage,
+                                                   .client = (uint8_t)c,
+                                                   .space = (uint8_t)s,
+                                                   .write = write,
+                                                   .addr = addr,
+                                                   .bytes = len};
 }
 
 static bool space_ok(struct dla_exec *x, enum dla_client c, enum dla_space s)
@@ -458,8 +461,7 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
     if (!mem_in_range(x->d->mem[s], addr, len)) {
         dla_diag(x->d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
                  "%s write of %zu bytes at %s 0x%llx: %s", dla_client_name(c), len,
-                 dla_space_name(s), (unsigned long long)addr,
-                 mem_status_str(MEM_OUT_OF_RANGE));
+                 dla_space_name(s), (unsigned long long)addr, mem_status_str(MEM_OUT_OF_RANGE));
         x->failed = true;
         return false;
     }
@@ -486,9 +488,12 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
         if (!data)
             abort();
         memcpy(data, buf, len);
-        p->writes[p->n_writes++] = (struct dla_pending_write){
-            .stage = x->stage, .space = (uint8_t)s, .client = (uint8_t)c, .addr = addr,
-            .len = len, .data = data};
+        p->writes[p->n_writes++] = (struct dla_pending_write){.stage = x->stage,
+                                                              .space = (uint8_t)s,
+                                                              .client = (uint8_t)c,
+                                                              .addr = addr,
+                                                              .len = len,
+                                                              .data = data};
     }
     account(x, c, s, true, addr, len);
     return true;

@@ -47,11 +47,11 @@ struct regdb_reg {
 };
 
 struct regdb_unit {
-    const char *name;       /* GLB, CDMA, ..., RBK, CFGROM */
-    const char *alias;      /* other accepted name (RBK: "RUBIK"), or NULL */
-    uint32_t base;          /* byte address of the unit window */
-    uint16_t op_enable;     /* offset of D_OP_ENABLE, 0xffff when the unit has no groups */
-    uint16_t n_regs;        /* sorted by offset */
+    const char *name;   /* GLB, CDMA, ..., RBK, CFGROM */
+    const char *alias;  /* other accepted name (RBK: "RUBIK"), or NULL */
+    uint32_t base;      /* byte address of the unit window */
+    uint16_t op_enable; /* offset of D_OP_ENABLE, 0xffff when the unit has no groups */
+    uint16_t n_regs;    /* sorted by offset */
     const struct regdb_reg *regs;
 };
 

@@ -70,8 +70,8 @@ void dla_reg_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, 
     *slot(d, u, group, must_reg(d, u, reg)) = value;
 }
 
-void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg,
-                      const char *field, uint32_t value)
+void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, const char *field,
+                      uint32_t value)
 {
     const struct regdb_reg *r = must_reg(d, u, reg);
     const struct regdb_field *f = regdb_field_named(r, field);

@@ -1,5 +1,50 @@
-/* SDP and SDP_RDMA. */
-#include "dla_priv.h"
+/* SDP: the single-point data processor.  Reads its input on the fly from
+ * CACC or from memory through SDP_RDMA (sdp_rdma.c), runs every element
+ * through BS (X1), BN (X2), EW (Y, with its LUT: sdp_lut.c) and the output
+ * converter (sdp_x.c, sdp_y.c, sdp_cvt.c), and writes the result to
+ * memory, hands it to PDP on the fly, or, in EQL mode, only compares
+ * (D_STATUS).
+ *
+ * The element order and the padding follow the hardware: channels are
+ * processed in whole atoms, so the padding channels of the last surface are
+ * computed (from the padding bytes of the input and operands) and written
+ * like the others, and they count in the saturation counter. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fpnum.h"
+#include "sdp_dp.h"
+#include "sdp_lut.h"
+#include "sdp_rdma.h"
+
+/* Layers beyond this many computed elements are refused with a diagnostic
+ * instead of being simulated (an 8192 x 8192 x 8192 cube is a hostile
+ * register value, not a network). */
+#define SDP_MAX_ELEMS (1ull << 28)
+
+struct sdp_layer {
+    uint32_t w, h, c, n;
+    uint32_t cw; /* channels computed and written: whole processing and output atoms */
+    uint8_t proc_prec, out_prec;
+    bool offline, eql, to_pdp;
+    bool nan_to_zero;
+    struct sdp_x_cfg x1, x2;
+    struct sdp_y_cfg y;
+    struct sdp_cvt_cfg cvt;
+    struct sdp_shape shape;
+    struct sdp_operands ops[SDP_SRC_COUNT];
+    bool use_lut;
+    struct sdp_lut lut;
+};
+
+struct sdp_stats {
+    uint64_t elements;
+    uint64_t saturated;
+    uint64_t nan_in, inf_in, nan_out;
+    bool unequal;
+};
+
+/* ---------------------------------------------------------------- pipeline shape */
 
 bool sdp_input_on_the_fly(const struct dla *d, int group)
 {
@@ -11,40 +56,629 @@ bool sdp_output_to_pdp(const struct dla *d, int group)
     return dla_field_is(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "OUTPUT_DST", "PDP");
 }
 
-/* SDP_RDMA is needed when the input comes from memory or an enabled stage
- * takes an operand from memory. */
+/* A stage takes an operand from memory when the stage runs, the ALU or
+ * multiplier using it is not bypassed, and its source is MEM (the cmod's
+ * is_bs_has_rdma and friends). */
+static bool stage_reads_memory(const struct dla *d, int group, const char *stage)
+{
+    char cfg[24], alu_cfg[24], mul_cfg[24], f[24], g[24];
+    snprintf(cfg, sizeof cfg, "D_DP_%s_CFG", stage);
+    snprintf(f, sizeof f, "%s_BYPASS", stage);
+    if (dla_field(d, DLA_U_SDP, group, cfg, f))
+        return false;
+    snprintf(alu_cfg, sizeof alu_cfg, "D_DP_%s_ALU_CFG", stage);
+    snprintf(mul_cfg, sizeof mul_cfg, "D_DP_%s_MUL_CFG", stage);
+    snprintf(f, sizeof f, "%s_ALU_BYPASS", stage);
+    snprintf(g, sizeof g, "%s_ALU_SRC", stage);
+    if (!dla_field(d, DLA_U_SDP, group, cfg, f) && dla_field(d, DLA_U_SDP, group, alu_cfg, g))
+        return true;
+    snprintf(f, sizeof f, "%s_MUL_BYPASS", stage);
+    snprintf(g, sizeof g, "%s_MUL_SRC", stage);
+    return !dla_field(d, DLA_U_SDP, group, cfg, f) && dla_field(d, DLA_U_SDP, group, mul_cfg, g);
+}
+
+/* SDP_RDMA must run when the input comes from memory or an enabled stage
+ * takes operands from memory; EW counts only where the configuration has
+ * it (elsewhere the hardware forces EW off). */
 bool sdp_needs_rdma(const struct dla *d, int group)
 {
     if (!sdp_input_on_the_fly(d, group))
         return true;
-    static const char *const stages[][5] = {
-        {"D_DP_BS_CFG", "BS_BYPASS", "D_DP_BS_ALU_CFG", "BS_ALU_SRC", "D_DP_BS_MUL_CFG"},
-        {"D_DP_BN_CFG", "BN_BYPASS", "D_DP_BN_ALU_CFG", "BN_ALU_SRC", "D_DP_BN_MUL_CFG"},
-    };
-    static const char *const mul_src[] = {"BS_MUL_SRC", "BN_MUL_SRC"};
-    for (int i = 0; i < 2; i++) {
-        if (dla_field_is(d, DLA_U_SDP, group, stages[i][0], stages[i][1], "YES"))
-            continue;
-        if (dla_field(d, DLA_U_SDP, group, stages[i][2], stages[i][3]) ||
-            dla_field(d, DLA_U_SDP, group, stages[i][4], mul_src[i]))
-            return true;
+    if (stage_reads_memory(d, group, "BS") || stage_reads_memory(d, group, "BN"))
+        return true;
+    return d->cfg->sdp_ew && stage_reads_memory(d, group, "EW");
+}
+
+/* ---------------------------------------------------------------- configuration */
+
+static uint32_t sdp_field(const struct dla *d, int group, const char *reg, const char *stage,
+                          const char *field_suffix)
+{
+    char r[32], f[32];
+    snprintf(r, sizeof r, reg, stage);
+    snprintf(f, sizeof f, "%s_%s", stage, field_suffix);
+    return dla_field(d, DLA_U_SDP, group, r, f);
+}
+
+static void read_x_cfg(const struct dla *d, int group, const char *stage, struct sdp_x_cfg *x)
+{
+    x->bypass = sdp_field(d, group, "D_DP_%s_CFG", stage, "BYPASS");
+    x->alu_bypass = sdp_field(d, group, "D_DP_%s_CFG", stage, "ALU_BYPASS");
+    x->alu_algo = (uint8_t)sdp_field(d, group, "D_DP_%s_CFG", stage, "ALU_ALGO");
+    x->mul_bypass = sdp_field(d, group, "D_DP_%s_CFG", stage, "MUL_BYPASS");
+    x->prelu = sdp_field(d, group, "D_DP_%s_CFG", stage, "MUL_PRELU");
+    x->relu_bypass = sdp_field(d, group, "D_DP_%s_CFG", stage, "RELU_BYPASS");
+    x->alu_from_mem = sdp_field(d, group, "D_DP_%s_ALU_CFG", stage, "ALU_SRC");
+    x->alu_shift = (uint8_t)sdp_field(d, group, "D_DP_%s_ALU_CFG", stage, "ALU_SHIFT_VALUE");
+    x->alu_operand = (int16_t)sdp_field(d, group, "D_DP_%s_ALU_SRC_VALUE", stage, "ALU_OPERAND");
+    x->mul_from_mem = sdp_field(d, group, "D_DP_%s_MUL_CFG", stage, "MUL_SRC");
+    x->mul_shift = (uint8_t)sdp_field(d, group, "D_DP_%s_MUL_CFG", stage, "MUL_SHIFT_VALUE");
+    x->mul_operand = (int16_t)sdp_field(d, group, "D_DP_%s_MUL_SRC_VALUE", stage, "MUL_OPERAND");
+}
+
+static void read_y_cvt(const struct dla *d, int group, const char *which, struct sdp_y_cvt_cfg *c)
+{
+    char reg[40], f[32];
+    snprintf(reg, sizeof reg, "D_DP_EW_%s_CFG", which);
+    snprintf(f, sizeof f, "EW_%s_CVT_BYPASS", which);
+    c->bypass = dla_field(d, DLA_U_SDP, group, reg, f);
+    snprintf(reg, sizeof reg, "D_DP_EW_%s_CVT_OFFSET_VALUE", which);
+    c->offset = (int32_t)dla_reg(d, DLA_U_SDP, group, reg);
+    snprintf(reg, sizeof reg, "D_DP_EW_%s_CVT_SCALE_VALUE", which);
+    snprintf(f, sizeof f, "EW_%s_CVT_SCALE", which);
+    c->scale = (int16_t)dla_field(d, DLA_U_SDP, group, reg, f);
+    snprintf(reg, sizeof reg, "D_DP_EW_%s_CVT_TRUNCATE_VALUE", which);
+    snprintf(f, sizeof f, "EW_%s_CVT_TRUNCATE", which);
+    c->truncate = (uint8_t)dla_field(d, DLA_U_SDP, group, reg, f);
+}
+
+static void read_y_cfg(const struct dla *d, int group, struct sdp_y_cfg *y)
+{
+    y->bypass = sdp_field(d, group, "D_DP_%s_CFG", "EW", "BYPASS");
+    y->alu_bypass = sdp_field(d, group, "D_DP_%s_CFG", "EW", "ALU_BYPASS");
+    y->alu_algo = (uint8_t)sdp_field(d, group, "D_DP_%s_CFG", "EW", "ALU_ALGO");
+    y->mul_bypass = sdp_field(d, group, "D_DP_%s_CFG", "EW", "MUL_BYPASS");
+    y->prelu = sdp_field(d, group, "D_DP_%s_CFG", "EW", "MUL_PRELU");
+    y->lut_bypass = sdp_field(d, group, "D_DP_%s_CFG", "EW", "LUT_BYPASS");
+    y->alu_from_mem = sdp_field(d, group, "D_DP_%s_ALU_CFG", "EW", "ALU_SRC");
+    y->mul_from_mem = sdp_field(d, group, "D_DP_%s_MUL_CFG", "EW", "MUL_SRC");
+    y->alu_operand = (int32_t)dla_reg(d, DLA_U_SDP, group, "D_DP_EW_ALU_SRC_VALUE");
+    y->mul_operand = (int32_t)dla_reg(d, DLA_U_SDP, group, "D_DP_EW_MUL_SRC_VALUE");
+    y->truncate = (uint16_t)sdp_field(d, group, "D_DP_%s_TRUNCATE_VALUE", "EW", "TRUNCATE");
+    read_y_cvt(d, group, "ALU", &y->alu_cvt);
+    read_y_cvt(d, group, "MUL", &y->mul_cvt);
+}
+
+/* Features the configuration lacks are ignored, as the RTL ignores them. */
+static void apply_config_features(struct dla *d, struct sdp_layer *L)
+{
+    const struct dla_config *cfg = d->cfg;
+    if (!cfg->sdp_ew && !L->y.bypass) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_INFO, DLA_U_SDP, 0, NULL,
+                 "EW stage programmed but %s has no SDP EW: the hardware bypasses it", cfg->name);
+        L->y.bypass = true;
     }
-    if (d->cfg->sdp_ew && !dla_field_is(d, DLA_U_SDP, group, "D_DP_EW_CFG", "EW_BYPASS", "YES"))
-        return dla_field(d, DLA_U_SDP, group, "D_DP_EW_ALU_CFG", "EW_ALU_SRC") ||
-               dla_field(d, DLA_U_SDP, group, "D_DP_EW_MUL_CFG", "EW_MUL_SRC");
-    return false;
+    if (!cfg->sdp_lut && !L->y.bypass && !L->y.lut_bypass) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_INFO, DLA_U_SDP, 0, NULL,
+                 "EW LUT programmed but %s has no SDP LUT: the hardware bypasses it", cfg->name);
+        L->y.lut_bypass = true;
+    }
+    if (!cfg->sdp_bs && !L->x1.bypass) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_INFO, DLA_U_SDP, 0, NULL,
+                 "BS stage programmed but %s has no SDP BS: the hardware bypasses it", cfg->name);
+        L->x1.bypass = true;
+    }
+    if (!cfg->sdp_bn && !L->x2.bypass) {
+        dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_INFO, DLA_U_SDP, 0, NULL,
+                 "BN stage programmed but %s has no SDP BN: the hardware bypasses it", cfg->name);
+        L->x2.bypass = true;
+    }
+}
+
+static uint32_t round_up(uint32_t v, uint32_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+static bool precision_ok(struct dla *d, unsigned prec, const char *what)
+{
+    static const unsigned bits[3] = {DLA_DT_INT8, DLA_DT_INT16, DLA_DT_FP16};
+    if (prec > SDP_FP16) {
+        dla_rule(d, DLA_U_SDP, "sdp.precision", "%s = %u is not a precision (INT8/INT16/FP16)",
+                 what, prec);
+        return false;
+    }
+    if (!(d->cfg->dtypes & bits[prec]))
+        dla_rule(d, DLA_U_SDP, "sdp.precision_absent", "%s selects %s, which %s does not support",
+                 what,
+                 prec == SDP_INT8    ? "INT8"
+                 : prec == SDP_INT16 ? "INT16"
+                                     : "FP16",
+                 d->cfg->name);
+    return true;
+}
+
+/* Cube dimensions, precisions and batch; false when the layer cannot run. */
+static bool read_geometry(struct dla *d, int group, int rg, struct sdp_layer *L)
+{
+    L->w = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_WIDTH", "WIDTH") + 1;
+    L->h = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_HEIGHT", "HEIGHT") + 1;
+    L->c = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_CHANNEL", "CHANNEL") + 1;
+    L->n = dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "BATCH_NUMBER") + 1;
+    L->proc_prec = (uint8_t)dla_field(d, DLA_U_SDP, group, "D_DATA_FORMAT", "PROC_PRECISION");
+    L->out_prec = (uint8_t)dla_field(d, DLA_U_SDP, group, "D_DATA_FORMAT", "OUT_PRECISION");
+    if (!precision_ok(d, L->proc_prec, "SDP.D_DATA_FORMAT.PROC_PRECISION") ||
+        !precision_ok(d, L->out_prec, "SDP.D_DATA_FORMAT.OUT_PRECISION"))
+        return false;
+    if (L->n > 1 && (!d->cfg->batch || L->n > d->cfg->max_batch)) {
+        dla_rule(d, DLA_U_SDP, "sdp.batch", "BATCH_NUMBER %u: %s supports %s", L->n - 1,
+                 d->cfg->name, d->cfg->batch ? "at most MAX_BATCH batches" : "no batching");
+        return false;
+    }
+    if (L->offline && L->n > 1) {
+        dla_rule(d, DLA_U_SDP, "sdp.offline_batch",
+                 "batch mode needs the input on the fly from CACC; processing one batch");
+        L->n = 1;
+    }
+    if (rg != 0xff) {
+        static const char *const dim_reg[3] = {"D_DATA_CUBE_WIDTH", "D_DATA_CUBE_HEIGHT",
+                                               "D_DATA_CUBE_CHANNEL"};
+        static const char *const dim_field[3] = {"WIDTH", "HEIGHT", "CHANNEL"};
+        const uint32_t mine[3] = {L->w, L->h, L->c};
+        for (int i = 0; i < 3; i++)
+            if (dla_field(d, DLA_U_SDP_RDMA, rg, dim_reg[i], dim_field[i]) + 1 != mine[i])
+                dla_rule(d, DLA_U_SDP_RDMA, "sdp_rdma.cube_mismatch",
+                         "SDP_RDMA.%s (%u) differs from SDP's (%u)", dim_reg[i],
+                         dla_field(d, DLA_U_SDP_RDMA, rg, dim_reg[i], dim_field[i]) + 1, mine[i]);
+        unsigned rp = dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "PROC_PRECISION");
+        if (rp != L->proc_prec)
+            dla_rule(d, DLA_U_SDP_RDMA, "sdp_rdma.precision_mismatch",
+                     "SDP_RDMA PROC_PRECISION %u differs from SDP's %u", rp, L->proc_prec);
+        if (L->offline &&
+            !precision_ok(d, dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "IN_PRECISION"),
+                          "SDP_RDMA.D_FEATURE_MODE_CFG.IN_PRECISION"))
+            return false;
+    }
+    unsigned atom = d->cfg->mem_atom;
+    uint32_t proc_group = atom / sdp_prec_bytes(L->proc_prec);
+    uint32_t out_group = atom / sdp_prec_bytes(L->out_prec);
+    L->cw = round_up(round_up(L->c, proc_group), out_group);
+    if ((uint64_t)L->w * L->h * L->cw * L->n > SDP_MAX_ELEMS) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP cube %ux%ux%u x%u batches is too large to simulate", L->w, L->h, L->c, L->n);
+        return false;
+    }
+    L->shape = (struct sdp_shape){
+        .w = L->w, .h = L->h, .cw = L->cw, .proc_prec = L->proc_prec, .atom = atom};
+    return true;
+}
+
+/* The programming guide's SDP limitations (its "limitations" list and the
+ * compare-mode notes); violations are reported, the layer still runs. */
+static void check_prelu(struct dla *d, const char *stage, bool on, bool prelu, bool mul_bypass,
+                        bool alu_bypass)
+{
+    if (on && prelu && !mul_bypass && !alu_bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.prelu_alu",
+                 "%s: PReLU is enabled, so the %s ALU must be bypassed", stage, stage);
+}
+
+static void check_rules(struct dla *d, int group, const struct sdp_layer *L)
+{
+    check_prelu(d, "BS", !L->x1.bypass, L->x1.prelu, L->x1.mul_bypass, L->x1.alu_bypass);
+    check_prelu(d, "BN", !L->x2.bypass, L->x2.prelu, L->x2.mul_bypass, L->x2.alu_bypass);
+    check_prelu(d, "EW", !L->y.bypass, L->y.prelu, L->y.mul_bypass, L->y.alu_bypass);
+    if (L->proc_prec == SDP_FP16 && L->out_prec == SDP_INT8)
+        dla_rule(d, DLA_U_SDP, "sdp.fp16_to_int8",
+                 "fp16 processing converts to fp16 or int16 only; INT8 output is undefined");
+    if ((L->to_pdp || L->eql) && L->proc_prec != L->out_prec)
+        dla_rule(d, DLA_U_SDP, "sdp.precision_conversion",
+                 "precision conversion (%u -> %u) is not allowed %s", L->proc_prec, L->out_prec,
+                 L->eql ? "in EQL mode" : "when the output goes to PDP");
+    if (!L->eql)
+        return;
+    if (L->cvt.offset != 0 || L->cvt.scale != 1 || L->cvt.shift != 0)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_cvt",
+                 "EQL mode expects the output converter to be identity (offset 0, scale 1, "
+                 "shift 0)");
+    if (L->proc_prec != SDP_FP16 && L->y.alu_from_mem && !L->y.alu_cvt.bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_alu_cvt",
+                 "EQL mode: the EW ALU converter must be bypassed");
+    if (!L->y.lut_bypass)
+        dla_rule(d, DLA_U_SDP, "sdp.eql_after_alu",
+                 "EQL mode: every operation after the EW ALU (the LUT) must be bypassed");
+    if (L->n > 1 || dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "WINOGRAD"))
+        dla_rule(d, DLA_U_SDP, "sdp.eql_mode", "EQL mode needs WINOGRAD off and BATCH_NUMBER 0");
+}
+
+static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct sdp_layer *L)
+{
+    L->offline = !on_the_fly;
+    L->to_pdp = sdp_output_to_pdp(d, group);
+    L->nan_to_zero = dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "NAN_TO_ZERO");
+    read_x_cfg(d, group, "BS", &L->x1);
+    read_x_cfg(d, group, "BN", &L->x2);
+    read_y_cfg(d, group, &L->y);
+    apply_config_features(d, L);
+    L->cvt.offset = (int32_t)dla_reg(d, DLA_U_SDP, group, "D_CVT_OFFSET");
+    L->cvt.scale = (int16_t)dla_field(d, DLA_U_SDP, group, "D_CVT_SCALE", "CVT_SCALE");
+    L->cvt.shift = (uint8_t)dla_field(d, DLA_U_SDP, group, "D_CVT_SHIFT", "CVT_SHIFT");
+    if (!read_geometry(d, group, rg, L))
+        return false;
+    L->cvt.out_prec = L->out_prec;
+    L->eql = !L->y.bypass && !L->y.alu_bypass && L->y.alu_algo == SDP_ALU_EQL;
+    check_rules(d, group, L);
+    L->use_lut = !L->y.bypass && !L->y.lut_bypass;
+    if (L->use_lut)
+        sdp_lut_begin(d, &L->lut);
+    return true;
+}
+
+/* ---------------------------------------------------------------- operands */
+
+static bool load_operands(struct dla_exec *x, int rg, struct sdp_layer *L)
+{
+    const struct {
+        bool stage_on, alu_mem, mul_mem, alu_on, mul_on;
+    } want[SDP_SRC_COUNT] = {
+        [SDP_SRC_BS] = {!L->x1.bypass, L->x1.alu_from_mem, L->x1.mul_from_mem, !L->x1.alu_bypass,
+                        !L->x1.mul_bypass},
+        [SDP_SRC_BN] = {!L->x2.bypass, L->x2.alu_from_mem, L->x2.mul_from_mem, !L->x2.alu_bypass,
+                        !L->x2.mul_bypass},
+        [SDP_SRC_EW] = {!L->y.bypass, L->y.alu_from_mem, L->y.mul_from_mem, !L->y.alu_bypass,
+                        !L->y.mul_bypass},
+    };
+    for (int s = 0; s < SDP_SRC_COUNT; s++) {
+        struct sdp_operands *o = &L->ops[s];
+        o->want_alu = want[s].stage_on && want[s].alu_on && want[s].alu_mem;
+        o->want_mul = want[s].stage_on && want[s].mul_on && want[s].mul_mem;
+        if (!o->want_alu && !o->want_mul)
+            sdp_rdma_check_unused(x, rg, (enum sdp_operand_source)s);
+        if (!sdp_rdma_operands(x, rg, (enum sdp_operand_source)s, &L->shape, o))
+            return false;
+    }
+    return true;
+}
+
+static void free_operands(struct sdp_layer *L)
+{
+    for (int s = 0; s < SDP_SRC_COUNT; s++)
+        sdp_operands_free(&L->ops[s]);
+}
+
+static int16_t mem_operand(const struct sdp_layer *L, const struct sdp_operands *o,
+                           const int16_t *plane, uint32_t c, uint32_t y, uint32_t x)
+{
+    return plane[sdp_operand_index(o, &L->shape, c, y, x)];
+}
+
+/* ---------------------------------------------------------------- the datapath */
+
+static int32_t x_stage_int(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
+                           const struct sdp_operands *o, int32_t v, uint32_t c, uint32_t y,
+                           uint32_t x)
+{
+    if (cfg->bypass)
+        return v;
+    int16_t alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand;
+    int16_t mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand;
+    return sdp_x_int(cfg, v, alu, mul);
+}
+
+static int32_t y_stage_int(const struct sdp_layer *L, int32_t v, uint32_t c, uint32_t y, uint32_t x)
+{
+    const struct sdp_y_cfg *cfg = &L->y;
+    if (cfg->bypass)
+        return v;
+    const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
+    int32_t alu = o->want_alu ? sdp_y_operand_int(&cfg->alu_cvt, mem_operand(L, o, o->alu, c, y, x))
+                              : cfg->alu_operand;
+    int32_t mul = o->want_mul ? sdp_y_operand_int(&cfg->mul_cvt, mem_operand(L, o, o->mul, c, y, x))
+                              : cfg->mul_operand;
+    return sdp_y_int(cfg, v, alu, mul);
+}
+
+static uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
+                           const struct sdp_operands *o, uint32_t v, uint32_t c, uint32_t y,
+                           uint32_t x)
+{
+    if (cfg->bypass)
+        return v;
+    int16_t alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand;
+    int16_t mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand;
+    return sdp_x_fp(cfg, v, (uint16_t)alu, (uint16_t)mul, L->nan_to_zero);
+}
+
+static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, uint32_t y,
+                           uint32_t x)
+{
+    const struct sdp_y_cfg *cfg = &L->y;
+    if (cfg->bypass)
+        return v;
+    const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
+    uint32_t alu =
+        o->want_alu ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
+                    : (uint32_t)cfg->alu_operand;
+    uint32_t mul =
+        o->want_mul ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
+                    : (uint32_t)cfg->mul_operand;
+    return sdp_y_fp(cfg, v, alu, mul);
+}
+
+/* One element from the stage input (an integer, or binary32 bits for fp16
+ * processing) to the converter output. */
+static int32_t process_element(struct sdp_layer *L, int32_t in, uint32_t c, uint32_t y, uint32_t x,
+                               struct sdp_stats *st)
+{
+    bool fp = L->proc_prec == SDP_FP16;
+    int32_t v;
+    if (fp) {
+        uint32_t f = (uint32_t)in;
+        if (L->nan_to_zero && fp_is_nan(FP32, f))
+            f = 0;
+        f = x_stage_fp(L, &L->x1, &L->ops[SDP_SRC_BS], f, c, y, x);
+        f = x_stage_fp(L, &L->x2, &L->ops[SDP_SRC_BN], f, c, y, x);
+        f = y_stage_fp(L, f, c, y, x);
+        v = (int32_t)(L->use_lut ? sdp_lut_fp(&L->lut, f) : f);
+    } else {
+        v = x_stage_int(L, &L->x1, &L->ops[SDP_SRC_BS], in, c, y, x);
+        v = x_stage_int(L, &L->x2, &L->ops[SDP_SRC_BN], v, c, y, x);
+        v = y_stage_int(L, v, c, y, x);
+        if (L->use_lut)
+            v = sdp_lut_int(&L->lut, v);
+    }
+    st->elements++;
+    if (L->eql) {
+        /* The converter passes the compare result through. */
+        if (v != 0)
+            st->unequal = true;
+        return v;
+    }
+    bool sat = false;
+    int32_t out = fp ? sdp_cvt_fp(&L->cvt, (uint32_t)v, &sat) : sdp_cvt_int(&L->cvt, v, &sat);
+    st->saturated += sat;
+    if (L->out_prec == SDP_FP16 && fp_is_nan(FP16, (uint16_t)out))
+        st->nan_out++;
+    return out;
+}
+
+/* The stage input of an element: CACC's value as it comes, or a value read
+ * from memory as the processing precision takes it (an fp16 pattern widened
+ * to binary32, an integer sign-extended). */
+static int32_t input_at(const struct sdp_layer *L, const struct dla_cube *in, uint32_t b,
+                        uint32_t c, uint32_t y, uint32_t x, struct sdp_stats *st)
+{
+    if (b >= in->n || c >= in->c || y >= in->h || x >= in->w)
+        return 0; /* padding the producer did not deliver */
+    int32_t v = in->v[cube_index(in, b, c, y, x)];
+    if (!L->offline)
+        return v;
+    if (L->proc_prec != SDP_FP16)
+        return (int16_t)v;
+    uint16_t h = (uint16_t)v;
+    st->nan_in += fp_is_nan(FP16, h);
+    st->inf_in += fp_is_inf(FP16, h);
+    return (int32_t)fpnum_fp16_to_fp32(h);
+}
+
+static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
+                         struct sdp_stats *st)
+{
+    for (uint32_t b = 0; b < L->n; b++)
+        for (uint32_t c = 0; c < L->cw; c++)
+            for (uint32_t y = 0; y < L->h; y++)
+                for (uint32_t x = 0; x < L->w; x++)
+                    out->v[cube_index(out, b, c, y, x)] =
+                        process_element(L, input_at(L, in, b, c, y, x, st), c, y, x, st);
+}
+
+/* ---------------------------------------------------------------- output */
+
+static bool write_memory(struct dla *d, struct dla_exec *x, int group, const struct sdp_layer *L,
+                         const struct dla_cube *res)
+{
+    unsigned atom = L->shape.atom;
+    unsigned bpe = sdp_prec_bytes(L->out_prec);
+    unsigned per_atom = atom / bpe;
+    uint64_t base =
+        dla_reg_addr64(d, DLA_U_SDP, group, "D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW");
+    uint64_t line_stride = dla_reg(d, DLA_U_SDP, group, "D_DST_LINE_STRIDE");
+    uint64_t surf_stride = dla_reg(d, DLA_U_SDP, group, "D_DST_SURFACE_STRIDE");
+    uint64_t batch_stride = dla_reg(d, DLA_U_SDP, group, "D_DST_BATCH_STRIDE");
+    enum dla_space space = dla_ram_space(
+        d, DLA_U_SDP, dla_field(d, DLA_U_SDP, group, "D_DST_DMA_CFG", "DST_RAM_TYPE"));
+    size_t line_bytes = (size_t)L->w * atom;
+    uint8_t *line = malloc(line_bytes);
+    if (!line)
+        return false;
+    bool ok = true;
+    for (uint32_t b = 0; b < L->n && ok; b++) {
+        for (uint32_t sf = 0; sf < L->cw / per_atom && ok; sf++) {
+            for (uint32_t y = 0; y < L->h && ok; y++) {
+                for (uint32_t px = 0; px < L->w; px++) {
+                    for (uint32_t k = 0; k < per_atom; k++) {
+                        int32_t v = res->v[cube_index(res, b, sf * per_atom + k, y, px)];
+                        uint8_t *p = line + (size_t)px * atom + (size_t)k * bpe;
+                        p[0] = (uint8_t)v;
+                        if (bpe == 2)
+                            p[1] = (uint8_t)((uint32_t)v >> 8);
+                    }
+                }
+                ok = exec_write(x, DLA_C_SDP_WDMA, space,
+                                base + b * batch_stride + sf * surf_stride + y * line_stride, line,
+                                line_bytes);
+            }
+        }
+    }
+    free(line);
+    return ok;
+}
+
+static bool hand_to_pdp(struct dla *d, const struct sdp_layer *L, const struct dla_cube *res,
+                        struct dla_cube *to_pdp)
+{
+    if (!cube_alloc(to_pdp, L->w, L->h, L->c, L->n,
+                    L->out_prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP -> PDP cube cannot be allocated");
+        return false;
+    }
+    for (uint32_t b = 0; b < L->n; b++)
+        for (uint32_t c = 0; c < L->c; c++)
+            for (uint32_t y = 0; y < L->h; y++)
+                for (uint32_t x = 0; x < L->w; x++)
+                    to_pdp->v[cube_index(to_pdp, b, c, y, x)] = res->v[cube_index(res, b, c, y, x)];
+    return true;
+}
+
+/* ---------------------------------------------------------------- status and timing */
+
+static uint32_t clamp32(uint64_t v)
+{
+    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+}
+
+static void publish_status(struct dla *d, struct dla_exec *x, int group, int rg,
+                           const struct sdp_layer *L, const struct sdp_stats *st)
+{
+    if (L->offline && rg != 0xff &&
+        dla_field(d, DLA_U_SDP_RDMA, rg, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN") &&
+        dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "IN_PRECISION") == SDP_FP16) {
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_NAN_INPUT_NUM", clamp32(st->nan_in));
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_INF_INPUT_NUM", clamp32(st->inf_in));
+    }
+    if (L->eql)
+        dla_field_hw_set(d, DLA_U_SDP, group, "D_STATUS", "STATUS_UNEQUAL", st->unequal);
+    exec_counter(x, "SDP.D_PERF_OUT_SATURATION", st->saturated);
+    if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_SAT_EN"))
+        dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_OUT_SATURATION", clamp32(st->saturated));
+    if (L->use_lut) {
+        const struct dla_lut_stats *s = &L->lut.stats;
+        exec_lut_stats(x, s);
+        if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_LUT_EN")) {
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_HYBRID", clamp32(s->hybrid));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LE_HIT", clamp32(s->le_hit));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
+        }
+    }
+    if (L->out_prec == SDP_FP16 &&
+        dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN"))
+        dla_reg_hw_set(d, DLA_U_SDP, group, "D_STATUS_NAN_OUTPUT_NUM", clamp32(st->nan_out));
+}
+
+/* Elements per cycle: the narrowest enabled stage sets the pace. */
+static unsigned throughput(const struct dla_config *cfg, const struct sdp_layer *L)
+{
+    unsigned tp = cfg->sdp_bs_throughput ? cfg->sdp_bs_throughput : 1;
+    if (!L->x2.bypass && cfg->sdp_bn_throughput && cfg->sdp_bn_throughput < tp)
+        tp = cfg->sdp_bn_throughput;
+    if (!L->y.bypass && cfg->sdp_ew_throughput && cfg->sdp_ew_throughput < tp)
+        tp = cfg->sdp_ew_throughput;
+    return tp;
+}
+
+static const char *prec_name(unsigned p)
+{
+    return p == SDP_INT8 ? "int8" : p == SDP_INT16 ? "int16" : "fp16";
+}
+
+static void describe(struct dla_exec *x, const struct sdp_layer *L)
+{
+    exec_desc(x, "sdp %s %ux%ux%u%s%s%s%s%s -> %s %s", prec_name(L->proc_prec), L->w, L->h, L->c,
+              L->n > 1 ? " batch" : "", L->x1.bypass ? "" : " bs", L->x2.bypass ? "" : " bn",
+              L->y.bypass ? ""
+              : L->eql    ? " eql"
+                          : " ew",
+              L->offline ? " (mem)" : " (cacc)",
+              L->eql      ? "compare"
+              : L->to_pdp ? "pdp"
+                          : "mem",
+              prec_name(L->out_prec));
+}
+
+/* ---------------------------------------------------------------- execute */
+
+static bool load_input(struct dla *d, struct dla_exec *x, int rg, struct sdp_layer *L,
+                       const struct dla_cube *in, struct dla_cube *owned,
+                       const struct dla_cube **use)
+{
+    if (L->offline) {
+        if (!sdp_rdma_input(x, rg, &L->shape, owned))
+            return false;
+        *use = owned;
+        return true;
+    }
+    if (in->w != L->w || in->h != L->h || in->c > L->cw || in->n != L->n)
+        dla_rule(d, DLA_U_SDP, "sdp.flying_cube_mismatch",
+                 "CACC delivers %ux%ux%u x%u but SDP is programmed for %ux%ux%u x%u", in->w, in->h,
+                 in->c, in->n, L->w, L->h, L->c, L->n);
+    bool fp = L->proc_prec == SDP_FP16;
+    if (fp != (in->kind == DLA_CUBE_FP32)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP processes %s but CACC delivers %s values", prec_name(L->proc_prec),
+                 in->kind == DLA_CUBE_FP32 ? "floating-point" : "integer");
+        return false;
+    }
+    *use = in;
+    return true;
 }
 
 int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                 const struct dla_cube *in, struct dla_cube *to_pdp)
 {
-    (void)rdma_group;
-    (void)in;
-    (void)to_pdp;
-    exec_desc(x, "sdp (not modelled yet)");
-    dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-             "SDP of group %d: not modelled yet", group);
-    return -1;
+    struct sdp_layer L = {0};
+    struct dla_cube owned = {0}, res = {0};
+    const struct dla_cube *input = NULL;
+    struct sdp_stats st = {0};
+    int rc = -1;
+    if (!read_layer(d, group, rdma_group, in != NULL, &L)) {
+        exec_desc(x, "sdp (not computed: see diagnostics)");
+        return -1;
+    }
+    describe(x, &L);
+    if (!in && rdma_group == 0xff) {
+        dla_rule(d, DLA_U_SDP, "sdp.rdma_needed", "offline SDP without SDP_RDMA enabled");
+        return -1;
+    }
+    if (!load_input(d, x, rdma_group, &L, in, &owned, &input) || !load_operands(x, rdma_group, &L))
+        goto out;
+    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT)) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
+                 "SDP result cube cannot be allocated");
+        goto out;
+    }
+    run_datapath(&L, input, &res, &st);
+    publish_status(d, x, group, rdma_group, &L, &st);
+    unsigned tp = throughput(d->cfg, &L);
+    exec_compute(x, (st.elements + tp - 1) / tp, st.elements);
+    if (L.eql)
+        rc = 0;
+    else if (to_pdp)
+        rc = hand_to_pdp(d, &L, &res, to_pdp) ? 0 : -1;
+    else
+        rc = write_memory(d, x, group, &L, &res) ? 0 : -1;
+out:
+    cube_free(&res);
+    cube_free(&owned);
+    free_operands(&L);
+    return rc;
 }
 
-const struct dla_unit_hooks sdp_hooks = {0};
+/* ---------------------------------------------------------------- LUT access port */
+
+static bool sdp_write(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    (void)group;
+    return lut_hook_write(&d->lut_sdp, reg, value);
+}
+
+static bool sdp_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
+                     bool peek)
+{
+    (void)group;
+    return lut_hook_read(&d->lut_sdp, reg, value, peek);
+}
+
+const struct dla_unit_hooks sdp_hooks = {.write = sdp_write, .read = sdp_read};

@@ -35,8 +35,7 @@ static bool clone_pipe(struct dla_pipe *dst, const struct dla_pipe *src)
     for (size_t i = 0; i < src->n_writes; i++) {
         dst->writes[i].data = NULL;
         if (src->writes[i].data &&
-            !clone_array((void **)&dst->writes[i].data, src->writes[i].data, src->writes[i].len,
-                         1))
+            !clone_array((void **)&dst->writes[i].data, src->writes[i].data, src->writes[i].len, 1))
             return false;
     }
     return true;
@@ -52,8 +51,7 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
     dst->cap_layers = src->n_layers;
     bool ok = dst->mem[DLA_DRAM] && dst->mem[DLA_CVSRAM] && dst->cbuf &&
               clone_array((void **)&dst->sched, src->sched, src->n_sched, sizeof *src->sched) &&
-              clone_array((void **)&dst->layers, src->layers, src->n_layers,
-                          sizeof *src->layers);
+              clone_array((void **)&dst->layers, src->layers, src->n_layers, sizeof *src->layers);
     for (int i = 0; ok && i < DLA_MAX_PIPES; i++)
         ok = clone_pipe(&dst->pipe[i], &src->pipe[i]);
     return ok;

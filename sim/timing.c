@@ -128,9 +128,8 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
         uint64_t window = st->client_done[t->client] > cursor[t->client]
                               ? st->client_done[t->client] - cursor[t->client]
                               : 0;
-        uint64_t share = st->client_bytes[t->client]
-                             ? window * t->bytes / st->client_bytes[t->client]
-                             : 0;
+        uint64_t share =
+            st->client_bytes[t->client] ? window * t->bytes / st->client_bytes[t->client] : 0;
         struct dla_event ev = {.kind = DLA_EV_DMA, .layer = st->layer};
         ev.u.dma.client = t->client;
         ev.u.dma.space = t->space;

@@ -9,7 +9,7 @@
  * fill and the completion handshake), and the extra cycles a downstream
  * stage of a fused pipeline finishes after its producer. */
 #define TIMING_STAGE_OVERHEAD 16
-#define TIMING_DRAIN 8
+#define TIMING_DRAIN          8
 
 /* Time every stage of a started pipeline and fill its milestones. */
 void timing_plan(struct dla *d, struct dla_pipe *p);

@@ -69,8 +69,8 @@ static int parse_data_line(const char *line, struct bytes *b, const char *path, 
             return -1;
         }
         if (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') {
-            snprintf(err, errlen, "%s:%u: expected a space between bytes, found '%c'", path,
-                     lineno, *s);
+            snprintf(err, errlen, "%s:%u: expected a space between bytes, found '%c'", path, lineno,
+                     *s);
             return -1;
         }
         if (bytes_push(b, (uint8_t)v) != 0) {
@@ -150,8 +150,8 @@ struct cursor {
 
 static int fail(struct cursor *c, const char *expected)
 {
-    snprintf(c->err, c->errlen, "%s:%u: expected %s, found \"%.20s\"", c->path, c->line,
-             expected, c->s);
+    snprintf(c->err, c->errlen, "%s:%u: expected %s, found \"%.20s\"", c->path, c->line, expected,
+             c->s);
     return -1;
 }
 
@@ -210,11 +210,11 @@ static int parse_number(struct cursor *c, uint64_t *v)
 static int parse_record(struct cursor *c, dat_record_fn fn, void *ctx, uint64_t *extent)
 {
     uint64_t offset, size;
-    if (expect_key(c, "offset", NULL) || parse_number(c, &offset) || (!accept(c, ',') &&
-                                                                       fail(c, "','")))
+    if (expect_key(c, "offset", NULL) || parse_number(c, &offset) ||
+        (!accept(c, ',') && fail(c, "','")))
         return -1;
-    if (expect_key(c, "size", NULL) || parse_number(c, &size) || (!accept(c, ',') &&
-                                                                   fail(c, "','")))
+    if (expect_key(c, "size", NULL) || parse_number(c, &size) ||
+        (!accept(c, ',') && fail(c, "','")))
         return -1;
     if (size == 0 || size > DAT_MAX_RECORD)
         return fail(c, "a record size between 1 and 65536");

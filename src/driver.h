@@ -39,7 +39,7 @@ struct drv_task {
 };
 
 struct drv_action {
-    uint8_t kind; /* enum drv_act_kind */
+    uint8_t kind;         /* enum drv_act_kind */
     uint32_t addr, value; /* DRV_WRITE: CSB byte address and value */
     struct drv_wait wait;
     struct drv_task task;

@@ -1,12 +1,443 @@
-/* Placeholder until the loadable runtime lands. */
+/* The loadable driver: the runtime (memory, blobs, tensors) and the engine
+ * scheduler running a loadable's submit list on the simulated NVDLA.
+ *
+ * next() is a small state machine: load the memories, then for every task
+ * of the submit list check its pre-actions, mark its beginning, run it (DLA:
+ * hand out the engine's register writes and wait for interrupts; EMU: run
+ * it on the host), apply its post-actions and mark its end; finally write
+ * the output tensor.  All of it is plain data in struct ldrv_state plus the
+ * engine, which save()/restore() copy whole. */
 #include "loadable_driver.h"
 
-struct driver *loadable_driver_open(const char *path, const struct session_opts *opt,
-                                    struct dla *d, struct report *rep, char *err, size_t errlen)
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+#include "engine.h"
+#include "loadable.h"
+#include "runtime.h"
+#include "sample_net.h"
+
+#define LDRV_MAX_EVENT_TARGETS 64
+
+enum ldrv_phase {
+    PH_LOAD,
+    PH_NEXT_TASK,
+    PH_EMU,
+    PH_DLA_START,
+    PH_DLA,
+    PH_DLA_WAITED,
+    PH_POLL_WAITED,
+    PH_OUTPUT,
+    PH_DONE,
+};
+
+struct event_value {
+    uint16_t target;
+    uint32_t value;
+};
+
+struct ldrv_state {
+    uint8_t phase;
+    uint32_t submit, slot; /* next task: submit entry and position in it */
+    uint32_t task;         /* running task (index into the task list) */
+    uint32_t tasks_done, dla_tasks, emu_tasks, ops_done;
+    bool failed, output_written;
+    uint32_t n_events;
+    struct event_value events[LDRV_MAX_EVENT_TARGETS];
+};
+
+struct ldrv {
+    struct driver base;
+    struct loadable *ld;
+    struct runtime rt;
+    bool rt_loaded;
+    struct engine *eng;
+    struct ldrv_state st;
+    uint32_t flush_addr;
+    char input[4096], output[4096];
+};
+
+struct ldrv_saved {
+    struct ldrv_state st;
+    struct engine *eng;
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static void fail(struct ldrv *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fail(struct ldrv *l, const char *fmt, ...)
 {
-    (void)opt;
+    va_list ap;
+    va_start(ap, fmt);
+    report_vmsg(l->base.rep, REPORT_ERROR, fmt, ap);
+    va_end(ap);
+    if (l->base.rep)
+        l->base.rep->input_errors++;
+    l->st.failed = true;
+}
+
+static bool intr_ready(void *ctx, struct dla *d)
+{
+    (void)ctx;
+    return dla_intr_line(d);
+}
+
+static bool flush_ready(void *ctx, struct dla *d)
+{
+    const struct ldrv *l = ctx;
+    return dla_csb_peek(d, l->flush_addr) & 1u;
+}
+
+/* The task the submit list names next (tasks in list order without one). */
+static bool next_task(struct ldrv *l, uint32_t *task)
+{
+    const struct loadable *ld = l->ld;
+    if (ld->n_submits == 0) {
+        if (l->st.submit >= ld->n_tasks)
+            return false;
+        *task = l->st.submit++;
+        return true;
+    }
+    while (l->st.submit < ld->n_submits) {
+        const struct ld_submit *s = &ld->submits[l->st.submit];
+        if (l->st.slot < s->n_tasks) {
+            *task = (uint32_t)loadable_task_index(ld, s->tasks[l->st.slot++]);
+            return true;
+        }
+        l->st.submit++;
+        l->st.slot = 0;
+    }
+    return false;
+}
+
+static struct event_value *event_slot(struct ldrv *l, uint16_t target)
+{
+    for (uint32_t i = 0; i < l->st.n_events; i++)
+        if (l->st.events[i].target == target)
+            return &l->st.events[i];
+    if (l->st.n_events == LDRV_MAX_EVENT_TARGETS)
+        return NULL;
+    struct event_value *e = &l->st.events[l->st.n_events++];
+    e->target = target;
+    e->value = 0;
+    return e;
+}
+
+/* Pre- and post-actions: SIGNAL sets an event chain's value, WAIT needs the
+ * value reached.  Tasks run one at a time, so an unreached WAIT can never
+ * be satisfied: it is an error in the loadable. */
+static bool apply_events(struct ldrv *l, const uint16_t *ids, uint32_t n, const char *when)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ld_event *e = &l->ld->events[loadable_event_index(l->ld, ids[i])];
+        struct event_value *v = event_slot(l, e->target);
+        if (!v) {
+            fail(l, "%s: more than %d event chains", l->ld->name, LDRV_MAX_EVENT_TARGETS);
+            return false;
+        }
+        if (e->op == LD_EVENT_SIGNAL) {
+            v->value = e->val;
+        } else if (v->value < e->val) {
+            fail(l,
+                 "%s: task %u %s waits for event %u (chain %u value %u), but the chain is at "
+                 "%u and no task can signal it any more",
+                 l->ld->name, l->ld->tasks[l->st.task].id, when, e->id, e->target, e->val,
+                 v->value);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void task_marker(struct ldrv *l, struct drv_action *act, bool begin)
+{
+    const struct ld_task *t = &l->ld->tasks[l->st.task];
+    act->kind = DRV_TASK;
+    act->task.index = (int)l->st.task;
+    act->task.begin = begin;
+    act->task.emu = t->interface == LD_IF_EMU1;
+    snprintf(act->task.name, sizeof act->task.name, "%s task %u", act->task.emu ? "EMU" : "DLA",
+             t->id);
+    snprintf(act->where, sizeof act->where, "%.32s: %s task %u %s", l->ld->name,
+             act->task.emu ? "EMU" : "DLA", t->id, begin ? "begins" : "ends");
+}
+
+static void end_task(struct ldrv *l, struct drv_action *act)
+{
+    const struct ld_task *t = &l->ld->tasks[l->st.task];
+    if (!l->st.failed)
+        apply_events(l, t->post, t->n_post, "post-action");
+    l->st.tasks_done++;
+    task_marker(l, act, false);
+    l->st.phase = l->st.failed ? PH_OUTPUT : PH_NEXT_TASK;
+}
+
+/* ---------------------------------------------------------------- phases */
+
+static bool do_load(struct ldrv *l, struct dla *d)
+{
+    char err[512];
+    if (l->rt_loaded)
+        runtime_free(&l->rt);
+    l->rt_loaded = runtime_load(&l->rt, l->ld, d, err, sizeof err);
+    if (!l->rt_loaded) {
+        fail(l, "%s", err);
+        return false;
+    }
+    if (!runtime_fill_input(&l->rt, d, l->input[0] ? l->input : NULL, err, sizeof err)) {
+        fail(l, "%s", err);
+        return false;
+    }
+    return true;
+}
+
+static bool begin_task(struct ldrv *l, struct dla *d, struct drv_action *act)
+{
+    uint32_t task;
+    if (!next_task(l, &task))
+        return false;
+    l->st.task = task;
+    char err[512];
+    if (!runtime_reload_dep_graphs(&l->rt, d, err, sizeof err)) {
+        fail(l, "%s", err);
+        return false;
+    }
+    const struct ld_task *t = &l->ld->tasks[task];
+    if (!apply_events(l, t->pre, t->n_pre, "pre-action"))
+        return false;
+    task_marker(l, act, true);
+    if (t->interface == LD_IF_EMU1) {
+        l->st.emu_tasks++;
+        l->st.phase = PH_EMU;
+    } else {
+        l->st.dla_tasks++;
+        l->st.phase = PH_DLA_START;
+    }
+    return true;
+}
+
+static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
+{
+    snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
+    if (a->kind == ENG_ACT_WRITE) {
+        act->kind = DRV_WRITE;
+        act->addr = a->addr;
+        act->value = a->value;
+        return;
+    }
+    act->kind = DRV_WAIT;
+    act->wait.ready = flush_ready;
+    act->wait.ctx = l;
+    act->wait.max_events = -1;
+    snprintf(act->wait.what, sizeof act->wait.what, "CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE");
+    l->flush_addr = a->addr;
+    l->st.phase = PH_POLL_WAITED;
+}
+
+/* One step of a DLA task: a queued write, the end of the task, or a wait
+ * for the next interrupt. */
+static void dla_step(struct ldrv *l, struct drv_action *act)
+{
+    struct eng_action a;
+    if (engine_next_action(l->eng, &a)) {
+        emit_engine_action(l, &a, act);
+        return;
+    }
+    if (engine_task_done(l->eng)) {
+        if (engine_task_failed(l->eng))
+            l->st.failed = true;
+        l->st.ops_done += engine_ops_done(l->eng);
+        end_task(l, act);
+        return;
+    }
+    act->kind = DRV_WAIT;
+    act->wait.ready = intr_ready;
+    act->wait.ctx = l;
+    act->wait.max_events = -1;
+    snprintf(act->wait.what, sizeof act->wait.what, "the DLA interrupt");
+    snprintf(act->where, sizeof act->where, "%.40s: DLA task %u", l->ld->name,
+             l->ld->tasks[l->st.task].id);
+    l->st.phase = PH_DLA_WAITED;
+}
+
+static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result *prev,
+                      struct drv_action *act)
+{
+    struct ldrv *l = (struct ldrv *)drv;
+    memset(act, 0, sizeof *act);
+    char msg[512];
+    for (;;) {
+        switch (l->st.phase) {
+        case PH_LOAD:
+            l->st.phase = do_load(l, d) ? PH_NEXT_TASK : PH_DONE;
+            continue;
+        case PH_NEXT_TASK:
+            if (begin_task(l, d, act))
+                return;
+            l->st.phase = PH_OUTPUT;
+            continue;
+        case PH_EMU:
+            if (!emu_run_task(d, &l->rt, l->st.task, msg, sizeof msg))
+                fail(l, "%s: EMU task %u: %s", l->ld->name, l->ld->tasks[l->st.task].id, msg);
+            end_task(l, act);
+            return;
+        case PH_DLA_START:
+            engine_start(l->eng, d, &l->rt, l->st.task);
+            l->st.phase = PH_DLA;
+            continue;
+        case PH_DLA:
+            dla_step(l, act);
+            return;
+        case PH_DLA_WAITED:
+        case PH_POLL_WAITED:
+            if (prev && !prev->wait_ok)
+                engine_abort(l->eng, l->st.phase == PH_DLA_WAITED
+                                         ? "the hardware went idle without raising an interrupt"
+                                         : "the CBUF flush never completed");
+            else if (l->st.phase == PH_DLA_WAITED)
+                engine_interrupt(l->eng, d);
+            l->st.phase = PH_DLA;
+            continue;
+        case PH_OUTPUT:
+            l->st.phase = PH_DONE;
+            if (l->output[0] && !l->st.failed) {
+                if (runtime_write_output(&l->rt, d, l->output, msg, sizeof msg))
+                    l->st.output_written = true;
+                else
+                    fail(l, "%s", msg);
+            }
+            continue;
+        case PH_DONE:
+        default:
+            act->kind = DRV_DONE;
+            snprintf(act->where, sizeof act->where, "%.40s: done", l->ld->name);
+            return;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- driver ops */
+
+static void ldrv_destroy(struct driver *drv)
+{
+    struct ldrv *l = (struct ldrv *)drv;
+    if (l->rt_loaded)
+        runtime_free(&l->rt);
+    engine_destroy(l->eng);
+    loadable_free(l->ld);
+    free(l);
+}
+
+static void *ldrv_save(const struct driver *drv)
+{
+    const struct ldrv *l = (const struct ldrv *)drv;
+    struct ldrv_saved *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->st = l->st;
+    s->eng = engine_clone(l->eng);
+    if (!s->eng) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void ldrv_restore(struct driver *drv, const void *saved)
+{
+    struct ldrv *l = (struct ldrv *)drv;
+    const struct ldrv_saved *s = saved;
+    l->st = s->st;
+    engine_copy(l->eng, s->eng);
+}
+
+static void ldrv_free_saved(void *saved)
+{
+    struct ldrv_saved *s = saved;
+    if (s)
+        engine_destroy(s->eng);
+    free(s);
+}
+
+/* Tasks the submit list names (every task when there is none). */
+static uint32_t tasks_to_run(const struct loadable *ld)
+{
+    if (ld->n_submits == 0)
+        return ld->n_tasks;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ld->n_submits; i++)
+        n += ld->submits[i].n_tasks;
+    return n;
+}
+
+static void ldrv_summary(const struct driver *drv, char *buf, size_t len)
+{
+    const struct ldrv *l = (const struct ldrv *)drv;
+    snprintf(buf, len, "%s: %u of %u tasks run (%u DLA, %u EMU), %u DLA operations%s%s%s",
+             l->base.name, l->st.tasks_done, tasks_to_run(l->ld), l->st.dla_tasks, l->st.emu_tasks,
+             l->st.ops_done, l->st.failed ? "; failed" : "",
+             l->st.output_written ? "; output written to " : "",
+             l->st.output_written ? l->output : "");
+}
+
+static void ldrv_describe(const struct driver *drv, struct dla *d, FILE *out)
+{
     (void)d;
-    (void)rep;
-    snprintf(err, errlen, "%s: loadables not supported yet", path);
-    return NULL;
+    const struct ldrv *l = (const struct ldrv *)drv;
+    char buf[512];
+    engine_describe(l->eng, buf, sizeof buf);
+    fprintf(out, "  loadable %s: %s\n", l->ld->name, buf);
+}
+
+static const struct driver_ops ldrv_ops = {
+    .kind = "loadable",
+    .next = ldrv_next,
+    .destroy = ldrv_destroy,
+    .save = ldrv_save,
+    .restore = ldrv_restore,
+    .free_saved = ldrv_free_saved,
+    .summary = ldrv_summary,
+    .describe = ldrv_describe,
+};
+
+static struct loadable *open_loadable(const char *path, char *err, size_t errlen)
+{
+    if (strncmp(path, "sample:", 7) != 0)
+        return loadable_read_file(path, err, errlen);
+    uint8_t *buf;
+    size_t len;
+    if (!sample_net_build(path + 7, &buf, &len, err, errlen))
+        return NULL;
+    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
+    free(buf);
+    return ld;
+}
+
+struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
+                                    struct report *rep, char *err, size_t errlen)
+{
+    struct ldrv *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    l->ld = open_loadable(path, err, errlen);
+    if (!l->ld || !(l->eng = engine_create(d, rep, err, errlen))) {
+        loadable_free(l->ld);
+        free(l);
+        return NULL;
+    }
+    l->base.ops = &ldrv_ops;
+    l->base.rep = rep;
+    const char *base = strrchr(path, '/');
+    snprintf(l->base.name, sizeof l->base.name, "%s", base ? base + 1 : path);
+    if (opt && opt->input)
+        snprintf(l->input, sizeof l->input, "%s", opt->input);
+    if (opt && opt->output)
+        snprintf(l->output, sizeof l->output, "%s", opt->output);
+    l->st.phase = PH_LOAD;
+    return &l->base;
 }

@@ -6,7 +6,7 @@
 #include "driver.h"
 #include "session.h"
 
-struct driver *loadable_driver_open(const char *path, const struct session_opts *opt,
-                                    struct dla *d, struct report *rep, char *err, size_t errlen);
+struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
+                                    struct report *rep, char *err, size_t errlen);
 
 #endif

@@ -33,7 +33,10 @@ static void print_report(void *ctx, enum report_level level, const char *text)
     if (level == REPORT_INFO && o->quiet)
         return;
     FILE *f = level >= REPORT_WARNING ? stderr : stdout;
-    fprintf(f, "%s%s\n", level == REPORT_ERROR ? "error: " : level == REPORT_WARNING ? "warning: " : "",
+    fprintf(f, "%s%s\n",
+            level == REPORT_ERROR     ? "error: "
+            : level == REPORT_WARNING ? "warning: "
+                                      : "",
             text);
 }
 
@@ -58,9 +61,9 @@ static void list_configs(void)
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"batch", no_argument, NULL, 'b'},  {"config", required_argument, NULL, 'c'},
+        {"batch", no_argument, NULL, 'b'},        {"config", required_argument, NULL, 'c'},
         {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},   {"version", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {"list-configs", no_argument, NULL, 'L'}, {0, 0, 0, 0},
     };
     struct session_opts opt = {0};

@@ -11,10 +11,10 @@ enum report_level { REPORT_INFO, REPORT_NOTE, REPORT_WARNING, REPORT_ERROR };
 struct report {
     void (*print)(void *ctx, enum report_level level, const char *text);
     void *ctx;
-    unsigned checks_passed, checks_failed;   /* register read checks, CRC checks */
-    unsigned dumps_matched, dumps_failed;    /* memory dumps compared with goldens */
-    unsigned dumps_written;                  /* dumps without a golden, written out */
-    unsigned input_errors;                   /* malformed input found while running */
+    unsigned checks_passed, checks_failed; /* register read checks, CRC checks */
+    unsigned dumps_matched, dumps_failed;  /* memory dumps compared with goldens */
+    unsigned dumps_written;                /* dumps without a golden, written out */
+    unsigned input_errors;                 /* malformed input found while running */
 };
 
 void report_msg(struct report *r, enum report_level level, const char *fmt, ...)

@@ -26,6 +26,15 @@ struct session {
     int64_t wait_budget; /* hardware events left for the current DRV_WAIT */
 
     uint64_t writes, layers_done, tasks_done, events;
+    uint64_t wait_events;   /* hardware events taken by the current DRV_WAIT */
+    struct drv_action last; /* the action executed last */
+    bool have_last;
+    size_t n_tasks, cap_tasks;
+    struct session_task *tasks;
+
+    const struct session_hooks *hooks;
+    void *hooks_ctx;
+
     bool stop_requested;
     enum session_stop stop_why;
     char stop_msg[256];
@@ -109,6 +118,7 @@ void session_close(struct session *s)
     if (s->drv)
         s->drv->ops->destroy(s->drv);
     dla_destroy(s->dla);
+    free(s->tasks);
     free(s);
 }
 
@@ -120,8 +130,9 @@ bool session_restart(struct session *s, char *err, size_t errlen)
     s->drv->ops->destroy(s->drv);
     s->drv = drv;
     dla_reset(s->dla);
-    s->have_act = s->have_prev = s->finished = s->stop_requested = false;
-    s->writes = s->layers_done = s->tasks_done = s->events = 0;
+    s->have_act = s->have_prev = s->finished = s->stop_requested = s->have_last = false;
+    s->writes = s->layers_done = s->tasks_done = s->events = s->wait_events = 0;
+    s->n_tasks = 0;
     s->stop_msg[0] = 0;
     return true;
 }
@@ -179,8 +190,12 @@ static void fetch_action(struct session *s)
     s->drv->ops->next(s->drv, s->dla, s->have_prev ? &s->prev : NULL, &s->act);
     s->have_prev = false;
     s->have_act = true;
-    if (s->act.kind == DRV_WAIT)
+    if (s->act.kind == DRV_WAIT) {
         s->wait_budget = s->act.wait.max_events;
+        s->wait_events = 0;
+    }
+    if (s->hooks && s->hooks->fetched)
+        s->hooks->fetched(s->hooks_ctx, s, &s->act);
 }
 
 bool session_pending(struct session *s, struct drv_action *act)
@@ -194,9 +209,45 @@ bool session_pending(struct session *s, struct drv_action *act)
 
 static void finish_action(struct session *s, bool wait_ok)
 {
+    s->last = s->act;
+    s->have_last = true;
+    if (s->act.kind == DRV_WAIT && s->hooks && s->hooks->wait_done)
+        s->hooks->wait_done(s->hooks_ctx, s, &s->act, wait_ok, s->wait_events);
     s->have_act = false;
     s->prev.wait_ok = wait_ok;
     s->have_prev = true;
+}
+
+/* Keep a record per task: begin and end cycles for "info tasks". */
+static void note_task(struct session *s, const struct drv_task *t)
+{
+    struct session_task *rec = NULL;
+    for (size_t i = s->n_tasks; i-- > 0;)
+        if (s->tasks[i].index == t->index && s->tasks[i].emu == t->emu && !s->tasks[i].done) {
+            rec = &s->tasks[i];
+            break;
+        }
+    if (!rec && t->begin) {
+        if (s->n_tasks == s->cap_tasks) {
+            size_t cap = s->cap_tasks ? s->cap_tasks * 2 : 16;
+            struct session_task *n = realloc(s->tasks, cap * sizeof *n);
+            if (!n)
+                return; /* the record is for display only; running goes on */
+            s->tasks = n;
+            s->cap_tasks = cap;
+        }
+        rec = &s->tasks[s->n_tasks++];
+        memset(rec, 0, sizeof *rec);
+        rec->index = t->index;
+        rec->emu = t->emu;
+        snprintf(rec->name, sizeof rec->name, "%s", t->name);
+        rec->begin_cycle = dla_now(s->dla);
+        return;
+    }
+    if (rec && !t->begin) {
+        rec->done = true;
+        rec->end_cycle = dla_now(s->dla);
+    }
 }
 
 /* Execute (part of) the current action.  Returns SESSION_HANG when a wait
@@ -214,6 +265,7 @@ static enum session_stop execute(struct session *s)
         return SESSION_STEPPED;
     case DRV_TASK:
         finish_action(s, true);
+        note_task(s, &a->task);
         if (!a->task.begin)
             s->tasks_done++;
         return SESSION_STEPPED;
@@ -226,14 +278,15 @@ static enum session_stop execute(struct session *s)
             if (s->wait_budget > 0)
                 s->wait_budget--;
             s->events++;
+            s->wait_events++;
             return SESSION_STEPPED;
         }
         finish_action(s, false);
         /* a bounded retry (read_reg) that ran out is the driver's business; an
          * unbounded wait on idle hardware is a hang */
         if (a->wait.max_events < 0) {
-            snprintf(s->stop_msg, sizeof s->stop_msg, "%s: waiting for %s, but the hardware is idle",
-                     a->where, a->wait.what);
+            snprintf(s->stop_msg, sizeof s->stop_msg,
+                     "%s: waiting for %s, but the hardware is idle", a->where, a->wait.what);
             return SESSION_HANG;
         }
         return SESSION_STEPPED;
@@ -279,6 +332,25 @@ static uint64_t counter(const struct session *s, enum session_unit unit)
     }
 }
 
+/* One execute() followed by the observer and the stop checks: SESSION_STEPPED
+ * when execution may go on. */
+static enum session_stop execute_observed(struct session *s)
+{
+    enum session_stop r = execute(s);
+    if (s->hooks && s->hooks->after_execute)
+        s->hooks->after_execute(s->hooks_ctx, s);
+    if (r == SESSION_DONE || r == SESSION_HANG)
+        return r;
+    if (s->stop_requested)
+        return s->stop_why;
+    if (session_interrupt) {
+        session_interrupt = 0;
+        snprintf(s->stop_msg, sizeof s->stop_msg, "interrupted");
+        return SESSION_INTERRUPTED;
+    }
+    return SESSION_STEPPED;
+}
+
 enum session_stop session_step(struct session *s, enum session_unit unit, uint64_t count)
 {
     uint64_t target = counter(s, unit) + (count ? count : 1);
@@ -287,19 +359,145 @@ enum session_stop session_step(struct session *s, enum session_unit unit, uint64
     if (s->finished)
         return SESSION_DONE;
     for (;;) {
-        enum session_stop r = execute(s);
-        if (r == SESSION_DONE || r == SESSION_HANG)
+        enum session_stop r = execute_observed(s);
+        if (r != SESSION_STEPPED)
             return r;
-        if (s->stop_requested)
-            return s->stop_why;
-        if (session_interrupt) {
-            session_interrupt = 0;
-            snprintf(s->stop_msg, sizeof s->stop_msg, "interrupted");
-            return SESSION_INTERRUPTED;
-        }
         if (step_complete(s, unit, target))
             return SESSION_STEPPED;
     }
+}
+
+enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, struct session *s),
+                                     void *ctx)
+{
+    s->stop_requested = false;
+    s->stop_msg[0] = 0;
+    if (s->finished)
+        return SESSION_DONE;
+    for (;;) {
+        enum session_stop r = execute_observed(s);
+        if (r != SESSION_STEPPED)
+            return r;
+        if (pred(ctx, s))
+            return SESSION_STEPPED;
+    }
+}
+
+uint64_t session_layers_done(const struct session *s)
+{
+    return s->layers_done;
+}
+
+uint64_t session_events(const struct session *s)
+{
+    return s->events;
+}
+
+bool session_last_action(const struct session *s, struct drv_action *act)
+{
+    if (s->have_last)
+        *act = s->last;
+    return s->have_last;
+}
+
+size_t session_task_count(const struct session *s)
+{
+    return s->n_tasks;
+}
+
+const struct session_task *session_task_get(const struct session *s, size_t i)
+{
+    return i < s->n_tasks ? &s->tasks[i] : NULL;
+}
+
+void session_set_hooks(struct session *s, const struct session_hooks *hooks, void *ctx)
+{
+    s->hooks = hooks;
+    s->hooks_ctx = ctx;
+}
+
+/* ---------------------------------------------------------------- state */
+
+struct session_state {
+    struct dla_snapshot *snap;
+    void *drv;
+    struct session copy; /* plain fields; tasks point to the state's own array */
+    struct report rep_counts;
+};
+
+struct session_state *session_save(struct session *s)
+{
+    struct session_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->snap = dla_snapshot_take(s->dla);
+    st->drv = s->drv->ops->save(s->drv);
+    st->copy = *s;
+    st->copy.tasks = NULL;
+    if (s->n_tasks) {
+        st->copy.tasks = malloc(s->n_tasks * sizeof *s->tasks);
+        if (st->copy.tasks)
+            memcpy(st->copy.tasks, s->tasks, s->n_tasks * sizeof *s->tasks);
+    }
+    st->copy.cap_tasks = s->n_tasks;
+    if (s->rep)
+        st->rep_counts = *s->rep;
+    if (!st->snap || !st->drv || (s->n_tasks && !st->copy.tasks)) {
+        session_state_free(st);
+        return NULL;
+    }
+    st->copy.drv = s->drv; /* remembered to free the driver's copy */
+    return st;
+}
+
+void session_load(struct session *s, const struct session_state *st)
+{
+    dla_snapshot_restore(s->dla, st->snap);
+    s->drv->ops->restore(s->drv, st->drv);
+    struct session keep = *s;
+    *s = st->copy;
+    /* identity, options and observers are not part of the state */
+    memcpy(s->path, keep.path, sizeof s->path);
+    s->opt = keep.opt;
+    s->cfg = keep.cfg;
+    s->rep = keep.rep;
+    s->dla = keep.dla;
+    s->drv = keep.drv;
+    s->listener = keep.listener;
+    s->hooks = keep.hooks;
+    s->hooks_ctx = keep.hooks_ctx;
+    s->tasks = keep.tasks;
+    s->cap_tasks = keep.cap_tasks;
+    if (st->copy.n_tasks > s->cap_tasks) {
+        struct session_task *n = realloc(s->tasks, st->copy.n_tasks * sizeof *n);
+        if (!n)
+            abort(); /* cannot hold the restored task list: do not continue half-restored */
+        s->tasks = n;
+        s->cap_tasks = st->copy.n_tasks;
+    }
+    if (st->copy.n_tasks)
+        memcpy(s->tasks, st->copy.tasks, st->copy.n_tasks * sizeof *s->tasks);
+    s->n_tasks = st->copy.n_tasks;
+    s->stop_requested = false;
+    if (s->rep) {
+        s->rep->checks_passed = st->rep_counts.checks_passed;
+        s->rep->checks_failed = st->rep_counts.checks_failed;
+        s->rep->dumps_matched = st->rep_counts.dumps_matched;
+        s->rep->dumps_failed = st->rep_counts.dumps_failed;
+        s->rep->dumps_written = st->rep_counts.dumps_written;
+        s->rep->input_errors = st->rep_counts.input_errors;
+    }
+}
+
+void session_state_free(struct session_state *st)
+{
+    if (!st)
+        return;
+    dla_snapshot_free(st->snap);
+    if (st->drv && st->copy.drv)
+        st->copy.drv->ops->free_saved(st->drv);
+    free(st->copy.tasks);
+    free(st);
 }
 
 /* ---------------------------------------------------------------- reports */
@@ -320,18 +518,44 @@ static void report_units(struct session *s, FILE *out)
     }
 }
 
+/* For a layer that is not running: which of its processor's units have
+ * D_OP_ENABLE set in its group, so "waiting for SDP_RDMA" is visible. */
+static void report_layer_units(struct dla *d, const struct dla_layer *l, FILE *out)
+{
+    if (l->group > 1)
+        return;
+    fprintf(out, "      op enable in group %u:", l->group);
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
+        if (!ru || ru->op_enable == 0xffff || dla_unit_proc((enum dla_unit)u) != l->proc)
+            continue;
+        fprintf(out, " %s %s", dla_unit_name((enum dla_unit)u),
+                dla_op_enabled(d, (enum dla_unit)u, l->group) ? "set" : "NOT set");
+    }
+    fprintf(out, "\n");
+}
+
 static void report_layers(struct session *s, FILE *out)
 {
     struct dla *d = s->dla;
+    size_t waiting = 0;
     for (size_t i = 0; i < dla_layer_count(d); i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
         if (l->state == DLA_LAYER_DONE)
             continue;
-        fprintf(out, "  layer %u: %s group %u %s%s%s\n", l->index, dla_proc_name(l->proc),
-                l->group, dla_layer_state_name(l->state), l->state == DLA_LAYER_ENABLED
-                    ? " (waiting for the other units of its pipeline)" : "",
-                l->desc[0] ? "" : "");
+        waiting++;
+        const char *why = "";
+        if (l->state == DLA_LAYER_PROGRAMMING)
+            why = " (registers written, never enabled)";
+        else if (l->state == DLA_LAYER_ENABLED)
+            why = " (enabled, waiting for the other units of its pipeline)";
+        fprintf(out, "  layer %u: %s group %u %s%s%s%s\n", l->index, dla_proc_name(l->proc),
+                l->group, dla_layer_state_name(l->state), why, l->desc[0] ? ": " : "", l->desc);
+        if (l->state != DLA_LAYER_RUNNING)
+            report_layer_units(d, l, out);
     }
+    if (!waiting)
+        fprintf(out, "  layers: every hardware layer has completed; none is programmed\n");
 }
 
 static void report_bits(FILE *out, const char *label, uint32_t v)
@@ -339,6 +563,19 @@ static void report_bits(FILE *out, const char *label, uint32_t v)
     fprintf(out, "  %s 0x%08x", label, v);
     for (unsigned b = 0; b < 32; b++)
         if ((v & (1u << b)) && dla_intr_bit_name(b))
+            fprintf(out, " %s", dla_intr_bit_name(b));
+    fprintf(out, "\n");
+}
+
+/* Status bits set but masked never raise the line: the classic lost interrupt. */
+static void report_masked(struct session *s, FILE *out)
+{
+    uint32_t masked = dla_intr_status(s->dla) & dla_intr_mask(s->dla);
+    if (!masked)
+        return;
+    fprintf(out, "  pending but masked (the interrupt line stays low):");
+    for (unsigned b = 0; b < 32; b++)
+        if ((masked & (1u << b)) && dla_intr_bit_name(b))
             fprintf(out, " %s", dla_intr_bit_name(b));
     fprintf(out, "\n");
 }
@@ -352,6 +589,8 @@ void session_hang_report(struct session *s, FILE *out)
     report_units(s, out);
     report_bits(out, "GLB.S_INTR_STATUS", dla_intr_status(s->dla));
     report_bits(out, "GLB.S_INTR_MASK  ", dla_intr_mask(s->dla));
+    report_masked(s, out);
+    fprintf(out, "  interrupt line: %s\n", dla_intr_line(s->dla) ? "asserted" : "low");
 }
 
 void session_summary(const struct session *s, char *buf, size_t len)

@@ -77,6 +77,49 @@ void session_hang_report(struct session *s, FILE *out);
 void session_summary(const struct session *s, char *buf, size_t len);
 int session_exit_status(const struct session *s);
 
+/* Hardware layers completed and hardware events processed so far. */
+uint64_t session_layers_done(const struct session *s);
+uint64_t session_events(const struct session *s);
+/* The action executed last (for "where" after a stop); false before the first. */
+bool session_last_action(const struct session *s, struct drv_action *act);
+
+/* Run until pred(ctx, s) holds after an action (checked after every action and
+ * hardware event), or a stop, the end or a hang. */
+enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, struct session *s),
+                                     void *ctx);
+
+/* Tasks seen so far (DRV_TASK markers of the loadable driver). */
+struct session_task {
+    int index;
+    bool emu;
+    bool done;
+    char name[48];
+    uint64_t begin_cycle, end_cycle;
+};
+size_t session_task_count(const struct session *s);
+const struct session_task *session_task_get(const struct session *s, size_t i);
+
+/* Observer of execution (the debugger core): checkpoints at layer boundaries,
+ * watchpoints, the programming log for "export txn". */
+struct session_hooks {
+    /* the driver produced the next action (its host work is done) */
+    void (*fetched)(void *ctx, struct session *s, const struct drv_action *act);
+    /* a DRV_WAIT ended: ok = its condition held; events = hardware events it took */
+    void (*wait_done)(void *ctx, struct session *s, const struct drv_action *act, bool ok,
+                      uint64_t events);
+    /* after every executed action or hardware event: a consistent point */
+    void (*after_execute)(void *ctx, struct session *s);
+};
+void session_set_hooks(struct session *s, const struct session_hooks *hooks, void *ctx);
+
+/* Complete state of a session at a consistent point: model snapshot, driver
+ * state, the action in progress, counters, tasks and the report's counts.
+ * Loading it makes execution continue exactly as it did from that point. */
+struct session_state;
+struct session_state *session_save(struct session *s);
+void session_load(struct session *s, const struct session_state *st);
+void session_state_free(struct session_state *st);
+
 /* Set from a SIGINT handler; a running step stops with SESSION_INTERRUPTED. */
 extern volatile sig_atomic_t session_interrupt;
 

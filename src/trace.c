@@ -64,7 +64,7 @@ enum trace_kind trace_detect(const char *path, char *file, size_t len)
 
 const char *trace_cfg_config_hint(const char *path)
 {
-    static const char *const names[] = {"nv_small_256_full", "nv_small_256", "nv_small",
+    static const char *const names[] = {"nv_small_256_full",   "nv_small_256",  "nv_small",
                                         "nv_medium_1024_full", "nv_medium_512", "nv_large"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char pat[64];
@@ -113,8 +113,14 @@ void trace_name(const char *dir, const char *file, char *name, size_t len)
     snprintf(name, len, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
 }
 
-void trace_compare_golden(struct report *rep, const char *loc, const char *golden,
-                          uint64_t addr, const uint8_t *mem, size_t len)
+void trace_where(const char *file, unsigned line, char *buf, size_t len)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(buf, len, "%.80s:%u", base ? base + 1 : file, line);
+}
+
+void trace_compare_golden(struct report *rep, const char *loc, const char *golden, uint64_t addr,
+                          const uint8_t *mem, size_t len)
 {
     char err[512];
     uint8_t *want;
@@ -192,8 +198,7 @@ void trace_summary(const struct driver *drv, char *buf, size_t len)
         return;
     unsigned dumps = r->dumps_matched + r->dumps_failed;
     if (dumps && r->dumps_failed)
-        n += snprintf(buf + n, len - (size_t)n, "; %u of %u dumps differ", r->dumps_failed,
-                      dumps);
+        n += snprintf(buf + n, len - (size_t)n, "; %u of %u dumps differ", r->dumps_failed, dumps);
     else if (dumps)
         n += snprintf(buf + n, len - (size_t)n, "; %u dump%s matched", r->dumps_matched,
                       r->dumps_matched == 1 ? "" : "s");

@@ -27,9 +27,11 @@ const char *trace_cfg_config_hint(const char *path);
 /* Shared helpers of the two replayers. */
 void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,
                       const char *default_file);
+/* "input.txn:34": the file's base name and a line, for messages. */
+void trace_where(const char *file, unsigned line, char *buf, size_t len);
 void trace_name(const char *dir, const char *file, char *name, size_t len);
-void trace_compare_golden(struct report *rep, const char *loc, const char *golden,
-                          uint64_t addr, const uint8_t *mem, size_t len);
+void trace_compare_golden(struct report *rep, const char *loc, const char *golden, uint64_t addr,
+                          const uint8_t *mem, size_t len);
 void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
                       uint64_t addr, const char *memtype, const uint8_t *mem, size_t len);
 void trace_summary(const struct driver *drv, char *buf, size_t len);

@@ -37,8 +37,8 @@ struct cfg_cmd {
     unsigned line;
     uint32_t addr; /* CSB byte address */
     uint32_t value;
-    uint8_t space;  /* enum dla_space */
-    bool skip;      /* memory command for a memory this configuration lacks */
+    uint8_t space; /* enum dla_space */
+    bool skip;     /* memory command for a memory this configuration lacks */
     uint64_t base, size;
     uint32_t crc;
     uint8_t pattern;
@@ -161,8 +161,7 @@ static int perr(const struct perr *p, const char *fmt, const char *arg)
     return -1;
 }
 
-static int resolve_reg(struct cfg_trace *t, const struct perr *p, const char *name,
-                       uint32_t *addr)
+static int resolve_reg(struct cfg_trace *t, const struct perr *p, const char *name, uint32_t *addr)
 {
     struct regdb_ref ref;
     if (!regdb_resolve(t->map, name, &ref) || ref.field) {
@@ -195,16 +194,17 @@ static int parse_space(struct cfg_trace *t, const struct perr *p, const char *to
 
 static int parse_pattern(const struct perr *p, const char *tok, struct cfg_cmd *c)
 {
-    static const char *const names[] = {"ALL_ZERO", "ONES", "AFIVE", "FIVEA", "ADDR", "RANDOM",
-                                        "X"};
+    static const char *const names[] = {"ALL_ZERO", "ONES",   "AFIVE", "FIVEA",
+                                        "ADDR",     "RANDOM", "X"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(tok, names[i]) == 0) {
             c->pattern = (uint8_t)i;
             return 0;
         }
     }
-    return perr(p, "expected a fill pattern (ALL_ZERO, ONES, AFIVE, FIVEA, ADDR, RANDOM, X), "
-                   "found \"%s\"",
+    return perr(p,
+                "expected a fill pattern (ALL_ZERO, ONES, AFIVE, FIVEA, ADDR, RANDOM, X), "
+                "found \"%s\"",
                 tok);
 }
 
@@ -227,7 +227,7 @@ static int parse_intr_id(const struct perr *p, const char *tok, struct cfg_cmd *
     static const struct {
         const char *block;
         unsigned bit0;
-    } blocks[] = {{"SDP", 0},  {"CDP", 2},       {"PDP", 4},      {"BDMA", 6},
+    } blocks[] = {{"SDP", 0},   {"CDP", 2},       {"PDP", 4},      {"BDMA", 6},
                   {"RUBIK", 8}, {"CDMA_DAT", 16}, {"CDMA_WT", 18}, {"CACC", 20}};
     char up[64];
     size_t i = 0;
@@ -257,8 +257,7 @@ static int set_sync(const struct perr *p, const char *tok, struct cfg_cmd *c)
     return 0;
 }
 
-static int want_args(const struct perr *p, const struct stmt *st, int lo, int hi,
-                     const char *usage)
+static int want_args(const struct perr *p, const struct stmt *st, int lo, int hi, const char *usage)
 {
     if (st->nargs < lo || st->nargs > hi)
         return perr(p, "expected %s", usage);
@@ -292,8 +291,7 @@ static int parse_mem(struct cfg_trace *t, const struct perr *p, const struct stm
     return parse_pattern(p, st->arg[3], c);
 }
 
-static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st,
-                      struct cfg_cmd *c)
+static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st, struct cfg_cmd *c)
 {
     const char *n = st->name;
     if (strcmp(n, "reg_write") == 0 || strcmp(n, "poll_reg_equal") == 0 ||
@@ -448,8 +446,7 @@ static int load_record(void *ctx, uint64_t offset, const uint8_t *bytes, size_t 
 
 static void where(const struct cfg_trace *t, const struct cfg_cmd *c, char *buf, size_t len)
 {
-    const char *base = strrchr(t->file, '/');
-    snprintf(buf, len, "%.80s:%u", base ? base + 1 : t->file, c->line);
+    trace_where(t->file, c->line, buf, len);
 }
 
 static void do_load(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
@@ -557,9 +554,10 @@ static void run_crc(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
     for (uint64_t off = 0; off < c->size; off += sizeof buf) {
         size_t n = c->size - off < sizeof buf ? (size_t)(c->size - off) : sizeof buf;
         if (dla_mem_read(d, (enum dla_space)c->space, c->base + off, buf, n) != MEM_OK) {
-            report_msg(t->base.rep, REPORT_ERROR, "%s: check_crc: region 0x%llx+0x%llx is "
-                       "outside memory", loc, (unsigned long long)c->base,
-                       (unsigned long long)c->size);
+            report_msg(t->base.rep, REPORT_ERROR,
+                       "%s: check_crc: region 0x%llx+0x%llx is "
+                       "outside memory",
+                       loc, (unsigned long long)c->base, (unsigned long long)c->size);
             t->base.rep->input_errors++;
             return;
         }
@@ -594,8 +592,7 @@ static void fire(struct cfg_trace *t, struct dla *d, const char *sync)
 static bool all_checks_ran(const struct cfg_trace *t)
 {
     for (size_t i = 0; i < t->n; i++)
-        if ((t->cmd[i].op == CFG_CHECK_CRC || t->cmd[i].op == CFG_CHECK_NOTHING) &&
-            !t->cmd[i].ran)
+        if ((t->cmd[i].op == CFG_CHECK_CRC || t->cmd[i].op == CFG_CHECK_NOTHING) && !t->cmd[i].ran)
             return false;
     return true;
 }
@@ -622,8 +619,10 @@ static uint32_t handle_interrupts(struct cfg_trace *t, struct dla *d)
         struct cfg_cmd *c = expected_intr(t, bit);
         if (!c) {
             t->base.rep->checks_failed++;
-            report_msg(t->base.rep, REPORT_ERROR, "%s: unexpected interrupt %s (no intr_notify "
-                       "left for it)", t->base.name, dla_intr_bit_name(bit));
+            report_msg(t->base.rep, REPORT_ERROR,
+                       "%s: unexpected interrupt %s (no intr_notify "
+                       "left for it)",
+                       t->base.name, dla_intr_bit_name(bit));
             continue;
         }
         c->fired = true;

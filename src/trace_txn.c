@@ -134,8 +134,8 @@ static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t
         break;
     case TXN_LOAD:
     case TXN_DUMP:
-        ok = !parse_u64(tok[0], &c->mem_addr) && !parse_u64(tok[1], &c->size) &&
-             c->size > 0 && c->size <= (1ull << 32);
+        ok = !parse_u64(tok[0], &c->mem_addr) && !parse_u64(tok[1], &c->size) && c->size > 0 &&
+             c->size <= (1ull << 32);
         c->file = ok ? strdup(tok[2]) : NULL;
         ok = ok && c->file;
         break;
@@ -240,8 +240,7 @@ static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len
 
 static void where(const struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
 {
-    const char *base = strrchr(t->file, '/');
-    snprintf(buf, len, "%.80s:%u", base ? base + 1 : t->file, c->line);
+    trace_where(t->file, c->line, buf, len);
 }
 
 static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
@@ -278,8 +277,8 @@ static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
     where(t, c, loc, sizeof loc);
     uint8_t *mem = malloc((size_t)c->size);
     if (!mem || dla_mem_read(d, space_of(c->mem_addr), c->mem_addr, mem, (size_t)c->size)) {
-        report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx failed",
-                   loc, (unsigned long long)c->size, (unsigned long long)c->mem_addr);
+        report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx failed", loc,
+                   (unsigned long long)c->size, (unsigned long long)c->mem_addr);
         t->base.rep->input_errors++;
         free(mem);
         return;
@@ -315,10 +314,10 @@ static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
         return;
     }
     t->base.rep->checks_failed++;
-    report_msg(t->base.rep, REPORT_ERROR,
-               "%s: %s %s: expected 0x%08x (mask 0x%08x), got 0x%08x", loc,
-               c->op == TXN_UNTIL ? "until" : "read_reg", reg_label(d, c->addr, label, sizeof label),
-               c->value & c->mask, c->mask, got & c->mask);
+    report_msg(t->base.rep, REPORT_ERROR, "%s: %s %s: expected 0x%08x (mask 0x%08x), got 0x%08x",
+               loc, c->op == TXN_UNTIL ? "until" : "read_reg",
+               reg_label(d, c->addr, label, sizeof label), c->value & c->mask, c->mask,
+               got & c->mask);
 }
 
 static void wait_action(struct txn *t, const struct txn_cmd *c, struct drv_action *act,
@@ -425,11 +424,6 @@ static void txn_restore(struct driver *drv, const void *saved)
     ((struct txn *)drv)->st = *(const struct txn_state *)saved;
 }
 
-static void txn_summary(const struct driver *drv, char *buf, size_t len)
-{
-    trace_summary(drv, buf, len);
-}
-
 static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
 {
     const struct txn *t = (const struct txn *)drv;
@@ -451,7 +445,7 @@ static const struct driver_ops txn_ops = {
     .save = txn_save,
     .restore = txn_restore,
     .free_saved = free,
-    .summary = txn_summary,
+    .summary = trace_summary,
     .describe = txn_describe,
 };
 

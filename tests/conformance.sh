@@ -25,7 +25,9 @@ pass=0 fail=0 skip=0 xfail=0 xpass=0
 
 expected_reason() {
     [ -f "$EXPECTED" ] || return 1
-    grep -E "^$1([[:space:]]|$)" "$EXPECTED" | head -n 1 | sed -E 's/^[^[:space:]]+[[:space:]]*//'
+    line=$(grep -E "^$1([[:space:]]|$)" "$EXPECTED" | head -n 1)
+    [ -n "$line" ] || return 1
+    printf '%s\n' "$line" | sed -E 's/^[^[:space:]]+[[:space:]]*//'
 }
 
 result() { # case ok detail

@@ -4,7 +4,8 @@
 
 int main(void)
 {
-    printf("dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
+    printf(
+        "dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
     bench_conv();
     bench_trace();
     return 0;

@@ -37,10 +37,10 @@ static void test_rounding(void **state)
 static void test_subnormals(void **state)
 {
     (void)state;
-    assert_int_equal(fp16_from_float(0x1p-24f), 0x0001);  /* smallest subnormal */
-    assert_int_equal(fp16_from_float(0x1p-25f), 0x0000);  /* tie with 0 -> even 0 */
+    assert_int_equal(fp16_from_float(0x1p-24f), 0x0001);   /* smallest subnormal */
+    assert_int_equal(fp16_from_float(0x1p-25f), 0x0000);   /* tie with 0 -> even 0 */
     assert_int_equal(fp16_from_float(0x1.8p-25f), 0x0001); /* above the tie */
-    assert_int_equal(fp16_from_float(0x1p-14f), 0x0400);  /* smallest normal */
+    assert_int_equal(fp16_from_float(0x1p-14f), 0x0400);   /* smallest normal */
     assert_true(fp16_to_float(0x0001) == 0x1p-24f);
     assert_true(fp16_to_float(0x03ff) == 0x3ffp-24f);
 }
@@ -69,8 +69,8 @@ static void test_round_trip_all(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_values), cmocka_unit_test(test_rounding),
-        cmocka_unit_test(test_subnormals),   cmocka_unit_test(test_specials),
+        cmocka_unit_test(test_exact_values),   cmocka_unit_test(test_rounding),
+        cmocka_unit_test(test_subnormals),     cmocka_unit_test(test_specials),
         cmocka_unit_test(test_round_trip_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

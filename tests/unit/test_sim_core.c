@@ -303,9 +303,17 @@ static void test_bdma_geometry(void **state)
     const uint64_t src_base = 0x80000000, dst_base = 0x50000000;
     dla_mem_write(f.d, DLA_DRAM, src_base, src, SRC_SIZE);
     /* DRAM -> CV-SRAM, 64-byte lines, 3 lines per surface, 2 surfaces, padded strides */
-    struct bdma_op op = {.src = src_base + 0x100, .dst = dst_base + 0x40, .line_bytes = 64,
-                         .lines = 3, .surfs = 2, .src_line = 0x60, .dst_line = 0x80,
-                         .src_surf = 0x400, .dst_surf = 0x800, .src_mc = 1, .dst_mc = 0};
+    struct bdma_op op = {.src = src_base + 0x100,
+                         .dst = dst_base + 0x40,
+                         .line_bytes = 64,
+                         .lines = 3,
+                         .surfs = 2,
+                         .src_line = 0x60,
+                         .dst_line = 0x80,
+                         .src_surf = 0x400,
+                         .dst_surf = 0x800,
+                         .src_mc = 1,
+                         .dst_mc = 0};
     bdma_stage(f.d, &op);
     assert_int_equal(rd(f.d, "BDMA.STATUS") & 0xff, 19);
     assert_int_equal((rd(f.d, "BDMA.STATUS") >> 8) & 1, 0); /* not idle: one op staged */
@@ -338,9 +346,17 @@ static void test_bdma_slots_and_perf(void **state)
 {
     (void)state;
     struct fixture f = make("nv_full");
-    struct bdma_op op = {.src = 0x80000000, .dst = 0x81000000, .line_bytes = 32, .lines = 1,
-                         .surfs = 1, .src_line = 32, .dst_line = 32, .src_surf = 32,
-                         .dst_surf = 32, .src_mc = 1, .dst_mc = 1};
+    struct bdma_op op = {.src = 0x80000000,
+                         .dst = 0x81000000,
+                         .line_bytes = 32,
+                         .lines = 1,
+                         .surfs = 1,
+                         .src_line = 32,
+                         .dst_line = 32,
+                         .src_surf = 32,
+                         .dst_surf = 32,
+                         .src_mc = 1,
+                         .dst_mc = 1};
     for (int i = 0; i < 20; i++)
         bdma_stage(f.d, &op);
     assert_int_equal(rd(f.d, "BDMA.STATUS") & 0xff, 0);
@@ -369,8 +385,13 @@ static void test_bdma_out_of_range(void **state)
     struct fixture f = make("nv_small_256_full"); /* 32-bit addresses, has CV-SRAM, no BDMA */
     drop(&f);
     f = make("nv_full");
-    struct bdma_op op = {.src = 0xfffffffffffff000ull, .dst = 0x80000000, .line_bytes = 8192,
-                         .lines = 1, .surfs = 1, .src_mc = 1, .dst_mc = 1};
+    struct bdma_op op = {.src = 0xfffffffffffff000ull,
+                         .dst = 0x80000000,
+                         .line_bytes = 8192,
+                         .lines = 1,
+                         .surfs = 1,
+                         .src_mc = 1,
+                         .dst_mc = 1};
     bdma_stage(f.d, &op);
     wr(f.d, "BDMA.CFG_LAUNCH0", 1);
     assert_non_null(find_diag(f.rec, DLA_DIAG_MEM, NULL));
@@ -390,8 +411,13 @@ static void test_snapshot_restore(void **state)
     for (int i = 0; i < 256; i++)
         pattern[i] = (uint8_t)i;
     dla_mem_write(f.d, DLA_DRAM, 0x80000000, pattern, sizeof pattern);
-    struct bdma_op op = {.src = 0x80000000, .dst = 0x80010000, .line_bytes = 256, .lines = 1,
-                         .surfs = 1, .src_mc = 1, .dst_mc = 1};
+    struct bdma_op op = {.src = 0x80000000,
+                         .dst = 0x80010000,
+                         .line_bytes = 256,
+                         .lines = 1,
+                         .surfs = 1,
+                         .src_mc = 1,
+                         .dst_mc = 1};
     bdma_stage(f.d, &op);
     struct dla_snapshot *snap = dla_snapshot_take(f.d);
     assert_non_null(snap);

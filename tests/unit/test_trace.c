@@ -86,7 +86,8 @@ static void expect_txn_error(const char *text, const char *want)
 static void test_txn_malformed(void **state)
 {
     (void)state;
-    expect_txn_error("# comment\n\nfrobnicate 1 2\n", "input.txn:3: unknown command \"frobnicate\"");
+    expect_txn_error("# comment\n\nfrobnicate 1 2\n",
+                     "input.txn:3: unknown command \"frobnicate\"");
     expect_txn_error("write_reg 0xffff1000\n", "input.txn:1: expected \"write_reg ADDR DATA\"");
     expect_txn_error("read_reg 0xffff1000 0xzz 0x0\n", "input.txn:1: expected \"read_reg ADDR");
     expect_txn_error("wait\nwait now\n", "input.txn:2: expected \"wait\"");
@@ -108,21 +109,20 @@ static void test_txn_bdma_run(void **state)
     }
     write_file("in.dat", data);
     write_file("golden.dat", data);
-    write_file("input.txn",
-               "load_mem 0x80000000 0x40 in.dat\n"
-               "write_reg 0xffff1000 0x80000000 #NVDLA_BDMA.CFG_SRC_ADDR_LOW_0\n"
-               "write_reg 0xffff1002 0x80001000 #NVDLA_BDMA.CFG_DST_ADDR_LOW_0\n"
-               "write_reg 0xffff1004 0x1\n"     /* line = 64 bytes */
-               "write_reg 0xffff1005 0x3\n"     /* DRAM -> DRAM */
-               "write_reg 0xffff100c 0x1\n"     /* CFG_OP */
-               "write_reg 0xffff100d 0x1\n"     /* CFG_LAUNCH0 */
-               "read_reg 0xffff0003 0x40 0x40\n" /* BDMA done, after retries */
-               "wait\n"
-               "dump_mem 0x80001000 0x40 golden.dat\n"
-               "dump_mem 0x80001000 0x40 out.dat\n"
-               "read_reg 0xffff0003 0x40 0x0\n" /* fails: nobody cleared it */
-               "write_reg 0xffff0003 0xffffffff\n"
-               "wait\n"); /* hangs: nothing else will interrupt */
+    write_file("input.txn", "load_mem 0x80000000 0x40 in.dat\n"
+                            "write_reg 0xffff1000 0x80000000 #NVDLA_BDMA.CFG_SRC_ADDR_LOW_0\n"
+                            "write_reg 0xffff1002 0x80001000 #NVDLA_BDMA.CFG_DST_ADDR_LOW_0\n"
+                            "write_reg 0xffff1004 0x1\n"      /* line = 64 bytes */
+                            "write_reg 0xffff1005 0x3\n"      /* DRAM -> DRAM */
+                            "write_reg 0xffff100c 0x1\n"      /* CFG_OP */
+                            "write_reg 0xffff100d 0x1\n"      /* CFG_LAUNCH0 */
+                            "read_reg 0xffff0003 0x40 0x40\n" /* BDMA done, after retries */
+                            "wait\n"
+                            "dump_mem 0x80001000 0x40 golden.dat\n"
+                            "dump_mem 0x80001000 0x40 out.dat\n"
+                            "read_reg 0xffff0003 0x40 0x0\n" /* fails: nobody cleared it */
+                            "write_reg 0xffff0003 0xffffffff\n"
+                            "wait\n"); /* hangs: nothing else will interrupt */
     struct captured cap = {{0}};
     struct report rep = {.print = capture, .ctx = &cap};
     char err[512];
@@ -311,9 +311,12 @@ static void test_cfg_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_txn_malformed),   cmocka_unit_test(test_txn_bdma_run),
-        cmocka_unit_test(test_dat_hexlines_errors), cmocka_unit_test(test_dat_records),
-        cmocka_unit_test(test_crc32),           cmocka_unit_test(test_cfg_malformed),
+        cmocka_unit_test(test_txn_malformed),
+        cmocka_unit_test(test_txn_bdma_run),
+        cmocka_unit_test(test_dat_hexlines_errors),
+        cmocka_unit_test(test_dat_records),
+        cmocka_unit_test(test_crc32),
+        cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

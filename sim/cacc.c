@@ -1,0 +1,192 @@
+/* CACC, integer modes: accumulation of the MAC partial sums in a 48-bit
+ * assembly buffer, then clip/truncate and saturation to int32 for SDP
+ * (nvdla/hw cmod NV_NVDLA_cacc.cpp).
+ *
+ * The hardware adds one partial sum per atomic operation (one channel block,
+ * one kernel tap) and saturates the 48-bit sum after each addition.  When
+ * the largest possible |sum| of a layer stays below 2^47 no addition can
+ * saturate and the result is the exact dot product, which cmac.c computes
+ * fast; otherwise the partial sums are added one by one in the hardware's
+ * order (channel block, then tap) with saturation. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "conv.h"
+
+#define ACC48_MAX        ((int64_t)0x7fffffffffff)
+#define ACC48_MIN        (-ACC48_MAX - 1)
+#define BLOCK_ROWS       64u
+#define BLOCK_KERNELS    64u
+#define CONV_MAX_THREADS 8u
+
+/* Worker threads for the MAC work: DLADBG_THREADS, else the online CPUs.
+ * Results do not depend on it (every output is computed by one worker). */
+static unsigned conv_threads(void)
+{
+    const char *e = getenv("DLADBG_THREADS");
+    long n = e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > (long)CONV_MAX_THREADS ? CONV_MAX_THREADS : (unsigned)n;
+}
+
+int64_t cacc_sat48(int64_t v)
+{
+    return v > ACC48_MAX ? ACC48_MAX : v < ACC48_MIN ? ACC48_MIN : v;
+}
+
+static inline int32_t truncate_one(int64_t acc, unsigned clip, bool *sat)
+{
+    int64_t v = acc;
+    if (clip > 0) {
+        if (clip > 62)
+            clip = 62;
+        uint64_t mag = acc < 0 ? (uint64_t)0 - (uint64_t)acc : (uint64_t)acc;
+        mag = (mag + (1ull << (clip - 1))) >> clip; /* half away from zero */
+        v = acc < 0 ? -(int64_t)mag : (int64_t)mag;
+    }
+    *sat = v > INT32_MAX || v < INT32_MIN;
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat)
+{
+    return truncate_one(acc, clip, sat);
+}
+
+static int32_t max_abs(const int16_t *v, size_t n)
+{
+    int32_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t a = v[i] < 0 ? -(int32_t)v[i] : v[i];
+        if (a > m)
+            m = a;
+    }
+    return m;
+}
+
+/* True when some 48-bit partial sum of the layer could saturate.  Any
+ * int16 product is at most 2^30, so short dot products never do and the
+ * operands need not be scanned. */
+static bool may_saturate(const struct conv_operands *ops)
+{
+    if ((uint64_t)ops->depth << 30 < (1ull << 47))
+        return false;
+    uint64_t a = (uint64_t)max_abs(ops->data, (size_t)ops->rows * ops->depth);
+    uint64_t w = (uint64_t)max_abs(ops->weight, (size_t)ops->kernels * ops->depth);
+    return a * w * (uint64_t)ops->depth >= (1ull << 47);
+}
+
+/* The hardware's order: per channel block, per tap, one partial sum. */
+static int64_t ordered_sum(const struct conv_operands *ops, const int16_t *a, const int16_t *w)
+{
+    int64_t acc = 0;
+    bool first = true;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++) {
+            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
+            int64_t part = cmac_dot_i16(a + off, w + off, nj);
+            acc = first ? part : cacc_sat48(acc + part);
+            first = false;
+        }
+    }
+    return acc;
+}
+
+/* Output positions [r0, r0 + n) of kernels [k0, k0 + kn) into the cube. */
+static void deliver_block(const struct conv_params *p, struct dla_cube *out, uint32_t r0,
+                          uint32_t n, uint32_t k0, uint32_t kn, const int64_t *acc,
+                          uint64_t *saturated)
+{
+    uint32_t plane = p->out_w * p->out_h;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t row = r0 + r, b = row / plane, pos = row % plane;
+        size_t base = cube_index(out, b, k0, pos / p->out_w, pos % p->out_w);
+        for (uint32_t k = 0; k < kn; k++) {
+            bool sat;
+            out->v[base + (size_t)k * plane] =
+                truncate_one(acc[(size_t)k * n + r], p->clip_truncate, &sat);
+            *saturated += sat;
+        }
+    }
+}
+
+struct cacc_job {
+    const struct conv_params *p;
+    const struct conv_operands *ops;
+    const struct cmac_weights *cw;
+    struct dla_cube *out;
+    uint32_t first_block, block_step;
+    uint64_t saturated;
+};
+
+/* Row blocks first_block, first_block + step, ...: every worker writes its
+ * own cube elements, so the result does not depend on the thread count. */
+static void *run_blocks(void *arg)
+{
+    struct cacc_job *j = arg;
+    const struct conv_operands *ops = j->ops;
+    int64_t acc[BLOCK_ROWS * BLOCK_KERNELS];
+    for (uint32_t r0 = j->first_block * BLOCK_ROWS; r0 < ops->rows;
+         r0 += j->block_step * BLOCK_ROWS) {
+        uint32_t rn = ops->rows - r0 < BLOCK_ROWS ? ops->rows - r0 : BLOCK_ROWS;
+        for (uint32_t k0 = 0; k0 < ops->kernels; k0 += BLOCK_KERNELS) {
+            uint32_t kn = ops->kernels - k0 < BLOCK_KERNELS ? ops->kernels - k0 : BLOCK_KERNELS;
+            cmac_block(ops, j->cw, r0, rn, k0, kn, acc);
+            deliver_block(j->p, j->out, r0, rn, k0, kn, acc, &j->saturated);
+        }
+    }
+    return NULL;
+}
+
+static void ordered_path(const struct conv_params *p, const struct conv_operands *ops,
+                         struct dla_cube *out, struct cacc_stats *st)
+{
+    int64_t acc[1];
+    for (uint32_t r = 0; r < ops->rows; r++)
+        for (uint32_t k = 0; k < ops->kernels; k++) {
+            acc[0] = ordered_sum(ops, ops->data + (size_t)r * ops->depth,
+                                 ops->weight + (size_t)k * ops->depth);
+            deliver_block(p, out, r, 1, k, 1, acc, &st->saturated);
+        }
+}
+
+void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
+                   struct dla_cube *out, struct cacc_stats *st)
+{
+    struct cmac_weights cw;
+    if (!may_saturate(ops))
+        cmac_split_weights(ops, p->prec == CONV_INT8, &cw);
+    else
+        cw.parts = 0;
+    if (cw.parts == 0) {
+        ordered_path(p, ops, out, st);
+        return;
+    }
+    uint32_t blocks = (ops->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    unsigned n = conv_threads();
+    if (n > blocks)
+        n = blocks ? blocks : 1;
+    struct cacc_job jobs[CONV_MAX_THREADS];
+    pthread_t tid[CONV_MAX_THREADS];
+    bool started[CONV_MAX_THREADS] = {false};
+    for (unsigned t = 0; t < n; t++) {
+        jobs[t] = (struct cacc_job){
+            .p = p, .ops = ops, .cw = &cw, .out = out, .first_block = t, .block_step = n};
+        if (t > 0)
+            started[t] = pthread_create(&tid[t], NULL, run_blocks, &jobs[t]) == 0;
+    }
+    /* the calling thread takes its own share and that of any worker that
+     * could not be started */
+    for (unsigned t = 0; t < n; t++)
+        if (!started[t])
+            run_blocks(&jobs[t]);
+    for (unsigned t = 1; t < n; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+    for (unsigned t = 0; t < n; t++)
+        st->saturated += jobs[t].saturated;
+    cmac_weights_free(&cw);
+}

@@ -1,0 +1,65 @@
+/* CONV_BUF byte storage: the convolution buffer as banks of entries holding
+ * real bytes, written by CDMA and read by CSC.  A region is a run of
+ * consecutive banks (data banks first, weight banks after them, the WMB bank
+ * last); entry and byte indexes inside a region wrap around, as the hardware's
+ * ring pointers do.
+ *
+ * The buffer also remembers what the previous convolution layer left behind
+ * (struct cbuf_carry), so that the next layer's DATA_REUSE / WEIGHT_REUSE and
+ * the releases (D_RELEASE, SKIP_*_RLS) behave as in hardware. */
+#ifndef DLA_CBUF_H
+#define DLA_CBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cbuf;
+struct dla;
+
+enum cbuf_kind { CBUF_DATA = 0, CBUF_WEIGHT = 1, CBUF_WMB = 2 };
+
+struct cbuf_region {
+    unsigned first_bank, n_banks;
+};
+
+/* What the previous convolution layer left in the buffer. */
+struct cbuf_carry {
+    bool valid;
+    uint8_t conv_mode;   /* 0 direct, 1 Winograd */
+    uint8_t data_format; /* 0 feature, 1 pixel */
+    uint8_t data_banks, weight_banks;
+    bool skip_data_rls, skip_weight_rls;
+    uint32_t data_start;  /* first entry of the previous layer's data in the data region */
+    uint32_t data_slices; /* slices the previous layer held */
+    uint32_t data_left;   /* slices it did not release */
+    uint32_t entry_per_slice;
+    uint64_t weight_bytes; /* bytes of weights (compressed stream when compressed) kept */
+    uint64_t wmb_bytes;
+    bool weight_whole; /* every weight byte of the layer is still in the buffer */
+    int32_t data_layer, weight_layer;
+};
+
+unsigned cbuf_bank_count(const struct cbuf *c);
+unsigned cbuf_entry_bytes(const struct cbuf *c);
+unsigned cbuf_entries_per_bank(const struct cbuf *c);
+uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r);
+
+/* Write len bytes at byte offset off of the region (wrapping), on behalf of
+ * a layer; updates the banks' owner, kind, high-water mark and entry writes. */
+void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const void *src,
+                size_t len, int32_t layer, enum cbuf_kind kind);
+/* Read len bytes at byte offset off of the region (wrapping); counts entry reads. */
+void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *dst, size_t len);
+/* Direct view of one entry (no accounting); the region must be non-empty. */
+const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry);
+/* Count n entry reads spread over the region from entry first (bulk accounting). */
+void cbuf_count_reads(struct cbuf *c, const struct cbuf_region *r, uint64_t first, uint64_t n);
+
+struct cbuf_carry *cbuf_carry(struct cbuf *c);
+
+/* Publish DLA_EV_CBUF for the banks of a region a layer has written. */
+void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,
+                  int32_t layer);
+
+#endif

@@ -1,0 +1,218 @@
+/* The convolution core's internal interfaces (sim/ only): the layer
+ * description read from the CDMA/CSC/CACC registers, and the stages the core
+ * is made of.
+ *
+ *   conv_params.c  registers -> struct conv_params, programming-guide rules
+ *   cdma.c         memory -> CBUF (feature/image data, weights, WMB), reuse
+ *   conv_cvt.c     CDMA input convertor arithmetic
+ *   conv_layout.c  where a slice, pixel and channel group sit in CBUF
+ *   csc.c          CBUF -> MAC operands (padding, dilation, strides, decompression)
+ *   cmac.c         exact integer dot products and the fp16 MAC cell
+ *   cacc.c         accumulation, clip/truncate, saturation -> cube for SDP
+ *   conv.c         conv_execute(): the stages in order, timing, description
+ */
+#ifndef DLA_CONV_H
+#define DLA_CONV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cbuf.h"
+#include "dla_priv.h"
+
+enum conv_prec { CONV_INT8 = 0, CONV_INT16 = 1, CONV_FP16 = 2 };
+
+struct conv_params {
+    int group;
+    bool winograd;
+    bool image;      /* DATAIN_FORMAT = PIXEL */
+    uint8_t in_prec; /* CDMA IN_PRECISION */
+    uint8_t prec;    /* PROC_PRECISION (CSC, CMAC, CACC) */
+    unsigned bpe;    /* bytes per element in CBUF */
+
+    /* CDMA's view of the input cube */
+    uint32_t in_w, in_h, in_c;
+    uint32_t batches;
+    uint64_t dat_addr, dat_addr_uv, line_stride, uv_line_stride, surf_stride, batch_stride;
+    enum dla_space dat_space;
+    bool line_packed, surf_packed;
+    uint32_t entry_per_slice;
+    uint8_t pixel_format, pixel_x_offset, pixel_y_offset;
+    bool pixel_signed;
+    bool mean_en;
+    uint16_t mean[4]; /* RY, GU, BV, AX */
+    bool cvt_en;
+    int16_t cvt_offset, cvt_scale;
+    uint8_t cvt_truncate;
+    uint16_t cdma_pad_value;
+    bool nan_to_zero;
+    uint32_t cdma_stride_x, cdma_stride_y;
+    uint32_t pad_l, pad_r, pad_t, pad_b;
+
+    /* CSC's view */
+    uint32_t ext_w, ext_h, ext_c;
+    uint32_t k_w, k_h, k_c, kernels;
+    uint32_t out_w, out_h, out_k;
+    uint32_t stride_x, stride_y, dil_x, dil_y;
+    uint32_t csc_pad_l, csc_pad_t;
+    uint16_t csc_pad_value;
+    uint32_t y_extension;
+    uint32_t atomics;
+    uint32_t rls_slices;
+    uint8_t pra_truncate;
+
+    /* weights */
+    bool compressed;
+    uint64_t wt_addr, wgs_addr, wmb_addr;
+    enum dla_space wt_space;
+    uint64_t wt_bytes, wmb_bytes;
+    uint32_t byte_per_kernel;
+
+    /* CBUF */
+    uint32_t data_banks, weight_banks;
+    bool data_reuse, weight_reuse, skip_data_rls, skip_weight_rls;
+
+    /* CACC */
+    uint8_t clip_truncate;
+    uint32_t cacc_w, cacc_h, cacc_k;
+
+    /* derived */
+    unsigned atomic_c;     /* input channels per atomic operation */
+    unsigned kernel_group; /* kernels per group (atomic K, halved for int16/fp16) */
+};
+
+/* conv_params.c: read the group's registers; false (diagnostics emitted)
+ * when the layer cannot be computed. */
+bool conv_params_read(struct dla *d, int group, struct conv_params *p);
+
+/* conv_layout.c: where CDMA puts (and CSC finds) the feature data of a
+ * direct-convolution slice.  group = index of the run of entry_bytes of
+ * channels; returns the entry relative to the slice start and the byte
+ * offset and length inside it. */
+struct conv_slot {
+    uint32_t entry, byte, len;
+};
+uint32_t conv_entries_per_slice(const struct conv_params *p, unsigned entry_bytes,
+                                unsigned atom_bytes);
+unsigned conv_channel_groups(const struct conv_params *p, unsigned entry_bytes);
+struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_bytes,
+                                   unsigned atom_bytes, uint32_t x, unsigned cgroup);
+
+/* conv_cvt.c: CDMA input convertor.  in is the value widened to 17 bits as
+ * the pixel format's signedness says; returns the output bit pattern (int8 in
+ * the low byte, int16 or fp16 in the low half) and sets *sat when the value
+ * was clamped. */
+uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, enum conv_prec out,
+                  bool *sat);
+
+/* The CBUF regions of a layer. */
+struct cbuf_region conv_data_region(const struct conv_params *p);
+struct cbuf_region conv_weight_region(const struct conv_params *p);
+struct cbuf_region conv_wmb_region(const struct dla *d);
+
+/* Where this layer's data and weights start in their regions (set by CDMA). */
+struct conv_cbuf_plan {
+    uint32_t data_start;   /* entry */
+    uint64_t weight_start; /* byte */
+    bool fetch_data, fetch_weight;
+};
+
+/* cdma.c */
+/* Decide reuse and placement from what the previous layer left. */
+void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan *plan);
+/* Fetch the input cube (feature or image) into CBUF data banks. */
+bool cdma_load_data(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                    const struct conv_cbuf_plan *plan, int32_t layer);
+/* The weight stream, kernel group by kernel group: CDMA writes a group into
+ * the weight ring (when it fetches at all), CSC reads it back from there
+ * before the next group may overwrite it, as in hardware. */
+struct conv_wt_stream {
+    uint32_t groups;
+    uint64_t *bytes;    /* stream bytes of each kernel group */
+    uint64_t total;     /* sum of bytes */
+    uint64_t fetched;   /* stream bytes before the current group */
+    uint64_t group_off; /* ring byte offset of the current group */
+    bool fp16;
+    uint64_t nan, inf;
+};
+bool cdma_weights_begin(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                        const struct conv_cbuf_plan *plan, int32_t layer,
+                        struct conv_wt_stream *ws);
+bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                       const struct conv_cbuf_plan *plan, int32_t layer, struct conv_wt_stream *ws,
+                       uint32_t g);
+void cdma_weights_end(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                      int32_t layer, struct conv_wt_stream *ws);
+/* Record what this layer leaves in CBUF for the next one. */
+void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                 int32_t layer);
+
+/* The MAC operands CSC prepares: rows of int16 values (integer modes) or
+ * fp16 bit patterns, one row per output position (data) or kernel (weights),
+ * in the order [channel block][r][s][channel in block], so that each run of
+ * atomic_c values is one atomic operation's partial sum. */
+struct conv_operands {
+    uint32_t rows;    /* output positions: out_w * out_h * batches */
+    uint32_t kernels; /* weight rows */
+    uint32_t depth;   /* values per row (padded to a multiple of 16) */
+    uint32_t taps;    /* kernel positions r*s */
+    uint32_t seg_len; /* values per atomic operation (atomic_c) */
+    uint32_t c;       /* channels */
+    int16_t *data;    /* rows x depth */
+    int16_t *weight;  /* kernels x depth */
+};
+
+/* csc.c */
+/* Data operands from the CBUF data banks; allocates ops->data. */
+bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                      struct conv_operands *ops);
+/* Weight operands of kernel group g from the weight ring (decompressing
+ * with the WMB bits when the weights are compressed); allocates ops->weight
+ * on the first group. */
+struct csc_decomp {
+    uint64_t mask_bit; /* next WMB bit */
+    uint64_t packed;   /* next element of the compressed stream */
+};
+bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                      const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
+                      struct conv_operands *ops);
+void conv_operands_free(struct conv_operands *ops);
+
+/* cmac.c + cacc.c: out[k][row] accumulators -> CACC output values. */
+struct cacc_stats {
+    uint64_t saturated;
+    uint64_t nan_out;
+};
+/* Integer modes: exact accumulation (48-bit saturating in hardware order when
+ * it can matter), truncation and saturation into the cube. */
+void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
+                   struct dla_cube *out, struct cacc_stats *st);
+/* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation. */
+void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
+                    struct dla_cube *out, struct cacc_stats *st);
+
+/* cmac.c: dot products of int16 rows, exact. */
+int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
+/* The weights as the fast kernel uses them: as they are when every operand
+ * fits in int8 (narrow), else split into high and low bytes. parts == 0
+ * means the split could not be allocated. */
+struct cmac_weights {
+    int parts;
+    const int16_t *w[2];
+    int64_t scale[2];
+    uint32_t chunk;
+    int16_t *owned[2];
+};
+void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cmac_weights *cw);
+void cmac_weights_free(struct cmac_weights *cw);
+/* Block of exact dot products: acc[k * rows_n + r] for rows r0.. and
+ * kernels k0.. of the operands. */
+void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, uint32_t r0,
+                uint32_t rows_n, uint32_t k0, uint32_t kern_n, int64_t *acc);
+
+/* cacc.c: the clip/truncate of one accumulator (round half away from zero)
+ * and saturation to int32. */
+int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat);
+int64_t cacc_sat48(int64_t v);
+
+#endif

@@ -1,0 +1,196 @@
+/* CSC: the convolution sequencer.  It reads feature data and weights back
+ * from CBUF and lays them out as MAC operands (struct conv_operands): one
+ * row per output position holding, for every channel block and kernel tap,
+ * the input values the atomic operation multiplies (the pad value where the
+ * tap falls in the padding, zero for channels past the cube), and one row
+ * per kernel holding the weights in the same order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conv.h"
+
+static int16_t element(const uint8_t *b, unsigned prec)
+{
+    if (prec == CONV_INT8)
+        return (int8_t)b[0];
+    return (int16_t)(uint16_t)(b[0] | b[1] << 8);
+}
+
+/* CSC's pad value is applied as is: the low byte (signed) for int8. */
+static int16_t pad_value(const struct conv_params *p)
+{
+    return p->prec == CONV_INT8 ? (int16_t)(int8_t)(p->csc_pad_value & 0xff)
+                                : (int16_t)p->csc_pad_value;
+}
+
+static uint32_t round16(uint64_t v)
+{
+    return (uint32_t)((v + 15) & ~15ull);
+}
+
+/* The input cube CSC sees, unpacked from the data banks: [b][y][x][c]. */
+static int16_t *unpack_feature(struct dla *d, const struct conv_params *p,
+                               const struct conv_cbuf_plan *plan)
+{
+    const unsigned eb = d->cfg->cbuf_entry_bytes, atom = d->cfg->mem_atom;
+    const struct cbuf_region dr = conv_data_region(p);
+    size_t n = (size_t)p->batches * p->ext_h * p->ext_w * p->ext_c;
+    int16_t *f = malloc(n * sizeof *f);
+    uint8_t *buf = malloc(eb);
+    if (!f || !buf) {
+        free(f);
+        free(buf);
+        return NULL;
+    }
+    unsigned groups = conv_channel_groups(p, eb);
+    unsigned per_group = eb / p->bpe;
+    for (uint32_t y = 0; y < p->ext_h; y++) {
+        for (uint32_t b = 0; b < p->batches; b++) {
+            uint64_t base = plan->data_start + ((uint64_t)y * p->batches + b) * p->entry_per_slice;
+            int16_t *row = f + (((size_t)b * p->ext_h + y) * p->ext_w) * p->ext_c;
+            for (uint32_t x = 0; x < p->ext_w; x++) {
+                for (unsigned j = 0; j < groups; j++) {
+                    struct conv_slot sl = conv_feature_slot(p, eb, atom, x, j);
+                    cbuf_read(d->cbuf, &dr, (base + sl.entry) * eb + sl.byte, buf, sl.len);
+                    uint32_t c0 = j * per_group;
+                    for (uint32_t c = c0; c < p->ext_c && c < c0 + sl.len / p->bpe; c++)
+                        row[(size_t)x * p->ext_c + c] = element(buf + (c - c0) * p->bpe, p->prec);
+                }
+            }
+        }
+    }
+    free(buf);
+    return f;
+}
+
+static void fill(int16_t *dst, int16_t v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        dst[i] = v;
+}
+
+/* One output position's row: blocks of atomic_c channels, taps in r, s order. */
+static void gather_row(const struct conv_params *p, const int16_t *f, uint32_t b, uint32_t oy,
+                       uint32_t ox, int16_t pad, int16_t *row)
+{
+    const uint32_t taps = p->k_w * p->k_h, c = p->ext_c;
+    for (uint32_t c0 = 0; c0 < c; c0 += p->atomic_c) {
+        uint32_t nj = c - c0 < p->atomic_c ? c - c0 : p->atomic_c;
+        for (uint32_t t = 0; t < taps; t++) {
+            int64_t iy = (int64_t)oy * p->stride_y + (int64_t)(t / p->k_w) * p->dil_y -
+                         (int64_t)p->csc_pad_t;
+            int64_t ix = (int64_t)ox * p->stride_x + (int64_t)(t % p->k_w) * p->dil_x -
+                         (int64_t)p->csc_pad_l;
+            int16_t *dst = row + (size_t)taps * c0 + (size_t)t * nj;
+            if (iy < 0 || ix < 0 || iy >= p->ext_h || ix >= p->ext_w)
+                fill(dst, pad, nj);
+            else
+                memcpy(dst,
+                       f + (((size_t)b * p->ext_h + (size_t)iy) * p->ext_w + (size_t)ix) * c + c0,
+                       nj * sizeof *dst);
+        }
+    }
+}
+
+bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                      struct conv_operands *ops)
+{
+    uint64_t need = (uint64_t)p->ext_h * p->batches * p->entry_per_slice;
+    if (need > (uint64_t)p->data_banks * dla_cbuf_bank_entries(d->cfg)) {
+        dla_diag(d, DLA_DIAG_CBUF, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+                 "CSC reads %llu entries of input but DATA_BANK holds %u", (unsigned long long)need,
+                 p->data_banks * dla_cbuf_bank_entries(d->cfg));
+        return false;
+    }
+    ops->taps = p->k_w * p->k_h;
+    ops->c = p->ext_c;
+    ops->seg_len = p->atomic_c;
+    ops->rows = p->out_w * p->out_h * p->batches;
+    ops->kernels = p->kernels;
+    ops->depth = round16((uint64_t)ops->taps * ops->c);
+    int16_t *f = unpack_feature(d, p, plan);
+    ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
+    if (!f || !ops->data) {
+        free(f);
+        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+                 "out of host memory for the convolution operands");
+        return false;
+    }
+    int16_t pad = pad_value(p);
+    for (uint32_t b = 0; b < p->batches; b++)
+        for (uint32_t oy = 0; oy < p->out_h; oy++)
+            for (uint32_t ox = 0; ox < p->out_w; ox++) {
+                size_t r = ((size_t)b * p->out_h + oy) * p->out_w + ox;
+                gather_row(p, f, b, oy, ox, pad, ops->data + r * ops->depth);
+            }
+    free(f);
+    return true;
+}
+
+/* ---------------------------------------------------------------- weights */
+
+/* Element i of kernel group g's uncompressed stream, read from the ring
+ * directly or through the WMB bits and the compressed stream. */
+static int16_t stream_element(struct dla *d, const struct conv_params *p,
+                              const struct conv_cbuf_plan *plan, const uint8_t *group, uint64_t i,
+                              struct csc_decomp *dec)
+{
+    const struct cbuf_region wr = conv_weight_region(p);
+    uint8_t b[2] = {0, 0};
+    if (!p->compressed)
+        return element(group + i * p->bpe, p->prec);
+    const struct cbuf_region mr = conv_wmb_region(d);
+    uint8_t m;
+    cbuf_read(d->cbuf, &mr, dec->mask_bit / 8, &m, 1);
+    bool present = (m >> (dec->mask_bit % 8)) & 1;
+    dec->mask_bit++;
+    if (!present)
+        return 0;
+    cbuf_read(d->cbuf, &wr, plan->weight_start + dec->packed * p->bpe, b, p->bpe);
+    dec->packed++;
+    return element(b, p->prec);
+}
+
+bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                      const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
+                      struct conv_operands *ops)
+{
+    if (!ops->weight) {
+        ops->weight = calloc((size_t)ops->kernels * ops->depth, sizeof *ops->weight);
+        if (!ops->weight)
+            return false;
+    }
+    const uint32_t taps = ops->taps, c = ops->c;
+    uint32_t k0 = g * p->kernel_group;
+    uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
+    uint8_t *group = NULL;
+    if (!p->compressed) { /* the group's bytes, read from the ring in one go */
+        size_t need = (size_t)n * taps * c * p->bpe;
+        group = calloc(need ? need : 1, 1);
+        if (!group)
+            return false;
+        const struct cbuf_region wr = conv_weight_region(p);
+        cbuf_read(d->cbuf, &wr, ws->group_off, group,
+                  ws->bytes[g] < need ? (size_t)ws->bytes[g] : need);
+    }
+    uint64_t i = 0; /* element index in the group's stream: [block][r][s][k][c] */
+    for (uint32_t c0 = 0; c0 < c; c0 += p->atomic_c) {
+        uint32_t nj = c - c0 < p->atomic_c ? c - c0 : p->atomic_c;
+        for (uint32_t t = 0; t < taps; t++)
+            for (uint32_t k = 0; k < n; k++) {
+                int16_t *dst = ops->weight + (size_t)(k0 + k) * ops->depth + (size_t)taps * c0 +
+                               (size_t)t * nj;
+                for (uint32_t ci = 0; ci < nj; ci++)
+                    dst[ci] = stream_element(d, p, plan, group, i++, dec);
+            }
+    }
+    free(group);
+    return true;
+}
+
+void conv_operands_free(struct conv_operands *ops)
+{
+    free(ops->data);
+    free(ops->weight);
+    ops->data = ops->weight = NULL;
+}

@@ -1,0 +1,55 @@
+/* The floating-point arithmetic of NVIDIA's cmod (cmod/hls/include/
+ * nvdla_float.h, cmod/hls/vlibs), re-expressed on plain integers so that the
+ * model's fp16 paths are bit-exact with it.  It is close to IEEE 754 but not
+ * equal:
+ * - results past the largest finite value saturate to it (the cmod's
+ *   "infinity" is the largest finite number), and an infinite input is
+ *   treated as an ordinary number with the top exponent (fp16 -> fp32 turns
+ *   it into the largest finite binary32);
+ * - add and multiply flush results below the normal range to zero; a
+ *   subnormal operand keeps an implied leading one;
+ * - add keeps two guard bits beyond the mantissa and drops what a larger
+ *   exponent difference shifts out (no sticky bit);
+ * - a NaN operand is returned unchanged (the first one when both are NaN).
+ * Conversions round to nearest even.  Formats are given by exponent and
+ * mantissa widths: fp16 (5, 10), fp17 (6, 10), fp32 (8, 23). */
+#ifndef DLA_FPNUM_H
+#define DLA_FPNUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fp_format {
+    unsigned expo, mant;
+};
+
+static const struct fp_format FP16 = {5, 10}, FP17 = {6, 10}, FP32 = {8, 23};
+
+bool fp_is_nan(struct fp_format f, uint64_t bits);
+bool fp_is_inf(struct fp_format f, uint64_t bits);
+
+uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
+uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);
+uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b);
+uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b);
+uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b);
+/* Negative values (not NaN) become +0. */
+uint64_t fp_relu(struct fp_format f, uint64_t a);
+
+/* Format conversions. */
+uint32_t fpnum_fp16_to_fp32(uint16_t h);
+uint16_t fpnum_fp32_to_fp16(uint32_t f);
+uint32_t fpnum_fp17_to_fp32(uint32_t h);
+uint32_t fpnum_fp32_to_fp17(uint32_t f);
+uint32_t fpnum_fp16_to_fp17(uint16_t h);
+uint16_t fpnum_fp17_to_fp16(uint32_t h);
+/* fp16 to int16: nearest (ties away from zero), saturating; NaN -> -32768. */
+int16_t fpnum_fp16_to_int16(uint16_t h);
+/* frac / 2^width (10 < width < 64) as a non-negative fp17, nearest even
+ * (interpolation weights of the fp16 LUT). */
+uint32_t fpnum_fraction_to_fp17(uint64_t frac, unsigned width);
+/* A signed integer to fp16, nearest even, saturating to the largest finite
+ * value (the output converter's Int17ToFp16). */
+uint16_t fpnum_int_to_fp16(int64_t v);
+
+#endif

@@ -1,0 +1,156 @@
+/* The debugger's command layer: one context (struct dbg) holding the session,
+ * breakpoints, checkpoints, the event trace ring and the command history, and
+ * three entry points that batch mode, the readline console and the TUI share:
+ *
+ *   dbg_exec()      execute one command line, output going to a sink
+ *   dbg_complete()  complete the word under the cursor of a partial line
+ *   dbg_source()    execute a script file line by line
+ *
+ * Output never goes to stdout directly: every line of text (results, stop
+ * reports, driver messages, model diagnostics) is handed to the sink passed to
+ * the call that produced it, tagged with its kind so a frontend can colour or
+ * route it.  The context is single-threaded; a frontend calls into it from one
+ * thread and interrupts a running command by setting session_interrupt
+ * (session.h) from a signal handler or its input loop.
+ *
+ * Commands are described by a table of struct cmd_entry (name, alias,
+ * argument template, usage, help text, exec function); parsing, unique-prefix
+ * matching, help, completion and dispatch all read that table.  This header is
+ * the stable interface; src/cmd_priv.h holds what command implementations share. */
+#ifndef DLADBG_CMD_H
+#define DLADBG_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+#include "session.h"
+
+/* ---------------------------------------------------------------- output */
+
+enum dbg_out_kind {
+    DBG_OUT_TEXT,    /* ordinary command output */
+    DBG_OUT_STOP,    /* why and where execution stopped ("Breakpoint 1, ...") */
+    DBG_OUT_NOTE,    /* driver notes and informational messages */
+    DBG_OUT_WARNING, /* model diagnostics, driver warnings */
+    DBG_OUT_ERROR,   /* a command failed, or the run found an error */
+};
+
+/* Receives output one line at a time; text has no trailing newline. */
+struct dbg_sink {
+    void (*line)(void *ctx, enum dbg_out_kind kind, const char *text);
+    void *ctx;
+};
+
+/* ---------------------------------------------------------------- context */
+
+struct breakpoints;
+struct checkpoints;
+struct trace_ring;
+struct proglog;
+struct plugin_host;
+
+struct dbg_options {
+    struct session_opts session; /* configuration, --input, -o ... for files opened later */
+    bool batch;                  /* messages name the script line; failures are fatal */
+    size_t trace_ring_events;    /* capacity of the event ring; 0 = default */
+    const char *plugin_path;     /* extra plugin folders (':' separated), NULL: none */
+    bool no_builtin_plugins;     /* do not scan the built-in folders (tests) */
+};
+
+/* Everything the debugger knows.  Frontends may read the members; they change
+ * them only through dbg_* functions and commands. */
+struct dbg {
+    struct dbg_options opt;
+    struct session *session; /* NULL until a file is open */
+    struct breakpoints *bps;
+    struct checkpoints *cps;
+    struct trace_ring *ring;
+    struct proglog *log;
+    struct plugin_host *plugins;
+    struct report rep; /* the open session's checks and messages */
+
+    char last_cmd[512];         /* what an empty line repeats (steps only) */
+    const struct dbg_sink *out; /* sink of the command being executed */
+    char where[300];            /* "script.dladbg:3" while a script runs, "" interactively */
+    unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
+    bool quit;                  /* "quit" was executed */
+    int quit_status;            /* status "quit N" asked for, -1: the run's own */
+    int diag_listener;          /* model diagnostics -> sink */
+    int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
+};
+
+/* A context with no session; plugins are loaded from the built-in folders,
+ * opt->plugin_path and $DLADBG_PLUGIN_PATH (refusals are reported to out). */
+struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out);
+void dbg_destroy(struct dbg *d);
+
+/* Open a file (trace folder, .txn, .cfg, loadable, "sample:NAME"), replacing
+ * the current session; breakpoints are kept.  false with err on failure. */
+bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
+
+/* Load one decoder plugin (--plugin FILE); false with err when refused. */
+bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- execution */
+
+enum cmd_status {
+    CMD_OK,    /* done (a stop at a breakpoint is not an error) */
+    CMD_ERROR, /* unknown command, bad arguments or a failed action */
+    CMD_QUIT,  /* quit was requested */
+};
+
+/* Execute one command line.  An empty line repeats the last step command;
+ * '#' starts a comment.  Errors are reported to out as DBG_OUT_ERROR lines
+ * that name the command (and the script line while a script runs). */
+enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out);
+
+/* Execute a script; stops at the first failing command in batch mode.
+ * Returns the status of the last command executed. */
+enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out);
+
+/* The exit status of a batch run: 2 when a command failed or the input was
+ * bad, else the run's (0 ok, 1 a check or golden mismatch), or what "quit N"
+ * asked for. */
+int dbg_exit_status(const struct dbg *d);
+
+/* ---------------------------------------------------------------- completion */
+
+typedef void (*dbg_candidate_fn)(void *ctx, const char *candidate);
+
+/* Complete the word that ends at line[cursor]: commands, subcommands and
+ * keywords, unit, register and field names, breakpoint numbers, decoder names.
+ * Calls fn once per candidate (the whole replacement word) and returns the
+ * count; *word_start receives the offset where the word being completed begins. */
+size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word_start,
+                    dbg_candidate_fn fn, void *ctx);
+
+/* ---------------------------------------------------------------- command table */
+
+struct cmd_args;
+
+struct cmd_entry {
+    const char *name;  /* full name, lower case */
+    const char *alias; /* extra accepted names, ' ' separated ("b br"), or NULL */
+    /* Argument template read by completion and help: space-separated tokens,
+     * optional ones in [], alternatives of keywords with '|', placeholders in
+     * upper case: N VALUE ADDR EXPR REG UNIT PROC INTR BP FILE DIR DECODER CMD TEXT. */
+    const char *args;
+    const char *usage; /* one line: "break layer N [if COND]" */
+    const char *help;  /* a few lines of help text */
+    /* Execute with the words after the command name; NULL when only subcommands do work. */
+    enum cmd_status (*exec)(struct dbg *d, struct cmd_args *a);
+    const struct cmd_entry *subs; /* subcommands ("info layers"), NULL-name terminated */
+    bool repeat;                  /* an empty line after it repeats it (steps) */
+};
+
+/* The top-level command table (NULL-name terminated). */
+extern const struct cmd_entry cmd_table[];
+
+/* Resolve a (sub)command word in a table: exact name, alias, then unique
+ * prefix.  NULL when nothing or several match (*ambiguous set then). */
+const struct cmd_entry *cmd_lookup(const struct cmd_entry *table, const char *word,
+                                   bool *ambiguous);
+
+#endif

@@ -1,0 +1,124 @@
+/* DIMG writing and reading (see dimg.h for the layout and the old
+ * numbering the goldens use). */
+#include "dimg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "afile.h"
+
+unsigned dimg_bpe(uint32_t format)
+{
+    switch (format) {
+    case DIMG_FMT_INT8_X32:
+        return 1;
+    case DIMG_FMT_INT16_X16:
+    case DIMG_FMT_FP16_X16:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+uint64_t dimg_element_offset(const struct dimg_header *h, unsigned bpe, uint32_t c, uint32_t y,
+                             uint32_t x)
+{
+    uint32_t per_group = 32u / bpe;
+    return (uint64_t)(c / per_group) * h->surf_stride + (uint64_t)y * h->line_stride +
+           (uint64_t)x * per_group * bpe + (uint64_t)(c % per_group) * bpe;
+}
+
+/* Hashing-stable fp16: one zero and one NaN. */
+static uint16_t stable_fp16(uint16_t v)
+{
+    if (v == 0x8000u)
+        return 0;
+    if ((v & 0x7c00u) == 0x7c00u && (v & 0x03ffu))
+        return 0x7c00u;
+    return v;
+}
+
+bool dimg_pack(const struct dimg_header *h, const uint8_t *buf, uint64_t len, uint8_t **out,
+               size_t *out_len)
+{
+    unsigned bpe = dimg_bpe(h->format);
+    uint64_t n = (uint64_t)h->channel * h->height * h->width;
+    if (bpe == 0 || n > DIMG_MAX_PAYLOAD / bpe)
+        return false;
+    uint8_t *p = malloc(n ? n * bpe : 1);
+    if (!p)
+        return false;
+    size_t k = 0;
+    for (uint32_t c = 0; c < h->channel; c++)
+        for (uint32_t y = 0; y < h->height; y++)
+            for (uint32_t x = 0; x < h->width; x++) {
+                uint64_t off = dimg_element_offset(h, bpe, c, y, x);
+                for (unsigned b = 0; b < bpe; b++)
+                    p[k + b] = off + b < len ? buf[off + b] : 0;
+                if (h->format == DIMG_FMT_FP16_X16) {
+                    uint16_t v = stable_fp16((uint16_t)(p[k] | (p[k + 1] << 8)));
+                    p[k] = (uint8_t)v;
+                    p[k + 1] = (uint8_t)(v >> 8);
+                }
+                k += bpe;
+            }
+    *out = p;
+    *out_len = k;
+    return true;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+bool dimg_write(const char *path, const struct dimg_header *h, const uint8_t *payload,
+                size_t payload_len, char *err, size_t errlen)
+{
+    uint8_t hdr[DIMG_HEADER_SIZE];
+    memcpy(hdr, "DIMG", 4);
+    put32(hdr + 4, 0);
+    put32(hdr + 8, h->format);
+    put32(hdr + 12, h->width);
+    put32(hdr + 16, h->height);
+    put32(hdr + 20, h->channel);
+    put32(hdr + 24, h->line_stride);
+    put32(hdr + 28, h->surf_stride);
+    put32(hdr + 32, h->size);
+    struct afile af;
+    if (!afile_open(&af, path, err, errlen))
+        return false;
+    if (fwrite(hdr, 1, sizeof hdr, af.fp) != sizeof hdr ||
+        (payload_len && fwrite(payload, 1, payload_len, af.fp) != payload_len)) {
+        snprintf(err, errlen, "%s: write error", path);
+        afile_abort(&af);
+        return false;
+    }
+    return afile_commit(&af, err, errlen);
+}
+
+bool dimg_parse(const uint8_t *file, size_t len, const char *name, struct dimg_header *h,
+                const uint8_t **payload, size_t *payload_len, char *err, size_t errlen)
+{
+    if (len < DIMG_HEADER_SIZE || memcmp(file, "DIMG", 4) != 0) {
+        snprintf(err, errlen, "%s: offset 0: expected the DIMG magic and a 36-byte header", name);
+        return false;
+    }
+    h->format = get32(file + 8);
+    h->width = get32(file + 12);
+    h->height = get32(file + 16);
+    h->channel = get32(file + 20);
+    h->line_stride = get32(file + 24);
+    h->surf_stride = get32(file + 28);
+    h->size = get32(file + 32);
+    *payload = file + DIMG_HEADER_SIZE;
+    *payload_len = len - DIMG_HEADER_SIZE;
+    return true;
+}

@@ -1,0 +1,343 @@
+/* EMU task execution (see emu.h).
+ *
+ * Descriptor offsets (little-endian, packed):
+ *   network: operation_desc_index s16 @0, operation_buffer_desc_index s16 @2,
+ *            num_operations u16 @4 (256-byte aligned block)
+ *   legacy op (16 bytes): op_type u8 @0; POWER power f32 @4, scale @8,
+ *            shift @12; SOFTMAX axis u8 @1
+ *   current op (24 bytes): op_type u8 @0, input_scale f32 @4,
+ *            output_scale f32 @8; POWER power @12, scale @16, shift @20;
+ *            SOFTMAX axis u8 @12
+ *   buffer (256 bytes each; src then dst, 512 per op):
+ *     legacy:  addressIndex s16 @0, size u32 @2, format u16 @6, w/h/c u16
+ *              @8/10/12, line_stride u32 @14, surf_stride u32 @18
+ *     current: addressIndex s16 @0, addressIndexOffset u32 @2, size u32 @6,
+ *              format u16 @10, w/h/c u16 @12/14/16, line u32 @18, surf @22
+ *   formats: current INT8 0, INT8_8 1, INT16 2, FF16 3; the legacy blobs tag
+ *   their fp16 tensors 2 (NN_L0_0), so legacy FF16 is 2 and INT8 0. */
+#include "emu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp16.h"
+
+#define EMU_BUFFER_DESC  256u
+#define EMU_MAX_ELEMENTS (16u << 20)
+
+enum emu_format { EMU_FMT_INT8, EMU_FMT_INT8_8, EMU_FMT_FF16, EMU_FMT_OTHER };
+
+struct emu_buffer {
+    int16_t index;
+    uint32_t index_offset, size;
+    uint16_t format_code;
+    uint8_t format; /* enum emu_format */
+    uint16_t w, h, c;
+    uint32_t line, surf;
+    uint8_t space;
+    uint64_t addr; /* resolved: address of element 0 */
+};
+
+struct emu_op {
+    uint8_t type;
+    float input_scale, output_scale;
+    float power, scale, shift;
+    uint8_t axis;
+};
+
+struct emu_ctx {
+    struct dla *d;
+    const struct runtime *rt;
+    uint32_t task;
+    bool legacy;
+    char *msg;
+    size_t len;
+};
+
+uint16_t emu_half_from_float(float f)
+{
+    uint32_t bits = f32_bits(f);
+    uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+    uint32_t e = (bits >> 23) & 0xffu;
+    uint32_t m = bits & 0x7fffffu;
+    uint16_t h;
+    uint32_t round;
+    if (e == 0xff) { /* inf and NaN keep the top mantissa bits, no rounding */
+        return (uint16_t)(sign | 0x7c00u | (m >> 13));
+    } else if (e > 142) { /* beyond the largest half: infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    } else if (e >= 113) { /* normal half */
+        h = (uint16_t)(((e - 112) << 10) | (m >> 13));
+        round = (m >> 12) & 1u;
+    } else if (e >= 103) { /* subnormal half: implicit bit shifted in */
+        unsigned shift = 126 - e;
+        h = (uint16_t)((1u << (e - 103)) + (m >> shift));
+        round = (m >> (shift - 1)) & 1u;
+    } else { /* below half of the smallest subnormal, or exactly rounding to it */
+        h = 0;
+        round = e == 102;
+    }
+    if ((h & 0x7c00u) != 0x7c00u)
+        h = (uint16_t)(h + round); /* a carry may reach the exponent: correct */
+    return (uint16_t)(sign | h);
+}
+
+static float half_to_float(uint16_t h)
+{
+    return fp16_to_float(h);
+}
+
+static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
+{
+    snprintf(c->msg, c->len, fmt, what, v);
+    return false;
+}
+
+static uint32_t get_u32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+}
+
+static uint16_t get_u16(const uint8_t *b)
+{
+    return (uint16_t)(b[0] | (b[1] << 8));
+}
+
+static float get_f32(const uint8_t *b)
+{
+    return f32_from_bits(get_u32(b));
+}
+
+static bool read_at(struct emu_ctx *c, int32_t index, uint64_t offset, void *buf, size_t len,
+                    const char *what)
+{
+    enum dla_space s;
+    uint64_t addr, base, size;
+    if (!runtime_task_address(c->rt, c->task, index, &s, &addr) ||
+        !runtime_task_buffer(c->rt, c->task, index, &s, &base, &size))
+        return fail(c, "%s: address index %ld is not in the task's address list", what, index);
+    /* descriptors must lie inside their memory */
+    uint64_t end = addr - base + offset + len;
+    if (end > size)
+        return fail(c, "%s: descriptor beyond its memory (%ld bytes)", what, (long)size);
+    if (dla_mem_read(c->d, s, addr + offset, buf, len) != MEM_OK)
+        return fail(c, "%s: cannot read memory (index %ld)", what, index);
+    return true;
+}
+
+static uint8_t format_of(bool legacy, uint16_t code)
+{
+    if (legacy)
+        return code == 2 ? EMU_FMT_FF16 : code == 0 ? EMU_FMT_INT8 : EMU_FMT_OTHER;
+    switch (code) {
+    case 0:
+        return EMU_FMT_INT8;
+    case 1:
+        return EMU_FMT_INT8_8;
+    case 3:
+        return EMU_FMT_FF16;
+    default:
+        return EMU_FMT_OTHER;
+    }
+}
+
+static void decode_buffer(bool legacy, const uint8_t *b, struct emu_buffer *x)
+{
+    memset(x, 0, sizeof *x);
+    x->index = (int16_t)get_u16(b);
+    const uint8_t *p = b + 2;
+    if (!legacy) {
+        x->index_offset = get_u32(p);
+        p += 4;
+    }
+    x->size = get_u32(p);
+    x->format_code = get_u16(p + 4);
+    x->w = get_u16(p + 6);
+    x->h = get_u16(p + 8);
+    x->c = get_u16(p + 10);
+    x->line = get_u32(p + 12);
+    x->surf = get_u32(p + 16);
+    x->format = format_of(legacy, x->format_code);
+}
+
+static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *what)
+{
+    enum dla_space s;
+    if (!runtime_task_address(c->rt, c->task, x->index, &s, &x->addr))
+        return fail(c, "%s: address index %ld is not in the task's address list", what, x->index);
+    x->addr += x->index_offset;
+    x->space = (uint8_t)s;
+    if (x->format == EMU_FMT_OTHER)
+        return fail(c, "%s: unsupported format %ld", what, x->format_code);
+    if ((uint64_t)x->w * x->h * x->c > EMU_MAX_ELEMENTS)
+        return fail(c, "%s: %ld elements is too many", what, (long)x->w * x->h * x->c);
+    return true;
+}
+
+/* Byte offset of (w, h, c): channels grouped by one 32-byte atom (8 bytes
+ * for INT8_8). */
+static uint64_t element_offset(const struct emu_buffer *x, uint32_t w, uint32_t h, uint32_t c)
+{
+    unsigned bpe = x->format == EMU_FMT_FF16 ? 2 : 1;
+    unsigned per = (x->format == EMU_FMT_INT8_8 ? 8u : 32u) / bpe;
+    return (uint64_t)(c / per) * x->surf + (uint64_t)h * x->line + (uint64_t)w * per * bpe +
+           (uint64_t)(c % per) * bpe;
+}
+
+static bool load(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, void *v, size_t n)
+{
+    if (dla_mem_read(c->d, (enum dla_space)x->space, x->addr + off, v, n) != MEM_OK)
+        return fail(c, "%s: read outside memory at +%ld", "EMU", (long)off);
+    return true;
+}
+
+static bool store(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, const void *v,
+                  size_t n)
+{
+    if (dla_mem_write(c->d, (enum dla_space)x->space, x->addr + off, v, n) != MEM_OK)
+        return fail(c, "%s: write outside memory at +%ld", "EMU", (long)off);
+    return true;
+}
+
+static int8_t saturate_int8(float y)
+{
+    if (!(y == y))
+        return 0;
+    if (y >= 127.0f)
+        return 127;
+    if (y <= -128.0f)
+        return -128;
+    return (int8_t)y;
+}
+
+static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct emu_buffer *src,
+                      const struct emu_buffer *dst)
+{
+    for (uint32_t ch = 0; ch < src->c; ch++)
+        for (uint32_t h = 0; h < src->h; h++)
+            for (uint32_t w = 0; w < src->w; w++) {
+                uint64_t so = element_offset(src, w, h, ch), dof = element_offset(dst, w, h, ch);
+                if (src->format == EMU_FMT_FF16) {
+                    uint8_t b[2];
+                    if (!load(c, src, so, b, 2))
+                        return false;
+                    float x = half_to_float((uint16_t)(b[0] | (b[1] << 8)));
+                    float y = powf(op->shift + op->scale * x, op->power);
+                    uint16_t r = emu_half_from_float(y);
+                    uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+                    if (!store(c, dst, dof, o, 2))
+                        return false;
+                } else {
+                    int8_t v;
+                    if (!load(c, src, so, &v, 1))
+                        return false;
+                    float x = (float)v * op->input_scale;
+                    float y = powf(op->shift + op->scale * x, op->power) / op->output_scale;
+                    int8_t r = saturate_int8(y);
+                    if (!store(c, dst, dof, &r, 1))
+                        return false;
+                }
+            }
+    return true;
+}
+
+/* Softmax over the channels of a 1x1xC vector stored contiguously (the
+ * emulator ignores strides here). */
+static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct emu_buffer *src,
+                        const struct emu_buffer *dst)
+{
+    uint32_t n = src->c;
+    float *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x)
+        return fail(c, "%s: out of memory (%ld channels)", "softmax", n);
+    bool fp16 = src->format == EMU_FMT_FF16;
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        if (fp16) {
+            uint8_t b[2];
+            ok = load(c, src, 2ull * i, b, 2);
+            x[i] = half_to_float((uint16_t)(b[0] | (b[1] << 8)));
+        } else {
+            int8_t v = 0;
+            ok = load(c, src, i, &v, 1);
+            x[i] = half_to_float(emu_half_from_float((float)v * op->input_scale));
+        }
+    }
+    float maxval = -INFINITY;
+    for (uint32_t i = 0; i < n; i++)
+        if (x[i] > maxval)
+            maxval = x[i];
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < n; i++)
+        sum += expf(x[i] - maxval);
+    for (uint32_t i = 0; i < n && ok; i++) {
+        uint16_t r = emu_half_from_float(expf(x[i] - maxval) / sum);
+        if (fp16) {
+            uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+            ok = store(c, dst, 2ull * i, o, 2);
+        } else {
+            int8_t v = saturate_int8(half_to_float(r) / op->output_scale);
+            ok = store(c, dst, i, &v, 1);
+        }
+    }
+    free(x);
+    return ok;
+}
+
+static void decode_op(bool legacy, const uint8_t *b, struct emu_op *op)
+{
+    memset(op, 0, sizeof *op);
+    op->type = b[0];
+    op->input_scale = op->output_scale = 1.0f;
+    const uint8_t *p = b + 4;
+    if (!legacy) {
+        op->input_scale = get_f32(b + 4);
+        op->output_scale = get_f32(b + 8);
+        p = b + 12;
+    }
+    op->power = get_f32(p);
+    op->scale = get_f32(p + 4);
+    op->shift = get_f32(p + 8);
+    op->axis = legacy ? b[1] : b[12];
+}
+
+static bool run_op(struct emu_ctx *c, int16_t op_index, int16_t buf_index, uint16_t i)
+{
+    size_t op_size = c->legacy ? 16 : 24;
+    uint8_t ob[24] = {0}, bb[2 * EMU_BUFFER_DESC];
+    if (!read_at(c, op_index, (uint64_t)op_size * i, ob, op_size, "EMU operation list") ||
+        !read_at(c, buf_index, (uint64_t)sizeof bb * i, bb, sizeof bb, "EMU buffer list"))
+        return false;
+    struct emu_op op;
+    struct emu_buffer src, dst;
+    decode_op(c->legacy, ob, &op);
+    decode_buffer(c->legacy, bb, &src);
+    decode_buffer(c->legacy, bb + EMU_BUFFER_DESC, &dst);
+    if (!resolve_buffer(c, &src, "EMU source") || !resolve_buffer(c, &dst, "EMU destination"))
+        return false;
+    if (src.format != dst.format)
+        return fail(c, "%s: source and destination formats differ (%ld)", "EMU", src.format_code);
+    if (op.type == EMU_OP_POWER)
+        return run_power(c, &op, &src, &dst);
+    if (op.type == EMU_OP_SOFTMAX)
+        return run_softmax(c, &op, &src, &dst);
+    return fail(c, "%s: unknown operation type %ld", "EMU", op.type);
+}
+
+bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *msg, size_t len)
+{
+    struct emu_ctx c = {.d = d, .rt = rt, .task = task, .msg = msg, .len = len};
+    struct ld_version v;
+    c.legacy = runtime_task_blob_version(rt, task, &v) && v.major == 0 && v.minor == 0;
+    uint8_t nb[6];
+    if (!read_at(&c, 0, 0, nb, sizeof nb, "EMU network descriptor"))
+        return false;
+    int16_t op_index = (int16_t)get_u16(nb), buf_index = (int16_t)get_u16(nb + 2);
+    uint16_t n = get_u16(nb + 4);
+    for (uint16_t i = 0; i < n; i++)
+        if (!run_op(&c, op_index, buf_index, i))
+            return false;
+    return true;
+}

@@ -1,0 +1,147 @@
+/* The NVDLA loadable: a flatbuffers file (schema share/loadable.fbs) holding
+ * the memory list, blobs, address list, tasks, submit list, events, tensor
+ * descriptors and relocations of a compiled network.
+ *
+ * loadable_parse() reads every table and field and validates the whole file
+ * before anything runs: offsets and sizes inside the file, vtables, vector
+ * lengths, string termination, enum values, memory sizes and alignments, and
+ * every id that refers to another list.  A violation is reported as
+ * "FILE: offset N: what was expected" and nothing is returned.  The result is
+ * plain data: strings and blob bytes point into the loadable's own copy of
+ * the file. */
+#ifndef DLADBG_LOADABLE_H
+#define DLADBG_LOADABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ld_interface { LD_IF_NONE = 0, LD_IF_DLA1 = 1, LD_IF_EMU1 = 2 };
+enum ld_domain { LD_DOMAIN_SYSTEM = 0, LD_DOMAIN_SRAM = 1 };
+enum ld_mem_flags { LD_MEM_ALLOC = 1, LD_MEM_SET = 2, LD_MEM_INPUT = 4, LD_MEM_OUTPUT = 8 };
+enum ld_event_op { LD_EVENT_WAIT = 0, LD_EVENT_SIGNAL = 1 };
+enum ld_data_type {
+    LD_TYPE_UNKNOWN = 0,
+    LD_TYPE_FLOAT = 1,
+    LD_TYPE_HALF = 2,
+    LD_TYPE_INT16 = 3,
+    LD_TYPE_INT8 = 4,
+};
+
+/* Limits that keep hostile files from asking for absurd amounts of memory. */
+#define LD_MAX_MEMORY_BYTES (1ull << 30) /* one memory-list entry */
+#define LD_MAX_TOTAL_BYTES  (2ull << 30) /* all memories together */
+#define LD_MAX_ALIGNMENT    (1u << 20)
+#define LD_MAX_FILE_BYTES   (1ull << 30)
+
+struct ld_version {
+    uint8_t major, minor, sub_minor;
+};
+
+struct ld_blob {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    const char *name;
+    uint64_t size;
+    uint32_t interface, sub_interface;
+    struct ld_version version;
+    const uint8_t *data;
+    uint64_t data_len;
+};
+
+struct ld_memory {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t id;
+    uint8_t domain;
+    uint16_t flags;
+    uint64_t size;
+    uint32_t alignment;
+    uint32_t n_contents;
+    const char **contents;
+    uint64_t *offsets;
+    uint32_t *content_blob; /* index into blobs of each content */
+    uint16_t bind_id, tensor_desc_id;
+};
+
+struct ld_address {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t id, mem_id;
+    uint64_t offset, size;
+    uint32_t mem; /* index into memories */
+};
+
+struct ld_task {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t id;
+    uint32_t interface;
+    int16_t instance;
+    uint32_t n_addresses, n_pre, n_post;
+    uint16_t *addresses;  /* address-list ids */
+    uint16_t *pre, *post; /* event ids */
+};
+
+struct ld_submit {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t id;
+    uint32_t n_tasks;
+    uint16_t *tasks;
+};
+
+struct ld_event {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t id;
+    uint8_t type;
+    uint16_t target;
+    uint32_t val;
+    uint8_t op;
+};
+
+struct ld_tensor {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    const char *name;
+    uint16_t id, mem_id;
+    uint64_t size, offset;
+    uint8_t data_format, data_type, data_category, pixel_format, pixel_mapping;
+    int32_t n, c, h, w;
+    uint32_t stride[8];
+};
+
+struct ld_reloc {
+    uint32_t at; /* file offset of the entry's table, for messages */
+    uint16_t address_id, write_id;
+    uint64_t offset;
+    uint32_t interface, sub_interface;
+    uint8_t reloc_type;
+};
+
+struct loadable {
+    char name[256]; /* file name for messages */
+    uint8_t *buf;
+    size_t len;
+    struct ld_version version;
+    uint32_t n_tasks, n_memories, n_addresses, n_events, n_blobs, n_tensors, n_relocs, n_submits;
+    struct ld_task *tasks;
+    struct ld_memory *memories;
+    struct ld_address *addresses;
+    struct ld_event *events;
+    struct ld_blob *blobs;
+    struct ld_tensor *tensors;
+    struct ld_reloc *relocs;
+    struct ld_submit *submits;
+};
+
+/* Parse and validate a loadable held in memory (the bytes are copied).
+ * name is used in messages.  NULL with err set on any problem. */
+struct loadable *loadable_parse(const void *buf, size_t len, const char *name, char *err,
+                                size_t errlen);
+/* Read and parse a file. */
+struct loadable *loadable_read_file(const char *path, char *err, size_t errlen);
+void loadable_free(struct loadable *l);
+
+/* Lookups by id; -1 when absent. */
+int loadable_memory_index(const struct loadable *l, uint16_t id);
+int loadable_address_index(const struct loadable *l, uint16_t id);
+int loadable_task_index(const struct loadable *l, uint16_t id);
+int loadable_event_index(const struct loadable *l, uint16_t id);
+int loadable_tensor_index(const struct loadable *l, uint16_t id);
+int loadable_blob_index(const struct loadable *l, const char *name);
+
+#endif

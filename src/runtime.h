@@ -1,0 +1,66 @@
+/* The runtime (the user-mode driver's job): places every memory of a
+ * loadable in simulated DRAM or CV-SRAM, fills SET memories from blobs,
+ * resolves task address lists, binds the input and output tensors, fills the
+ * input from a file and writes the output tensor as a DIMG.
+ *
+ * Allocation is a deterministic bump allocator (DRAM from 0x80000000,
+ * CV-SRAM from 0x50000000), so the same loadable always lands at the same
+ * addresses. */
+#ifndef DLADBG_RUNTIME_H
+#define DLADBG_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dla.h"
+#include "loadable.h"
+
+#define RT_DRAM_BASE     0x80000000ull
+#define RT_CVSRAM_BASE   0x50000000ull
+#define RT_DEFAULT_ALIGN 4096u
+
+struct rt_memory {
+    uint64_t addr;
+    uint8_t space; /* enum dla_space */
+    bool placed;
+};
+
+struct runtime {
+    const struct loadable *ld;
+    struct rt_memory *mem;           /* one per memory-list entry */
+    int input_tensor, output_tensor; /* tensor indexes, -1 none */
+    int input_memory, output_memory; /* memory indexes, -1 none */
+};
+
+/* Place the memories and fill them (allocation and blob copies are host
+ * writes into d).  false with a message on failure. */
+bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,
+                  size_t errlen);
+void runtime_free(struct runtime *rt);
+
+/* Before every submit NVIDIA's runtime copies again each blob whose name
+ * contains "dep_graph", because the firmware writes dependency counters back
+ * into that buffer.  Returns false on a memory error. */
+bool runtime_reload_dep_graphs(const struct runtime *rt, struct dla *d, char *err, size_t errlen);
+
+/* A task's address index -> memory space and device address (memory base +
+ * address-entry offset: the DMA view).  false when the index is out of range. */
+bool runtime_task_address(const struct runtime *rt, uint32_t task, int32_t index,
+                          enum dla_space *space, uint64_t *addr);
+/* The processor view used by the firmware to read descriptors: the memory
+ * base of the address entry, without its offset. */
+bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
+                         enum dla_space *space, uint64_t *base, uint64_t *size);
+/* Blob version that fills the memory behind task address 0 (descriptor
+ * layout selection); false when that memory is not filled from a blob. */
+bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v);
+
+/* Fill the input tensor from a file: PGM (P5, 8-bit), DIMG or raw bytes.
+ * NULL path: leave it zero. */
+bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
+                        size_t errlen);
+/* Write the output tensor as a DIMG the way the regression harness did. */
+bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
+                          size_t errlen);
+
+#endif

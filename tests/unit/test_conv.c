@@ -1,0 +1,449 @@
+/* The convolution core, direct mode, against a plain reference convolution:
+ * int8/int16 on small cubes with padding (CSC pad value), strides, dilation,
+ * multi-batch, CDMA convertor, CACC clip/truncate and int32 saturation,
+ * compressed weights, every configuration with its own CBUF geometry, and
+ * hostile programming. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "conv_harness.h"
+
+struct diag_log {
+    unsigned n[DLA_DIAG_HANG + 1];
+    char last[256];
+};
+
+static void on_event(void *ctx, const struct dla_event *ev)
+{
+    struct diag_log *l = ctx;
+    if (ev->kind != DLA_EV_DIAG)
+        return;
+    l->n[ev->u.diag.kind]++;
+    snprintf(l->last, sizeof l->last, "%s", ev->u.diag.msg);
+}
+
+/* Run a spec and compare every output with the reference. */
+static void check_spec(const struct spec *s, unsigned zero_every)
+{
+    struct dla *d = dla_create(dla_config_find(s->config), NULL);
+    assert_non_null(d);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct layer_data ld = {.zero_every = (int32_t)zero_every};
+    prepare(d, s, &ld);
+    struct dla_cube out;
+    int rc = run_conv(d, &out);
+    if (rc != 0)
+        fail_msg("%s: conv failed: %s", s->config, log.last);
+    assert_int_equal(log.n[DLA_DIAG_RULE], 0);
+    uint32_t ow = spec_ow(s), oh = spec_oh(s);
+    assert_int_equal(out.w, ow);
+    assert_int_equal(out.h, oh);
+    assert_int_equal(out.c, s->k);
+    assert_int_equal(out.n, s->batches);
+    assert_int_equal(out.kind, DLA_CUBE_INT);
+    int32_t *want = malloc(sizeof *want * cube_elems(&out));
+    uint64_t sat = ref_conv_int(s, &ld, want);
+    for (uint32_t b = 0; b < s->batches; b++)
+        for (uint32_t k = 0; k < s->k; k++)
+            for (uint32_t y = 0; y < oh; y++)
+                for (uint32_t x = 0; x < ow; x++) {
+                    int32_t w = want[((b * s->k + k) * oh + y) * ow + x];
+                    int32_t g = out.v[cube_index(&out, b, k, y, x)];
+                    if (w != g)
+                        fail_msg("%s b%u k%u y%u x%u: want %d got %d", s->config, b, k, y, x, w, g);
+                }
+    assert_int_equal(get_reg(d, "CACC.D_OUT_SATURATION"), sat);
+    free(want);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
+static struct spec base(const char *config, unsigned prec)
+{
+    struct spec s = {.config = config,
+                     .prec = prec,
+                     .w = 6,
+                     .h = 5,
+                     .c = 11,
+                     .kw = 3,
+                     .kh = 3,
+                     .k = 7,
+                     .sx = 1,
+                     .sy = 1,
+                     .dx = 1,
+                     .dy = 1,
+                     .pl = 1,
+                     .pr = 1,
+                     .pt = 1,
+                     .pb = 1,
+                     .batches = 1,
+                     .data_banks = 2,
+                     .weight_banks = 2};
+    return s;
+}
+
+static void test_int8_small(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_small", 0);
+    s.pad = 0xfff3; /* -13 in the low byte */
+    s.clip = 3;
+    check_spec(&s, 0);
+}
+
+static void test_int8_full_channels_pack(void **state)
+{
+    (void)state;
+    /* 150 int8 channels: one full 128-byte entry plus a packed tail */
+    struct spec s = base("nv_full", 0);
+    s.c = 150;
+    s.k = 40; /* two kernel groups of 32 */
+    s.w = 7;
+    check_spec(&s, 0);
+    s.c = 20; /* one atom per pixel: four pixels share an entry */
+    check_spec(&s, 0);
+    s.c = 40; /* two atoms: two pixels per entry */
+    check_spec(&s, 0);
+}
+
+static void test_int16_full(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_full", 1);
+    s.c = 70;
+    s.k = 19;
+    s.pad = 0x8123;
+    s.clip = 9;
+    check_spec(&s, 0);
+}
+
+static void test_int16_saturation(void **state)
+{
+    (void)state;
+    /* full-range int16 products summed over 3x3x64 and no truncation
+     * overflow int32: CACC saturates and counts */
+    struct spec s = base("nv_full", 1);
+    s.c = 64;
+    s.k = 4;
+    s.clip = 0;
+    s.seed = 99;
+    check_spec(&s, 0);
+    struct layer_data ld = {0};
+    make_layer_data(&s, &ld);
+    int32_t *want = malloc(sizeof *want * s.k * spec_ow(&s) * spec_oh(&s));
+    assert_true(ref_conv_int(&s, &ld, want) > 0); /* the case does saturate */
+    free(want);
+    free_layer_data(&ld);
+}
+
+static void test_strides_dilation_padding(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_small", 0);
+    s.w = 9;
+    s.h = 8;
+    s.sx = 2;
+    s.sy = 3;
+    s.dx = 2;
+    s.dy = 2;
+    s.pl = 2;
+    s.pt = 1;
+    s.pr = 2;
+    s.pb = 2;
+    s.pad = 0x7f;
+    check_spec(&s, 0);
+}
+
+static void test_multi_batch(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_full", 0);
+    s.batches = 3;
+    s.w = 1;
+    s.h = 1;
+    s.kw = s.kh = 1;
+    s.pl = s.pr = s.pt = s.pb = 0;
+    s.c = 100;
+    s.k = 33;
+    check_spec(&s, 0);
+    s = base("nv_full", 1);
+    s.batches = 2;
+    check_spec(&s, 0);
+}
+
+static void test_cdma_convertor(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_small", 0);
+    s.cvt = true;
+    s.cvt_offset = -20;
+    s.cvt_scale = 77;
+    s.cvt_truncate = 5; /* rounding half away and saturation both happen */
+    check_spec(&s, 0);
+    s = base("nv_full", 1);
+    s.cvt = true;
+    s.cvt_offset = 1000;
+    s.cvt_scale = -3;
+    s.cvt_truncate = 1;
+    check_spec(&s, 0);
+}
+
+static void test_convertor_arithmetic(void **state)
+{
+    (void)state;
+    bool sat;
+    /* (x - offset) * scale >> truncate, rounded half away from zero */
+    assert_int_equal((int8_t)conv_cvt(5, 0, 1, 1, CONV_INT8, &sat), 3); /* 2.5 -> 3 */
+    assert_false(sat);
+    assert_int_equal((int8_t)conv_cvt(-5, 0, 1, 1, CONV_INT8, &sat), -3);
+    assert_int_equal((int8_t)conv_cvt(100, -100, 2, 0, CONV_INT8, &sat), 127);
+    assert_true(sat);
+    assert_int_equal((int16_t)conv_cvt(-32768, 32767, 32767, 0, CONV_INT16, &sat), -32768);
+    assert_true(sat);
+    /* fp16 output: the 17-bit saturated integer rounded to nearest even */
+    assert_int_equal(conv_cvt(2049, 0, 1, 0, CONV_FP16, &sat), fp16_from_float(2048.0f));
+    assert_int_equal(conv_cvt(2051, 0, 1, 0, CONV_FP16, &sat), fp16_from_float(2052.0f));
+    assert_int_equal(conv_cvt(65535, 0, 1, 0, CONV_FP16, &sat), 0x7c00); /* overflow: inf */
+    assert_int_equal(conv_cvt(70000, 0, 2, 0, CONV_FP16, &sat), 0x7c00);
+}
+
+static void test_cacc_truncate(void **state)
+{
+    (void)state;
+    bool sat;
+    assert_int_equal(cacc_truncate(12, 3, &sat), 2);   /* 1.5 -> 2 */
+    assert_int_equal(cacc_truncate(-12, 3, &sat), -2); /* -1.5 -> -2 */
+    assert_int_equal(cacc_truncate(-11, 3, &sat), -1);
+    assert_false(sat);
+    assert_int_equal(cacc_truncate(1ll << 40, 0, &sat), INT32_MAX);
+    assert_true(sat);
+    assert_int_equal(cacc_truncate(-(1ll << 40), 8, &sat), INT32_MIN);
+    assert_true(sat);
+    assert_int_equal(cacc_sat48(1ll << 50), 0x7fffffffffffll);
+    assert_int_equal(cacc_sat48(-(1ll << 50)), -0x800000000000ll);
+}
+
+/* Partial sums that overflow 48 bits: the hardware saturates after each
+ * atomic operation, in channel-block then tap order, so a large positive run
+ * followed by a negative one does not cancel out. */
+static void test_cacc_48bit_order(void **state)
+{
+    (void)state;
+    enum { SEG = 64, SEGS = 4608, DEPTH = SEG * SEGS };
+    int16_t *data = malloc(sizeof *data * DEPTH), *wt = malloc(sizeof *wt * DEPTH);
+    for (int i = 0; i < DEPTH; i++) {
+        data[i] = 32767;
+        wt[i] = i < DEPTH / 2 ? 32767 : -32767;
+    }
+    /* one channel block of DEPTH channels would be one tap; use taps = SEGS
+     * with SEG channels so every SEG values are one atomic operation */
+    struct conv_operands ops = {.rows = 1,
+                                .kernels = 1,
+                                .depth = DEPTH,
+                                .taps = SEGS,
+                                .seg_len = SEG,
+                                .c = SEG,
+                                .data = data,
+                                .weight = wt};
+    struct conv_params p = {
+        .out_w = 1, .out_h = 1, .out_k = 1, .batches = 1, .clip_truncate = 16, .prec = CONV_INT16};
+    struct dla_cube out;
+    assert_true(cube_alloc(&out, 1, 1, 1, 1, DLA_CUBE_INT));
+    struct cacc_stats st = {0};
+    cmac_cacc_int(&p, &ops, &out, &st);
+    /* reference: saturate after every partial sum */
+    int64_t acc = 0, lim = (1ll << 47) - 1;
+    for (int sgi = 0; sgi < SEGS; sgi++) {
+        int64_t part = 0;
+        for (int i = 0; i < SEG; i++)
+            part += (int64_t)data[sgi * SEG + i] * wt[sgi * SEG + i];
+        acc += part;
+        acc = acc > lim ? lim : acc < -lim - 1 ? -lim - 1 : acc;
+    }
+    assert_true(acc != 0); /* the exact sum would be 0 */
+    assert_int_equal(out.v[0], ref_round_shift(acc, 16));
+    cube_free(&out);
+    free(data);
+    free(wt);
+}
+
+static void test_compressed_weights(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_full", 0);
+    s.compressed = true;
+    s.c = 70;
+    s.k = 40;
+    check_spec(&s, 3);
+    s = base("nv_full", 1);
+    s.compressed = true;
+    s.k = 20;
+    check_spec(&s, 2);
+}
+
+static void test_every_configuration(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct dla_config *all = dla_config_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        struct spec s = base(all[i].name, 0);
+        s.c = 37;
+        s.k = 19;
+        s.w = 9;
+        s.h = 4;
+        s.clip = 2;
+        check_spec(&s, 0);
+    }
+}
+
+/* Weights split over several trips through a weight ring smaller than the
+ * whole weight set, as on nv_small with few weight banks. */
+static void test_weight_streaming(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_small", 0);
+    s.c = 64;
+    s.k = 32;
+    s.weight_banks = 1; /* 4 KiB ring for 18 KiB of weights, 4.6 KiB... per group 4.6 KiB */
+    s.kw = s.kh = 2;
+    check_spec(&s, 0); /* 8 kernels x 2x2x64 = 2 KiB per group */
+}
+
+/* ---------------------------------------------------------------- bad input */
+
+static void test_bank_overflow_is_a_diagnostic(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_full", 0);
+    s.data_banks = 10;
+    s.weight_banks = 8;
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_CBUF], 1);
+    cube_free(&out);
+    /* compression needs the last bank for WMB */
+    s.data_banks = 8;
+    s.compressed = true;
+    free_layer_data(&ld);
+    prepare(d, &s, &ld);
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_CBUF], 2);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
+static void test_hostile_sizes(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_full", 0);
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    /* absurd output, input and kernel sizes straight into the registers */
+    set_field(d, "CSC.D_DATAOUT_SIZE_0", NULL, 0x1fff1fff);
+    set_field(d, "CSC.D_DATAOUT_SIZE_1", NULL, 0x1fff);
+    set_field(d, "CSC.D_WEIGHT_SIZE_EXT_0", NULL, 0x1f001f);
+    set_field(d, "CDMA.D_DATAIN_SIZE_0", NULL, 0x1fff1fff);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_true(log.n[DLA_DIAG_UNSUPPORTED] + log.n[DLA_DIAG_CBUF] > 0);
+    cube_free(&out);
+    /* input larger than the data banks: a CBUF diagnostic, no wrap-around */
+    free_layer_data(&ld);
+    s.w = 200;
+    s.h = 60;
+    s.c = 64;
+    s.data_banks = 1;
+    prepare(d, &s, &ld);
+    unsigned before = log.n[DLA_DIAG_CBUF];
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_CBUF], before + 1);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+    /* weights running past the 32-bit address space: memory diagnostic */
+    d = dla_create(dla_config_find("nv_small"), NULL);
+    dla_listen(d, on_event, &log);
+    s = base("nv_small", 0);
+    prepare(d, &s, &ld);
+    set_field(d, "CDMA.D_WEIGHT_ADDR_LOW", NULL, 0xffffff00);
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_true(log.n[DLA_DIAG_MEM] > 0);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
+static void test_absent_precision(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_small"), NULL);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_small", 1);
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_FEATURE_ABSENT], 1);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
+static void test_rule_output_size(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_small"), NULL);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_small", 0);
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    set_field(d, "CDMA.D_ZERO_PADDING", "PAD_RIGHT", 0); /* output no longer fits */
+    set_field(d, "CACC.D_CLIP_CFG", NULL, 20);
+    struct dla_cube out;
+    run_conv(d, &out);
+    assert_true(log.n[DLA_DIAG_RULE] >= 2);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_int8_small),
+        cmocka_unit_test(test_int8_full_channels_pack),
+        cmocka_unit_test(test_int16_full),
+        cmocka_unit_test(test_int16_saturation),
+        cmocka_unit_test(test_strides_dilation_padding),
+        cmocka_unit_test(test_multi_batch),
+        cmocka_unit_test(test_cdma_convertor),
+        cmocka_unit_test(test_convertor_arithmetic),
+        cmocka_unit_test(test_cacc_truncate),
+        cmocka_unit_test(test_cacc_48bit_order),
+        cmocka_unit_test(test_compressed_weights),
+        cmocka_unit_test(test_every_configuration),
+        cmocka_unit_test(test_weight_streaming),
+        cmocka_unit_test(test_bank_overflow_is_a_diagnostic),
+        cmocka_unit_test(test_hostile_sizes),
+        cmocka_unit_test(test_absent_precision),
+        cmocka_unit_test(test_rule_output_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

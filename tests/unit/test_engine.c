@@ -1,0 +1,445 @@
+/* Engine scheduler on the project's own loadables: dependency order and
+ * events along the graph, the conv pipeline's enable order, the registers a
+ * program writes, interrupt handling, BDMA copies, EMU tasks in the submit
+ * list, hostile descriptors (errors, never hangs), and deterministic replay
+ * after restoring a saved session. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "fp16.h"
+#include "fw_desc.h"
+#include "loadable_writer.h"
+#include "runtime.h"
+#include "sample_net.h"
+#include "session.h"
+
+/* A minimal driver loop around the engine, so the test sees its log. */
+struct rig {
+    struct dla *d;
+    struct loadable *l;
+    struct runtime rt;
+    struct engine *e;
+    struct report rep;
+};
+
+static void rig_open_buf(struct rig *r, const uint8_t *buf, size_t len)
+{
+    char err[512];
+    memset(r, 0, sizeof *r);
+    r->d = dla_create(dla_config_default(), NULL);
+    r->l = loadable_parse(buf, len, "net", err, sizeof err);
+    if (!r->l)
+        fail_msg("%s", err);
+    assert_true(runtime_load(&r->rt, r->l, r->d, err, sizeof err));
+    r->e = engine_create(r->d, &r->rep, err, sizeof err);
+    assert_non_null(r->e);
+}
+
+static void rig_open(struct rig *r, const char *sample)
+{
+    uint8_t *buf;
+    size_t len;
+    char err[256];
+    assert_true(sample_net_build(sample, &buf, &len, err, sizeof err));
+    rig_open_buf(r, buf, len);
+    free(buf);
+}
+
+static void rig_close(struct rig *r)
+{
+    engine_destroy(r->e);
+    runtime_free(&r->rt);
+    loadable_free(r->l);
+    dla_destroy(r->d);
+}
+
+/* Run DLA task `task`; false when it failed.  Never loops forever: the
+ * hardware going idle without an interrupt ends the run. */
+static bool rig_run(struct rig *r, uint32_t task)
+{
+    engine_start(r->e, r->d, &r->rt, task);
+    for (int guard = 0; guard < 100000; guard++) {
+        struct eng_action a;
+        while (engine_next_action(r->e, &a)) {
+            if (a.kind == ENG_ACT_WRITE)
+                dla_csb_write(r->d, a.addr, a.value);
+            else
+                assert_true(dla_csb_peek(r->d, a.addr) & 1u);
+        }
+        if (engine_task_done(r->e))
+            return !engine_task_failed(r->e);
+        while (!dla_intr_line(r->d))
+            if (!dla_advance(r->d)) {
+                engine_abort(r->e, "idle");
+                return false;
+            }
+        engine_interrupt(r->e, r->d);
+    }
+    fail_msg("engine loop did not end");
+    return false;
+}
+
+/* Position of the first log entry of kind for op, or -1. */
+static int log_at(const struct engine *e, uint8_t kind, int16_t op)
+{
+    for (size_t i = 0; i < engine_log_count(e); i++) {
+        const struct eng_log *g = engine_log_get(e, i);
+        if (g->kind == kind && g->op == op)
+            return (int)i;
+    }
+    return -1;
+}
+
+static void test_lenet_dependency_order(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "lenet");
+    assert_true(rig_run(&r, 0));
+    assert_int_equal(engine_ops_done(r.e), 5);
+    /* ops: 0 conv1, 1 sdp1, 2 pool, 3 conv2 (fc), 4 sdp2 */
+    for (int16_t op = 0; op < 5; op++) {
+        assert_true(log_at(r.e, ENG_LOG_PROGRAM, op) >= 0);
+        assert_true(log_at(r.e, ENG_LOG_PROGRAM, op) < log_at(r.e, ENG_LOG_ENABLE, op));
+        assert_true(log_at(r.e, ENG_LOG_ENABLE, op) < log_at(r.e, ENG_LOG_COMPLETE, op));
+    }
+    /* the fused SDP is enabled before its convolution */
+    assert_true(log_at(r.e, ENG_LOG_ENABLE, 1) < log_at(r.e, ENG_LOG_ENABLE, 0));
+    assert_true(log_at(r.e, ENG_LOG_ENABLE, 4) < log_at(r.e, ENG_LOG_ENABLE, 3));
+    /* pooling waits for sdp1's output, the fc layer for the pooling */
+    assert_true(log_at(r.e, ENG_LOG_COMPLETE, 1) < log_at(r.e, ENG_LOG_ENABLE, 2));
+    assert_true(log_at(r.e, ENG_LOG_COMPLETE, 2) < log_at(r.e, ENG_LOG_ENABLE, 3));
+    assert_true(log_at(r.e, ENG_LOG_COMPLETE, 0) < log_at(r.e, ENG_LOG_ENABLE, 3));
+    /* conv2 is programmed into the other group while conv1 runs */
+    const struct eng_log *p0 = engine_log_get(r.e, (size_t)log_at(r.e, ENG_LOG_PROGRAM, 0));
+    const struct eng_log *p3 = engine_log_get(r.e, (size_t)log_at(r.e, ENG_LOG_PROGRAM, 3));
+    assert_int_not_equal(p0->group, p3->group);
+    /* the dependency counters went back to memory, all at zero */
+    enum dla_space s;
+    uint64_t base, size;
+    assert_true(runtime_task_buffer(&r.rt, 0, 3, &s, &base, &size));
+    for (int i = 0; i < 5; i++) {
+        uint8_t count = 0xff;
+        dla_mem_read(r.d, s, base + 36 * (uint64_t)i + 4, &count, 1);
+        assert_int_equal(count, 0);
+    }
+    rig_close(&r);
+}
+
+struct writes {
+    size_t n;
+    uint32_t addr[8192];
+    uint32_t value[8192];
+};
+
+static void record_writes(void *ctx, const struct dla_event *ev)
+{
+    struct writes *w = ctx;
+    if (ev->kind == DLA_EV_REG_WRITE && w->n < 8192) {
+        w->addr[w->n] = ev->u.reg.addr;
+        w->value[w->n++] = ev->u.reg.value;
+    }
+}
+
+static uint32_t reg_addr(struct dla *d, const char *name)
+{
+    struct regdb_ref ref;
+    assert_true(regdb_resolve(dla_regmap(d), name, &ref));
+    return regdb_addr(ref.unit, ref.reg);
+}
+
+static void test_conv_enable_order_and_registers(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "conv");
+    static struct writes w;
+    w.n = 0;
+    dla_listen(r.d, record_writes, &w);
+    assert_true(rig_run(&r, 0));
+    static const char *const order[] = {"SDP.D_OP_ENABLE",    "CACC.D_OP_ENABLE",
+                                        "CMAC_A.D_OP_ENABLE", "CMAC_B.D_OP_ENABLE",
+                                        "CSC.D_OP_ENABLE",    "CDMA.D_OP_ENABLE"};
+    size_t k = 0;
+    uint32_t rdma_enable = reg_addr(r.d, "SDP_RDMA.D_OP_ENABLE");
+    for (size_t i = 0; i < w.n; i++) {
+        assert_int_not_equal(w.addr[i], rdma_enable); /* on-the-fly input: no RDMA */
+        if (k < 6 && w.addr[i] == reg_addr(r.d, order[k]))
+            k++;
+    }
+    assert_int_equal(k, 6);
+    /* geometry of the sample: 6x6x16 input, 3x3 kernels, 8 of them */
+    struct regdb_ref ref;
+    assert_true(regdb_resolve(dla_regmap(r.d), "CDMA.D_DATAIN_SIZE_0", &ref));
+    assert_int_equal(dla_reg_value(r.d, DLA_U_CDMA, 0, ref.reg->offset), 5u | (5u << 16));
+    assert_true(regdb_resolve(dla_regmap(r.d), "CDMA.D_WEIGHT_SIZE_0", &ref));
+    assert_int_equal(dla_reg_value(r.d, DLA_U_CDMA, 0, ref.reg->offset), 3 * 3 * 16 - 1);
+    assert_true(regdb_resolve(dla_regmap(r.d), "CSC.D_ATOMICS", &ref));
+    assert_int_equal(dla_reg_value(r.d, DLA_U_CSC, 0, ref.reg->offset), 4 * 4 - 1);
+    assert_true(regdb_resolve(dla_regmap(r.d), "CACC.D_DATAOUT_SIZE_1", &ref));
+    assert_int_equal(dla_reg_value(r.d, DLA_U_CACC, 0, ref.reg->offset), 7);
+    assert_true(regdb_resolve(dla_regmap(r.d), "SDP.D_DST_BASE_ADDR_LOW", &ref));
+    enum dla_space s;
+    uint64_t out;
+    assert_true(runtime_task_address(&r.rt, 0, 6, &s, &out)); /* input 5, output 6, weights 7 */
+    assert_int_equal(dla_reg_value(r.d, DLA_U_SDP, 0, ref.reg->offset), (uint32_t)out);
+    rig_close(&r);
+}
+
+static void test_bdma_copy_and_interrupts(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "bdma");
+    assert_true(rig_run(&r, 0));
+    enum dla_space s1, s2;
+    uint64_t src, dst;
+    assert_true(runtime_task_address(&r.rt, 0, 5, &s1, &src));
+    assert_true(runtime_task_address(&r.rt, 0, 6, &s2, &dst));
+    static uint8_t a[1024], b[1024];
+    dla_mem_read(r.d, s1, src, a, sizeof a);
+    dla_mem_read(r.d, s2, dst, b, sizeof b);
+    assert_memory_equal(a, b, sizeof a);
+    /* the interrupt was cleared and the BDMA sources unmasked */
+    assert_int_equal(dla_intr_status(r.d), 0);
+    assert_int_equal(dla_intr_mask(r.d) & 0xc0u, 0);
+    rig_close(&r);
+}
+
+/* ---------------------------------------------------------------- hostile */
+
+enum breakage {
+    BREAK_OP_HEAD,
+    BREAK_OP_TYPE,
+    BREAK_CONSUMER,
+    BREAK_ADDRESS,
+    BREAK_HUGE_GRAPH,
+    BREAK_NEVER_READY,
+};
+
+/* One SDP op from memory to memory, broken in one way. */
+static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
+{
+    struct fw_network nd = {.operation_desc_index = 1,
+                            .surface_desc_index = 2,
+                            .dependency_graph_index = 3,
+                            .lut_data_index = -1,
+                            .roi_array_index = -1,
+                            .surface_index = -1,
+                            .stat_list_index = -1,
+                            .num_rois = 1,
+                            .num_operations = 1,
+                            .num_addresses = 6};
+    for (int i = 0; i < FW_OP_TYPES; i++)
+        nd.op_head[i] = -1;
+    nd.op_head[FW_OP_SDP] = how == BREAK_OP_HEAD ? 3 : 0;
+    if (how == BREAK_HUGE_GRAPH) { /* far more than the 36-byte graph holds */
+        nd.num_operations = 60000;
+        nd.num_rois = 64;
+    }
+    struct fw_common_op dep = {.index = 0, .op_type = how == BREAK_OP_TYPE ? 9 : FW_OP_SDP};
+    for (int i = 0; i < FW_OP_TYPES; i++)
+        dep.consumers[i].index = -1;
+    dep.fused_parent.index = -1;
+    if (how == BREAK_CONSUMER)
+        dep.consumers[FW_OP_PDP] = (struct fw_consumer){.index = 40, .event = FW_EV_OP_COMPLETED};
+    if (how == BREAK_NEVER_READY)
+        dep.dependency_count = 1; /* nothing will ever signal it */
+    struct fw_op op = {.type = FW_OP_SDP};
+    struct fw_sdp_op *o = &op.u.sdp.op;
+    o->batch_num = 1;
+    o->lut_index = -1;
+    o->out_cvt.scale = 1;
+    struct fw_cube c = {.type = FW_MEM_MC,
+                        .address = 4,
+                        .size = 512,
+                        .width = 4,
+                        .height = 4,
+                        .channel = 8,
+                        .line_stride = 128,
+                        .surf_stride = 512};
+    op.u.sdp.surface.src = c;
+    c.address = how == BREAK_ADDRESS ? 30 : 5;
+    op.u.sdp.surface.dst = c;
+    uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
+    fw_encode_network(&nd, ndb);
+    fw_encode_op(FW_LAYOUT_CURRENT, &op, opb, sb);
+    fw_encode_common_op(&dep, db);
+    struct lw *w = lw_create();
+    struct ld_version v = {0, 12, 0};
+    lw_blob(w, "nd", 1, 1, v, ndb, sizeof ndb);
+    lw_blob(w, "op", 1, 3, v, opb, sizeof opb);
+    lw_blob(w, "surf", 1, 4, v, sb, sizeof sb);
+    lw_blob(w, "dep", 1, 2, v, db, sizeof db);
+    lw_memory(w, 0, 3, sizeof ndb, 0, "nd", 0, 0);
+    lw_memory(w, 0, 3, sizeof opb, 0, "op", 0, 0);
+    lw_memory(w, 0, 3, sizeof sb, 0, "surf", 0, 0);
+    lw_memory(w, 0, 3, sizeof db, 0, "dep", 0, 0);
+    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
+    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
+    uint16_t addrs[6], task = 0;
+    for (uint16_t i = 0; i < 6; i++)
+        addrs[i] = (uint16_t)lw_address(w, i, 0, 0);
+    lw_task(w, LD_IF_DLA1, addrs, 6, NULL, 0, NULL, 0);
+    lw_submit(w, &task, 1);
+    assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, buf, len));
+    lw_destroy(w);
+}
+
+static void test_hostile_descriptors(void **state)
+{
+    (void)state;
+    for (int how = BREAK_OP_HEAD; how <= BREAK_NEVER_READY; how++) {
+        uint8_t *buf;
+        size_t len;
+        build_broken((enum breakage)how, &buf, &len);
+        struct rig r;
+        rig_open_buf(&r, buf, len);
+        if (rig_run(&r, 0))
+            fail_msg("breakage %d was not detected", how);
+        assert_true(r.rep.input_errors > 0);
+        rig_close(&r);
+        free(buf);
+    }
+    /* the unbroken network runs */
+    struct rig r;
+    uint8_t *buf;
+    size_t len;
+    build_broken((enum breakage) - 1, &buf, &len);
+    rig_open_buf(&r, buf, len);
+    assert_true(rig_run(&r, 0));
+    rig_close(&r);
+    free(buf);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static void quiet(void *ctx, enum report_level level, const char *text)
+{
+    (void)ctx;
+    (void)level;
+    (void)text;
+}
+
+static void test_lenet_session_with_emu(void **state)
+{
+    (void)state;
+    struct report rep = {.print = quiet};
+    char err[512], out[] = "/tmp/dladbg-lenet-XXXXXX";
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    struct session_opts opt = {.output = out};
+    struct session *s = session_open("sample:lenet", &opt, &rep, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
+    assert_int_equal(session_tasks_done(s), 2);
+    assert_int_equal(rep.input_errors, 0);
+    /* the EMU softmax wrote int8 probabilities scaled by 127 */
+    FILE *fp = fopen(out, "rb");
+    assert_non_null(fp);
+    uint8_t b[36 + 10];
+    assert_int_equal(fread(b, 1, sizeof b, fp), sizeof b);
+    fclose(fp);
+    assert_memory_equal(b, "DIMG", 4);
+    int sum = 0;
+    for (int i = 0; i < 10; i++) {
+        int8_t p = (int8_t)b[36 + i];
+        assert_true(p >= 0);
+        sum += p;
+    }
+    assert_true(sum > 100 && sum <= 127);
+    session_close(s);
+    remove(out);
+}
+
+/* NVIDIA's compiled MNIST network (NN_L0_0, when ../shared is present):
+ * power on the CPU, eleven DLA layers, softmax on the CPU; the ten fp16
+ * probabilities sum to 1 within fp16 precision. */
+static void test_nn_l0_0_softmax(void **state)
+{
+    (void)state;
+    const char *data = getenv("NVDLA_TESTDATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/loadables/NN_L0_0/NN_L0_0.nvdla",
+             data ? data : "../shared/testdata");
+    FILE *probe = fopen(path, "rb");
+    if (!probe)
+        skip();
+    fclose(probe);
+    struct report rep = {.print = quiet};
+    char err[512], out[] = "/tmp/dladbg-nn-XXXXXX";
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    struct session_opts opt = {.output = out};
+    struct session *s = session_open(path, &opt, &rep, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
+    assert_int_equal(session_tasks_done(s), 3);
+    assert_int_equal(rep.input_errors, 0);
+    session_close(s);
+    FILE *fp = fopen(out, "rb");
+    assert_non_null(fp);
+    uint8_t b[36 + 20];
+    assert_int_equal(fread(b, 1, sizeof b, fp), sizeof b);
+    fclose(fp);
+    remove(out);
+    double sum = 0;
+    for (int i = 0; i < 10; i++) {
+        float p = fp16_to_float((uint16_t)(b[36 + 2 * i] | (b[37 + 2 * i] << 8)));
+        assert_true(p >= 0.0f && p <= 1.0f);
+        sum += p;
+    }
+    assert_true(sum > 1.0 - 10 * 0x1p-11 && sum < 1.0 + 10 * 0x1p-11);
+}
+
+static struct writes after_a, after_b;
+
+static void test_restore_replays_identically(void **state)
+{
+    (void)state;
+    struct report rep = {.print = quiet};
+    char err[512];
+    struct session *s = session_open("sample:lenet", NULL, &rep, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(session_step(s, SESSION_WRITE, 120), SESSION_STEPPED);
+    struct session_state *st = session_save(s);
+    assert_non_null(st);
+    after_a.n = after_b.n = 0;
+    int h = dla_listen(session_dla(s), record_writes, &after_a);
+    assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
+    dla_unlisten(session_dla(s), h);
+    session_load(s, st);
+    h = dla_listen(session_dla(s), record_writes, &after_b);
+    assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
+    dla_unlisten(session_dla(s), h);
+    assert_true(after_a.n > 100);
+    assert_int_equal(after_a.n, after_b.n);
+    assert_memory_equal(after_a.addr, after_b.addr, after_a.n * sizeof after_a.addr[0]);
+    assert_memory_equal(after_a.value, after_b.value, after_a.n * sizeof after_a.value[0]);
+    session_state_free(st);
+    session_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lenet_dependency_order),
+        cmocka_unit_test(test_conv_enable_order_and_registers),
+        cmocka_unit_test(test_bdma_copy_and_interrupts),
+        cmocka_unit_test(test_hostile_descriptors),
+        cmocka_unit_test(test_lenet_session_with_emu),
+        cmocka_unit_test(test_restore_replays_identically),
+        cmocka_unit_test(test_nn_l0_0_softmax),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

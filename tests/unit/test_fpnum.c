@@ -1,0 +1,269 @@
+/* The cmod's float arithmetic.  Where it agrees with IEEE 754 (normal
+ * operands and results; additions whose exponents differ by no more than the
+ * two guard bits can absorb) the host's binary32 arithmetic is the
+ * reference; where it deliberately differs (saturation instead of infinity,
+ * flushing instead of subnormal results, NaN passing, the cmod's integer
+ * conversions) the expected values are worked out by hand below. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fp16.h"
+#include "fpnum.h"
+
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static uint64_t rng = 0x6a09e667f3bcc909ull;
+
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A normal binary32 with its exponent in [lo, hi] (biased). */
+static uint32_t random_normal(unsigned lo, unsigned hi)
+{
+    uint64_t r = next_random();
+    uint32_t expo = lo + (uint32_t)((r >> 32) % (hi - lo + 1));
+    return (uint32_t)(r & 0x807fffffu) | expo << 23;
+}
+
+static bool is_normal_or_zero(float f)
+{
+    return f == 0.0f || (isnormal(f) && fabsf(f) <= 3.4e38f);
+}
+
+/* ---------------------------------------------------------------- add */
+
+static void test_add_matches_ieee_when_exact_enough(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 300000; i++) {
+        uint32_t a = random_normal(60, 190);
+        uint32_t b = (next_random() & 1) ? random_normal(60, 190)
+                                         : a ^ (uint32_t)(next_random() & 0x807fffffu);
+        int da = (int)((a >> 23) & 0xff), db = (int)((b >> 23) & 0xff);
+        if (abs(da - db) > 25)
+            continue; /* beyond the guard bits the cmod drops bits (tested below) */
+        float want = float_of(a) + float_of(b);
+        if (!is_normal_or_zero(want))
+            continue;
+        uint32_t got = (uint32_t)fp_add(FP32, a, b);
+        if (want == 0.0f)
+            assert_true((got & 0x7fffffffu) == 0);
+        else if (got != bits_of(want))
+            fail_msg("%08x + %08x: got %08x want %08x", a, b, got, bits_of(want));
+    }
+}
+
+static void test_add_quirks(void **state)
+{
+    (void)state;
+    /* x + (-x) keeps the sign of the first operand */
+    assert_int_equal(fp_add(FP32, bits_of(-3.0f), bits_of(3.0f)), 0x80000000u);
+    assert_int_equal(fp_add(FP32, bits_of(3.0f), bits_of(-3.0f)), 0);
+    /* overflow saturates to the largest finite value */
+    assert_int_equal(fp_add(FP32, 0x7f7fffffu, 0x7f7fffffu), 0x7f7fffffu);
+    assert_int_equal(fp_add(FP32, 0xff7fffffu, 0xff7fffffu), 0xff7fffffu);
+    /* results below the normal range flush to zero */
+    assert_int_equal(fp_add(FP32, 0x00800001u, 0x80800000u), 0);
+    /* NaN operands pass through, the first one first */
+    assert_int_equal(fp_add(FP32, 0x7fc00001u, bits_of(1.0f)), 0x7fc00001u);
+    assert_int_equal(fp_add(FP32, bits_of(1.0f), 0xffc00002u), 0xffc00002u);
+    assert_int_equal(fp_add(FP32, 0x7fc00001u, 0x7fc00002u), 0x7fc00001u);
+    /* a far smaller addend leaves the larger unchanged: 1 - 2^-60 */
+    assert_int_equal(fp_add(FP32, bits_of(1.0f), bits_of(-0x1p-60f)), bits_of(1.0f));
+    /* fp17 (6-bit exponent, 10-bit mantissa): 1.5 + 0.25 = 1.75 */
+    uint32_t one_5 = 31u << 10 | 0x200u, q = 29u << 10, want = 31u << 10 | 0x300u;
+    assert_int_equal(fp_add(FP17, one_5, q), want);
+    assert_int_equal(fp_sub(FP17, want, q), one_5);
+}
+
+/* ---------------------------------------------------------------- mul */
+
+static void test_mul_matches_ieee_for_normal_results(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 300000; i++) {
+        uint32_t a = random_normal(70, 180), b = random_normal(70, 180);
+        float want = float_of(a) * float_of(b);
+        if (!is_normal_or_zero(want) || want == 0.0f)
+            continue;
+        uint32_t got = (uint32_t)fp_mul(FP32, a, b);
+        if (got != bits_of(want))
+            fail_msg("%08x * %08x: got %08x want %08x", a, b, got, bits_of(want));
+    }
+}
+
+static void test_mul_quirks(void **state)
+{
+    (void)state;
+    assert_int_equal(fp_mul(FP32, bits_of(2.0f), bits_of(-3.0f)), bits_of(-6.0f));
+    assert_int_equal(fp_mul(FP32, 0x7f000000u, bits_of(4.0f)), 0x7f7fffffu); /* saturates */
+    assert_int_equal(fp_mul(FP32, 0x00800000u, bits_of(0.25f)), 0);          /* flushed */
+    assert_int_equal(fp_mul(FP32, 0, bits_of(-5.0f)), 0x80000000u);          /* signed zero */
+    assert_int_equal(fp_mul(FP32, 0x7fc00003u, 0), 0x7fc00003u);             /* NaN passes */
+    /* an infinity is a number with the top exponent: inf * 0.5 is finite */
+    assert_int_equal(fp_mul(FP32, 0x7f800000u, bits_of(0.5f)), 0x7f000000u);
+}
+
+/* ---------------------------------------------------------------- max, min, relu */
+
+static void test_compare_and_relu(void **state)
+{
+    (void)state;
+    assert_int_equal(fp_max(FP32, bits_of(-1.0f), bits_of(0.5f)), bits_of(0.5f));
+    assert_int_equal(fp_min(FP32, bits_of(-1.0f), bits_of(0.5f)), bits_of(-1.0f));
+    assert_int_equal(fp_max(FP32, bits_of(-1.0f), bits_of(-2.0f)), bits_of(-1.0f));
+    assert_int_equal(fp_min(FP32, bits_of(-1.0f), bits_of(-2.0f)), bits_of(-2.0f));
+    assert_int_equal(fp_max(FP32, 0, 0x80000000u), 0); /* +0 is the larger */
+    assert_int_equal(fp_max(FP32, bits_of(7.0f), 0x7fc00000u), 0x7fc00000u);
+    assert_int_equal(fp_relu(FP32, bits_of(-4.0f)), 0);
+    assert_int_equal(fp_relu(FP32, 0x80000000u), 0);
+    assert_int_equal(fp_relu(FP32, bits_of(4.0f)), bits_of(4.0f));
+    assert_int_equal(fp_relu(FP32, 0xffc00000u), 0xffc00000u);
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static void test_fp16_fp32_round_trip(void **state)
+{
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        uint16_t x = (uint16_t)h;
+        uint32_t f = fpnum_fp16_to_fp32(x);
+        if (fp16_is_nan(x)) {
+            /* the fraction bits stay where they were */
+            assert_int_equal(f, (uint32_t)(x & 0x8000) << 16 | 0x7f800000u | (x & 0x3ffu));
+            continue;
+        }
+        if (fp16_is_inf(x)) {
+            assert_int_equal(f, (uint32_t)(x & 0x8000) << 16 | 0x7f7fffffu);
+            continue;
+        }
+        assert_int_equal(f, fp16_to_f32_bits(x)); /* exact, subnormals included */
+        assert_int_equal(fpnum_fp32_to_fp16(f), x);
+    }
+}
+
+static void test_fp32_to_fp16_rounding(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 300000; i++) {
+        uint32_t f = random_normal(100, 142);
+        uint16_t want = fp16_from_f32_bits(f); /* IEEE nearest even */
+        if (fp16_is_inf(want))
+            want = (uint16_t)((want & 0x8000) | 0x7bff);
+        assert_int_equal(fpnum_fp32_to_fp16(f), want);
+    }
+    assert_int_equal(fpnum_fp32_to_fp16(bits_of(65520.0f)), 0x7bff); /* saturates */
+    assert_int_equal(fpnum_fp32_to_fp16(0x7f800000u), 0x7bff);
+    assert_int_equal(fpnum_fp32_to_fp16(bits_of(0x1p-26f)), 0);        /* below subnormals */
+    assert_int_equal(fpnum_fp32_to_fp16(bits_of(0x1.8p-25f)), 0x0001); /* rounds up */
+    assert_int_equal(fpnum_fp32_to_fp16(bits_of(0x1p-25f)), 0x0000);   /* tie to even */
+    /* NaN keeps the low fraction bits: a payload with none left reads as inf */
+    assert_int_equal(fpnum_fp32_to_fp16(0x7fc00000u), 0x7c00);
+    assert_int_equal(fpnum_fp32_to_fp16(0x7fc00005u), 0x7c05);
+}
+
+static void test_fp17(void **state)
+{
+    (void)state;
+    /* fp16 -> fp17 -> fp16 is the identity for finite values */
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        uint16_t x = (uint16_t)h;
+        if (fp16_is_nan(x) || fp16_is_inf(x))
+            continue;
+        uint32_t w = fpnum_fp16_to_fp17(x);
+        assert_int_equal(fpnum_fp17_to_fp16(w), x);
+        if ((x & 0x7c00) && fp16_to_float(x) != 0.0f)
+            assert_int_equal(fpnum_fp17_to_fp32(w), fp16_to_f32_bits(x));
+    }
+    /* fp32 -> fp17 rounds the mantissa to nearest even: 1 + 2^-11 -> 1 */
+    assert_int_equal(fpnum_fp32_to_fp17(bits_of(1.0f + 0x1p-11f)), 31u << 10);
+    assert_int_equal(fpnum_fp32_to_fp17(bits_of(1.0f + 0x1.8p-11f)), 31u << 10 | 1u);
+}
+
+/* Interpolation weights: frac / 2^35 rounded to 11 significant bits. */
+static void test_fraction_to_fp17(void **state)
+{
+    (void)state;
+    assert_int_equal(fpnum_fraction_to_fp17(0, 35), 0);
+    assert_int_equal(fpnum_fraction_to_fp17(1ull << 34, 35), 30u << 10);       /* 0.5 */
+    assert_int_equal(fpnum_fraction_to_fp17((1ull << 35) - 1, 35), 31u << 10); /* rounds to 1 */
+    assert_int_equal(fpnum_fraction_to_fp17(1, 35), 0); /* 2^-35: below fp17's range */
+    for (int i = 0; i < 200000; i++) {
+        uint64_t frac = (next_random() >> 29) | 64u; /* 35 bits, at least 2^-29 */
+        int lead = 63 - __builtin_clzll(frac);
+        double step = ldexp(1.0, lead - 10);
+        double want = rint((double)frac / step) * step / ldexp(1.0, 35);
+        uint32_t got = fpnum_fp17_to_fp32(fpnum_fraction_to_fp17(frac, 35));
+        if (float_of(got) != (float)want)
+            fail_msg("fraction %llx: got %g want %g", (unsigned long long)frac,
+                     (double)float_of(got), want);
+    }
+}
+
+static void test_fp16_to_int16(void **state)
+{
+    (void)state;
+    assert_int_equal(fpnum_fp16_to_int16(fp16_from_float(2.5f)), 3); /* half away */
+    assert_int_equal(fpnum_fp16_to_int16(fp16_from_float(-2.5f)), -3);
+    assert_int_equal(fpnum_fp16_to_int16(fp16_from_float(2.4f)), 2);
+    assert_int_equal(fpnum_fp16_to_int16(fp16_from_float(40000.0f)), 32767);
+    assert_int_equal(fpnum_fp16_to_int16(fp16_from_float(-40000.0f)), -32768);
+    assert_int_equal(fpnum_fp16_to_int16(0x7e00), -32768); /* NaN */
+    assert_int_equal(fpnum_fp16_to_int16(0x0001), 0);
+    for (int v = -2048; v <= 2048; v++)
+        assert_int_equal(fpnum_fp16_to_int16(fp16_from_float((float)v)), v);
+}
+
+static void test_int_to_fp16(void **state)
+{
+    (void)state;
+    for (int64_t v = -65536; v <= 65536; v++) {
+        uint16_t want = fp16_from_float((float)v);
+        if (fp16_is_inf(want))
+            want = (uint16_t)((want & 0x8000) | 0x7bff);
+        assert_int_equal(fpnum_int_to_fp16(v), want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_add_matches_ieee_when_exact_enough),
+        cmocka_unit_test(test_add_quirks),
+        cmocka_unit_test(test_mul_matches_ieee_for_normal_results),
+        cmocka_unit_test(test_mul_quirks),
+        cmocka_unit_test(test_compare_and_relu),
+        cmocka_unit_test(test_fp16_fp32_round_trip),
+        cmocka_unit_test(test_fp32_to_fp16_rounding),
+        cmocka_unit_test(test_fp17),
+        cmocka_unit_test(test_fraction_to_fp17),
+        cmocka_unit_test(test_fp16_to_int16),
+        cmocka_unit_test(test_int_to_fp16),
+    };
+    return cmocka_run_group_tests_name("fpnum", tests, NULL, NULL);
+}

@@ -1,0 +1,383 @@
+/* Loadable reader: valid files (our writer's and flatc's from JSON with
+ * share/loadable.fbs) read back field by field; hostile files (every
+ * truncation length, random byte flips, cyclic and out-of-range offsets,
+ * huge sizes, dangling ids, bad enums, unterminated strings) are refused with
+ * "NAME: offset N: ... expected ..." and never crash. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "loadable.h"
+#include "loadable_writer.h"
+#include "sample_net.h"
+
+static const struct ld_version v070 = {0, 7, 0};
+
+/* A small loadable: two blobs in two memories, an output, one DLA task. */
+struct small_opts {
+    uint64_t mem_size;
+    uint32_t alignment;
+    uint16_t address_mem;
+    uint16_t task_address;
+    uint16_t submit_task;
+    const char *content;
+    uint8_t event_op;
+};
+
+static const struct small_opts small_defaults = {.mem_size = 64,
+                                                 .alignment = 256,
+                                                 .address_mem = 1,
+                                                 .task_address = 1,
+                                                 .submit_task = 0,
+                                                 .content = "data",
+                                                 .event_op = LD_EVENT_SIGNAL};
+
+static void build_small(const struct small_opts *o, uint8_t **buf, size_t *len)
+{
+    struct lw *w = lw_create();
+    assert_non_null(w);
+    static const uint8_t desc[40] = {1, 2, 3};
+    static const uint8_t data[16] = {9, 8, 7, 6};
+    assert_int_equal(
+        lw_blob(w, "desc", LD_IF_DLA1, 1, (struct ld_version){0, 12, 0}, desc, sizeof desc), 0);
+    assert_int_equal(
+        lw_blob(w, "data", LD_IF_NONE, 0, (struct ld_version){0, 0, 0}, data, sizeof data), 1);
+    assert_int_equal(lw_memory(w, LD_DOMAIN_SYSTEM, 3, 40, 0, "desc", 0, 0), 0);
+    assert_int_equal(lw_memory(w, LD_DOMAIN_SYSTEM, 3, o->mem_size, o->alignment, o->content, 0, 0),
+                     1);
+    struct ld_tensor t = {.name = "out",
+                          .mem_id = 2,
+                          .size = 32,
+                          .data_type = LD_TYPE_INT8,
+                          .pixel_format = 36,
+                          .n = 1,
+                          .c = 1,
+                          .h = 1,
+                          .w = 1};
+    t.stride[1] = t.stride[2] = 32;
+    assert_int_equal(lw_tensor(w, &t), 0);
+    assert_int_equal(lw_memory(w, LD_DOMAIN_SYSTEM, 9, 32, 0, NULL, 0, 0), 2);
+    assert_int_equal(lw_address(w, 0, 0, 40), 0);
+    assert_int_equal(lw_address(w, o->address_mem, 8, 8), 1);
+    assert_int_equal(lw_address(w, 2, 0, 32), 2);
+    assert_int_equal(lw_event(w, 0, 0, 1, o->event_op), 0);
+    uint16_t addrs[3] = {0, o->task_address, 2}, post = 0, task = o->submit_task;
+    assert_int_equal(lw_task(w, LD_IF_DLA1, addrs, 3, NULL, 0, &post, 1), 0);
+    assert_int_equal(lw_submit(w, &task, 1), 0);
+    assert_true(lw_finish(w, v070, buf, len));
+    lw_destroy(w);
+}
+
+static void assert_error_format(const char *err, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(err, name, n) != 0 || strncmp(err + n, ": offset ", 9) != 0 ||
+        !strstr(err, "expected"))
+        fail_msg("unexpected message format: %s", err);
+}
+
+static struct loadable *parse_ok(const uint8_t *buf, size_t len)
+{
+    char err[512] = "";
+    struct loadable *l = loadable_parse(buf, len, "t.nvdla", err, sizeof err);
+    if (!l)
+        fail_msg("valid loadable refused: %s", err);
+    return l;
+}
+
+static void parse_bad(const uint8_t *buf, size_t len, const char *needle)
+{
+    char err[512] = "";
+    struct loadable *l = loadable_parse(buf, len, "t.nvdla", err, sizeof err);
+    if (l) {
+        loadable_free(l);
+        fail_msg("hostile loadable accepted (wanted \"%s\")", needle);
+    }
+    assert_error_format(err, "t.nvdla");
+    if (needle && !strstr(err, needle))
+        fail_msg("message \"%s\" does not mention \"%s\"", err, needle);
+}
+
+/* ---------------------------------------------------------------- valid */
+
+static void test_small_round_trip(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    build_small(&small_defaults, &buf, &len);
+    struct loadable *l = parse_ok(buf, len);
+    assert_int_equal(l->version.minor, 7);
+    assert_int_equal(l->n_blobs, 2);
+    assert_string_equal(l->blobs[0].name, "desc");
+    assert_int_equal(l->blobs[0].version.minor, 12);
+    assert_int_equal(l->blobs[1].data_len, 16);
+    assert_int_equal(l->blobs[1].data[2], 7);
+    assert_int_equal(l->n_memories, 3);
+    assert_int_equal(l->memories[1].alignment, 256);
+    assert_int_equal(l->memories[1].n_contents, 1);
+    assert_string_equal(l->memories[1].contents[0], "data");
+    assert_int_equal(l->memories[1].content_blob[0], 1);
+    assert_int_equal(l->memories[2].flags, LD_MEM_ALLOC | LD_MEM_OUTPUT);
+    assert_int_equal(l->addresses[1].offset, 8);
+    assert_int_equal(l->addresses[1].mem, 1);
+    assert_int_equal(l->tasks[0].n_addresses, 3);
+    assert_int_equal(l->tasks[0].instance, -1);
+    assert_int_equal(l->tasks[0].post[0], 0);
+    assert_int_equal(l->events[0].op, LD_EVENT_SIGNAL);
+    assert_int_equal(l->tensors[0].stride[1], 32);
+    assert_int_equal(l->submits[0].n_tasks, 1);
+    loadable_free(l);
+    free(buf);
+}
+
+static void test_samples_parse(void **state)
+{
+    (void)state;
+    for (const char *const *n = sample_net_names(); *n; n++) {
+        uint8_t *buf;
+        size_t len;
+        char err[256];
+        assert_true(sample_net_build(*n, &buf, &len, err, sizeof err));
+        struct loadable *l = parse_ok(buf, len);
+        assert_true(l->n_tasks >= 1);
+        assert_int_equal(l->tasks[0].interface, LD_IF_DLA1);
+        loadable_free(l);
+        free(buf);
+    }
+    uint8_t *buf;
+    size_t len;
+    char err[256];
+    assert_false(sample_net_build("nosuch", &buf, &len, err, sizeof err));
+    assert_non_null(strstr(err, "no such sample"));
+}
+
+/* flatc builds the binary from JSON with our schema; the reader must agree
+ * with every field flatc wrote. */
+static void test_flatc_json(void **state)
+{
+    (void)state;
+    if (system("command -v flatc >/dev/null 2>&1") != 0)
+        skip();
+    char dir[] = "/tmp/dladbg-flatc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char json[512], cmd[2048], bin[512];
+    snprintf(json, sizeof json, "%s/net.json", dir);
+    snprintf(bin, sizeof bin, "%s/net.bin", dir);
+    FILE *fp = fopen(json, "w");
+    assert_non_null(fp);
+    fputs("{ \"version\": {\"major\": 0, \"minor\": 7, \"sub_minor\": 0},\n"
+          "  \"blobs\": [ {\"name\": \"nd\", \"size\": 4, \"interface\": \"DLA1\",\n"
+          "               \"version\": {\"major\": 0, \"minor\": 10, \"sub_minor\": 0},\n"
+          "               \"data\": [1, 2, 3, 4]} ],\n"
+          "  \"memory_list\": [ {\"id\": 0, \"flags\": 3, \"size\": 4096, \"alignment\": 64,\n"
+          "                      \"contents\": [\"nd\"], \"offsets\": [16]},\n"
+          "                     {\"id\": 1, \"flags\": 9, \"size\": 64, \"tensor_desc_id\": 0} ],\n"
+          "  \"address_list\": [ {\"id\": 0, \"mem_id\": 0, \"size\": 4096},\n"
+          "                      {\"id\": 1, \"mem_id\": 1, \"size\": 64} ],\n"
+          "  \"event_list\": [ {\"id\": 0, \"val\": 3, \"op\": \"SIGNAL\"} ],\n"
+          "  \"tensor_desc_list\": [ {\"name\": \"out\", \"id\": 0, \"mem_id\": 1, \"size\": 64,\n"
+          "      \"data_type\": \"INT16\", \"pixel_format\": 36, \"n\": 1, \"c\": 2, \"h\": 1,\n"
+          "      \"w\": 1, \"stride_0\": 2, \"stride_1\": 32, \"stride_2\": 32} ],\n"
+          "  \"task_list\": [ {\"id\": 0, \"interface\": \"DLA1\", \"address_list\": [0, 1],\n"
+          "                    \"post_actions\": [0]} ],\n"
+          "  \"submit_list\": [ {\"id\": 0, \"task_id\": [0]} ] }\n",
+          fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "flatc --binary -o %s share/loadable.fbs %s", dir, json);
+    assert_int_equal(system(cmd), 0);
+    char err[512];
+    struct loadable *l = loadable_read_file(bin, err, sizeof err);
+    if (!l)
+        fail_msg("%s", err);
+    assert_int_equal(l->blobs[0].version.minor, 10);
+    assert_int_equal(l->blobs[0].data[3], 4);
+    assert_int_equal(l->memories[0].offsets[0], 16);
+    assert_int_equal(l->memories[0].alignment, 64);
+    assert_int_equal(l->memories[1].flags, 9);
+    assert_int_equal(l->tensors[0].data_type, LD_TYPE_INT16);
+    assert_int_equal(l->tensors[0].c, 2);
+    assert_int_equal(l->tasks[0].instance, -1); /* the schema's default */
+    assert_int_equal(l->events[0].val, 3);
+    loadable_free(l);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* ---------------------------------------------------------------- hostile */
+
+static void test_every_truncation(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    build_small(&small_defaults, &buf, &len);
+    for (size_t n = 0; n < len; n++) {
+        char err[512] = "";
+        struct loadable *l = loadable_parse(buf, n, "t.nvdla", err, sizeof err);
+        /* the writer puts the submit list last: every prefix cuts something */
+        if (l) {
+            loadable_free(l);
+            fail_msg("a %zu-byte prefix of %zu bytes was accepted", n, len);
+        }
+        assert_error_format(err, "t.nvdla");
+    }
+    free(buf);
+}
+
+static void test_random_byte_flips(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    build_small(&small_defaults, &buf, &len);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    uint32_t seed = 12345;
+    unsigned refused = 0;
+    for (int round = 0; round < 4000; round++) {
+        memcpy(copy, buf, len);
+        int flips = 1 + round % 4;
+        for (int k = 0; k < flips; k++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = (seed >> 8) % len;
+            seed = seed * 1103515245u + 12345u;
+            copy[at] ^= (uint8_t)(1u << ((seed >> 16) % 8));
+        }
+        char err[512] = "";
+        struct loadable *l = loadable_parse(copy, len, "t.nvdla", err, sizeof err);
+        if (l) {
+            loadable_free(l);
+        } else {
+            refused++;
+            assert_error_format(err, "t.nvdla");
+        }
+    }
+    assert_true(refused > 100); /* most flips must be caught */
+    free(copy);
+    free(buf);
+}
+
+static void test_bad_offsets(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    build_small(&small_defaults, &buf, &len);
+    uint8_t *b = malloc(len);
+    /* root offset 0: the root table would be the offset itself */
+    memcpy(b, buf, len);
+    memset(b, 0, 4);
+    parse_bad(b, len, "offset to the root table");
+    /* root offset beyond the file */
+    memcpy(b, buf, len);
+    b[3] = 0x7f;
+    parse_bad(b, len, "inside the file");
+    /* vtable offset pointing before the file */
+    uint32_t root = (uint32_t)buf[0] | (uint32_t)buf[1] << 8;
+    memcpy(b, buf, len);
+    b[root] = 0xff;
+    b[root + 1] = 0xff;
+    b[root + 2] = 0xff;
+    b[root + 3] = 0x7f;
+    parse_bad(b, len, "vtable");
+    /* every uoffset slot of the root table pointing back at itself or at 0xffffffff */
+    for (unsigned id = 1; id <= 8; id++) {
+        memcpy(b, buf, len);
+        uint32_t soff = (uint32_t)b[root] | (uint32_t)b[root + 1] << 8;
+        uint32_t vt = root - soff;
+        uint32_t fo = (uint32_t)b[vt + 4 + 2 * id] | (uint32_t)b[vt + 5 + 2 * id] << 8;
+        memset(b + root + fo, 0, 4);
+        parse_bad(b, len, "offset");
+        memset(b + root + fo, 0xff, 4);
+        parse_bad(b, len, "offset");
+    }
+    free(b);
+    free(buf);
+}
+
+static void test_semantic_errors(void **state)
+{
+    (void)state;
+    struct {
+        struct small_opts o;
+        const char *needle;
+    } cases[] = {
+        {{.mem_size = 1ull << 40}, "size of at most"},
+        {{.alignment = 3}, "power of two"},
+        {{.address_mem = 7}, "mem_id 7"},
+        {{.task_address = 9}, "address id"},
+        {{.submit_task = 4}, "a task id"},
+        {{.content = "nothing"}, "name a blob"},
+        {{.mem_size = 8}, "to fit"},
+        {{.event_op = 5}, "op WAIT/SIGNAL"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct small_opts o = small_defaults;
+        if (cases[i].o.mem_size)
+            o.mem_size = cases[i].o.mem_size;
+        if (cases[i].o.alignment)
+            o.alignment = cases[i].o.alignment;
+        if (cases[i].o.address_mem)
+            o.address_mem = cases[i].o.address_mem;
+        if (cases[i].o.task_address)
+            o.task_address = cases[i].o.task_address;
+        if (cases[i].o.submit_task)
+            o.submit_task = cases[i].o.submit_task;
+        if (cases[i].o.content)
+            o.content = cases[i].o.content;
+        if (cases[i].o.event_op)
+            o.event_op = cases[i].o.event_op;
+        uint8_t *buf;
+        size_t len;
+        build_small(&o, &buf, &len);
+        parse_bad(buf, len, cases[i].needle);
+        free(buf);
+    }
+}
+
+static void test_unterminated_string(void **state)
+{
+    (void)state;
+    uint8_t *buf;
+    size_t len;
+    build_small(&small_defaults, &buf, &len);
+    /* find the blob name "desc" with its NUL and overwrite the NUL */
+    for (size_t i = 4; i + 5 <= len; i++) {
+        if (memcmp(buf + i, "desc\0", 5) == 0 && buf[i - 4] == 4) {
+            buf[i + 4] = 'x';
+            break;
+        }
+    }
+    parse_bad(buf, len, "NUL");
+    free(buf);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_null(loadable_read_file("/nonexistent/x.nvdla", err, sizeof err));
+    assert_non_null(strstr(err, "cannot open"));
+    assert_null(loadable_parse("abc", 3, "tiny", err, sizeof err));
+    assert_error_format(err, "tiny");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_round_trip),  cmocka_unit_test(test_samples_parse),
+        cmocka_unit_test(test_flatc_json),        cmocka_unit_test(test_every_truncation),
+        cmocka_unit_test(test_random_byte_flips), cmocka_unit_test(test_bad_offsets),
+        cmocka_unit_test(test_semantic_errors),   cmocka_unit_test(test_unterminated_string),
+        cmocka_unit_test(test_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
