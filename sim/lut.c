@@ -5,7 +5,10 @@
  * with the glue in cmod/hls_wrapper/sdp_hls_wrapper.cpp). */
 #include "lut.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "fpnum.h"
 
 #define LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */
 #define LO_LAST (DLA_LUT_LO_ENTRIES - 1) /* 256 */
@@ -349,8 +352,9 @@ static int cdp_select(uint8_t raw, enum lut_cdp_path path)
     return dla_sext(raw, path == LUT_CDP_INT8 ? 6 : 7);
 }
 
-static void cdp_count(const struct cdp_side *le, const struct cdp_side *lo, int64_t x,
-                      const struct lut_cfg *c, struct dla_lut_stats *s)
+/* Hit/miss classes of one CDP sample (the histogram is the caller's). */
+static void cdp_classes(const struct cdp_side *le, const struct cdp_side *lo,
+                        struct dla_lut_stats *s)
 {
     s->lookups++;
     s->le_underflow += le->uflow;
@@ -367,7 +371,6 @@ static void cdp_count(const struct cdp_side *le, const struct cdp_side *lo, int6
         s->lo_hit++;
     else
         s->hybrid++;
-    histogram_int(s, min64(c->le_start, c->lo_start), max64(c->le_end, c->lo_end), x);
 }
 
 int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enum lut_cdp_path path,
@@ -382,8 +385,10 @@ int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enu
         cdp_le_exponent(r, c, x, &le);
     cdp_linear(r->lo, LO_LAST, c->lo_start, c->lo_end, cdp_select(c->lo_index_select, path),
                c->lo_uflow_scale, c->lo_uflow_shift, c->lo_oflow_scale, c->lo_oflow_shift, x, &lo);
-    if (s)
-        cdp_count(&le, &lo, x, c, s);
+    if (s) {
+        cdp_classes(&le, &lo, s);
+        histogram_int(s, min64(c->le_start, c->lo_start), max64(c->le_end, c->lo_end), x);
+    }
     if (le.uflow && lo.uflow)
         return c->uflow_lo ? lo.y : le.y;
     if (le.oflow && lo.oflow)
@@ -391,6 +396,149 @@ int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enu
     if (le.hit != lo.hit)
         return le.hit ? le.y : lo.y;
     return c->hybrid_lo ? lo.y : le.y; /* both hit, or one under- and one overflow */
+}
+
+/* ---------------------------------------------------------------- CDP lookup, fp16 */
+
+static float f32(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static uint32_t bits32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* One table of the fp16 pipeline. */
+struct cdp_fp_table {
+    const uint16_t *entries;
+    unsigned last;          /* 64 or 256 */
+    bool exponent;          /* the LE table in exponential mode */
+    uint32_t start, end;    /* fp32 bits */
+    int16_t uscale, oscale; /* fp16 bits */
+    int index_offset;       /* exponential mode */
+    int index_select;       /* linear mode, signed 8 bits */
+};
+
+/* Where x - start falls: index and 16-bit offset, or under/overflow. */
+static void fp_locate(const struct cdp_fp_table *t, uint32_t diff, struct cdp_side *s,
+                      int32_t *index, uint16_t *offset16)
+{
+    float f = f32(diff);
+    *index = 0;
+    *offset16 = 0;
+    if (f <= 0 || isnan(f)) {
+        s->uflow = true;
+        return;
+    }
+    if (t->exponent) {
+        int e = (int)((diff >> 23) & 0xffu) - 127 - t->index_offset;
+        uint16_t off = (uint16_t)((diff >> 7) & 0xffffu);
+        if (e < 0) {
+            *offset16 = -e >= 16 ? 0 : (uint16_t)(off >> -e);
+            s->uflow = true;
+        } else if (e >= (int)t->last) {
+            s->oflow = true;
+        } else {
+            *index = e;
+            *offset16 = off;
+        }
+        return;
+    }
+    /* the quotient is taken in double and kept as a float */
+    float q = (float)ldexp((double)f, -t->index_select);
+    if (q >= (float)t->last) {
+        s->oflow = true;
+        return;
+    }
+    *index = (int32_t)q;
+    *offset16 = (uint16_t)((q - (float)*index) * 65536.0f);
+}
+
+static uint32_t fp_extrapolate(uint16_t edge, int16_t scale, uint32_t diff)
+{
+    uint32_t slope = fpnum_fp16_to_fp17((uint16_t)scale);
+    uint32_t d = fpnum_fp32_to_fp17(diff);
+    return (uint32_t)fp_add(FP17, fp_mul(FP17, d, slope), fpnum_fp16_to_fp17(edge));
+}
+
+static uint32_t fp_table_lookup(const struct cdp_fp_table *t, uint32_t x, struct cdp_side *s)
+{
+    uint32_t diff = (uint32_t)fp_sub(FP32, x, t->start);
+    int32_t index;
+    uint16_t offset16;
+    fp_locate(t, diff, s, &index, &offset16);
+    if (s->uflow) {
+        if (t->exponent) {
+            /* the first entry sits at start + 2^index_offset */
+            float step = t->index_offset <= -127 ? 0.0f : (float)ldexp(1.0, t->index_offset);
+            uint32_t origin = (uint32_t)fp_add(FP32, t->start, bits32(step));
+            diff = (uint32_t)fp_sub(FP32, x, origin);
+        }
+        return fp_extrapolate(t->entries[0], t->uscale, diff);
+    }
+    if (s->oflow)
+        return fp_extrapolate(t->entries[t->last], t->oscale, (uint32_t)fp_sub(FP32, x, t->end));
+    s->hit = true;
+    uint16_t y0 = t->entries[index], y1 = t->entries[index + 1];
+    uint32_t dy = (uint32_t)fp_sub(FP32, fpnum_fp16_to_fp32(y1), fpnum_fp16_to_fp32(y0));
+    uint32_t w = fpnum_fraction_to_fp17(offset16, 16);
+    return (uint32_t)fp_add(FP17, fp_mul(FP17, fpnum_fp32_to_fp17(dy), w), fpnum_fp16_to_fp17(y0));
+}
+
+static void histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
+{
+    if (!(v >= lo)) {
+        s->hist_below++;
+    } else if (!(v <= hi) || !(hi > lo)) {
+        s->hist_above++;
+    } else {
+        double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
+        s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
+    }
+}
+
+uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c, uint32_t x,
+                           struct dla_lut_stats *s)
+{
+    struct cdp_fp_table le_t = {r->le,
+                                LE_LAST,
+                                !c->le_linear,
+                                (uint32_t)c->le_start,
+                                (uint32_t)c->le_end,
+                                c->le_uflow_scale,
+                                c->le_oflow_scale,
+                                (int8_t)c->le_index_offset,
+                                (int8_t)c->le_index_select};
+    struct cdp_fp_table lo_t = {r->lo,
+                                LO_LAST,
+                                false,
+                                (uint32_t)c->lo_start,
+                                (uint32_t)c->lo_end,
+                                c->lo_uflow_scale,
+                                c->lo_oflow_scale,
+                                0,
+                                (int8_t)c->lo_index_select};
+    struct cdp_side le = {0}, lo = {0};
+    uint32_t y_le = fp_table_lookup(&le_t, x, &le);
+    uint32_t y_lo = fp_table_lookup(&lo_t, x, &lo);
+    if (s) {
+        cdp_classes(&le, &lo, s);
+        float a = f32(le_t.start), b = f32(lo_t.start), e = f32(le_t.end), g = f32(lo_t.end);
+        histogram_float(s, a < b ? a : b, e > g ? e : g, f32(x));
+    }
+    if (le.uflow && lo.uflow)
+        return c->uflow_lo ? y_lo : y_le;
+    if (le.oflow && lo.oflow)
+        return c->oflow_lo ? y_lo : y_le;
+    if (le.hit != lo.hit)
+        return le.hit ? y_le : y_lo;
+    return c->hybrid_lo ? y_lo : y_le;
 }
 
 /* ---------------------------------------------------------------- SDP lookup */
@@ -589,28 +737,11 @@ void lut_sdp_index_fp(const struct lut_cfg *c, uint32_t le_diff, uint32_t lo_dif
     sdp_choose(c, &le, &lo, p);
 }
 
-static float f32(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 static void histogram_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
 {
-    float lo = f32((uint32_t)c->le_start) < f32((uint32_t)c->lo_start) ? f32((uint32_t)c->le_start)
-                                                                       : f32((uint32_t)c->lo_start);
-    float hi = f32((uint32_t)c->le_end) > f32((uint32_t)c->lo_end) ? f32((uint32_t)c->le_end)
-                                                                   : f32((uint32_t)c->lo_end);
-    float v = f32(x);
-    if (!(v >= lo)) {
-        s->hist_below++;
-    } else if (!(v <= hi) || !(hi > lo)) {
-        s->hist_above++;
-    } else {
-        double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
-        s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
-    }
+    float a = f32((uint32_t)c->le_start), b = f32((uint32_t)c->lo_start);
+    float e = f32((uint32_t)c->le_end), g = f32((uint32_t)c->lo_end);
+    histogram_float(s, a < b ? a : b, e > g ? e : g, f32(x));
 }
 
 void lut_sdp_count(const struct lut_cfg *c, const struct lut_pick *p, int32_t x, bool fp,

@@ -94,6 +94,14 @@ enum lut_cdp_path {
 int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enum lut_cdp_path path,
                        int64_t x, struct dla_lut_stats *s);
 
+/* The same in fp16 precision: x is the fp32 sum of squares (or bypassed
+ * input) as bits; the tables hold fp16 values, start/end are the fp32 bits
+ * of the LOW registers, slopes fp16.  Returns the fp17 result.  Arithmetic
+ * is the cmod's float arithmetic (fpnum.c) as cmod/hls_wrapper/
+ * cdp_hls_wrapper.cpp (HLS_CDP_lookup_lut) orders it. */
+uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c, uint32_t x,
+                           struct dla_lut_stats *s);
+
 /* ---------------------------------------------------------------- SDP pipeline */
 
 /* Where a value of SDP's Y LUT lands: the table and entry the priorities
