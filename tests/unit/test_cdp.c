@@ -519,6 +519,61 @@ static void test_fp16_nan_inf(void **state)
     }
 }
 
+/* Every configuration normalises (int8); CV-SRAM where there is one. */
+static void test_all_configurations(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct dla_config *all = dla_config_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        struct lrn_case lc = {all[i].name, 0, 3, 2, 21, 5, 1, 3, 1, -7, 5, 8, false, false, 7, 5};
+        check_case(&lc);
+    }
+}
+
+/* Source and destination in CV-SRAM give the same cube as in DRAM. */
+static void test_cvsram(void **state)
+{
+    (void)state;
+    uint8_t out[2][8 * 32];
+    for (int cv = 0; cv < 2; cv++) {
+        struct harness *h = harness_new("nv_full");
+        struct lrn_case lc = {"nv_full", 0, 8, 1, 32, 3, 0, 1, 0, 0, 1, 7, false, false, 8, 6};
+        struct geometry g = geometry_of(h, &lc);
+        g.line = 8 * 32;
+        g.surf = g.line;
+        uint8_t src[8 * 32];
+        uint32_t seed = 77;
+        for (size_t i = 0; i < sizeof src; i++)
+            src[i] = (uint8_t)harness_rand(&seed);
+        enum dla_space sp = cv ? DLA_CVSRAM : DLA_DRAM;
+        assert_int_equal(dla_mem_write(h->d, sp, SRC, src, sizeof src), MEM_OK);
+        program(h, &lc, &g);
+        wr(h, "CDP_RDMA.D_SRC_DMA_CFG", cv ? 0 : 1);
+        wr(h, "CDP.D_DST_DMA_CFG", cv ? 0 : 1);
+        wr(h, "CDP.D_OP_ENABLE", 1);
+        wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
+        run_idle(h);
+        assert_int_equal(h->n_diags, 0);
+        assert_int_equal(dla_mem_read(h->d, sp, DST, out[cv], sizeof out[cv]), MEM_OK);
+        harness_free(h);
+    }
+    assert_memory_equal(out[0], out[1], sizeof out[0]);
+
+    /* nv_small has no CV-SRAM: selecting it is reported (DRAM is used) */
+    struct harness *h = harness_new("nv_small");
+    struct lrn_case lc = {"nv_small", 0, 2, 1, 8, 3, 0, 1, 0, 0, 1, 7, false, false, 8, 6};
+    struct geometry g = geometry_of(h, &lc);
+    program(h, &lc, &g);
+    wr(h, "CDP_RDMA.D_SRC_DMA_CFG", 0);
+    wr(h, "CDP.D_OP_ENABLE", 1);
+    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, NULL, DLA_DIAG_FEATURE_ABSENT), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +581,8 @@ int main(void)
         cmocka_unit_test(test_int16),
         cmocka_unit_test(test_convertors_and_saturation),
         cmocka_unit_test(test_bypasses),
+        cmocka_unit_test(test_all_configurations),
+        cmocka_unit_test(test_cvsram),
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_fp16_nan_inf),
         cmocka_unit_test(test_diagnostics),

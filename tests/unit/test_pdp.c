@@ -627,6 +627,21 @@ static void test_on_the_fly_cube(void **state)
     harness_free(h);
 }
 
+/* Every configuration pools (int8, the type all of them have). */
+static void test_all_configurations(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct dla_config *all = dla_config_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        struct pool_case pc = {all[i].name, 0, 0, 9, 6, 40, 3, 2, 2, 2, 1, 1, 1, 1, 3, 2};
+        check_case(&pc);
+        pc.method = 1;
+        pc.splits = 1;
+        check_case(&pc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_strides_and_padding),
         cmocka_unit_test(test_int16_and_wide_atoms),
         cmocka_unit_test(test_split_width),
+        cmocka_unit_test(test_all_configurations),
         cmocka_unit_test(test_pad_value_sign_extension),
         cmocka_unit_test(test_average_rounding),
         cmocka_unit_test(test_rdma_mismatch),
