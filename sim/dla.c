@@ -6,6 +6,9 @@
 #include "dla_priv.h"
 
 #define DEFAULT_MEM_BUDGET (4ull << 30)
+/* 2^36 element operations: several times the largest layers of common networks,
+ * and still minutes, not days, of simulation. */
+#define DEFAULT_WORK_BUDGET (1ull << 36)
 
 static const char *const unit_names[DLA_U_COUNT] = {
     [DLA_U_GLB] = "GLB",           [DLA_U_GEC] = "GEC",           [DLA_U_MCIF] = "MCIF",
@@ -139,6 +142,7 @@ struct dla *dla_create(const struct dla_config *cfg, const struct dla_options *o
     d->cfg = cfg;
     d->map = map;
     d->mem_budget = opt && opt->mem_budget ? opt->mem_budget : DEFAULT_MEM_BUDGET;
+    d->work_budget = opt && opt->work_budget ? opt->work_budget : DEFAULT_WORK_BUDGET;
     for (int u = 0; u < DLA_U_COUNT; u++) {
         d->udb[u] = regdb_unit_named(map, unit_names[u]);
         d->present[u] = d->udb[u] && unit_present(cfg, (enum dla_unit)u);

@@ -163,6 +163,7 @@ struct dla {
 
     struct dla_mem *mem[DLA_SPACE_COUNT];
     uint64_t mem_budget;
+    uint64_t work_budget;
     uint64_t bus_free_at[DLA_SPACE_COUNT]; /* bandwidth model: bus reserved until */
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
@@ -265,6 +266,11 @@ bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t
 /* Write memory through a DMA client; the bytes reach memory when the stage completes. */
 bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
                 const void *buf, size_t len);
+/* Before computing, a unit states how much work the layer asks for (element
+ * operations: MACs, elements times window size ...).  False, with a
+ * DLA_DIAG_UNSUPPORTED diagnostic naming what, when it exceeds the model's work
+ * budget; the unit then returns -1 (the layer completes without output). */
+bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what);
 /* Datapath work of the stage: cycles at full throughput, and MACs/element ops. */
 void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops);
 struct dla_layer *exec_layer(struct dla_exec *x);

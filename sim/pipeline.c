@@ -499,6 +499,18 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
     return true;
 }
 
+bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what)
+{
+    if (ops <= x->d->work_budget)
+        return true;
+    dla_diag(x->d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, unit, 0, NULL,
+             "%s asks for %llu operations, more than the simulator's budget of %llu per layer; "
+             "layer not computed (check the cube sizes)",
+             what, (unsigned long long)ops, (unsigned long long)x->d->work_budget);
+    x->failed = true;
+    return false;
+}
+
 void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops)
 {
     struct dla_stage *st = &x->pipe->stage[x->stage];
