@@ -17,11 +17,14 @@
 #include "cdp_lrn.h"
 #include "dla_priv.h"
 
-/* A line of all surfaces, or a cube, larger than this is a programming
- * error; refusing it keeps hostile registers from exhausting memory (the
- * writes are held until the layer completes). */
+/* Limits on what one layer may ask of the model.  Real LRN layers normalise
+ * well under a million elements; tens of millions come only from hostile
+ * registers, and the fp16 path costs about eight times the integer one per
+ * element.  A line of all surfaces is bounded separately (one line is held
+ * in memory at a time). */
 #define CDP_MAX_LINE_BYTES (64u << 20)
-#define CDP_MAX_CUBE_BYTES (1ull << 30)
+#define CDP_MAX_WORK       (1ull << 25)
+#define CDP_FP16_COST      8u
 
 enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
 
@@ -102,9 +105,13 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->n_surf = (j->c + j->cpa - 1) / j->cpa;
     j->c_pad = j->n_surf * j->cpa;
     uint64_t line_bytes = (uint64_t)j->w * j->n_surf * j->atom;
-    if (line_bytes > CDP_MAX_LINE_BYTES || line_bytes * j->h > CDP_MAX_CUBE_BYTES) {
+    uint64_t work = (uint64_t)j->w * j->h * j->c_pad * (j->format == CDP_FP16 ? CDP_FP16_COST : 1);
+    if (line_bytes > CDP_MAX_LINE_BYTES || work > CDP_MAX_WORK) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP cube of %ux%ux%u elements is too large to model", j->w, j->h, j->c);
+                 "CDP cube of %ux%ux%u elements is too large for the model (limit %llu "
+                 "elements, %llu in fp16)",
+                 j->w, j->h, j->c, (unsigned long long)CDP_MAX_WORK,
+                 (unsigned long long)(CDP_MAX_WORK / CDP_FP16_COST));
         return false;
     }
     j->lrn.path = j->format == CDP_INT8 ? LUT_CDP_INT8 : LUT_CDP_INT16;

@@ -21,6 +21,10 @@
 #define PDP_MAX_SPLITS      256
 /* Bytes a layer may move: the writes are held until it completes. */
 #define PDP_MAX_LAYER_BYTES (1ull << 30)
+/* Window taps one layer may ask of the model (real layers need a few
+ * million; fp16 taps cost about eight integer ones). */
+#define PDP_MAX_WORK  (1ull << 28)
+#define PDP_FP16_COST 8u
 
 bool pdp_input_on_the_fly(const struct dla *d, int group)
 {
@@ -239,14 +243,19 @@ static bool precision_ok(struct dla *d, const struct pdp_job *j)
 
 static bool sizes_ok(struct dla *d, const struct pdp_job *j)
 {
-    uint64_t total = 0;
-    for (unsigned i = 0; i < j->n_splits; i++)
-        total += ((uint64_t)j->split[i].pool.in_w * j->pool.in_h +
-                  (uint64_t)j->split[i].pool.out_w * j->pool.out_h) *
-                 j->n_surf * j->atom;
-    if (total > PDP_MAX_LAYER_BYTES) {
+    uint64_t total = 0, work = 0;
+    for (unsigned i = 0; i < j->n_splits; i++) {
+        const struct pdp_pool_split *s = &j->split[i].pool;
+        uint64_t in = (uint64_t)s->in_w * j->pool.in_h, out = (uint64_t)s->out_w * j->pool.out_h;
+        total += (in + out) * j->n_surf * j->atom;
+        work += (in * j->pool.kernel_w + out * j->pool.kernel_h) * j->n_surf * j->cpa;
+    }
+    if (j->pool.precision == PDP_FP16)
+        work *= PDP_FP16_COST;
+    if (total > PDP_MAX_LAYER_BYTES || work > PDP_MAX_WORK) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
-                 "PDP layer would move %llu bytes, too large to model", (unsigned long long)total);
+                 "PDP layer would move %llu bytes in %llu window taps, too large to model",
+                 (unsigned long long)total, (unsigned long long)work);
         return false;
     }
     for (unsigned i = 0; i < j->n_splits; i++) {
