@@ -120,6 +120,7 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->lrn.nan_to_zero = dla_field(d, DLA_U_CDP, g, "D_NAN_FLUSH_TO_ZERO", "NAN_TO_ZERO") != 0;
     j->lrn.lut = &d->lut_cdp;
     lut_cfg_read(d, DLA_U_CDP, &j->lrn.lut_cfg);
+    j->lrn.lut_cfg.fp = j->lrn.fp16;
     lut_cfg_check(d, DLA_U_CDP, &j->lrn.lut_cfg);
     read_addresses(d, g, rg, j);
     return true;

@@ -153,23 +153,38 @@ void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
         (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_OFLOW_SHIFT");
 }
 
+/* A bound as a number: the integer, or the fp32 value of its low 32 bits. */
+static double bound_value(const struct lut_cfg *c, int64_t v)
+{
+    if (!c->fp)
+        return (double)v;
+    uint32_t bits = (uint32_t)v;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static int check_range(struct dla *d, enum dla_unit u, const struct lut_cfg *c, bool le)
+{
+    double start = bound_value(c, le ? c->le_start : c->lo_start);
+    double end = bound_value(c, le ? c->le_end : c->lo_end);
+    if (!(end < start))
+        return 0;
+    dla_rule(d, u,
+             u == DLA_U_CDP ? (le ? "cdp.lut_le_range" : "cdp.lut_lo_range")
+                            : (le ? "sdp.lut_le_range" : "sdp.lut_lo_range"),
+             "%s LUT: %s end %g is below its start %g", u == DLA_U_CDP ? "CDP" : "SDP",
+             le ? "LE" : "LO", end, start);
+    return 1;
+}
+
 int lut_cfg_check(struct dla *d, enum dla_unit u, const struct lut_cfg *c)
 {
-    int n = 0;
-    const char *unit = u == DLA_U_CDP ? "cdp" : "sdp";
-    if (c->le_end < c->le_start) {
-        dla_rule(d, u, u == DLA_U_CDP ? "cdp.lut_le_range" : "sdp.lut_le_range",
-                 "%s LUT: LE end %lld is below LE start %lld", unit, (long long)c->le_end,
-                 (long long)c->le_start);
-        n++;
-    }
-    if (c->lo_end < c->lo_start) {
-        dla_rule(d, u, u == DLA_U_CDP ? "cdp.lut_lo_range" : "sdp.lut_lo_range",
-                 "%s LUT: LO end %lld is below LO start %lld", unit, (long long)c->lo_end,
-                 (long long)c->lo_start);
-        n++;
-    }
-    return n;
+    /* The guide also bounds the index selects and a linear table's
+     * coverage, but its table of limits did not survive in the seed text and
+     * NVIDIA's own CDP loadable programs LE_END = LE_START: only the
+     * unambiguous rule is checked. */
+    return check_range(d, u, c, true) + check_range(d, u, c, false);
 }
 
 /* ---------------------------------------------------------------- statistics */

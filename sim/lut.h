@@ -55,6 +55,8 @@ int16_t lut_entry(const struct dla_lut_ram *r, enum lut_table t, unsigned index)
  * index fields stay raw because CDP's int8 and int16 paths sign-extend them
  * from different widths. */
 struct lut_cfg {
+    bool fp;                 /* fp16 pipeline: start/end are fp32 bits (the caller sets
+                                it; lut_cfg_read leaves it false) */
     bool le_linear;          /* LUT_LE_FUNCTION = LINEAR (else EXPONENT) */
     bool uflow_lo;           /* both tables underflow: take LO (else LE) */
     bool oflow_lo;           /* both tables overflow: take LO */
@@ -70,8 +72,8 @@ struct lut_cfg {
 /* Decode the S_LUT_* registers of DLA_U_SDP or DLA_U_CDP. */
 void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c);
 
-/* Programming-guide rules on the configuration (start < end, table
- * coverage matching index_select, ...): each violation is reported with
+/* Programming-guide rules on the configuration: each table's end not below
+ * its start (as fp32 numbers when c->fp).  Each violation is reported with
  * dla_rule(d, u, ...).  Returns the number of violations. */
 int lut_cfg_check(struct dla *d, enum dla_unit u, const struct lut_cfg *c);
 

@@ -529,12 +529,36 @@ static void test_cdp_fp16_lookup(void **state)
     assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(7.0f), NULL)) == -3.5f);
 }
 
+/* Table ranges: end below start is reported, compared as fp32 numbers in
+ * the fp16 pipeline. */
+static void test_cfg_rules(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    struct lut_cfg c = linear_cfg(100, 2, 0, 0);
+    c.le_end = 50;
+    assert_int_equal(lut_cfg_check(h->d, DLA_U_CDP, &c), 1);
+    assert_int_equal(harness_count(h, "cdp.lut_le_range", 0), 1);
+    /* [-8.0, -1.0]: as integers the bit patterns would be out of order */
+    c = linear_cfg(0, 0, 0, 0);
+    c.fp = true;
+    c.le_start = f32_bits(-8.0f);
+    c.le_end = f32_bits(-1.0f);
+    c.lo_start = f32_bits(2.0f);
+    c.lo_end = f32_bits(1.0f);
+    assert_int_equal(lut_cfg_check(h->d, DLA_U_SDP, &c), 1);
+    assert_int_equal(harness_count(h, "sdp.lut_lo_range", 0), 1);
+    assert_int_equal(harness_count(h, "sdp.lut_le_range", 0), 0);
+    harness_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_port_write_read_back),
         cmocka_unit_test(test_port_through_csb),
         cmocka_unit_test(test_cfg_decode),
+        cmocka_unit_test(test_cfg_rules),
         cmocka_unit_test(test_cdp_counts_by_hand),
         cmocka_unit_test(test_cdp_priorities),
         cmocka_unit_test(test_cdp_values_linear),
