@@ -5,7 +5,8 @@
  * guide, seeds/002; v2 trace notes 6.4 item 10).
  *
  * Each unit owns one struct dla_lut_ram in the model state (d->lut_sdp,
- * d->lut_cdp).  This module gives both units:
+ * d->lut_cdp).  This module (lut.c: port, configuration, statistics;
+ * lut_cdp.c and lut_sdp.c: each unit's lookups) gives both units:
  *   - the access port, called from the unit's register hooks;
  *   - the table configuration decoded from the unit's S_LUT_* registers;
  *   - the lookup of one value with its hit/miss classification and the
