@@ -50,6 +50,26 @@ static inline int32_t truncate_one(int64_t acc, unsigned clip, bool *sat)
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
+/* truncate_one over a run, written so that the compiler can vectorise it;
+ * returns the number of saturated outputs. */
+static uint32_t truncate_run(const int64_t *acc, uint32_t n, unsigned clip, int32_t *out)
+{
+    if (clip > 62)
+        clip = 62;
+    const int64_t half = clip ? (int64_t)1 << (clip - 1) : 0;
+    uint32_t sat = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t v = acc[i];
+        int64_t neg = v >> 63;                          /* 0 or -1 */
+        int64_t mag = ((v ^ neg) - neg + half) >> clip; /* |v| < 2^62: no overflow */
+        v = (mag ^ neg) - neg;
+        int64_t c = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+        sat += c != v;
+        out[i] = (int32_t)c;
+    }
+    return sat;
+}
+
 int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat)
 {
     return truncate_one(acc, clip, sat);
@@ -95,22 +115,35 @@ static int64_t ordered_sum(const struct conv_operands *ops, const int16_t *a, co
     return acc;
 }
 
-/* Output positions [r0, r0 + n) of kernels [k0, k0 + kn) into the cube. */
+/* Output positions [r0, r0 + n) of kernels [k0, k0 + kn) into the cube,
+ * kernel by kernel so that consecutive positions are written in order. */
 static void deliver_block(const struct conv_params *p, struct dla_cube *out, uint32_t r0,
                           uint32_t n, uint32_t k0, uint32_t kn, const int64_t *acc,
                           uint64_t *saturated)
 {
     uint32_t plane = p->out_w * p->out_h;
+    size_t pos[BLOCK_ROWS];
     for (uint32_t r = 0; r < n; r++) {
-        uint32_t row = r0 + r, b = row / plane, pos = row % plane;
-        size_t base = cube_index(out, b, k0, pos / p->out_w, pos % p->out_w);
-        for (uint32_t k = 0; k < kn; k++) {
+        uint32_t row = r0 + r, b = row / plane, xy = row % plane;
+        pos[r] = cube_index(out, b, k0, xy / p->out_w, xy % p->out_w);
+    }
+    uint64_t sat_count = 0;
+    /* a block within one batch is a run of consecutive positions */
+    bool run = pos[n - 1] - pos[0] == n - 1;
+    for (uint32_t k = 0; k < kn; k++) {
+        const int64_t *a = acc + (size_t)k * n;
+        int32_t *dst = out->v + (size_t)k * plane;
+        if (run) {
+            sat_count += truncate_run(a, n, p->clip_truncate, dst + pos[0]);
+            continue;
+        }
+        for (uint32_t r = 0; r < n; r++) {
             bool sat;
-            out->v[base + (size_t)k * plane] =
-                truncate_one(acc[(size_t)k * n + r], p->clip_truncate, &sat);
-            *saturated += sat;
+            dst[pos[r]] = truncate_one(a[r], p->clip_truncate, &sat);
+            sat_count += sat;
         }
     }
+    *saturated += sat_count;
 }
 
 struct cacc_job {

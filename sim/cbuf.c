@@ -183,26 +183,6 @@ const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r,
     return c->bytes + flat_index(c, r, entry * c->entry_bytes);
 }
 
-void cbuf_count_reads(struct cbuf *c, const struct cbuf_region *r, uint64_t first, uint64_t n)
-{
-    if (!region_ok(c, r))
-        return;
-    uint64_t per_bank = c->bank_bytes / c->entry_bytes;
-    uint64_t entries = per_bank * r->n_banks;
-    if (n >= entries) { /* whole laps of the ring touch every bank alike */
-        for (unsigned b = 0; b < r->n_banks; b++)
-            c->bank[r->first_bank + b].reads += (n / entries) * per_bank;
-        n %= entries;
-    }
-    for (uint64_t e = first % entries; n > 0;) {
-        uint64_t in_bank = per_bank - e % per_bank;
-        uint64_t k = n < in_bank ? n : in_bank;
-        c->bank[r->first_bank + e / per_bank].reads += k;
-        n -= k;
-        e = (e + k) % entries;
-    }
-}
-
 void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,
                   int32_t layer)
 {

@@ -37,6 +37,8 @@ struct cbuf_carry {
     uint64_t weight_bytes; /* bytes of weights (compressed stream when compressed) kept */
     uint64_t wmb_bytes;
     bool weight_whole; /* every weight byte of the layer is still in the buffer */
+    uint64_t weight_start; /* ring byte where the previous layer's weights start */
+    uint64_t weight_next;  /* ring byte after them (entry aligned): where new weights go */
     int32_t data_layer, weight_layer;
 };
 
@@ -53,8 +55,6 @@ void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const
 void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *dst, size_t len);
 /* Direct view of one entry (no accounting); the region must be non-empty. */
 const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry);
-/* Count n entry reads spread over the region from entry first (bulk accounting). */
-void cbuf_count_reads(struct cbuf *c, const struct cbuf_region *r, uint64_t first, uint64_t n);
 
 struct cbuf_carry *cbuf_carry(struct cbuf *c);
 

@@ -23,7 +23,55 @@ static bool cdma_read(struct dla *d, const struct regdb_reg *reg, int group, uin
     return true;
 }
 
-const struct dla_unit_hooks cdma_hooks = {.read = cdma_read};
+/* The programming guide enables the convolution units downstream first
+ * (CACC, CMAC, CSC, then CDMA): a unit enabled before the units it feeds
+ * is a rule violation. */
+static void conv_op_en_written(struct dla *d, const struct regdb_reg *reg, int group,
+                               uint32_t value, enum dla_unit self)
+{
+    static const enum dla_unit order[] = {DLA_U_CDMA, DLA_U_CSC, DLA_U_CMAC_A, DLA_U_CMAC_B,
+                                          DLA_U_CACC};
+    if (strcmp(reg->name, "D_OP_ENABLE") != 0 || !(value & 1u))
+        return;
+    size_t i = 0;
+    while (i < sizeof order / sizeof order[0] && order[i] != self)
+        i++;
+    /* CMAC_A and CMAC_B are peers: only CACC must come before either */
+    size_t first = (self == DLA_U_CMAC_A) ? i + 2 : i + 1;
+    for (size_t j = first; j < sizeof order / sizeof order[0]; j++) {
+        if (!d->present[order[j]] || dla_op_enabled(d, order[j], group))
+            continue;
+        dla_rule(d, self, "conv.op_en_order",
+                 "%s enabled in group %d before %s: enable CACC, CMAC, CSC, then CDMA",
+                 dla_unit_name(self), group, dla_unit_name(order[j]));
+        return;
+    }
+}
+
+static void cdma_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CDMA);
+}
+
+static void csc_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CSC);
+}
+
+static void cmac_a_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CMAC_A);
+}
+
+static void cmac_b_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
+{
+    conv_op_en_written(d, reg, group, value, DLA_U_CMAC_B);
+}
+
+const struct dla_unit_hooks cdma_hooks = {.read = cdma_read, .written = cdma_written};
+const struct dla_unit_hooks csc_hooks = {.written = csc_written};
+const struct dla_unit_hooks cmac_a_hooks = {.written = cmac_a_written};
+const struct dla_unit_hooks cmac_b_hooks = {.written = cmac_b_written};
 
 /* ---------------------------------------------------------------- regions */
 
@@ -75,9 +123,15 @@ void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan
     } else {
         plan->data_start = (after_release + c->data_left * c->entry_per_slice) % entries;
     }
-    plan->weight_start = 0;
-    if (same && p->weight_reuse && c->skip_weight_rls && c->weight_whole)
+    /* the weight ring pointer carries on from layer to layer while the
+     * banks stay the same; reused weights are where they were */
+    bool same_banks = c->valid && c->data_banks == p->data_banks &&
+                      c->weight_banks == p->weight_banks;
+    plan->weight_start = same_banks ? c->weight_next : 0;
+    if (same && p->weight_reuse && c->skip_weight_rls && c->weight_whole) {
         plan->fetch_weight = false;
+        plan->weight_start = c->weight_start;
+    }
     if (p->data_reuse && plan->fetch_data && !(same && c->skip_data_rls) && c->data_left == 0)
         dla_rule(d, DLA_U_CDMA, "cdma.data_reuse",
                  "DATA_REUSE set but the previous layer kept no data in CBUF");
@@ -106,6 +160,9 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
         p->skip_data_rls ? slices : (p->rls_slices < slices ? slices - p->rls_slices : 0);
     c->entry_per_slice = p->entry_per_slice;
     if (plan->fetch_weight) {
+        uint64_t eb = d->cfg->cbuf_entry_bytes;
+        c->weight_start = plan->weight_start;
+        c->weight_next = (plan->weight_start + (p->wt_bytes + eb - 1) / eb * eb) % wt_room;
         c->weight_bytes = p->wt_bytes;
         c->wmb_bytes = p->compressed ? p->wmb_bytes : 0;
         c->weight_whole = p->wt_bytes <= wt_room;
@@ -204,9 +261,6 @@ static bool load_feature(struct dla *d, struct dla_exec *x, const struct conv_pa
     free(line);
     return ok;
 }
-
-int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
-                    const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
 
 bool cdma_load_data(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer)

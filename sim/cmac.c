@@ -88,13 +88,32 @@ block_pass(const int16_t *a, uint32_t depth, uint32_t rows_n, const int16_t *w, 
             }
 }
 
+/* Pack each part for the SIMD kernel when the host has one. */
+static void pack_parts(const struct conv_operands *ops, struct cmac_weights *cw)
+{
+    unsigned lanes = cmac_simd_lanes();
+    if (!lanes)
+        return;
+    for (int p = 0; p < cw->parts; p++) {
+        cw->packed[p] = cmac_simd_pack(cw->w[p], ops->kernels, ops->depth, lanes);
+        if (!cw->packed[p]) { /* fall back on the portable kernel */
+            free(cw->packed[0]);
+            cw->packed[0] = cw->packed[1] = NULL;
+            return;
+        }
+    }
+    cw->lanes = lanes;
+}
+
 void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cmac_weights *cw)
 {
     *cw = (struct cmac_weights){.parts = 1, .chunk = NARROW_CHUNK};
     cw->w[0] = ops->weight;
     cw->scale[0] = 1;
-    if (narrow)
+    if (narrow) {
+        pack_parts(ops, cw);
         return;
+    }
     size_t n = (size_t)ops->kernels * ops->depth;
     int16_t *hi = malloc(n * sizeof *hi), *lo = malloc(n * sizeof *lo);
     if (!hi || !lo) { /* fall back on the order-preserving scalar path */
@@ -115,13 +134,16 @@ void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cma
     cw->scale[1] = 1;
     cw->parts = 2;
     cw->chunk = WIDE_CHUNK;
+    pack_parts(ops, cw);
 }
 
 void cmac_weights_free(struct cmac_weights *cw)
 {
     free(cw->owned[0]);
     free(cw->owned[1]);
-    cw->owned[0] = cw->owned[1] = NULL;
+    free(cw->packed[0]);
+    free(cw->packed[1]);
+    cw->owned[0] = cw->owned[1] = cw->packed[0] = cw->packed[1] = NULL;
 }
 
 void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, uint32_t r0,
@@ -130,6 +152,12 @@ void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, 
     for (size_t i = 0; i < (size_t)rows_n * kern_n; i++)
         acc[i] = 0;
     const int16_t *a = ops->data + (size_t)r0 * ops->depth;
+    if (cw->lanes) {
+        for (int p = 0; p < cw->parts; p++)
+            cmac_simd_block(a, ops->depth, rows_n, cw->packed[p], k0, kern_n, cw->lanes, cw->chunk,
+                            cw->scale[p], acc);
+        return;
+    }
     for (int p = 0; p < cw->parts; p++)
         block_pass(a, ops->depth, rows_n, cw->w[p] + (size_t)k0 * ops->depth, kern_n, cw->chunk,
                    cw->scale[p], acc);

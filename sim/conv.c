@@ -54,7 +54,8 @@ static bool load_weights(struct dla *d, struct dla_exec *x, const struct conv_pa
     bool ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
     for (uint32_t g = 0; ok && g < ws.groups; g++)
         ok = cdma_weight_group(d, x, p, plan, layer, &ws, g) &&
-             csc_weight_group(d, p, plan, &ws, g, &dec, ops);
+             (p->image && p->y_extension ? csc_image_weight_group(d, p, &ws, g, ops)
+                                         : csc_weight_group(d, p, plan, &ws, g, &dec, ops));
     cdma_weights_end(d, p, plan, layer, &ws);
     return ok;
 }
@@ -76,6 +77,17 @@ static bool compute(struct dla *d, const struct conv_params *p, const struct con
     return true;
 }
 
+/* Winograd: the equivalent 3x3 direct convolution's atomic operations, 2.25x faster. */
+static void account_winograd(struct dla_exec *x, const struct conv_params *p)
+{
+    uint64_t rows = (uint64_t)p->out_w * p->out_h;
+    uint64_t blocks = (p->ext_c + p->atomic_c - 1) / p->atomic_c;
+    uint64_t groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
+    uint64_t atomic_ops = rows * 9 * blocks * groups;
+    exec_compute(x, atomic_ops * 4 / 9 ? atomic_ops * 4 / 9 : 1, rows * 9 * p->ext_c * p->kernels);
+    exec_counter(x, "CSC.atomic_ops", atomic_ops);
+}
+
 int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out)
 {
     struct conv_params p;
@@ -84,11 +96,22 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
         return -1;
     }
     describe(x, &p);
+    if (!exec_budget(x, DLA_U_CSC, conv_work(&p), "convolution"))
+        return -1;
     int32_t layer = (int32_t)exec_layer(x)->index;
     struct conv_cbuf_plan plan;
     cdma_plan(d, &p, &plan);
     struct conv_operands ops = {0};
     struct cacc_stats st = {0};
+    if (p.winograd) {
+        bool ok = conv_wino_run(d, x, &p, &plan, layer, out, &st);
+        cdma_finish(d, &p, &plan, layer);
+        if (ok)
+            account_winograd(x, &p);
+        dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
+        exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);
+        return ok ? 0 : -1;
+    }
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
               load_weights(d, x, &p, &plan, layer, &ops);
     cdma_finish(d, &p, &plan, layer);

@@ -84,6 +84,9 @@ struct conv_params {
 /* conv_params.c: read the group's registers; false (diagnostics emitted)
  * when the layer cannot be computed. */
 bool conv_params_read(struct dla *d, int group, struct conv_params *p);
+/* The work the layer asks of the model, in integer-MAC equivalents (for
+ * exec_budget); only meaningful once conv_params_read() accepted it. */
+uint64_t conv_work(const struct conv_params *p);
 
 /* conv_layout.c: where CDMA puts (and CSC finds) the feature data of a
  * direct-convolution slice.  group = index of the run of entry_bytes of
@@ -104,6 +107,16 @@ struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_b
  * was clamped. */
 uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, enum conv_prec out,
                   bool *sat);
+
+/* conv_image.c: image input.  CDMA side: fetch, reorder, convert and pad
+ * the pixel lines into CBUF; CSC side: operand rows from those lines. */
+struct conv_cbuf_plan;
+int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                    const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
+unsigned conv_image_elements(const struct conv_params *p);
+struct conv_operands;
+bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
+                    struct conv_operands *ops);
 
 /* The CBUF regions of a layer. */
 struct cbuf_region conv_data_region(const struct conv_params *p);
@@ -177,6 +190,10 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
                       const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
                       struct conv_operands *ops);
 void conv_operands_free(struct conv_operands *ops);
+/* The next weight of a compressed stream: a WMB bit, then the next packed
+ * weight when it is set, else zero. */
+int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,
+                            const struct conv_cbuf_plan *plan, struct csc_decomp *dec);
 
 /* cmac.c + cacc.c: out[k][row] accumulators -> CACC output values. */
 struct cacc_stats {
@@ -185,11 +202,35 @@ struct cacc_stats {
 };
 /* Integer modes: exact accumulation (48-bit saturating in hardware order when
  * it can matter), truncation and saturation into the cube. */
+/* conv_image.c: weights of an image layer with channel post-extension. */
+bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
+                            const struct conv_wt_stream *ws, uint32_t g, struct conv_operands *ops);
+
 void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
                    struct dla_cube *out, struct cacc_stats *st);
 /* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation. */
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st);
+
+/* cacc_fp16.c: one output of an fp16 layer from n channel pairs in atomic
+ * operations of seg channels: the fp32 bit pattern CACC delivers. */
+uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32_t seg);
+
+/* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
+ * folding, PRA transform, MAC with the output transform, CACC). */
+bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                   const struct conv_cbuf_plan *plan, int32_t layer, struct dla_cube *out,
+                   struct cacc_stats *st);
+/* The PRA cell on one 4x4 tile (row-major): B^T d B, PRA_TRUNCATE bits off
+ * rounding half away from zero, saturated to the precision. */
+void csc_pra_transform(const int16_t in[16], unsigned truncate, enum conv_prec prec,
+                       int16_t out[16]);
+
+/* cacc_fp16.c, Winograd: one atomic operation (16 positions x 4 channels,
+ * lane = position * 4 + channel) added into the 2x2 outputs' 48-bit float
+ * accumulators (start them at 0), and an accumulator as the fp32 for SDP. */
+void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+uint32_t cacc_fp16_result(uint64_t acc);
 
 /* cmac.c: dot products of int16 rows, exact. */
 int64_t cmac_dot_i16(const int16_t *a, const int16_t *b, uint32_t n);
@@ -202,6 +243,8 @@ struct cmac_weights {
     int64_t scale[2];
     uint32_t chunk;
     int16_t *owned[2];
+    unsigned lanes;     /* SIMD kernels per block, 0 when the portable kernel runs */
+    int16_t *packed[2]; /* w[] packed for the SIMD kernel */
 };
 void cmac_split_weights(const struct conv_operands *ops, bool narrow, struct cmac_weights *cw);
 void cmac_weights_free(struct cmac_weights *cw);
@@ -209,6 +252,13 @@ void cmac_weights_free(struct cmac_weights *cw);
  * kernels k0.. of the operands. */
 void cmac_block(const struct conv_operands *ops, const struct cmac_weights *cw, uint32_t r0,
                 uint32_t rows_n, uint32_t k0, uint32_t kern_n, int64_t *acc);
+
+/* cmac_simd.c: the x86 SIMD kernel (0 lanes: not available here). */
+unsigned cmac_simd_lanes(void);
+int16_t *cmac_simd_pack(const int16_t *w, uint32_t kernels, uint32_t depth, unsigned lanes);
+void cmac_simd_block(const int16_t *a, uint32_t depth, uint32_t rows_n, const int16_t *packed,
+                     uint32_t k0, uint32_t kern_n, unsigned lanes, uint32_t chunk, int64_t scale,
+                     int64_t *acc);
 
 /* cacc.c: the clip/truncate of one accumulator (round half away from zero)
  * and saturation to int32. */

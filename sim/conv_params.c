@@ -8,9 +8,16 @@
 
 #include "conv.h"
 
-/* Far beyond any real layer (the operand buffers are int16): refusing more
- * turns hostile sizes into a diagnostic instead of an allocation failure. */
-#define CONV_MAX_OPERAND_VALUES (1ull << 28)
+/* Far beyond any real layer: refusing more turns hostile sizes into a
+ * diagnostic instead of a huge allocation (operands are int16, outputs
+ * int32).  The time a layer may take is the model's work budget
+ * (exec_budget, see conv_work()). */
+#define CONV_MAX_OPERAND_VALUES (1ull << 27)
+#define CONV_MAX_OUTPUTS        (1ull << 27)
+/* Cost of one MAC relative to the vectorised integer kernel: the fp16 and
+ * Winograd datapaths are bit-level scalar models. */
+#define CONV_COST_FP16     64u
+#define CONV_COST_WINOGRAD 8u
 
 static uint32_t f(const struct dla *d, enum dla_unit u, int g, const char *reg, const char *fld)
 {
@@ -207,13 +214,15 @@ static void check_geometry(struct dla *d, const struct conv_params *p)
     uint64_t eff_w = (uint64_t)(p->k_w - 1) * p->dil_x + 1;
     uint64_t eff_h = (uint64_t)(p->k_h - 1) * p->dil_y + 1;
     uint64_t span_w = (uint64_t)p->pad_l + p->in_w + p->pad_r;
-    uint64_t span_h = (uint64_t)p->pad_t + p->in_h + p->pad_b;
+    /* CSC's height: with data reuse it counts the lines kept from the
+     * previous layer as well as those CDMA fetches */
+    uint64_t span_h = (uint64_t)p->pad_t + p->ext_h + p->pad_b;
     if (span_w < eff_w || (span_w - eff_w) / p->stride_x + 1 != p->out_w || span_h < eff_h ||
         (span_h - eff_h) / p->stride_y + 1 != p->out_h)
         dla_rule(d, DLA_U_CSC, "csc.output_size",
                  "output %ux%u does not match input %ux%u, padding %u/%u/%u/%u, kernel %ux%u "
                  "(dilated %llux%llu), stride %ux%u",
-                 p->out_w, p->out_h, p->in_w, p->in_h, p->pad_l, p->pad_r, p->pad_t, p->pad_b,
+                 p->out_w, p->out_h, p->in_w, p->ext_h, p->pad_l, p->pad_r, p->pad_t, p->pad_b,
                  p->k_w, p->k_h, (unsigned long long)eff_w, (unsigned long long)eff_h, p->stride_x,
                  p->stride_y);
     if (p->pad_l >= eff_w || p->pad_r >= eff_w || p->pad_t >= eff_h || p->pad_b >= eff_h)
@@ -237,7 +246,7 @@ static void check_consistency(struct dla *d, const struct conv_params *p)
     if (p->out_k != p->kernels)
         dla_rule(d, DLA_U_CSC, "csc.kernels", "%u output channels but %u kernels", p->out_k,
                  p->kernels);
-    if (p->atomics != p->out_w * p->out_h)
+    if (!p->winograd && p->atomics != p->out_w * p->out_h)
         dla_rule(d, DLA_U_CSC, "csc.atomics", "D_ATOMICS %u, expected out_w*out_h = %u", p->atomics,
                  p->out_w * p->out_h);
     if (p->clip_truncate > 16)
@@ -255,15 +264,26 @@ static bool check_size(struct dla *d, const struct conv_params *p)
 {
     uint64_t rows = (uint64_t)p->out_w * p->out_h * p->batches;
     uint64_t depth = (uint64_t)p->k_w * p->k_h * p->k_c;
-    uint64_t values = rows * depth + (uint64_t)p->kernels * depth;
-    if (values > CONV_MAX_OPERAND_VALUES || (uint64_t)p->out_k * rows > (1ull << 30)) {
+    uint64_t values = rows * depth + (uint64_t)p->kernels * depth; /* < 2^55 */
+    if (values > CONV_MAX_OPERAND_VALUES || (uint64_t)p->out_k * rows > CONV_MAX_OUTPUTS) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
-                 "convolution of %llu outputs x %llu values per kernel is beyond what the model "
-                 "computes",
-                 (unsigned long long)rows, (unsigned long long)depth);
+                 "convolution of %llu outputs x %u kernels x %llu values per kernel is beyond "
+                 "what the model holds",
+                 (unsigned long long)rows, p->kernels, (unsigned long long)depth);
         return false;
     }
     return true;
+}
+
+uint64_t conv_work(const struct conv_params *p)
+{
+    /* within the operand bound: rows * depth < 2^27, kernels < 2^13 */
+    uint64_t macs =
+        (uint64_t)p->out_w * p->out_h * p->batches * p->k_w * p->k_h * p->k_c * p->kernels;
+    unsigned cost = p->prec == CONV_FP16 ? CONV_COST_FP16 : 1;
+    if (p->winograd)
+        cost *= CONV_COST_WINOGRAD;
+    return macs * cost;
 }
 
 bool conv_params_read(struct dla *d, int group, struct conv_params *p)

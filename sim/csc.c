@@ -103,11 +103,24 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
         return false;
     }
     ops->taps = p->k_w * p->k_h;
-    ops->c = p->ext_c;
+    ops->c = p->image ? p->k_c : p->ext_c; /* image: S x C elements of a line per tap */
+    if (p->image && p->y_extension) {      /* one operation takes several kernel rows */
+        uint32_t lines = 1u << p->y_extension;
+        ops->taps = (p->k_h + lines - 1) / lines;
+        ops->c = p->k_c * lines;
+    }
     ops->seg_len = p->atomic_c;
     ops->rows = p->out_w * p->out_h * p->batches;
     ops->kernels = p->kernels;
     ops->depth = round16((uint64_t)ops->taps * ops->c);
+    if (p->image) {
+        ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
+        if (ops->data && csc_image_rows(d, p, plan, ops))
+            return true;
+        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+                 "out of host memory for the convolution operands");
+        return false;
+    }
     int16_t *f = unpack_feature(d, p, plan);
     ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
     if (!f || !ops->data) {
@@ -131,14 +144,11 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
 
 /* Element i of kernel group g's uncompressed stream, read from the ring
  * directly or through the WMB bits and the compressed stream. */
-static int16_t stream_element(struct dla *d, const struct conv_params *p,
-                              const struct conv_cbuf_plan *plan, const uint8_t *group, uint64_t i,
-                              struct csc_decomp *dec)
+int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,
+                            const struct conv_cbuf_plan *plan, struct csc_decomp *dec)
 {
     const struct cbuf_region wr = conv_weight_region(p);
     uint8_t b[2] = {0, 0};
-    if (!p->compressed)
-        return element(group + i * p->bpe, p->prec);
     const struct cbuf_region mr = conv_wmb_region(d);
     uint8_t m;
     cbuf_read(d->cbuf, &mr, dec->mask_bit / 8, &m, 1);
@@ -149,6 +159,15 @@ static int16_t stream_element(struct dla *d, const struct conv_params *p,
     cbuf_read(d->cbuf, &wr, plan->weight_start + dec->packed * p->bpe, b, p->bpe);
     dec->packed++;
     return element(b, p->prec);
+}
+
+static int16_t stream_element(struct dla *d, const struct conv_params *p,
+                              const struct conv_cbuf_plan *plan, const uint8_t *group, uint64_t i,
+                              struct csc_decomp *dec)
+{
+    if (!p->compressed)
+        return element(group + i * p->bpe, p->prec);
+    return csc_decompress_next(d, p, plan, dec);
 }
 
 bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,

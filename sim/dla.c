@@ -194,6 +194,12 @@ static const struct dla_unit_hooks *hooks_of(enum dla_unit u)
         return &bdma_hooks;
     case DLA_U_CDMA:
         return &cdma_hooks;
+    case DLA_U_CSC:
+        return &csc_hooks;
+    case DLA_U_CMAC_A:
+        return &cmac_a_hooks;
+    case DLA_U_CMAC_B:
+        return &cmac_b_hooks;
     case DLA_U_SDP:
         return &sdp_hooks;
     case DLA_U_CDP:

@@ -305,6 +305,8 @@ void perf_publish(struct dla *d, const struct dla_stage *st);
 
 const struct dla_unit_hooks *dla_hooks(enum dla_unit u);
 extern const struct dla_unit_hooks glb_hooks, bdma_hooks, cdma_hooks, sdp_hooks, cdp_hooks;
+/* Convolution units (cdma.c): OP_EN order check. */
+extern const struct dla_unit_hooks csc_hooks, cmac_a_hooks, cmac_b_hooks;
 
 /* CBUF (cbuf.c) */
 struct cbuf *cbuf_create(const struct dla_config *cfg);

@@ -363,6 +363,9 @@ static inline void program_layer(struct dla *d, const struct spec *s, uint64_t w
     set_field(d, "CACC.D_CLIP_CFG", NULL, s->clip);
 }
 
+/* Bytes each DMA client moved in the last run_conv(). */
+static uint64_t conv_last_bytes[DLA_C_COUNT];
+
 /* Run the convolution core of group 0 directly (as the pipeline launcher
  * would) and return its CACC output cube. */
 static inline int run_conv(struct dla *d, struct dla_cube *out)
@@ -375,6 +378,7 @@ static inline int run_conv(struct dla *d, struct dla_cube *out)
     struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
     memset(out, 0, sizeof *out);
     int rc = conv_execute(d, &x, 0, out);
+    memcpy(conv_last_bytes, pipe.stage[0].client_bytes, sizeof conv_last_bytes);
     free(pipe.xfers);
     for (size_t i = 0; i < pipe.n_writes; i++)
         free(pipe.writes[i].data);
@@ -449,6 +453,40 @@ static inline uint64_t ref_conv_int(const struct spec *s, const struct layer_dat
                     out[((b * s->k + k) * oh + oy) * ow + ox] = (int32_t)o;
                 }
     return sat;
+}
+
+/* The plain convolution, fp16: exact products summed in double, with the
+ * sum of |products| of each output (to bound the hardware's alignment
+ * truncation).  NaN inputs are not expected here. */
+static inline void ref_conv_fp16(const struct spec *s, const struct layer_data *ld, double *out,
+                                 double *mag)
+{
+    uint32_t ow = spec_ow(s), oh = spec_oh(s);
+    for (uint32_t b = 0; b < s->batches; b++)
+        for (uint32_t k = 0; k < s->k; k++)
+            for (uint32_t oy = 0; oy < oh; oy++)
+                for (uint32_t ox = 0; ox < ow; ox++) {
+                    double acc = 0, m = 0;
+                    for (uint32_t r = 0; r < s->kh; r++)
+                        for (uint32_t t = 0; t < s->kw; t++)
+                            for (uint32_t c = 0; c < s->c; c++) {
+                                int64_t iy = (int64_t)oy * s->sy + r * s->dy - s->pt;
+                                int64_t ix = (int64_t)ox * s->sx + t * s->dx - s->pl;
+                                uint16_t v =
+                                    (iy < 0 || ix < 0 || iy >= s->h || ix >= s->w)
+                                        ? s->pad
+                                        : (uint16_t)
+                                              ld->in[((b * s->c + c) * s->h + iy) * s->w + ix];
+                                uint16_t w =
+                                    (uint16_t)ld->wt[((k * s->kh + r) * s->kw + t) * s->c + c];
+                                double pr = (double)fp16_to_float(v) * fp16_to_float(w);
+                                acc += pr;
+                                m += pr < 0 ? -pr : pr;
+                            }
+                    size_t i = ((b * s->k + k) * oh + oy) * ow + ox;
+                    out[i] = acc;
+                    mag[i] = m;
+                }
 }
 
 #endif

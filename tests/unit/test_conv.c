@@ -274,6 +274,45 @@ static void test_cacc_48bit_order(void **state)
     free(wt);
 }
 
+/* The SIMD kernels (AVX2 and AVX-512 where the host has them) against plain
+ * dot products, with full-range int16 operands split the way cmac.c does,
+ * odd row and kernel counts, and blocks not starting at kernel 0. */
+static void test_simd_kernels(void **state)
+{
+    (void)state;
+    unsigned have = cmac_simd_lanes();
+    enum { ROWS_N = 11, KERN = 45, DEPTH = 592 };
+    int16_t *a = malloc(sizeof *a * ROWS_N * DEPTH), *w = malloc(sizeof *w * KERN * DEPTH);
+    uint32_t st = 5;
+    for (int i = 0; i < ROWS_N * DEPTH; i++)
+        a[i] = (int16_t)lcg(&st);
+    for (int i = 0; i < KERN * DEPTH; i++)
+        w[i] = (int8_t)lcg(&st);
+    for (unsigned lanes = 8; lanes <= 16; lanes *= 2) {
+        if (have < lanes)
+            continue;
+        int16_t *packed = cmac_simd_pack(w, KERN, DEPTH, lanes);
+        for (uint32_t k0 = 0; k0 < KERN; k0 += 16) {
+            uint32_t kn = KERN - k0 < 32 ? KERN - k0 : 32;
+            int64_t acc[ROWS_N * 32] = {0};
+            /* int8 weights, full int16 data: products below 2^23, 256 per chunk */
+            cmac_simd_block(a, DEPTH, ROWS_N, packed, k0, kn, lanes, 256, 1, acc);
+            for (uint32_t k = 0; k < kn; k++)
+                for (uint32_t r = 0; r < ROWS_N; r++) {
+                    int64_t want = 0;
+                    for (int i = 0; i < DEPTH; i++)
+                        want += (int64_t)a[r * DEPTH + i] * w[(k0 + k) * DEPTH + i];
+                    if (acc[k * ROWS_N + r] != want)
+                        fail_msg("lanes %u k%u r%u: want %lld got %lld", lanes, k0 + k, r,
+                                 (long long)want, (long long)acc[k * ROWS_N + r]);
+                }
+        }
+        free(packed);
+    }
+    free(a);
+    free(w);
+}
+
 static void test_compressed_weights(void **state)
 {
     (void)state;
@@ -389,6 +428,24 @@ static void test_hostile_sizes(void **state)
     dla_destroy(d);
 }
 
+/* A layer asking for more MACs than the model's work budget is refused. */
+static void test_work_budget(void **state)
+{
+    (void)state;
+    struct dla_options opt = {.work_budget = 10000};
+    struct dla *d = dla_create(dla_config_find("nv_small"), &opt);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_small", 0); /* 6x5 outputs x 7 kernels x 99 MACs = 20790 */
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_UNSUPPORTED], 1);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 static void test_absent_precision(void **state)
 {
     (void)state;
@@ -437,12 +494,14 @@ int main(void)
         cmocka_unit_test(test_convertor_arithmetic),
         cmocka_unit_test(test_cacc_truncate),
         cmocka_unit_test(test_cacc_48bit_order),
+        cmocka_unit_test(test_simd_kernels),
         cmocka_unit_test(test_compressed_weights),
         cmocka_unit_test(test_every_configuration),
         cmocka_unit_test(test_weight_streaming),
         cmocka_unit_test(test_bank_overflow_is_a_diagnostic),
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_absent_precision),
+        cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_rule_output_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
