@@ -552,11 +552,33 @@ static void test_cfg_rules(void **state)
     harness_free(h);
 }
 
+/* Checkpoints carry the LUT contents and the port's position. */
+static void test_snapshot_keeps_lut(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_full");
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x30000 | 10);
+    wr(h, "CDP.S_LUT_ACCESS_DATA", 0x1234);
+    struct dla_snapshot *snap = dla_snapshot_take(h->d);
+    assert_non_null(snap);
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x30000 | 10);
+    wr(h, "CDP.S_LUT_ACCESS_DATA", 0x4321);
+    wr(h, "SDP.S_LUT_ACCESS_CFG", 0x20000);
+    wr(h, "SDP.S_LUT_ACCESS_DATA", 0x7777);
+    dla_snapshot_restore(h->d, snap);
+    dla_snapshot_free(snap);
+    assert_int_equal(h->d->lut_cdp.lo[10], 0x1234);
+    assert_int_equal(h->d->lut_sdp.le[0], 0);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_CFG"), 0x30000 | 11);
+    harness_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_port_write_read_back),
         cmocka_unit_test(test_port_through_csb),
+        cmocka_unit_test(test_snapshot_keeps_lut),
         cmocka_unit_test(test_cfg_decode),
         cmocka_unit_test(test_cfg_rules),
         cmocka_unit_test(test_cdp_counts_by_hand),
