@@ -195,6 +195,24 @@ static bool rdma_agrees(struct dla *d, int g, int rg, const struct pdp_job *j)
     return same;
 }
 
+/* Split mode: the overlap a split re-reads must fit in the partial widths
+ * (kernel >= stride), or the gap it skips must be shorter than them. */
+static void check_split_overlap(struct dla *d, int g)
+{
+    struct split_regs r = read_split_regs(d, DLA_U_PDP, g);
+    if (r.n < 2)
+        return;
+    int overlap = (int)r.kernel - (int)r.stride;
+    bool mid = r.n > 2;
+    bool ok = overlap >= 0 ? (int)r.first >= overlap && (!mid || (int)r.mid >= overlap)
+                           : -overlap < (int)r.last && (!mid || -overlap < (int)r.mid);
+    if (!ok)
+        dla_rule(d, DLA_U_PDP, "pdp.split_overlap",
+                 "kernel %u, stride %u: partial input widths %u/%u/%u cannot hold the split "
+                 "overlap",
+                 r.kernel, r.stride, r.first, mid ? r.mid : 0, r.last);
+}
+
 static void check_geometry(struct dla *d, const struct pdp_job *j)
 {
     const struct pdp_pool_cfg *c = &j->pool;
@@ -300,6 +318,7 @@ static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
     if (!j->on_the_fly && (rg == 0xff || !rdma_agrees(d, g, rg, j)))
         return false;
     check_geometry(d, j);
+    check_split_overlap(d, g);
     read_addresses(d, g, rg, j);
     return true;
 }

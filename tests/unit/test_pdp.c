@@ -571,6 +571,25 @@ static void test_geometry_rules(void **state)
     assert_int_equal(harness_count(h, "pdp.pad_below_kernel", 0), 1);
     assert_int_equal(harness_count(h, "pdp.width_in_out", 0), 1);
     harness_free(h);
+
+    /* two splits, kernel 4 stride 1: the 3-element overlap needs a first
+     * split at least that wide */
+    h = harness_new("nv_small");
+    program_min_layer(h);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.SPLIT_NUM", 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", 3);
+    wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", 1);
+    wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 4);
+    wr(h, "PDP_RDMA.D_OPERATION_MODE_CFG", 1);
+    wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", 3);
+    wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", 1);
+    wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 4);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.split_overlap", 0), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
 }
 
 /* ---------------------------------------------------------------- on the fly */
