@@ -17,14 +17,13 @@
 #include "cdp_lrn.h"
 #include "dla_priv.h"
 
-/* Limits on what one layer may ask of the model.  Real LRN layers normalise
- * well under a million elements; tens of millions come only from hostile
- * registers, and the fp16 path costs about eight times the integer one per
- * element.  A line of all surfaces is bounded separately (one line is held
- * in memory at a time). */
+/* One line of all surfaces is held in memory at a time: bound it.  The work
+ * of the whole layer is bounded by the model's budget (exec_budget), in
+ * int8-MAC equivalents: one normalised element costs about as much as 64
+ * vectorised MACs on the integer path, eight times that in fp16. */
 #define CDP_MAX_LINE_BYTES (64u << 20)
-#define CDP_MAX_WORK       (1ull << 25)
-#define CDP_FP16_COST      8u
+#define CDP_COST_INT       64u
+#define CDP_COST_FP16      512u
 
 enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
 
@@ -34,6 +33,7 @@ struct cdp_job {
     unsigned w, h, c, n_surf, c_pad;
     uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
     enum dla_space src_space, dst_space;
+    uint64_t work; /* int8-MAC equivalents, for exec_budget */
 };
 
 /* ---------------------------------------------------------------- configuration */
@@ -105,13 +105,12 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->n_surf = (j->c + j->cpa - 1) / j->cpa;
     j->c_pad = j->n_surf * j->cpa;
     uint64_t line_bytes = (uint64_t)j->w * j->n_surf * j->atom;
-    uint64_t work = (uint64_t)j->w * j->h * j->c_pad * (j->format == CDP_FP16 ? CDP_FP16_COST : 1);
-    if (line_bytes > CDP_MAX_LINE_BYTES || work > CDP_MAX_WORK) {
+    j->work =
+        (uint64_t)j->w * j->h * j->c_pad * (j->format == CDP_FP16 ? CDP_COST_FP16 : CDP_COST_INT);
+    if (line_bytes > CDP_MAX_LINE_BYTES) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP cube of %ux%ux%u elements is too large for the model (limit %llu "
-                 "elements, %llu in fp16)",
-                 j->w, j->h, j->c, (unsigned long long)CDP_MAX_WORK,
-                 (unsigned long long)(CDP_MAX_WORK / CDP_FP16_COST));
+                 "CDP line of %ux%u elements is too large for the model (%llu bytes, limit %u)",
+                 j->w, j->c, (unsigned long long)line_bytes, CDP_MAX_LINE_BYTES);
         return false;
     }
     j->lrn.path = j->format == CDP_INT8 ? LUT_CDP_INT8 : LUT_CDP_INT16;
@@ -263,7 +262,7 @@ static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_l
 int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
 {
     struct cdp_job j;
-    if (!decode(d, group, rdma_group, &j)) {
+    if (!decode(d, group, rdma_group, &j) || !exec_budget(x, DLA_U_CDP, j.work, "CDP LRN")) {
         exec_desc(x, "cdp: not computed (see diagnostics)");
         return -1;
     }

@@ -21,10 +21,10 @@
 #define PDP_MAX_SPLITS      256
 /* Bytes a layer may move: the writes are held until it completes. */
 #define PDP_MAX_LAYER_BYTES (1ull << 30)
-/* Window taps one layer may ask of the model (real layers need a few
- * million; fp16 taps cost about eight integer ones). */
-#define PDP_MAX_WORK  (1ull << 28)
-#define PDP_FP16_COST 8u
+/* Cost of one window tap in int8-MAC equivalents (exec_budget): integer taps
+ * are a compare or an add, fp16 ones go through the fp17 helpers. */
+#define PDP_COST_INT  4u
+#define PDP_COST_FP16 32u
 
 bool pdp_input_on_the_fly(const struct dla *d, int group)
 {
@@ -47,6 +47,7 @@ struct pdp_job {
     bool on_the_fly, nan_to_zero;
     uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
     enum dla_space src_space, dst_space;
+    uint64_t work; /* int8-MAC equivalents, for exec_budget */
 };
 
 /* ---------------------------------------------------------------- configuration */
@@ -259,7 +260,7 @@ static bool precision_ok(struct dla *d, const struct pdp_job *j)
     return true;
 }
 
-static bool sizes_ok(struct dla *d, const struct pdp_job *j)
+static bool sizes_ok(struct dla *d, struct pdp_job *j)
 {
     uint64_t total = 0, work = 0;
     for (unsigned i = 0; i < j->n_splits; i++) {
@@ -268,12 +269,11 @@ static bool sizes_ok(struct dla *d, const struct pdp_job *j)
         total += (in + out) * j->n_surf * j->atom;
         work += (in * j->pool.kernel_w + out * j->pool.kernel_h) * j->n_surf * j->cpa;
     }
-    if (j->pool.precision == PDP_FP16)
-        work *= PDP_FP16_COST;
-    if (total > PDP_MAX_LAYER_BYTES || work > PDP_MAX_WORK) {
+    j->work = work * (j->pool.precision == PDP_FP16 ? PDP_COST_FP16 : PDP_COST_INT);
+    if (total > PDP_MAX_LAYER_BYTES) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
-                 "PDP layer would move %llu bytes in %llu window taps, too large to model",
-                 (unsigned long long)total, (unsigned long long)work);
+                 "PDP layer would move %llu bytes, too large to model (limit %llu)",
+                 (unsigned long long)total, (unsigned long long)PDP_MAX_LAYER_BYTES);
         return false;
     }
     for (unsigned i = 0; i < j->n_splits; i++) {
@@ -526,7 +526,7 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
 {
     struct pdp_job job;
     struct pdp_job *j = &job;
-    if (!decode(d, group, rdma_group, j)) {
+    if (!decode(d, group, rdma_group, j) || !exec_budget(x, DLA_U_PDP, j->work, "PDP pooling")) {
         exec_desc(x, "pdp: not computed (see diagnostics)");
         return -1;
     }
