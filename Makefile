@@ -165,9 +165,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- use
-# Until the debugger front end lands, the main job replays the project's own trace.
+# The main job: the debugger on the built-in sample network (sample:lenet).
 run: all
-	./dladbg --batch traces/bdma_copy
+	./dladbg
 
 # Every suite twice: plain, then under AddressSanitizer + UndefinedBehaviorSanitizer.
 check: deps-test
