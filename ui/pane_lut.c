@@ -110,11 +110,13 @@ static int draw_counts(struct pane *p, int row, const struct dla_lut_stats *s)
                (unsigned long long)s->lookups, (unsigned long long)s->le_hit,
                pct(s->le_hit, s->lookups), (unsigned long long)s->lo_hit,
                pct(s->lo_hit, s->lookups), (unsigned long long)s->hybrid);
+    /* a miss: the value fell outside the table the priorities chose */
     pane_print(p, row++, 0, theme(s->underflow || s->overflow ? TH_OUT_WARN : TH_NORMAL),
-               "underflow %llu  overflow %llu   LE under/over %llu/%llu  LO under/over %llu/%llu",
-               (unsigned long long)s->underflow, (unsigned long long)s->overflow,
-               (unsigned long long)s->le_underflow, (unsigned long long)s->le_overflow,
-               (unsigned long long)s->lo_underflow, (unsigned long long)s->lo_overflow);
+               "miss %llu: underflow %llu overflow %llu  LE under/over %llu/%llu  LO %llu/%llu",
+               (unsigned long long)(s->underflow + s->overflow), (unsigned long long)s->underflow,
+               (unsigned long long)s->overflow, (unsigned long long)s->le_underflow,
+               (unsigned long long)s->le_overflow, (unsigned long long)s->lo_underflow,
+               (unsigned long long)s->lo_overflow);
     return row;
 }
 
