@@ -39,7 +39,9 @@ static char restore_seq[512];
 static size_t restore_len;
 static struct sigaction old_int, old_term, old_hup;
 
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* Signals that end the program at once: give the terminal back, then let the
+ * previous disposition (a sanitizer's report, a core dump) do its work. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT};
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_fatal[N_FATAL];
 
