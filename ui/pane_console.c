@@ -21,6 +21,7 @@
 #define LOG_LINES   4000
 #define QUEUE_BYTES 64
 #define PROMPT      "(dladbg) "
+#define HISTORY_MAX 2000 /* as the plain console keeps: they share the file */
 
 enum { KIND_ECHO = 100 }; /* after the dbg_out_kind values */
 
@@ -222,7 +223,7 @@ static void history_file_path(char *buf, size_t len)
     const char *state = getenv("XDG_STATE_HOME");
     const char *home = getenv("HOME");
     char dir[900];
-    if (state && *state)
+    if (state && state[0] == '/') /* relative paths are invalid per the XDG spec */
         snprintf(dir, sizeof dir, "%s/dladbg", state);
     else if (home && *home)
         snprintf(dir, sizeof dir, "%s/.local/state/dladbg", home);
@@ -272,7 +273,7 @@ void console_init(struct ui *ui)
     rl_variable_bind("show-all-if-ambiguous", "on");
     rl_variable_bind("enable-bracketed-paste", "off");
     using_history();
-    stifle_history(1000);
+    stifle_history(HISTORY_MAX);
     history_file_path(con->history_path, sizeof con->history_path);
     if (con->history_path[0])
         read_history(con->history_path);
@@ -287,8 +288,8 @@ void console_shutdown(struct ui *ui)
         return;
     if (con->installed)
         rl_callback_handler_remove();
-    if (con->history_path[0])
-        write_history(con->history_path);
+    if (con->history_path[0] && write_history(con->history_path) == 0)
+        history_truncate_file(con->history_path, HISTORY_MAX);
     clear_history();
     rl_instream = rl_outstream = NULL;
     if (con->devnull)
