@@ -64,9 +64,10 @@ BIN := $(BUILD)/dladbg
 all: deps $(BIN) $(PLUGINS) dladbg $(SAMPLES)
 
 # The top-level ./dladbg is the plain build's binary; sanitizer builds live in build/asan.
+# (copy then rename: works while an older ./dladbg is still running)
 dladbg: $(BIN)
 ifeq ($(BUILD),build)
-	cp $(BIN) $@
+	$(Q)cp $(BIN) $@.tmp && mv -f $@.tmp $@
 endif
 
 # ---------------------------------------------------------------- dependencies

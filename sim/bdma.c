@@ -21,7 +21,7 @@ int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg)
         return d->bdma.programming_layer;
     if (d->bdma.programming_layer < 0)
         d->bdma.programming_layer = layer_begin(d, DLA_P_BDMA, 0xff);
-    d->layers[d->bdma.programming_layer].reg_writes++;
+    layer_at(d, d->bdma.programming_layer)->reg_writes++;
     return d->bdma.programming_layer;
 }
 

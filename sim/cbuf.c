@@ -1,6 +1,8 @@
 /* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  One flat
- * allocation of banks x bank_bytes, plus per-bank bookkeeping for the
- * debugger's bank map and the carry-over state of the previous layer. */
+ * store of banks x bank_bytes, plus per-bank bookkeeping for the debugger's
+ * bank map and the carry-over state of the previous layer.  The store is
+ * reference counted and copied on the first write after a clone, so a
+ * checkpoint taken between convolutions costs nothing for the CBUF. */
 #include "cbuf.h"
 
 #include <stdlib.h>
@@ -10,12 +12,22 @@
 
 #define CBUF_MAX_BANKS 64
 
+struct cbuf_store {
+    unsigned refs;
+    uint8_t bytes[];
+};
+
 struct cbuf {
     unsigned banks, bank_bytes, entry_bytes;
-    uint8_t *bytes;
+    struct cbuf_store *store;
     struct dla_cbuf_bank bank[CBUF_MAX_BANKS];
     struct cbuf_carry carry;
 };
+
+static size_t store_size(const struct cbuf *c)
+{
+    return (size_t)c->banks * c->bank_bytes;
+}
 
 struct cbuf *cbuf_create(const struct dla_config *cfg)
 {
@@ -28,11 +40,12 @@ struct cbuf *cbuf_create(const struct dla_config *cfg)
     c->banks = cfg->cbuf_banks;
     c->bank_bytes = cfg->cbuf_bank_bytes;
     c->entry_bytes = cfg->cbuf_entry_bytes;
-    c->bytes = calloc(c->banks, c->bank_bytes);
-    if (!c->bytes) {
+    c->store = calloc(1, sizeof *c->store + store_size(c));
+    if (!c->store) {
         free(c);
         return NULL;
     }
+    c->store->refs = 1;
     cbuf_reset(c);
     return c;
 }
@@ -43,26 +56,42 @@ struct cbuf *cbuf_clone(const struct cbuf *c)
     if (!n)
         return NULL;
     *n = *c;
-    n->bytes = malloc((size_t)c->banks * c->bank_bytes);
-    if (!n->bytes) {
-        free(n);
-        return NULL;
-    }
-    memcpy(n->bytes, c->bytes, (size_t)c->banks * c->bank_bytes);
+    n->store->refs++;
     return n;
+}
+
+static void release_store(struct cbuf_store *s)
+{
+    if (--s->refs == 0)
+        free(s);
 }
 
 void cbuf_destroy(struct cbuf *c)
 {
     if (!c)
         return;
-    free(c->bytes);
+    release_store(c->store);
     free(c);
+}
+
+/* The bytes for writing: this cbuf's own copy of the store. */
+static uint8_t *writable_bytes(struct cbuf *c)
+{
+    if (c->store->refs > 1) {
+        struct cbuf_store *own = malloc(sizeof *own + store_size(c));
+        if (!own)
+            abort(); /* half a MiB; without it the model's state is lost anyway */
+        memcpy(own->bytes, c->store->bytes, store_size(c));
+        own->refs = 1;
+        release_store(c->store);
+        c->store = own;
+    }
+    return c->store->bytes;
 }
 
 void cbuf_reset(struct cbuf *c)
 {
-    memset(c->bytes, 0, (size_t)c->banks * c->bank_bytes);
+    memset(writable_bytes(c), 0, store_size(c));
     for (unsigned i = 0; i < c->banks; i++)
         c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
     c->carry = (struct cbuf_carry){.data_layer = -1, .weight_layer = -1};
@@ -144,7 +173,7 @@ void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const
         /* never cross an entry boundary in one step, so entry writes are counted */
         uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
         size_t n = len < room ? len : (size_t)room;
-        memcpy(c->bytes + flat_index(c, r, off), s, n);
+        memcpy(writable_bytes(c) + flat_index(c, r, off), s, n);
         claim(c, b, layer, kind);
         struct dla_cbuf_bank *bk = &c->bank[b];
         bk->writes++;
@@ -170,7 +199,7 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
         uint64_t in_bank = in_region % c->bank_bytes;
         uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
         size_t n = len < room ? len : (size_t)room;
-        memcpy(o, c->bytes + flat_index(c, r, off), n);
+        memcpy(o, c->store->bytes + flat_index(c, r, off), n);
         c->bank[b].reads++;
         o += n;
         off += n;
@@ -180,7 +209,7 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
 
 const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry)
 {
-    return c->bytes + flat_index(c, r, entry * c->entry_bytes);
+    return c->store->bytes + flat_index(c, r, entry * c->entry_bytes);
 }
 
 void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,

@@ -61,7 +61,8 @@ static uint32_t group_status(const struct dla *d, enum dla_unit u)
         uint32_t s = 0;
         if (dla_op_enabled(d, u, g)) {
             int32_t li = p != DLA_P_NONE ? d->cur_layer[p][g] : -1;
-            bool running = li >= 0 && d->layers[li].state == DLA_LAYER_RUNNING;
+            const struct dla_layer *l = li >= 0 ? dla_layer_get(d, (size_t)li) : NULL;
+            bool running = l && l->state == DLA_LAYER_RUNNING;
             s = running ? 1u : 2u;
         }
         v |= s << (16 * g);
@@ -83,7 +84,7 @@ static int32_t track_layer(struct dla *d, const struct csb_target *t, int group)
     if (!t->reg->dual || p == DLA_P_NONE)
         return -1;
     int32_t li = layer_ensure(d, p, group);
-    d->layers[li].reg_writes++;
+    layer_at(d, li)->reg_writes++;
     return li;
 }
 

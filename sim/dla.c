@@ -181,7 +181,7 @@ void dla_destroy(struct dla *d)
     mem_destroy(d->mem[DLA_CVSRAM]);
     cbuf_destroy(d->cbuf);
     free(d->sched);
-    free(d->layers);
+    layers_release(d);
     free(d);
 }
 
@@ -246,7 +246,7 @@ void dla_reset(struct dla *d)
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
     memset(d->proc_busy, 0, sizeof d->proc_busy);
-    d->n_layers = 0;
+    layers_release(d);
     for (int p = 0; p < DLA_P_COUNT; p++)
         d->cur_layer[p][0] = d->cur_layer[p][1] = -1;
     memset(&d->bdma, 0, sizeof d->bdma);

@@ -173,8 +173,10 @@ struct dla {
     uint16_t off_pointer[DLA_U_COUNT]; /* S_POINTER offset, 0xffff none */
     uint16_t off_status[DLA_U_COUNT];  /* S_STATUS offset, 0xffff none */
 
-    size_t n_layers, cap_layers;
-    struct dla_layer *layers;
+    /* layer records in reference-counted chunks, shared with checkpoints and
+     * copied on write (layers.c) */
+    size_t n_layers, n_chunks, cap_chunks;
+    struct layer_chunk **layer_chunks;
     int32_t cur_layer[DLA_P_COUNT][2]; /* layer being programmed/run per group, -1 none */
 
     struct dla_bdma_state bdma;
@@ -236,8 +238,12 @@ enum dla_space dla_ram_space(struct dla *d, enum dla_unit u, uint32_t ram_type);
 /* GLB: set an interrupt status bit (publishes DLA_EV_INTR). */
 void glb_raise(struct dla *d, unsigned bit);
 
-/* Layers */
+/* Layers (layers.c).  layer_at() gives a record for writing (NULL for a bad
+ * index); dla_layer_get() in dla.h reads one. */
 struct dla_layer *layer_at(struct dla *d, int32_t index);
+/* Share src's layer records with dst (a checkpoint); free d's records. */
+bool layers_share(struct dla *dst, const struct dla *src);
+void layers_release(struct dla *d);
 int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */

@@ -5,23 +5,99 @@
 
 #include "dla_priv.h"
 
+/* Layer records live in chunks of LAYER_CHUNK, reference counted so that a
+ * checkpoint shares every chunk with the live model; the model copies a chunk
+ * before it writes a record in it (layer_at).  A checkpoint thus costs a
+ * pointer per chunk instead of a copy of every layer of the run so far. */
+#define LAYER_CHUNK 64
+
+struct layer_chunk {
+    unsigned refs;
+    struct dla_layer rec[LAYER_CHUNK];
+};
+
+static void chunk_release(struct layer_chunk *c)
+{
+    if (c && --c->refs == 0)
+        free(c);
+}
+
+void layers_release(struct dla *d)
+{
+    for (size_t i = 0; i < d->n_chunks; i++)
+        chunk_release(d->layer_chunks[i]);
+    free(d->layer_chunks);
+    d->layer_chunks = NULL;
+    d->n_chunks = d->cap_chunks = 0;
+    d->n_layers = 0;
+}
+
+bool layers_share(struct dla *dst, const struct dla *src)
+{
+    dst->layer_chunks = NULL;
+    dst->n_chunks = dst->cap_chunks = 0;
+    dst->n_layers = 0;
+    if (!src->n_chunks)
+        return true;
+    dst->layer_chunks = malloc(src->n_chunks * sizeof *dst->layer_chunks);
+    if (!dst->layer_chunks)
+        return false;
+    for (size_t i = 0; i < src->n_chunks; i++) {
+        dst->layer_chunks[i] = src->layer_chunks[i];
+        dst->layer_chunks[i]->refs++;
+    }
+    dst->n_chunks = dst->cap_chunks = src->n_chunks;
+    dst->n_layers = src->n_layers;
+    return true;
+}
+
+/* The chunk of a record, unshared for writing. */
+static struct layer_chunk *writable_chunk(struct dla *d, size_t chunk)
+{
+    struct layer_chunk *c = d->layer_chunks[chunk];
+    if (c->refs > 1) {
+        struct layer_chunk *own = malloc(sizeof *own);
+        if (!own)
+            abort(); /* the model's state would be lost: do not run on without it */
+        *own = *c;
+        own->refs = 1;
+        c->refs--;
+        d->layer_chunks[chunk] = own;
+        c = own;
+    }
+    return c;
+}
+
 struct dla_layer *layer_at(struct dla *d, int32_t index)
 {
-    return index >= 0 && (size_t)index < d->n_layers ? &d->layers[index] : NULL;
+    if (index < 0 || (size_t)index >= d->n_layers)
+        return NULL;
+    return &writable_chunk(d, (size_t)index / LAYER_CHUNK)->rec[(size_t)index % LAYER_CHUNK];
+}
+
+static void add_chunk(struct dla *d)
+{
+    if (d->n_chunks == d->cap_chunks) {
+        size_t cap = d->cap_chunks ? d->cap_chunks * 2 : 16;
+        struct layer_chunk **n = realloc(d->layer_chunks, cap * sizeof *n);
+        if (!n)
+            abort();
+        d->layer_chunks = n;
+        d->cap_chunks = cap;
+    }
+    struct layer_chunk *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->refs = 1;
+    d->layer_chunks[d->n_chunks++] = c;
 }
 
 int32_t layer_begin(struct dla *d, enum dla_proc p, int group)
 {
-    if (d->n_layers == d->cap_layers) {
-        size_t cap = d->cap_layers ? d->cap_layers * 2 : 64;
-        struct dla_layer *l = realloc(d->layers, cap * sizeof *l);
-        if (!l)
-            abort(); /* a few hundred bytes per layer: running out here means the host is gone */
-        d->layers = l;
-        d->cap_layers = cap;
-    }
+    if (d->n_layers == d->n_chunks * LAYER_CHUNK)
+        add_chunk(d);
     int32_t li = (int32_t)d->n_layers++;
-    struct dla_layer *l = &d->layers[li];
+    struct dla_layer *l = layer_at(d, li);
     memset(l, 0, sizeof *l);
     l->index = (uint32_t)li;
     l->proc = (uint8_t)p;
@@ -44,7 +120,8 @@ int32_t layer_begin(struct dla *d, enum dla_proc p, int group)
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group)
 {
     int32_t li = d->cur_layer[p][group];
-    if (li >= 0 && d->layers[li].state != DLA_LAYER_DONE)
+    const struct dla_layer *l = li >= 0 ? dla_layer_get(d, (size_t)li) : NULL;
+    if (l && l->state != DLA_LAYER_DONE)
         return li;
     return layer_begin(d, p, group);
 }
@@ -56,7 +133,9 @@ size_t dla_layer_count(const struct dla *d)
 
 const struct dla_layer *dla_layer_get(const struct dla *d, size_t index)
 {
-    return index < d->n_layers ? &d->layers[index] : NULL;
+    if (index >= d->n_layers)
+        return NULL;
+    return &d->layer_chunks[index / LAYER_CHUNK]->rec[index % LAYER_CHUNK];
 }
 
 const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, int group)
@@ -64,7 +143,7 @@ const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, 
     if (p >= DLA_P_COUNT || group < 0 || group > 1)
         return NULL;
     int32_t li = d->cur_layer[p][group];
-    return li >= 0 ? &d->layers[li] : NULL;
+    return li >= 0 ? dla_layer_get(d, (size_t)li) : NULL;
 }
 
 void layer_counter(struct dla_layer *l, const char *name, uint64_t value)

@@ -44,14 +44,25 @@ static bool clone_pipe(struct dla_pipe *dst, const struct dla_pipe *src)
 /* Copy the owned parts of src into dst, whose plain fields already equal src's. */
 static bool clone_owned(struct dla *dst, const struct dla *src)
 {
+    /* nothing of src's may be freed through dst if a clone below fails */
+    dst->mem[DLA_DRAM] = dst->mem[DLA_CVSRAM] = NULL;
+    dst->cbuf = NULL;
+    dst->sched = NULL;
+    dst->layer_chunks = NULL;
+    dst->n_chunks = dst->cap_chunks = 0;
+    for (int i = 0; i < DLA_MAX_PIPES; i++) {
+        dst->pipe[i].writes = NULL;
+        dst->pipe[i].n_writes = 0;
+        dst->pipe[i].xfers = NULL;
+    }
     dst->mem[DLA_DRAM] = mem_clone(src->mem[DLA_DRAM]);
     dst->mem[DLA_CVSRAM] = mem_clone(src->mem[DLA_CVSRAM]);
     dst->cbuf = cbuf_clone(src->cbuf);
     dst->cap_sched = src->n_sched;
-    dst->cap_layers = src->n_layers;
+
     bool ok = dst->mem[DLA_DRAM] && dst->mem[DLA_CVSRAM] && dst->cbuf &&
               clone_array((void **)&dst->sched, src->sched, src->n_sched, sizeof *src->sched) &&
-              clone_array((void **)&dst->layers, src->layers, src->n_layers, sizeof *src->layers);
+              layers_share(dst, src);
     for (int i = 0; ok && i < DLA_MAX_PIPES; i++)
         ok = clone_pipe(&dst->pipe[i], &src->pipe[i]);
     return ok;
@@ -63,7 +74,7 @@ static void free_owned(struct dla *d)
     mem_destroy(d->mem[DLA_CVSRAM]);
     cbuf_destroy(d->cbuf);
     free(d->sched);
-    free(d->layers);
+    layers_release(d);
     for (int i = 0; i < DLA_MAX_PIPES; i++) {
         for (size_t w = 0; w < d->pipe[i].n_writes; w++)
             free(d->pipe[i].writes[w].data);

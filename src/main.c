@@ -1,6 +1,6 @@
 /* dladbg: command line entry point.  Batch mode runs scripts (-x, -ex) or,
- * without them, the whole file; otherwise the readline console (the TUI
- * replaces it when it lands). */
+ * without them, the whole file; on a terminal the TUI opens; otherwise
+ * (stdin or stdout not a terminal) the plain readline console reads commands. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "console.h"
+#include "tui.h"
 
 static const char usage_text[] =
     "usage: dladbg [options] [FILE]\n"
@@ -44,7 +45,7 @@ struct script_item {
 };
 
 struct cli {
-    bool batch, quiet, nx;
+    bool batch, quiet, nx, no_color;
     struct dbg_options opt;
     size_t n_items;
     struct script_item *items;
@@ -164,7 +165,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
             cli->nx = true;
             break;
         case OPT_NOCOLOR:
-            break; /* output is plain text until the TUI lands */
+            cli->no_color = true;
+            break;
         case 'x':
         case OPT_EX:
             if (!push((void **)&cli->items, &cli->n_items, sizeof item, &item))
@@ -222,6 +224,38 @@ static bool run_items(struct dbg *d, const struct cli *cli, const struct dbg_sin
     return true;
 }
 
+/* The -x/-ex items as console command lines for the TUI, NULL-terminated
+ * ("-x FILE" becomes "source FILE"); NULL when out of memory. */
+static char **items_as_commands(const struct cli *cli)
+{
+    char **cmds = calloc(cli->n_items + 1, sizeof *cmds);
+    for (size_t i = 0; cmds && i < cli->n_items; i++) {
+        const struct script_item *it = &cli->items[i];
+        size_t n = strlen(it->text) + sizeof "source ";
+        cmds[i] = malloc(n);
+        if (!cmds[i])
+            return cmds; /* the list stays NULL-terminated: run what we have */
+        snprintf(cmds[i], n, "%s%s", it->is_file ? "source " : "", it->text);
+    }
+    return cmds;
+}
+
+static int run_tui(struct dbg *d, const struct cli *cli)
+{
+    char **cmds = items_as_commands(cli);
+    struct tui_options to = {.no_color = cli->no_color, .commands = (const char *const *)cmds};
+    int status = tui_run(d, &to);
+    for (size_t i = 0; cmds && cmds[i]; i++)
+        free(cmds[i]);
+    free(cmds);
+    return status;
+}
+
+static bool on_terminal(void)
+{
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
 /* --batch FILE with no script: the whole run, a line per layer, the summary. */
 static void run_whole(struct dbg *d, const struct cli *cli, const struct dbg_sink *out)
 {
@@ -269,6 +303,8 @@ int main(int argc, char **argv)
             read_rc(d, &out);
         if (cli.batch && !cli.n_items && !d->failed_cmds) {
             run_whole(d, &cli, &out);
+        } else if (!cli.batch && on_terminal()) {
+            status = run_tui(d, &cli);
         } else if (run_items(d, &cli, &out) && !cli.batch && !d->quit) {
             struct console *c = console_create(d, &out);
             if (c) {
@@ -276,7 +312,8 @@ int main(int argc, char **argv)
                 console_destroy(c);
             }
         }
-        status = dbg_exit_status(d);
+        if (status < 0)
+            status = dbg_exit_status(d);
     }
     dbg_destroy(d);
     free(cli.items);
