@@ -10,8 +10,13 @@ keys c
 wait_for 'running: continue  (Ctrl-C interrupts)'
 wait_for '^ dladbg | long | nv_full | layer [1-9]'
 k1=$(layers_done)
-sleep 0.5
-k2=$(layers_done)
+k2=$k1
+n=0
+while [ "$k2" -le "$k1" ] && [ $n -lt $((TUI_WAIT * 10)) ]; do
+    sleep 0.1
+    k2=$(layers_done)
+    n=$((n + 1))
+done
 [ "$k2" -gt "$k1" ] || fail "no progress shown while running ($k1 -> $k2)"
 expect_screen 'Ctrl-C Interrupt'
 keys C-c
