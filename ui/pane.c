@@ -1,10 +1,52 @@
-/* What every pane needs: its frame and title, clipped text output, and the
- * movement keys of a scrolling list. */
+/* What every pane needs: allocation, its frame and title, clipped text
+ * output, the movement keys of a scrolling list and the mouse wheel. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui.h"
+
+struct pane *pane_alloc(const struct pane_ops *ops, size_t priv_size)
+{
+    struct pane *p = calloc(1, sizeof *p);
+    void *priv = priv_size ? calloc(1, priv_size) : NULL;
+    if (!p || (priv_size && !priv)) {
+        free(p);
+        free(priv);
+        return NULL;
+    }
+    p->ops = ops;
+    p->priv = priv;
+    return p;
+}
+
+void pane_free_priv(struct pane *p)
+{
+    free(p->priv);
+}
+
+bool pane_selected_layer(struct pane *p, struct ui *ui, char *buf, size_t len)
+{
+    (void)p;
+    if (ui->layer < 0)
+        return false;
+    snprintf(buf, len, "layer %ld", ui->layer);
+    return true;
+}
+
+int pane_wheel_key(mmask_t bstate, int up_key, int down_key)
+{
+    if (bstate & BUTTON4_PRESSED)
+        return up_key;
+#ifdef BUTTON5_PRESSED
+    if (bstate & BUTTON5_PRESSED)
+        return down_key;
+#else
+    (void)down_key;
+#endif
+    return 0;
+}
 
 size_t text_clip(const char *text, int max_cols, int *cols)
 {

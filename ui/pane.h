@@ -59,6 +59,19 @@ static inline int pane_cols(const struct pane *p)
 
 /* ---------------------------------------------------------------- helpers (pane.c) */
 
+/* A new pane with its ops and a zeroed private part of priv_size bytes (none
+ * when 0); NULL when out of memory.  Shared by every pane_*_create(). */
+struct pane *pane_alloc(const struct pane_ops *ops, size_t priv_size);
+/* pane_ops.destroy of the panes whose private part is one allocation. */
+void pane_free_priv(struct pane *p);
+/* pane_ops.selected of the panes whose rows stand for layers (layers,
+ * timeline, perf): "layer N" for the selected layer, false when none. */
+bool pane_selected_layer(struct pane *p, struct ui *ui, char *buf, size_t len);
+/* The key a mouse-wheel event stands for (up_key for the wheel turned up,
+ * down_key for down), 0 for any other event: panes scroll by the wheel
+ * exactly as by their keys, and ncurses may lack BUTTON5 (one #ifdef here). */
+int pane_wheel_key(mmask_t bstate, int up_key, int down_key);
+
 /* Frame with the title; the focused pane's frame stands out. */
 void pane_frame(struct pane *p, struct ui *ui, bool focused);
 

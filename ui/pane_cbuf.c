@@ -237,11 +237,6 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
     return true;
 }
 
-static void destroy(struct pane *p)
-{
-    free(p->priv);
-}
-
 static const struct pane_ops ops = {
     .name = "cbuf",
     .keys_help = "arrows hjkl\tselect a bank\n"
@@ -252,19 +247,10 @@ static const struct pane_ops ops = {
     .mouse = mouse,
     .title = title,
     .selected = selected,
-    .destroy = destroy,
+    .destroy = pane_free_priv,
 };
 
 struct pane *pane_cbuf_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct cbuf_pane *cp = calloc(1, sizeof *cp);
-    if (!p || !cp) {
-        free(p);
-        free(cp);
-        return NULL;
-    }
-    p->ops = &ops;
-    p->priv = cp;
-    return p;
+    return pane_alloc(&ops, sizeof(struct cbuf_pane));
 }

@@ -479,13 +479,8 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     (void)row;
     (void)col;
     (void)ui;
-    if (bstate & BUTTON4_PRESSED)
-        return key(p, ui, KEY_PPAGE);
-#ifdef BUTTON5_PRESSED
-    if (bstate & BUTTON5_PRESSED)
-        return key(p, ui, KEY_NPAGE);
-#endif
-    return false;
+    int wheel = pane_wheel_key(bstate, KEY_PPAGE, KEY_NPAGE);
+    return wheel ? key(p, ui, wheel) : false;
 }
 
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
@@ -521,8 +516,5 @@ static const struct pane_ops ops = {
 
 struct pane *pane_console_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    if (p)
-        p->ops = &ops;
-    return p;
+    return pane_alloc(&ops, 0);
 }

@@ -212,12 +212,9 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     if (!d || lp->tasks)
         return false;
     int n = (int)dla_layer_count(d);
-    if (bstate & BUTTON4_PRESSED)
-        return key(p, ui, KEY_UP);
-#ifdef BUTTON5_PRESSED
-    if (bstate & BUTTON5_PRESSED)
-        return key(p, ui, KEY_DOWN);
-#endif
+    int wheel = pane_wheel_key(bstate, KEY_UP, KEY_DOWN);
+    if (wheel)
+        return key(p, ui, wheel);
     int i = p->top + row - 1; /* row 0 is the heading */
     if (row < 1 || i >= n)
         return false;
@@ -236,20 +233,6 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     snprintf(buf, len, "Layers (%zu)", d ? dla_layer_count(d) : 0);
 }
 
-static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
-{
-    (void)p;
-    if (ui->layer < 0)
-        return false;
-    snprintf(buf, len, "layer %ld", ui->layer);
-    return true;
-}
-
-static void destroy(struct pane *p)
-{
-    free(p->priv);
-}
-
 static const struct pane_ops ops = {
     .name = "layers",
     .keys_help = "Enter\tshow the registers of the selected layer's unit\n"
@@ -261,20 +244,11 @@ static const struct pane_ops ops = {
     .key = key,
     .mouse = mouse,
     .title = title,
-    .selected = selected,
-    .destroy = destroy,
+    .selected = pane_selected_layer,
+    .destroy = pane_free_priv,
 };
 
 struct pane *pane_layers_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct layers_pane *lp = calloc(1, sizeof *lp);
-    if (!p || !lp) {
-        free(p);
-        free(lp);
-        return NULL;
-    }
-    p->ops = &ops;
-    p->priv = lp;
-    return p;
+    return pane_alloc(&ops, sizeof(struct layers_pane));
 }

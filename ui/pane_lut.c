@@ -263,11 +263,6 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
     return true;
 }
 
-static void destroy(struct pane *p)
-{
-    free(p->priv);
-}
-
 static const struct pane_ops ops = {
     .name = "lut",
     .keys_help = "u\tshow SDP's or CDP's LUT (again: follow the selected layer)\n"
@@ -277,20 +272,15 @@ static const struct pane_ops ops = {
     .key = key,
     .title = title,
     .selected = selected,
-    .destroy = destroy,
+    .destroy = pane_free_priv,
 };
 
 struct pane *pane_lut_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct lut_pane *lp = calloc(1, sizeof *lp);
-    if (!p || !lp) {
-        free(p);
-        free(lp);
+    struct pane *p = pane_alloc(&ops, sizeof(struct lut_pane));
+    if (!p)
         return NULL;
-    }
+    struct lut_pane *lp = p->priv;
     lp->unit_choice = -1;
-    p->ops = &ops;
-    p->priv = lp;
     return p;
 }

@@ -369,12 +369,9 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
 {
     (void)col;
     struct mem_pane *mp = p->priv;
-    if (bstate & BUTTON4_PRESSED)
-        return key(p, ui, KEY_PPAGE);
-#ifdef BUTTON5_PRESSED
-    if (bstate & BUTTON5_PRESSED)
-        return key(p, ui, KEY_NPAGE);
-#endif
+    int wheel = pane_wheel_key(bstate, KEY_PPAGE, KEY_NPAGE);
+    if (wheel)
+        return key(p, ui, wheel);
     int n = ui->layer >= 0 ? layer_regions(mp, ui->layer) : 0;
     int list_rows = n < 5 ? n : 5; /* as drawn: the heading, then up to 5 regions */
     int first = mp->region - list_rows + 1 > 0 ? mp->region - list_rows + 1 : 0;
@@ -434,17 +431,15 @@ static const struct pane_ops ops = {
 
 struct pane *pane_mem_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct mem_pane *mp = calloc(1, sizeof *mp);
-    struct region *regions = calloc(MAX_REGIONS, sizeof *regions);
-    if (!p || !mp || !regions) {
+    struct pane *p = pane_alloc(&ops, sizeof(struct mem_pane));
+    if (!p)
+        return NULL;
+    struct mem_pane *mp = p->priv;
+    mp->regions = calloc(MAX_REGIONS, sizeof *mp->regions);
+    if (!mp->regions) {
+        destroy(p);
         free(p);
-        free(mp);
-        free(regions);
         return NULL;
     }
-    mp->regions = regions;
-    p->ops = &ops;
-    p->priv = mp;
     return p;
 }

@@ -201,15 +201,6 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     snprintf(buf, len, "Performance (model-derived cycles)");
 }
 
-static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
-{
-    (void)p;
-    if (ui->layer < 0)
-        return false;
-    snprintf(buf, len, "layer %ld", ui->layer);
-    return true;
-}
-
 static const struct pane_ops ops = {
     .name = "perf",
     .keys_help = "j k PgUp PgDn\tscroll\n"
@@ -217,13 +208,10 @@ static const struct pane_ops ops = {
     .draw = draw,
     .key = key,
     .title = title,
-    .selected = selected,
+    .selected = pane_selected_layer,
 };
 
 struct pane *pane_perf_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    if (p)
-        p->ops = &ops;
-    return p;
+    return pane_alloc(&ops, 0);
 }

@@ -499,12 +499,9 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     struct dla *d = ui_dla(ui);
     if (!d)
         return false;
-    if (bstate & BUTTON4_PRESSED)
-        return key(p, ui, KEY_UP);
-#ifdef BUTTON5_PRESSED
-    if (bstate & BUTTON5_PRESSED)
-        return key(p, ui, KEY_DOWN);
-#endif
+    int wheel = pane_wheel_key(bstate, KEY_UP, KEY_DOWN);
+    if (wheel)
+        return key(p, ui, wheel);
     const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
     static struct row rows[MAX_ROWS];
     int n = build_rows(rp, ru, rows, MAX_ROWS);
@@ -642,17 +639,12 @@ static const struct pane_ops ops = {
 
 struct pane *pane_regs_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct regs_pane *rp = calloc(1, sizeof *rp);
-    if (!p || !rp) {
-        free(p);
-        free(rp);
+    struct pane *p = pane_alloc(&ops, sizeof(struct regs_pane));
+    if (!p)
         return NULL;
-    }
+    struct regs_pane *rp = p->priv;
     rp->field = -1;
     rp->unit_shown = -1;
     rp->group_shown = -1;
-    p->ops = &ops;
-    p->priv = rp;
     return p;
 }

@@ -267,12 +267,9 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     struct dla *d = ui_dla(ui);
     if (!d)
         return false;
-    if (bstate & BUTTON4_PRESSED)
-        return key(p, ui, '+');
-#ifdef BUTTON5_PRESSED
-    if (bstate & BUTTON5_PRESSED)
-        return key(p, ui, '-');
-#endif
+    int wheel = pane_wheel_key(bstate, '+', '-');
+    if (wheel)
+        return key(p, ui, wheel);
     int lane[DLA_P_COUNT];
     int n = lanes(p, d, lane);
     if (row < 0 || row >= n || col < LABEL_W)
@@ -299,20 +296,6 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     snprintf(buf, len, "Timeline %s%.3g cycles/column", tp->fit ? "(whole run) " : "", tp->cpc);
 }
 
-static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
-{
-    (void)p;
-    if (ui->layer < 0)
-        return false;
-    snprintf(buf, len, "layer %ld", ui->layer);
-    return true;
-}
-
-static void destroy(struct pane *p)
-{
-    free(p->priv);
-}
-
 static const struct pane_ops ops = {
     .name = "timeline",
     .keys_help = "+ -\tzoom in / out (the wheel too)\n"
@@ -325,22 +308,17 @@ static const struct pane_ops ops = {
     .key = key,
     .mouse = mouse,
     .title = title,
-    .selected = selected,
-    .destroy = destroy,
+    .selected = pane_selected_layer,
+    .destroy = pane_free_priv,
 };
 
 struct pane *pane_timeline_create(void)
 {
-    struct pane *p = calloc(1, sizeof *p);
-    struct timeline_pane *tp = calloc(1, sizeof *tp);
-    if (!p || !tp) {
-        free(p);
-        free(tp);
+    struct pane *p = pane_alloc(&ops, sizeof(struct timeline_pane));
+    if (!p)
         return NULL;
-    }
+    struct timeline_pane *tp = p->priv;
     tp->fit = true;
     tp->cpc = 1;
-    p->ops = &ops;
-    p->priv = tp;
     return p;
 }

@@ -708,10 +708,7 @@ static void handle_mouse(struct ui *ui)
     enum pane_id id = layout_pane_at(ui, ev.y, ev.x);
     if (id == PANE_COUNT)
         return;
-    bool wheel = ev.bstate & BUTTON4_PRESSED;
-#ifdef BUTTON5_PRESSED
-    wheel = wheel || (ev.bstate & BUTTON5_PRESSED);
-#endif
+    bool wheel = pane_wheel_key(ev.bstate, KEY_UP, KEY_DOWN) != 0;
     if (!wheel)
         ui_focus(ui, id);
     struct pane *p = ui->pane[id];
