@@ -11,8 +11,7 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
-#include "fw_desc.h"
-#include "loadable_writer.h"
+#include "sdp_net.h"
 
 static int setup(void **state)
 {
@@ -30,64 +29,12 @@ static int teardown(void **state)
  * other operations (0: a healthy network). */
 static void write_sdp_net(const char *path, uint8_t dependency_count)
 {
-    struct fw_network nd = {.operation_desc_index = 1,
-                            .surface_desc_index = 2,
-                            .dependency_graph_index = 3,
-                            .lut_data_index = -1,
-                            .roi_array_index = -1,
-                            .surface_index = -1,
-                            .stat_list_index = -1,
-                            .num_rois = 1,
-                            .num_operations = 1,
-                            .num_addresses = 6};
-    for (int i = 0; i < FW_OP_TYPES; i++)
-        nd.op_head[i] = -1;
-    nd.op_head[FW_OP_SDP] = 0;
-    struct fw_common_op dep = {.index = 0, .op_type = FW_OP_SDP};
-    for (int i = 0; i < FW_OP_TYPES; i++)
-        dep.consumers[i].index = -1;
-    dep.fused_parent.index = -1;
-    dep.dependency_count = dependency_count;
-    struct fw_op op = {.type = FW_OP_SDP};
-    op.u.sdp.op.batch_num = 1;
-    op.u.sdp.op.lut_index = -1;
-    op.u.sdp.op.out_cvt.scale = 1;
-    struct fw_cube c = {.type = FW_MEM_MC,
-                        .address = 4,
-                        .size = 512,
-                        .width = 4,
-                        .height = 4,
-                        .channel = 8,
-                        .line_stride = 128,
-                        .surf_stride = 512};
-    op.u.sdp.surface.src = c;
-    c.address = 5;
-    op.u.sdp.surface.dst = c;
-    uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
-    fw_encode_network(&nd, ndb);
-    fw_encode_op(FW_LAYOUT_CURRENT, &op, opb, sb);
-    fw_encode_common_op(&dep, db);
-    struct lw *w = lw_create();
-    struct ld_version v = {0, 12, 0};
-    lw_blob(w, "nd", 1, 1, v, ndb, sizeof ndb);
-    lw_blob(w, "op", 1, 3, v, opb, sizeof opb);
-    lw_blob(w, "surf", 1, 4, v, sb, sizeof sb);
-    lw_blob(w, "dep", 1, 2, v, db, sizeof db);
-    lw_memory(w, 0, 3, sizeof ndb, 0, "nd", 0, 0);
-    lw_memory(w, 0, 3, sizeof opb, 0, "op", 0, 0);
-    lw_memory(w, 0, 3, sizeof sb, 0, "surf", 0, 0);
-    lw_memory(w, 0, 3, sizeof db, 0, "dep", 0, 0);
-    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
-    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
-    uint16_t addrs[6], task = 0;
-    for (uint16_t i = 0; i < 6; i++)
-        addrs[i] = (uint16_t)lw_address(w, i, 0, 0);
-    lw_task(w, LD_IF_DLA1, addrs, 6, NULL, 0, NULL, 0);
-    lw_submit(w, &task, 1);
+    struct sdp_net n;
+    sdp_net_init(&n);
+    n.dep.dependency_count = dependency_count;
     uint8_t *buf;
     size_t len;
-    assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, &buf, &len));
-    lw_destroy(w);
+    sdp_net_encode(&n, &buf, &len);
     FILE *fp = fopen(path, "wb");
     assert_non_null(fp);
     assert_int_equal(fwrite(buf, 1, len, fp), len);
