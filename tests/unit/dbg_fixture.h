@@ -94,6 +94,21 @@ static inline int fixture_rmdir(void)
     return system(cmd);
 }
 
+/* cmocka group setup and teardown of the suites whose fixture is the
+ * temporary folder alone (the others make it in their own setup, then
+ * write their traces into it). */
+static inline int fixture_group_setup(void **state)
+{
+    (void)state;
+    return fixture_mkdir();
+}
+
+static inline int fixture_group_teardown(void **state)
+{
+    (void)state;
+    return fixture_rmdir();
+}
+
 static inline void fixture_path(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/%s", fixture_dir, name);

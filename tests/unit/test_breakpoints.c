@@ -34,12 +34,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 static struct dbg *open_trace(const char *name)
 {
     char path[512];
@@ -268,5 +262,5 @@ int main(void)
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_bad_arguments),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -25,12 +25,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 /* Everything observable about a session at one point. */
 struct state {
     size_t n_regs;
@@ -271,5 +265,5 @@ int main(void)
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -21,12 +21,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 static struct dbg *open_t3(void)
 {
     char path[512];
@@ -447,5 +441,5 @@ int main(void)
         cmocka_unit_test(test_hostile_arguments),
         cmocka_unit_test(test_poll_interrupts),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -13,18 +13,6 @@
 #include "dbg_fixture.h"
 #include "sdp_net.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return fixture_mkdir();
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 /* One SDP operation, memory to memory, that depends on dependency_count
  * other operations (0: a healthy network). */
 static void write_sdp_net(const char *path, uint8_t dependency_count)
@@ -94,5 +82,5 @@ int main(void)
         cmocka_unit_test(test_broken_dependency_graph),
         cmocka_unit_test(test_masked_interrupt),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }

@@ -27,12 +27,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 static struct dbg *run_t3(void)
 {
     char path[512];
@@ -504,5 +498,5 @@ int main(void)
         cmocka_unit_test(test_chrome_json), cmocka_unit_test(test_vcd),
         cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_ring_bounds),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -12,18 +12,6 @@
 #include "dbg_fixture.h"
 #include "plugin_host.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return fixture_mkdir();
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return fixture_rmdir();
-}
-
 static void test_path(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/tests/plugins/%s.so", fixture_build(), name);
@@ -140,5 +128,5 @@ int main(void)
         cmocka_unit_test(test_scan_reports_refusals),
         cmocka_unit_test(test_commands),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
