@@ -17,6 +17,7 @@
 
 #include "cube.h"
 #include "dla.h"
+#include "reg_names.h"
 
 #define HARNESS_MAX_DIAGS 256
 
@@ -82,8 +83,7 @@ static inline void harness_print_diags(const struct harness *h)
 
 static inline void harness_resolve(struct harness *h, const char *name, struct regdb_ref *ref)
 {
-    if (!regdb_resolve(dla_regmap(h->d), name, ref))
-        fail_msg("no register %s", name);
+    reg_resolve_named(h->d, name, ref);
 }
 
 /* Write a whole register ("PDP.D_OP_ENABLE") or one field of it

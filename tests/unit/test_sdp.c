@@ -18,6 +18,7 @@
 
 #include "dla_priv.h"
 #include "fp16.h"
+#include "reg_names.h"
 #include "sdp_dp.h"
 
 #define IN_ADDR  0x80000000ull
@@ -115,18 +116,12 @@ static uint32_t round_up(uint32_t v, uint32_t to)
 
 static void wr(struct dla *d, const char *name, uint32_t v)
 {
-    struct regdb_ref ref;
-    if (!regdb_resolve(dla_regmap(d), name, &ref))
-        fail_msg("no register %s", name);
-    dla_csb_write(d, regdb_addr(ref.unit, ref.reg), v);
+    dla_csb_write(d, reg_addr_named(d, name), v);
 }
 
 static uint32_t rd(struct dla *d, const char *name)
 {
-    struct regdb_ref ref;
-    if (!regdb_resolve(dla_regmap(d), name, &ref))
-        fail_msg("no register %s", name);
-    return dla_csb_peek(d, regdb_addr(ref.unit, ref.reg));
+    return dla_csb_peek(d, reg_addr_named(d, name));
 }
 
 static uint32_t x_cfg_word(const struct sdp_x_cfg *x)

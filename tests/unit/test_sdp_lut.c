@@ -14,24 +14,19 @@
 
 #include "dla.h"
 #include "fp16.h"
+#include "reg_names.h"
 
 #define IN_ADDR  0x80000000ull
 #define OUT_ADDR 0x80100000ull
 
 static void wr(struct dla *d, const char *name, uint32_t v)
 {
-    struct regdb_ref ref;
-    if (!regdb_resolve(dla_regmap(d), name, &ref))
-        fail_msg("no register %s", name);
-    dla_csb_write(d, regdb_addr(ref.unit, ref.reg), v);
+    dla_csb_write(d, reg_addr_named(d, name), v);
 }
 
 static uint32_t rd(struct dla *d, const char *name)
 {
-    struct regdb_ref ref;
-    if (!regdb_resolve(dla_regmap(d), name, &ref))
-        fail_msg("no register %s", name);
-    return dla_csb_read(d, regdb_addr(ref.unit, ref.reg));
+    return dla_csb_read(d, reg_addr_named(d, name));
 }
 
 struct lut_events {
