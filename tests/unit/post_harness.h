@@ -114,6 +114,35 @@ static inline void run_idle(struct harness *h)
     assert_false(dla_busy(h->d));
 }
 
+/* Launch a unit that reads through its own DMA ("PDP": PDP.D_OP_ENABLE,
+ * then PDP_RDMA.D_OP_ENABLE, the order every PDP and CDP case programs)
+ * and run until idle. */
+static inline void harness_enable_and_run(struct harness *h, const char *unit)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.D_OP_ENABLE", unit);
+    wr(h, name, 1);
+    snprintf(name, sizeof name, "%s_RDMA.D_OP_ENABLE", unit);
+    wr(h, name, 1);
+    run_idle(h);
+}
+
+/* No diagnostic was reported (any that was is printed first, so that a
+ * failure says what went wrong). */
+static inline void harness_expect_no_diags(const struct harness *h)
+{
+    if (h->n_diags)
+        harness_print_diags(h);
+    assert_int_equal(h->n_diags, 0);
+}
+
+/* The check after every good case: no diagnostic, one layer completed. */
+static inline void harness_expect_clean_layer(const struct harness *h)
+{
+    harness_expect_no_diags(h);
+    assert_int_equal(h->n_done, 1);
+}
+
 static inline void mem_put(struct harness *h, uint64_t addr, const void *buf, size_t len)
 {
     assert_int_equal(dla_mem_write(h->d, DLA_DRAM, addr, buf, len), MEM_OK);

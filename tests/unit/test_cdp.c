@@ -227,13 +227,8 @@ static uint64_t check_case(const struct lrn_case *lc)
         t.lo[i] = (int16_t)((int)(harness_rand(&seed) & 0x7fff) - 0x4000);
     upload(h, lc, &t);
     program(h, lc, &g);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
-    if (h->n_diags)
-        harness_print_diags(h);
-    assert_int_equal(h->n_diags, 0);
-    assert_int_equal(h->n_done, 1);
+    harness_enable_and_run(h, "CDP");
+    harness_expect_clean_layer(h);
     mem_get(h, DST, dst, bytes);
 
     unsigned n_pad = g.surfaces * g.cpa;
@@ -336,9 +331,7 @@ static void test_diagnostics(void **state)
     (void)state;
     struct harness *h = harness_new("nv_small");
     wr(h, "CDP.D_DATA_FORMAT", 1); /* int16 on an int8-only config */
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "CDP");
     assert_int_equal(harness_count(h, "cdp.precision", 0), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -346,9 +339,7 @@ static void test_diagnostics(void **state)
     h = harness_new("nv_full");
     wr(h, "CDP.D_DATA_FORMAT", 2);
     wr(h, "CDP_RDMA.D_DATA_FORMAT", 0);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "CDP");
     assert_int_equal(harness_count(h, "cdp.rdma_format", 0), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -359,9 +350,7 @@ static void test_diagnostics(void **state)
     wr(h, "CDP_RDMA.D_DATA_CUBE_WIDTH", 0x1fff);
     wr(h, "CDP_RDMA.D_DATA_CUBE_HEIGHT", 0x1fff);
     wr(h, "CDP_RDMA.D_DATA_CUBE_CHANNEL", 0x1fff);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "CDP");
     assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -373,9 +362,7 @@ static void test_diagnostics(void **state)
     wr(h, "CDP_RDMA.D_SRC_DMA_CFG", 1);
     wr(h, "CDP_RDMA.D_DATA_CUBE_WIDTH", 100);
     wr(h, "CDP.D_DST_DMA_CFG", 1);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "CDP");
     assert_true(harness_count(h, NULL, DLA_DIAG_MEM) >= 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -424,12 +411,8 @@ static void check_fp16(unsigned local, bool sqsum_bypass, bool mul_bypass, unsig
     wr(h, "CDP.S_LUT_LO_START_LOW", f32_bits(0.0f));
     wr(h, "CDP.S_LUT_LO_END_LOW", f32_bits(512.0f));
     program(h, &lc, &g);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
-    if (h->n_diags)
-        harness_print_diags(h);
-    assert_int_equal(h->n_diags, 0);
+    harness_enable_and_run(h, "CDP");
+    harness_expect_no_diags(h);
     mem_get(h, DST, dst, bytes);
 
     unsigned n_pad = g.surfaces * g.cpa;
@@ -503,9 +486,7 @@ static void test_fp16_nan_inf(void **state)
         mem_put(h, SRC, src, sizeof src);
         program(h, &lc, &g);
         wr(h, "CDP.D_NAN_FLUSH_TO_ZERO", (uint32_t)flush);
-        wr(h, "CDP.D_OP_ENABLE", 1);
-        wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-        run_idle(h);
+        harness_enable_and_run(h, "CDP");
         assert_int_equal(rd(h, "CDP.D_NAN_INPUT_NUM"), 2);
         assert_int_equal(rd(h, "CDP.D_INF_INPUT_NUM"), 2);
         uint16_t out[16];
@@ -551,9 +532,7 @@ static void test_cvsram(void **state)
         program(h, &lc, &g);
         wr(h, "CDP_RDMA.D_SRC_DMA_CFG", cv ? 0 : 1);
         wr(h, "CDP.D_DST_DMA_CFG", cv ? 0 : 1);
-        wr(h, "CDP.D_OP_ENABLE", 1);
-        wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-        run_idle(h);
+        harness_enable_and_run(h, "CDP");
         assert_int_equal(h->n_diags, 0);
         assert_int_equal(dla_mem_read(h->d, sp, DST, out[cv], sizeof out[cv]), MEM_OK);
         harness_free(h);
@@ -566,9 +545,7 @@ static void test_cvsram(void **state)
     struct geometry g = geometry_of(h, &lc);
     program(h, &lc, &g);
     wr(h, "CDP_RDMA.D_SRC_DMA_CFG", 0);
-    wr(h, "CDP.D_OP_ENABLE", 1);
-    wr(h, "CDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "CDP");
     assert_int_equal(harness_count(h, NULL, DLA_DIAG_FEATURE_ABSENT), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);

@@ -278,13 +278,8 @@ static void check_case(const struct pool_case *pc)
 
     program_rdma(h, pc, &in, &s);
     program_pdp(h, pc, &in, &out, &s, out_w, out_h);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
-    if (h->n_diags)
-        harness_print_diags(h);
-    assert_int_equal(h->n_diags, 0);
-    assert_int_equal(h->n_done, 1);
+    harness_enable_and_run(h, "PDP");
+    harness_expect_clean_layer(h);
 
     mem_get(h, DST, dst, out_bytes);
     /* every channel of every surface, the ones past C included: the
@@ -439,9 +434,7 @@ static void test_rdma_mismatch(void **state)
     wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", 3);
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_HEIGHT", 5); /* PDP's is 0 */
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 3);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, "pdp.rdma_mismatch", 0), 1);
     assert_int_equal(h->n_done, 1); /* the layer still completes */
     harness_free(h);
@@ -480,9 +473,7 @@ static void test_fp16_nan_inf(void **state)
     program_rdma(h, &pc, &in, &s);
     program_pdp(h, &pc, &in, &out, &s, 1, 1);
     wr(h, "PDP.D_NAN_FLUSH_TO_ZERO", 1);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(h->n_diags, 0);
     assert_int_equal(rd(h, "PDP.D_NAN_INPUT_NUM"), 1);
     assert_int_equal(rd(h, "PDP.D_INF_INPUT_NUM"), 2);
@@ -499,9 +490,7 @@ static void test_fp16_nan_inf(void **state)
     mem_put(h, SRC, src, sizeof src);
     program_rdma(h, &pc, &in, &s);
     program_pdp(h, &pc, &in, &out, &s, 1, 1);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(rd(h, "PDP.D_NAN_OUTPUT_NUM"), 1);
     harness_free(h);
 }
@@ -513,9 +502,7 @@ static void test_absent_precisions(void **state)
     program_min_layer(h);
     wr(h, "PDP.D_DATA_FORMAT", 1);
     wr(h, "PDP_RDMA.D_DATA_FORMAT", 1);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, "pdp.precision", 0), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -534,9 +521,7 @@ static void test_hostile_sizes(void **state)
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 0x1fff);
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_HEIGHT", 0x1fff);
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_CHANNEL", 0x1fff);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
@@ -548,9 +533,7 @@ static void test_hostile_sizes(void **state)
     wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", 7); /* stride 8, kernel 1 */
     wr(h, "PDP_RDMA.D_OPERATION_MODE_CFG", 1);
     wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", 7);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, "pdp.split_width", 0), 1);
     harness_free(h);
 }
@@ -565,9 +548,7 @@ static void test_geometry_rules(void **state)
     wr(h, "PDP_RDMA.D_DATA_CUBE_IN_WIDTH", 7);
     wr(h, "PDP.D_DATA_CUBE_OUT_WIDTH", 2);          /* 8 inputs, kernel 1 stride 1: 8 outputs */
     wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_LEFT", 2); /* >= kernel 1 */
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, "pdp.pad_below_kernel", 0), 1);
     assert_int_equal(harness_count(h, "pdp.width_in_out", 0), 1);
     harness_free(h);
@@ -584,9 +565,7 @@ static void test_geometry_rules(void **state)
     wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", 3);
     wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", 1);
     wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 4);
-    wr(h, "PDP.D_OP_ENABLE", 1);
-    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
-    run_idle(h);
+    harness_enable_and_run(h, "PDP");
     assert_int_equal(harness_count(h, "pdp.split_overlap", 0), 1);
     assert_int_equal(h->n_done, 1);
     harness_free(h);
