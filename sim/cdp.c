@@ -38,12 +38,6 @@ struct cdp_job {
 
 /* ---------------------------------------------------------------- configuration */
 
-static unsigned field1(const struct dla *d, enum dla_unit u, int g, const char *reg,
-                       const char *field)
-{
-    return dla_field(d, u, g, reg, field) + 1u;
-}
-
 static void read_convertors(const struct dla *d, int g, struct cdp_lrn_cfg *l)
 {
     l->half_window = dla_field(d, DLA_U_CDP, g, "D_LRN_CFG", "NORMALZ_LEN") + 1u;
@@ -96,9 +90,9 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->format = dla_field(d, DLA_U_CDP, g, "D_DATA_FORMAT", "INPUT_DATA_TYPE");
     if (!format_ok(d, rg, j))
         return false;
-    j->w = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_WIDTH", "WIDTH");
-    j->h = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_HEIGHT", "HEIGHT");
-    j->c = field1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_CHANNEL", "CHANNEL");
+    j->w = dla_field_plus1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_WIDTH", "WIDTH");
+    j->h = dla_field_plus1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_HEIGHT", "HEIGHT");
+    j->c = dla_field_plus1(d, DLA_U_CDP_RDMA, rg, "D_DATA_CUBE_CHANNEL", "CHANNEL");
     j->atom = d->cfg->mem_atom;
     j->bpe = j->format == CDP_INT8 ? 1 : 2;
     j->cpa = j->atom / j->bpe;
@@ -237,24 +231,19 @@ static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
 
 /* ---------------------------------------------------------------- results */
 
-static uint32_t clamp32(uint64_t v)
-{
-    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
-}
-
 static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_lut_stats *s,
                     uint64_t saturated, const struct cdp_fp_counts *fc)
 {
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_HYBRID", clamp32(s->hybrid));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LE_HIT", clamp32(s->le_hit));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_OUT_SATURATION", clamp32(saturated));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_OFLOW", dla_sat32(s->overflow));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_HYBRID", dla_sat32(s->hybrid));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LE_HIT", dla_sat32(s->le_hit));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_OUT_SATURATION", dla_sat32(saturated));
     /* NaN and Inf are counted on fp16 data only */
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", clamp32(fc->nan_in));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_INF_INPUT_NUM", clamp32(fc->inf_in));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_OUTPUT_NUM", clamp32(fc->nan_out));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", dla_sat32(fc->nan_in));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_INF_INPUT_NUM", dla_sat32(fc->inf_in));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_OUTPUT_NUM", dla_sat32(fc->nan_out));
     exec_lut_stats(x, s);
     exec_counter(x, "CDP.D_OUT_SATURATION", saturated);
 }

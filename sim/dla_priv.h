@@ -209,9 +209,22 @@ void dla_rule(struct dla *d, enum dla_unit unit, const char *rule, const char *f
 uint32_t dla_reg(const struct dla *d, enum dla_unit u, int group, const char *reg);
 uint32_t dla_field(const struct dla *d, enum dla_unit u, int group, const char *reg,
                    const char *field);
+/* A field that holds a size or count minus one (cube sizes, kernel sizes,
+ * strides, split counts): its value + 1.  Shared by every unit's decoder. */
+static inline unsigned dla_field_plus1(const struct dla *d, enum dla_unit u, int group,
+                                       const char *reg, const char *field)
+{
+    return dla_field(d, u, group, reg, field) + 1u;
+}
 /* True when the field holds the enum value of that name. */
 bool dla_field_is(const struct dla *d, enum dla_unit u, int group, const char *reg,
                   const char *field, const char *enum_name);
+/* The model counts in 64 bits; a 32-bit status or perf register saturates.
+ * Shared by every unit that publishes counters (SDP, PDP, CDP, perf.c). */
+static inline uint32_t dla_sat32(uint64_t v)
+{
+    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+}
 /* Hardware-side update of a register (status, perf counters): no CSB event. */
 void dla_reg_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, uint32_t value);
 void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, const char *field,

@@ -52,12 +52,6 @@ struct pdp_job {
 
 /* ---------------------------------------------------------------- configuration */
 
-static unsigned field1(const struct dla *d, enum dla_unit u, int g, const char *reg,
-                       const char *field)
-{
-    return dla_field(d, u, g, reg, field) + 1u;
-}
-
 /* The splits as one register set (PDP or PDP_RDMA) describes them. */
 struct split_regs {
     unsigned n, first, mid, last, kernel, stride, in_w;
@@ -66,13 +60,13 @@ struct split_regs {
 static struct split_regs read_split_regs(const struct dla *d, enum dla_unit u, int g)
 {
     struct split_regs r;
-    r.n = field1(d, u, g, "D_OPERATION_MODE_CFG", "SPLIT_NUM");
-    r.first = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_FIRST");
-    r.mid = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_MID");
-    r.last = field1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_LAST");
-    r.kernel = field1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
-    r.stride = field1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
-    r.in_w = field1(d, u, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
+    r.n = dla_field_plus1(d, u, g, "D_OPERATION_MODE_CFG", "SPLIT_NUM");
+    r.first = dla_field_plus1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_FIRST");
+    r.mid = dla_field_plus1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_MID");
+    r.last = dla_field_plus1(d, u, g, "D_PARTIAL_WIDTH_IN", "PARTIAL_WIDTH_IN_LAST");
+    r.kernel = dla_field_plus1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
+    r.stride = dla_field_plus1(d, u, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
+    r.in_w = dla_field_plus1(d, u, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
     return r;
 }
 
@@ -96,9 +90,12 @@ static void split_input(const struct split_regs *r, unsigned i, int64_t *x0, int
 static bool build_splits(struct dla *d, int g, struct pdp_job *j)
 {
     struct split_regs r = read_split_regs(d, DLA_U_PDP, g);
-    unsigned out_first = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_FIRST");
-    unsigned out_mid = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_MID");
-    unsigned out_last = field1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_LAST");
+    unsigned out_first =
+        dla_field_plus1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_FIRST");
+    unsigned out_mid =
+        dla_field_plus1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_MID");
+    unsigned out_last =
+        dla_field_plus1(d, DLA_U_PDP, g, "D_PARTIAL_WIDTH_OUT", "PARTIAL_WIDTH_OUT_LAST");
     unsigned pl = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_LEFT");
     unsigned pr = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_RIGHT");
     j->n_splits = r.n;
@@ -140,10 +137,10 @@ static void read_pool_cfg(const struct dla *d, int g, struct pdp_pool_cfg *c)
     memset(c, 0, sizeof *c);
     c->method = (uint8_t)dla_field(d, DLA_U_PDP, g, "D_OPERATION_MODE_CFG", "POOLING_METHOD");
     c->precision = (uint8_t)dla_field(d, DLA_U_PDP, g, "D_DATA_FORMAT", "INPUT_DATA");
-    c->kernel_w = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
-    c->kernel_h = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_HEIGHT");
-    c->stride_w = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
-    c->stride_h = field1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_HEIGHT");
+    c->kernel_w = dla_field_plus1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_WIDTH");
+    c->kernel_h = dla_field_plus1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_HEIGHT");
+    c->stride_w = dla_field_plus1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_WIDTH");
+    c->stride_h = dla_field_plus1(d, DLA_U_PDP, g, "D_POOLING_KERNEL_CFG", "KERNEL_STRIDE_HEIGHT");
     c->pad_top = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_TOP");
     c->pad_bottom = dla_field(d, DLA_U_PDP, g, "D_POOLING_PADDING_CFG", "PAD_BOTTOM");
     for (unsigned n = 0; n < PDP_PAD_VALUES; n++)
@@ -151,8 +148,8 @@ static void read_pool_cfg(const struct dla *d, int g, struct pdp_pool_cfg *c)
                                         (enum pdp_precision)c->precision);
     c->recip_w = dla_field(d, DLA_U_PDP, g, "D_RECIP_KERNEL_WIDTH", "RECIP_KERNEL_WIDTH");
     c->recip_h = dla_field(d, DLA_U_PDP, g, "D_RECIP_KERNEL_HEIGHT", "RECIP_KERNEL_HEIGHT");
-    c->in_h = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
-    c->out_h = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_HEIGHT", "CUBE_OUT_HEIGHT");
+    c->in_h = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
+    c->out_h = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_HEIGHT", "CUBE_OUT_HEIGHT");
 }
 
 static void read_addresses(struct dla *d, int g, int rg, struct pdp_job *j)
@@ -179,8 +176,10 @@ static bool rdma_agrees(struct dla *d, int g, int rg, const struct pdp_job *j)
 {
     struct split_regs p = read_split_regs(d, DLA_U_PDP, g),
                       r = read_split_regs(d, DLA_U_PDP_RDMA, rg);
-    unsigned r_h = field1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
-    unsigned r_c = field1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
+    unsigned r_h =
+        dla_field_plus1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_HEIGHT", "CUBE_IN_HEIGHT");
+    unsigned r_c =
+        dla_field_plus1(d, DLA_U_PDP_RDMA, rg, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
     unsigned r_fmt = dla_field(d, DLA_U_PDP_RDMA, rg, "D_DATA_FORMAT", "INPUT_DATA");
     bool same = p.n == r.n && r_h == j->pool.in_h && r_c == j->in_c && r_fmt == j->pool.precision &&
                 p.kernel == r.kernel && p.stride == r.stride;
@@ -296,10 +295,10 @@ static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
     read_pool_cfg(d, g, &j->pool);
     j->on_the_fly = pdp_input_on_the_fly(d, g);
     j->nan_to_zero = dla_field(d, DLA_U_PDP, g, "D_NAN_FLUSH_TO_ZERO", "NAN_TO_ZERO") != 0;
-    j->in_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
-    j->in_c = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
-    j->out_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_WIDTH", "CUBE_OUT_WIDTH");
-    j->out_c = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_CHANNEL", "CUBE_OUT_CHANNEL");
+    j->in_w = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
+    j->in_c = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
+    j->out_w = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_WIDTH", "CUBE_OUT_WIDTH");
+    j->out_c = dla_field_plus1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_CHANNEL", "CUBE_OUT_CHANNEL");
     j->atom = d->cfg->mem_atom;
     j->bpe = j->pool.precision == PDP_INT8 ? 1 : 2;
     j->cpa = j->atom / j->bpe;
@@ -492,11 +491,6 @@ static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
 
 /* ---------------------------------------------------------------- the unit */
 
-static uint32_t clamp32(uint64_t v)
-{
-    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
-}
-
 static const char *method_name(unsigned m)
 {
     return m == PDP_MAX ? "max" : m == PDP_MIN ? "min" : "ave";
@@ -541,9 +535,9 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     for (unsigned i = 0; i < j->n_splits && rc == 0; i++)
         rc = run_split(d, x, j, &j->split[i],
                        j->on_the_fly && in && in->kind == want_kind ? in : NULL, &missing, &fc);
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_INF_INPUT_NUM", clamp32(fc.inf_in));
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_INPUT_NUM", clamp32(fc.nan_in));
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_OUTPUT_NUM", clamp32(fc.nan_out));
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_INF_INPUT_NUM", dla_sat32(fc.inf_in));
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_INPUT_NUM", dla_sat32(fc.nan_in));
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_OUTPUT_NUM", dla_sat32(fc.nan_out));
     if (rc != 0)
         return -1;
     if (missing)

@@ -51,11 +51,6 @@ static const struct perf_reg perf_regs[] = {
      "RBK.D_PERF_WRITE_STALL", PERF_STALL, DLA_C_RBK_WDMA},
 };
 
-static uint32_t clamp32(uint64_t v)
-{
-    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
-}
-
 /* BDMA keeps per-group stall counters in its STATUS_GRPn registers. */
 static void bdma_publish(struct dla *d, const struct dla_stage *st, struct dla_layer *l)
 {
@@ -69,8 +64,8 @@ static void bdma_publish(struct dla *d, const struct dla_stage *st, struct dla_l
     layer_counter(l, rd_label[g], st->client_stall[DLA_C_BDMA_RD]);
     layer_counter(l, wr_label[g], st->client_stall[DLA_C_BDMA_WR]);
     if (dla_field(d, DLA_U_BDMA, 0, "CFG_STATUS", "STALL_COUNT_EN")) {
-        dla_reg_hw_set(d, DLA_U_BDMA, 0, rd[g], clamp32(st->client_stall[DLA_C_BDMA_RD]));
-        dla_reg_hw_set(d, DLA_U_BDMA, 0, wr[g], clamp32(st->client_stall[DLA_C_BDMA_WR]));
+        dla_reg_hw_set(d, DLA_U_BDMA, 0, rd[g], dla_sat32(st->client_stall[DLA_C_BDMA_RD]));
+        dla_reg_hw_set(d, DLA_U_BDMA, 0, wr[g], dla_sat32(st->client_stall[DLA_C_BDMA_WR]));
     }
 }
 
@@ -93,6 +88,6 @@ void perf_publish(struct dla *d, const struct dla_stage *st)
                          : st->client_transactions[r->client] * timing_latency(d->cfg, DLA_DRAM);
         layer_counter(l, r->label, v);
         if (dla_field(d, r->unit, group, r->enable_reg, r->enable_field))
-            dla_reg_hw_set(d, r->unit, group, r->reg, clamp32(v));
+            dla_reg_hw_set(d, r->unit, group, r->reg, dla_sat32(v));
     }
 }

@@ -37,7 +37,7 @@ struct rbk_job {
 
 static unsigned field1(const struct dla *d, int g, const char *reg, const char *field)
 {
-    return dla_field(d, DLA_U_RBK, g, reg, field) + 1u;
+    return dla_field_plus1(d, DLA_U_RBK, g, reg, field);
 }
 
 static void read_job(struct dla *d, int g, struct rbk_job *j)

@@ -529,39 +529,34 @@ static bool hand_to_pdp(struct dla *d, const struct sdp_layer *L, const struct d
 
 /* ---------------------------------------------------------------- status and timing */
 
-static uint32_t clamp32(uint64_t v)
-{
-    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
-}
-
 static void publish_status(struct dla *d, struct dla_exec *x, int group, int rg,
                            const struct sdp_layer *L, const struct sdp_stats *st)
 {
     if (L->offline && rg != 0xff &&
         dla_field(d, DLA_U_SDP_RDMA, rg, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN") &&
         dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "IN_PRECISION") == SDP_FP16) {
-        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_NAN_INPUT_NUM", clamp32(st->nan_in));
-        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_INF_INPUT_NUM", clamp32(st->inf_in));
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_NAN_INPUT_NUM", dla_sat32(st->nan_in));
+        dla_reg_hw_set(d, DLA_U_SDP_RDMA, rg, "D_STATUS_INF_INPUT_NUM", dla_sat32(st->inf_in));
     }
     if (L->eql)
         dla_field_hw_set(d, DLA_U_SDP, group, "D_STATUS", "STATUS_UNEQUAL", st->unequal);
     exec_counter(x, "SDP.D_PERF_OUT_SATURATION", st->saturated);
     if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_SAT_EN"))
-        dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_OUT_SATURATION", clamp32(st->saturated));
+        dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_OUT_SATURATION", dla_sat32(st->saturated));
     if (L->use_lut) {
         const struct dla_lut_stats *s = &L->lut.stats;
         exec_lut_stats(x, s);
         if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_LUT_EN")) {
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_HYBRID", clamp32(s->hybrid));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LE_HIT", clamp32(s->le_hit));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_OFLOW", dla_sat32(s->overflow));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_HYBRID", dla_sat32(s->hybrid));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LE_HIT", dla_sat32(s->le_hit));
+            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
         }
     }
     if (L->out_prec == SDP_FP16 &&
         dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN"))
-        dla_reg_hw_set(d, DLA_U_SDP, group, "D_STATUS_NAN_OUTPUT_NUM", clamp32(st->nan_out));
+        dla_reg_hw_set(d, DLA_U_SDP, group, "D_STATUS_NAN_OUTPUT_NUM", dla_sat32(st->nan_out));
 }
 
 /* Elements per cycle: the narrowest enabled stage sets the pace. */
