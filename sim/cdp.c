@@ -121,15 +121,6 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
 
 /* ---------------------------------------------------------------- data movement */
 
-/* An element: a signed integer, or the fp16 bits. */
-static int32_t element_at(const struct cdp_job *j, const uint8_t *p)
-{
-    if (j->bpe == 1)
-        return (int8_t)p[0];
-    uint16_t bits = (uint16_t)(p[0] | (unsigned)p[1] << 8);
-    return j->format == CDP_FP16 ? (int32_t)bits : (int16_t)bits;
-}
-
 /* fp16 NaN and infinity counters: every element of every atom moved. */
 struct cdp_fp_counts {
     uint64_t nan_in, inf_in, nan_out;
@@ -138,24 +129,8 @@ struct cdp_fp_counts {
 static void count_fp(const struct cdp_job *j, const uint8_t *atoms, size_t bytes, uint64_t *nan,
                      uint64_t *inf)
 {
-    if (j->format != CDP_FP16)
-        return;
-    for (size_t i = 0; i + 1 < bytes; i += 2) {
-        uint16_t h = (uint16_t)(atoms[i] | (unsigned)atoms[i + 1] << 8);
-        if ((h & 0x7c00u) != 0x7c00u)
-            continue;
-        if (h & 0x3ffu)
-            (*nan)++;
-        else if (inf)
-            (*inf)++;
-    }
-}
-
-static void store_element(uint8_t *p, unsigned bpe, int32_t v)
-{
-    p[0] = (uint8_t)v;
-    if (bpe == 2)
-        p[1] = (uint8_t)((uint32_t)v >> 8);
+    if (j->format == CDP_FP16)
+        feature_count_fp16_specials(atoms, bytes, nan, inf);
 }
 
 /* Byte of element (surface-relative layout of one line: surface, x, channel). */
@@ -221,10 +196,10 @@ static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
     uint64_t saturated = 0;
     for (unsigned x = 0; x < j->w; x++) {
         for (unsigned ch = 0; ch < j->c_pad; ch++)
-            b->raw[ch] = element_at(j, b->in + line_offset(j, x, ch));
+            b->raw[ch] = feature_load(b->in + line_offset(j, x, ch), j->bpe, j->format == CDP_FP16);
         saturated += cdp_lrn_vector(&j->lrn, b->raw, j->c_pad, j->c, b->res, b->scratch, stats);
         for (unsigned ch = 0; ch < j->c_pad; ch++)
-            store_element(b->out + line_offset(j, x, ch), j->bpe, b->res[ch]);
+            feature_store(b->out + line_offset(j, x, ch), j->bpe, b->res[ch]);
     }
     return saturated;
 }

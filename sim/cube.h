@@ -50,4 +50,41 @@ static inline uint64_t feature_offset(uint32_t c, uint32_t y, uint32_t x, uint64
            (uint64_t)(c % cpa) * bpe;
 }
 
+/* One element of a feature surface in memory, bpe (1 or 2) bytes
+ * little-endian: an int8 or int16 value sign-extended, or with fp16 the
+ * binary16 bits.  The element access of the units that move features
+ * through memory themselves (PDP, CDP). */
+static inline int32_t feature_load(const uint8_t *p, unsigned bpe, bool fp16)
+{
+    if (bpe == 1)
+        return (int8_t)p[0];
+    uint16_t bits = (uint16_t)(p[0] | (unsigned)p[1] << 8);
+    return fp16 ? (int32_t)bits : (int16_t)bits;
+}
+
+static inline void feature_store(uint8_t *p, unsigned bpe, int32_t v)
+{
+    p[0] = (uint8_t)v;
+    if (bpe == 2)
+        p[1] = (uint8_t)((uint32_t)v >> 8);
+}
+
+/* The fp16 NaNs and infinities among bytes of fp16 elements: NaNs are
+ * added to *nan, infinities to *inf unless inf is NULL.  Every element of
+ * every atom moved counts, as in PDP's and CDP's D_NAN_INPUT_NUM,
+ * D_INF_INPUT_NUM and D_NAN_OUTPUT_NUM. */
+static inline void feature_count_fp16_specials(const uint8_t *atoms, size_t bytes, uint64_t *nan,
+                                               uint64_t *inf)
+{
+    for (size_t i = 0; i + 1 < bytes; i += 2) {
+        uint16_t h = (uint16_t)(atoms[i] | (unsigned)atoms[i + 1] << 8);
+        if ((h & 0x7c00u) != 0x7c00u)
+            continue;
+        if (h & 0x3ffu)
+            (*nan)++;
+        else if (inf)
+            (*inf)++;
+    }
+}
+
 #endif

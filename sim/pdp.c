@@ -324,15 +324,6 @@ static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
 
 /* ---------------------------------------------------------------- data movement */
 
-/* An element: a signed integer, or the fp16 bits. */
-static int32_t element_at(const struct pdp_job *j, const uint8_t *p)
-{
-    if (j->bpe == 1)
-        return (int8_t)p[0];
-    uint16_t bits = (uint16_t)(p[0] | (unsigned)p[1] << 8);
-    return j->pool.precision == PDP_FP16 ? (int32_t)bits : (int16_t)bits;
-}
-
 /* fp16 NaN and infinity counters (D_NAN_INPUT_NUM, D_INF_INPUT_NUM,
  * D_NAN_OUTPUT_NUM): every element of every atom moved counts. */
 struct pdp_fp_counts {
@@ -342,24 +333,8 @@ struct pdp_fp_counts {
 static void count_fp(const struct pdp_job *j, const uint8_t *atoms, size_t bytes, uint64_t *nan,
                      uint64_t *inf)
 {
-    if (j->pool.precision != PDP_FP16)
-        return;
-    for (size_t i = 0; i + 1 < bytes; i += 2) {
-        uint16_t h = (uint16_t)(atoms[i] | (unsigned)atoms[i + 1] << 8);
-        if ((h & 0x7c00u) != 0x7c00u)
-            continue;
-        if (h & 0x3ffu)
-            (*nan)++;
-        else if (inf)
-            (*inf)++;
-    }
-}
-
-static void store_element(uint8_t *p, unsigned bpe, int32_t v)
-{
-    p[0] = (uint8_t)v;
-    if (bpe == 2)
-        p[1] = (uint8_t)((uint32_t)v >> 8);
+    if (j->pool.precision == PDP_FP16)
+        feature_count_fp16_specials(atoms, bytes, nan, inf);
 }
 
 /* Read the split's input lines of one surface from memory (atoms
@@ -391,7 +366,7 @@ static void flying_block(const struct pdp_job *j, const struct dla_cube *in,
                 if (in && xw >= 0 && (uint64_t)xw < in->w && h < in->h && ch < in->c)
                     v = in->v[cube_index(in, 0, ch, h, (uint32_t)xw)];
                 uint8_t *p = block + (((size_t)h * s->pool.in_w + w) * j->cpa + k) * j->bpe;
-                store_element(p, j->bpe, v);
+                feature_store(p, j->bpe, v);
             }
         }
     }
@@ -450,14 +425,15 @@ static unsigned pool_block(const struct pdp_job *j, const struct pdp_split *s,
     unsigned missing = 0;
     for (unsigned k = 0; k < j->cpa; k++) {
         for (size_t i = 0; i < n_in; i++)
-            b->plane_in[i] = element_at(j, b->in_block + (i * j->cpa + k) * j->bpe);
+            b->plane_in[i] = feature_load(b->in_block + (i * j->cpa + k) * j->bpe, j->bpe,
+                                          j->pool.precision == PDP_FP16);
         if (j->pool.precision == PDP_FP16 && j->nan_to_zero && !j->on_the_fly)
             for (size_t i = 0; i < n_in; i++)
                 if (fp_is_nan(FP16, (uint32_t)b->plane_in[i]))
                     b->plane_in[i] = 0; /* flushed as it leaves the read DMA */
         missing += pdp_pool_plane(&j->pool, &s->pool, b->plane_in, b->plane_out, b->scratch);
         for (size_t i = 0; i < n_out; i++)
-            store_element(b->out_block + (i * j->cpa + k) * j->bpe, j->bpe, b->plane_out[i]);
+            feature_store(b->out_block + (i * j->cpa + k) * j->bpe, j->bpe, b->plane_out[i]);
     }
     count_fp(j, b->out_block, n_out * j->atom, &fc->nan_out, NULL);
     return missing;
