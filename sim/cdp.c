@@ -209,11 +209,7 @@ static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
 static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_lut_stats *s,
                     uint64_t saturated, const struct cdp_fp_counts *fc)
 {
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_OFLOW", dla_sat32(s->overflow));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_HYBRID", dla_sat32(s->hybrid));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LE_HIT", dla_sat32(s->le_hit));
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
+    lut_stats_publish(d, DLA_U_CDP, g, s);
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_OUT_SATURATION", dla_sat32(saturated));
     /* NaN and Inf are counted on fp16 data only */
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", dla_sat32(fc->nan_in));

@@ -189,6 +189,15 @@ void lut_stats_begin(struct dla_lut_stats *s)
 }
 
 /* Histogram of integer inputs over [lo, hi]. */
+void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct dla_lut_stats *s)
+{
+    dla_reg_hw_set(d, u, group, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
+    dla_reg_hw_set(d, u, group, "D_PERF_LUT_OFLOW", dla_sat32(s->overflow));
+    dla_reg_hw_set(d, u, group, "D_PERF_LUT_HYBRID", dla_sat32(s->hybrid));
+    dla_reg_hw_set(d, u, group, "D_PERF_LUT_LE_HIT", dla_sat32(s->le_hit));
+    dla_reg_hw_set(d, u, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
+}
+
 void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
 {
     if (x < lo) {

@@ -546,13 +546,8 @@ static void publish_status(struct dla *d, struct dla_exec *x, int group, int rg,
     if (L->use_lut) {
         const struct dla_lut_stats *s = &L->lut.stats;
         exec_lut_stats(x, s);
-        if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_LUT_EN")) {
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_OFLOW", dla_sat32(s->overflow));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_HYBRID", dla_sat32(s->hybrid));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LE_HIT", dla_sat32(s->le_hit));
-            dla_reg_hw_set(d, DLA_U_SDP, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
-        }
+        if (dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_LUT_EN"))
+            lut_stats_publish(d, DLA_U_SDP, group, s);
     }
     if (L->out_prec == SDP_FP16 &&
         dla_field(d, DLA_U_SDP, group, "D_PERF_ENABLE", "PERF_NAN_INF_COUNT_EN"))
