@@ -403,19 +403,6 @@ static const struct driver_ops ldrv_ops = {
     .describe = ldrv_describe,
 };
 
-static struct loadable *open_loadable(const char *path, char *err, size_t errlen)
-{
-    if (strncmp(path, "sample:", 7) != 0)
-        return loadable_read_file(path, err, errlen);
-    uint8_t *buf;
-    size_t len;
-    if (!sample_net_build(path + 7, &buf, &len, err, errlen))
-        return NULL;
-    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
-    free(buf);
-    return ld;
-}
-
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen)
 {
@@ -424,7 +411,7 @@ struct driver *loadable_driver_open(const char *path, const struct session_opts 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    l->ld = open_loadable(path, err, errlen);
+    l->ld = sample_net_load(path, err, errlen);
     if (!l->ld || !(l->eng = engine_create(d, rep, err, errlen))) {
         loadable_free(l->ld);
         free(l);

@@ -12,19 +12,6 @@
 #define FEATURE_ATOM         32u /* bytes per feature atom in NVIDIA's tensor layout */
 #define FIRST_FEATURE_FORMAT 36  /* pixel formats come first in the enum */
 
-static struct loadable *parse(const char *path, char *err, size_t errlen)
-{
-    if (strncmp(path, "sample:", 7) != 0)
-        return loadable_read_file(path, err, errlen);
-    uint8_t *buf;
-    size_t len;
-    if (!sample_net_build(path + 7, &buf, &len, err, errlen))
-        return NULL;
-    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
-    free(buf);
-    return ld;
-}
-
 static void describe(const struct ld_tensor *t, const struct rt_memory *m, struct tensor_info *o)
 {
     memset(o, 0, sizeof *o);
@@ -61,7 +48,7 @@ bool loadable_tensors(const char *path, const struct dla_config *cfg, struct ten
 {
     *out = NULL;
     *n = 0;
-    struct loadable *ld = parse(path, err, errlen);
+    struct loadable *ld = sample_net_load(path, err, errlen);
     if (!ld)
         return false;
     struct dla *scratch = dla_create(cfg, NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fw_desc.h"
+#include "loadable.h"
 #include "loadable_writer.h"
 
 #define MAX_OPS      8
@@ -605,4 +606,17 @@ const char *const *sample_net_names(void)
     static const char *const names[] = {"lenet", "bdma", "conv",  "sdp",
                                         "pdp",   "cdp",  "rubik", NULL};
     return names;
+}
+
+struct loadable *sample_net_load(const char *path, char *err, size_t errlen)
+{
+    if (strncmp(path, "sample:", 7) != 0)
+        return loadable_read_file(path, err, errlen);
+    uint8_t *buf;
+    size_t len;
+    if (!sample_net_build(path + 7, &buf, &len, err, errlen))
+        return NULL;
+    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
+    free(buf);
+    return ld;
 }

@@ -14,6 +14,12 @@
  * name is unknown. */
 bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, size_t errlen);
 
+/* The loadable a file argument names: "sample:NAME" builds that sample,
+ * anything else is read from the file; NULL with a message.  Shared by the
+ * loadable driver and loadable_tensors(), which accept the same names. */
+struct loadable;
+struct loadable *sample_net_load(const char *path, char *err, size_t errlen);
+
 /* Names of the samples, NULL-terminated. */
 const char *const *sample_net_names(void);
 
