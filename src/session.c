@@ -381,20 +381,23 @@ static enum session_stop execute_observed(struct session *s)
     return SESSION_STEPPED;
 }
 
+/* session_step is session_step_until with this predicate: the counter of
+ * the unit has reached the target. */
+struct step_target {
+    enum session_unit unit;
+    uint64_t target;
+};
+
+static bool step_target_reached(void *ctx, struct session *s)
+{
+    const struct step_target *t = ctx;
+    return step_complete(s, t->unit, t->target);
+}
+
 enum session_stop session_step(struct session *s, enum session_unit unit, uint64_t count)
 {
-    uint64_t target = counter(s, unit) + (count ? count : 1);
-    s->stop_requested = false;
-    s->stop_msg[0] = 0;
-    if (s->finished)
-        return SESSION_DONE;
-    for (;;) {
-        enum session_stop r = execute_observed(s);
-        if (r != SESSION_STEPPED)
-            return r;
-        if (step_complete(s, unit, target))
-            return SESSION_STEPPED;
-    }
+    struct step_target t = {unit, counter(s, unit) + (count ? count : 1)};
+    return session_step_until(s, step_target_reached, &t);
 }
 
 enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, struct session *s),
