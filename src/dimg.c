@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "afile.h"
+#include "le_bytes.h"
 
 unsigned dimg_bpe(uint32_t format)
 {
@@ -68,30 +69,19 @@ bool dimg_pack(const struct dimg_header *h, const uint8_t *buf, uint64_t len, ui
     return true;
 }
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
-}
-
 bool dimg_write(const char *path, const struct dimg_header *h, const uint8_t *payload,
                 size_t payload_len, char *err, size_t errlen)
 {
     uint8_t hdr[DIMG_HEADER_SIZE];
     memcpy(hdr, "DIMG", 4);
-    put32(hdr + 4, 0);
-    put32(hdr + 8, h->format);
-    put32(hdr + 12, h->width);
-    put32(hdr + 16, h->height);
-    put32(hdr + 20, h->channel);
-    put32(hdr + 24, h->line_stride);
-    put32(hdr + 28, h->surf_stride);
-    put32(hdr + 32, h->size);
+    le_put32(hdr + 4, 0);
+    le_put32(hdr + 8, h->format);
+    le_put32(hdr + 12, h->width);
+    le_put32(hdr + 16, h->height);
+    le_put32(hdr + 20, h->channel);
+    le_put32(hdr + 24, h->line_stride);
+    le_put32(hdr + 28, h->surf_stride);
+    le_put32(hdr + 32, h->size);
     struct afile af;
     if (!afile_open(&af, path, err, errlen))
         return false;
@@ -111,13 +101,13 @@ bool dimg_parse(const uint8_t *file, size_t len, const char *name, struct dimg_h
         snprintf(err, errlen, "%s: offset 0: expected the DIMG magic and a 36-byte header", name);
         return false;
     }
-    h->format = get32(file + 8);
-    h->width = get32(file + 12);
-    h->height = get32(file + 16);
-    h->channel = get32(file + 20);
-    h->line_stride = get32(file + 24);
-    h->surf_stride = get32(file + 28);
-    h->size = get32(file + 32);
+    h->format = le_get32(file + 8);
+    h->width = le_get32(file + 12);
+    h->height = le_get32(file + 16);
+    h->channel = le_get32(file + 20);
+    h->line_stride = le_get32(file + 24);
+    h->surf_stride = le_get32(file + 28);
+    h->size = le_get32(file + 32);
     *payload = file + DIMG_HEADER_SIZE;
     *payload_len = len - DIMG_HEADER_SIZE;
     return true;

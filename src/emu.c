@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fp16.h"
+#include "le_bytes.h"
 
 #define EMU_BUFFER_DESC  256u
 #define EMU_MAX_ELEMENTS (16u << 20)
@@ -95,19 +96,9 @@ static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
     return false;
 }
 
-static uint32_t get_u32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
-}
-
-static uint16_t get_u16(const uint8_t *b)
-{
-    return (uint16_t)(b[0] | (b[1] << 8));
-}
-
 static float get_f32(const uint8_t *b)
 {
-    return f32_from_bits(get_u32(b));
+    return f32_from_bits(le_get32(b));
 }
 
 static bool read_at(struct emu_ctx *c, int32_t index, uint64_t offset, void *buf, size_t len,
@@ -146,19 +137,19 @@ static uint8_t format_of(bool legacy, uint16_t code)
 static void decode_buffer(bool legacy, const uint8_t *b, struct emu_buffer *x)
 {
     memset(x, 0, sizeof *x);
-    x->index = (int16_t)get_u16(b);
+    x->index = (int16_t)le_get16(b);
     const uint8_t *p = b + 2;
     if (!legacy) {
-        x->index_offset = get_u32(p);
+        x->index_offset = le_get32(p);
         p += 4;
     }
-    x->size = get_u32(p);
-    x->format_code = get_u16(p + 4);
-    x->w = get_u16(p + 6);
-    x->h = get_u16(p + 8);
-    x->c = get_u16(p + 10);
-    x->line = get_u32(p + 12);
-    x->surf = get_u32(p + 16);
+    x->size = le_get32(p);
+    x->format_code = le_get16(p + 4);
+    x->w = le_get16(p + 6);
+    x->h = le_get16(p + 8);
+    x->c = le_get16(p + 10);
+    x->line = le_get32(p + 12);
+    x->surf = le_get32(p + 16);
     x->format = format_of(legacy, x->format_code);
 }
 
@@ -223,7 +214,7 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
                     uint8_t b[2];
                     if (!load(c, src, so, b, 2))
                         return false;
-                    float x = half_to_float((uint16_t)(b[0] | (b[1] << 8)));
+                    float x = half_to_float(le_get16(b));
                     float y = powf(op->shift + op->scale * x, op->power);
                     uint16_t r = emu_half_from_float(y);
                     uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
@@ -258,7 +249,7 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
         if (fp16) {
             uint8_t b[2];
             ok = load(c, src, 2ull * i, b, 2);
-            x[i] = half_to_float((uint16_t)(b[0] | (b[1] << 8)));
+            x[i] = half_to_float(le_get16(b));
         } else {
             int8_t v = 0;
             ok = load(c, src, i, &v, 1);
@@ -334,8 +325,8 @@ bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *
     uint8_t nb[6];
     if (!read_at(&c, 0, 0, nb, sizeof nb, "EMU network descriptor"))
         return false;
-    int16_t op_index = (int16_t)get_u16(nb), buf_index = (int16_t)get_u16(nb + 2);
-    uint16_t n = get_u16(nb + 4);
+    int16_t op_index = (int16_t)le_get16(nb), buf_index = (int16_t)le_get16(nb + 2);
+    uint16_t n = le_get16(nb + 4);
     for (uint16_t i = 0; i < n; i++)
         if (!run_op(&c, op_index, buf_index, i))
             return false;

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "le_bytes.h"
+
 struct reader {
     const uint8_t *buf;
     size_t len;
@@ -59,13 +61,12 @@ static bool in_file(const struct reader *r, size_t pos, size_t n)
 
 static uint16_t rd16(const struct reader *r, size_t pos)
 {
-    return (uint16_t)(r->buf[pos] | (r->buf[pos + 1] << 8));
+    return le_get16(r->buf + pos);
 }
 
 static uint32_t rd32(const struct reader *r, size_t pos)
 {
-    return (uint32_t)r->buf[pos] | ((uint32_t)r->buf[pos + 1] << 8) |
-           ((uint32_t)r->buf[pos + 2] << 16) | ((uint32_t)r->buf[pos + 3] << 24);
+    return le_get32(r->buf + pos);
 }
 
 static uint64_t rd64(const struct reader *r, size_t pos)
