@@ -173,25 +173,40 @@ static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
     return copy;
 }
 
+/* The piece of [addr, addr + len) that lies in addr's page: mem_read,
+ * mem_write and mem_fill walk their range one piece at a time. */
+struct piece {
+    uint64_t pno; /* page number */
+    size_t off;   /* offset of addr in the page */
+    size_t n;     /* bytes up to the page's end or the range's */
+};
+
+static struct piece piece_at(uint64_t addr, uint64_t len)
+{
+    struct piece pc;
+    pc.pno = addr >> MEM_PAGE_SHIFT;
+    pc.off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
+    pc.n = MEM_PAGE_SIZE - pc.off;
+    if (pc.n > len)
+        pc.n = (size_t)len;
+    return pc;
+}
+
 enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len)
 {
     if (!mem_in_range(m, addr, len))
         return MEM_OUT_OF_RANGE;
     uint8_t *out = buf;
     while (len) {
-        uint64_t pno = addr >> MEM_PAGE_SHIFT;
-        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
-        size_t n = MEM_PAGE_SIZE - off;
-        if (n > len)
-            n = len;
-        const struct page *p = page_lookup(m, pno);
+        struct piece pc = piece_at(addr, len);
+        const struct page *p = page_lookup(m, pc.pno);
         if (p)
-            memcpy(out, p->bytes + off, n);
+            memcpy(out, p->bytes + pc.off, pc.n);
         else
-            memset(out, 0, n);
-        out += n;
-        addr += n;
-        len -= n;
+            memset(out, 0, pc.n);
+        out += pc.n;
+        addr += pc.n;
+        len -= pc.n;
     }
     return MEM_OK;
 }
@@ -202,18 +217,14 @@ enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, siz
         return MEM_OUT_OF_RANGE;
     const uint8_t *in = buf;
     while (len) {
-        uint64_t pno = addr >> MEM_PAGE_SHIFT;
-        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
-        size_t n = MEM_PAGE_SIZE - off;
-        if (n > len)
-            n = len;
-        struct page *p = page_for_write(m, pno);
+        struct piece pc = piece_at(addr, len);
+        struct page *p = page_for_write(m, pc.pno);
         if (!p)
             return MEM_OVER_BUDGET;
-        memcpy(p->bytes + off, in, n);
-        in += n;
-        addr += n;
-        len -= n;
+        memcpy(p->bytes + pc.off, in, pc.n);
+        in += pc.n;
+        addr += pc.n;
+        len -= pc.n;
     }
     return MEM_OK;
 }
@@ -244,24 +255,20 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
     if (!mem_in_range(m, addr, len))
         return MEM_OUT_OF_RANGE;
     while (len) {
-        uint64_t pno = addr >> MEM_PAGE_SHIFT;
-        size_t off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
-        uint64_t n = MEM_PAGE_SIZE - off;
-        if (n > len)
-            n = len;
-        struct slot *s = find_slot(m, pno);
+        struct piece pc = piece_at(addr, len);
+        struct slot *s = find_slot(m, pc.pno);
         if (byte == 0 && !s->page) {
             /* already zero */
-        } else if (byte == 0 && n == MEM_PAGE_SIZE) {
+        } else if (byte == 0 && pc.n == MEM_PAGE_SIZE) {
             drop_page(m, s);
         } else {
-            struct page *p = page_for_write(m, pno);
+            struct page *p = page_for_write(m, pc.pno);
             if (!p)
                 return MEM_OVER_BUDGET;
-            memset(p->bytes + off, byte, (size_t)n);
+            memset(p->bytes + pc.off, byte, pc.n);
         }
-        addr += n;
-        len -= n;
+        addr += pc.n;
+        len -= pc.n;
     }
     return MEM_OK;
 }
