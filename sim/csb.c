@@ -45,6 +45,28 @@ static bool decode(struct dla *d, uint32_t addr, const char *verb, struct csb_ta
     return true;
 }
 
+/* The register group an access goes to: the producer's for D_ registers,
+ * 0 for S_ registers.  Writes, reads and peeks decide it alike. */
+static int access_group(const struct dla *d, const struct csb_target *t)
+{
+    return t->reg->dual ? dla_producer_group(d, t->unit) : 0;
+}
+
+/* The DLA_EV_REG_WRITE or DLA_EV_REG_READ event of an access (old: the
+ * value before a write; a read reports the value it returned as both). */
+static void emit_reg_event(struct dla *d, enum dla_event_kind kind, int32_t layer,
+                           const struct csb_target *t, int group, uint32_t addr, uint32_t value,
+                           uint32_t old)
+{
+    struct dla_event ev = {.kind = (uint8_t)kind, .layer = layer};
+    ev.u.reg.addr = addr;
+    ev.u.reg.value = value;
+    ev.u.reg.old = old;
+    ev.u.reg.unit = (uint8_t)t->unit;
+    ev.u.reg.group = t->reg->dual ? (uint8_t)group : 0xff;
+    dla_emit(d, &ev);
+}
+
 static uint32_t *storage(struct dla *d, const struct csb_target *t, int group)
 {
     unsigned w = t->reg->offset / 4u;
@@ -108,7 +130,7 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
     struct csb_target t;
     if (!decode(d, addr, "write", &t))
         return;
-    int group = t.reg->dual ? dla_producer_group(d, t.unit) : 0;
+    int group = access_group(d, &t);
     uint32_t *slot = storage(d, &t, group);
     uint32_t old = *slot;
     bool was_enabled = t.reg->dual && dla_op_enabled(d, t.unit, group);
@@ -134,13 +156,7 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
         }
     }
 
-    struct dla_event ev = {.kind = DLA_EV_REG_WRITE, .layer = li};
-    ev.u.reg.addr = addr;
-    ev.u.reg.value = value;
-    ev.u.reg.old = old;
-    ev.u.reg.unit = (uint8_t)t.unit;
-    ev.u.reg.group = t.reg->dual ? (uint8_t)group : 0xff;
-    dla_emit(d, &ev);
+    emit_reg_event(d, DLA_EV_REG_WRITE, li, &t, group, addr, value, old);
 
     if (h && h->written)
         h->written(d, t.reg, group, value);
@@ -151,7 +167,7 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
 /* The value a read returns; side effects only when !peek. */
 static uint32_t read_value(struct dla *d, const struct csb_target *t, bool peek)
 {
-    int group = t->reg->dual ? dla_producer_group(d, t->unit) : 0;
+    int group = access_group(d, t);
     uint32_t v;
     const struct dla_unit_hooks *h = dla_hooks(t->unit);
     if (h && h->read && h->read(d, t->reg, group, &v, peek))
@@ -169,16 +185,10 @@ uint32_t dla_csb_read(struct dla *d, uint32_t addr)
     if (!decode(d, addr, "read", &t))
         return 0;
     uint32_t v = read_value(d, &t, false);
-    int group = t.reg->dual ? dla_producer_group(d, t.unit) : 0;
+    int group = access_group(d, &t);
     enum dla_proc p = dla_unit_proc(t.unit);
-    struct dla_event ev = {.kind = DLA_EV_REG_READ,
-                           .layer = t.reg->dual && p != DLA_P_NONE ? d->cur_layer[p][group] : -1};
-    ev.u.reg.addr = addr;
-    ev.u.reg.value = v;
-    ev.u.reg.old = v;
-    ev.u.reg.unit = (uint8_t)t.unit;
-    ev.u.reg.group = t.reg->dual ? (uint8_t)group : 0xff;
-    dla_emit(d, &ev);
+    int32_t li = t.reg->dual && p != DLA_P_NONE ? d->cur_layer[p][group] : -1;
+    emit_reg_event(d, DLA_EV_REG_READ, li, &t, group, addr, v, v);
     return v;
 }
 
