@@ -9,6 +9,7 @@
  */
 #include "regdb.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "regdb_tables.h"
@@ -78,22 +79,21 @@ const struct regdb_map *regdb_map(const char *name)
 
 /* ------------------------------------------------------------------ units */
 
+/* bsearch() order of an address against a unit's window. */
+static int addr_vs_unit(const void *key, const void *entry)
+{
+    uint32_t addr = *(const uint32_t *)key;
+    const struct regdb_unit *u = entry;
+    if (addr < u->base)
+        return -1;
+    return addr - u->base >= UNIT_WINDOW ? 1 : 0;
+}
+
 const struct regdb_unit *regdb_unit_at(const struct regdb_map *map, uint32_t addr)
 {
-    if (!map)
+    if (!map || !map->n_units)
         return NULL;
-    size_t lo = 0, hi = map->n_units;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct regdb_unit *u = &map->units[mid];
-        if (addr < u->base)
-            hi = mid;
-        else if (addr - u->base >= UNIT_WINDOW)
-            lo = mid + 1;
-        else
-            return u;
-    }
-    return NULL;
+    return bsearch(&addr, map->units, map->n_units, sizeof *map->units, addr_vs_unit);
 }
 
 static const struct regdb_unit *unit_exactly_named(const struct regdb_map *map, struct slice name)
@@ -127,22 +127,19 @@ const struct regdb_unit *regdb_unit_named(const struct regdb_map *map, const cha
 
 /* -------------------------------------------------------------- registers */
 
+/* bsearch() order of an offset against a register's. */
+static int offset_vs_reg(const void *key, const void *entry)
+{
+    uint32_t offset = *(const uint32_t *)key;
+    const struct regdb_reg *r = entry;
+    return offset < r->offset ? -1 : offset > r->offset;
+}
+
 const struct regdb_reg *regdb_reg_in(const struct regdb_unit *unit, uint32_t offset)
 {
-    if (!unit)
+    if (!unit || !unit->n_regs)
         return NULL;
-    size_t lo = 0, hi = unit->n_regs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct regdb_reg *r = &unit->regs[mid];
-        if (offset < r->offset)
-            hi = mid;
-        else if (offset > r->offset)
-            lo = mid + 1;
-        else
-            return r;
-    }
-    return NULL;
+    return bsearch(&offset, unit->regs, unit->n_regs, sizeof *unit->regs, offset_vs_reg);
 }
 
 const struct regdb_reg *regdb_reg_at(const struct regdb_map *map, uint32_t addr,
