@@ -36,14 +36,19 @@ void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf
     }
 }
 
+void format_field_bits(const struct regdb_field *f, char *buf, size_t len)
+{
+    if (f->msb == f->lsb)
+        snprintf(buf, len, "[%u]", f->lsb);
+    else
+        snprintf(buf, len, "[%u:%u]", f->msb, f->lsb);
+}
+
 void format_field_line(const struct regdb_field *f, uint32_t value, char *buf, size_t len)
 {
     uint32_t v = regdb_field_get(f, value);
     char bits[16];
-    if (f->msb == f->lsb)
-        snprintf(bits, sizeof bits, "[%u]", f->lsb);
-    else
-        snprintf(bits, sizeof bits, "[%u:%u]", f->msb, f->lsb);
+    format_field_bits(f, bits, sizeof bits);
     const char *e = regdb_enum_name(f, v);
     if (e)
         snprintf(buf, len, "  %-28s %-8s = %u (%s)", f->name, bits, v, e);

@@ -12,6 +12,10 @@
  * "PROC_PRECISION=INT16"); every field of the register. */
 void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len);
 
+/* A field's bits: "[12:0]", or "[5]" for a one-bit field (the register
+ * listing of "reg" and the TUI's register pane write them alike). */
+void format_field_bits(const struct regdb_field *f, char *buf, size_t len);
+
 /* One field: "  DATAIN_WIDTH        [12:0]  = 7 (0x7)" or "= 1 (INT16)". */
 void format_field_line(const struct regdb_field *f, uint32_t value, char *buf, size_t len);
 

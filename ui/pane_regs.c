@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "format.h"
 #include "ui.h"
 
 struct reg_values {
@@ -290,10 +291,7 @@ static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct 
     attr_t base = cursor_attr ? cursor_attr : theme(TH_NORMAL);
     pane_fill(p, row, 0, base);
     char bits[16];
-    if (fd->msb == fd->lsb)
-        snprintf(bits, sizeof bits, "[%u]", fd->lsb);
-    else
-        snprintf(bits, sizeof bits, "[%u:%u]", fd->msb, fd->lsb);
+    format_field_bits(fd, bits, sizeof bits);
     const char *e = regdb_enum_name(fd, v);
     int x =
         pane_print(p, row, 0, ch && !cursor_attr ? theme(TH_CHANGED) : base, "%s", ch ? "*" : " ");
