@@ -334,8 +334,12 @@ static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st
     return perr(p, "unrecognized statement \"%s\"", n);
 }
 
-static int parse_line(struct cfg_trace *t, char *line, const struct perr *p)
+/* One line of the file (trace_parse_lines calls it with the trace as ctx). */
+static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
+    struct cfg_trace *t = ctx;
+    const struct perr pe = {.path = t->file, .line = lineno, .err = err, .errlen = errlen};
+    const struct perr *p = &pe;
     char *s = trim(line);
     if (!*s || strncmp(s, "//", 2) == 0)
         return 0;
@@ -364,22 +368,7 @@ static int parse_line(struct cfg_trace *t, char *line, const struct perr *p)
 
 static int parse_file(struct cfg_trace *t, char *err, size_t errlen)
 {
-    FILE *fp = fopen(t->file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", t->file, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    struct perr p = {.path = t->file, .err = err, .errlen = errlen};
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, fp) > 0) {
-        p.line++;
-        rc = parse_line(t, line, &p);
-    }
-    free(line);
-    fclose(fp);
-    return rc;
+    return trace_parse_lines(t->file, parse_line, t, err, errlen);
 }
 
 /* Every check must wait on a sync id that some intr_notify fires. */

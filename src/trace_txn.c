@@ -152,8 +152,10 @@ static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t
     return 0;
 }
 
-static int parse_line(struct txn *t, char *line, unsigned lineno, char *err, size_t errlen)
+/* One line of the file (trace_parse_lines calls it with the trace as ctx). */
+static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
+    struct txn *t = ctx;
     char *hash = strchr(line, '#');
     if (hash)
         *hash = 0;
@@ -185,20 +187,7 @@ static int parse_line(struct txn *t, char *line, unsigned lineno, char *err, siz
 
 static int parse_file(struct txn *t, char *err, size_t errlen)
 {
-    FILE *fp = fopen(t->file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", t->file, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    unsigned lineno = 0;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, fp) > 0)
-        rc = parse_line(t, line, ++lineno, err, errlen);
-    free(line);
-    fclose(fp);
-    return rc;
+    return trace_parse_lines(t->file, parse_line, t, err, errlen);
 }
 
 /* "+read_reg_poll_retries=N" in plusargs.txt next to the trace */
