@@ -219,6 +219,19 @@ static bool begin_task(struct ldrv *l, struct dla *d, struct drv_action *act)
     return true;
 }
 
+/* A wait without an event limit for ready(l), and the phase that follows
+ * it: the driver's two waits (CBUF flush, DLA interrupt) differ only there. */
+static void emit_wait(struct ldrv *l, struct drv_action *act, bool (*ready)(void *, struct dla *),
+                      const char *what, enum ldrv_phase then)
+{
+    act->kind = DRV_WAIT;
+    act->wait.ready = ready;
+    act->wait.ctx = l;
+    act->wait.max_events = -1;
+    snprintf(act->wait.what, sizeof act->wait.what, "%s", what);
+    l->st.phase = then;
+}
+
 static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
 {
     snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
@@ -228,13 +241,8 @@ static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struc
         act->value = a->value;
         return;
     }
-    act->kind = DRV_WAIT;
-    act->wait.ready = flush_ready;
-    act->wait.ctx = l;
-    act->wait.max_events = -1;
-    snprintf(act->wait.what, sizeof act->wait.what, "CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE");
     l->flush_addr = a->addr;
-    l->st.phase = PH_POLL_WAITED;
+    emit_wait(l, act, flush_ready, "CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE", PH_POLL_WAITED);
 }
 
 /* One step of a DLA task: a queued write, the end of the task, or a wait
@@ -253,14 +261,9 @@ static void dla_step(struct ldrv *l, struct drv_action *act)
         end_task(l, act);
         return;
     }
-    act->kind = DRV_WAIT;
-    act->wait.ready = intr_ready;
-    act->wait.ctx = l;
-    act->wait.max_events = -1;
-    snprintf(act->wait.what, sizeof act->wait.what, "the DLA interrupt");
     snprintf(act->where, sizeof act->where, "%.40s: DLA task %u", l->ld->name,
              l->ld->tasks[l->st.task].id);
-    l->st.phase = PH_DLA_WAITED;
+    emit_wait(l, act, intr_ready, "the DLA interrupt", PH_DLA_WAITED);
 }
 
 static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result *prev,
