@@ -146,14 +146,19 @@ static void draw(struct pane *p, struct ui *ui)
     draw_details(p, ui, grid_rows * CELL_H, banks, n, bank_bytes);
 }
 
+/* The banks as keys and clicks see them: 0 without a model (as without a
+ * buffer), since neither has anything to select then. */
+static int current_banks(struct ui *ui, struct dla_cbuf_bank banks[MAX_BANKS])
+{
+    struct dla *d = ui_dla(ui);
+    return d ? (int)dla_cbuf_banks(d, banks, MAX_BANKS) : 0;
+}
+
 static bool key(struct pane *p, struct ui *ui, int k)
 {
     struct cbuf_pane *cp = p->priv;
-    struct dla *d = ui_dla(ui);
-    if (!d)
-        return false;
     struct dla_cbuf_bank banks[MAX_BANKS];
-    int n = (int)dla_cbuf_banks(d, banks, MAX_BANKS);
+    int n = current_banks(ui, banks);
     if (n <= 0)
         return false;
     int per = cells_per_row(p, n);
@@ -201,11 +206,8 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
 {
     (void)bstate;
     struct cbuf_pane *cp = p->priv;
-    struct dla *d = ui_dla(ui);
-    if (!d)
-        return false;
     struct dla_cbuf_bank banks[MAX_BANKS];
-    int n = (int)dla_cbuf_banks(d, banks, MAX_BANKS);
+    int n = current_banks(ui, banks);
     int per = n > 0 ? cells_per_row(p, n) : 1;
     int b = (row / CELL_H) * per + col / CELL_W;
     if (n <= 0 || col / CELL_W >= per || b >= n)
