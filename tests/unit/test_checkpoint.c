@@ -117,6 +117,16 @@ static void release(struct state *st)
     free(st->layers);
 }
 
+/* The command succeeds and leaves the debugger exactly in state want: the
+ * check every back/step/replay case repeats. */
+static void assert_state_after(struct dbg *d, const char *cmd, const struct state *want)
+{
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    struct state now = capture(d);
+    assert_same(&now, want);
+    release(&now);
+}
+
 static struct dbg *open_t4(void)
 {
     char path[512];
@@ -137,24 +147,12 @@ static void test_back_then_step_repeats(void **state)
         s[i] = capture(d);
         assert_int_equal(s[i].layers_done, (uint64_t)i);
     }
-    assert_int_equal(fixture_exec(d, "back layer"), CMD_OK);
-    struct state now = capture(d);
-    assert_same(&now, &s[2]);
-    release(&now);
-    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
-    now = capture(d);
-    assert_same(&now, &s[3]);
-    release(&now);
-    assert_int_equal(fixture_exec(d, "back layer 3"), CMD_OK);
-    now = capture(d);
-    assert_same(&now, &s[0]);
-    release(&now);
+    assert_state_after(d, "back layer", &s[2]);
+    assert_state_after(d, "step layer", &s[3]);
+    assert_state_after(d, "back layer 3", &s[0]);
     assert_int_equal(fixture_exec(d, "back layer"), CMD_ERROR); /* nothing before the start */
     for (int i = 1; i <= 3; i++) {
-        assert_int_equal(fixture_exec(d, "next"), CMD_OK);
-        now = capture(d);
-        assert_same(&now, &s[i]);
-        release(&now);
+        assert_state_after(d, "next", &s[i]);
     }
     for (int i = 0; i <= 3; i++)
         release(&s[i]);
@@ -168,10 +166,7 @@ static void test_back_from_inside_a_layer(void **state)
     assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
     struct state at1 = capture(d);
     assert_int_equal(fixture_exec(d, "step 3"), CMD_OK);
-    assert_int_equal(fixture_exec(d, "back"), CMD_OK); /* to the start of this layer */
-    struct state now = capture(d);
-    assert_same(&now, &at1);
-    release(&now);
+    assert_state_after(d, "back", &at1); /* to the start of this layer */
     release(&at1);
     dbg_destroy(d);
 }
@@ -189,14 +184,8 @@ static void test_replay_from_thinned_checkpoints(void **state)
         s[i] = capture(d);
     }
     assert_true(cps_stored(d->cps) <= 2);
-    assert_int_equal(fixture_exec(d, "back layer 2"), CMD_OK);
-    struct state now = capture(d);
-    assert_same(&now, &s[2]);
-    release(&now);
-    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
-    now = capture(d);
-    assert_same(&now, &s[3]);
-    release(&now);
+    assert_state_after(d, "back layer 2", &s[2]);
+    assert_state_after(d, "step layer", &s[3]);
     for (int i = 1; i <= OPS; i++)
         release(&s[i]);
     dbg_destroy(d);
@@ -232,23 +221,14 @@ static void test_loadable_back_then_step(void **state)
     struct state first = capture(d);
     assert_int_equal(fixture_exec(d, "next"), CMD_OK);
     struct state second = capture(d);
-    assert_int_equal(fixture_exec(d, "back"), CMD_OK);
-    struct state now = capture(d);
-    assert_same(&now, &first);
-    release(&now);
-    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
-    now = capture(d);
-    assert_same(&now, &second);
-    release(&now);
+    assert_state_after(d, "back", &first);
+    assert_state_after(d, "next", &second);
     /* and the run ends as a run without stepping back does */
     assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
     assert_true(session_finished(d->session));
     struct state end = capture(d);
     struct dbg *e = fixture_open("sample:lenet");
-    assert_int_equal(fixture_exec(e, "run"), CMD_OK);
-    now = capture(e);
-    assert_same(&now, &end);
-    release(&now);
+    assert_state_after(e, "run", &end);
     release(&end);
     release(&first);
     release(&second);
