@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "afile.h"
+#include "textfile.h"
 
 /* A growable byte buffer. */
 struct bytes {
@@ -82,32 +83,29 @@ static int parse_data_line(const char *line, struct bytes *b, const char *path, 
     return 0;
 }
 
+struct hex_file {
+    const char *path;
+    uint64_t want;
+    struct bytes b;
+};
+
+/* 1 (stop, no error) once the wanted bytes are read. */
+static int hex_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    struct hex_file *h = ctx;
+    if (h->want && h->b.n >= h->want)
+        return 1;
+    if (!is_data_line(line))
+        return 0; /* header ("Data_size = ...", "dumped memory,...", "=====") */
+    return parse_data_line(line, &h->b, h->path, lineno, err, errlen) != 0 ? -1 : 0;
+}
+
 int dat_read_hexlines(const char *path, uint64_t want, uint8_t **out, size_t *len, char *err,
                       size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    struct bytes b = {0};
-    char *line = NULL;
-    size_t cap = 0;
-    unsigned lineno = 0;
-    int rc = 0;
-    while (getline(&line, &cap, fp) > 0) {
-        lineno++;
-        if (want && b.n >= want)
-            break;
-        if (!is_data_line(line))
-            continue; /* header ("Data_size = ...", "dumped memory,...", "=====") */
-        if (parse_data_line(line, &b, path, lineno, err, errlen) != 0) {
-            rc = -1;
-            break;
-        }
-    }
-    free(line);
-    fclose(fp);
+    struct hex_file h = {.path = path, .want = want};
+    int rc = textfile_each_line(path, hex_line, &h, err, errlen) < 0 ? -1 : 0;
+    struct bytes b = h.b;
     if (rc == 0 && want && b.n < want) {
         snprintf(err, errlen, "%s: holds %zu data bytes, %llu expected", path, b.n,
                  (unsigned long long)want);
@@ -245,30 +243,30 @@ static int parse_record(struct cursor *c, dat_record_fn fn, void *ctx, uint64_t 
     return fn ? fn(ctx, offset, bytes, (size_t)size) : 0;
 }
 
+struct record_file {
+    const char *path;
+    dat_record_fn fn;
+    void *ctx;
+    uint64_t *extent;
+};
+
+static int record_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    struct record_file *r = ctx;
+    struct cursor c = {.path = r->path, .line = lineno, .err = err, .errlen = errlen};
+    c.s = skip_space(line);
+    if (*c.s == 0 || *c.s == '#' || (c.s[0] == '/' && c.s[1] == '/'))
+        return 0;
+    if ((c.s[0] == '{' || c.s[0] == '}') && *skip_space(c.s + 1) == 0)
+        return 0; /* the optional first "{" and last "}" lines */
+    accept(&c, '{');
+    return parse_record(&c, r->fn, r->ctx, r->extent);
+}
+
 int dat_read_records(const char *path, dat_record_fn fn, void *ctx, uint64_t *extent, char *err,
                      size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int rc = 0;
-    struct cursor c = {.path = path, .err = err, .errlen = errlen};
+    struct record_file r = {path, fn, ctx, extent};
     *extent = 0;
-    while (rc == 0 && getline(&line, &cap, fp) > 0) {
-        c.line++;
-        c.s = skip_space(line);
-        if (*c.s == 0 || *c.s == '#' || (c.s[0] == '/' && c.s[1] == '/'))
-            continue;
-        if ((c.s[0] == '{' || c.s[0] == '}') && *skip_space(c.s + 1) == 0)
-            continue; /* the optional first "{" and last "}" lines */
-        accept(&c, '{');
-        rc = parse_record(&c, fn, ctx, extent);
-    }
-    free(line);
-    fclose(fp);
-    return rc;
+    return textfile_each_line(path, record_line, &r, err, errlen);
 }

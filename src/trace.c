@@ -206,24 +206,3 @@ void trace_summary(const struct driver *drv, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, "; %u dump%s written", r->dumps_written,
                  r->dumps_written == 1 ? "" : "s");
 }
-
-int trace_parse_lines(const char *path,
-                      int (*parse)(void *ctx, char *line, unsigned lineno, char *err,
-                                   size_t errlen),
-                      void *ctx, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    unsigned lineno = 0;
-    int rc = 0;
-    while (rc == 0 && getline(&line, &cap, fp) > 0)
-        rc = parse(ctx, line, ++lineno, err, errlen);
-    free(line);
-    fclose(fp);
-    return rc;
-}

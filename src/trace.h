@@ -35,13 +35,5 @@ void trace_compare_golden(struct report *rep, const char *loc, const char *golde
 void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
                       uint64_t addr, const char *memtype, const uint8_t *mem, size_t len);
 void trace_summary(const struct driver *drv, char *buf, size_t len);
-/* Read a trace file line by line: each line, its number (from 1) and the
- * message buffer go to parse until it returns non-zero.  Returns 0,
- * parse's first non-zero result, or -1 with a message when the file cannot
- * be opened.  The two replayers' file loop. */
-int trace_parse_lines(const char *path,
-                      int (*parse)(void *ctx, char *line, unsigned lineno, char *err,
-                                   size_t errlen),
-                      void *ctx, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "crc32.h"
 #include "dat.h"
+#include "textfile.h"
 #include "trace.h"
 
 enum cfg_op {
@@ -334,7 +335,7 @@ static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st
     return perr(p, "unrecognized statement \"%s\"", n);
 }
 
-/* One line of the file (trace_parse_lines calls it with the trace as ctx). */
+/* One line of the file (textfile_each_line calls it with the trace as ctx). */
 static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
     struct cfg_trace *t = ctx;
@@ -368,7 +369,7 @@ static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t 
 
 static int parse_file(struct cfg_trace *t, char *err, size_t errlen)
 {
-    return trace_parse_lines(t->file, parse_line, t, err, errlen);
+    return textfile_each_line(t->file, parse_line, t, err, errlen);
 }
 
 /* Every check must wait on a sync id that some intr_notify fires. */

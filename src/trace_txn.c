@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "dat.h"
+#include "textfile.h"
 #include "trace.h"
 
 enum txn_op { TXN_WRITE, TXN_READ, TXN_WAIT, TXN_UNTIL, TXN_LOAD, TXN_DUMP };
@@ -152,7 +153,7 @@ static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t
     return 0;
 }
 
-/* One line of the file (trace_parse_lines calls it with the trace as ctx). */
+/* One line of the file (textfile_each_line calls it with the trace as ctx). */
 static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
     struct txn *t = ctx;
@@ -187,7 +188,7 @@ static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t 
 
 static int parse_file(struct txn *t, char *err, size_t errlen)
 {
-    return trace_parse_lines(t->file, parse_line, t, err, errlen);
+    return textfile_each_line(t->file, parse_line, t, err, errlen);
 }
 
 /* "+read_reg_poll_retries=N" in plusargs.txt next to the trace */
