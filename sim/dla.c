@@ -297,6 +297,18 @@ void dla_unlisten(struct dla *d, int handle)
     }
 }
 
+void *dla_grow(void *v, size_t n, size_t *cap, size_t first, size_t elem)
+{
+    if (n != *cap)
+        return v;
+    size_t grown = *cap ? *cap * 2 : first;
+    void *g = realloc(v, grown * elem);
+    if (!g)
+        abort();
+    *cap = grown;
+    return g;
+}
+
 void dla_emit(struct dla *d, struct dla_event *ev)
 {
     ev->cycle = d->now;

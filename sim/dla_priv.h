@@ -193,6 +193,12 @@ struct dla {
 /* ---------------------------------------------------------------- helpers */
 void dla_emit(struct dla *d, struct dla_event *ev);
 
+/* Room for element n of a growable array v of *cap elements of elem bytes:
+ * v itself, or v reallocated to twice the capacity (first when empty).
+ * Running out of memory aborts, as everywhere in the model.  Shared by the
+ * model's appends (layer chunks, schedule, transfers, held writes). */
+void *dla_grow(void *v, size_t n, size_t *cap, size_t first, size_t elem);
+
 /* Diagnostics: formatted message, published as DLA_EV_DIAG. */
 void dla_diag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enum dla_unit unit,
               uint32_t addr, const char *rule, const char *fmt, ...)

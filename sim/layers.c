@@ -77,14 +77,8 @@ struct dla_layer *layer_at(struct dla *d, int32_t index)
 
 static void add_chunk(struct dla *d)
 {
-    if (d->n_chunks == d->cap_chunks) {
-        size_t cap = d->cap_chunks ? d->cap_chunks * 2 : 16;
-        struct layer_chunk **n = realloc(d->layer_chunks, cap * sizeof *n);
-        if (!n)
-            abort();
-        d->layer_chunks = n;
-        d->cap_chunks = cap;
-    }
+    d->layer_chunks =
+        dla_grow(d->layer_chunks, d->n_chunks, &d->cap_chunks, 16, sizeof *d->layer_chunks);
     struct layer_chunk *c = calloc(1, sizeof *c);
     if (!c)
         abort();

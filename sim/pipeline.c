@@ -406,14 +406,7 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
         }
         break;
     }
-    if (p->n_xfers == p->cap_xfers) {
-        size_t cap = p->cap_xfers ? p->cap_xfers * 2 : 16;
-        struct dla_transfer *n = realloc(p->xfers, cap * sizeof *n);
-        if (!n)
-            abort();
-        p->xfers = n;
-        p->cap_xfers = cap;
-    }
+    p->xfers = dla_grow(p->xfers, p->n_xfers, &p->cap_xfers, 16, sizeof *p->xfers);
     p->xfers[p->n_xfers++] = (struct dla_transfer){.stage = x->stage,
                                                    .client = (uint8_t)c,
                                                    .space = (uint8_t)s,
@@ -476,14 +469,7 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
         last->data = grown;
         last->len += len;
     } else {
-        if (p->n_writes == p->cap_writes) {
-            size_t cap = p->cap_writes ? p->cap_writes * 2 : 16;
-            struct dla_pending_write *n = realloc(p->writes, cap * sizeof *n);
-            if (!n)
-                abort();
-            p->writes = n;
-            p->cap_writes = cap;
-        }
+        p->writes = dla_grow(p->writes, p->n_writes, &p->cap_writes, 16, sizeof *p->writes);
         uint8_t *data = malloc(len ? len : 1);
         if (!data)
             abort();

@@ -19,14 +19,7 @@ static void swap(struct dla_sched_item *a, struct dla_sched_item *b)
 
 void sched_push(struct dla *d, uint64_t at, uint8_t pipe, uint8_t ms)
 {
-    if (d->n_sched == d->cap_sched) {
-        size_t cap = d->cap_sched ? d->cap_sched * 2 : 32;
-        struct dla_sched_item *s = realloc(d->sched, cap * sizeof *s);
-        if (!s)
-            abort();
-        d->sched = s;
-        d->cap_sched = cap;
-    }
+    d->sched = dla_grow(d->sched, d->n_sched, &d->cap_sched, 32, sizeof *d->sched);
     size_t i = d->n_sched++;
     d->sched[i] = (struct dla_sched_item){.at = at, .seq = d->seq++, .pipe = pipe, .ms = ms};
     while (i > 0) {
