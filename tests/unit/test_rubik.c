@@ -44,6 +44,21 @@ static uint8_t *random_bytes(size_t n, uint32_t seed)
     return p;
 }
 
+/* Source bytes at SRC, a destination of 0xee bytes at DST, the layer run;
+ * returns the destination as the layer left it (malloc'ed).  The data
+ * plumbing of every contract, split and merge case. */
+static uint8_t *run_on(struct harness *h, const uint8_t *src, size_t in_bytes, size_t out_bytes)
+{
+    uint8_t *dst = malloc(out_bytes);
+    assert_non_null(dst);
+    memset(dst, 0xee, out_bytes);
+    mem_put(h, SRC, src, in_bytes);
+    mem_put(h, DST, dst, out_bytes);
+    run(h);
+    mem_get(h, DST, dst, out_bytes);
+    return dst;
+}
+
 /* ---------------------------------------------------------------- contract */
 
 static void check_contract(const struct rbk_case *rc)
@@ -61,13 +76,8 @@ static void check_contract(const struct rbk_case *rc)
     wr(h, "RBK.D_CONTRACT_STRIDE_1", (uint32_t)super_line);
     wr(h, "RBK.D_DAOUT_SURF_STRIDE", (uint32_t)out_surf);
     size_t in_bytes = in_surf * s_in, out_bytes = out_surf * s_out;
-    uint8_t *src = random_bytes(in_bytes, rc->w + rc->sx), *dst = malloc(out_bytes);
-    assert_non_null(dst);
-    memset(dst, 0xee, out_bytes);
-    mem_put(h, SRC, src, in_bytes);
-    mem_put(h, DST, dst, out_bytes);
-    run(h);
-    mem_get(h, DST, dst, out_bytes);
+    uint8_t *src = random_bytes(in_bytes, rc->w + rc->sx);
+    uint8_t *dst = run_on(h, src, in_bytes, out_bytes);
     /* output (x, y) of surface s: input surface (y % sy * sx + x % sx) * s_out + s,
      * line y / sy, atom x / sx */
     for (unsigned s = 0; s < s_out; s++)
@@ -132,13 +142,8 @@ static void check_split(const struct rbk_case *rc)
     wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.plane_line);
     wr(h, "RBK.D_DAOUT_PLANAR_STRIDE", (uint32_t)p.plane_stride);
     size_t in_bytes = p.cube_surf * p.surfaces, out_bytes = p.plane_stride * rc->c_in;
-    uint8_t *src = random_bytes(in_bytes, rc->w * 3 + rc->c_in), *dst = malloc(out_bytes);
-    assert_non_null(dst);
-    memset(dst, 0xee, out_bytes);
-    mem_put(h, SRC, src, in_bytes);
-    mem_put(h, DST, dst, out_bytes);
-    run(h);
-    mem_get(h, DST, dst, out_bytes);
+    uint8_t *src = random_bytes(in_bytes, rc->w * 3 + rc->c_in);
+    uint8_t *dst = run_on(h, src, in_bytes, out_bytes);
     size_t line_bytes = (size_t)rc->w * p.bpe;
     size_t written = line_bytes < ATOM ? ATOM : (line_bytes + ATOM - 1) / ATOM * ATOM;
     for (unsigned c = 0; c < rc->c_in; c++)
@@ -168,13 +173,8 @@ static void check_merge(const struct rbk_case *rc)
     wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.cube_line);
     wr(h, "RBK.D_DAOUT_SURF_STRIDE", (uint32_t)p.cube_surf);
     size_t in_bytes = p.plane_stride * (rc->c_in + 1), out_bytes = p.cube_surf * p.surfaces;
-    uint8_t *src = random_bytes(in_bytes, rc->w * 5 + rc->c_in), *dst = malloc(out_bytes);
-    assert_non_null(dst);
-    memset(dst, 0xee, out_bytes);
-    mem_put(h, SRC, src, in_bytes);
-    mem_put(h, DST, dst, out_bytes);
-    run(h);
-    mem_get(h, DST, dst, out_bytes);
+    uint8_t *src = random_bytes(in_bytes, rc->w * 5 + rc->c_in);
+    uint8_t *dst = run_on(h, src, in_bytes, out_bytes);
     for (unsigned c = 0; c < p.surfaces * p.cpa; c++)
         for (unsigned y = 0; y < rc->h; y++)
             for (unsigned x = 0; x < rc->w; x++) {
