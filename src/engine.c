@@ -809,6 +809,16 @@ uint32_t engine_ops_done(const struct engine *e)
 
 /* ---------------------------------------------------------------- LUT programming */
 
+bool eng_lut_ready(const struct eng_proc *p, const struct eng_group *g, int16_t lut)
+{
+    const struct eng_group *next = &p->groups[!g->id];
+    if (lut == -1 || next->lut_index == lut)
+        return true;
+    if (next->lut_index != -1)
+        return false;
+    return !next->active;
+}
+
 /* The SDP and CDP LUT register sets differ only in names (CDP has 64-bit
  * start/end as LOW/HIGH pairs). */
 void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8_t precision)

@@ -26,13 +26,7 @@ static bool cdp_rdma_needed(const struct fw_op *op)
 
 static bool cdp_is_ready(const struct eng_proc *p, const struct eng_group *g)
 {
-    const struct eng_group *next = &p->groups[!g->id];
-    int16_t lut = g->desc.u.cdp.op.lut_index;
-    if (lut == -1 || next->lut_index == lut)
-        return true;
-    if (next->lut_index != -1)
-        return false;
-    return !next->active;
+    return eng_lut_ready(p, g, g->desc.u.cdp.op.lut_index);
 }
 
 static int cdp_program(struct engine *e, struct dla *d, struct eng_group *g)

@@ -377,6 +377,10 @@ void eng_enable_intr(struct engine *e, uint32_t mask);
 bool eng_read_lut(struct engine *e, struct dla *d, int16_t index, struct fw_lut *lut);
 /* Program a LUT through S_LUT_ACCESS_* (SDP or CDP register set). */
 void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8_t precision);
+/* One LUT serves both groups of SDP or CDP: group g may load LUT `lut`
+ * (-1: none) only when the other group does not hold a different one that
+ * is still in use.  The is_ready of both units. */
+bool eng_lut_ready(const struct eng_proc *p, const struct eng_group *g, int16_t lut);
 
 static inline uint32_t eng_lo32(uint64_t v)
 {

@@ -33,17 +33,9 @@ static bool sdp_rdma_needed(const struct fw_op *op)
            stage_streams(&o->x2) || stage_streams(&o->y);
 }
 
-/* One LUT serves both groups: a group may load its LUT only when the other
- * group does not hold a different one that is still in use. */
 static bool sdp_is_ready(const struct eng_proc *p, const struct eng_group *g)
 {
-    const struct eng_group *next = &p->groups[!g->id];
-    int16_t lut = g->desc.u.sdp.op.lut_index;
-    if (lut == -1 || next->lut_index == lut)
-        return true;
-    if (next->lut_index != -1)
-        return false;
-    return !next->active;
+    return eng_lut_ready(p, g, g->desc.u.sdp.op.lut_index);
 }
 
 /* The processing precision the firmware derives from output and input. */
