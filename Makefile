@@ -35,7 +35,9 @@ TEST_LIBS := -lcmocka
 SIM_SRC := $(wildcard sim/*.c)
 CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 UI_SRC := $(wildcard ui/*.c)
-PLUGIN_SRC := $(wildcard plugins/*.c)
+# plugins/test_*.c are deliberately broken decoders, built only for the tests
+PLUGIN_SRC := $(filter-out plugins/test_%.c,$(wildcard plugins/*.c))
+TEST_PLUGIN_SRC := $(wildcard plugins/test_*.c)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 REGDB := $(wildcard share/regdb/*.regs)
 
@@ -44,6 +46,7 @@ SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/regdb_tables.o
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 PLUGINS := $(PLUGIN_SRC:plugins/%.c=$(BUILD)/plugins/%.so)
+TEST_PLUGINS := $(TEST_PLUGIN_SRC:plugins/test_%.c=$(BUILD)/tests/plugins/%.so)
 TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBSIM := $(BUILD)/libdlasim.a
@@ -149,6 +152,10 @@ $(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
 	@$(if $(V),,echo "  CC.so   $<")
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
+$(BUILD)/tests/plugins/%.so: plugins/test_%.c plugins/include/dladbg/decoder.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC+LD   $<")
@@ -158,9 +165,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- use
-# Until the debugger front end lands, the main job replays the project's own trace.
+# The main job: the debugger on the built-in sample network (sample:lenet).
 run: all
-	./dladbg --batch traces/bdma_copy
+	./dladbg
 
 # Every suite twice: plain, then under AddressSanitizer + UndefinedBehaviorSanitizer.
 check: deps-test
@@ -168,7 +175,7 @@ check: deps-test
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
 
-test-run: $(BIN) $(PLUGINS) $(TESTS) $(SAMPLES)
+test-run: $(BIN) $(PLUGINS) $(TEST_PLUGINS) $(TESTS) $(SAMPLES)
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 conformance: all
@@ -190,7 +197,7 @@ install: all
 
 format:
 	clang-format -i $(SIM_SRC) $(wildcard sim/*.h) $(CORE_SRC) src/main.c $(wildcard src/*.h) \
-		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) plugins/include/dladbg/decoder.h $(TEST_SRC)
+		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) $(TEST_PLUGIN_SRC) plugins/include/dladbg/decoder.h $(TEST_SRC)
 
 clean:
 	rm -rf build dladbg

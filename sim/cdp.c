@@ -17,8 +17,13 @@
 #include "cdp_lrn.h"
 #include "dla_priv.h"
 
-/* One line of all surfaces larger than this is a programming error. */
+/* One line of all surfaces is held in memory at a time: bound it.  The work
+ * of the whole layer is bounded by the model's budget (exec_budget), in
+ * int8-MAC equivalents: one normalised element costs about as much as 64
+ * vectorised MACs on the integer path, eight times that in fp16. */
 #define CDP_MAX_LINE_BYTES (64u << 20)
+#define CDP_COST_INT       64u
+#define CDP_COST_FP16      512u
 
 enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
 
@@ -28,6 +33,7 @@ struct cdp_job {
     unsigned w, h, c, n_surf, c_pad;
     uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
     enum dla_space src_space, dst_space;
+    uint64_t work; /* int8-MAC equivalents, for exec_budget */
 };
 
 /* ---------------------------------------------------------------- configuration */
@@ -79,11 +85,6 @@ static bool format_ok(struct dla *d, int rg, const struct cdp_job *j)
     if (rdma_format != j->format)
         dla_rule(d, DLA_U_CDP_RDMA, "cdp.rdma_format",
                  "CDP_RDMA reads format %u, CDP computes format %u", rdma_format, j->format);
-    if (j->format == CDP_FP16) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP fp16 normalisation is not modelled (needs the fp17 arithmetic)");
-        return false;
-    }
     return true;
 }
 
@@ -103,15 +104,22 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     j->cpa = j->atom / j->bpe;
     j->n_surf = (j->c + j->cpa - 1) / j->cpa;
     j->c_pad = j->n_surf * j->cpa;
-    if ((uint64_t)j->w * j->n_surf * j->atom > CDP_MAX_LINE_BYTES) {
+    uint64_t line_bytes = (uint64_t)j->w * j->n_surf * j->atom;
+    j->work =
+        (uint64_t)j->w * j->h * j->c_pad * (j->format == CDP_FP16 ? CDP_COST_FP16 : CDP_COST_INT);
+    if (line_bytes > CDP_MAX_LINE_BYTES) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP line of %ux%u elements is too large to model", j->w, j->c);
+                 "CDP line of %ux%u elements is too large for the model (%llu bytes, limit %u)",
+                 j->w, j->c, (unsigned long long)line_bytes, CDP_MAX_LINE_BYTES);
         return false;
     }
     j->lrn.path = j->format == CDP_INT8 ? LUT_CDP_INT8 : LUT_CDP_INT16;
     read_convertors(d, g, &j->lrn);
+    j->lrn.fp16 = j->format == CDP_FP16;
+    j->lrn.nan_to_zero = dla_field(d, DLA_U_CDP, g, "D_NAN_FLUSH_TO_ZERO", "NAN_TO_ZERO") != 0;
     j->lrn.lut = &d->lut_cdp;
     lut_cfg_read(d, DLA_U_CDP, &j->lrn.lut_cfg);
+    j->lrn.lut_cfg.fp = j->lrn.fp16;
     lut_cfg_check(d, DLA_U_CDP, &j->lrn.lut_cfg);
     read_addresses(d, g, rg, j);
     return true;
@@ -119,9 +127,34 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
 
 /* ---------------------------------------------------------------- data movement */
 
-static int32_t element_at(const uint8_t *p, unsigned bpe)
+/* An element: a signed integer, or the fp16 bits. */
+static int32_t element_at(const struct cdp_job *j, const uint8_t *p)
 {
-    return bpe == 1 ? (int8_t)p[0] : (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+    if (j->bpe == 1)
+        return (int8_t)p[0];
+    uint16_t bits = (uint16_t)(p[0] | (unsigned)p[1] << 8);
+    return j->format == CDP_FP16 ? (int32_t)bits : (int16_t)bits;
+}
+
+/* fp16 NaN and infinity counters: every element of every atom moved. */
+struct cdp_fp_counts {
+    uint64_t nan_in, inf_in, nan_out;
+};
+
+static void count_fp(const struct cdp_job *j, const uint8_t *atoms, size_t bytes, uint64_t *nan,
+                     uint64_t *inf)
+{
+    if (j->format != CDP_FP16)
+        return;
+    for (size_t i = 0; i + 1 < bytes; i += 2) {
+        uint16_t h = (uint16_t)(atoms[i] | (unsigned)atoms[i + 1] << 8);
+        if ((h & 0x7c00u) != 0x7c00u)
+            continue;
+        if (h & 0x3ffu)
+            (*nan)++;
+        else if (inf)
+            (*inf)++;
+    }
 }
 
 static void store_element(uint8_t *p, unsigned bpe, int32_t v)
@@ -180,7 +213,7 @@ static bool alloc_buffers(const struct cdp_job *j, struct cdp_buffers *b)
     b->out = malloc(line);
     b->raw = malloc(j->c_pad * sizeof *b->raw);
     b->res = malloc(j->c_pad * sizeof *b->res);
-    b->scratch = malloc(j->c_pad * sizeof *b->scratch);
+    b->scratch = malloc(2 * (size_t)j->c_pad * sizeof *b->scratch);
     if (b->in && b->out && b->raw && b->res && b->scratch)
         return true;
     free_buffers(b);
@@ -194,7 +227,7 @@ static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
     uint64_t saturated = 0;
     for (unsigned x = 0; x < j->w; x++) {
         for (unsigned ch = 0; ch < j->c_pad; ch++)
-            b->raw[ch] = element_at(b->in + line_offset(j, x, ch), j->bpe);
+            b->raw[ch] = element_at(j, b->in + line_offset(j, x, ch));
         saturated += cdp_lrn_vector(&j->lrn, b->raw, j->c_pad, j->c, b->res, b->scratch, stats);
         for (unsigned ch = 0; ch < j->c_pad; ch++)
             store_element(b->out + line_offset(j, x, ch), j->bpe, b->res[ch]);
@@ -210,7 +243,7 @@ static uint32_t clamp32(uint64_t v)
 }
 
 static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_lut_stats *s,
-                    uint64_t saturated)
+                    uint64_t saturated, const struct cdp_fp_counts *fc)
 {
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_UFLOW", clamp32(s->underflow));
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_OFLOW", clamp32(s->overflow));
@@ -219,9 +252,9 @@ static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_l
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_PERF_LUT_LO_HIT", clamp32(s->lo_hit));
     dla_reg_hw_set(d, DLA_U_CDP, g, "D_OUT_SATURATION", clamp32(saturated));
     /* NaN and Inf are counted on fp16 data only */
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", 0);
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_INF_INPUT_NUM", 0);
-    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_OUTPUT_NUM", 0);
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_INPUT_NUM", clamp32(fc->nan_in));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_INF_INPUT_NUM", clamp32(fc->inf_in));
+    dla_reg_hw_set(d, DLA_U_CDP, g, "D_NAN_OUTPUT_NUM", clamp32(fc->nan_out));
     exec_lut_stats(x, s);
     exec_counter(x, "CDP.D_OUT_SATURATION", saturated);
 }
@@ -229,13 +262,16 @@ static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_l
 int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
 {
     struct cdp_job j;
-    if (!decode(d, group, rdma_group, &j)) {
+    if (!decode(d, group, rdma_group, &j) || !exec_budget(x, DLA_U_CDP, j.work, "CDP LRN")) {
         exec_desc(x, "cdp: not computed (see diagnostics)");
         return -1;
     }
     exec_desc(x, "cdp lrn%u %s %ux%ux%u%s%s", 2 * j.lrn.half_window + 1,
-              j.format == CDP_INT8 ? "int8" : "int16", j.w, j.h, j.c,
-              j.lrn.sqsum_bypass ? " sqsum-bypass" : "", j.lrn.mul_bypass ? " mul-bypass" : "");
+              j.format == CDP_INT8    ? "int8"
+              : j.format == CDP_INT16 ? "int16"
+                                      : "fp16",
+              j.w, j.h, j.c, j.lrn.sqsum_bypass ? " sqsum-bypass" : "",
+              j.lrn.mul_bypass ? " mul-bypass" : "");
     struct cdp_buffers b;
     if (!alloc_buffers(&j, &b)) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
@@ -245,18 +281,22 @@ int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
     struct dla_lut_stats stats;
     lut_stats_begin(&stats);
     uint64_t saturated = 0;
+    struct cdp_fp_counts fc = {0};
+    size_t line_bytes = (size_t)j.w * j.n_surf * j.atom;
     int rc = 0;
     for (unsigned y = 0; y < j.h && rc == 0; y++) {
         if (!read_line(x, &j, y, b.in)) {
             rc = -1;
             break;
         }
+        count_fp(&j, b.in, line_bytes, &fc.nan_in, &fc.inf_in);
         saturated += normalise_line(&j, &b, &stats);
+        count_fp(&j, b.out, line_bytes, &fc.nan_out, NULL);
         if (!write_line(x, &j, y, b.out))
             rc = -1;
     }
     free_buffers(&b);
-    publish(d, x, group, &stats, saturated);
+    publish(d, x, group, &stats, saturated, &fc);
     uint64_t elems = (uint64_t)j.w * j.h * j.c_pad;
     unsigned tp = d->cfg->cdp_throughput ? d->cfg->cdp_throughput : 1;
     exec_compute(x, (elems + tp - 1) / tp, elems * (2 * j.lrn.half_window + 1));

@@ -11,6 +11,11 @@
  *   out  = round_half_away((y - datout_offset) * datout_scale >> datout_shifter),
  *          saturated to int8/int16 (the saturation counter counts these)
  *
+ * In fp16 the convertors only change format (fp16 -> fp17 -> fp32 and back),
+ * the squares and the sum (pairs of neighbours added outwards from the
+ * centre) are fp32, the LUT's result and the product fp17, all in the
+ * cmod's float arithmetic (cmod/hls_wrapper/cdp_hls_wrapper.cpp).
+ *
  * sim/cdp.c reads the registers and memory; the unit tests drive this. */
 #ifndef DLA_CDP_LRN_H
 #define DLA_CDP_LRN_H
@@ -18,7 +23,9 @@
 #include "lut.h"
 
 struct cdp_lrn_cfg {
-    enum lut_cdp_path path; /* int8 or int16 pipeline */
+    enum lut_cdp_path path; /* int8 or int16 pipeline (ignored in fp16) */
+    bool fp16;              /* fp16 pipeline: no convertor arithmetic, fp32 sums */
+    bool nan_to_zero;       /* fp16: NaN inputs become +0 */
     unsigned half_window;   /* n: NORMALZ_LEN + 1 (1..4) */
     bool sqsum_bypass, mul_bypass;
     int32_t in_offset;  /* D_DATIN_OFFSET (16 bits; int8 uses the low 8) */
@@ -40,8 +47,8 @@ int32_t cdp_out_convert(const struct cdp_lrn_cfg *c, int64_t v, bool *saturated)
 
 /* Normalise one channel vector of n elements (whole memory atoms): raw
  * values of channels >= valid are replaced by the input offset as the
- * hardware does.  scratch holds n int32.  Counts LUT statistics into s
- * (may be NULL) and returns the number of saturated outputs. */
+ * hardware does (+0 in fp16; raw and out hold fp16 bits there).  scratch holds 2n int32.  Counts
+ * LUT statistics into s (may be NULL) and returns the number of saturated outputs. */
 uint64_t cdp_lrn_vector(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,
                         int32_t *out, int32_t *scratch, struct dla_lut_stats *s);
 

@@ -220,9 +220,11 @@ typedef void (*dla_listener_fn)(void *ctx, const struct dla_event *ev);
 struct dla;
 
 struct dla_options {
-    uint64_t mem_budget;  /* maximum resident bytes per memory space; 0 = default (4 GiB) */
-    uint64_t work_budget; /* most element operations one layer may ask of the model; 0 = default
-                             (2^36): hostile register values must not make a run take hours */
+    uint64_t mem_budget; /* maximum resident bytes per memory space; 0 = default (4 GiB) */
+    /* Most work one layer may ask of the model, in int8-MAC equivalents (units
+     * weight costlier operations); 0 = default (2^36, seconds of simulation).
+     * Hostile register values must not make a run take hours. */
+    uint64_t work_budget;
 };
 
 /* ---------------------------------------------------------------- lifecycle */

@@ -266,8 +266,9 @@ bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t
 /* Write memory through a DMA client; the bytes reach memory when the stage completes. */
 bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
                 const void *buf, size_t len);
-/* Before computing, a unit states how much work the layer asks for (element
- * operations: MACs, elements times window size ...).  False, with a
+/* Before computing, a unit states how much work the layer asks for, in
+ * int8-MAC equivalents (an operation costlier than one vectorised int8 MAC
+ * counts as several).  False, with a
  * DLA_DIAG_UNSUPPORTED diagnostic naming what, when it exceeds the model's work
  * budget; the unit then returns -1 (the layer completes without output). */
 bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what);

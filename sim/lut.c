@@ -1,14 +1,11 @@
-/* The two-level LUT of SDP and CDP: access port, configuration, lookups and
- * statistics (see lut.h).  The arithmetic follows NVIDIA's C model: CDP's
- * lookup_lut / lookup_lut_int8 (cmod/cdp/NV_NVDLA_cdp.cpp) and SDP's Y stage
- * index and interpolation units (cmod/hls/sdp/sdp_y_idx.cpp, sdp_y_inp.cpp
- * with the glue in cmod/hls_wrapper/sdp_hls_wrapper.cpp). */
+/* The two-level LUT of SDP and CDP: the access port, the configuration and
+ * its rules, and the statistics' histograms (see lut.h).  The lookups are in
+ * lut_cdp.c and lut_sdp.c. */
 #include "lut.h"
 
 #include <string.h>
 
-#define LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */
-#define LO_LAST (DLA_LUT_LO_ENTRIES - 1) /* 256 */
+#include "lut_internal.h"
 
 /* S_LUT_ACCESS_CFG fields (same in both maps). */
 #define CFG_ADDR_MASK  0x3ffu
@@ -19,7 +16,7 @@
 
 static unsigned last_entry(const struct dla_lut_ram *r)
 {
-    return r->table == LUT_LO ? LO_LAST : LE_LAST;
+    return r->table == LUT_LO ? LUT_LO_LAST : LUT_LE_LAST;
 }
 
 /* The address stops on the last entry of the table (the RTL compares for
@@ -150,23 +147,38 @@ void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
         (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_OFLOW_SHIFT");
 }
 
+/* A bound as a number: the integer, or the fp32 value of its low 32 bits. */
+static double bound_value(const struct lut_cfg *c, int64_t v)
+{
+    if (!c->fp)
+        return (double)v;
+    uint32_t bits = (uint32_t)v;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static int check_range(struct dla *d, enum dla_unit u, const struct lut_cfg *c, bool le)
+{
+    double start = bound_value(c, le ? c->le_start : c->lo_start);
+    double end = bound_value(c, le ? c->le_end : c->lo_end);
+    if (!(end < start))
+        return 0;
+    dla_rule(d, u,
+             u == DLA_U_CDP ? (le ? "cdp.lut_le_range" : "cdp.lut_lo_range")
+                            : (le ? "sdp.lut_le_range" : "sdp.lut_lo_range"),
+             "%s LUT: %s end %g is below its start %g", u == DLA_U_CDP ? "CDP" : "SDP",
+             le ? "LE" : "LO", end, start);
+    return 1;
+}
+
 int lut_cfg_check(struct dla *d, enum dla_unit u, const struct lut_cfg *c)
 {
-    int n = 0;
-    const char *unit = u == DLA_U_CDP ? "cdp" : "sdp";
-    if (c->le_end < c->le_start) {
-        dla_rule(d, u, u == DLA_U_CDP ? "cdp.lut_le_range" : "sdp.lut_le_range",
-                 "%s LUT: LE end %lld is below LE start %lld", unit, (long long)c->le_end,
-                 (long long)c->le_start);
-        n++;
-    }
-    if (c->lo_end < c->lo_start) {
-        dla_rule(d, u, u == DLA_U_CDP ? "cdp.lut_lo_range" : "sdp.lut_lo_range",
-                 "%s LUT: LO end %lld is below LO start %lld", unit, (long long)c->lo_end,
-                 (long long)c->lo_start);
-        n++;
-    }
-    return n;
+    /* The guide also bounds the index selects and a linear table's
+     * coverage, but its table of limits did not survive in the seed text and
+     * NVIDIA's own CDP loadable programs LE_END = LE_START: only the
+     * unambiguous rule is checked. */
+    return check_range(d, u, c, true) + check_range(d, u, c, false);
 }
 
 /* ---------------------------------------------------------------- statistics */
@@ -177,7 +189,7 @@ void lut_stats_begin(struct dla_lut_stats *s)
 }
 
 /* Histogram of integer inputs over [lo, hi]. */
-static void histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
+void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
 {
     if (x < lo) {
         s->hist_below++;
@@ -191,418 +203,9 @@ static void histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64
     }
 }
 
-static int64_t min64(int64_t a, int64_t b)
+/* Histogram of fp inputs over [lo, hi]. */
+void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
 {
-    return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
-/* ---------------------------------------------------------------- C-model arithmetic */
-
-/* The C model's CDP rounding helper: value / 2^shift computed in double,
- * rounded half away from zero by adding +-0.5 and truncating, then clamped
- * to a signed range of `bits` bits.  Doing it in double (not exactly) is
- * what makes the results bit-exact with NVIDIA's golden data. */
-static int64_t cmod_convert(int64_t value, int shift, int bits)
-{
-    const int64_t max = (int64_t)((1ull << (bits - 1)) - 1);
-    const int64_t min = -max - 1;
-    bool positive = value > 0;
-    double f = (double)value;
-    f = shift >= 0 ? f / (double)(1ull << shift) : f * (double)(1ull << -shift);
-    int64_t out;
-    double mag = f < 0 ? -f : f;
-    if (mag >= 9223372036854775808.0) /* the model's exponent > 62 case */
-        out = positive ? INT64_MAX : INT64_MIN;
-    else
-        out = positive ? (int64_t)(f + 0.5) : (int64_t)(f - 0.5);
-    return out > max ? max : out < min ? min : out;
-}
-
-static int16_t sat16(int64_t v)
-{
-    return (int16_t)(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v);
-}
-
-/* Two's-complement wrap-around products: hostile register values must not
- * become undefined behaviour. */
-static int64_t wrap_mul(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a * (uint64_t)b);
-}
-
-static int64_t wrap_sub(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a - (uint64_t)b);
-}
-
-/* Signed 5-bit slope shift field. */
-static int shift5(uint8_t raw)
-{
-    return dla_sext(raw, 5);
-}
-
-/* The C model shifts 64-bit integers by register-derived counts; on the
- * x86 machines that produced the goldens the count is taken modulo 64. */
-static int64_t shl64(int64_t v, int n)
-{
-    return (int64_t)((uint64_t)v << (n & 63));
-}
-
-static int64_t shr64(int64_t v, int n)
-{
-    return v >> (n & 63);
-}
-
-/* (1 << bits) computed in 32-bit int as the C model does, for the modulo
- * that extracts an interpolation offset; an x86 count is taken modulo 32
- * and 1 << 31 is INT_MIN, whose modulo keeps the low 31 bits. */
-static int64_t low_bits_mod(int64_t v, int bits)
-{
-    int n = bits & 31;
-    if (n == 31)
-        return v % INT32_MIN;
-    return v % ((int64_t)1 << n);
-}
-
-/* ---------------------------------------------------------------- CDP lookup */
-
-/* Per-table outcome of one CDP lookup. */
-struct cdp_side {
-    int16_t y;
-    bool uflow, oflow, hit;
-};
-
-static int64_t cdp_extrapolate(int16_t y_edge, int64_t dist, int16_t scale, uint8_t shift)
-{
-    int64_t r = y_edge + cmod_convert(wrap_mul(dist, scale), shift5(shift), 56);
-    return sat16(r);
-}
-
-/* Interpolate between two entries with a 16-bit fraction offset. */
-static int16_t cdp_interpolate(int16_t y0, int16_t y1, int64_t off16)
-{
-    return sat16(y0 + cmod_convert(wrap_mul((int64_t)y1 - y0, off16), 16, 56));
-}
-
-/* 16-bit interpolation offset from `bits` fractional bits. */
-static int64_t to_q16(int64_t off, int bits)
-{
-    return bits > 16 ? shr64(off, bits - 16) : shl64(off, 16 - bits);
-}
-
-static int floor_log2(uint64_t v)
-{
-    return 63 - __builtin_clzll(v);
-}
-
-static void cdp_le_exponent(const struct dla_lut_ram *r, const struct lut_cfg *c, int64_t x,
-                            struct cdp_side *s)
-{
-    int offset = (int8_t)c->le_index_offset;
-    int64_t rel = wrap_sub(x, c->le_start);
-    int log = rel > 0 ? floor_log2((uint64_t)rel) : 0;
-    int index = log - offset;
-    if (index < 0 || rel <= 0) {
-        int64_t bias = offset < 0 ? 0 : shl64(1, offset);
-        s->uflow = true;
-        s->y = (int16_t)cdp_extrapolate((int16_t)r->le[0], wrap_sub(rel, bias), c->le_uflow_scale,
-                                        c->le_uflow_shift);
-    } else if (index >= LE_LAST) {
-        s->oflow = true;
-        s->y = (int16_t)cdp_extrapolate((int16_t)r->le[LE_LAST], wrap_sub(x, c->le_end),
-                                        c->le_oflow_scale, c->le_oflow_shift);
-    } else {
-        int64_t off = rel - ((int64_t)1 << log);
-        s->hit = true;
-        s->y = cdp_interpolate((int16_t)r->le[index], (int16_t)r->le[index + 1], to_q16(off, log));
-    }
-}
-
-/* A linear table (LE in linear mode, or LO): index = (x - start) >> select. */
-static void cdp_linear(const uint16_t *table, int last, int64_t start, int64_t end, int select,
-                       int16_t uscale, uint8_t ushift, int16_t oscale, uint8_t oshift, int64_t x,
-                       struct cdp_side *s)
-{
-    int64_t rel = wrap_sub(x, start);
-    int64_t index = select < 0 ? shl64(rel, -select) : shr64(rel, select);
-    if (index < 0 || rel <= 0) {
-        s->uflow = true;
-        s->y = (int16_t)cdp_extrapolate((int16_t)table[0], rel, uscale, ushift);
-    } else if (index >= last) {
-        s->oflow = true;
-        s->y = (int16_t)cdp_extrapolate((int16_t)table[last], wrap_sub(x, end), oscale, oshift);
-    } else {
-        int64_t off = select < 0 ? 0 : to_q16(low_bits_mod(rel, select), select);
-        s->hit = true;
-        s->y = cdp_interpolate((int16_t)table[index], (int16_t)table[index + 1], off);
-    }
-}
-
-/* Index select fields: the int8 path sign-extends 6 bits, int16 7 bits. */
-static int cdp_select(uint8_t raw, enum lut_cdp_path path)
-{
-    return dla_sext(raw, path == LUT_CDP_INT8 ? 6 : 7);
-}
-
-static void cdp_count(const struct cdp_side *le, const struct cdp_side *lo, int64_t x,
-                      const struct lut_cfg *c, struct dla_lut_stats *s)
-{
-    s->lookups++;
-    s->le_underflow += le->uflow;
-    s->le_overflow += le->oflow;
-    s->lo_underflow += lo->uflow;
-    s->lo_overflow += lo->oflow;
-    if (le->uflow && lo->uflow)
-        s->underflow++;
-    else if (le->oflow && lo->oflow)
-        s->overflow++;
-    else if (le->hit && !lo->hit)
-        s->le_hit++;
-    else if (lo->hit && !le->hit)
-        s->lo_hit++;
-    else
-        s->hybrid++;
-    histogram_int(s, min64(c->le_start, c->lo_start), max64(c->le_end, c->lo_end), x);
-}
-
-int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enum lut_cdp_path path,
-                       int64_t x, struct dla_lut_stats *s)
-{
-    struct cdp_side le = {0}, lo = {0};
-    if (c->le_linear)
-        cdp_linear(r->le, LE_LAST, c->le_start, c->le_end, cdp_select(c->le_index_select, path),
-                   c->le_uflow_scale, c->le_uflow_shift, c->le_oflow_scale, c->le_oflow_shift, x,
-                   &le);
-    else
-        cdp_le_exponent(r, c, x, &le);
-    cdp_linear(r->lo, LO_LAST, c->lo_start, c->lo_end, cdp_select(c->lo_index_select, path),
-               c->lo_uflow_scale, c->lo_uflow_shift, c->lo_oflow_scale, c->lo_oflow_shift, x, &lo);
-    if (s)
-        cdp_count(&le, &lo, x, c, s);
-    if (le.uflow && lo.uflow)
-        return c->uflow_lo ? lo.y : le.y;
-    if (le.oflow && lo.oflow)
-        return c->oflow_lo ? lo.y : le.y;
-    if (le.hit != lo.hit)
-        return le.hit ? le.y : lo.y;
-    return c->hybrid_lo ? lo.y : le.y; /* both hit, or one under- and one overflow */
-}
-
-/* ---------------------------------------------------------------- SDP lookup */
-
-#define SDP_FRAC_BITS 35
-#define SDP_FRAC_MASK ((1ull << SDP_FRAC_BITS) - 1)
-#define SDP_INDEX_MAX 511 /* the 9-bit index register of the index unit */
-
-/* One table's outcome in SDP's index unit. */
-struct sdp_side {
-    bool uflow, oflow;
-    uint16_t index;
-    uint64_t fraction;
-};
-
-static void sdp_set_oflow(struct sdp_side *s, unsigned last)
-{
-    s->oflow = true;
-    s->index = (uint16_t)last;
-}
-
-/* (x - start) shifted right by a signed select, truncated and saturated to
- * the 9-bit index (v > 0). */
-static unsigned sdp_linear_index(uint32_t v, int select)
-{
-    uint64_t q;
-    if (select >= 32)
-        q = 0;
-    else if (select >= 0)
-        q = v >> select;
-    else if (-select >= 9)
-        q = SDP_INDEX_MAX; /* v >= 1 shifted left 9 bits is already out of range */
-    else
-        q = (uint64_t)v << -select;
-    return q > SDP_INDEX_MAX ? SDP_INDEX_MAX : (unsigned)q;
-}
-
-/* The bits of v below the index, aligned to a 35-bit fraction. */
-static uint64_t sdp_linear_fraction(uint32_t v, int select)
-{
-    uint64_t below = select >= 0 && select < 64 ? v & ((1ull << select) - 1) : v;
-    int right = select - SDP_FRAC_BITS;
-    if (right >= 64 || -right >= 64)
-        return 0;
-    return right >= 0 ? below >> right : (below << -right) & SDP_FRAC_MASK;
-}
-
-static void sdp_linear(int64_t start, int select, unsigned last, int32_t x, struct sdp_side *s)
-{
-    if (x <= start) {
-        s->uflow = true;
-        return;
-    }
-    uint32_t v = (uint32_t)((int64_t)x - start);
-    unsigned index = sdp_linear_index(v, select);
-    if (index >= last) {
-        sdp_set_oflow(s, last);
-        return;
-    }
-    s->index = (uint16_t)index;
-    s->fraction = sdp_linear_fraction(v, select);
-}
-
-/* Exponential LE table: index = floor(log2(x - start)) - index_offset, the
- * fraction is the mantissa below the leading one. */
-static void sdp_exponent(const struct lut_cfg *c, int32_t x, struct sdp_side *s)
-{
-    int offset = (int8_t)c->le_index_offset;
-    if (x <= c->le_start) {
-        s->uflow = true;
-        return;
-    }
-    uint32_t v = (uint32_t)((int64_t)x - c->le_start);
-    int log = floor_log2(v);
-    if (log < offset) {
-        s->uflow = true;
-        return;
-    }
-    if (log - offset >= LE_LAST) {
-        sdp_set_oflow(s, LE_LAST);
-        return;
-    }
-    uint64_t mant = v & ((1ull << log) - 1);
-    s->index = (uint16_t)(log - offset);
-    s->fraction = (mant << (SDP_FRAC_BITS - log)) & SDP_FRAC_MASK;
-}
-
-/* Which table's outcome becomes the pick (sdp_y_idx's index muxing). */
-static void sdp_choose(const struct lut_cfg *c, const struct sdp_side *le,
-                       const struct sdp_side *lo, struct lut_pick *p)
-{
-    bool le_miss = le->uflow || le->oflow, lo_miss = lo->uflow || lo->oflow;
-    bool take_lo;
-    if (le->uflow && lo->uflow)
-        take_lo = c->uflow_lo;
-    else if (le->oflow && lo->oflow)
-        take_lo = c->oflow_lo;
-    else if (le_miss == lo_miss)
-        take_lo = c->hybrid_lo; /* both hit, or one under- and one overflow */
-    else
-        take_lo = le_miss;
-    const struct sdp_side *s = take_lo ? lo : le;
-    p->table = take_lo ? LUT_LO : LUT_LE;
-    p->index = s->index;
-    p->fraction = s->fraction;
-    p->uflow = s->uflow;
-    p->oflow = s->oflow;
-    p->le_hit = !le_miss;
-    p->lo_hit = !lo_miss;
-}
-
-void lut_sdp_index(const struct lut_cfg *c, int32_t x, struct lut_pick *p)
-{
-    struct sdp_side le = {0}, lo = {0};
-    if (c->le_linear)
-        sdp_linear(c->le_start, (int8_t)c->le_index_select, LE_LAST, x, &le);
-    else
-        sdp_exponent(c, x, &le);
-    sdp_linear(c->lo_start, (int8_t)c->lo_index_select, LO_LAST, x, &lo);
-    sdp_choose(c, &le, &lo, p);
-}
-
-/* fp32 difference x - start: negative, zero and NaN differences underflow. */
-static bool fp_diff_underflows(uint32_t diff)
-{
-    uint32_t expo = (diff >> 23) & 0xffu, mant = diff & 0x7fffffu;
-    return (diff >> 31) || (expo == 0 && mant == 0) || (expo == 0xffu && mant != 0);
-}
-
-/* The index unit's float-to-index conversion: diff * 2^-select split into a
- * 9-bit saturated integer part and a 35-bit fraction.  The exponent is
- * taken as a signed 8-bit value and the implied one is always present, as
- * the hardware does (denormals count as normals). */
-static void fp_to_index(uint32_t diff, int select, unsigned *index, uint64_t *fraction)
-{
-    uint64_t mant = (diff & 0x7fffffu) | 0x800000u;
-    int expo = (int8_t)(uint8_t)(((diff >> 23) & 0xffu) - 127u);
-    int lshift = expo - select - 23;
-    if (lshift >= 0)
-        *index = SDP_INDEX_MAX; /* at least 2^23: saturated */
-    else if (-lshift >= 64)
-        *index = 0;
-    else {
-        uint64_t q = mant >> -lshift;
-        *index = q > SDP_INDEX_MAX ? SDP_INDEX_MAX : (unsigned)q;
-    }
-    int fshift = SDP_FRAC_BITS + lshift;
-    if (lshift >= 0 || fshift <= -64 || fshift >= 64)
-        *fraction = 0;
-    else
-        *fraction = (fshift >= 0 ? mant << fshift : mant >> -fshift) & SDP_FRAC_MASK;
-}
-
-static void sdp_linear_fp(uint32_t diff, int select, unsigned last, struct sdp_side *s)
-{
-    if (fp_diff_underflows(diff)) {
-        s->uflow = true;
-        return;
-    }
-    unsigned index;
-    uint64_t fraction;
-    fp_to_index(diff, select, &index, &fraction);
-    if (index >= last) {
-        sdp_set_oflow(s, last);
-        return;
-    }
-    s->index = (uint16_t)index;
-    s->fraction = fraction;
-}
-
-static void sdp_exponent_fp(const struct lut_cfg *c, uint32_t diff, struct sdp_side *s)
-{
-    int offset = (int8_t)c->le_index_offset;
-    int expo = (int)((diff >> 23) & 0xffu) - 127;
-    if (fp_diff_underflows(diff) || expo < offset) {
-        s->uflow = true;
-        return;
-    }
-    if (expo - offset >= LE_LAST) {
-        sdp_set_oflow(s, LE_LAST);
-        return;
-    }
-    s->index = (uint16_t)(expo - offset);
-    s->fraction = (uint64_t)(diff & 0x7fffffu) << (SDP_FRAC_BITS - 23);
-}
-
-void lut_sdp_index_fp(const struct lut_cfg *c, uint32_t le_diff, uint32_t lo_diff,
-                      struct lut_pick *p)
-{
-    struct sdp_side le = {0}, lo = {0};
-    if (c->le_linear)
-        sdp_linear_fp(le_diff, (int8_t)c->le_index_select, LE_LAST, &le);
-    else
-        sdp_exponent_fp(c, le_diff, &le);
-    sdp_linear_fp(lo_diff, (int8_t)c->lo_index_select, LO_LAST, &lo);
-    sdp_choose(c, &le, &lo, p);
-}
-
-static float f32(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static void histogram_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
-{
-    float lo = f32((uint32_t)c->le_start) < f32((uint32_t)c->lo_start) ? f32((uint32_t)c->le_start)
-                                                                       : f32((uint32_t)c->lo_start);
-    float hi = f32((uint32_t)c->le_end) > f32((uint32_t)c->lo_end) ? f32((uint32_t)c->le_end)
-                                                                   : f32((uint32_t)c->lo_end);
-    float v = f32(x);
     if (!(v >= lo)) {
         s->hist_below++;
     } else if (!(v <= hi) || !(hi > lo)) {
@@ -611,91 +214,4 @@ static void histogram_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint3
         double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
         s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
     }
-}
-
-void lut_sdp_count(const struct lut_cfg *c, const struct lut_pick *p, int32_t x, bool fp,
-                   struct dla_lut_stats *s)
-{
-    s->lookups++;
-    s->le_hit += p->le_hit;
-    s->lo_hit += p->lo_hit;
-    s->underflow += p->uflow;
-    s->overflow += p->oflow;
-    s->hybrid += !(p->uflow || p->oflow);
-    /* the per-table flags of the tables the pick did not choose are not
-     * kept by the hardware; record the chosen table's */
-    if (p->table == LUT_LE) {
-        s->le_underflow += p->uflow;
-        s->le_overflow += p->oflow;
-    } else {
-        s->lo_underflow += p->uflow;
-        s->lo_overflow += p->oflow;
-    }
-    if (fp)
-        histogram_fp(s, c, (uint32_t)x);
-    else
-        histogram_int(s, min64(c->le_start, c->lo_start), max64(c->le_end, c->lo_end), x);
-}
-
-void lut_sdp_extrap(const struct lut_cfg *c, const struct lut_pick *p, bool fp,
-                    struct lut_extrap *e)
-{
-    bool le = p->table == LUT_LE;
-    memset(e, 0, sizeof *e);
-    if (p->oflow) {
-        e->origin = le ? c->le_end : c->lo_end;
-        e->scale = le ? c->le_oflow_scale : c->lo_oflow_scale;
-        e->shift = (int8_t)shift5(le ? c->le_oflow_shift : c->lo_oflow_shift);
-    } else {
-        e->origin = le ? c->le_start : c->lo_start;
-        e->scale = le ? c->le_uflow_scale : c->lo_uflow_scale;
-        e->shift = (int8_t)shift5(le ? c->le_uflow_shift : c->lo_uflow_shift);
-    }
-    int offset = (int8_t)c->le_index_offset;
-    if (!(p->uflow && le && !c->le_linear))
-        return;
-    /* the exponential table's first entry sits at start + 2^index_offset */
-    if (fp) {
-        /* 2^offset for offset in [-128, 127] is an exact float (denormal
-         * below 2^-126) */
-        e->bias = offset >= -126 ? (int64_t)((uint32_t)(offset + 127) << 23)
-                                 : (int64_t)(1u << (offset + 149));
-    } else if (offset > 0) {
-        e->bias = (int64_t)(1u << (offset & 31)); /* the x86 shift the model relies on */
-    }
-}
-
-/* v / 2^shift (shift may be negative: a left shift) rounded half away from
- * zero, saturated to int32: the hardware's AC_RND_INF / AC_SAT conversion. */
-static int32_t round_shift_sat32(__int128 v, int shift)
-{
-    __int128 q;
-    if (shift <= 0) {
-        q = v * ((__int128)1 << -shift);
-    } else {
-        __int128 mag = v < 0 ? -v : v;
-        q = (mag + ((__int128)1 << (shift - 1))) >> shift;
-        if (v < 0)
-            q = -q;
-    }
-    return (int32_t)(q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : q);
-}
-
-int32_t lut_sdp_interp_int(const struct dla_lut_ram *r, const struct lut_cfg *c, int32_t x,
-                           const struct lut_pick *p)
-{
-    enum lut_table t = (enum lut_table)p->table;
-    int64_t y0 = lut_entry(r, t, p->index);
-    if (p->uflow || p->oflow) {
-        struct lut_extrap e;
-        lut_sdp_extrap(c, p, false, &e);
-        int64_t origin = (uint32_t)e.bias + (int64_t)(int32_t)e.origin;
-        __int128 slope = (__int128)((int64_t)x - origin) * e.scale;
-        __int128 sum = y0 + (__int128)round_shift_sat32(slope, e.shift);
-        return (int32_t)(sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum);
-    }
-    int64_t y1 = lut_entry(r, t, p->index + 1u);
-    __int128 mix = (__int128)y0 * (int64_t)((1ull << SDP_FRAC_BITS) - p->fraction) +
-                   (__int128)y1 * (int64_t)p->fraction;
-    return round_shift_sat32(mix, SDP_FRAC_BITS);
 }

@@ -5,7 +5,8 @@
  * guide, seeds/002; v2 trace notes 6.4 item 10).
  *
  * Each unit owns one struct dla_lut_ram in the model state (d->lut_sdp,
- * d->lut_cdp).  This module gives both units:
+ * d->lut_cdp).  This module (lut.c: port, configuration, statistics;
+ * lut_cdp.c and lut_sdp.c: each unit's lookups) gives both units:
  *   - the access port, called from the unit's register hooks;
  *   - the table configuration decoded from the unit's S_LUT_* registers;
  *   - the lookup of one value with its hit/miss classification and the
@@ -55,6 +56,8 @@ int16_t lut_entry(const struct dla_lut_ram *r, enum lut_table t, unsigned index)
  * index fields stay raw because CDP's int8 and int16 paths sign-extend them
  * from different widths. */
 struct lut_cfg {
+    bool fp;                 /* fp16 pipeline: start/end are fp32 bits (the caller sets
+                                it; lut_cfg_read leaves it false) */
     bool le_linear;          /* LUT_LE_FUNCTION = LINEAR (else EXPONENT) */
     bool uflow_lo;           /* both tables underflow: take LO (else LE) */
     bool oflow_lo;           /* both tables overflow: take LO */
@@ -70,8 +73,8 @@ struct lut_cfg {
 /* Decode the S_LUT_* registers of DLA_U_SDP or DLA_U_CDP. */
 void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c);
 
-/* Programming-guide rules on the configuration (start < end, table
- * coverage matching index_select, ...): each violation is reported with
+/* Programming-guide rules on the configuration: each table's end not below
+ * its start (as fp32 numbers when c->fp).  Each violation is reported with
  * dla_rule(d, u, ...).  Returns the number of violations. */
 int lut_cfg_check(struct dla *d, enum dla_unit u, const struct lut_cfg *c);
 
@@ -93,6 +96,14 @@ enum lut_cdp_path {
  * extrapolation and the LE/LO choice, and counts the sample into s. */
 int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enum lut_cdp_path path,
                        int64_t x, struct dla_lut_stats *s);
+
+/* The same in fp16 precision: x is the fp32 sum of squares (or bypassed
+ * input) as bits; the tables hold fp16 values, start/end are the fp32 bits
+ * of the LOW registers, slopes fp16.  Returns the fp17 result.  Arithmetic
+ * is the cmod's float arithmetic (fpnum.c) as cmod/hls_wrapper/
+ * cdp_hls_wrapper.cpp (HLS_CDP_lookup_lut) orders it. */
+uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c, uint32_t x,
+                           struct dla_lut_stats *s);
 
 /* ---------------------------------------------------------------- SDP pipeline */
 

@@ -12,12 +12,19 @@
 #include <string.h>
 
 #include "dla_priv.h"
+#include "fpnum.h"
 #include "pdp_pool.h"
 
 /* A plane or a block this large is a programming error, not a layer. */
 #define PDP_MAX_PLANE_ELEMS (1u << 24)
 #define PDP_MAX_BLOCK_BYTES (256u << 20)
 #define PDP_MAX_SPLITS      256
+/* Bytes a layer may move: the writes are held until it completes. */
+#define PDP_MAX_LAYER_BYTES (1ull << 30)
+/* Cost of one window tap in int8-MAC equivalents (exec_budget): integer taps
+ * are a compare or an add, fp16 ones go through the fp17 helpers. */
+#define PDP_COST_INT  4u
+#define PDP_COST_FP16 32u
 
 bool pdp_input_on_the_fly(const struct dla *d, int group)
 {
@@ -37,9 +44,10 @@ struct pdp_job {
     unsigned in_w, in_c, out_w, out_c, n_surf;
     unsigned n_splits;
     struct pdp_split split[PDP_MAX_SPLITS];
-    bool on_the_fly;
+    bool on_the_fly, nan_to_zero;
     uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
     enum dla_space src_space, dst_space;
+    uint64_t work; /* int8-MAC equivalents, for exec_budget */
 };
 
 /* ---------------------------------------------------------------- configuration */
@@ -188,6 +196,24 @@ static bool rdma_agrees(struct dla *d, int g, int rg, const struct pdp_job *j)
     return same;
 }
 
+/* Split mode: the overlap a split re-reads must fit in the partial widths
+ * (kernel >= stride), or the gap it skips must be shorter than them. */
+static void check_split_overlap(struct dla *d, int g)
+{
+    struct split_regs r = read_split_regs(d, DLA_U_PDP, g);
+    if (r.n < 2)
+        return;
+    int overlap = (int)r.kernel - (int)r.stride;
+    bool mid = r.n > 2;
+    bool ok = overlap >= 0 ? (int)r.first >= overlap && (!mid || (int)r.mid >= overlap)
+                           : -overlap < (int)r.last && (!mid || -overlap < (int)r.mid);
+    if (!ok)
+        dla_rule(d, DLA_U_PDP, "pdp.split_overlap",
+                 "kernel %u, stride %u: partial input widths %u/%u/%u cannot hold the split "
+                 "overlap",
+                 r.kernel, r.stride, r.first, mid ? r.mid : 0, r.last);
+}
+
 static void check_geometry(struct dla *d, const struct pdp_job *j)
 {
     const struct pdp_pool_cfg *c = &j->pool;
@@ -231,16 +257,25 @@ static bool precision_ok(struct dla *d, const struct pdp_job *j)
                  "PDP input format %u is not supported by %s", p, d->cfg->name);
         return false;
     }
-    if (p == PDP_FP16) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
-                 "PDP fp16 pooling is not modelled (needs the fp17 arithmetic)");
-        return false;
-    }
     return true;
 }
 
-static bool sizes_ok(struct dla *d, const struct pdp_job *j)
+static bool sizes_ok(struct dla *d, struct pdp_job *j)
 {
+    uint64_t total = 0, work = 0;
+    for (unsigned i = 0; i < j->n_splits; i++) {
+        const struct pdp_pool_split *s = &j->split[i].pool;
+        uint64_t in = (uint64_t)s->in_w * j->pool.in_h, out = (uint64_t)s->out_w * j->pool.out_h;
+        total += (in + out) * j->n_surf * j->atom;
+        work += (in * j->pool.kernel_w + out * j->pool.kernel_h) * j->n_surf * j->cpa;
+    }
+    j->work = work * (j->pool.precision == PDP_FP16 ? PDP_COST_FP16 : PDP_COST_INT);
+    if (total > PDP_MAX_LAYER_BYTES) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_PDP, 0, NULL,
+                 "PDP layer would move %llu bytes, too large to model (limit %llu)",
+                 (unsigned long long)total, (unsigned long long)PDP_MAX_LAYER_BYTES);
+        return false;
+    }
     for (unsigned i = 0; i < j->n_splits; i++) {
         const struct pdp_pool_split *s = &j->split[i].pool;
         uint64_t in = (uint64_t)s->in_w * j->pool.in_h, out = (uint64_t)s->out_w * j->pool.out_h;
@@ -260,6 +295,7 @@ static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
     memset(j, 0, sizeof *j);
     read_pool_cfg(d, g, &j->pool);
     j->on_the_fly = pdp_input_on_the_fly(d, g);
+    j->nan_to_zero = dla_field(d, DLA_U_PDP, g, "D_NAN_FLUSH_TO_ZERO", "NAN_TO_ZERO") != 0;
     j->in_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_WIDTH", "CUBE_IN_WIDTH");
     j->in_c = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL");
     j->out_w = field1(d, DLA_U_PDP, g, "D_DATA_CUBE_OUT_WIDTH", "CUBE_OUT_WIDTH");
@@ -282,15 +318,42 @@ static bool decode(struct dla *d, int g, int rg, struct pdp_job *j)
     if (!j->on_the_fly && (rg == 0xff || !rdma_agrees(d, g, rg, j)))
         return false;
     check_geometry(d, j);
+    check_split_overlap(d, g);
     read_addresses(d, g, rg, j);
     return true;
 }
 
 /* ---------------------------------------------------------------- data movement */
 
-static int32_t element_at(const uint8_t *p, unsigned bpe)
+/* An element: a signed integer, or the fp16 bits. */
+static int32_t element_at(const struct pdp_job *j, const uint8_t *p)
 {
-    return bpe == 1 ? (int8_t)p[0] : (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+    if (j->bpe == 1)
+        return (int8_t)p[0];
+    uint16_t bits = (uint16_t)(p[0] | (unsigned)p[1] << 8);
+    return j->pool.precision == PDP_FP16 ? (int32_t)bits : (int16_t)bits;
+}
+
+/* fp16 NaN and infinity counters (D_NAN_INPUT_NUM, D_INF_INPUT_NUM,
+ * D_NAN_OUTPUT_NUM): every element of every atom moved counts. */
+struct pdp_fp_counts {
+    uint64_t nan_in, inf_in, nan_out;
+};
+
+static void count_fp(const struct pdp_job *j, const uint8_t *atoms, size_t bytes, uint64_t *nan,
+                     uint64_t *inf)
+{
+    if (j->pool.precision != PDP_FP16)
+        return;
+    for (size_t i = 0; i + 1 < bytes; i += 2) {
+        uint16_t h = (uint16_t)(atoms[i] | (unsigned)atoms[i + 1] << 8);
+        if ((h & 0x7c00u) != 0x7c00u)
+            continue;
+        if (h & 0x3ffu)
+            (*nan)++;
+        else if (inf)
+            (*inf)++;
+    }
 }
 
 static void store_element(uint8_t *p, unsigned bpe, int32_t v)
@@ -303,7 +366,7 @@ static void store_element(uint8_t *p, unsigned bpe, int32_t v)
 /* Read the split's input lines of one surface from memory (atoms
  * line by line, as PDP_RDMA requests them). */
 static bool fetch_block(struct dla_exec *x, const struct pdp_job *j, const struct pdp_split *s,
-                        unsigned surf, uint8_t *block)
+                        unsigned surf, uint8_t *block, struct pdp_fp_counts *fc)
 {
     size_t line_bytes = (size_t)s->pool.in_w * j->atom;
     for (unsigned h = 0; h < j->pool.in_h; h++) {
@@ -311,6 +374,7 @@ static bool fetch_block(struct dla_exec *x, const struct pdp_job *j, const struc
                         (uint64_t)(s->in_x0 * (int64_t)j->atom);
         if (!exec_read(x, DLA_C_PDP_RDMA, j->src_space, addr, block + h * line_bytes, line_bytes))
             return false;
+        count_fp(j, block + h * line_bytes, line_bytes, &fc->nan_in, &fc->inf_in);
     }
     return true;
 }
@@ -380,23 +444,29 @@ static bool alloc_buffers(const struct pdp_job *j, const struct pdp_split *s, st
 
 /* Pool every channel of a fetched block; returns outputs no window reached. */
 static unsigned pool_block(const struct pdp_job *j, const struct pdp_split *s,
-                           struct pdp_buffers *b)
+                           struct pdp_buffers *b, struct pdp_fp_counts *fc)
 {
     size_t n_in = (size_t)s->pool.in_w * j->pool.in_h,
            n_out = (size_t)s->pool.out_w * j->pool.out_h;
     unsigned missing = 0;
     for (unsigned k = 0; k < j->cpa; k++) {
         for (size_t i = 0; i < n_in; i++)
-            b->plane_in[i] = element_at(b->in_block + (i * j->cpa + k) * j->bpe, j->bpe);
+            b->plane_in[i] = element_at(j, b->in_block + (i * j->cpa + k) * j->bpe);
+        if (j->pool.precision == PDP_FP16 && j->nan_to_zero && !j->on_the_fly)
+            for (size_t i = 0; i < n_in; i++)
+                if (fp_is_nan(FP16, (uint32_t)b->plane_in[i]))
+                    b->plane_in[i] = 0; /* flushed as it leaves the read DMA */
         missing += pdp_pool_plane(&j->pool, &s->pool, b->plane_in, b->plane_out, b->scratch);
         for (size_t i = 0; i < n_out; i++)
             store_element(b->out_block + (i * j->cpa + k) * j->bpe, j->bpe, b->plane_out[i]);
     }
+    count_fp(j, b->out_block, n_out * j->atom, &fc->nan_out, NULL);
     return missing;
 }
 
 static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
-                     const struct pdp_split *s, const struct dla_cube *in, uint64_t *missing)
+                     const struct pdp_split *s, const struct dla_cube *in, uint64_t *missing,
+                     struct pdp_fp_counts *fc)
 {
     struct pdp_buffers b;
     if (!alloc_buffers(j, s, &b)) {
@@ -408,10 +478,10 @@ static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
     for (unsigned surf = 0; surf < j->n_surf && rc == 0; surf++) {
         if (j->on_the_fly)
             flying_block(j, in, s, surf, b.in_block);
-        else if (!fetch_block(x, j, s, surf, b.in_block))
+        else if (!fetch_block(x, j, s, surf, b.in_block, fc))
             rc = -1;
         if (rc == 0) {
-            *missing += pool_block(j, s, &b);
+            *missing += pool_block(j, s, &b, fc);
             if (!write_block(x, j, s, surf, b.out_block))
                 rc = -1;
         }
@@ -421,6 +491,11 @@ static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
 }
 
 /* ---------------------------------------------------------------- the unit */
+
+static uint32_t clamp32(uint64_t v)
+{
+    return v > 0xffffffffu ? 0xffffffffu : (uint32_t)v;
+}
 
 static const char *method_name(unsigned m)
 {
@@ -451,18 +526,26 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
 {
     struct pdp_job job;
     struct pdp_job *j = &job;
-    if (!decode(d, group, rdma_group, j)) {
+    if (!decode(d, group, rdma_group, j) || !exec_budget(x, DLA_U_PDP, j->work, "PDP pooling")) {
         exec_desc(x, "pdp: not computed (see diagnostics)");
         return -1;
     }
     describe(x, j);
-    if (j->on_the_fly && (!in || in->kind != DLA_CUBE_INT))
+    uint8_t want_kind = j->pool.precision == PDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT;
+    if (j->on_the_fly && (!in || in->kind != want_kind))
         dla_rule(d, DLA_U_PDP, "pdp.flying_input",
-                 "PDP on the fly without an integer SDP output cube; pooling zeros");
+                 "PDP on the fly without an SDP output cube of its format; pooling zeros");
     uint64_t missing = 0;
-    for (unsigned i = 0; i < j->n_splits; i++)
-        if (run_split(d, x, j, &j->split[i], in, &missing) != 0)
-            return -1;
+    struct pdp_fp_counts fc = {0};
+    int rc = 0;
+    for (unsigned i = 0; i < j->n_splits && rc == 0; i++)
+        rc = run_split(d, x, j, &j->split[i],
+                       j->on_the_fly && in && in->kind == want_kind ? in : NULL, &missing, &fc);
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_INF_INPUT_NUM", clamp32(fc.inf_in));
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_INPUT_NUM", clamp32(fc.nan_in));
+    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_OUTPUT_NUM", clamp32(fc.nan_out));
+    if (rc != 0)
+        return -1;
     if (missing)
         dla_rule(d, DLA_U_PDP, "pdp.unreached_output",
                  "%llu output elements are covered by no input window (the hardware would "
@@ -473,9 +556,5 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     exec_compute(x, (elems + tp - 1) / tp,
                  (uint64_t)j->out_w * j->pool.out_h * j->n_surf * j->cpa * j->pool.kernel_w *
                      j->pool.kernel_h);
-    /* the fp16 input/output counters stay 0 for integer data */
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_INF_INPUT_NUM", 0);
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_INPUT_NUM", 0);
-    dla_reg_hw_set(d, DLA_U_PDP, group, "D_NAN_OUTPUT_NUM", 0);
     return 0;
 }

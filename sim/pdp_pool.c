@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "fpnum.h"
+
 /* Partial results live in int16 (int8 input) or int32 (int16 input)
  * registers; sums wrap around as the hardware's do. */
 static int32_t wrap(int64_t v, enum pdp_precision p)
@@ -16,49 +18,78 @@ int32_t pdp_pad_value(uint32_t field, unsigned n, enum pdp_precision precision)
     static const uint8_t sign_int16[PDP_PAD_VALUES] = {15, 16, 17, 17, 18, 18, 18};
     if (n < 1 || n > PDP_PAD_VALUES)
         return 0;
+    if (precision == PDP_FP16)
+        return (int32_t)(field & 0x1ffffu); /* an fp17 value */
     unsigned bit = precision == PDP_INT8 ? sign_int8[n - 1] : sign_int16[n - 1];
     /* the bits above the sign bit are set from it and OR-ed with the field */
     uint32_t above = ((field >> bit) & 1u) ? ~((2u << bit) - 1u) : 0;
     return wrap((int32_t)(field | above), precision);
 }
 
+/* The sum of `taps` padding values, or 0 (+0.0 in fp17) when none. */
 static int32_t pad_sum(const struct pdp_pool_cfg *c, unsigned taps)
 {
     return taps >= 1 && taps <= PDP_PAD_VALUES ? c->pad_value[taps - 1] : 0;
 }
 
-static int32_t combine(const struct pdp_pool_cfg *c, bool first, int32_t acc, int32_t v)
+static bool is_fp(const struct pdp_pool_cfg *c)
 {
-    if (first)
-        return v;
-    switch (c->method) {
-    case PDP_MAX:
-        return acc > v ? acc : v;
-    case PDP_MIN:
-        return acc < v ? acc : v;
-    default:
-        return wrap((int64_t)acc + v, (enum pdp_precision)c->precision);
-    }
+    return c->precision == PDP_FP16;
+}
+
+/* Max or min of two partial results (fp16 bits compared as the hardware
+ * does, NaN first). */
+static int32_t extreme(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
+{
+    if (is_fp(c))
+        return (int32_t)(c->method == PDP_MAX ? fp_max(FP16, (uint32_t)a, (uint32_t)b)
+                                              : fp_min(FP16, (uint32_t)a, (uint32_t)b));
+    if (c->method == PDP_MAX)
+        return a > b ? a : b;
+    return a < b ? a : b;
+}
+
+/* Average partial sums: integers wrap, fp16 sums are kept in fp17. */
+static int32_t add(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
+{
+    if (is_fp(c))
+        return (int32_t)fp_add(FP17, (uint32_t)a, (uint32_t)b);
+    return wrap((int64_t)a + b, (enum pdp_precision)c->precision);
 }
 
 /* Fold input element w of a row into the row part of the window whose tap
  * kw it is (LineOperation).  Padding taps are added where the hardware adds
  * them: at the window's last tap when the window starts left of the row
  * (or at the row's last element when it is also cut on the right), or at
- * the row's last element for the taps right of it. */
+ * the row's last element for the taps right of it.  In fp16 the hardware
+ * adds both padding terms always (zero when there is none). */
 static int32_t row_fold(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s, int32_t acc,
                         int32_t v, unsigned w, unsigned kw)
 {
     unsigned k = c->kernel_w;
     bool first = w == 0 || kw == 0;
-    int32_t r = combine(c, first, acc, v);
     if (c->method != PDP_AVERAGE)
-        return r;
+        return first ? v : extreme(c, acc, v);
     bool last_in_row = w + 1 == s->in_w;
     bool left = w + 1 < k && (kw + 1 == k || (last_in_row && w < kw && s->pad_left));
     bool right = !left && w + k - kw > s->in_w && last_in_row;
-    int32_t pad = left ? pad_sum(c, k - (w + 1)) : right ? pad_sum(c, k - (kw + 1)) : 0;
-    return wrap((int64_t)r + pad, (enum pdp_precision)c->precision);
+    int32_t pad_l = left ? pad_sum(c, k - (w + 1)) : 0;
+    int32_t pad_r = right ? pad_sum(c, k - (kw + 1)) : 0;
+    if (is_fp(c)) {
+        int32_t v17 = (int32_t)fpnum_fp16_to_fp17((uint16_t)v);
+        int32_t r = first ? v17 : add(c, acc, v17);
+        return add(c, add(c, r, pad_l), pad_r);
+    }
+    return add(c, first ? v : add(c, acc, v), pad_l + pad_r);
+}
+
+/* kernel_w as an fp17 number (the hardware's table of 1.0 .. 7.0; its
+ * entry for 8 lies past the table's end, 8.0 is used). */
+static uint32_t kernel_fp17(unsigned k)
+{
+    static const uint32_t value[9] = {0x0000, 0x7c00, 0x8000, 0x8200, 0x8400,
+                                      0x8500, 0x8600, 0x8700, 0x8800};
+    return k <= 8 ? value[k] : 0;
 }
 
 /* Fold a completed window row into the output element (PoolingStage0Calc);
@@ -67,17 +98,24 @@ static int32_t column_fold(const struct pdp_pool_cfg *c, int32_t acc, int32_t ro
                            unsigned kh)
 {
     unsigned k = c->kernel_h;
-    enum pdp_precision p = (enum pdp_precision)c->precision;
     bool first = h == 0 || kh == 0;
-    int32_t r = combine(c, first, acc, row);
     if (c->method != PDP_AVERAGE)
-        return r;
+        return first ? row : extreme(c, row, acc);
     bool last_row = h + 1 == c->in_h;
     bool top = h + 1 < k && (kh + 1 == k || (last_row && h < kh));
     bool bottom = !top && h + k - kh > c->in_h && last_row;
-    int32_t pad = top ? pad_sum(c, k - (h + 1)) : bottom ? pad_sum(c, k - (kh + 1)) : 0;
-    pad = wrap((int64_t)pad * c->kernel_w, p);
-    return wrap((int64_t)r + pad, p);
+    int32_t pad_t = top ? pad_sum(c, k - (h + 1)) : 0;
+    int32_t pad_b = bottom ? pad_sum(c, k - (kh + 1)) : 0;
+    if (is_fp(c)) {
+        uint32_t kw = kernel_fp17(c->kernel_w);
+        pad_t = (int32_t)fp_mul(FP17, (uint32_t)pad_t, kw);
+        pad_b = (int32_t)fp_mul(FP17, (uint32_t)pad_b, kw);
+        int32_t r = first ? row : add(c, row, acc);
+        return add(c, add(c, r, pad_t), pad_b);
+    }
+    enum pdp_precision p = (enum pdp_precision)c->precision;
+    int32_t pad = wrap((int64_t)(pad_t + pad_b) * c->kernel_w, p);
+    return add(c, first ? row : add(c, acc, row), pad);
 }
 
 /* Does tap t of a window cover position pos (in padded coordinates) of a
@@ -137,6 +175,8 @@ static void stage0_row(const struct pdp_pool_cfg *c, const struct pdp_pool_split
 
 static int32_t to_output(int32_t v, enum pdp_precision p)
 {
+    if (p == PDP_FP16)
+        return (uint16_t)v; /* fp16 bits */
     return p == PDP_INT8 ? (int8_t)(uint8_t)v : (int16_t)(uint16_t)v;
 }
 
@@ -154,6 +194,12 @@ static int32_t scale_round(int32_t v, uint32_t recip)
 
 int32_t pdp_average(int32_t sum, uint32_t recip_w, uint32_t recip_h, enum pdp_precision precision)
 {
+    if (precision == PDP_FP16) {
+        /* fp17 sum times the fp17 reciprocals, to fp16 */
+        uint32_t r = fp_mul(FP17, (uint32_t)sum & 0x1ffffu, recip_w & 0x1ffffu);
+        r = fp_mul(FP17, r, recip_h & 0x1ffffu);
+        return fpnum_fp17_to_fp16(r);
+    }
     return to_output(scale_round(scale_round(sum, recip_w), recip_h), precision);
 }
 

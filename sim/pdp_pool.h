@@ -12,7 +12,10 @@
  * Stage 1 reads the line buffer; average divides by multiplying with the
  * programmed reciprocals (0x10000 / k) twice, rounding half away from zero
  * each time.  Integer precisions keep int16 (int8 input) or int32 (int16
- * input) partial results, with the hardware's wrap-around. */
+ * input) partial results, with the hardware's wrap-around; fp16 keeps
+ * maxima and minima in fp16 and sums in fp17 (the cmod's float arithmetic,
+ * fpnum.c, via cmod/hls_wrapper/pdp_hls_wrapper.cpp), the padding values and
+ * reciprocals being fp17 numbers. */
 #ifndef DLA_PDP_POOL_H
 #define DLA_PDP_POOL_H
 
@@ -52,8 +55,8 @@ int32_t pdp_pad_value(uint32_t field, unsigned n, enum pdp_precision precision);
 /* Scratch space pdp_pool_plane needs, in int32 elements. */
 size_t pdp_pool_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s);
 
-/* Pool one plane of one split: in[h * s->in_w + w] (integer input values)
- * to out[oy * s->out_w + ox] (int8 or int16 results).  scratch holds at least
+/* Pool one plane of one split: in[h * s->in_w + w] (integer values, or
+ * fp16 bits) to out[oy * s->out_w + ox] (int8/int16 values, fp16 bits).  scratch holds at least
  * pdp_pool_scratch() elements.  Returns the number of output elements no
  * input window reached (the hardware would wait for them forever: a
  * programming error the caller reports); those are 0. */

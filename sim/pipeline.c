@@ -504,8 +504,8 @@ bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const cha
     if (ops <= x->d->work_budget)
         return true;
     dla_diag(x->d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, unit, 0, NULL,
-             "%s asks for %llu operations, more than the simulator's budget of %llu per layer; "
-             "layer not computed (check the cube sizes)",
+             "%s is too large to simulate: %llu operations (int8-MAC equivalents), budget %llu "
+             "per layer; layer not computed (check the cube sizes)",
              what, (unsigned long long)ops, (unsigned long long)x->d->work_budget);
     x->failed = true;
     return false;

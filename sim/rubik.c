@@ -20,6 +20,8 @@
 
 #define RBK_CHUNK              64 /* elements per reorder-buffer pass (2 KiB / 32 B) */
 #define RBK_CONTRACT_MAX_ATOMS 8192u
+/* Bytes a layer may write: the writes are held until it completes. */
+#define RBK_MAX_LAYER_BYTES (1ull << 30)
 
 enum rbk_mode { RBK_CONTRACT = 0, RBK_SPLIT = 1, RBK_MERGE = 2 };
 
@@ -85,6 +87,18 @@ static bool check_job(struct dla *d, const struct rbk_job *j)
         (planar_out && ((j->dst | j->dst_line | j->dst_planar) & 63u)))
         dla_rule(d, DLA_U_RBK, "rbk.planar_align",
                  "planar address, line stride and planar stride must be 64-byte aligned");
+    uint64_t surfaces = ((j->mode == RBK_CONTRACT ? j->c_out : j->c_in) + j->cpa - 1) / j->cpa;
+    uint64_t bytes = (uint64_t)j->w * j->h * surfaces * j->atom;
+    if (j->mode == RBK_CONTRACT)
+        bytes *= (uint64_t)j->sx * j->sy;
+    else if (j->mode == RBK_SPLIT)
+        bytes *= 2; /* planar lines are padded to whole atoms */
+    if (bytes > RBK_MAX_LAYER_BYTES) {
+        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_RBK, 0, NULL,
+                 "RUBIK layer would write %llu bytes, too large to model",
+                 (unsigned long long)bytes);
+        return false;
+    }
     if (j->mode != RBK_CONTRACT && j->c_in != j->c_out)
         dla_rule(d, DLA_U_RBK, "rbk.channels",
                  "split/merge: DATAIN_CHANNEL (%u) and DATAOUT_CHANNEL (%u) differ", j->c_in,

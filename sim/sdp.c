@@ -17,10 +17,11 @@
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
 
-/* Layers beyond this many computed elements are refused with a diagnostic
- * instead of being simulated (an 8192 x 8192 x 8192 cube is a hostile
- * register value, not a network). */
-#define SDP_MAX_ELEMS (1ull << 28)
+/* Cost of one element in int8-MAC equivalents (exec_budget): the integer
+ * datapath runs X1, X2, Y and the output converter per element; fp16 goes
+ * through the bit-level float helpers. */
+#define SDP_COST_INT  16u
+#define SDP_COST_FP16 128u
 
 struct sdp_layer {
     uint32_t w, h, c, n;
@@ -243,11 +244,6 @@ static bool read_geometry(struct dla *d, int group, int rg, struct sdp_layer *L)
     uint32_t proc_group = atom / sdp_prec_bytes(L->proc_prec);
     uint32_t out_group = atom / sdp_prec_bytes(L->out_prec);
     L->cw = round_up(round_up(L->c, proc_group), out_group);
-    if ((uint64_t)L->w * L->h * L->cw * L->n > SDP_MAX_ELEMS) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP cube %ux%ux%u x%u batches is too large to simulate", L->w, L->h, L->c, L->n);
-        return false;
-    }
     L->shape = (struct sdp_shape){
         .w = L->w, .h = L->h, .cw = L->cw, .proc_prec = L->proc_prec, .atom = atom};
     return true;
@@ -310,7 +306,7 @@ static bool read_layer(struct dla *d, int group, int rg, bool on_the_fly, struct
     check_rules(d, group, L);
     L->use_lut = !L->y.bypass && !L->y.lut_bypass;
     if (L->use_lut)
-        sdp_lut_begin(d, &L->lut);
+        sdp_lut_begin(d, &L->lut, L->proc_prec == SDP_FP16);
     return true;
 }
 
@@ -625,6 +621,12 @@ static bool load_input(struct dla *d, struct dla_exec *x, int rg, struct sdp_lay
     return true;
 }
 
+static uint64_t sdp_work(const struct sdp_layer *L)
+{
+    uint64_t elems = (uint64_t)L->w * L->h * L->cw * L->n;
+    return elems * (L->proc_prec == SDP_FP16 ? SDP_COST_FP16 : SDP_COST_INT);
+}
+
 int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                 const struct dla_cube *in, struct dla_cube *to_pdp)
 {
@@ -633,7 +635,8 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     const struct dla_cube *input = NULL;
     struct sdp_stats st = {0};
     int rc = -1;
-    if (!read_layer(d, group, rdma_group, in != NULL, &L)) {
+    if (!read_layer(d, group, rdma_group, in != NULL, &L) ||
+        !exec_budget(x, DLA_U_SDP, sdp_work(&L), "SDP")) {
         exec_desc(x, "sdp (not computed: see diagnostics)");
         return -1;
     }

@@ -8,10 +8,11 @@
 #include "fpnum.h"
 #include "sdp_lut.h"
 
-void sdp_lut_begin(struct dla *d, struct sdp_lut *l)
+void sdp_lut_begin(struct dla *d, struct sdp_lut *l, bool fp16)
 {
     l->ram = &d->lut_sdp;
     lut_cfg_read(d, DLA_U_SDP, &l->cfg);
+    l->cfg.fp = fp16; /* start/end are fp32 bits: the range check compares them as numbers */
     lut_cfg_check(d, DLA_U_SDP, &l->cfg);
     lut_stats_begin(&l->stats);
 }

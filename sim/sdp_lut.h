@@ -14,7 +14,7 @@ struct sdp_lut {
 
 /* Decode SDP's S_LUT_* registers (rule violations are reported) and start
  * the statistics. */
-void sdp_lut_begin(struct dla *d, struct sdp_lut *l);
+void sdp_lut_begin(struct dla *d, struct sdp_lut *l, bool fp16);
 /* Look one value up: integer precisions (int32 in and out) ... */
 int32_t sdp_lut_int(struct sdp_lut *l, int32_t x);
 /* ... and fp16 precision (binary32 bits in and out). */

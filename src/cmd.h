@@ -56,7 +56,12 @@ struct dbg_options {
     bool batch;                  /* messages name the script line; failures are fatal */
     size_t trace_ring_events;    /* capacity of the event ring; 0 = default */
     const char *plugin_path;     /* extra plugin folders (':' separated), NULL: none */
-    bool no_builtin_plugins;     /* do not scan the built-in folders (tests) */
+    bool no_builtin_plugins;     /* scan only plugin_path (tests) */
+    /* Called every few thousand actions while a command runs the simulation;
+     * returning true interrupts the run as Ctrl-C does (a TUI in raw mode reads
+     * its keys here and can redraw a progress line).  NULL: never. */
+    bool (*poll)(void *ctx);
+    void *poll_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change
@@ -72,17 +77,21 @@ struct dbg {
     struct report rep; /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
-    const struct dbg_sink *out; /* sink of the command being executed */
+    const struct dbg_sink *out; /* sink of the command being executed, else the default */
     char where[300];            /* "script.dladbg:3" while a script runs, "" interactively */
     unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
     bool quit;                  /* "quit" was executed */
     int quit_status;            /* status "quit N" asked for, -1: the run's own */
     int diag_listener;          /* model diagnostics -> sink */
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
+    bool hung;                  /* the last run stopped because nothing could progress */
+    uint64_t poll_count;        /* actions executed, for opt.poll */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
- * opt->plugin_path and $DLADBG_PLUGIN_PATH (refusals are reported to out). */
+ * opt->plugin_path and $DLADBG_PLUGIN_PATH (refusals are reported to out).
+ * out stays the default sink: it receives what happens outside dbg_exec()
+ * (driver messages and diagnostics of a run driven through the session). */
 struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out);
 void dbg_destroy(struct dbg *d);
 
@@ -111,8 +120,8 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
 enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out);
 
 /* The exit status of a batch run: 2 when a command failed or the input was
- * bad, else the run's (0 ok, 1 a check or golden mismatch), or what "quit N"
- * asked for. */
+ * bad, else the run's (0 ok, 1 a check or golden mismatch, or a hang), or
+ * what "quit N" asked for. */
 int dbg_exit_status(const struct dbg *d);
 
 /* ---------------------------------------------------------------- completion */
@@ -145,11 +154,12 @@ struct cmd_entry {
     bool repeat;                  /* an empty line after it repeats it (steps) */
 };
 
-/* The top-level command table (NULL-name terminated). */
-extern const struct cmd_entry cmd_table[];
+/* The top-level commands: a NULL-terminated list of tables, one per group
+ * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c). */
+extern const struct cmd_entry *const cmd_groups[];
 
-/* Resolve a (sub)command word in a table: exact name, alias, then unique
- * prefix.  NULL when nothing or several match (*ambiguous set then). */
+/* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing
+ * or several match (*ambiguous set then).  table NULL: the top-level commands. */
 const struct cmd_entry *cmd_lookup(const struct cmd_entry *table, const char *word,
                                    bool *ambiguous);
 

@@ -1,54 +1,82 @@
-/* dladbg: command line entry point. */
+/* dladbg: command line entry point.  Batch mode runs scripts (-x, -ex) or,
+ * without them, the whole file; otherwise the readline console (the TUI
+ * replaces it when it lands). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "session.h"
+#include "cmd.h"
+#include "console.h"
 
 static const char usage_text[] =
-    "usage: dladbg [options] FILE\n"
+    "usage: dladbg [options] [FILE]\n"
     "       dladbg --batch [options] FILE\n"
     "\n"
-    "FILE is an NVDLA loadable, a register trace folder, an input.txn or a .cfg trace.\n"
+    "FILE is an NVDLA loadable, a register trace folder, an input.txn, a .cfg trace or\n"
+    "sample:NAME (a built-in sample network); without FILE, sample:lenet.\n"
     "\n"
     "options:\n"
-    "  --batch            run without a terminal UI and exit with the run's status\n"
-    "  --config NAME      hardware configuration (default nv_full; .cfg traces: from the path)\n"
-    "  --list-configs     list the hardware configurations\n"
-    "  -o, --output PATH  loadable: output DIMG file; trace: folder for dumps without a golden\n"
-    "  -q, --quiet        only errors and the summary\n"
-    "  -h, --help         this help\n"
-    "  -V, --version      version\n"
+    "  --batch             run without a terminal UI and exit with the run's status; without\n"
+    "                      -x/-ex, run FILE to the end and print one line per hardware layer\n"
+    "  -x FILE             execute the commands of FILE (repeatable)\n"
+    "  -ex CMD             execute one command (repeatable; in order with -x)\n"
+    "  --config NAME       hardware configuration (default nv_full; .cfg traces: from the path)\n"
+    "  --list-configs      list the hardware configurations\n"
+    "  --plugin FILE       load a decoder plugin (repeatable)\n"
+    "  --input FILE        loadable: input tensor (PGM, DIMG or raw bytes)\n"
+    "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
+    "  -q, --quiet         only errors and the summary\n"
+    "  --nx                do not read ~/.dladbgrc\n"
+    "  --no-color          plain text output\n"
+    "  -h, --help          this help\n"
+    "  -V, --version       version\n"
     "\n"
-    "exit status: 0 ok, 1 a check or golden mismatch, 2 usage or input error\n";
+    "exit status: 0 ok, 1 a check or golden mismatch, 2 usage or input error, or a command\n"
+    "of a batch script failed\n";
 
-struct batch_out {
-    bool quiet;
+enum { OPT_BATCH = 256, OPT_CONFIG, OPT_LIST, OPT_PLUGIN, OPT_INPUT, OPT_NX, OPT_NOCOLOR, OPT_EX };
+
+struct script_item {
+    bool is_file; /* -x FILE, else -ex CMD */
+    const char *text;
 };
 
-static void print_report(void *ctx, enum report_level level, const char *text)
+struct cli {
+    bool batch, quiet, nx;
+    struct dbg_options opt;
+    size_t n_items;
+    struct script_item *items;
+    size_t n_plugins;
+    const char **plugins;
+    const char *file;
+};
+
+/* ---------------------------------------------------------------- output */
+
+static void print_line(void *ctx, enum dbg_out_kind kind, const char *text)
 {
-    struct batch_out *o = ctx;
-    if (level == REPORT_INFO && o->quiet)
-        return;
-    FILE *f = level >= REPORT_WARNING ? stderr : stdout;
-    fprintf(f, "%s%s\n",
-            level == REPORT_ERROR     ? "error: "
-            : level == REPORT_WARNING ? "warning: "
-                                      : "",
-            text);
+    const struct cli *cli = ctx;
+    switch (kind) {
+    case DBG_OUT_ERROR:
+        fprintf(stderr, "error: %s\n", text);
+        break;
+    case DBG_OUT_WARNING:
+        fprintf(stderr, "warning: %s\n", text);
+        break;
+    case DBG_OUT_NOTE:
+        if (!cli->quiet)
+            printf("%s\n", text);
+        break;
+    default:
+        printf("%s\n", text);
+        break;
+    }
+    fflush(stdout);
 }
 
-static void print_diag(void *ctx, const struct dla_event *ev)
-{
-    (void)ctx;
-    if (ev->kind != DLA_EV_DIAG)
-        return;
-    fprintf(stderr, "%s: cycle %llu: %s%s%s%s\n", dla_severity_name(ev->u.diag.severity),
-            (unsigned long long)ev->cycle, ev->u.diag.msg, ev->u.diag.rule ? " [" : "",
-            ev->u.diag.rule ? ev->u.diag.rule : "", ev->u.diag.rule ? "]" : "");
-}
+/* ---------------------------------------------------------------- options */
 
 static void list_configs(void)
 {
@@ -58,37 +86,89 @@ static void list_configs(void)
         printf("%-20s %s\n", c[i].name, c[i].summary);
 }
 
-int main(int argc, char **argv)
+static bool push(void **v, size_t *n, size_t size, const void *item)
+{
+    void *grown = realloc(*v, (*n + 1) * size);
+    if (!grown)
+        return false;
+    *v = grown;
+    memcpy((char *)grown + *n * size, item, size);
+    (*n)++;
+    return true;
+}
+
+/* gdb spells it "-ex": let getopt see "--ex". */
+static void rewrite_ex(int argc, char **argv)
+{
+    static char long_ex[] = "--ex";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "-ex"))
+            argv[i] = long_ex;
+    }
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct cli *cli)
 {
     static const struct option longopts[] = {
-        {"batch", no_argument, NULL, 'b'},        {"config", required_argument, NULL, 'c'},
-        {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
-        {"list-configs", no_argument, NULL, 'L'}, {0, 0, 0, 0},
+        {"batch", no_argument, NULL, OPT_BATCH},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"list-configs", no_argument, NULL, OPT_LIST},
+        {"plugin", required_argument, NULL, OPT_PLUGIN},
+        {"input", required_argument, NULL, OPT_INPUT},
+        {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"nx", no_argument, NULL, OPT_NX},
+        {"no-color", no_argument, NULL, OPT_NOCOLOR},
+        {"ex", required_argument, NULL, OPT_EX},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {0, 0, 0, 0},
     };
-    struct session_opts opt = {0};
-    struct batch_out out = {0};
-    bool batch = false;
+    rewrite_ex(argc, argv);
     int ch;
-    while ((ch = getopt_long(argc, argv, "c:o:qhV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "x:o:qhV", longopts, NULL)) != -1) {
+        struct script_item item = {.is_file = ch == 'x', .text = optarg};
         switch (ch) {
-        case 'b':
-            batch = true;
+        case OPT_BATCH:
+            cli->batch = true;
             break;
-        case 'c':
-            opt.cfg = dla_config_find(optarg);
-            if (!opt.cfg) {
+        case OPT_CONFIG:
+            cli->opt.session.cfg = dla_config_find(optarg);
+            if (!cli->opt.session.cfg) {
                 fprintf(stderr, "dladbg: unknown configuration \"%s\" (see --list-configs)\n",
                         optarg);
                 return 2;
             }
             break;
+        case OPT_LIST:
+            list_configs();
+            return 0;
+        case OPT_PLUGIN:
+            if (!push((void **)&cli->plugins, &cli->n_plugins, sizeof *cli->plugins, &optarg))
+                return 2;
+            break;
+        case OPT_INPUT:
+            cli->opt.session.input = optarg;
+            break;
         case 'o':
-            opt.outdir = optarg;
-            opt.output = optarg;
+            cli->opt.session.outdir = optarg;
+            cli->opt.session.output = optarg;
             break;
         case 'q':
-            out.quiet = true;
+            cli->quiet = true;
+            break;
+        case OPT_NX:
+            cli->nx = true;
+            break;
+        case OPT_NOCOLOR:
+            break; /* output is plain text until the TUI lands */
+        case 'x':
+        case OPT_EX:
+            if (!push((void **)&cli->items, &cli->n_items, sizeof item, &item))
+                return 2;
             break;
         case 'h':
             fputs(usage_text, stdout);
@@ -96,40 +176,110 @@ int main(int argc, char **argv)
         case 'V':
             printf("dladbg %s\n", DLADBG_VERSION);
             return 0;
-        case 'L':
-            list_configs();
-            return 0;
         default:
             fputs(usage_text, stderr);
             return 2;
         }
     }
-    if (optind + 1 != argc) {
+    if (optind + 1 < argc) {
         fprintf(stderr, "dladbg: expected one FILE\n%s", usage_text);
         return 2;
     }
-    (void)batch;
-    struct report rep = {.print = print_report, .ctx = &out};
-    char err[1024];
-    struct session *s = session_open(argv[optind], &opt, &rep, err, sizeof err);
-    if (!s) {
-        fprintf(stderr, "dladbg: %s\n", err);
-        return 2;
+    cli->file = optind < argc ? argv[optind] : "sample:lenet";
+    cli->opt.batch = cli->batch;
+    return -1;
+}
+
+/* ---------------------------------------------------------------- running */
+
+static void read_rc(struct dbg *d, const struct dbg_sink *out)
+{
+    const char *home = getenv("HOME");
+    char path[4096];
+    if (!home || !home[0])
+        return;
+    snprintf(path, sizeof path, "%s/.dladbgrc", home);
+    if (access(path, R_OK) == 0)
+        dbg_source(d, path, out);
+}
+
+/* The commands of -x and -ex, in command-line order. */
+static bool run_items(struct dbg *d, const struct cli *cli, const struct dbg_sink *out)
+{
+    for (size_t i = 0; i < cli->n_items; i++) {
+        const struct script_item *it = &cli->items[i];
+        enum cmd_status st;
+        if (it->is_file) {
+            st = dbg_source(d, it->text, out);
+        } else {
+            snprintf(d->where, sizeof d->where, "-ex %zu", i + 1);
+            st = dbg_exec(d, it->text, out);
+            d->where[0] = 0;
+        }
+        if (st == CMD_QUIT || (st == CMD_ERROR && cli->batch))
+            return false;
     }
-    dla_listen(session_dla(s), print_diag, NULL);
-    for (;;) {
-        enum session_stop r = session_step(s, SESSION_RUN, 0);
-        if (r == SESSION_DONE)
-            break;
-        if (r == SESSION_HANG) {
-            fprintf(stderr, "error: %s\n", session_stop_message(s));
-            session_hang_report(s, stderr);
+    return true;
+}
+
+/* --batch FILE with no script: the whole run, a line per layer, the summary. */
+static void run_whole(struct dbg *d, const struct cli *cli, const struct dbg_sink *out)
+{
+    while (!session_finished(d->session)) {
+        enum session_stop r = session_step(d->session, SESSION_RUN, 0);
+        if (r == SESSION_HANG || r == SESSION_INTERRUPTED) {
+            d->hung = true;
+            fprintf(stderr, "error: no progress: %s\n", session_stop_message(d->session));
+            (void)dbg_exec(d, "info hang", out);
+            if (r == SESSION_INTERRUPTED)
+                break;
         }
     }
+    if (!cli->quiet)
+        dbg_exec(d, "info layers brief", out);
     char summary[512];
-    session_summary(s, summary, sizeof summary);
+    session_summary(d->session, summary, sizeof summary);
     printf("%s\n", summary);
-    int status = session_exit_status(s);
-    session_close(s);
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli = {0};
+    int status = parse_options(argc, argv, &cli);
+    if (status >= 0)
+        return status;
+    struct dbg_sink out = {.line = print_line, .ctx = &cli};
+    struct dbg *d = dbg_create(&cli.opt, &out);
+    if (!d) {
+        fprintf(stderr, "dladbg: out of memory\n");
+        return 2;
+    }
+    char err[1024];
+    for (size_t i = 0; i < cli.n_plugins; i++)
+        if (!dbg_load_plugin(d, cli.plugins[i], err, sizeof err)) {
+            fprintf(stderr, "dladbg: plugin %s\n", err);
+            status = 2;
+        }
+    if (status < 0 && !dbg_open(d, cli.file, err, sizeof err)) {
+        fprintf(stderr, "dladbg: %s\n", err);
+        status = 2;
+    }
+    if (status < 0) {
+        if (!cli.nx)
+            read_rc(d, &out);
+        if (cli.batch && !cli.n_items && !d->failed_cmds) {
+            run_whole(d, &cli, &out);
+        } else if (run_items(d, &cli, &out) && !cli.batch && !d->quit) {
+            struct console *c = console_create(d, &out);
+            if (c) {
+                console_run(c);
+                console_destroy(c);
+            }
+        }
+        status = dbg_exit_status(d);
+    }
+    dbg_destroy(d);
+    free(cli.items);
+    free(cli.plugins);
     return status;
 }

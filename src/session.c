@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "loadable_driver.h"
 #include "trace.h"
 
@@ -42,13 +43,42 @@ struct session {
 
 /* ---------------------------------------------------------------- opening */
 
+/* A trace dladbg exported ("export txn") names the configuration it ran on in
+ * its first line: "# exported by dladbg V from FILE (configuration NAME)". */
+static const struct dla_config *exported_config(const char *file)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp)
+        return NULL;
+    char line[8192];
+    const struct dla_config *c = NULL;
+    if (fgets(line, sizeof line, fp) && !strncmp(line, "# exported by dladbg ", 21)) {
+        const char *at = strstr(line, "(configuration ");
+        char name[64];
+        if (at && sscanf(at, "(configuration %63[^)])", name) == 1)
+            c = dla_config_find(name);
+    }
+    fclose(fp);
+    return c;
+}
+
 static const struct dla_config *pick_config(const char *path, const struct session_opts *opt,
                                             struct report *rep)
 {
     if (opt && opt->cfg)
         return opt->cfg;
     char file[4096];
-    if (trace_detect(path, file, sizeof file) == TRACE_CFG) {
+    enum trace_kind kind = trace_detect(path, file, sizeof file);
+    const struct dla_config *exported = kind == TRACE_TXN ? exported_config(file) : NULL;
+    if (exported) {
+        if (exported != dla_config_default())
+            report_msg(rep, REPORT_NOTE,
+                       "configuration %s (the trace was exported from a run on it; use --config "
+                       "to choose another)",
+                       exported->name);
+        return exported;
+    }
+    if (kind == TRACE_CFG) {
         const char *hint = trace_cfg_config_hint(file);
         const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
         report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",
@@ -421,7 +451,8 @@ void session_set_hooks(struct session *s, const struct session_hooks *hooks, voi
 struct session_state {
     struct dla_snapshot *snap;
     void *drv;
-    struct session copy; /* plain fields; tasks point to the state's own array */
+    const struct driver_ops *drv_ops; /* static: outlives a driver replaced by a restart */
+    struct session copy;              /* plain fields; tasks point to the state's own array */
     struct report rep_counts;
 };
 
@@ -431,6 +462,7 @@ struct session_state *session_save(struct session *s)
     if (!st)
         return NULL;
     st->snap = dla_snapshot_take(s->dla);
+    st->drv_ops = s->drv->ops;
     st->drv = s->drv->ops->save(s->drv);
     st->copy = *s;
     st->copy.tasks = NULL;
@@ -446,7 +478,6 @@ struct session_state *session_save(struct session *s)
         session_state_free(st);
         return NULL;
     }
-    st->copy.drv = s->drv; /* remembered to free the driver's copy */
     return st;
 }
 
@@ -494,18 +525,31 @@ void session_state_free(struct session_state *st)
     if (!st)
         return;
     dla_snapshot_free(st->snap);
-    if (st->drv && st->copy.drv)
-        st->copy.drv->ops->free_saved(st->drv);
+    if (st->drv)
+        st->drv_ops->free_saved(st->drv);
     free(st->copy.tasks);
     free(st);
 }
 
 /* ---------------------------------------------------------------- reports */
 
+/* BDMA has no OP_ENABLE: its STATUS register tells busy groups and free slots. */
+static void report_bdma(struct dla *d, FILE *out)
+{
+    struct regdb_ref ref;
+    if (!dla_cfg(d)->bdma || !regdb_resolve(dla_regmap(d), "BDMA.STATUS", &ref))
+        return;
+    char fields[256];
+    format_fields_inline(ref.reg, dla_csb_peek(d, regdb_addr(ref.unit, ref.reg)), fields,
+                         sizeof fields);
+    fprintf(out, "    %-9s STATUS %s\n", "BDMA", fields);
+}
+
 static void report_units(struct session *s, FILE *out)
 {
     struct dla *d = s->dla;
     fprintf(out, "  units:\n");
+    report_bdma(d, out);
     for (int u = 0; u < DLA_U_COUNT; u++) {
         const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)u);
         if (!ru || ru->op_enable == 0xffff)
@@ -545,12 +589,17 @@ static void report_layers(struct session *s, FILE *out)
             continue;
         waiting++;
         const char *why = "";
-        if (l->state == DLA_LAYER_PROGRAMMING)
+        if (l->state == DLA_LAYER_PROGRAMMING && l->proc == DLA_P_BDMA)
+            why = " (operations queued, never launched: no CFG_LAUNCH0/1 write)";
+        else if (l->state == DLA_LAYER_PROGRAMMING)
             why = " (registers written, never enabled)";
         else if (l->state == DLA_LAYER_ENABLED)
             why = " (enabled, waiting for the other units of its pipeline)";
-        fprintf(out, "  layer %u: %s group %u %s%s%s%s\n", l->index, dla_proc_name(l->proc),
-                l->group, dla_layer_state_name(l->state), why, l->desc[0] ? ": " : "", l->desc);
+        char group[16] = "";
+        if (l->group <= 1)
+            snprintf(group, sizeof group, " group %u", l->group);
+        fprintf(out, "  layer %u: %s%s %s%s%s%s\n", l->index, dla_proc_name(l->proc), group,
+                dla_layer_state_name(l->state), why, l->desc[0] ? ": " : "", l->desc);
         if (l->state != DLA_LAYER_RUNNING)
             report_layer_units(d, l, out);
     }

@@ -88,7 +88,8 @@ static void run_one(const char *config, const struct proc_units *pu, uint64_t se
 {
     if (getenv("HOSTILE_VERBOSE"))
         fprintf(stderr, "%s proc %d seed %llx\n", config, (int)pu->proc, (unsigned long long)seed);
-    struct dla_options opt = {.mem_budget = 256ull << 20};
+    /* a small work budget: the point is that every layer ends, not that big ones compute */
+    struct dla_options opt = {.mem_budget = 256ull << 20, .work_budget = 1ull << 28};
     struct dla *d = dla_create(dla_config_find(config), &opt);
     assert_non_null(d);
     dla_listen(d, count_diag, NULL);

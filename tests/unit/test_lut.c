@@ -5,6 +5,7 @@
 #include "post_harness.h"
 
 #include "dla_priv.h"
+#include "fp16.h"
 #include "lut.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -464,17 +465,128 @@ static void test_sdp_fp_index(void **state)
     assert_true(p.uflow || p.oflow);
 }
 
+/* ---------------------------------------------------------------- CDP fp16 lookups */
+
+static uint32_t f32b(float f)
+{
+    return f32_bits(f);
+}
+
+static float fp17_value(uint32_t h17)
+{
+    /* fp17: 6-bit exponent (bias 31), 10-bit mantissa; normal values only here */
+    int e = (int)((h17 >> 10) & 0x3f) - 31;
+    float m = 1.0f + (float)(h17 & 0x3ff) / 1024.0f;
+    float v = e >= 0 ? m * (float)(1u << e) : m / (float)(1u << -e);
+    return (h17 >> 16) & 1 ? -v : v;
+}
+
+/* fp16 tables: LE exponential from start 0 (entry i at 2^i), LO linear
+ * over (0, 256) in unit steps.  Designed inputs:
+ *   8.0    LE index 3 exactly, LO hit        -> hybrid (LE), y = le[3]
+ *   12.0   LE index 3 + 1/2, LO hit           -> hybrid (LE), y = (le[3]+le[4])/2
+ *   256.0  LE hit (2^8), LO overflow          -> LE hit
+ *   0.0    both underflow                     -> underflow, y = le[0] (slope 0)
+ *   -4.0   both underflow                     -> underflow
+ *   2^70   LE overflow (exponent 70), LO over -> overflow, y = le[64] (slope 0) */
+static void test_cdp_fp16_lookup(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < DLA_LUT_LE_ENTRIES; i++)
+        r.le[i] = fp16_from_float((float)(10 * i + 2));
+    for (int i = 0; i < DLA_LUT_LO_ENTRIES; i++)
+        r.lo[i] = fp16_from_float((float)(-i));
+    struct lut_cfg c;
+    memset(&c, 0, sizeof c);
+    c.le_linear = false;
+    c.le_start = f32b(0.0f);
+    c.le_end = f32b(18446744073709551616.0f);
+    c.lo_start = f32b(0.0f);
+    c.lo_end = f32b(256.0f);
+    struct dla_lut_stats s;
+    lut_stats_begin(&s);
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(8.0f), &s)) == 32.0f);
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(12.0f), &s)) == 37.0f);
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(256.0f), &s)) == 82.0f);
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(0.0f), &s)) == 2.0f);
+    lut_cdp_lookup_fp(&r, &c, f32b(-4.0f), &s);
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(1180591620717411303424.0f), &s)) ==
+                642.0f);
+    assert_int_equal(s.lookups, 6);
+    assert_int_equal(s.hybrid, 2);
+    assert_int_equal(s.le_hit, 1);
+    assert_int_equal(s.underflow, 2);
+    assert_int_equal(s.overflow, 1);
+    assert_int_equal(s.lo_hit, 0);
+    /* the hybrid priority selects LO: 12.0 -> lo[12] */
+    c.hybrid_lo = true;
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(12.0f), NULL)) == -12.0f);
+    /* LO linear with index select 1: 7.0 -> entry 3 + 1/2 */
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(7.0f), NULL)) == -7.0f);
+    c.lo_index_select = 1;
+    assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(7.0f), NULL)) == -3.5f);
+}
+
+/* Table ranges: end below start is reported, compared as fp32 numbers in
+ * the fp16 pipeline. */
+static void test_cfg_rules(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small");
+    struct lut_cfg c = linear_cfg(100, 2, 0, 0);
+    c.le_end = 50;
+    assert_int_equal(lut_cfg_check(h->d, DLA_U_CDP, &c), 1);
+    assert_int_equal(harness_count(h, "cdp.lut_le_range", 0), 1);
+    /* [-8.0, -1.0]: as integers the bit patterns would be out of order */
+    c = linear_cfg(0, 0, 0, 0);
+    c.fp = true;
+    c.le_start = f32_bits(-8.0f);
+    c.le_end = f32_bits(-1.0f);
+    c.lo_start = f32_bits(2.0f);
+    c.lo_end = f32_bits(1.0f);
+    assert_int_equal(lut_cfg_check(h->d, DLA_U_SDP, &c), 1);
+    assert_int_equal(harness_count(h, "sdp.lut_lo_range", 0), 1);
+    assert_int_equal(harness_count(h, "sdp.lut_le_range", 0), 0);
+    harness_free(h);
+}
+
+/* Checkpoints carry the LUT contents and the port's position. */
+static void test_snapshot_keeps_lut(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_full");
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x30000 | 10);
+    wr(h, "CDP.S_LUT_ACCESS_DATA", 0x1234);
+    struct dla_snapshot *snap = dla_snapshot_take(h->d);
+    assert_non_null(snap);
+    wr(h, "CDP.S_LUT_ACCESS_CFG", 0x30000 | 10);
+    wr(h, "CDP.S_LUT_ACCESS_DATA", 0x4321);
+    wr(h, "SDP.S_LUT_ACCESS_CFG", 0x20000);
+    wr(h, "SDP.S_LUT_ACCESS_DATA", 0x7777);
+    dla_snapshot_restore(h->d, snap);
+    dla_snapshot_free(snap);
+    assert_int_equal(h->d->lut_cdp.lo[10], 0x1234);
+    assert_int_equal(h->d->lut_sdp.le[0], 0);
+    assert_int_equal(rd(h, "CDP.S_LUT_ACCESS_CFG"), 0x30000 | 11);
+    harness_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_port_write_read_back),
         cmocka_unit_test(test_port_through_csb),
+        cmocka_unit_test(test_snapshot_keeps_lut),
         cmocka_unit_test(test_cfg_decode),
+        cmocka_unit_test(test_cfg_rules),
         cmocka_unit_test(test_cdp_counts_by_hand),
         cmocka_unit_test(test_cdp_priorities),
         cmocka_unit_test(test_cdp_values_linear),
         cmocka_unit_test(test_cdp_exponent),
         cmocka_unit_test(test_cdp_hostile_config),
+        cmocka_unit_test(test_cdp_fp16_lookup),
         cmocka_unit_test(test_sdp_counts_by_hand),
         cmocka_unit_test(test_sdp_index_and_interpolation),
         cmocka_unit_test(test_sdp_exponent_fraction),

@@ -6,13 +6,15 @@
 #include "post_harness.h"
 
 #include "dla_priv.h"
+#include "fp16.h"
+#include "fpnum.h"
 #include "pdp_pool.h"
 
 /* ---------------------------------------------------------------- reference */
 
 struct pool_case {
     const char *config;
-    int precision; /* 0 int8, 1 int16 */
+    int precision; /* 0 int8, 1 int16, 2 fp16 */
     int method;    /* 0 average, 1 max, 2 min */
     unsigned w, h, c;
     unsigned kw, kh, sw, sh;
@@ -40,12 +42,43 @@ static uint32_t recip(unsigned k)
     return 0x10000u / k;
 }
 
+/* fp16 pooling takes its reciprocals and padding values as fp17 numbers. */
+static uint32_t fp17_of(float v)
+{
+    return fpnum_fp32_to_fp17(f32_bits(v));
+}
+
+static uint32_t recip_reg(const struct pool_case *pc, unsigned k)
+{
+    return pc->precision == 2 ? fp17_of(1.0f / (float)k) : recip(k);
+}
+
+static uint32_t pad_reg(const struct pool_case *pc, unsigned n)
+{
+    return pc->precision == 2 ? fp17_of((float)(pc->pad * (int)n))
+                              : (uint32_t)(pc->pad * (int)n) & 0x7ffffu;
+}
+
+/* fp16 reference: maxima/minima compare the numbers; average inputs are
+ * small integers so that the sums are exact in any order, then scaled by
+ * the fp17 reciprocals as the hardware scales them. */
+static int32_t ref_fp16(const struct pool_case *pc, int64_t int_sum, float best)
+{
+    if (pc->method != 0)
+        return (int16_t)fp16_from_float(best);
+    uint32_t r = fpnum_fp32_to_fp17(f32_bits((float)int_sum));
+    r = fp_mul(FP17, r, recip_reg(pc, pc->kw));
+    r = fp_mul(FP17, r, recip_reg(pc, pc->kh));
+    return (int16_t)fpnum_fp17_to_fp16(r);
+}
+
 /* One output element of one channel plane. */
 static int32_t ref_window(const struct pool_case *pc, const int32_t *plane, unsigned ox,
                           unsigned oy)
 {
     int64_t sum = 0;
     int32_t best = 0;
+    float fbest = 0;
     unsigned real = 0;
     for (unsigned ty = 0; ty < pc->kh; ty++) {
         for (unsigned tx = 0; tx < pc->kw; tx++) {
@@ -54,16 +87,26 @@ static int32_t ref_window(const struct pool_case *pc, const int32_t *plane, unsi
             if (y < 0 || x < 0 || y >= (int)pc->h || x >= (int)pc->w)
                 continue;
             int32_t v = plane[y * pc->w + x];
-            if (real == 0 || (pc->method == 1 && v > best) || (pc->method == 2 && v < best))
+            if (pc->precision == 2) {
+                float f = fp16_to_float((uint16_t)v);
+                if (real == 0 || (pc->method == 1 && f > fbest) || (pc->method == 2 && f < fbest))
+                    fbest = f;
+                sum += (int64_t)f;
+            } else if (real == 0 || (pc->method == 1 && v > best) ||
+                       (pc->method == 2 && v < best)) {
                 best = v;
-            sum += v;
+            }
+            if (pc->precision != 2)
+                sum += v;
             real++;
         }
     }
     assert_true(real > 0);
+    sum += (int64_t)(pc->kw * pc->kh - real) * pc->pad;
+    if (pc->precision == 2)
+        return ref_fp16(pc, sum, fbest);
     if (pc->method != 0)
         return best;
-    sum += (int64_t)(pc->kw * pc->kh - real) * pc->pad;
     int64_t r = ref_scale(ref_scale(sum, recip(pc->kw)), recip(pc->kh));
     return pc->precision == 0 ? (int8_t)r : (int16_t)r;
 }
@@ -80,7 +123,7 @@ static struct layout layout_of(struct harness *h, const struct pool_case *pc, un
 {
     struct layout l;
     l.atom = dla_cfg(h->d)->mem_atom;
-    l.bpe = pc->precision == 0 ? 1 : 2;
+    l.bpe = pc->precision == 0 ? 1 : 2; /* int16 and fp16: two bytes */
     l.cpa = l.atom / l.bpe;
     l.surfaces = (pc->c + l.cpa - 1) / l.cpa;
     l.line = (uint64_t)(w + 1) * l.atom; /* one spare atom per line: strides are honoured */
@@ -179,14 +222,14 @@ static void program_pdp(struct harness *h, const struct pool_case *pc, const str
     wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_HEIGHT", pc->kh - 1);
     wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_WIDTH", pc->sw - 1);
     wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_STRIDE_HEIGHT", pc->sh - 1);
-    wr(h, "PDP.D_RECIP_KERNEL_WIDTH", recip(pc->kw));
-    wr(h, "PDP.D_RECIP_KERNEL_HEIGHT", recip(pc->kh));
+    wr(h, "PDP.D_RECIP_KERNEL_WIDTH", recip_reg(pc, pc->kw));
+    wr(h, "PDP.D_RECIP_KERNEL_HEIGHT", recip_reg(pc, pc->kh));
     wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_LEFT", pc->pl);
     wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_RIGHT", pc->pr);
     wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_TOP", pc->pt);
     wr(h, "PDP.D_POOLING_PADDING_CFG.PAD_BOTTOM", pc->pb);
     for (unsigned n = 1; n <= 7; n++)
-        wr(h, pads[n - 1], (uint32_t)(pc->pad * (int)n) & 0x7ffffu);
+        wr(h, pads[n - 1], pad_reg(pc, n));
     wr(h, "PDP.D_DST_BASE_ADDR_LOW", (uint32_t)DST);
     wr(h, "PDP.D_DST_BASE_ADDR_HIGH", (uint32_t)(DST >> 32));
     wr(h, "PDP.D_DST_LINE_STRIDE", (uint32_t)out->line);
@@ -217,6 +260,18 @@ static void check_case(const struct pool_case *pc)
     uint32_t seed = pc->w * 131u + pc->kw * 7u + (unsigned)pc->method;
     for (size_t i = 0; i < in_bytes; i++)
         src[i] = (uint8_t)harness_rand(&seed);
+    /* fp16: non-zero numbers; averages of small integers of one sign (the
+     * sign of the pad value), so that no sum cancels to a signed zero */
+    if (pc->precision == 2)
+        for (size_t i = 0; i + 1 < in_bytes; i += 2) {
+            int n = (int)(harness_rand(&seed) % 31) - 15;
+            int a = (int)(harness_rand(&seed) % 15) + 1;
+            float f = pc->method == 0 ? (float)(pc->pad < 0 ? -a : a)
+                                      : (float)(n ? n : 16) * (1.0f + (float)(i % 97) / 128.0f);
+            uint16_t hb = fp16_from_float(f);
+            src[i] = (uint8_t)hb;
+            src[i + 1] = (uint8_t)(hb >> 8);
+        }
     memset(dst, 0xee, out_bytes);
     mem_put(h, SRC, src, in_bytes);
     mem_put(h, DST, dst, out_bytes);
@@ -392,21 +447,69 @@ static void test_rdma_mismatch(void **state)
     harness_free(h);
 }
 
-static void test_fp16_and_absent_precisions(void **state)
+static void test_fp16(void **state)
+{
+    (void)state;
+    static const struct pool_case cases[] = {
+        {"nv_full", 2, 1, 9, 7, 20, 3, 3, 2, 2, 1, 1, 1, 1, 0, 1},
+        {"nv_full", 2, 2, 8, 8, 16, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1},
+        {"nv_full", 2, 0, 8, 6, 16, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1},
+        {"nv_full", 2, 0, 9, 7, 20, 3, 3, 2, 2, 1, 1, 1, 1, -3, 1},
+        {"nv_full", 2, 0, 13, 5, 16, 4, 3, 3, 1, 2, 1, 1, 1, 5, 2},
+        {"nv_full", 2, 1, 21, 4, 16, 5, 2, 2, 2, 2, 2, 0, 0, 0, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&cases[i]);
+}
+
+/* fp16 NaN/Inf counters, and NaN inputs flushed to zero on request. */
+static void test_fp16_nan_inf(void **state)
 {
     (void)state;
     struct harness *h = harness_new("nv_full");
-    program_min_layer(h);
-    wr(h, "PDP.D_DATA_FORMAT", 2);
-    wr(h, "PDP_RDMA.D_DATA_FORMAT", 2);
+    struct pool_case pc = {"nv_full", 2, 1, 2, 1, 16, 2, 1, 2, 1, 0, 0, 0, 0, 0, 1};
+    struct layout in = layout_of(h, &pc, 2, 1), out = layout_of(h, &pc, 1, 1);
+    struct split_plan s = {.n = 1};
+    uint16_t src[32];
+    for (int i = 0; i < 32; i++)
+        src[i] = 0x3c00; /* 1.0 */
+    src[0] = 0x7e00;     /* NaN in channel 0 of x = 0 */
+    src[17] = 0x7c00;    /* +Inf in channel 1 of x = 1 */
+    src[3] = 0xfc00;     /* -Inf */
+    mem_put(h, SRC, src, sizeof src);
+    program_rdma(h, &pc, &in, &s);
+    program_pdp(h, &pc, &in, &out, &s, 1, 1);
+    wr(h, "PDP.D_NAN_FLUSH_TO_ZERO", 1);
     wr(h, "PDP.D_OP_ENABLE", 1);
     wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
     run_idle(h);
-    assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
-    assert_int_equal(h->n_done, 1);
+    assert_int_equal(h->n_diags, 0);
+    assert_int_equal(rd(h, "PDP.D_NAN_INPUT_NUM"), 1);
+    assert_int_equal(rd(h, "PDP.D_INF_INPUT_NUM"), 2);
+    assert_int_equal(rd(h, "PDP.D_NAN_OUTPUT_NUM"), 0);
+    uint16_t o[16];
+    mem_get(h, DST, o, sizeof o);
+    assert_int_equal(o[0], 0x3c00); /* max(flushed NaN = 0, 1.0) */
+    assert_int_equal(o[1], 0x7c00);
+    assert_int_equal(o[3], 0x3c00);
     harness_free(h);
 
-    h = harness_new("nv_small"); /* int8 only */
+    /* without the flush the NaN propagates and is counted on the way out */
+    h = harness_new("nv_full");
+    mem_put(h, SRC, src, sizeof src);
+    program_rdma(h, &pc, &in, &s);
+    program_pdp(h, &pc, &in, &out, &s, 1, 1);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(rd(h, "PDP.D_NAN_OUTPUT_NUM"), 1);
+    harness_free(h);
+}
+
+static void test_absent_precisions(void **state)
+{
+    (void)state;
+    struct harness *h = harness_new("nv_small"); /* int8 only */
     program_min_layer(h);
     wr(h, "PDP.D_DATA_FORMAT", 1);
     wr(h, "PDP_RDMA.D_DATA_FORMAT", 1);
@@ -468,6 +571,25 @@ static void test_geometry_rules(void **state)
     assert_int_equal(harness_count(h, "pdp.pad_below_kernel", 0), 1);
     assert_int_equal(harness_count(h, "pdp.width_in_out", 0), 1);
     harness_free(h);
+
+    /* two splits, kernel 4 stride 1: the 3-element overlap needs a first
+     * split at least that wide */
+    h = harness_new("nv_small");
+    program_min_layer(h);
+    wr(h, "PDP.D_OPERATION_MODE_CFG.SPLIT_NUM", 1);
+    wr(h, "PDP.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", 3);
+    wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", 1);
+    wr(h, "PDP.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 4);
+    wr(h, "PDP_RDMA.D_OPERATION_MODE_CFG", 1);
+    wr(h, "PDP_RDMA.D_POOLING_KERNEL_CFG.KERNEL_WIDTH", 3);
+    wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_FIRST", 1);
+    wr(h, "PDP_RDMA.D_PARTIAL_WIDTH_IN.PARTIAL_WIDTH_IN_LAST", 4);
+    wr(h, "PDP.D_OP_ENABLE", 1);
+    wr(h, "PDP_RDMA.D_OP_ENABLE", 1);
+    run_idle(h);
+    assert_int_equal(harness_count(h, "pdp.split_overlap", 0), 1);
+    assert_int_equal(h->n_done, 1);
+    harness_free(h);
 }
 
 /* ---------------------------------------------------------------- on the fly */
@@ -524,6 +646,21 @@ static void test_on_the_fly_cube(void **state)
     harness_free(h);
 }
 
+/* Every configuration pools (int8, the type all of them have). */
+static void test_all_configurations(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct dla_config *all = dla_config_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        struct pool_case pc = {all[i].name, 0, 0, 9, 6, 40, 3, 2, 2, 2, 1, 1, 1, 1, 3, 2};
+        check_case(&pc);
+        pc.method = 1;
+        pc.splits = 1;
+        check_case(&pc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -532,10 +669,13 @@ int main(void)
         cmocka_unit_test(test_strides_and_padding),
         cmocka_unit_test(test_int16_and_wide_atoms),
         cmocka_unit_test(test_split_width),
+        cmocka_unit_test(test_all_configurations),
         cmocka_unit_test(test_pad_value_sign_extension),
         cmocka_unit_test(test_average_rounding),
         cmocka_unit_test(test_rdma_mismatch),
-        cmocka_unit_test(test_fp16_and_absent_precisions),
+        cmocka_unit_test(test_fp16),
+        cmocka_unit_test(test_fp16_nan_inf),
+        cmocka_unit_test(test_absent_precisions),
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_geometry_rules),
         cmocka_unit_test(test_on_the_fly_cube),

@@ -1,0 +1,172 @@
+/* dladbg decoder plugins: the public, versioned ABI.
+ *
+ * A decoder turns the events of a run into rows of a table, which dladbg
+ * writes as CSV ("export csv FILE --decoder NAME").  A plugin is a shared
+ * object exporting one data symbol:
+ *
+ *     const struct dladbg_decoder dladbg_decoder = {
+ *         .abi_version = DLADBG_DECODER_ABI_VERSION,
+ *         .name = "layers",
+ *         .description = "one row per hardware layer",
+ *         .n_columns = 3,
+ *         .columns = (const char *const[]){"index", "unit", "cycles"},
+ *         .open = my_open, .event = my_event, .close = my_close,
+ *     };
+ *
+ * dladbg refuses (with a message, never a crash) a plugin without that
+ * symbol, with another ABI version, or whose descriptor is incomplete.
+ *
+ * Calls, all from one thread: open() once per export; event() for every
+ * recorded event, oldest first (the ring keeps the newest events of a long
+ * run), then one DLADBG_EV_LAYER_RECORD per hardware layer from the model's
+ * complete layer records; close() at the end.  A decoder emits rows with
+ * host->row(host, cells): exactly n_columns strings, copied before it returns.
+ * Pointers inside events are valid only during the call.
+ *
+ * Every cycle figure is model-derived (dladbg's timing model, not RTL).
+ *
+ * The ABI version changes whenever a structure below changes incompatibly;
+ * new fields are only ever appended, and struct_size says how much is there. */
+#ifndef DLADBG_DECODER_H
+#define DLADBG_DECODER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DLADBG_DECODER_ABI_VERSION 1
+#define DLADBG_DECODER_SYMBOL      "dladbg_decoder"
+#define DLADBG_DECODER_MAX_COLUMNS 64
+
+enum dladbg_event_kind {
+    DLADBG_EV_REG_WRITE = 1, /* u.reg */
+    DLADBG_EV_REG_READ,      /* u.reg */
+    DLADBG_EV_LAYER_PROGRAM, /* u.layer: first register write of a layer */
+    DLADBG_EV_LAYER_ENABLE,  /* u.layer: an OP_ENABLE of the layer written */
+    DLADBG_EV_LAYER_START,   /* u.layer: its pipeline started */
+    DLADBG_EV_LAYER_DONE,    /* u.layer: it completed */
+    DLADBG_EV_INTR,          /* u.intr */
+    DLADBG_EV_DMA,           /* u.dma */
+    DLADBG_EV_CBUF,          /* u.cbuf */
+    DLADBG_EV_LUT,           /* u.layer (lut set) */
+    DLADBG_EV_PERF,          /* u.layer */
+    DLADBG_EV_DIAG,          /* u.diag */
+    DLADBG_EV_LAYER_RECORD,  /* u.layer: complete record, after all events */
+};
+
+struct dladbg_reg_event {
+    uint32_t addr;      /* CSB byte address */
+    uint32_t value;     /* written value, or value a read returned */
+    uint32_t old;       /* value before a write */
+    int32_t group;      /* register group of a D_ register, -1 for others */
+    const char *unit;   /* "CDMA", or "" when the address is no register */
+    const char *name;   /* "D_DATAIN_SIZE_0", or "" */
+    const char *fields; /* decoded fields: "DATAIN_WIDTH=7 DATAIN_HEIGHT=7" */
+};
+
+struct dladbg_counter {
+    const char *name; /* "CDMA.D_PERF_DAT_READ_STALL" */
+    uint64_t value;
+};
+
+struct dladbg_lut_stats {
+    uint64_t lookups, le_hit, lo_hit, underflow, overflow, hybrid;
+    uint64_t le_underflow, le_overflow, lo_underflow, lo_overflow;
+};
+
+struct dladbg_layer {
+    uint32_t index;
+    const char *unit;  /* processor: "BDMA" "CONV" "SDP" "PDP" "CDP" "RUBIK" */
+    const char *op;    /* what it does: "conv direct int16 8x8x128 -> 8x8x32" (may be "") */
+    const char *state; /* "programming" "enabled" "running" "done" */
+    uint32_t group;
+    int32_t fed_by; /* layer feeding it on the fly, or -1 */
+    uint64_t program_cycle, enable_cycle, start_cycle, end_cycle;
+    uint64_t cycles; /* end - start when done, else 0 */
+    uint64_t macs, compute_cycles, stall_cycles;
+    uint64_t bytes_read, bytes_written;
+    uint32_t reg_writes;
+    uint32_t n_counters;
+    const struct dladbg_counter *counters;
+    const struct dladbg_lut_stats *lut; /* NULL when the layer used no LUT */
+    const char *lut_unit;               /* "SDP" or "CDP" with lut */
+};
+
+struct dladbg_intr_event {
+    uint32_t bit;
+    const char *name; /* "SDP_DONE_STATUS0" */
+    uint32_t status;  /* GLB.S_INTR_STATUS after setting */
+    int line;         /* interrupt line asserted (not masked) */
+};
+
+struct dladbg_dma_event {
+    const char *client; /* "cdma.dat", "sdp.wdma", ... */
+    const char *space;  /* "dram" or "cvsram" */
+    int write;
+    uint64_t addr, bytes;
+    uint64_t start_cycle, end_cycle;
+};
+
+struct dladbg_cbuf_event {
+    uint32_t first_bank, n_banks;
+    const char *kind; /* "data" "weight" "wmb" */
+    uint64_t bytes;
+};
+
+struct dladbg_diag_event {
+    const char *kind;     /* "csb-hole", "rule", ... */
+    const char *severity; /* "info" "warning" "error" */
+    const char *unit;     /* unit name or "" */
+    const char *rule;     /* rule id for rule violations, else "" */
+    const char *message;
+    uint32_t addr;
+};
+
+struct dladbg_event {
+    uint32_t struct_size; /* sizeof(struct dladbg_event) of the host */
+    uint32_t kind;        /* enum dladbg_event_kind */
+    uint64_t seq;         /* position in the run's event stream */
+    uint64_t cycle;
+    int32_t layer; /* hardware layer the event belongs to, or -1 */
+    union {
+        struct dladbg_reg_event reg;
+        struct dladbg_layer layer;
+        struct dladbg_intr_event intr;
+        struct dladbg_dma_event dma;
+        struct dladbg_cbuf_event cbuf;
+        struct dladbg_diag_event diag;
+    } u;
+};
+
+/* Services of the host. */
+struct dladbg_host {
+    uint32_t struct_size;
+    /* Emit one row: n_columns cells (NULL cells are written empty). */
+    void (*row)(const struct dladbg_host *host, const char *const *cells);
+    /* Report a problem; the export fails with this message. */
+    void (*error)(const struct dladbg_host *host, const char *message);
+    const char *config; /* hardware configuration name, "nv_full" */
+    void *host_private; /* dladbg's, do not touch */
+};
+
+struct dladbg_decoder {
+    uint32_t abi_version; /* DLADBG_DECODER_ABI_VERSION */
+    uint32_t struct_size; /* sizeof(struct dladbg_decoder) when built */
+    const char *name;     /* [a-z0-9_-], at most 31 characters */
+    const char *description;
+    uint32_t n_columns; /* 1 .. DLADBG_DECODER_MAX_COLUMNS */
+    const char *const *columns;
+    /* Start an export; returns the decoder's state (NULL is a valid state). */
+    void *(*open)(const struct dladbg_host *host);
+    void (*event)(void *state, const struct dladbg_host *host, const struct dladbg_event *ev);
+    /* Flush remaining rows and free the state. */
+    void (*close)(void *state, const struct dladbg_host *host);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* Helpers shared by the LUT's files (lut.c, lut_cdp.c, lut_sdp.c) only. */
+#ifndef DLA_LUT_INTERNAL_H
+#define DLA_LUT_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "dla_priv.h"
+
+#define LUT_LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */
+#define LUT_LO_LAST (DLA_LUT_LO_ENTRIES - 1) /* 256 */
+
+/* Input histograms over [lo, hi] (struct dla_lut_stats). */
+void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x);
+void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v);
+
+static inline float lut_f32(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* v > 0 */
+static inline int lut_floor_log2(uint64_t v)
+{
+    return 63 - __builtin_clzll(v);
+}
+
+/* Signed 5-bit slope shift field. */
+static inline int lut_shift5(uint8_t raw)
+{
+    return dla_sext(raw, 5);
+}
+
+static inline int64_t lut_min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline int64_t lut_max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+#endif

@@ -1,0 +1,462 @@
+/* Breakpoints and watchpoints as model-event listeners. */
+#include "breakpoints.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "format.h"
+
+struct breakpoints {
+    size_t n, cap;
+    struct breakpoint *bp;
+    int next_number;
+    struct session *s;
+    struct dla *d;
+    int listener;
+    bool suspended;
+    int last_hit;
+    uint64_t seen_events, seen_host; /* memory watch: what changed since the last check */
+};
+
+struct breakpoints *bps_create(void)
+{
+    struct breakpoints *b = calloc(1, sizeof *b);
+    if (b) {
+        b->next_number = 1;
+        b->listener = -1;
+    }
+    return b;
+}
+
+void bps_destroy(struct breakpoints *b)
+{
+    if (!b)
+        return;
+    bps_attach(b, NULL);
+    for (size_t i = 0; i < b->n; i++)
+        free(b->bp[i].shadow);
+    free(b->bp);
+    free(b);
+}
+
+/* ---------------------------------------------------------------- matching */
+
+static const char *when_names[] = {"programmed", "enabled", "started", "done"};
+
+bool bps_parse_when(const char *word, enum bp_when *when)
+{
+    for (unsigned i = 0; i < 4; i++)
+        if (!strcmp(word, when_names[i]) ||
+            (strlen(word) >= 3 && !strncmp(word, when_names[i], strlen(word)))) {
+            *when = (enum bp_when)i;
+            return true;
+        }
+    return false;
+}
+
+const char *bps_when_name(enum bp_when w)
+{
+    return w <= BP_DONE ? when_names[w] : "?";
+}
+
+static enum bp_when when_of(uint8_t kind)
+{
+    switch (kind) {
+    case DLA_EV_LAYER_ENABLE:
+        return BP_ENABLED;
+    case DLA_EV_LAYER_START:
+        return BP_STARTED;
+    case DLA_EV_LAYER_DONE:
+        return BP_DONE;
+    default:
+        return BP_PROGRAMMED;
+    }
+}
+
+static bool is_layer_event(uint8_t kind)
+{
+    return kind == DLA_EV_LAYER_PROGRAM || kind == DLA_EV_LAYER_ENABLE ||
+           kind == DLA_EV_LAYER_START || kind == DLA_EV_LAYER_DONE;
+}
+
+static uint32_t stored_value(struct dla *d, const struct dla_event *ev)
+{
+    const struct regdb_unit *u;
+    const struct regdb_reg *r = regdb_reg_at(dla_regmap(d), ev->u.reg.addr, &u);
+    if (!r || ev->u.reg.unit == DLA_U_NONE)
+        return ev->u.reg.value;
+    int g = ev->u.reg.group == 0xff ? 0 : ev->u.reg.group;
+    return dla_reg_value(d, (enum dla_unit)ev->u.reg.unit, g, r->offset);
+}
+
+static bool reg_value_matches(const struct breakpoint *bp, uint32_t value)
+{
+    uint32_t v = bp->field ? regdb_field_get(bp->field, value) : value;
+    switch (bp->cmp) {
+    case BP_EQ:
+        return v == bp->value;
+    case BP_NE:
+        return v != bp->value;
+    default:
+        return true;
+    }
+}
+
+static bool diag_matches(const struct breakpoint *bp, const struct dla_event *ev)
+{
+    if (bp->kind == BP_RULE) {
+        if (ev->u.diag.kind != DLA_DIAG_RULE)
+            return false;
+        const char *rule = ev->u.diag.rule ? ev->u.diag.rule : "";
+        return !bp->pattern[0] || !strncmp(rule, bp->pattern, strlen(bp->pattern));
+    }
+    return !bp->pattern[0] ||
+           !strcmp(dla_diag_kind_name((enum dla_diag_kind)ev->u.diag.kind), bp->pattern);
+}
+
+/* Does the event hit bp (before condition and ignore count)?  msg receives the stop text. */
+static bool matches(struct breakpoints *b, struct breakpoint *bp, const struct dla_event *ev,
+                    char *msg, size_t len)
+{
+    char name[96];
+    switch (bp->kind) {
+    case BP_LAYER:
+    case BP_UNIT:
+        if (!is_layer_event(ev->kind) || when_of(ev->kind) != bp->when)
+            return false;
+        if (bp->kind == BP_LAYER ? ev->layer != (int32_t)bp->layer : ev->u.layer.proc != bp->proc)
+            return false;
+        if (ev->u.layer.group > 1) /* a BDMA layer gets its group at launch */
+            snprintf(msg, len, "layer %d (%s) %s", ev->layer,
+                     dla_proc_name((enum dla_proc)ev->u.layer.proc), bps_when_name(bp->when));
+        else
+            snprintf(msg, len, "layer %d (%s, group %u) %s", ev->layer,
+                     dla_proc_name((enum dla_proc)ev->u.layer.proc), ev->u.layer.group,
+                     bps_when_name(bp->when));
+        return true;
+    case BP_REG:
+        if (ev->kind != DLA_EV_REG_WRITE || ev->u.reg.addr != bp->addr ||
+            !reg_value_matches(bp, ev->u.reg.value))
+            return false;
+        format_reg_name(dla_regmap(b->d), bp->addr, name, sizeof name);
+        if (ev->u.reg.group != 0xff)
+            snprintf(msg, len, "%s (group %u) written: 0x%08x (was 0x%08x)", name, ev->u.reg.group,
+                     ev->u.reg.value, ev->u.reg.old);
+        else
+            snprintf(msg, len, "%s written: 0x%08x (was 0x%08x)", name, ev->u.reg.value,
+                     ev->u.reg.old);
+        return true;
+    case BP_WATCH_REG: {
+        if (ev->kind != DLA_EV_REG_WRITE || ev->u.reg.addr != bp->addr)
+            return false;
+        int g = ev->u.reg.group == 0xff ? 0 : ev->u.reg.group & 1;
+        uint32_t now = stored_value(b->d, ev);
+        uint32_t was = bp->last[g];
+        bp->last[g] = now;
+        if (now == was)
+            return false;
+        format_reg_name(dla_regmap(b->d), bp->addr, name, sizeof name);
+        snprintf(msg, len, "%s%s: 0x%08x -> 0x%08x", name,
+                 ev->u.reg.group != 0xff ? (g ? " (group 1)" : " (group 0)") : "", was, now);
+        return true;
+    }
+    case BP_INTR:
+        if (ev->kind != DLA_EV_INTR || ev->u.intr.bit != bp->intr_bit)
+            return false;
+        snprintf(msg, len, "interrupt %s raised (GLB.S_INTR_STATUS 0x%08x, line %s)",
+                 dla_intr_bit_name(bp->intr_bit), ev->u.intr.status,
+                 ev->u.intr.line ? "asserted" : "low: masked");
+        return true;
+    case BP_LUT: {
+        if (ev->kind != DLA_EV_LUT || !ev->u.lut.stats)
+            return false;
+        uint64_t n = bp->overflow ? ev->u.lut.stats->overflow : ev->u.lut.stats->underflow;
+        if (!n)
+            return false;
+        snprintf(msg, len, "layer %d (%s): LUT %s in %llu of %llu lookups", ev->layer,
+                 dla_unit_name((enum dla_unit)ev->u.lut.unit),
+                 bp->overflow ? "overflow" : "underflow", (unsigned long long)n,
+                 (unsigned long long)ev->u.lut.stats->lookups);
+        return true;
+    }
+    case BP_RULE:
+    case BP_DIAG:
+        if (ev->kind != DLA_EV_DIAG || !diag_matches(bp, ev))
+            return false;
+        if (bp->kind == BP_RULE)
+            snprintf(msg, len, "rule %s violated: %s", ev->u.diag.rule ? ev->u.diag.rule : "?",
+                     ev->u.diag.msg ? ev->u.diag.msg : "");
+        else
+            snprintf(msg, len, "%s (%s): %s",
+                     dla_severity_name((enum dla_severity)ev->u.diag.severity),
+                     dla_diag_kind_name((enum dla_diag_kind)ev->u.diag.kind),
+                     ev->u.diag.msg ? ev->u.diag.msg : "");
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int event_group(const struct dla_event *ev)
+{
+    if (is_layer_event(ev->kind))
+        return ev->u.layer.group & 1;
+    if ((ev->kind == DLA_EV_REG_WRITE || ev->kind == DLA_EV_REG_READ) && ev->u.reg.group != 0xff)
+        return ev->u.reg.group & 1;
+    return -1;
+}
+
+/* Condition holds?  A condition that fails to evaluate stops, with the reason. */
+static bool condition_holds(struct breakpoints *b, const struct breakpoint *bp,
+                            const struct dla_event *ev, char *msg, size_t len)
+{
+    if (!bp->cond[0])
+        return true;
+    struct expr_env env = {.dla = b->d, .group = event_group(ev)};
+    if (b->s) {
+        env.layers = session_layers_done(b->s);
+        env.writes = session_writes(b->s);
+    }
+    int64_t v;
+    char err[160];
+    if (!expr_eval(bp->cond, &env, &v, err, sizeof err)) {
+        size_t n = strlen(msg);
+        if (snprintf(msg + n, len - n, " (condition \"%s\" failed: %s)", bp->cond, err) < 0)
+            msg[n] = 0;
+        return true;
+    }
+    return v != 0;
+}
+
+static void stop(struct breakpoints *b, struct breakpoint *bp, const char *text)
+{
+    char msg[512];
+    bool watch = bp->kind == BP_WATCH_REG || bp->kind == BP_WATCH_MEM;
+    snprintf(msg, sizeof msg, "%s %d, %s", watch ? "Watchpoint" : "Breakpoint", bp->number, text);
+    b->last_hit = bp->number;
+    if (b->s)
+        session_request_stop(b->s, SESSION_BREAK, msg);
+    if (bp->temporary)
+        bp->enabled = false; /* deleted after the action, outside the listener */
+}
+
+static void on_event(void *ctx, const struct dla_event *ev)
+{
+    struct breakpoints *b = ctx;
+    for (size_t i = 0; i < b->n; i++) {
+        struct breakpoint *bp = &b->bp[i];
+        char text[400];
+        if (!bp->enabled || bp->kind == BP_WATCH_MEM)
+            continue;
+        if (!matches(b, bp, ev, text, sizeof text) || b->suspended)
+            continue;
+        if (!condition_holds(b, bp, ev, text, sizeof text))
+            continue;
+        bp->hits++;
+        if (bp->ignore) {
+            bp->ignore--;
+            continue;
+        }
+        stop(b, bp, text);
+    }
+}
+
+/* ---------------------------------------------------------------- memory watches */
+
+static enum mem_status read_range(struct breakpoints *b, const struct breakpoint *bp, uint8_t *buf)
+{
+    return dla_mem_read(b->d, (enum dla_space)bp->space, bp->mem_addr, buf, bp->mem_len);
+}
+
+static void check_memory(struct breakpoints *b, struct breakpoint *bp)
+{
+    uint8_t *now = malloc(bp->mem_len);
+    if (!now || read_range(b, bp, now) != MEM_OK) {
+        free(now);
+        return;
+    }
+    size_t i = 0;
+    while (i < bp->mem_len && now[i] == bp->shadow[i])
+        i++;
+    if (i < bp->mem_len && !b->suspended) {
+        char text[256];
+        snprintf(text, sizeof text, "%s 0x%llx+%llu changed: first at 0x%llx: 0x%02x -> 0x%02x",
+                 dla_space_name((enum dla_space)bp->space), (unsigned long long)bp->mem_addr,
+                 (unsigned long long)bp->mem_len, (unsigned long long)(bp->mem_addr + i),
+                 bp->shadow[i], now[i]);
+        bp->hits++;
+        if (bp->ignore)
+            bp->ignore--;
+        else
+            stop(b, bp, text);
+    }
+    free(bp->shadow);
+    bp->shadow = now;
+}
+
+void bps_after_execute(struct breakpoints *b)
+{
+    for (size_t i = 0; i < b->n;) {
+        if (b->bp[i].temporary && !b->bp[i].enabled && b->bp[i].hits)
+            bps_delete(b, b->bp[i].number);
+        else
+            i++;
+    }
+    if (!b->d)
+        return;
+    /* memory changes only when the hardware advances or the host writes */
+    uint64_t events = b->s ? session_events(b->s) : 0;
+    uint64_t host = dla_client_bytes(b->d, DLA_C_HOST);
+    if (events == b->seen_events && host == b->seen_host)
+        return;
+    b->seen_events = events;
+    b->seen_host = host;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->bp[i].kind == BP_WATCH_MEM && b->bp[i].enabled && b->bp[i].shadow)
+            check_memory(b, &b->bp[i]);
+}
+
+/* ---------------------------------------------------------------- management */
+
+static void resync_one(struct breakpoints *b, struct breakpoint *bp)
+{
+    if (!b->d)
+        return;
+    if (bp->kind == BP_WATCH_REG) {
+        const struct regdb_unit *u;
+        const struct regdb_reg *r = regdb_reg_at(dla_regmap(b->d), bp->addr, &u);
+        if (r)
+            for (int g = 0; g < 2; g++)
+                bp->last[g] = dla_reg_value(b->d, dla_unit_of(b->d, u), g, r->offset);
+    } else if (bp->kind == BP_WATCH_MEM && bp->shadow) {
+        if (read_range(b, bp, bp->shadow) != MEM_OK)
+            memset(bp->shadow, 0, bp->mem_len);
+    }
+}
+
+void bps_resync(struct breakpoints *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        resync_one(b, &b->bp[i]);
+    if (b->d) {
+        b->seen_events = b->s ? session_events(b->s) : 0;
+        b->seen_host = dla_client_bytes(b->d, DLA_C_HOST);
+    }
+}
+
+void bps_attach(struct breakpoints *b, struct session *s)
+{
+    if (b->d && b->listener >= 0)
+        dla_unlisten(b->d, b->listener);
+    b->s = s;
+    b->d = s ? session_dla(s) : NULL;
+    b->listener = b->d ? dla_listen(b->d, on_event, b) : -1;
+    bps_resync(b);
+}
+
+int bps_add(struct breakpoints *b, const struct breakpoint *tmpl, char *err, size_t errlen)
+{
+    if (tmpl->kind == BP_WATCH_MEM && (tmpl->mem_len == 0 || tmpl->mem_len > BP_MEM_MAX)) {
+        snprintf(err, errlen, "watched memory must be 1 to %u bytes", BP_MEM_MAX);
+        return -1;
+    }
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 8;
+        struct breakpoint *n = realloc(b->bp, cap * sizeof *n);
+        if (!n) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        b->bp = n;
+        b->cap = cap;
+    }
+    struct breakpoint *bp = &b->bp[b->n];
+    *bp = *tmpl;
+    bp->shadow = NULL;
+    bp->hits = 0;
+    if (bp->kind == BP_WATCH_MEM) {
+        bp->shadow = calloc(1, bp->mem_len);
+        if (!bp->shadow) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    bp->number = b->next_number++;
+    b->n++;
+    resync_one(b, bp);
+    return bp->number;
+}
+
+bool bps_delete(struct breakpoints *b, int number)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->bp[i].number != number)
+            continue;
+        free(b->bp[i].shadow);
+        memmove(&b->bp[i], &b->bp[i + 1], (b->n - i - 1) * sizeof *b->bp);
+        b->n--;
+        return true;
+    }
+    return false;
+}
+
+void bps_delete_all(struct breakpoints *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        free(b->bp[i].shadow);
+    b->n = 0;
+}
+
+struct breakpoint *bps_find(struct breakpoints *b, int number)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (b->bp[i].number == number)
+            return &b->bp[i];
+    return NULL;
+}
+
+size_t bps_count(const struct breakpoints *b)
+{
+    return b->n;
+}
+
+struct breakpoint *bps_get(struct breakpoints *b, size_t i)
+{
+    return i < b->n ? &b->bp[i] : NULL;
+}
+
+bool bps_set_condition(struct breakpoints *b, int number, const char *cond, char *err,
+                       size_t errlen)
+{
+    struct breakpoint *bp = bps_find(b, number);
+    if (!bp) {
+        snprintf(err, errlen, "no breakpoint number %d", number);
+        return false;
+    }
+    if (cond && cond[0]) {
+        /* parse now (values do not matter) so a typo is reported when typed */
+        struct expr_env env = {.dla = b->d, .group = -1};
+        int64_t v;
+        if (b->d && !expr_eval(cond, &env, &v, err, errlen))
+            return false;
+        if (strlen(cond) >= sizeof bp->cond) {
+            snprintf(err, errlen, "condition too long (at most %zu characters)",
+                     sizeof bp->cond - 1);
+            return false;
+        }
+    }
+    snprintf(bp->cond, sizeof bp->cond, "%s", cond ? cond : "");
+    return true;
+}
+
+void bps_suspend(struct breakpoints *b, bool suspended)
+{
+    b->suspended = suspended;
+}
+
+int bps_last_hit(const struct breakpoints *b)
+{
+    return b->last_hit;
+}

@@ -1,0 +1,222 @@
+/* Checkpoints at layer boundaries and stepping back. */
+#include "checkpoint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "breakpoints.h"
+#include "proglog.h"
+#include "trace_ring.h"
+
+#define DEFAULT_MAX_STATES 64
+
+struct boundary {
+    struct checkpoint_info info;
+    uint64_t events, tasks;      /* with writes: identifies the exact point */
+    struct session_state *state; /* NULL when thinned out */
+    uint64_t ring_seq;
+    size_t log_mark;
+};
+
+struct checkpoints {
+    size_t max_states;
+    size_t n, cap;
+    struct boundary *b;
+    struct session *s;
+    struct trace_ring *ring;
+    struct proglog *log;
+    struct breakpoints *bps;
+    bool replaying;
+};
+
+struct checkpoints *cps_create(size_t max_states)
+{
+    struct checkpoints *c = calloc(1, sizeof *c);
+    if (c)
+        c->max_states = max_states ? max_states : DEFAULT_MAX_STATES;
+    return c;
+}
+
+void cps_clear(struct checkpoints *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        session_state_free(c->b[i].state);
+    c->n = 0;
+}
+
+void cps_destroy(struct checkpoints *c)
+{
+    if (!c)
+        return;
+    cps_clear(c);
+    free(c->b);
+    free(c);
+}
+
+size_t cps_count(const struct checkpoints *c)
+{
+    return c->n;
+}
+
+size_t cps_stored(const struct checkpoints *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        k += c->b[i].state != NULL;
+    return k;
+}
+
+bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info)
+{
+    if (i >= c->n)
+        return false;
+    *info = c->b[i].info;
+    info->stored = c->b[i].state != NULL;
+    return true;
+}
+
+/* Keep memory bounded: drop every other saved state between the first and
+ * the last; those boundaries stay reachable by replaying. */
+static void thin_out(struct checkpoints *c)
+{
+    while (cps_stored(c) > c->max_states && cps_stored(c) > 2) {
+        bool drop = false, dropped = false;
+        for (size_t i = 1; i + 1 < c->n; i++) {
+            if (!c->b[i].state)
+                continue;
+            if (drop) {
+                session_state_free(c->b[i].state);
+                c->b[i].state = NULL;
+                dropped = true;
+            }
+            drop = !drop;
+        }
+        for (size_t i = 1; !dropped && i + 1 < c->n; i++)
+            if (c->b[i].state) { /* a single middle state left */
+                session_state_free(c->b[i].state);
+                c->b[i].state = NULL;
+                dropped = true;
+            }
+    }
+}
+
+static bool at_point(const struct boundary *b, struct session *s)
+{
+    return b->info.writes == session_writes(s) && b->events == session_events(s) &&
+           b->tasks == session_tasks_done(s) && b->info.layers == session_layers_done(s);
+}
+
+static void take(struct checkpoints *c)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        struct boundary *n = realloc(c->b, cap * sizeof *n);
+        if (!n)
+            return; /* stepping back that far will not be possible; running goes on */
+        c->b = n;
+        c->cap = cap;
+    }
+    struct session *s = c->s;
+    struct boundary *b = &c->b[c->n];
+    memset(b, 0, sizeof *b);
+    b->info.layers = session_layers_done(s);
+    b->info.cycle = dla_now(session_dla(s));
+    b->info.writes = session_writes(s);
+    b->events = session_events(s);
+    b->tasks = session_tasks_done(s);
+    b->state = session_save(s);
+    b->ring_seq = c->ring ? trace_ring_next_seq(c->ring) : 0;
+    b->log_mark = c->log ? proglog_mark(c->log) : 0;
+    if (!b->state && c->n == 0)
+        return; /* without the start state nothing can be replayed */
+    c->n++;
+    thin_out(c);
+}
+
+void cps_attach(struct checkpoints *c, struct session *s, struct trace_ring *ring,
+                struct proglog *log, struct breakpoints *bps)
+{
+    cps_clear(c);
+    c->s = s;
+    c->ring = ring;
+    c->log = log;
+    c->bps = bps;
+    if (s)
+        take(c);
+}
+
+void cps_after_execute(struct checkpoints *c)
+{
+    if (!c->s || !c->n)
+        return;
+    if (session_layers_done(c->s) > c->b[c->n - 1].info.layers)
+        take(c);
+}
+
+static void load(struct checkpoints *c, size_t i)
+{
+    struct boundary *b = &c->b[i];
+    session_load(c->s, b->state);
+    if (c->ring)
+        trace_ring_truncate(c->ring, b->ring_seq);
+    if (c->log)
+        proglog_truncate(c->log, b->log_mark);
+}
+
+/* Index of the boundary to go back to, or -1. */
+static long target_index(struct checkpoints *c, uint64_t n)
+{
+    if (!c->n || n == 0)
+        return -1;
+    size_t last = c->n - 1;
+    /* from inside a layer the first step back goes to its start */
+    uint64_t k = at_point(&c->b[last], c->s) ? n : n - 1;
+    return k > last ? -1 : (long)(last - k);
+}
+
+bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
+{
+    if (!c->s || !c->n) {
+        snprintf(err, errlen, "no checkpoints (nothing has run)");
+        return false;
+    }
+    long t = target_index(c, n);
+    if (t < 0) {
+        snprintf(err, errlen, "cannot go back %llu layer boundar%s: %zu recorded%s",
+                 (unsigned long long)n, n == 1 ? "y" : "ies", c->n,
+                 c->n == 1 ? " (only the start)" : "");
+        return false;
+    }
+    size_t from = (size_t)t;
+    while (!c->b[from].state)
+        from--; /* boundary 0 always has a state */
+    uint64_t want_layers = c->b[t].info.layers;
+    load(c, from);
+    if (c->bps)
+        bps_suspend(c->bps, true);
+    c->replaying = true;
+    bool ok = true;
+    while (session_layers_done(c->s) < want_layers) {
+        enum session_stop r = session_step(c->s, SESSION_LAYER, 1);
+        if (r != SESSION_STEPPED) {
+            ok = false;
+            break;
+        }
+    }
+    c->replaying = false;
+    if (c->bps) {
+        bps_suspend(c->bps, false);
+        bps_resync(c->bps);
+    }
+    /* boundaries after the target belong to a future that may now differ (pokes) */
+    for (size_t i = (size_t)t + 1; i < c->n; i++)
+        session_state_free(c->b[i].state);
+    c->n = (size_t)t + 1;
+    if (!ok || !at_point(&c->b[t], c->s)) {
+        snprintf(err, errlen, "replaying to layer boundary %llu did not reproduce the run",
+                 (unsigned long long)want_layers);
+        return false;
+    }
+    return true;
+}

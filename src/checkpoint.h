@@ -1,0 +1,52 @@
+/* Step back: complete session states saved at hardware layer boundaries (the
+ * start of the run is boundary 0; boundary k is the point right after the
+ * action in which the k-th layer completed).  Going back restores the nearest
+ * saved state at or before the target boundary and, when older states were
+ * thinned out to bound memory, replays forward to it; execution being
+ * deterministic, the state reached is the state the run had there.  The
+ * event ring and the programming log are cut back to the same point. */
+#ifndef DLADBG_CHECKPOINT_H
+#define DLADBG_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+struct trace_ring;
+struct proglog;
+struct breakpoints;
+
+struct checkpoint_info {
+    uint64_t layers; /* boundary: hardware layers completed */
+    uint64_t cycle;
+    uint64_t writes;
+    bool stored; /* a saved state (false: reached by replaying from an earlier one) */
+};
+
+struct checkpoints;
+
+/* max_states: saved states kept at most (0: default). */
+struct checkpoints *cps_create(size_t max_states);
+void cps_destroy(struct checkpoints *c);
+
+/* Follow a session from its current point (taken as boundary 0 when it has not
+ * run yet); ring, log and bps may be NULL. */
+void cps_attach(struct checkpoints *c, struct session *s, struct trace_ring *ring,
+                struct proglog *log, struct breakpoints *bps);
+void cps_clear(struct checkpoints *c);
+
+/* Session hook: takes a checkpoint when a layer boundary was crossed. */
+void cps_after_execute(struct checkpoints *c);
+
+/* Go back n layer boundaries (from inside a layer, the first is the start of
+ * that layer).  false with err when there is no such boundary.  quiet: called
+ * while output must be suppressed by the caller during a replay. */
+bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen);
+
+size_t cps_count(const struct checkpoints *c);
+bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info);
+size_t cps_stored(const struct checkpoints *c);
+
+#endif

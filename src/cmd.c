@@ -1,0 +1,762 @@
+/* The command dispatcher and the debugger context: parsing, unique-prefix
+ * lookup, dispatch, completion, scripts, and the glue that routes driver
+ * messages and model diagnostics to the sink of the running command. */
+#include "cmd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "expr.h"
+
+const struct cmd_entry *const cmd_groups[] = {
+    cmd_run_entries,
+    cmd_break_entries,
+    cmd_info_entries,
+    cmd_data_entries,
+    cmd_export_entries,
+    cmd_misc_entries,
+    NULL,
+};
+
+/* ---------------------------------------------------------------- output */
+
+static void sink_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
+{
+    if (d->internal_depth > 0 || !d->out || !d->out->line)
+        return;
+    d->out->line(d->out->ctx, kind, text);
+}
+
+void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap)
+{
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *line = buf;
+    for (;;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (nl || *line)
+            sink_line(d, kind, line);
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
+void cmd_out(struct dbg *d, enum dbg_out_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cmd_vout(d, kind, fmt, ap);
+    va_end(ap);
+}
+
+enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cmd_out(d, DBG_OUT_ERROR, "%s%s%s: %s", d->where, d->where[0] ? ": " : "",
+            a && a->path[0] ? a->path : "dladbg", msg);
+    return CMD_ERROR;
+}
+
+void cmd_capture(struct dbg *d, enum dbg_out_kind kind, void (*fn)(void *ctx, FILE *fp), void *ctx)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return;
+    fn(ctx, fp);
+    fclose(fp);
+    /* cmd_out formats into a bounded buffer: hand over line by line */
+    for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        sink_line(d, kind, line);
+    }
+    free(text);
+}
+
+static void on_report(void *ctx, enum report_level level, const char *text)
+{
+    struct dbg *d = ctx;
+    static const enum dbg_out_kind kinds[] = {
+        [REPORT_INFO] = DBG_OUT_NOTE,
+        [REPORT_NOTE] = DBG_OUT_TEXT,
+        [REPORT_WARNING] = DBG_OUT_WARNING,
+        [REPORT_ERROR] = DBG_OUT_ERROR,
+    };
+    sink_line(d, kinds[level <= REPORT_ERROR ? level : REPORT_ERROR], text);
+}
+
+static void on_diag(void *ctx, const struct dla_event *ev)
+{
+    struct dbg *d = ctx;
+    if (ev->kind != DLA_EV_DIAG)
+        return;
+    const char *rule = ev->u.diag.rule;
+    char text[700];
+    snprintf(text, sizeof text, "cycle %llu: %s%s%s%s", (unsigned long long)ev->cycle,
+             ev->u.diag.msg ? ev->u.diag.msg : "", rule ? " [" : "", rule ? rule : "",
+             rule ? "]" : "");
+    enum dbg_out_kind kind = ev->u.diag.severity == DLA_SEV_ERROR     ? DBG_OUT_ERROR
+                             : ev->u.diag.severity == DLA_SEV_WARNING ? DBG_OUT_WARNING
+                                                                      : DBG_OUT_NOTE;
+    sink_line(d, kind, text);
+}
+
+/* ---------------------------------------------------------------- context */
+
+static void hook_fetched(void *ctx, struct session *s, const struct drv_action *act)
+{
+    struct dbg *d = ctx;
+    (void)s;
+    (void)act;
+    proglog_fetched(d->log);
+}
+
+static void hook_wait_done(void *ctx, struct session *s, const struct drv_action *act, bool ok,
+                           uint64_t events)
+{
+    struct dbg *d = ctx;
+    (void)s;
+    (void)act;
+    proglog_wait_done(d->log, ok, events);
+}
+
+#define POLL_EVERY 4096 /* actions between calls of opt.poll */
+
+static void hook_after_execute(void *ctx, struct session *s)
+{
+    struct dbg *d = ctx;
+    (void)s;
+    cps_after_execute(d->cps);
+    bps_after_execute(d->bps);
+    if (d->opt.poll && ++d->poll_count % POLL_EVERY == 0) {
+        if (d->opt.poll(d->opt.poll_ctx))
+            session_interrupt = 1;
+    }
+}
+
+static const struct session_hooks dbg_hooks = {
+    .fetched = hook_fetched,
+    .wait_done = hook_wait_done,
+    .after_execute = hook_after_execute,
+};
+
+void dbg_session_changed(struct dbg *d)
+{
+    struct session *s = d->session;
+    d->hung = false;
+    trace_ring_clear(d->ring);
+    if (s)
+        session_set_hooks(s, &dbg_hooks, d);
+    proglog_attach(d->log, s);
+    bps_attach(d->bps, s);
+    cps_attach(d->cps, s, d->ring, d->log, d->bps);
+}
+
+static void refusal(void *ctx, const char *message)
+{
+    sink_line(ctx, DBG_OUT_WARNING, message);
+}
+
+struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out)
+{
+    struct dbg *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    if (opt)
+        d->opt = *opt;
+    d->quit_status = -1;
+    d->diag_listener = -1;
+    d->rep.print = on_report;
+    d->rep.ctx = d;
+    d->bps = bps_create();
+    d->cps = cps_create(0);
+    d->ring = trace_ring_create(d->opt.trace_ring_events);
+    d->log = proglog_create();
+    d->plugins = plugin_host_create();
+    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins) {
+        dbg_destroy(d);
+        return NULL;
+    }
+    d->out = out;
+    if (!d->opt.no_builtin_plugins)
+        plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
+    else
+        plugin_host_scan_list(d->plugins, d->opt.plugin_path, refusal, d);
+    /* the default sink: output of runs driven directly through the session */
+    return d;
+}
+
+static void close_session(struct dbg *d)
+{
+    if (!d->session)
+        return;
+    trace_ring_detach(d->ring);
+    bps_attach(d->bps, NULL);
+    cps_attach(d->cps, NULL, NULL, NULL, NULL);
+    proglog_attach(d->log, NULL);
+    session_close(d->session);
+    d->session = NULL;
+}
+
+void dbg_destroy(struct dbg *d)
+{
+    if (!d)
+        return;
+    close_session(d);
+    bps_destroy(d->bps);
+    cps_destroy(d->cps);
+    trace_ring_destroy(d->ring);
+    proglog_destroy(d->log);
+    plugin_host_destroy(d->plugins);
+    free(d);
+}
+
+bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
+{
+    close_session(d);
+    struct report fresh = {.print = on_report, .ctx = d};
+    d->rep = fresh;
+    d->session = session_open(path, &d->opt.session, &d->rep, err, errlen);
+    if (!d->session)
+        return false;
+    struct dla *dla = session_dla(d->session);
+    trace_ring_attach(d->ring, dla);
+    d->diag_listener = dla_listen(dla, on_diag, d);
+    dbg_session_changed(d);
+    return true;
+}
+
+bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen)
+{
+    return plugin_host_load(d->plugins, path, err, errlen);
+}
+
+int dbg_exit_status(const struct dbg *d)
+{
+    if (d->failed_cmds)
+        return 2;
+    if (d->quit_status >= 0)
+        return d->quit_status;
+    int st = d->session ? session_exit_status(d->session) : 0;
+    return st == 0 && d->hung ? 1 : st;
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+int cmd_nargs(const struct cmd_args *a)
+{
+    return a->argc - a->first;
+}
+
+const char *cmd_arg(const struct cmd_args *a, int i)
+{
+    int k = a->first + i;
+    return i >= 0 && k < a->argc ? a->argv[k] : NULL;
+}
+
+const char *cmd_rest(const struct cmd_args *a, int i)
+{
+    int k = a->first + i;
+    return i >= 0 && k < a->argc ? a->line + a->offset[k] : "";
+}
+
+bool cmd_need_session(struct dbg *d, struct cmd_args *a)
+{
+    if (d->session)
+        return true;
+    cmd_fail(d, a, "no file is open (use \"file FILE\")");
+    return false;
+}
+
+bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
+{
+    struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL, .group = -1};
+    if (d->session) {
+        env.layers = session_layers_done(d->session);
+        env.writes = session_writes(d->session);
+    }
+    char err[256];
+    if (expr_eval(text, &env, v, err, sizeof err))
+        return true;
+    cmd_fail(d, a, "%s", err);
+    return false;
+}
+
+bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n)
+{
+    *n = def;
+    const char *t = cmd_arg(a, i);
+    if (!t)
+        return true;
+    int64_t v;
+    if (!cmd_number(d, a, t, &v))
+        return false;
+    if (v < 1) {
+        cmd_fail(d, a, "count must be at least 1, not %lld", (long long)v);
+        return false;
+    }
+    *n = (uint64_t)v;
+    return true;
+}
+
+/* Split into words: blanks separate, "double quotes" group, '#' at the start
+ * of a word begins a comment.  Returns false when a quote is not closed. */
+static bool tokenize(const char *line, struct cmd_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->line = line;
+    a->suffix = "";
+    size_t out = 0, i = 0, cap = sizeof a->storage;
+    while (line[i]) {
+        while (isspace((unsigned char)line[i]))
+            i++;
+        if (!line[i] || line[i] == '#' || a->argc == CMD_MAX_WORDS)
+            break;
+        a->offset[a->argc] = i;
+        a->argv[a->argc++] = &a->storage[out];
+        bool quoted = false;
+        while (line[i] && (quoted || !isspace((unsigned char)line[i]))) {
+            if (line[i] == '"') {
+                quoted = !quoted;
+                i++;
+                continue;
+            }
+            if (out + 2 < cap) /* room for this byte and the terminator */
+                a->storage[out++] = line[i];
+            i++;
+        }
+        if (quoted)
+            return false;
+        a->storage[out++] = 0;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- lookup */
+
+static bool has_alias(const struct cmd_entry *e, const char *word)
+{
+    if (!e->alias)
+        return false;
+    size_t n = strlen(word);
+    for (const char *p = e->alias; *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncasecmp(p, word, n))
+            return true;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return false;
+}
+
+typedef bool (*entry_fn)(const struct cmd_entry *e, void *ctx);
+
+/* Visit the entries of a table, or of every top-level group when table is NULL. */
+static void each_entry(const struct cmd_entry *table, entry_fn fn, void *ctx)
+{
+    if (table) {
+        for (const struct cmd_entry *e = table; e->name; e++)
+            if (!fn(e, ctx))
+                return;
+        return;
+    }
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
+        for (const struct cmd_entry *e = *g; e->name; e++)
+            if (!fn(e, ctx))
+                return;
+}
+
+struct lookup {
+    const char *word;
+    const struct cmd_entry *exact, *alias, *prefix;
+    int n_prefix;
+};
+
+static bool lookup_one(const struct cmd_entry *e, void *ctx)
+{
+    struct lookup *l = ctx;
+    if (!strcasecmp(e->name, l->word)) {
+        l->exact = e;
+    } else if (has_alias(e, l->word)) {
+        l->alias = e;
+    } else if (!strncasecmp(e->name, l->word, strlen(l->word))) {
+        l->n_prefix++;
+        l->prefix = e;
+    }
+    return true;
+}
+
+const struct cmd_entry *cmd_lookup(const struct cmd_entry *table, const char *word, bool *ambiguous)
+{
+    struct lookup l = {.word = word};
+    if (ambiguous)
+        *ambiguous = false;
+    if (!word || !*word)
+        return NULL;
+    each_entry(table, lookup_one, &l);
+    if (l.exact)
+        return l.exact;
+    if (l.alias)
+        return l.alias;
+    if (l.n_prefix == 1)
+        return l.prefix;
+    if (l.n_prefix > 1 && ambiguous)
+        *ambiguous = true;
+    return NULL;
+}
+
+struct names {
+    const char *prefix;
+    char buf[512];
+};
+
+static bool collect_name(const struct cmd_entry *e, void *ctx)
+{
+    struct names *n = ctx;
+    if (n->prefix && strncasecmp(e->name, n->prefix, strlen(n->prefix)))
+        return true;
+    size_t used = strlen(n->buf);
+    snprintf(n->buf + used, sizeof n->buf - used, "%s%s", used ? ", " : "", e->name);
+    return true;
+}
+
+/* "a, b, c" of a table's names, optionally only those starting with prefix. */
+static void entry_names(const struct cmd_entry *table, const char *prefix, char *buf, size_t len)
+{
+    struct names n = {.prefix = prefix};
+    each_entry(table, collect_name, &n);
+    snprintf(buf, len, "%s", n.buf);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static void append_path(struct cmd_args *a, const char *name)
+{
+    size_t n = strlen(a->path);
+    snprintf(a->path + n, sizeof a->path - n, "%s%s", n ? " " : "", name);
+}
+
+static enum cmd_status dispatch(struct dbg *d, const struct cmd_entry *table, struct cmd_args *a,
+                                int index, const struct cmd_entry **ran)
+{
+    const char *word = a->argv[index];
+    bool ambiguous;
+    const struct cmd_entry *e = cmd_lookup(table, word, &ambiguous);
+    if (!e) {
+        char names[512];
+        entry_names(table, ambiguous ? word : NULL, names, sizeof names);
+        if (!table)
+            return cmd_fail(d, a,
+                            ambiguous ? "ambiguous command \"%s\" (%s)"
+                                      : "unknown command \"%s\" (try \"help\")",
+                            word, names);
+        return cmd_fail(d, a, "%s \"%s\"; expected one of: %s", ambiguous ? "ambiguous" : "unknown",
+                        word, names);
+    }
+    append_path(a, e->name);
+    if (e->subs && index + 1 < a->argc) {
+        const struct cmd_entry *sub = cmd_lookup(e->subs, a->argv[index + 1], &ambiguous);
+        if (sub || !e->exec)
+            return dispatch(d, e->subs, a, index + 1, ran);
+    }
+    if (!e->exec) {
+        char names[512];
+        entry_names(e->subs, NULL, names, sizeof names);
+        return cmd_fail(d, a, "expected one of: %s", names);
+    }
+    a->first = index + 1;
+    *ran = e;
+    return e->exec(d, a);
+}
+
+/* "x/4w ADDR": the command word ends at '/'; the rest is a format suffix. */
+static void split_suffix(struct cmd_args *a)
+{
+    char *slash = a->argc ? strchr(a->argv[0], '/') : NULL;
+    if (!slash || slash == a->argv[0])
+        return;
+    static char suffix[32];
+    snprintf(suffix, sizeof suffix, "%s", slash);
+    a->suffix = suffix;
+    *slash = 0;
+}
+
+static bool blank(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    return *line == 0 || *line == '#';
+}
+
+enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out)
+{
+    const struct dbg_sink *saved = d->out;
+    if (out)
+        d->out = out;
+    char repeat[sizeof d->last_cmd];
+    if (blank(line)) {
+        if (strchr(line, '#') || !d->last_cmd[0]) {
+            d->out = saved;
+            return CMD_OK; /* a comment, or nothing to repeat */
+        }
+        snprintf(repeat, sizeof repeat, "%s", d->last_cmd);
+        line = repeat;
+    }
+    struct cmd_args *a = malloc(sizeof *a);
+    enum cmd_status st = CMD_ERROR;
+    if (!a) {
+        cmd_fail(d, NULL, "out of memory");
+    } else if (!tokenize(line, a)) {
+        cmd_fail(d, NULL, "unbalanced quotes in \"%s\"", line);
+    } else if (a->argc) {
+        split_suffix(a);
+        const struct cmd_entry *ran = NULL;
+        st = dispatch(d, NULL, a, 0, &ran);
+        if (st == CMD_OK && ran && ran->repeat && line != repeat)
+            snprintf(d->last_cmd, sizeof d->last_cmd, "%s", line);
+        else if (ran && !ran->repeat)
+            d->last_cmd[0] = 0;
+    } else {
+        st = CMD_OK;
+    }
+    free(a);
+    if (st == CMD_ERROR)
+        d->failed_cmds++;
+    if (d->quit)
+        st = CMD_QUIT;
+    d->out = saved;
+    return st;
+}
+
+enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out)
+{
+    const struct dbg_sink *saved = d->out;
+    if (out)
+        d->out = out;
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        cmd_out(d, DBG_OUT_ERROR, "%s%ssource: %s: %s", d->where, d->where[0] ? ": " : "", path,
+                strerror(errno));
+        d->failed_cmds++;
+        d->out = saved;
+        return CMD_ERROR;
+    }
+    char outer[sizeof d->where];
+    memcpy(outer, d->where, sizeof outer);
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned lineno = 0;
+    enum cmd_status st = CMD_OK;
+    while (getline(&line, &cap, fp) > 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        snprintf(d->where, sizeof d->where, "%.200s:%u", path, lineno);
+        /* in a script an empty line is nothing, not "repeat the last step" */
+        if (blank(line))
+            continue;
+        st = dbg_exec(d, line, NULL);
+        if (st == CMD_QUIT || (st == CMD_ERROR && d->opt.batch))
+            break;
+    }
+    free(line);
+    fclose(fp);
+    memcpy(d->where, outer, sizeof d->where);
+    d->out = saved;
+    return st;
+}
+
+/* ---------------------------------------------------------------- completion */
+
+struct completion {
+    struct dbg *d;
+    const char *word;
+    size_t wlen;
+    dbg_candidate_fn fn;
+    void *ctx;
+    size_t n;
+};
+
+static void offer(struct completion *c, const char *cand)
+{
+    if (strncasecmp(cand, c->word, c->wlen))
+        return;
+    c->fn(c->ctx, cand);
+    c->n++;
+}
+
+static bool offer_entry(const struct cmd_entry *e, void *ctx)
+{
+    offer(ctx, e->name);
+    return true;
+}
+
+static void offer_registers(struct completion *c)
+{
+    if (!c->d->session)
+        return;
+    const struct regdb_map *map = dla_regmap(session_dla(c->d->session));
+    const char *dot = strchr(c->word, '.');
+    char cand[160];
+    if (!dot) {
+        for (uint16_t u = 0; u < map->n_units; u++) {
+            snprintf(cand, sizeof cand, "%s.", map->units[u].name);
+            offer(c, cand);
+        }
+        return;
+    }
+    char unit_name[32];
+    snprintf(unit_name, sizeof unit_name, "%.*s", (int)(dot - c->word), c->word);
+    const struct regdb_unit *u = regdb_unit_named(map, unit_name);
+    if (!u)
+        return;
+    const char *dot2 = strchr(dot + 1, '.');
+    if (!dot2) {
+        for (uint16_t r = 0; r < u->n_regs; r++) {
+            snprintf(cand, sizeof cand, "%s.%s", u->name, u->regs[r].name);
+            offer(c, cand);
+        }
+        return;
+    }
+    char reg_name[96];
+    snprintf(reg_name, sizeof reg_name, "%.*s", (int)(dot2 - dot - 1), dot + 1);
+    const struct regdb_reg *r = regdb_reg_named(u, reg_name);
+    for (uint16_t f = 0; r && f < r->n_fields; f++) {
+        snprintf(cand, sizeof cand, "%s.%s.%s", u->name, r->name, r->fields[f].name);
+        offer(c, cand);
+    }
+}
+
+static void offer_placeholder(struct completion *c, const char *tok, size_t len)
+{
+    char cand[64];
+    if (len == 3 && !strncmp(tok, "REG", 3)) {
+        offer_registers(c);
+    } else if (len == 4 && !strncmp(tok, "UNIT", 4) && c->d->session) {
+        const struct regdb_map *map = dla_regmap(session_dla(c->d->session));
+        for (uint16_t u = 0; u < map->n_units; u++)
+            offer(c, map->units[u].name);
+    } else if (len == 4 && !strncmp(tok, "PROC", 4)) {
+        for (int p = 0; p < DLA_P_COUNT; p++) {
+            snprintf(cand, sizeof cand, "%s", dla_proc_name((enum dla_proc)p));
+            for (char *q = cand; *q; q++)
+                *q = (char)tolower((unsigned char)*q);
+            offer(c, cand);
+        }
+    } else if (len == 4 && !strncmp(tok, "INTR", 4)) {
+        for (unsigned b = 0; b < 32; b++)
+            if (dla_intr_bit_name(b))
+                offer(c, dla_intr_bit_name(b));
+    } else if (len == 2 && !strncmp(tok, "BP", 2)) {
+        for (size_t i = 0; i < bps_count(c->d->bps); i++) {
+            snprintf(cand, sizeof cand, "%d", bps_get(c->d->bps, i)->number);
+            offer(c, cand);
+        }
+    } else if (len == 7 && !strncmp(tok, "DECODER", 7)) {
+        for (size_t i = 0; i < plugin_host_count(c->d->plugins); i++)
+            offer(c, plugin_host_get(c->d->plugins, i)->dec->name);
+    } else if (len == 3 && !strncmp(tok, "CMD", 3)) {
+        each_entry(NULL, offer_entry, c);
+    }
+}
+
+/* Offer what template token number k (0-based) of args allows. */
+static void offer_template(struct completion *c, const char *args, int k)
+{
+    const char *p = args, *last = NULL;
+    size_t last_len = 0;
+    for (int i = 0; p && *p; i++) {
+        while (*p == ' ' || *p == '[' || *p == ']')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ' && *end != ']')
+            end++;
+        size_t len = (size_t)(end - p);
+        if (len == 3 && !strncmp(p, "...", 3)) {
+            if (last)
+                offer_placeholder(c, last, last_len);
+            return;
+        }
+        if (i == k) {
+            if (len && isupper((unsigned char)p[0])) {
+                offer_placeholder(c, p, len);
+                return;
+            }
+            for (const char *q = p; q < end;) { /* keyword alternatives a|b|c */
+                const char *bar = memchr(q, '|', (size_t)(end - q));
+                size_t n = bar ? (size_t)(bar - q) : (size_t)(end - q);
+                char cand[64];
+                snprintf(cand, sizeof cand, "%.*s", (int)n, q);
+                offer(c, cand);
+                q += n + (bar ? 1 : 0);
+            }
+            return;
+        }
+        last = p;
+        last_len = len;
+        p = *end ? end + 1 : end;
+    }
+}
+
+size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word_start,
+                    dbg_candidate_fn fn, void *ctx)
+{
+    char buf[1024];
+    if (cursor >= sizeof buf)
+        cursor = sizeof buf - 1;
+    memcpy(buf, line, cursor);
+    buf[cursor] = 0;
+    size_t start = cursor;
+    while (start > 0 && !isspace((unsigned char)buf[start - 1]))
+        start--;
+    if (word_start)
+        *word_start = start;
+    char word[1024];
+    snprintf(word, sizeof word, "%s", buf + start);
+    struct completion c = {.d = d, .word = word, .wlen = cursor - start, .fn = fn, .ctx = ctx};
+    /* the words before the one being completed */
+    buf[start] = 0;
+    struct cmd_args *a = malloc(sizeof *a);
+    if (!a || !tokenize(buf, a)) {
+        free(a);
+        return 0;
+    }
+    if (a->argc == 0) {
+        each_entry(NULL, offer_entry, &c);
+        free(a);
+        return c.n;
+    }
+    split_suffix(a);
+    const struct cmd_entry *e = cmd_lookup(NULL, a->argv[0], NULL);
+    int i = 1;
+    while (e && e->subs && i < a->argc) {
+        const struct cmd_entry *sub = cmd_lookup(e->subs, a->argv[i], NULL);
+        if (!sub)
+            break; /* not a subcommand: the entry's own arguments begin here */
+        e = sub;
+        i++;
+    }
+    if (e) {
+        int k = a->argc - i; /* argument index being completed */
+        if (e->subs && k == 0)
+            each_entry(e->subs, offer_entry, &c);
+        if (e->args && (e->exec || !e->subs))
+            offer_template(&c, e->args, k);
+    }
+    free(a);
+    return c.n;
+}

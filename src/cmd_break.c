@@ -1,0 +1,446 @@
+/* Breakpoints and watchpoints: break, tbreak, watch, delete, enable, disable,
+ * condition, ignore. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+
+/* Index of the "if" word among the arguments, or nargs when there is none. */
+static int if_index(const struct cmd_args *a)
+{
+    for (int i = 0; i < cmd_nargs(a); i++)
+        if (!strcmp(cmd_arg(a, i), "if"))
+            return i;
+    return cmd_nargs(a);
+}
+
+static enum cmd_status add(struct dbg *d, struct cmd_args *a, struct breakpoint *bp)
+{
+    bp->enabled = true;
+    bp->temporary = !strncmp(a->path, "tbreak", 6);
+    int cond_at = if_index(a);
+    char err[256];
+    int n = bps_add(d->bps, bp, err, sizeof err);
+    if (n < 0)
+        return cmd_fail(d, a, "%s", err);
+    if (cond_at < cmd_nargs(a)) {
+        const char *cond = cmd_rest(a, cond_at + 1);
+        if (!cond[0] || !bps_set_condition(d->bps, n, cond, err, sizeof err)) {
+            bps_delete(d->bps, n);
+            return cmd_fail(d, a, "condition: %s", cond[0] ? err : "expected an expression");
+        }
+    }
+    bool watch = bp->kind == BP_WATCH_REG || bp->kind == BP_WATCH_MEM;
+    cmd_print(d, "%s %d: %s%s%s",
+              watch           ? "Watchpoint"
+              : bp->temporary ? "Temporary breakpoint"
+                              : "Breakpoint",
+              n, bp->what, cond_at < cmd_nargs(a) ? " if " : "",
+              cond_at < cmd_nargs(a) ? cmd_rest(a, cond_at + 1) : "");
+    return CMD_OK;
+}
+
+/* Arguments before "if" beyond the first `used` are an error. */
+static bool no_extra(struct dbg *d, struct cmd_args *a, int used)
+{
+    if (if_index(a) <= used)
+        return true;
+    cmd_fail(d, a, "unexpected \"%s\"", cmd_arg(a, used));
+    return false;
+}
+
+static bool when_arg(struct dbg *d, struct cmd_args *a, int i, struct breakpoint *bp, int *used)
+{
+    bp->when = BP_PROGRAMMED;
+    *used = i;
+    const char *w = cmd_arg(a, i);
+    if (!w || !strcmp(w, "if"))
+        return true;
+    enum bp_when when;
+    if (!bps_parse_when(w, &when)) {
+        cmd_fail(d, a, "expected programmed, enabled, started or done, not \"%s\"", w);
+        return false;
+    }
+    bp->when = (uint8_t)when;
+    *used = i + 1;
+    return true;
+}
+
+static enum cmd_status do_break_layer(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_LAYER};
+    int64_t n;
+    int used;
+    if (!cmd_arg(a, 0))
+        return cmd_fail(d, a, "expected a layer index");
+    if (!cmd_number(d, a, cmd_arg(a, 0), &n))
+        return CMD_ERROR;
+    if (n < 0 || n > 0x7fffffff)
+        return cmd_fail(d, a, "layer index %lld out of range", (long long)n);
+    bp.layer = (uint32_t)n;
+    if (!when_arg(d, a, 1, &bp, &used) || !no_extra(d, a, used))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "layer %u %s", bp.layer, bps_when_name(bp.when));
+    return add(d, a, &bp);
+}
+
+static bool parse_proc(const char *word, uint8_t *proc)
+{
+    for (int p = 0; p < DLA_P_COUNT; p++)
+        if (!strcasecmp(word, dla_proc_name((enum dla_proc)p))) {
+            *proc = (uint8_t)p;
+            return true;
+        }
+    if (!strcasecmp(word, "rbk")) {
+        *proc = DLA_P_RUBIK;
+        return true;
+    }
+    return false;
+}
+
+static enum cmd_status do_break_unit(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_UNIT};
+    int used;
+    if (!cmd_arg(a, 0) || !parse_proc(cmd_arg(a, 0), &bp.proc))
+        return cmd_fail(d, a, "expected conv, sdp, pdp, cdp, rubik or bdma");
+    if (!when_arg(d, a, 1, &bp, &used) || !no_extra(d, a, used))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "any %s layer %s", dla_proc_name((enum dla_proc)bp.proc),
+             bps_when_name(bp.when));
+    return add(d, a, &bp);
+}
+
+/* Register (and field) of a name; fails with a message. */
+static bool resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, struct regdb_ref *ref)
+{
+    if (!cmd_need_session(d, a))
+        return false;
+    if (!name) {
+        cmd_fail(d, a, "expected a register name (UNIT.REG[.FIELD])");
+        return false;
+    }
+    if (!regdb_resolve(dla_regmap(session_dla(d->session)), name, ref)) {
+        cmd_fail(d, a, "no register or field \"%s\" in the %s map", name,
+                 dla_regmap(session_dla(d->session))->name);
+        return false;
+    }
+    return true;
+}
+
+/* VALUE: a number, or an enum name of the field. */
+static bool parse_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f,
+                        const char *text, uint32_t *v)
+{
+    if (f && regdb_enum_value(f, text, v))
+        return true;
+    int64_t x;
+    if (!cmd_number(d, a, text, &x))
+        return false;
+    *v = (uint32_t)x;
+    return true;
+}
+
+static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_REG};
+    struct regdb_ref ref;
+    if (!resolve_reg(d, a, cmd_arg(a, 0), &ref))
+        return CMD_ERROR;
+    bp.addr = regdb_addr(ref.unit, ref.reg);
+    bp.field = ref.field;
+    int used = 1;
+    const char *op = cmd_arg(a, 1);
+    if (op && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+        if (!cmd_arg(a, 2) || !strcmp(cmd_arg(a, 2), "if"))
+            return cmd_fail(d, a, "expected a value after %s", op);
+        if (!parse_value(d, a, ref.field, cmd_arg(a, 2), &bp.value))
+            return CMD_ERROR;
+        bp.cmp = !strcmp(op, "==") ? BP_EQ : BP_NE;
+        used = 3;
+    }
+    if (!no_extra(d, a, used))
+        return CMD_ERROR;
+    if (bp.cmp != BP_ANY)
+        snprintf(bp.what, sizeof bp.what, "write to %s.%s%s%s %s 0x%x", ref.unit->name,
+                 ref.reg->name, ref.field ? "." : "", ref.field ? ref.field->name : "",
+                 bp.cmp == BP_EQ ? "==" : "!=", bp.value);
+    else
+        snprintf(bp.what, sizeof bp.what, "write to %s.%s", ref.unit->name, ref.reg->name);
+    return add(d, a, &bp);
+}
+
+static bool parse_intr(const char *word, uint8_t *bit)
+{
+    for (unsigned b = 0; b < 32; b++) {
+        const char *name = dla_intr_bit_name(b);
+        if (!name)
+            continue;
+        char shortname[64]; /* SDP_DONE_STATUS0 -> SDP_DONE0 */
+        const char *st = strstr(name, "_STATUS");
+        snprintf(shortname, sizeof shortname, "%.*s%s", st ? (int)(st - name) : (int)strlen(name),
+                 name, st ? st + 7 : "");
+        if (!strcasecmp(word, name) || !strcasecmp(word, shortname)) {
+            *bit = (uint8_t)b;
+            return true;
+        }
+    }
+    return false;
+}
+
+static enum cmd_status do_break_intr(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_INTR};
+    if (!cmd_arg(a, 0) || !parse_intr(cmd_arg(a, 0), &bp.intr_bit))
+        return cmd_fail(d, a, "expected an interrupt status bit name (e.g. SDP_DONE_STATUS0)");
+    if (!no_extra(d, a, 1))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "interrupt %s", dla_intr_bit_name(bp.intr_bit));
+    return add(d, a, &bp);
+}
+
+static enum cmd_status do_break_lut(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_LUT};
+    const char *w = cmd_arg(a, 0);
+    if (!w || (strcmp(w, "overflow") && strcmp(w, "underflow")))
+        return cmd_fail(d, a, "expected overflow or underflow");
+    bp.overflow = !strcmp(w, "overflow");
+    if (!no_extra(d, a, 1))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "LUT %s", w);
+    return add(d, a, &bp);
+}
+
+static enum cmd_status break_diag(struct dbg *d, struct cmd_args *a, uint8_t kind)
+{
+    struct breakpoint bp = {.kind = kind};
+    const char *w = cmd_arg(a, 0);
+    int used = 0;
+    if (w && strcmp(w, "if")) {
+        snprintf(bp.pattern, sizeof bp.pattern, "%s", w);
+        used = 1;
+    }
+    if (!no_extra(d, a, used))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "%s%s%s", kind == BP_RULE ? "rule violation" : "diagnostic",
+             bp.pattern[0] ? " " : "", bp.pattern);
+    return add(d, a, &bp);
+}
+
+static enum cmd_status do_break_rule(struct dbg *d, struct cmd_args *a)
+{
+    return break_diag(d, a, BP_RULE);
+}
+
+static enum cmd_status do_break_diag(struct dbg *d, struct cmd_args *a)
+{
+    return break_diag(d, a, BP_DIAG);
+}
+
+static enum cmd_status do_watch_reg(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_WATCH_REG};
+    struct regdb_ref ref;
+    if (!resolve_reg(d, a, cmd_arg(a, 0), &ref))
+        return CMD_ERROR;
+    if (ref.field)
+        return cmd_fail(d, a, "watch a whole register (%s.%s), not a field", ref.unit->name,
+                        ref.reg->name);
+    if (!no_extra(d, a, 1))
+        return CMD_ERROR;
+    bp.addr = regdb_addr(ref.unit, ref.reg);
+    snprintf(bp.what, sizeof bp.what, "value of %s.%s", ref.unit->name, ref.reg->name);
+    return add(d, a, &bp);
+}
+
+static enum cmd_status do_watch_mem(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_WATCH_MEM};
+    int64_t addr, len;
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (!cmd_arg(a, 0) || !cmd_arg(a, 1))
+        return cmd_fail(d, a, "expected ADDR LEN");
+    if (!cmd_number(d, a, cmd_arg(a, 0), &addr) || !cmd_number(d, a, cmd_arg(a, 1), &len))
+        return CMD_ERROR;
+    if (len <= 0 || len > (int64_t)BP_MEM_MAX)
+        return cmd_fail(d, a, "LEN must be 1 to %u bytes", BP_MEM_MAX);
+    if (!no_extra(d, a, 2))
+        return CMD_ERROR;
+    struct dla *dla = session_dla(d->session);
+    bp.space = (dla_cfg(dla)->cvsram && !((uint64_t)addr & 0x80000000u)) ? DLA_CVSRAM : DLA_DRAM;
+    if (!mem_in_range(dla_memory(dla, (enum dla_space)bp.space), (uint64_t)addr, (uint64_t)len))
+        return cmd_fail(d, a, "0x%llx+%lld is outside %s", (unsigned long long)addr, (long long)len,
+                        dla_space_name((enum dla_space)bp.space));
+    bp.mem_addr = (uint64_t)addr;
+    bp.mem_len = (uint64_t)len;
+    snprintf(bp.what, sizeof bp.what, "%s 0x%llx+%lld", dla_space_name((enum dla_space)bp.space),
+             (unsigned long long)addr, (long long)len);
+    return add(d, a, &bp);
+}
+
+/* Breakpoint numbers of the arguments (all when none); fn applied to each. */
+static enum cmd_status each_number(struct dbg *d, struct cmd_args *a,
+                                   void (*fn)(struct dbg *d, struct breakpoint *bp))
+{
+    if (cmd_nargs(a) == 0) {
+        for (size_t i = bps_count(d->bps); i-- > 0;)
+            fn(d, bps_get(d->bps, i));
+        return CMD_OK;
+    }
+    for (int i = 0; i < cmd_nargs(a); i++) {
+        char *end;
+        long n = strtol(cmd_arg(a, i), &end, 10);
+        struct breakpoint *bp = *end ? NULL : bps_find(d->bps, (int)n);
+        if (!bp)
+            return cmd_fail(d, a, "no breakpoint number %s", cmd_arg(a, i));
+        fn(d, bp);
+    }
+    return CMD_OK;
+}
+
+static void delete_one(struct dbg *d, struct breakpoint *bp)
+{
+    bps_delete(d->bps, bp->number);
+}
+
+static void enable_one(struct dbg *d, struct breakpoint *bp)
+{
+    (void)d;
+    bp->enabled = true;
+}
+
+static void disable_one(struct dbg *d, struct breakpoint *bp)
+{
+    (void)d;
+    bp->enabled = false;
+}
+
+static enum cmd_status do_delete(struct dbg *d, struct cmd_args *a)
+{
+    return each_number(d, a, delete_one);
+}
+
+static enum cmd_status do_enable(struct dbg *d, struct cmd_args *a)
+{
+    return each_number(d, a, enable_one);
+}
+
+static enum cmd_status do_disable(struct dbg *d, struct cmd_args *a)
+{
+    return each_number(d, a, disable_one);
+}
+
+static bool bp_number(struct dbg *d, struct cmd_args *a, struct breakpoint **bp)
+{
+    const char *t = cmd_arg(a, 0);
+    char *end;
+    long n = t ? strtol(t, &end, 10) : 0;
+    *bp = t && !*end ? bps_find(d->bps, (int)n) : NULL;
+    if (!*bp)
+        cmd_fail(d, a, t ? "no breakpoint number %s" : "expected a breakpoint number%s",
+                 t ? t : "");
+    return *bp != NULL;
+}
+
+static enum cmd_status do_condition(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint *bp;
+    if (!bp_number(d, a, &bp))
+        return CMD_ERROR;
+    char err[256];
+    if (!bps_set_condition(d->bps, bp->number, cmd_rest(a, 1), err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    if (cmd_rest(a, 1)[0])
+        cmd_print(d, "Breakpoint %d stops only if %s.", bp->number, cmd_rest(a, 1));
+    else
+        cmd_print(d, "Breakpoint %d now unconditional.", bp->number);
+    return CMD_OK;
+}
+
+static enum cmd_status do_ignore(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint *bp;
+    int64_t n;
+    if (!bp_number(d, a, &bp))
+        return CMD_ERROR;
+    if (!cmd_arg(a, 1))
+        return cmd_fail(d, a, "expected a count");
+    if (!cmd_number(d, a, cmd_arg(a, 1), &n))
+        return CMD_ERROR;
+    if (n < 0)
+        return cmd_fail(d, a, "count must not be negative");
+    bp->ignore = (uint64_t)n;
+    cmd_print(d, "Will ignore the next %lld crossings of breakpoint %d.", (long long)n, bp->number);
+    return CMD_OK;
+}
+
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
+
+static const struct cmd_entry break_subs[] = {
+    {"layer", "l", "N [programmed|enabled|started|done] [if EXPR]",
+     "break layer N [programmed|enabled|started|done] [if EXPR]",
+     "Stop when hardware layer N (0-based, in programming order) is programmed (its first\n"
+     "register write; default), enabled, started or done.",
+     do_break_layer, NULL, false},
+    {"unit", "u", "PROC [programmed|enabled|started|done] [if EXPR]",
+     "break unit conv|sdp|pdp|cdp|rubik|bdma [programmed|enabled|started|done] [if EXPR]",
+     "Stop when any layer of a processor is programmed (default), enabled, started or done.",
+     do_break_unit, NULL, false},
+    {"reg", "r", "REG [==|!=] [VALUE] [if EXPR]",
+     "break reg UNIT.REG[.FIELD] [==|!= VALUE] [if EXPR]",
+     "Stop on a CSB write to a register (any group); with a comparison, only when the\n"
+     "written value (or its field) matches.  VALUE may be an enum name of the field.",
+     do_break_reg, NULL, false},
+    {"intr", "i", "INTR [if EXPR]", "break intr NAME [if EXPR]",
+     "Stop when a GLB interrupt status bit is raised (SDP_DONE_STATUS0 or SDP_DONE0).",
+     do_break_intr, NULL, false},
+    {"lut", NULL, "overflow|underflow [if EXPR]", "break lut overflow|underflow [if EXPR]",
+     "Stop when a layer's LUT statistics show inputs above (below) both tables.", do_break_lut,
+     NULL, false},
+    {"rule", NULL, "[TEXT] [if EXPR]", "break rule [ID] [if EXPR]",
+     "Stop on a programming-guide rule violation (any, or rule ids starting with ID).",
+     do_break_rule, NULL, false},
+    {"diag", NULL, "[TEXT] [if EXPR]", "break diag [KIND] [if EXPR]",
+     "Stop on any model diagnostic, or on one kind (\"info breakpoints\" shows kinds used).",
+     do_break_diag, NULL, false},
+    END_OF_TABLE,
+};
+
+static const struct cmd_entry watch_subs[] = {
+    {"reg", "r", "REG [if EXPR]", "watch reg UNIT.REG [if EXPR]",
+     "Stop when the stored value of a register changes (either group).", do_watch_reg, NULL, false},
+    {"mem", "m", "ADDR N", "watch mem ADDR LEN",
+     "Stop when any of LEN bytes at ADDR changes (DRAM when bit 31 is set, else CV-SRAM).",
+     do_watch_mem, NULL, false},
+    END_OF_TABLE,
+};
+
+const struct cmd_entry cmd_break_entries[] = {
+    {"break", "b br", NULL, "break layer|unit|reg|intr|lut|rule|diag ...",
+     "Set a breakpoint; \"help break layer\" and so on describe each kind.  A condition\n"
+     "\"if EXPR\" is an expression over register fields (see \"help print\"), evaluated when\n"
+     "the breakpoint is reached, with D_ registers read in the group of the event.",
+     NULL, break_subs, false},
+    {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag ...",
+     "Set a breakpoint that is deleted when it first stops.", NULL, break_subs, false},
+    {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
+    {"delete", "d del", "[BP] ...", "delete [N...]", "Delete breakpoints (all without numbers).",
+     do_delete, NULL, false},
+    {"enable", "en", "[BP] ...", "enable [N...]", "Enable breakpoints (all without numbers).",
+     do_enable, NULL, false},
+    {"disable", "dis", "[BP] ...", "disable [N...]", "Disable breakpoints (all without numbers).",
+     do_disable, NULL, false},
+    {"condition", "cond", "BP [EXPR]", "condition N [EXPR]",
+     "Stop at breakpoint N only when EXPR is non-zero; without EXPR, always.", do_condition, NULL,
+     false},
+    {"ignore", NULL, "BP N", "ignore N COUNT", "Ignore the next COUNT hits of breakpoint N.",
+     do_ignore, NULL, false},
+    END_OF_TABLE,
+};

@@ -1,0 +1,485 @@
+/* Looking at and changing data: reg (show, poke), x (memory), tensor, print. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "fp16.h"
+#include "format.h"
+#include "loadable_tensors.h"
+
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
+#define X_MAX_BYTES 65536u
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    size_t k = 0;
+    while (isspace((unsigned char)s[k]))
+        k++;
+    memmove(s, s + k, strlen(s + k) + 1);
+}
+
+/* "NAME@G": the group suffix, -1 when absent. */
+static int take_group(char *name)
+{
+    char *at = strchr(name, '@');
+    if (!at)
+        return -1;
+    *at = 0;
+    return atoi(at + 1) & 1;
+}
+
+static void show_reg(struct dbg *d, const struct regdb_ref *ref, int group)
+{
+    struct dla *dla = session_dla(d->session);
+    enum dla_unit u = dla_unit_of(dla, ref->unit);
+    int g = ref->reg->dual ? (group >= 0 ? group : dla_producer_group(dla, u)) : 0;
+    uint32_t v = dla_reg_value(dla, u, g, ref->reg->offset);
+    char where[48] = "";
+    if (ref->reg->dual)
+        snprintf(where, sizeof where, " (group %d)", g);
+    if (ref->field) {
+        char line[256];
+        format_field_line(ref->field, v, line, sizeof line);
+        cmd_print(d, "%s.%s%s:", ref->unit->name, ref->reg->name, where);
+        cmd_print(d, "%s", line);
+        return;
+    }
+    cmd_print(d, "%s.%s%s at 0x%05x = 0x%08x (%u) [%s]", ref->unit->name, ref->reg->name, where,
+              regdb_addr(ref->unit, ref->reg), v, v, format_access(ref->reg->access));
+    for (uint16_t i = 0; i < ref->reg->n_fields; i++) {
+        char line[256];
+        format_field_line(&ref->reg->fields[i], v, line, sizeof line);
+        cmd_print(d, "%s", line);
+    }
+}
+
+static uint64_t total_hits(struct dbg *d)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < bps_count(d->bps); i++)
+        n += bps_get(d->bps, i)->hits;
+    return n;
+}
+
+/* A poke is a CSB write, so it is traced, checked and seen by breakpoints. */
+static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref,
+                            int group, const char *value_text)
+{
+    struct dla *dla = session_dla(d->session);
+    enum dla_unit u = dla_unit_of(dla, ref->unit);
+    int producer = ref->reg->dual ? dla_producer_group(dla, u) : 0;
+    if (ref->reg->dual && group >= 0 && group != producer)
+        return cmd_fail(d, a,
+                        "CSB writes reach group %d of %s (S_POINTER.PRODUCER); group %d cannot be "
+                        "written now",
+                        producer, ref->unit->name, group);
+    uint32_t v;
+    if (!(ref->field && regdb_enum_value(ref->field, value_text, &v))) {
+        int64_t x;
+        if (!cmd_number(d, a, value_text, &x))
+            return CMD_ERROR;
+        v = (uint32_t)x;
+    }
+    uint32_t addr = regdb_addr(ref->unit, ref->reg);
+    uint32_t word = v;
+    if (ref->field) {
+        uint32_t cur = dla_reg_value(dla, u, producer, ref->reg->offset);
+        word = regdb_field_set(ref->field, cur, v);
+    }
+    uint64_t hits = total_hits(d);
+    dla_csb_write(dla, addr, word);
+    show_reg(d, &(struct regdb_ref){ref->unit, ref->reg, NULL}, producer);
+    if (total_hits(d) != hits) /* the poke itself hit a breakpoint: say so now */
+        cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(d->session));
+    return CMD_OK;
+}
+
+static enum cmd_status do_reg(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    char text[512];
+    snprintf(text, sizeof text, "%s", cmd_rest(a, 0));
+    char *eq = strchr(text, '=');
+    if (eq && eq[1] == '=')
+        return cmd_fail(d, a, "\"==\" compares; to write use \"reg NAME = VALUE\"");
+    if (eq)
+        *eq = 0;
+    trim(text);
+    if (!text[0])
+        return cmd_fail(d, a, "expected UNIT.REG[.FIELD][@GROUP] [= VALUE]");
+    int group = take_group(text);
+    struct regdb_ref ref;
+    if (!regdb_resolve(dla_regmap(session_dla(d->session)), text, &ref))
+        return cmd_fail(d, a, "no register or field \"%s\" in the %s map", text,
+                        dla_regmap(session_dla(d->session))->name);
+    if (!eq) {
+        show_reg(d, &ref, group);
+        return CMD_OK;
+    }
+    char value[256];
+    snprintf(value, sizeof value, "%s", eq + 1);
+    trim(value);
+    if (!value[0])
+        return cmd_fail(d, a, "expected a value after \"=\"");
+    return poke(d, a, &ref, group, value);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* "dram:ADDR", "cvsram:ADDR" or ADDR (bit 31 set: DRAM, else CV-SRAM when present). */
+static bool parse_address(struct dbg *d, struct cmd_args *a, const char *text,
+                          enum dla_space *space, uint64_t *addr)
+{
+    struct dla *dla = session_dla(d->session);
+    int forced = -1;
+    if (!strncasecmp(text, "dram:", 5)) {
+        forced = DLA_DRAM;
+        text += 5;
+    } else if (!strncasecmp(text, "cvsram:", 7)) {
+        forced = DLA_CVSRAM;
+        text += 7;
+    }
+    int64_t v;
+    if (!cmd_number(d, a, text, &v))
+        return false;
+    *addr = (uint64_t)v;
+    if (forced >= 0)
+        *space = (enum dla_space)forced;
+    else
+        *space = dla_cfg(dla)->cvsram && !(*addr & 0x80000000u) ? DLA_CVSRAM : DLA_DRAM;
+    if (*space == DLA_CVSRAM && !dla_cfg(dla)->cvsram) {
+        cmd_fail(d, a, "configuration %s has no CV-SRAM", dla_cfg(dla)->name);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_x_format(const char *suffix, uint64_t *count, unsigned *size)
+{
+    *count = 1;
+    *size = 4;
+    if (!suffix[0])
+        return true;
+    const char *p = suffix + 1; /* after '/' */
+    if (isdigit((unsigned char)*p))
+        *count = strtoull(p, (char **)&p, 10);
+    for (; *p; p++) {
+        switch (*p) {
+        case 'b':
+            *size = 1;
+            break;
+        case 'h':
+            *size = 2;
+            break;
+        case 'w':
+            *size = 4;
+            break;
+        case 'g':
+            *size = 8;
+            break;
+        case 'x':
+            break; /* hexadecimal is the only format */
+        default:
+            return false;
+        }
+    }
+    return *count >= 1;
+}
+
+static uint64_t load_le(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    for (unsigned i = size; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    uint64_t count;
+    unsigned size;
+    if (!parse_x_format(a->suffix, &count, &size))
+        return cmd_fail(d, a, "expected x/N[bhwg] ADDR, not x%s", a->suffix);
+    if (!cmd_arg(a, 0))
+        return cmd_fail(d, a, "expected an address");
+    if (count > X_MAX_BYTES / size)
+        return cmd_fail(d, a, "at most %u bytes at a time", X_MAX_BYTES);
+    enum dla_space space;
+    uint64_t addr;
+    if (!parse_address(d, a, cmd_rest(a, 0), &space, &addr))
+        return CMD_ERROR;
+    size_t len = (size_t)(count * size);
+    uint8_t *buf = malloc(len);
+    if (!buf)
+        return cmd_fail(d, a, "out of memory");
+    enum mem_status st = dla_mem_read(session_dla(d->session), space, addr, buf, len);
+    if (st != MEM_OK) {
+        free(buf);
+        return cmd_fail(d, a, "%s 0x%llx+%zu: %s", dla_space_name(space), (unsigned long long)addr,
+                        len, mem_status_str(st));
+    }
+    unsigned per_line = 16 / size;
+    for (size_t i = 0; i < count; i += per_line) {
+        char line[256];
+        int n = snprintf(line, sizeof line, "%s:0x%llx:", dla_space_name(space),
+                         (unsigned long long)(addr + i * size));
+        for (size_t k = i; k < count && k < i + per_line && n > 0 && (size_t)n < sizeof line; k++)
+            n += snprintf(line + n, sizeof line - (size_t)n, " 0x%0*llx", (int)size * 2,
+                          (unsigned long long)load_le(buf + k * size, size));
+        cmd_print(d, "%s", line);
+    }
+    free(buf);
+    return CMD_OK;
+}
+
+/* ---------------------------------------------------------------- tensor */
+
+static const char *const elem_names[] = {"int8", "uint8", "int16", "fp16"};
+
+static bool parse_type(const char *s, uint8_t *elem)
+{
+    for (uint8_t i = 0; i < 4; i++)
+        if (!strcasecmp(s, elem_names[i])) {
+            *elem = i;
+            return true;
+        }
+    return false;
+}
+
+static unsigned elem_bytes(uint8_t elem)
+{
+    return elem == TENSOR_INT16 || elem == TENSOR_FP16 ? 2 : 1;
+}
+
+static void format_element(const uint8_t *p, uint8_t elem, char *buf, size_t len)
+{
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    switch (elem) {
+    case TENSOR_INT8:
+        snprintf(buf, len, "%d", (int8_t)p[0]);
+        break;
+    case TENSOR_UINT8:
+        snprintf(buf, len, "%u", p[0]);
+        break;
+    case TENSOR_INT16:
+        snprintf(buf, len, "%d", (int16_t)h);
+        break;
+    default:
+        snprintf(buf, len, "%g", (double)f32_from_bits(fp16_to_f32_bits(h)));
+        break;
+    }
+}
+
+/* Byte address of element (c, y, x): NVDLA's feature layout (channels packed
+ * by atom, a surface per atom of channels) or pitch-linear pixels. */
+static uint64_t element_addr(const struct tensor_info *t, uint32_t c, uint32_t y, uint32_t x)
+{
+    unsigned bpe = elem_bytes(t->elem);
+    if (t->pitch)
+        return t->addr + (uint64_t)y * t->line_stride + (uint64_t)x * t->elem_stride +
+               (uint64_t)c * bpe;
+    uint64_t per = t->elem_stride / bpe ? t->elem_stride / bpe : 1;
+    return t->addr + (c / per) * t->surf_stride + (uint64_t)y * t->line_stride +
+           (uint64_t)x * t->elem_stride + (c % per) * bpe;
+}
+
+static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t)
+{
+    struct dla *dla = session_dla(d->session);
+    uint32_t cmax = t->c < 8 ? t->c : 8, hmax = t->h < 8 ? t->h : 8, wmax = t->w < 16 ? t->w : 16;
+    cmd_print(d,
+              "tensor%s%s %s 0x%llx: N=%u C=%u H=%u W=%u %s, %s, line stride %llu, surface "
+              "stride %llu",
+              t->name[0] ? " " : "", t->name, dla_space_name((enum dla_space)t->space),
+              (unsigned long long)t->addr, t->n, t->c, t->h, t->w, elem_names[t->elem],
+              t->pitch ? "pitch-linear pixels" : "feature atoms",
+              (unsigned long long)t->line_stride, (unsigned long long)t->surf_stride);
+    for (uint32_t c = 0; c < cmax; c++) {
+        cmd_print(d, "n=0 c=%u:", c);
+        for (uint32_t y = 0; y < hmax; y++) {
+            char line[512];
+            int n = snprintf(line, sizeof line, "  h=%-3u", y);
+            for (uint32_t x = 0; x < wmax; x++) {
+                uint8_t e[2] = {0, 0};
+                uint64_t at = element_addr(t, c, y, x);
+                if (dla_mem_read(dla, (enum dla_space)t->space, at, e, elem_bytes(t->elem)) !=
+                    MEM_OK)
+                    return cmd_fail(d, a, "element c=%u h=%u w=%u at 0x%llx is outside %s", c, y, x,
+                                    (unsigned long long)at,
+                                    dla_space_name((enum dla_space)t->space));
+                char v[32];
+                format_element(e, t->elem, v, sizeof v);
+                if (n > 0 && (size_t)n < sizeof line)
+                    n += snprintf(line + n, sizeof line - (size_t)n, " %7s", v);
+            }
+            cmd_print(d, "%s%s", line, wmax < t->w ? " ..." : "");
+        }
+        if (hmax < t->h)
+            cmd_print(d, "  ...");
+    }
+    if (cmax < t->c)
+        cmd_print(d, "... (%u more channels)", t->c - cmax);
+    if (t->n > 1)
+        cmd_print(d, "(batch %u: only n=0 shown)", t->n);
+    return CMD_OK;
+}
+
+static bool parse_dims(const char *s, uint32_t *w, uint32_t *h, uint32_t *c)
+{
+    unsigned long long x, y, z;
+    char tail;
+    if (sscanf(s, "%llux%llux%llu%c", &x, &y, &z, &tail) != 3)
+        return false;
+    if (!x || !y || !z || x > 65536 || y > 65536 || z > 65536)
+        return false;
+    *w = (uint32_t)x;
+    *h = (uint32_t)y;
+    *c = (uint32_t)z;
+    return true;
+}
+
+static enum cmd_status explicit_tensor(struct dbg *d, struct cmd_args *a)
+{
+    struct tensor_info t = {.n = 1};
+    enum dla_space space;
+    if (!parse_address(d, a, cmd_arg(a, 0), &space, &t.addr))
+        return CMD_ERROR;
+    t.space = (uint8_t)space;
+    if (!parse_dims(cmd_arg(a, 1), &t.w, &t.h, &t.c))
+        return cmd_fail(d, a, "expected dimensions WxHxC (each 1..65536), not \"%s\"",
+                        cmd_arg(a, 1));
+    if (!cmd_arg(a, 2) || !parse_type(cmd_arg(a, 2), &t.elem))
+        return cmd_fail(d, a, "expected int8, uint8, int16 or fp16, not \"%s\"",
+                        cmd_arg(a, 2) ? cmd_arg(a, 2) : "");
+    t.elem_stride = dla_cfg(session_dla(d->session))->mem_atom;
+    if (t.elem_stride < elem_bytes(t.elem))
+        t.elem_stride = elem_bytes(t.elem);
+    t.line_stride = (uint64_t)t.w * t.elem_stride;
+    t.surf_stride = t.line_stride * t.h;
+    int64_t v = 0;
+    if (cmd_arg(a, 3)) {
+        if (!cmd_number(d, a, cmd_arg(a, 3), &v))
+            return CMD_ERROR;
+        if (v <= 0)
+            return cmd_fail(d, a, "line stride must be positive");
+        t.line_stride = (uint64_t)v;
+        t.surf_stride = t.line_stride * t.h;
+    }
+    if (cmd_arg(a, 4)) {
+        if (!cmd_number(d, a, cmd_arg(a, 4), &v))
+            return CMD_ERROR;
+        if (v <= 0)
+            return cmd_fail(d, a, "surface stride must be positive");
+        t.surf_stride = (uint64_t)v;
+    }
+    return show_tensor(d, a, &t);
+}
+
+/* The loadable's tensors; false (with a message) when the file names none. */
+static bool list_tensors(struct dbg *d, struct cmd_args *a, struct tensor_info **t, size_t *n)
+{
+    char err[512];
+    if (loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), t, n, err,
+                         sizeof err))
+        return true;
+    cmd_fail(d, a, "%s has no named tensors (%s); use \"tensor ADDR WxHxC TYPE\"",
+             session_path(d->session), err);
+    return false;
+}
+
+static enum cmd_status named_tensor(struct dbg *d, struct cmd_args *a)
+{
+    struct tensor_info *t;
+    size_t n;
+    if (!list_tensors(d, a, &t, &n))
+        return CMD_ERROR;
+    const char *want = cmd_arg(a, 0);
+    char *end;
+    long id = strtol(want, &end, 0);
+    const struct tensor_info *hit = NULL;
+    for (size_t i = 0; i < n && !hit; i++)
+        if (!strcasecmp(t[i].name, want) || (!*end && t[i].id == id))
+            hit = &t[i];
+    enum cmd_status st =
+        hit ? show_tensor(d, a, hit)
+            : cmd_fail(d, a, "no tensor named or numbered \"%s\" (\"info tensors\" lists them)",
+                       want);
+    free(t);
+    return st;
+}
+
+static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (cmd_nargs(a) == 1)
+        return named_tensor(d, a);
+    if (cmd_nargs(a) < 3)
+        return cmd_fail(d, a, "expected NAME|ID, or ADDR WxHxC TYPE [LINE_STRIDE [SURF_STRIDE]]");
+    return explicit_tensor(d, a);
+}
+
+enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct tensor_info *t;
+    size_t n;
+    if (!list_tensors(d, a, &t, &n))
+        return CMD_ERROR;
+    for (size_t i = 0; i < n; i++)
+        cmd_print(d, "%3d %-24s %s 0x%llx %llu bytes, NCHW %ux%ux%ux%u %s", t[i].id, t[i].name,
+                  dla_space_name((enum dla_space)t[i].space), (unsigned long long)t[i].addr,
+                  (unsigned long long)t[i].size, t[i].n, t[i].c, t[i].h, t[i].w,
+                  elem_names[t[i].elem]);
+    if (!n)
+        cmd_print(d, "The loadable names no tensors.");
+    free(t);
+    return CMD_OK;
+}
+
+/* ---------------------------------------------------------------- print */
+
+static enum cmd_status do_print(struct dbg *d, struct cmd_args *a)
+{
+    const char *text = cmd_rest(a, 0);
+    if (!text[0])
+        return cmd_fail(d, a, "expected an expression");
+    int64_t v;
+    if (!cmd_number(d, a, text, &v))
+        return CMD_ERROR;
+    cmd_print(d, "= %lld (0x%llx)", (long long)v, (unsigned long long)v);
+    return CMD_OK;
+}
+
+const struct cmd_entry cmd_data_entries[] = {
+    {"reg", NULL, "REG", "reg UNIT.REG[.FIELD][@GROUP] [= VALUE]",
+     "Show a register with every field decoded by name and enum (D_ registers: the producer\n"
+     "group, or @0/@1).  With \"= VALUE\", write it: a CSB write, traced and seen by\n"
+     "breakpoints; a field write keeps the other fields.  VALUE may be an enum name.",
+     do_reg, NULL, false},
+    {"x", NULL, "ADDR", "x/N[bhwg] [dram:|cvsram:]ADDR",
+     "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
+     "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.",
+     do_x, NULL, false},
+    {"tensor", NULL, "ADDR", "tensor NAME|ID | ADDR WxHxC int8|uint8|int16|fp16 [LINE [SURF]]",
+     "Show a tensor of the loadable (by name or id, see \"info tensors\"), or a feature\n"
+     "surface described by hand, as N/C/H/W values of its type (default strides: packed).",
+     do_tensor, NULL, false},
+    {"print", "p", "EXPR", "print EXPR",
+     "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
+     "[@GROUP]), enum names compared with a field, $cycle $layers $writes, C operators.",
+     do_print, NULL, false},
+    END_OF_TABLE,
+};

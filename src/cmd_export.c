@@ -1,0 +1,165 @@
+/* Exports and plugins: export csv|chrome|vcd|txn, plugins [load FILE]. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
+
+static void report_export(struct dbg *d, const char *what, const char *unit, const char *path,
+                          const struct export_result *res)
+{
+    cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows, unit, res->rows == 1 ? "" : "s");
+    if (res->note[0])
+        cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
+}
+
+static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    const char *file = NULL, *decoder = NULL;
+    for (int i = 0; i < cmd_nargs(a); i++) {
+        const char *w = cmd_arg(a, i);
+        if (!strcmp(w, "--decoder") || !strcmp(w, "-d")) {
+            decoder = cmd_arg(a, ++i);
+        } else if (!strncmp(w, "--decoder=", 10)) {
+            decoder = w + 10;
+        } else if (!file) {
+            file = w;
+        } else {
+            return cmd_fail(d, a, "unexpected \"%s\"", w);
+        }
+    }
+    if (!file || !decoder)
+        return cmd_fail(d, a, "expected FILE --decoder NAME");
+    struct export_result res;
+    char err[1024];
+    if (!export_csv(d->plugins, decoder, d->session, d->ring, file, &res, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    report_export(d, "CSV", "row", file, &res);
+    return CMD_OK;
+}
+
+static bool one_path(struct dbg *d, struct cmd_args *a, const char **path)
+{
+    if (!cmd_need_session(d, a))
+        return false;
+    *path = cmd_arg(a, 0);
+    if (!*path || cmd_nargs(a) != 1) {
+        cmd_fail(d, a, "expected one %s", strstr(a->path, "txn") ? "DIR" : "FILE");
+        return false;
+    }
+    return true;
+}
+
+static enum cmd_status do_export_chrome(struct dbg *d, struct cmd_args *a)
+{
+    const char *path;
+    struct export_result res;
+    char err[1024];
+    if (!one_path(d, a, &path))
+        return CMD_ERROR;
+    if (!export_chrome(d->session, d->ring, path, &res, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    report_export(d, "Chrome trace", "event", path, &res);
+    return CMD_OK;
+}
+
+static enum cmd_status do_export_vcd(struct dbg *d, struct cmd_args *a)
+{
+    const char *path;
+    struct export_result res;
+    char err[1024];
+    if (!one_path(d, a, &path))
+        return CMD_ERROR;
+    if (!export_vcd(d->session, d->ring, path, &res, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    report_export(d, "VCD", "value change", path, &res);
+    return CMD_OK;
+}
+
+static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
+{
+    const char *path;
+    struct export_result res;
+    char err[1024];
+    if (!one_path(d, a, &path))
+        return CMD_ERROR;
+    if (!export_txn(d->session, d->log, path, &res, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    report_export(d, "trace folder", "command", path, &res);
+    return CMD_OK;
+}
+
+static enum cmd_status do_plugins(struct dbg *d, struct cmd_args *a)
+{
+    if (cmd_nargs(a))
+        return cmd_fail(d, a, "unexpected \"%s\" (\"plugins load FILE\" loads one)", cmd_arg(a, 0));
+    size_t n = plugin_host_count(d->plugins);
+    if (!n) {
+        cmd_print(d, "No decoder plugins loaded (searched $DLADBG_PLUGIN_PATH, the folders "
+                     "next to dladbg and the installed folder).");
+        return CMD_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct plugin_info *p = plugin_host_get(d->plugins, i);
+        cmd_print(d, "%-8s %s", p->dec->name, p->dec->description ? p->dec->description : "");
+        char cols[1024] = "";
+        for (uint32_t c = 0; c < p->dec->n_columns; c++) {
+            size_t len = strlen(cols);
+            snprintf(cols + len, sizeof cols - len, "%s%s", c ? "," : "", p->dec->columns[c]);
+        }
+        cmd_print(d, "         columns: %s", cols);
+        cmd_print(d, "         from %s (ABI %u)", p->path, p->dec->abi_version);
+    }
+    return CMD_OK;
+}
+
+static enum cmd_status do_plugins_load(struct dbg *d, struct cmd_args *a)
+{
+    const char *path = cmd_arg(a, 0);
+    if (!path || cmd_nargs(a) != 1)
+        return cmd_fail(d, a, "expected one FILE");
+    char err[1024];
+    if (!dbg_load_plugin(d, path, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    const struct plugin_info *p = plugin_host_get(d->plugins, plugin_host_count(d->plugins) - 1);
+    cmd_print(d, "Loaded decoder %s from %s.", p->dec->name, path);
+    return CMD_OK;
+}
+
+static const struct cmd_entry export_subs[] = {
+    {"csv", NULL, "FILE --decoder DECODER", "export csv FILE --decoder NAME",
+     "Events of the run through a decoder plugin as CSV (RFC 4180 quoting by libcsv).",
+     do_export_csv, NULL, false},
+    {"chrome", "perfetto json", "FILE", "export chrome FILE",
+     "Chrome trace-event JSON for Perfetto UI: a track per unit, layers as slices,\n"
+     "interrupts, memory bandwidth counters (model-derived cycles shown as ns).",
+     do_export_chrome, NULL, false},
+    {"vcd", NULL, "FILE", "export vcd FILE",
+     "Unit busy signals, interrupt status, mask and line over cycles, for GTKWave.", do_export_vcd,
+     NULL, false},
+    {"txn", "trace", "DIR", "export txn DIR",
+     "The run's register programming and the memory it needs as an input.txn trace folder\n"
+     "(load_mem, write_reg, read_reg, wait, dump_mem of the outputs) that replays it.",
+     do_export_txn, NULL, false},
+    END_OF_TABLE,
+};
+
+static const struct cmd_entry plugins_subs[] = {
+    {"load", NULL, "FILE", "plugins load FILE", "Load one decoder plugin.", do_plugins_load, NULL,
+     false},
+    END_OF_TABLE,
+};
+
+const struct cmd_entry cmd_export_entries[] = {
+    {"export", NULL, NULL, "export csv|chrome|vcd|txn ...", "Write what the run did to files.",
+     NULL, export_subs, false},
+    {"plugins", NULL, NULL, "plugins [load FILE]", "List the decoder plugins, or load one.",
+     do_plugins, plugins_subs, false},
+    END_OF_TABLE,
+};

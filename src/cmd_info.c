@@ -1,0 +1,497 @@
+/* Inspection: info layers|tasks|regs|cbuf|lut|perf|mem|breakpoints|checkpoints|
+ * trace|intr|units|hang, and where. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "format.h"
+
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
+
+static struct dla *dla_of(struct dbg *d)
+{
+    return session_dla(d->session);
+}
+
+static uint64_t layer_cycles(const struct dla_layer *l, uint64_t now)
+{
+    if (l->state == DLA_LAYER_DONE)
+        return l->end_cycle - l->start_cycle;
+    if (l->state == DLA_LAYER_RUNNING)
+        return now - l->start_cycle;
+    return 0;
+}
+
+/* "info layers brief": what a batch run prints at its end. */
+static void layers_brief(struct dbg *d)
+{
+    struct dla *dla = dla_of(d);
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        char group[8];
+        snprintf(group, sizeof group, "%u", l->group);
+        cmd_print(d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s%s", l->index,
+                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+                  (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  l->state == DLA_LAYER_DONE ? "" : ", ",
+                  l->state == DLA_LAYER_DONE ? ""
+                                             : dla_layer_state_name((enum dla_layer_state)l->state),
+                  "");
+    }
+}
+
+static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    const char *opt = cmd_arg(a, 0);
+    if (opt && !strcmp(opt, "brief")) {
+        layers_brief(d);
+        return CMD_OK;
+    }
+    if (opt)
+        return cmd_fail(d, a, "unexpected \"%s\" (only \"brief\")", opt);
+    struct dla *dla = dla_of(d);
+    size_t n = dla_layer_count(dla);
+    if (!n) {
+        cmd_print(d, "No hardware layer has been programmed yet.");
+        return CMD_OK;
+    }
+    cmd_print(d, "%-5s %-5s %-5s %-11s %10s %10s %10s %12s %10s %10s %s", "layer", "unit", "group",
+              "state", "start", "end", "cycles", "MACs", "read", "written", "operation");
+    for (size_t i = 0; i < n; i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        char end[24], group[8];
+        snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
+        snprintf(group, sizeof group, "%u", l->group);
+        cmd_print(d, "%-5u %-5s %-5s %-11s %10llu %10s %10llu %12llu %10llu %10llu %s", l->index,
+                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+                  dla_layer_state_name((enum dla_layer_state)l->state),
+                  (unsigned long long)l->start_cycle, l->state == DLA_LAYER_DONE ? end : "-",
+                  (unsigned long long)layer_cycles(l, dla_now(dla)), (unsigned long long)l->macs,
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc);
+    }
+    cmd_print(d, "(cycles are model-derived)");
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    size_t n = session_task_count(d->session);
+    if (!n) {
+        cmd_print(d, "No task has run (register traces have none).");
+        return CMD_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct session_task *t = session_task_get(d->session, i);
+        char end[24];
+        snprintf(end, sizeof end, "%llu", (unsigned long long)t->end_cycle);
+        cmd_print(d, "task %d %s %-24s %s, cycles %llu-%s", t->index, t->emu ? "CPU" : "DLA",
+                  t->name, t->done ? "done" : "running", (unsigned long long)t->begin_cycle,
+                  t->done ? end : "");
+    }
+    return CMD_OK;
+}
+
+static void print_reg(struct dbg *d, const struct regdb_unit *u, const struct regdb_reg *r)
+{
+    struct dla *dla = dla_of(d);
+    enum dla_unit unit = dla_unit_of(dla, u);
+    char fields[1024];
+    if (r->dual) {
+        for (int g = 0; g < 2; g++) {
+            uint32_t v = dla_reg_value(dla, unit, g, r->offset);
+            format_fields_inline(r, v, fields, sizeof fields);
+            cmd_print(d, "  %-28s g%d 0x%08x  %s", r->name, g, v, fields);
+        }
+    } else {
+        uint32_t v = dla_reg_value(dla, unit, 0, r->offset);
+        format_fields_inline(r, v, fields, sizeof fields);
+        cmd_print(d, "  %-28s    0x%08x  %s", r->name, v, fields);
+    }
+}
+
+static enum cmd_status do_info_regs(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    const struct regdb_map *map = dla_regmap(dla_of(d));
+    const char *name = cmd_arg(a, 0);
+    if (!name) {
+        char list[512] = "";
+        for (uint16_t i = 0; i < map->n_units; i++) {
+            size_t n = strlen(list);
+            snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", map->units[i].name);
+        }
+        return cmd_fail(d, a, "expected a unit: %s", list);
+    }
+    const struct regdb_unit *u = regdb_unit_named(map, name);
+    if (!u)
+        return cmd_fail(d, a, "no unit \"%s\" in the %s map", name, map->name);
+    enum dla_unit unit = dla_unit_of(dla_of(d), u);
+    if (u->op_enable != 0xffff)
+        cmd_print(d, "%s at 0x%05x: producer group %d, consumer group %d", u->name, u->base,
+                  dla_producer_group(dla_of(d), unit), dla_consumer_group(dla_of(d), unit));
+    else
+        cmd_print(d, "%s at 0x%05x", u->name, u->base);
+    for (uint16_t i = 0; i < u->n_regs; i++)
+        print_reg(d, u, &u->regs[i]);
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_cbuf(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla_cbuf_bank banks[64];
+    size_t n = dla_cbuf_banks(dla_of(d), banks, 64);
+    if (n > 64)
+        n = 64;
+    const struct dla_config *cfg = dla_cfg(dla_of(d));
+    cmd_print(d, "CBUF: %u banks of %u bytes (%u entries of %u bytes)", cfg->cbuf_banks,
+              cfg->cbuf_bank_bytes, dla_cbuf_bank_entries(cfg), cfg->cbuf_entry_bytes);
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct dla_cbuf_bank *b = &banks[i];
+        if (b->layer < 0 && !b->reads && !b->writes)
+            continue;
+        used++;
+        cmd_print(d, "  bank %2zu: %s of layer %d, %llu bytes used, %llu entry reads, %llu writes",
+                  i,
+                  b->kind == 0   ? "data"
+                  : b->kind == 1 ? "weight"
+                                 : "WMB",
+                  b->layer, (unsigned long long)b->bytes_used, (unsigned long long)b->reads,
+                  (unsigned long long)b->writes);
+    }
+    if (!used)
+        cmd_print(d, "  every bank is free");
+    return CMD_OK;
+}
+
+static void print_lut(struct dbg *d, const struct dla_layer *l)
+{
+    const struct dla_lut_stats *s = &l->lut;
+    cmd_print(d,
+              "layer %u (%s, group %u): %llu lookups: LE hit %llu, LO hit %llu, both %llu, "
+              "underflow %llu, overflow %llu",
+              l->index, dla_proc_name((enum dla_proc)l->proc), l->group,
+              (unsigned long long)s->lookups, (unsigned long long)s->le_hit,
+              (unsigned long long)s->lo_hit, (unsigned long long)s->hybrid,
+              (unsigned long long)s->underflow, (unsigned long long)s->overflow);
+    cmd_print(d, "  LE table: underflow %llu overflow %llu; LO table: underflow %llu overflow %llu",
+              (unsigned long long)s->le_underflow, (unsigned long long)s->le_overflow,
+              (unsigned long long)s->lo_underflow, (unsigned long long)s->lo_overflow);
+    uint64_t max = 1;
+    for (int i = 0; i < DLA_LUT_HIST_BINS; i++)
+        if (s->hist[i] > max)
+            max = s->hist[i];
+    char bars[DLA_LUT_HIST_BINS + 1];
+    static const char shade[] = " .:-=+*#";
+    for (int i = 0; i < DLA_LUT_HIST_BINS; i++)
+        bars[i] = shade[s->hist[i] ? 1 + (s->hist[i] * 6) / max : 0];
+    bars[DLA_LUT_HIST_BINS] = 0;
+    cmd_print(d, "  input histogram: %llu below |%s| %llu above", (unsigned long long)s->hist_below,
+              bars, (unsigned long long)s->hist_above);
+}
+
+static enum cmd_status do_info_lut(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    const char *unit = cmd_arg(a, 0);
+    int want = -1;
+    if (unit) {
+        if (!strcasecmp(unit, "sdp"))
+            want = DLA_P_SDP;
+        else if (!strcasecmp(unit, "cdp"))
+            want = DLA_P_CDP;
+        else
+            return cmd_fail(d, a, "expected sdp or cdp, not \"%s\"", unit);
+    }
+    struct dla *dla = dla_of(d);
+    size_t shown = 0;
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (!l->has_lut || (want >= 0 && l->proc != want))
+            continue;
+        print_lut(d, l);
+        shown++;
+    }
+    if (!shown)
+        cmd_print(d, "No layer%s%s has used a LUT yet.", unit ? " of " : "", unit ? unit : "");
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        cmd_print(d,
+                  "layer %u (%s, group %u): %llu cycles, %llu compute, %llu stalled, "
+                  "%llu bytes read, %llu written",
+                  l->index, dla_proc_name((enum dla_proc)l->proc), l->group,
+                  (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles,
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
+        for (uint32_t c = 0; c < l->n_counters && c < DLA_MAX_COUNTERS; c++)
+            cmd_print(d, "  %-36s %llu", l->counters[c].name,
+                      (unsigned long long)l->counters[c].value);
+    }
+    cmd_print(d, "DMA clients over the whole run:");
+    for (int c = 0; c < DLA_C_COUNT; c++)
+        if (dla_client_transactions(dla, (enum dla_client)c))
+            cmd_print(d, "  %-10s %12llu bytes in %llu transactions",
+                      dla_client_name((enum dla_client)c),
+                      (unsigned long long)dla_client_bytes(dla, (enum dla_client)c),
+                      (unsigned long long)dla_client_transactions(dla, (enum dla_client)c));
+    cmd_print(d, "(cycles and counters are model-derived)");
+    return CMD_OK;
+}
+
+struct mem_summary {
+    uint64_t pages, lo, hi;
+};
+
+static bool count_page(void *ctx, uint64_t base, const uint8_t *p)
+{
+    struct mem_summary *m = ctx;
+    (void)p;
+    if (!m->pages++)
+        m->lo = base;
+    m->hi = base + MEM_PAGE_SIZE;
+    return true;
+}
+
+static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    for (int s = 0; s < DLA_SPACE_COUNT; s++) {
+        struct dla_mem *m = dla_memory(dla, (enum dla_space)s);
+        if (s == DLA_CVSRAM && !dla_cfg(dla)->cvsram)
+            continue;
+        struct mem_summary sum = {0};
+        mem_each_page(m, count_page, &sum);
+        if (sum.pages)
+            cmd_print(d, "%-7s %llu bytes resident in %llu pages of %u, 0x%llx-0x%llx",
+                      dla_space_name((enum dla_space)s), (unsigned long long)mem_resident_bytes(m),
+                      (unsigned long long)sum.pages, MEM_PAGE_SIZE, (unsigned long long)sum.lo,
+                      (unsigned long long)sum.hi);
+        else
+            cmd_print(d, "%-7s nothing written", dla_space_name((enum dla_space)s));
+    }
+    return CMD_OK;
+}
+
+static const char *bp_type(const struct breakpoint *bp)
+{
+    switch (bp->kind) {
+    case BP_WATCH_REG:
+    case BP_WATCH_MEM:
+        return "watchpoint";
+    default:
+        return bp->temporary ? "tbreakpoint" : "breakpoint";
+    }
+}
+
+static enum cmd_status do_info_breakpoints(struct dbg *d, struct cmd_args *a)
+{
+    (void)a;
+    if (!bps_count(d->bps)) {
+        cmd_print(d, "No breakpoints or watchpoints.");
+        return CMD_OK;
+    }
+    cmd_print(d, "%-4s %-11s %-3s %-5s %s", "Num", "Type", "Enb", "Hits", "What");
+    for (size_t i = 0; i < bps_count(d->bps); i++) {
+        const struct breakpoint *bp = bps_get(d->bps, i);
+        cmd_print(d, "%-4d %-11s %-3s %-5llu %s", bp->number, bp_type(bp), bp->enabled ? "y" : "n",
+                  (unsigned long long)bp->hits, bp->what);
+        if (bp->cond[0])
+            cmd_print(d, "        stop only if %s", bp->cond);
+        if (bp->ignore)
+            cmd_print(d, "        ignore next %llu hits", (unsigned long long)bp->ignore);
+    }
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_checkpoints(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    cmd_print(d, "%zu layer boundaries, %zu saved states (others are replayed when needed)",
+              cps_count(d->cps), cps_stored(d->cps));
+    struct checkpoint_info ci;
+    for (size_t i = 0; cps_get(d->cps, i, &ci); i++)
+        cmd_print(d, "  boundary %-4llu cycle %-10llu after %llu writes%s",
+                  (unsigned long long)ci.layers, (unsigned long long)ci.cycle,
+                  (unsigned long long)ci.writes, ci.stored ? "" : " (replayed)");
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_trace(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    uint64_t n;
+    if (!cmd_count(d, a, 0, 20, &n))
+        return CMD_ERROR;
+    size_t count = trace_ring_count(d->ring);
+    cmd_print(d, "event ring: %zu of %zu events held, %llu recorded, %llu dropped", count,
+              trace_ring_capacity(d->ring), (unsigned long long)trace_ring_next_seq(d->ring),
+              (unsigned long long)trace_ring_dropped(d->ring));
+    size_t from = count > n ? count - (size_t)n : 0;
+    const struct regdb_map *map = dla_regmap(dla_of(d));
+    for (size_t i = from; i < count; i++) {
+        char line[512];
+        trace_ring_describe(d->ring, trace_ring_get(d->ring, i), map, line, sizeof line);
+        cmd_print(d, "  %s", line);
+    }
+    return CMD_OK;
+}
+
+static void print_bits(struct dbg *d, const char *label, uint32_t v)
+{
+    char names[512] = "";
+    for (unsigned b = 0; b < 32; b++)
+        if ((v & (1u << b)) && dla_intr_bit_name(b)) {
+            size_t n = strlen(names);
+            snprintf(names + n, sizeof names - n, " %s", dla_intr_bit_name(b));
+        }
+    cmd_print(d, "%s 0x%08x%s", label, v, names);
+}
+
+static enum cmd_status do_info_intr(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    print_bits(d, "GLB.S_INTR_STATUS", dla_intr_status(dla));
+    print_bits(d, "GLB.S_INTR_MASK  ", dla_intr_mask(dla));
+    print_bits(d, "pending & masked ", dla_intr_status(dla) & dla_intr_mask(dla));
+    cmd_print(d, "interrupt line: %s", dla_intr_line(dla) ? "asserted" : "low");
+    return CMD_OK;
+}
+
+static enum cmd_status do_info_units(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    struct regdb_ref ref;
+    if (dla_cfg(dla)->bdma && regdb_resolve(dla_regmap(dla), "BDMA.STATUS", &ref)) {
+        char fields[256];
+        format_fields_inline(ref.reg, dla_csb_peek(dla, regdb_addr(ref.unit, ref.reg)), fields,
+                             sizeof fields);
+        cmd_print(d, "%-9s STATUS %s", "BDMA", fields);
+    }
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(dla, (enum dla_unit)u);
+        if (!ru || ru->op_enable == 0xffff)
+            continue;
+        cmd_print(d, "%-9s group 0 %-7s group 1 %-7s producer %d consumer %d",
+                  dla_unit_name((enum dla_unit)u),
+                  dla_op_enabled(dla, (enum dla_unit)u, 0) ? "enabled" : "idle",
+                  dla_op_enabled(dla, (enum dla_unit)u, 1) ? "enabled" : "idle",
+                  dla_producer_group(dla, (enum dla_unit)u),
+                  dla_consumer_group(dla, (enum dla_unit)u));
+    }
+    return CMD_OK;
+}
+
+static void hang_report(void *ctx, FILE *fp)
+{
+    session_hang_report(ctx, fp);
+}
+
+static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    cmd_capture(d, DBG_OUT_TEXT, hang_report, d->session);
+    return CMD_OK;
+}
+
+static enum cmd_status do_where(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    char line[512];
+    cmd_where_line(d, line, sizeof line);
+    cmd_print(d, "%s: %s", session_path(d->session), line);
+    struct drv_action act;
+    if (session_pending(d->session, &act)) {
+        char name[96];
+        if (act.kind == DRV_WRITE) {
+            format_reg_name(dla_regmap(dla_of(d)), act.addr, name, sizeof name);
+            cmd_print(d, "next: %s: write %s = 0x%08x", act.where, name, act.value);
+        } else if (act.kind == DRV_WAIT) {
+            cmd_print(d, "next: %s: wait for %s", act.where, act.wait.what);
+        } else if (act.kind == DRV_TASK) {
+            cmd_print(d, "next: %s: task %d %s", act.where, act.task.index,
+                      act.task.begin ? "begins" : "ends");
+        }
+    } else {
+        cmd_print(d, "the run has finished");
+    }
+    return CMD_OK;
+}
+
+static const struct cmd_entry info_subs[] = {
+    {"layers", "l", "[brief]", "info layers [brief]",
+     "Hardware layers: unit, group, state, model-derived cycles, MACs, bytes, operation.",
+     do_info_layers, NULL, false},
+    {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
+     do_info_tasks, NULL, false},
+    {"tensors", NULL, NULL, "info tensors",
+     "The tensors a loadable names: id, name, memory, address, size, shape, type.",
+     cmd_info_tensors, NULL, false},
+    {"regs", "r registers", "UNIT", "info regs UNIT",
+     "Every register of a unit, both groups of D_ registers, fields decoded.", do_info_regs, NULL,
+     false},
+    {"cbuf", NULL, NULL, "info cbuf", "Convolution buffer banks: owner layer, kind, use.",
+     do_info_cbuf, NULL, false},
+    {"lut", NULL, "[sdp|cdp]", "info lut [sdp|cdp]",
+     "LUT statistics per layer: hits per table, under/overflow, input histogram.", do_info_lut,
+     NULL, false},
+    {"perf", "p", NULL, "info perf",
+     "Per-layer performance figures and counters, DMA clients' totals (model-derived).",
+     do_info_perf, NULL, false},
+    {"mem", "m memory", NULL, "info mem", "Memories: resident bytes and address span.", do_info_mem,
+     NULL, false},
+    {"breakpoints", "b break watchpoints", NULL, "info breakpoints",
+     "Breakpoints and watchpoints with hit counts, conditions and ignore counts.",
+     do_info_breakpoints, NULL, false},
+    {"checkpoints", "cp", NULL, "info checkpoints", "Layer boundaries \"back\" can return to.",
+     do_info_checkpoints, NULL, false},
+    {"trace", "events", "[N]", "info trace [N]",
+     "The newest N (default 20) events of the always-on event ring.", do_info_trace, NULL, false},
+    {"intr", "interrupts", NULL, "info intr", "Interrupt status and mask by name, and the line.",
+     do_info_intr, NULL, false},
+    {"units", "u", NULL, "info units", "Which units have an operation enabled in which group.",
+     do_info_units, NULL, false},
+    {"hang", "diagnose", NULL, "info hang",
+     "Why nothing progresses: what the driver waits for, layers not running and the units\n"
+     "they lack, interrupt status and mask by name.",
+     do_info_hang, NULL, false},
+    END_OF_TABLE,
+};
+
+const struct cmd_entry cmd_info_entries[] = {
+    {"info", "i", NULL, "info layers|tasks|regs|cbuf|lut|perf|mem|breakpoints|...",
+     "Show what the debugger knows; \"help info\" lists the topics.", NULL, info_subs, false},
+    {"where", "bt backtrace", NULL, "where",
+     "Where the run is: the action executed last and the one about to execute.", do_where, NULL,
+     false},
+    END_OF_TABLE,
+};

@@ -1,0 +1,300 @@
+/* Running and stepping: run, continue, step, next, finish, back, restart, file. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "format.h"
+
+static void describe_action(struct dbg *d, const struct drv_action *act, char *buf, size_t len)
+{
+    char name[96];
+    switch (act->kind) {
+    case DRV_WRITE:
+        format_reg_name(dla_regmap(session_dla(d->session)), act->addr, name, sizeof name);
+        snprintf(buf, len, "write %s = 0x%08x", name, act->value);
+        break;
+    case DRV_WAIT:
+        snprintf(buf, len, "wait for %s", act->wait.what);
+        break;
+    case DRV_TASK:
+        if (act->task.name[0])
+            snprintf(buf, len, "%s %s", act->task.name, act->task.begin ? "begins" : "ends");
+        else
+            snprintf(buf, len, "%s task %d %s", act->task.emu ? "CPU" : "DLA", act->task.index,
+                     act->task.begin ? "begins" : "ends");
+        break;
+    default:
+        snprintf(buf, len, "end of the run");
+        break;
+    }
+}
+
+void cmd_where_line(struct dbg *d, char *buf, size_t len)
+{
+    struct session *s = d->session;
+    struct drv_action act;
+    char what[200];
+    unsigned long long cycle = (unsigned long long)dla_now(session_dla(s));
+    unsigned long long layers = (unsigned long long)session_layers_done(s);
+    if (!session_last_action(s, &act)) {
+        snprintf(buf, len, "at the start, cycle %llu", cycle);
+        return;
+    }
+    describe_action(d, &act, what, sizeof what);
+    bool said = strstr(act.where, what) != NULL; /* the driver's location may tell it already */
+    snprintf(buf, len, "at %s%s%s%s, cycle %llu, %llu layer%s done", act.where[0] ? act.where : "?",
+             said ? "" : " (", said ? "" : what, said ? "" : ")", cycle, layers,
+             layers == 1 ? "" : "s");
+}
+
+static void hang_report(void *ctx, FILE *fp)
+{
+    session_hang_report(ctx, fp);
+}
+
+void cmd_report_stop(struct dbg *d, enum session_stop r)
+{
+    char where[512], summary[512];
+    struct session *s = d->session;
+    switch (r) {
+    case SESSION_DONE:
+        session_summary(s, summary, sizeof summary);
+        cmd_out(d, DBG_OUT_STOP, "Run finished: %s", summary);
+        return;
+    case SESSION_HANG:
+        d->hung = true;
+        cmd_out(d, DBG_OUT_ERROR, "no progress: %s", session_stop_message(s));
+        cmd_capture(d, DBG_OUT_STOP, hang_report, s);
+        return;
+    case SESSION_BREAK:
+        cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(s));
+        break;
+    case SESSION_INTERRUPTED:
+        cmd_out(d, DBG_OUT_STOP, "Interrupted.");
+        break;
+    default:
+        break;
+    }
+    cmd_where_line(d, where, sizeof where);
+    cmd_out(d, DBG_OUT_STOP, "  %s", where);
+}
+
+enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (session_finished(d->session)) {
+        /* not an error: a script written for more layers than this file has goes on */
+        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+        return CMD_OK;
+    }
+    enum session_stop r = session_step(d->session, unit, n);
+    cmd_report_stop(d, r);
+    return CMD_OK;
+}
+
+static bool restart(struct dbg *d, struct cmd_args *a)
+{
+    char err[1024];
+    if (!session_restart(d->session, err, sizeof err)) {
+        cmd_fail(d, a, "%s", err);
+        return false;
+    }
+    /* a new run counts its own checks */
+    d->rep.checks_passed = d->rep.checks_failed = 0;
+    d->rep.dumps_matched = d->rep.dumps_failed = d->rep.dumps_written = 0;
+    d->rep.input_errors = 0;
+    dbg_session_changed(d);
+    return true;
+}
+
+static bool has_run(struct dbg *d)
+{
+    struct drv_action act;
+    return session_last_action(d->session, &act) || session_finished(d->session);
+}
+
+static enum cmd_status do_run(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (has_run(d)) {
+        cmd_print(d, "Restarting %s from power-on reset.", session_path(d->session));
+        if (!restart(d, a))
+            return CMD_ERROR;
+    }
+    return cmd_run_step(d, a, SESSION_RUN, 0);
+}
+
+static enum cmd_status do_continue(struct dbg *d, struct cmd_args *a)
+{
+    uint64_t n;
+    if (!cmd_count(d, a, 0, 1, &n))
+        return CMD_ERROR;
+    if (n > 1 && bps_last_hit(d->bps)) {
+        struct breakpoint *bp = bps_find(d->bps, bps_last_hit(d->bps));
+        if (bp) {
+            bp->ignore = n - 1;
+            cmd_print(d, "Will ignore the next %llu crossings of breakpoint %d.",
+                      (unsigned long long)(n - 1), bp->number);
+        }
+    }
+    return cmd_run_step(d, a, SESSION_RUN, 0);
+}
+
+static enum cmd_status step_by(struct dbg *d, struct cmd_args *a, enum session_unit unit)
+{
+    uint64_t n;
+    if (!cmd_count(d, a, 0, 1, &n))
+        return CMD_ERROR;
+    return cmd_run_step(d, a, unit, n);
+}
+
+static enum cmd_status do_step(struct dbg *d, struct cmd_args *a)
+{
+    return step_by(d, a, SESSION_WRITE);
+}
+
+static enum cmd_status do_step_event(struct dbg *d, struct cmd_args *a)
+{
+    return step_by(d, a, SESSION_EVENT);
+}
+
+static enum cmd_status do_step_layer(struct dbg *d, struct cmd_args *a)
+{
+    return step_by(d, a, SESSION_LAYER);
+}
+
+static enum cmd_status do_step_task(struct dbg *d, struct cmd_args *a)
+{
+    return step_by(d, a, SESSION_TASK);
+}
+
+/* The layer "finish" completes: the oldest one not done. */
+static long current_layer(struct dla *dla)
+{
+    for (size_t i = 0; i < dla_layer_count(dla); i++)
+        if (dla_layer_get(dla, i)->state != DLA_LAYER_DONE)
+            return (long)i;
+    return -1;
+}
+
+static bool layer_done(void *ctx, struct session *s)
+{
+    const struct dla_layer *l = dla_layer_get(session_dla(s), (size_t)(long)(intptr_t)ctx);
+    return !l || l->state == DLA_LAYER_DONE;
+}
+
+static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    long li = current_layer(session_dla(d->session));
+    if (li < 0)
+        return cmd_fail(d, a, "no hardware layer is in progress (\"step layer\" runs to the next)");
+    if (session_finished(d->session)) {
+        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+        return CMD_OK;
+    }
+    const struct dla_layer *l = dla_layer_get(session_dla(d->session), (size_t)li);
+    cmd_print(d, "Run till layer %ld (%s, group %u) completes.", li,
+              dla_proc_name((enum dla_proc)l->proc), l->group);
+    enum session_stop r = session_step_until(d->session, layer_done, (void *)(intptr_t)li);
+    cmd_report_stop(d, r);
+    return CMD_OK;
+}
+
+static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    uint64_t n;
+    if (!cmd_count(d, a, 0, 1, &n))
+        return CMD_ERROR;
+    char err[256];
+    d->internal_depth++; /* replaying forward must print nothing */
+    bool ok = cps_back(d->cps, n, err, sizeof err);
+    d->internal_depth--;
+    if (!ok)
+        return cmd_fail(d, a, "%s", err);
+    char where[512];
+    cmd_where_line(d, where, sizeof where);
+    cmd_out(d, DBG_OUT_STOP, "Back at layer boundary %llu, cycle %llu.",
+            (unsigned long long)session_layers_done(d->session),
+            (unsigned long long)dla_now(session_dla(d->session)));
+    cmd_out(d, DBG_OUT_STOP, "  %s", where);
+    return CMD_OK;
+}
+
+static enum cmd_status do_restart(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a) || !restart(d, a))
+        return CMD_ERROR;
+    cmd_print(d, "Power-on reset; %s will run from its start.", session_path(d->session));
+    return CMD_OK;
+}
+
+static enum cmd_status do_file(struct dbg *d, struct cmd_args *a)
+{
+    const char *path = cmd_arg(a, 0);
+    if (!path)
+        return cmd_fail(d, a, "expected a FILE");
+    char err[1024];
+    if (!dbg_open(d, path, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    cmd_print(d, "Opened %s (configuration %s).", session_path(d->session),
+              dla_cfg(session_dla(d->session))->name);
+    return CMD_OK;
+}
+
+static const struct cmd_entry step_subs[] = {
+    {"write", "w", "[N]", "step write [N]", "Execute N register writes (default 1).", do_step, NULL,
+     true},
+    {"event", "e", "[N]", "step event [N]",
+     "Process N hardware events (a unit finishing, an interrupt) or driver actions.", do_step_event,
+     NULL, true},
+    {"layer", "l", "[N]", "step layer [N]", "Run until N more hardware layers have completed.",
+     do_step_layer, NULL, true},
+    {"task", "t", "[N]", "step task [N]", "Run until N more tasks (loadables) have completed.",
+     do_step_task, NULL, true},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+};
+
+static const struct cmd_entry back_subs[] = {
+    {"layer", "l", "[N]", "back layer [N]",
+     "Go back N hardware layer boundaries (default 1).  From inside a layer the first boundary\n"
+     "is the start of that layer.  The whole simulated state is restored exactly: stepping\n"
+     "forward again repeats the run.",
+     do_back, NULL, true},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+};
+
+const struct cmd_entry cmd_run_entries[] = {
+    {"run", "r", NULL, "run",
+     "Run from the start until a breakpoint, the end, or a hang.  A run that has begun is\n"
+     "restarted from power-on reset first.",
+     do_run, NULL, false},
+    {"continue", "c cont", "[N]", "continue [N]",
+     "Continue until a breakpoint, the end or a hang.  With N, ignore the breakpoint that\n"
+     "stopped last N-1 more times.",
+     do_continue, NULL, true},
+    {"step", "s", "[write|event|layer|task] [N]", "step [write|event|layer|task] [N]",
+     "Execute N register writes (default), hardware events, hardware layers or tasks.", do_step,
+     step_subs, true},
+    {"next", "n", "[N]", "next [N]",
+     "Run until N more hardware layers have completed (step layer).", do_step_layer, NULL, true},
+    {"finish", "fin", NULL, "finish", "Run until the hardware layer in progress completes.",
+     do_finish, NULL, true},
+    {"back", "reverse", "[layer] [N]", "back [layer] [N]",
+     "Step back N hardware layer boundaries (see \"help back layer\").", do_back, back_subs, true},
+    {"restart", "reset", NULL, "restart",
+     "Power-on reset of the simulated NVDLA and a fresh start of the driver (breakpoints\n"
+     "are kept).",
+     do_restart, NULL, false},
+    {"file", "load open", "FILE", "file FILE",
+     "Open a trace folder, input.txn, .cfg trace, loadable or sample:NAME instead of the\n"
+     "current file (breakpoints are kept).",
+     do_file, NULL, false},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+};

@@ -1,0 +1,77 @@
+/* Register and field decoding for display. */
+#include "format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void append(char *buf, size_t len, size_t *used, const char *text)
+{
+    if (*used + 1 >= len)
+        return;
+    int n = snprintf(buf + *used, len - *used, "%s", text);
+    if (n > 0)
+        *used += (size_t)n;
+    if (*used >= len)
+        *used = len - 1;
+}
+
+void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (!len)
+        return;
+    buf[0] = 0;
+    for (uint16_t i = 0; i < reg->n_fields; i++) {
+        const struct regdb_field *f = &reg->fields[i];
+        uint32_t v = regdb_field_get(f, value);
+        const char *e = regdb_enum_name(f, v);
+        char item[128];
+        if (e)
+            snprintf(item, sizeof item, "%s%s=%s", i ? " " : "", f->name, e);
+        else if (v > 9)
+            snprintf(item, sizeof item, "%s%s=0x%x", i ? " " : "", f->name, v);
+        else
+            snprintf(item, sizeof item, "%s%s=%u", i ? " " : "", f->name, v);
+        append(buf, len, &used, item);
+    }
+}
+
+void format_field_line(const struct regdb_field *f, uint32_t value, char *buf, size_t len)
+{
+    uint32_t v = regdb_field_get(f, value);
+    char bits[16];
+    if (f->msb == f->lsb)
+        snprintf(bits, sizeof bits, "[%u]", f->lsb);
+    else
+        snprintf(bits, sizeof bits, "[%u:%u]", f->msb, f->lsb);
+    const char *e = regdb_enum_name(f, v);
+    if (e)
+        snprintf(buf, len, "  %-28s %-8s = %u (%s)", f->name, bits, v, e);
+    else
+        snprintf(buf, len, "  %-28s %-8s = %u (0x%x)", f->name, bits, v, v);
+}
+
+void format_reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size_t len)
+{
+    const struct regdb_unit *u;
+    const struct regdb_reg *r = map ? regdb_reg_at(map, addr, &u) : NULL;
+    if (r)
+        snprintf(buf, len, "%s.%s", u->name, r->name);
+    else
+        snprintf(buf, len, "0x%05x", addr);
+}
+
+const char *format_access(enum regdb_access a)
+{
+    switch (a) {
+    case REGDB_RW:
+        return "rw";
+    case REGDB_RO:
+        return "ro";
+    case REGDB_WO:
+        return "wo";
+    case REGDB_W1C:
+        return "w1c";
+    }
+    return "?";
+}

@@ -1,0 +1,24 @@
+/* Register and field decoding for display: names, bit ranges, values and
+ * enum names, as "reg", watchpoints, the regs decoder and the TUI show them. */
+#ifndef DLADBG_FORMAT_H
+#define DLADBG_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "regdb.h"
+
+/* "DATAIN_WIDTH=7 DATAIN_HEIGHT=7" (enum names where the field has them:
+ * "PROC_PRECISION=INT16"); every field of the register. */
+void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len);
+
+/* One field: "  DATAIN_WIDTH        [12:0]  = 7 (0x7)" or "= 1 (INT16)". */
+void format_field_line(const struct regdb_field *f, uint32_t value, char *buf, size_t len);
+
+/* "UNIT.REG" of a CSB byte address, or "0x%05x" when it is no register. */
+void format_reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size_t len);
+
+/* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
+const char *format_access(enum regdb_access a);
+
+#endif

@@ -1,0 +1,227 @@
+/* Loading and validating decoder plugins. */
+#define _GNU_SOURCE /* dladdr */
+#include "plugin_host.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef DLADBG_PLUGIN_DIR
+#define DLADBG_PLUGIN_DIR "/usr/local/lib/dladbg/plugins"
+#endif
+
+struct plugin_host {
+    size_t n, cap;
+    struct plugin_info *p;
+};
+
+struct plugin_host *plugin_host_create(void)
+{
+    return calloc(1, sizeof(struct plugin_host));
+}
+
+void plugin_host_destroy(struct plugin_host *ph)
+{
+    if (!ph)
+        return;
+    for (size_t i = 0; i < ph->n; i++)
+        dlclose(ph->p[i].handle);
+    free(ph->p);
+    free(ph);
+}
+
+/* An address that belongs to no loaded object is a wild pointer in the descriptor. */
+static bool mapped(const void *p)
+{
+    Dl_info info;
+    return p && dladdr(p, &info) != 0;
+}
+
+static bool valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 31)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+              s[i] == '-'))
+            return false;
+    return true;
+}
+
+/* What is wrong with a descriptor, or NULL when it is usable. */
+static const char *check_descriptor(const struct dladbg_decoder *d, char *buf, size_t len)
+{
+    if (d->abi_version != DLADBG_DECODER_ABI_VERSION) {
+        snprintf(buf, len,
+                 "decoder ABI version %u, but this dladbg speaks version %d (rebuild it against "
+                 "dladbg/decoder.h)",
+                 d->abi_version, DLADBG_DECODER_ABI_VERSION);
+        return buf;
+    }
+    if (d->struct_size < offsetof(struct dladbg_decoder, close) + sizeof d->close)
+        return "the descriptor is smaller than version 1 defines (struct_size)";
+    if (!mapped(d->name) || !valid_name(d->name))
+        return "the decoder name is missing or not [a-z0-9_-]{1,31}";
+    if (d->description && !mapped(d->description))
+        return "the description points nowhere";
+    if (d->n_columns < 1 || d->n_columns > DLADBG_DECODER_MAX_COLUMNS) {
+        snprintf(buf, len, "%u columns (1 to %d expected)", d->n_columns,
+                 DLADBG_DECODER_MAX_COLUMNS);
+        return buf;
+    }
+    if (!mapped(d->columns))
+        return "the column list points nowhere";
+    for (uint32_t i = 0; i < d->n_columns; i++)
+        if (!mapped(d->columns[i]) || !d->columns[i][0]) {
+            snprintf(buf, len, "column %u has no name", i + 1);
+            return buf;
+        }
+    if (!mapped((const void *)(uintptr_t)d->open) || !mapped((const void *)(uintptr_t)d->event) ||
+        !mapped((const void *)(uintptr_t)d->close))
+        return "open, event or close is missing";
+    return NULL;
+}
+
+const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const char *name)
+{
+    for (size_t i = 0; i < ph->n; i++)
+        if (!strcmp(ph->p[i].dec->name, name))
+            return &ph->p[i];
+    return NULL;
+}
+
+bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "%s: refused: cannot load it: %s", path, e ? e : "?");
+        return false;
+    }
+    dlerror();
+    const struct dladbg_decoder *dec = dlsym(h, DLADBG_DECODER_SYMBOL);
+    char why[256];
+    const char *problem = NULL;
+    if (!dec)
+        problem = "not a dladbg decoder: it has no symbol \"" DLADBG_DECODER_SYMBOL "\"";
+    else
+        problem = check_descriptor(dec, why, sizeof why);
+    const struct plugin_info *dup = problem ? NULL : plugin_host_find(ph, dec->name);
+    if (!problem && dup) {
+        snprintf(why, sizeof why, "a decoder named \"%s\" is already loaded from %.180s", dec->name,
+                 dup->path);
+        problem = why;
+    }
+    if (!problem && ph->n == ph->cap) {
+        size_t cap = ph->cap ? ph->cap * 2 : 16;
+        struct plugin_info *p = realloc(ph->p, cap * sizeof *p);
+        if (p) {
+            ph->p = p;
+            ph->cap = cap;
+        } else {
+            problem = "out of memory";
+        }
+    }
+    if (problem) {
+        snprintf(err, errlen, "%s: refused: %s", path, problem);
+        dlclose(h);
+        return false;
+    }
+    struct plugin_info *pi = &ph->p[ph->n++];
+    pi->dec = dec;
+    pi->handle = h;
+    snprintf(pi->path, sizeof pi->path, "%s", path);
+    return true;
+}
+
+static bool ends_with_so(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && !strcmp(name + n - 3, ".so");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t plugin_host_scan(struct plugin_host *ph, const char *dir, plugin_refusal_fn fn, void *ctx)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return 0;
+    char *names[256];
+    size_t n = 0;
+    for (struct dirent *de; (de = readdir(dp)) && n < 256;)
+        if (ends_with_so(de->d_name))
+            names[n++] = strdup(de->d_name);
+    closedir(dp);
+    qsort(names, n, sizeof *names, cmp_str); /* a stable order whatever the file system does */
+    size_t loaded = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[4096], err[600];
+        if (!names[i])
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        free(names[i]);
+        if (plugin_host_load(ph, path, err, sizeof err))
+            loaded++;
+        else if (fn && !strstr(err, "is already loaded from"))
+            fn(ctx, err);
+    }
+    return loaded;
+}
+
+size_t plugin_host_scan_list(struct plugin_host *ph, const char *list, plugin_refusal_fn fn,
+                             void *ctx)
+{
+    size_t loaded = 0;
+    while (list && *list) {
+        const char *colon = strchr(list, ':');
+        size_t len = colon ? (size_t)(colon - list) : strlen(list);
+        char dir[4096];
+        if (len && len < sizeof dir) {
+            memcpy(dir, list, len);
+            dir[len] = 0;
+            loaded += plugin_host_scan(ph, dir, fn, ctx);
+        }
+        list = colon ? colon + 1 : NULL;
+    }
+    return loaded;
+}
+
+size_t plugin_host_scan_default(struct plugin_host *ph, const char *extra, plugin_refusal_fn fn,
+                                void *ctx)
+{
+    size_t loaded = plugin_host_scan_list(ph, getenv("DLADBG_PLUGIN_PATH"), fn, ctx);
+    loaded += plugin_host_scan_list(ph, extra, fn, ctx);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            strcpy(slash, "/plugins");
+            loaded += plugin_host_scan(ph, exe, fn, ctx);
+            strcpy(slash, "/build/plugins");
+            loaded += plugin_host_scan(ph, exe, fn, ctx);
+        }
+    }
+    loaded += plugin_host_scan(ph, DLADBG_PLUGIN_DIR, fn, ctx);
+    return loaded;
+}
+
+size_t plugin_host_count(const struct plugin_host *ph)
+{
+    return ph->n;
+}
+
+const struct plugin_info *plugin_host_get(const struct plugin_host *ph, size_t i)
+{
+    return i < ph->n ? &ph->p[i] : NULL;
+}

@@ -1,0 +1,47 @@
+/* Decoder plugins (plugins/include/dladbg/decoder.h): loading with dlopen,
+ * validating the descriptor (a wrong ABI version, a missing symbol or an
+ * incomplete descriptor is refused with a message naming the file, never
+ * loaded half-way), and finding decoders by name. */
+#ifndef DLADBG_PLUGIN_HOST_H
+#define DLADBG_PLUGIN_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dladbg/decoder.h"
+
+struct plugin_info {
+    const struct dladbg_decoder *dec;
+    char path[4096];
+    void *handle;
+};
+
+struct plugin_host;
+
+typedef void (*plugin_refusal_fn)(void *ctx, const char *message);
+
+struct plugin_host *plugin_host_create(void);
+void plugin_host_destroy(struct plugin_host *ph);
+
+/* Load one plugin file; false with err ("FILE: refused: ...") when refused. */
+bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen);
+
+/* Load every *.so of a folder (a missing folder is not an error); refusals
+ * are passed to fn.  Returns the number loaded. */
+size_t plugin_host_scan(struct plugin_host *ph, const char *dir, plugin_refusal_fn fn, void *ctx);
+
+/* Load every *.so of each folder of a ':' separated list (may be NULL). */
+size_t plugin_host_scan_list(struct plugin_host *ph, const char *list, plugin_refusal_fn fn,
+                             void *ctx);
+
+/* The folders searched by default, in order: each entry of $DLADBG_PLUGIN_PATH
+ * (':' separated), extra (same syntax, may be NULL), the folders next to the
+ * executable (plugins/, build/plugins/) and the installed folder. */
+size_t plugin_host_scan_default(struct plugin_host *ph, const char *extra, plugin_refusal_fn fn,
+                                void *ctx);
+
+size_t plugin_host_count(const struct plugin_host *ph);
+const struct plugin_info *plugin_host_get(const struct plugin_host *ph, size_t i);
+const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const char *name);
+
+#endif

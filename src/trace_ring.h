@@ -1,0 +1,66 @@
+/* The always-on event recorder: every model event (register reads and
+ * writes, layers programmed/enabled/started/done, interrupts, DMA transfers,
+ * CBUF allocation, LUT and perf records, diagnostics) kept as a small fixed
+ * record in a bounded ring buffer.  When full, the oldest records are
+ * overwritten; every record has a sequence number, so "what was dropped" is
+ * always known.  Recording is a copy of a few words per event: cheap enough
+ * to leave on (make bench measures it).
+ *
+ * LUT and PERF records keep only the layer index: the complete figures live
+ * in the model's layer records (dla_layer_get), which the exporters read. */
+#ifndef DLADBG_TRACE_RING_H
+#define DLADBG_TRACE_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dla.h"
+
+struct trace_rec {
+    uint64_t seq;
+    uint64_t cycle;
+    int32_t layer;
+    uint8_t kind;        /* enum dla_event_kind */
+    uint8_t a, b, c;     /* reg: unit, group; layer: proc, group, unit; intr: bit, line;
+                            dma: client, space, write; cbuf: first bank, banks, kind;
+                            lut: unit; diag: kind, severity, unit */
+    uint32_t x, y, z;    /* reg: addr, value, old; intr: status; diag: addr, message slot */
+    uint64_t p, q, r, s; /* dma: addr, bytes, start, end; cbuf: bytes */
+};
+
+struct trace_ring;
+
+/* capacity: records kept (0: default).  Memory grows as records arrive. */
+struct trace_ring *trace_ring_create(size_t capacity);
+void trace_ring_destroy(struct trace_ring *r);
+
+/* Start/stop listening to a model (one model at a time). */
+void trace_ring_attach(struct trace_ring *r, struct dla *d);
+void trace_ring_detach(struct trace_ring *r);
+
+/* Record one event (the listener; exposed for the benchmark and tests). */
+void trace_ring_record(void *ring, const struct dla_event *ev);
+
+size_t trace_ring_capacity(const struct trace_ring *r);
+/* Records held now, oldest first: index 0 .. count-1. */
+size_t trace_ring_count(const struct trace_ring *r);
+const struct trace_rec *trace_ring_get(const struct trace_ring *r, size_t i);
+/* Sequence number the next record will get (= events recorded since clear). */
+uint64_t trace_ring_next_seq(const struct trace_ring *r);
+/* Records overwritten because the ring was full. */
+uint64_t trace_ring_dropped(const struct trace_ring *r);
+
+/* Forget records with seq >= seq (stepping back in time). */
+void trace_ring_truncate(struct trace_ring *r, uint64_t seq);
+void trace_ring_clear(struct trace_ring *r);
+
+/* Text of a DIAG record's message and rule id ("" when overwritten). */
+const char *trace_ring_diag_msg(const struct trace_ring *r, const struct trace_rec *rec);
+const char *trace_ring_diag_rule(const struct trace_ring *r, const struct trace_rec *rec);
+
+/* One line describing a record, e.g. "cycle 120 layer 1 write CDMA.D_MISC_CFG_0 = 0x00001100". */
+void trace_ring_describe(const struct trace_ring *r, const struct trace_rec *rec,
+                         const struct regdb_map *map, char *buf, size_t len);
+
+#endif

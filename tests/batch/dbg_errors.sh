@@ -1,0 +1,57 @@
+#!/bin/sh
+# Batch failures: an unknown or failing command names itself and its script
+# line and makes the exit status 2; the rest of the script does not run; a
+# broken plugin is refused with a message.
+set -eu
+. "$(dirname "$0")/lib.inc"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf 'step\nfrobnicate now\necho not reached\n' >"$tmp/bad.dladbg"
+set +e
+out=$(run_dladbg --batch -x "$tmp/bad.dladbg" "$top/traces/bdma_copy" 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] || fail "unknown command: exit $rc, expected 2"
+expect_line "$out" "error: $tmp/bad.dladbg:2: dladbg: unknown command \"frobnicate\" (try \"help\")"
+printf '%s\n' "$out" | grep -q "not reached" && fail "the script went on after the error"
+
+set +e
+out=$(run_dladbg --batch -ex 'break layer' "$top/traces/bdma_copy" 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] || fail "failing -ex: exit $rc"
+expect_line "$out" "error: -ex 1: break layer: expected a layer index"
+
+set +e
+out=$(run_dladbg --batch -ex 'reg GLB.NOPE' "$top/traces/bdma_copy" 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] || fail "unknown register: exit $rc"
+expect_grep "$out" "reg: no register or field \"GLB.NOPE\""
+
+# a failing run is 1, a clean one 0, quit N is N
+out=$(run_dladbg --batch -ex continue -ex quit "$top/traces/bdma_copy") || fail "clean run: exit $?"
+set +e
+run_dladbg --batch -ex 'quit 3' "$top/traces/bdma_copy" >/dev/null 2>&1; rc=$?
+set -e
+[ $rc -eq 3 ] || fail "quit 3: exit $rc"
+
+# plugins: a broken one is refused, clearly, and nothing crashes
+BUILD=${BUILD:-build}
+for p in broken_abi no_symbol bad_columns; do
+    set +e
+    out=$(run_dladbg --batch --plugin "$top/$BUILD/tests/plugins/$p.so" -ex plugins "$top/traces/bdma_copy" 2>&1); rc=$?
+    set -e
+    [ $rc -eq 2 ] || fail "plugin $p: exit $rc, expected 2"
+    expect_grep "$out" "dladbg: plugin .*$p.so: refused: "
+done
+expect_grep "$out" "0 columns"
+
+# usage
+run_dladbg --help | grep -q -- "-ex CMD" || fail "--help does not mention -ex"
+run_dladbg --version | grep -q "^dladbg " || fail "--version"
+# the man page documents every option --help lists
+man=$(sed 's/\\//g' "$top/share/dladbg.1")
+for opt in $(run_dladbg --help | grep -o -- ' -[-a-zA-Z]*' | sort -u); do
+    printf '%s\n' "$man" | grep -q -- "$opt" || fail "share/dladbg.1 does not document $opt"
+done
+echo ok

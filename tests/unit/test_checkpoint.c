@@ -1,0 +1,275 @@
+/* Step back: the state after "back layer" + "step layer" equals the state
+ * after the first "step layer" -- registers of every unit and group, memory
+ * contents, layer records, time, interrupt state and the run's counters --
+ * also when the checkpoint has to be reached by replaying from an older one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "breakpoints.h"
+#include "checkpoint.h"
+#include "dbg_fixture.h"
+#include "trace_ring.h"
+
+#define OPS 4
+
+static int setup(void **state)
+{
+    (void)state;
+    if (fixture_mkdir())
+        return -1;
+    fixture_bdma_trace("t4", OPS);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return fixture_rmdir();
+}
+
+/* Everything observable about a session at one point. */
+struct state {
+    size_t n_regs;
+    uint32_t *regs;
+    size_t n_mem;
+    uint8_t *mem; /* (space, base, page) records */
+    size_t n_layers;
+    struct dla_layer *layers;
+    uint64_t now, writes, events, layers_done, ring_next;
+    uint32_t intr_status, intr_mask;
+    unsigned checks_passed, checks_failed;
+};
+
+struct mem_grab {
+    struct state *st;
+    uint8_t space;
+};
+
+static bool grab_page(void *ctx, uint64_t base, const uint8_t *p)
+{
+    struct mem_grab *g = ctx;
+    struct state *st = g->st;
+    size_t rec = 1 + 8 + MEM_PAGE_SIZE;
+    st->mem = realloc(st->mem, (st->n_mem + 1) * rec);
+    uint8_t *r = st->mem + st->n_mem++ * rec;
+    r[0] = g->space;
+    memcpy(r + 1, &base, 8);
+    memcpy(r + 9, p, MEM_PAGE_SIZE);
+    return true;
+}
+
+static struct state capture(struct dbg *d)
+{
+    struct state st = {0};
+    struct dla *dla = session_dla(d->session);
+    const struct regdb_map *map = dla_regmap(dla);
+    for (uint16_t u = 0; u < map->n_units; u++) {
+        const struct regdb_unit *ru = &map->units[u];
+        enum dla_unit unit = dla_unit_of(dla, ru);
+        for (uint16_t r = 0; r < ru->n_regs; r++)
+            for (int g = 0; g < (ru->regs[r].dual ? 2 : 1); g++) {
+                st.regs = realloc(st.regs, (st.n_regs + 1) * sizeof *st.regs);
+                st.regs[st.n_regs++] = dla_reg_value(dla, unit, g, ru->regs[r].offset);
+            }
+    }
+    for (int s = 0; s < DLA_SPACE_COUNT; s++) {
+        struct mem_grab g = {&st, (uint8_t)s};
+        mem_each_page(dla_memory(dla, (enum dla_space)s), grab_page, &g);
+    }
+    st.n_layers = dla_layer_count(dla);
+    st.layers = calloc(st.n_layers + 1, sizeof *st.layers);
+    for (size_t i = 0; i < st.n_layers; i++)
+        st.layers[i] = *dla_layer_get(dla, i);
+    st.now = dla_now(dla);
+    st.writes = session_writes(d->session);
+    st.events = session_events(d->session);
+    st.layers_done = session_layers_done(d->session);
+    st.ring_next = trace_ring_next_seq(d->ring);
+    st.intr_status = dla_intr_status(dla);
+    st.intr_mask = dla_intr_mask(dla);
+    st.checks_passed = d->rep.checks_passed;
+    st.checks_failed = d->rep.checks_failed;
+    return st;
+}
+
+static void assert_same(const struct state *a, const struct state *b)
+{
+    assert_int_equal(a->now, b->now);
+    assert_int_equal(a->writes, b->writes);
+    assert_int_equal(a->events, b->events);
+    assert_int_equal(a->layers_done, b->layers_done);
+    assert_int_equal(a->ring_next, b->ring_next);
+    assert_int_equal(a->intr_status, b->intr_status);
+    assert_int_equal(a->intr_mask, b->intr_mask);
+    assert_int_equal(a->checks_passed, b->checks_passed);
+    assert_int_equal(a->checks_failed, b->checks_failed);
+    assert_int_equal(a->n_regs, b->n_regs);
+    assert_memory_equal(a->regs, b->regs, a->n_regs * sizeof *a->regs);
+    assert_int_equal(a->n_mem, b->n_mem);
+    assert_memory_equal(a->mem, b->mem, a->n_mem * (1 + 8 + MEM_PAGE_SIZE));
+    assert_int_equal(a->n_layers, b->n_layers);
+    for (size_t i = 0; i < a->n_layers; i++)
+        assert_memory_equal(&a->layers[i], &b->layers[i], sizeof a->layers[i]);
+}
+
+static void release(struct state *st)
+{
+    free(st->regs);
+    free(st->mem);
+    free(st->layers);
+}
+
+static struct dbg *open_t4(void)
+{
+    char path[512];
+    fixture_path(path, sizeof path, "t4");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    return d;
+}
+
+static void test_back_then_step_repeats(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t4();
+    struct state s[OPS + 1];
+    s[0] = capture(d);
+    for (int i = 1; i <= 3; i++) {
+        assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+        s[i] = capture(d);
+        assert_int_equal(s[i].layers_done, (uint64_t)i);
+    }
+    assert_int_equal(fixture_exec(d, "back layer"), CMD_OK);
+    struct state now = capture(d);
+    assert_same(&now, &s[2]);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    now = capture(d);
+    assert_same(&now, &s[3]);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "back layer 3"), CMD_OK);
+    now = capture(d);
+    assert_same(&now, &s[0]);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "back layer"), CMD_ERROR); /* nothing before the start */
+    for (int i = 1; i <= 3; i++) {
+        assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+        now = capture(d);
+        assert_same(&now, &s[i]);
+        release(&now);
+    }
+    for (int i = 0; i <= 3; i++)
+        release(&s[i]);
+    dbg_destroy(d);
+}
+
+static void test_back_from_inside_a_layer(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t4();
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    struct state at1 = capture(d);
+    assert_int_equal(fixture_exec(d, "step 3"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "back"), CMD_OK); /* to the start of this layer */
+    struct state now = capture(d);
+    assert_same(&now, &at1);
+    release(&now);
+    release(&at1);
+    dbg_destroy(d);
+}
+
+static void test_replay_from_thinned_checkpoints(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t4();
+    cps_destroy(d->cps);
+    d->cps = cps_create(2); /* at most two saved states: the others are replayed */
+    cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
+    struct state s[OPS + 1];
+    for (int i = 1; i <= OPS; i++) {
+        assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+        s[i] = capture(d);
+    }
+    assert_true(cps_stored(d->cps) <= 2);
+    assert_int_equal(fixture_exec(d, "back layer 2"), CMD_OK);
+    struct state now = capture(d);
+    assert_same(&now, &s[2]);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    now = capture(d);
+    assert_same(&now, &s[3]);
+    release(&now);
+    for (int i = 1; i <= OPS; i++)
+        release(&s[i]);
+    dbg_destroy(d);
+}
+
+static void test_breakpoints_do_not_stop_a_replay(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t4();
+    cps_destroy(d->cps);
+    d->cps = cps_create(1);
+    cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
+    assert_int_equal(fixture_exec(d, "next 3"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "break unit bdma"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "back layer 1"), CMD_OK);
+    assert_int_equal(session_layers_done(d->session), 2);
+    assert_int_equal(bps_find(d->bps, 1)->hits, 0);
+    /* and the run goes on to the same end */
+    assert_int_equal(fixture_exec(d, "delete"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    assert_int_equal(d->rep.checks_failed, 0);
+    dbg_destroy(d);
+}
+
+/* The same on a loadable: the engine's state is part of the checkpoint. */
+static void test_loadable_back_then_step(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    struct state first = capture(d);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    struct state second = capture(d);
+    assert_int_equal(fixture_exec(d, "back"), CMD_OK);
+    struct state now = capture(d);
+    assert_same(&now, &first);
+    release(&now);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    now = capture(d);
+    assert_same(&now, &second);
+    release(&now);
+    /* and the run ends as a run without stepping back does */
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    struct state end = capture(d);
+    struct dbg *e = fixture_open("sample:lenet");
+    assert_int_equal(fixture_exec(e, "run"), CMD_OK);
+    now = capture(e);
+    assert_same(&now, &end);
+    release(&now);
+    release(&end);
+    release(&first);
+    release(&second);
+    dbg_destroy(e);
+    dbg_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_back_then_step_repeats),
+        cmocka_unit_test(test_back_from_inside_a_layer),
+        cmocka_unit_test(test_replay_from_thinned_checkpoints),
+        cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
+        cmocka_unit_test(test_loadable_back_then_step),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,451 @@
+/* The command layer: lookup by name, alias and unique prefix; dispatch and
+ * error messages that name the command and script line; repeating steps with
+ * an empty line; completion; help; expressions; register display and pokes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "dbg_fixture.h"
+#include "expr.h"
+#include "trace_ring.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    if (fixture_mkdir())
+        return -1;
+    fixture_bdma_trace("t3", 3);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return fixture_rmdir();
+}
+
+static struct dbg *open_t3(void)
+{
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    return d;
+}
+
+static void test_lookup(void **state)
+{
+    (void)state;
+    bool amb;
+    /* gdb habits: these single letters are aliases */
+    const char *pairs[][2] = {{"b", "break"},    {"c", "continue"}, {"s", "step"},
+                              {"n", "next"},     {"r", "run"},      {"i", "info"},
+                              {"q", "quit"},     {"p", "print"},    {"cont", "continue"},
+                              {"fin", "finish"}, {"wher", "where"}};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        const struct cmd_entry *e = cmd_lookup(NULL, pairs[k][0], &amb);
+        assert_non_null(e);
+        assert_string_equal(e->name, pairs[k][1]);
+    }
+    /* "i r" is info regs */
+    const struct cmd_entry *info = cmd_lookup(NULL, "i", &amb);
+    const struct cmd_entry *r = cmd_lookup(info->subs, "r", &amb);
+    assert_non_null(r);
+    assert_string_equal(r->name, "regs");
+    /* "e" begins echo, enable, export: ambiguous */
+    assert_null(cmd_lookup(NULL, "e", &amb));
+    assert_true(amb);
+    assert_null(cmd_lookup(NULL, "frobnicate", &amb));
+    assert_false(amb);
+    /* every entry has usage and help, and exec or subcommands */
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
+        for (const struct cmd_entry *e = *g; e->name; e++) {
+            assert_non_null(e->usage);
+            assert_non_null(e->help);
+            assert_true(e->exec || e->subs);
+        }
+}
+
+static void test_errors_name_command_and_line(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    assert_int_equal(fixture_exec(d, "frobnicate 3"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "unknown command \"frobnicate\""));
+    assert_int_equal(fixture_exec(d, "break layer"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "break layer: expected a layer index"));
+    assert_int_equal(fixture_exec(d, "reg CDMA.NO_SUCH_REG"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "reg: no register or field \"CDMA.NO_SUCH_REG\""));
+    /* a script: the line is named, the first failure ends it in batch mode */
+    fixture_write("script.dladbg", "step\n# comment\n\nbogus thing\nstep\n");
+    char path[512];
+    fixture_path(path, sizeof path, "script.dladbg");
+    fixture_clear();
+    assert_int_equal(dbg_source(d, path, &fixture_sink), CMD_ERROR);
+    char want[600];
+    snprintf(want, sizeof want, "%s:4: dladbg: unknown command \"bogus\"", path);
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(session_writes(d->session), 1); /* the last "step" did not run */
+    assert_int_equal(dbg_exit_status(d), 2);
+    dbg_destroy(d);
+}
+
+static void test_empty_line_repeats_steps(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    assert_int_equal(fixture_exec(d, "step 2"), CMD_OK);
+    assert_int_equal(session_writes(d->session), 2);
+    assert_int_equal(fixture_exec(d, ""), CMD_OK);
+    assert_int_equal(session_writes(d->session), 4);
+    assert_int_equal(fixture_exec(d, "s"), CMD_OK); /* unique prefix and alias */
+    assert_int_equal(session_writes(d->session), 5);
+    /* a comment does not repeat; a non-step command stops the repetition */
+    assert_int_equal(fixture_exec(d, "# nothing"), CMD_OK);
+    assert_int_equal(session_writes(d->session), 5);
+    assert_int_equal(fixture_exec(d, "info layers"), CMD_OK);
+    assert_int_equal(fixture_exec(d, ""), CMD_OK);
+    assert_int_equal(session_writes(d->session), 5);
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    assert_int_equal(session_layers_done(d->session), 1);
+    assert_int_equal(fixture_exec(d, ""), CMD_OK);
+    assert_int_equal(session_layers_done(d->session), 2);
+    dbg_destroy(d);
+}
+
+struct cands {
+    char all[4096];
+    size_t n;
+};
+
+static void add_cand(void *ctx, const char *c)
+{
+    struct cands *k = ctx;
+    size_t n = strlen(k->all);
+    snprintf(k->all + n, sizeof k->all - n, "[%s]", c);
+    k->n++;
+}
+
+static struct cands complete(struct dbg *d, const char *line, size_t *start)
+{
+    struct cands k = {0};
+    dbg_complete(d, line, strlen(line), start, add_cand, &k);
+    return k;
+}
+
+static void test_completion(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    size_t start;
+    struct cands k = complete(d, "cont", &start);
+    assert_string_equal(k.all, "[continue]");
+    assert_int_equal(start, 0);
+    k = complete(d, "info la", &start);
+    assert_string_equal(k.all, "[layers]");
+    assert_int_equal(start, 5);
+    k = complete(d, "break reg CDMA.D_DATAIN_SI", &start);
+    assert_string_equal(k.all,
+                        "[CDMA.D_DATAIN_SIZE_0][CDMA.D_DATAIN_SIZE_1][CDMA.D_DATAIN_SIZE_EXT_0]");
+    k = complete(d, "reg cdma.d_datain_size_0.", &start);
+    assert_string_equal(k.all,
+                        "[CDMA.D_DATAIN_SIZE_0.DATAIN_WIDTH][CDMA.D_DATAIN_SIZE_0.DATAIN_HEIGHT]");
+    k = complete(d, "break unit s", &start);
+    assert_string_equal(k.all, "[sdp]");
+    k = complete(d, "break layer 3 ", &start);
+    assert_string_equal(k.all, "[programmed][enabled][started][done]");
+    k = complete(d, "export csv out.csv --decoder ", &start);
+    assert_non_null(strstr(k.all, "[layers]"));
+    assert_int_equal(fixture_exec(d, "break layer 1"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "break layer 2"), CMD_OK);
+    k = complete(d, "delete ", &start);
+    assert_string_equal(k.all, "[1][2]");
+    k = complete(d, "break intr BDMA_DONE_STATUS", &start);
+    assert_string_equal(k.all, "[BDMA_DONE_STATUS0][BDMA_DONE_STATUS1]");
+    dbg_destroy(d);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_dbg();
+    assert_int_equal(fixture_exec(d, "help"), CMD_OK);
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
+        for (const struct cmd_entry *e = *g; e->name; e++)
+            assert_non_null(strstr(fixture_out.text, e->usage));
+    assert_int_equal(fixture_exec(d, "help break layer"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "usage: break layer N"));
+    assert_int_equal(fixture_exec(d, "help nothing"), CMD_ERROR);
+    /* commands that need a file say so */
+    assert_int_equal(fixture_exec(d, "step"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "no file is open"));
+    dbg_destroy(d);
+}
+
+/* Plain reference: the same arithmetic in C. */
+static void test_expressions(void **state)
+{
+    (void)state;
+    struct {
+        const char *text;
+        int64_t want;
+    } cases[] = {
+        {"1 + 2 * 3", 1 + 2 * 3},
+        {"(1 + 2) * 3", (1 + 2) * 3},
+        {"0x10 << 4 | 3", (0x10 << 4) | 3},
+        {"100 / 7 % 3", 100 / 7 % 3},
+        {"-5 + ~0", -5 + ~0},
+        {"1 < 2 && 3 >= 3 || 0", (1 < 2 && 3 >= 3) || 0},
+        {"0b1011 ^ 0x5", 0xb ^ 0x5},
+        {"!0 == 1", (!0) == 1},
+        {"7 & 3 == 3", 7 & (3 == 3)},
+        {"-9223372036854775807 - 1", INT64_MIN},
+    };
+    struct expr_env env = {.group = -1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t v = 0;
+        char err[128];
+        assert_true(expr_eval(cases[i].text, &env, &v, err, sizeof err));
+        assert_int_equal(v, cases[i].want);
+    }
+    const char *bad[] = {"1 +", "(2", "1 / 0", "foo", "3 $", "$nope", "0x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t v;
+        char err[128] = "";
+        assert_false(expr_eval(bad[i], &env, &v, err, sizeof err));
+        assert_true(err[0] != 0);
+    }
+}
+
+static void test_reg_show_and_poke(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    struct dla *dla = session_dla(d->session);
+    /* a poke is a CSB write: stored, in the event ring, fields decoded */
+    assert_int_equal(fixture_exec(d, "reg CDMA.D_DATAIN_SIZE_0_0 = 0x00070005"), CMD_OK);
+    struct regdb_ref ref;
+    assert_true(regdb_resolve(dla_regmap(dla), "CDMA.D_DATAIN_SIZE_0", &ref));
+    uint32_t addr = regdb_addr(ref.unit, ref.reg);
+    assert_int_equal(dla_csb_peek(dla, addr), 0x00070005);
+    const struct trace_rec *last = trace_ring_get(d->ring, trace_ring_count(d->ring) - 1);
+    assert_int_equal(last->kind, DLA_EV_REG_WRITE);
+    assert_int_equal(last->x, addr);
+    assert_non_null(strstr(fixture_out.text, "DATAIN_WIDTH"));
+    assert_non_null(strstr(fixture_out.text, "= 5 (0x5)"));
+    assert_non_null(strstr(fixture_out.text, "= 7 (0x7)"));
+    /* a field poke keeps the other fields */
+    assert_int_equal(fixture_exec(d, "reg CDMA.D_DATAIN_SIZE_0.DATAIN_HEIGHT = 9"), CMD_OK);
+    assert_int_equal(dla_csb_peek(dla, addr), (9u << 16) | 5u);
+    /* enum names: write by name, shown by name */
+    assert_int_equal(fixture_exec(d, "reg SDP.D_FEATURE_MODE_CFG.FLYING_MODE = ON"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "print SDP.D_FEATURE_MODE_CFG.FLYING_MODE == ON"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "= 1 (0x1)"));
+    assert_int_equal(fixture_exec(d, "reg SDP.D_FEATURE_MODE_CFG"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "FLYING_MODE                  [0]      = 1 (ON)"));
+    /* group 1 cannot be written while the producer is group 0 */
+    assert_int_equal(fixture_exec(d, "reg CDMA.D_DATAIN_SIZE_0@1 = 1"), CMD_ERROR);
+    assert_int_equal(fixture_exec(d, "print 6 * 7"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "= 42 (0x2a)"));
+    dbg_destroy(d);
+}
+
+static void test_examine_memory(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    assert_int_equal(fixture_exec(d, "step"), CMD_OK); /* the trace loads its source first */
+    assert_int_equal(fixture_exec(d, "x/4bx 0x80000000"), CMD_OK);
+    char want[128];
+    snprintf(want, sizeof want, "dram:0x80000000: 0x%02x 0x%02x 0x%02x 0x%02x", 5, 18, 31, 44);
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(fixture_exec(d, "x/2w 0x80000000"), CMD_OK);
+    uint32_t w0 = 5u | 18u << 8 | 31u << 16 | 44u << 24;
+    snprintf(want, sizeof want, "0x%08x", w0);
+    assert_non_null(strstr(fixture_out.text, want));
+    /* absurd sizes and addresses are refused, not attempted */
+    assert_int_equal(fixture_exec(d, "x/100000000g 0x80000000"), CMD_ERROR);
+    assert_int_equal(fixture_exec(d, "x/4w 0xfffffffffffffffc"), CMD_ERROR);
+    assert_int_equal(fixture_exec(d, "x/4q 0x80000000"), CMD_ERROR);
+    /* the tensor view of the same bytes: int8, 8 bytes per line of one channel */
+    assert_int_equal(fixture_exec(d, "tensor 0x80000000 4x1x1 int8 32"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "N=1 C=1 H=1 W=4 int8"));
+    assert_int_equal(fixture_exec(d, "tensor 0x80000000 0x1x1 int8"), CMD_ERROR);
+    dbg_destroy(d);
+}
+
+static void test_where_and_info(void **state)
+{
+    (void)state;
+    struct dbg *d = open_t3();
+    const char *topics[] = {"layers", "tasks", "regs GLB",    "cbuf",        "lut",
+                            "perf",   "mem",   "breakpoints", "checkpoints", "trace 5",
+                            "intr",   "units", "hang"};
+    assert_int_equal(fixture_exec(d, "next"), CMD_OK);
+    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "info %s", topics[i]);
+        assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    }
+    assert_int_equal(fixture_exec(d, "info layers"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "BDMA"));
+    assert_int_equal(fixture_exec(d, "where"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "next: input.txn:"));
+    assert_int_equal(fixture_exec(d, "info regs NOPE"), CMD_ERROR);
+    dbg_destroy(d);
+}
+
+/* A loadable's tensors by name: the image of the LeNet sample, element
+ * (c=0, h=0, w=x) of an int8 feature surface at base + x * 32. */
+static void test_named_tensor(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "info tensors"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "image"));
+    assert_int_equal(fixture_exec(d, "step"), CMD_OK); /* the runtime has placed the input */
+    assert_int_equal(fixture_exec(d, "tensor image"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "N=1 C=1 H=12 W=12 int8"));
+    unsigned long long base;
+    const char *at = strstr(fixture_out.text, "dram 0x");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "dram 0x%llx", &base), 1);
+    char want[256] = "  h=0  ";
+    for (int x = 0; x < 12; x++) {
+        int8_t v;
+        assert_int_equal(
+            dla_mem_read(session_dla(d->session), DLA_DRAM, base + 32u * (unsigned)x, &v, 1),
+            MEM_OK);
+        size_t n = strlen(want);
+        snprintf(want + n, sizeof want - n, " %7d", v);
+    }
+    assert_non_null(strstr(fixture_out.text, want));
+    assert_int_equal(fixture_exec(d, "tensor 0"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "tensor nosuchtensor"), CMD_ERROR);
+    dbg_destroy(d);
+    /* a trace names no tensors */
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    d = fixture_open(path);
+    assert_int_equal(fixture_exec(d, "tensor input"), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "has no named tensors"));
+    dbg_destroy(d);
+}
+
+/* Every command and subcommand with hostile arguments: a message, never a
+ * crash, hang or huge allocation (the sanitizer build checks the memory). */
+static void each_with(struct dbg *d, const char *prefix, const struct cmd_entry *table)
+{
+    static const char *const args[] = {
+        "",
+        "0",
+        "-1",
+        "18446744073709551615",
+        "0xffffffffffffffff",
+        "1 2 3 4 5 6 7 8 9",
+        "\"unclosed",
+        "==",
+        "if",
+        "if 1 ==",
+        "CDMA.",
+        "GLB.S_INTR_STATUS.",
+        "@@@",
+        "$cycle",
+        "(((((((((((1)))))))))))",
+        "1/0",
+        "x/0 0",
+        "--decoder",
+        "done if 1",
+        "0x80000000 0xffffffffffff",
+        "0x80000000 99999999x99999999x1 int8",
+    };
+    char long_arg[1200];
+    memset(long_arg, 'A', sizeof long_arg - 1);
+    long_arg[sizeof long_arg - 1] = 0;
+    for (const struct cmd_entry *e = table; e->name; e++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", prefix, e->name);
+        if (!strcmp(e->name, "quit") || !strcmp(e->name, "file") || !strcmp(e->name, "source"))
+            continue; /* leaving, replacing the file, reading files: tested elsewhere */
+        if (e->subs) {
+            char sub[140];
+            snprintf(sub, sizeof sub, "%s ", name);
+            each_with(d, sub, e->subs);
+        }
+        for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+            char line[256];
+            snprintf(line, sizeof line, "%s %s", name, args[i]);
+            fixture_exec(d, line);
+        }
+        char line[1400];
+        snprintf(line, sizeof line, "%s %s", name, long_arg);
+        fixture_exec(d, line);
+    }
+}
+
+static void test_hostile_arguments(void **state)
+{
+    (void)state;
+    char cwd[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    struct dbg *d = open_t3();
+    assert_int_equal(chdir(fixture_dir), 0); /* exports of odd names land here */
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
+        each_with(d, "", *g);
+    assert_int_equal(chdir(cwd), 0);
+    /* still usable afterwards */
+    assert_int_equal(fixture_exec(d, "restart"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "delete"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    dbg_destroy(d);
+}
+
+static bool stop_now(void *ctx)
+{
+    (*(int *)ctx)++;
+    return true;
+}
+
+/* A frontend's poll hook is called during long runs and can interrupt them. */
+static void test_poll_interrupts(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t400", 400); /* 5200 register writes: more than one poll period */
+    char path[512];
+    fixture_path(path, sizeof path, "t400");
+    int calls = 0;
+    struct dbg_options opt = {.no_builtin_plugins = true, .poll = stop_now, .poll_ctx = &calls};
+    struct dbg *d = dbg_create(&opt, &fixture_sink);
+    char err[256];
+    assert_true(dbg_open(d, path, err, sizeof err));
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_int_equal(calls, 1);
+    assert_false(session_finished(d->session));
+    assert_non_null(strstr(fixture_out.text, "Interrupted."));
+    assert_int_equal(fixture_exec(d, "info layers"), CMD_OK);
+    dbg_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_errors_name_command_and_line),
+        cmocka_unit_test(test_empty_line_repeats_steps),
+        cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_expressions),
+        cmocka_unit_test(test_reg_show_and_poke),
+        cmocka_unit_test(test_examine_memory),
+        cmocka_unit_test(test_where_and_info),
+        cmocka_unit_test(test_named_tensor),
+        cmocka_unit_test(test_hostile_arguments),
+        cmocka_unit_test(test_poll_interrupts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

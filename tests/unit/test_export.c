@@ -1,0 +1,508 @@
+/* Exports: CSV read back with libcsv (header = the decoder's columns, one row
+ * per layer / register write, RFC 4180 quoting of fields with commas and
+ * quotes), Chrome JSON checked by a small JSON parser, VCD checked for
+ * declarations and time order, and an exported input.txn folder replayed by
+ * dladbg to the same outputs; plus the event ring's bounds. */
+#include <csv.h>
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "dbg_fixture.h"
+#include "trace_ring.h"
+
+#define OPS           3
+#define WRITES_PER_OP 13
+
+static int setup(void **state)
+{
+    (void)state;
+    if (fixture_mkdir())
+        return -1;
+    fixture_bdma_trace("t3", OPS);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return fixture_rmdir();
+}
+
+static struct dbg *run_t3(void)
+{
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_true(session_finished(d->session));
+    return d;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    buf[n] = 0;
+    fclose(fp);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+#define MAX_ROWS 256
+#define MAX_COLS 16
+
+struct table {
+    size_t rows, col;
+    char *cell[MAX_ROWS][MAX_COLS];
+    size_t cols[MAX_ROWS];
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+    struct table *t = data;
+    if (t->rows < MAX_ROWS && t->col < MAX_COLS) {
+        t->cell[t->rows][t->col] = strndup(s ? s : "", len);
+    }
+    t->col++;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    struct table *t = data;
+    if (t->rows < MAX_ROWS)
+        t->cols[t->rows] = t->col;
+    t->rows++;
+    t->col = 0;
+}
+
+static struct table *read_csv(const char *path)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    struct table *t = calloc(1, sizeof *t);
+    struct csv_parser p;
+    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL), 0);
+    assert_int_equal(csv_parse(&p, text, len, on_field, on_row, t), len);
+    assert_int_equal(csv_fini(&p, on_field, on_row, t), 0);
+    csv_free(&p);
+    free(text);
+    return t;
+}
+
+static void free_table(struct table *t)
+{
+    for (size_t r = 0; r < t->rows && r < MAX_ROWS; r++)
+        for (size_t c = 0; c < t->cols[r] && c < MAX_COLS; c++)
+            free(t->cell[r][c]);
+    free(t);
+}
+
+static void test_csv_layers(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    char path[512], cmd[700];
+    fixture_path(path, sizeof path, "layers.csv");
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder layers", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    struct table *t = read_csv(path);
+    assert_int_equal(t->rows, 1 + OPS);
+    assert_string_equal(t->cell[0][0], "index");
+    assert_string_equal(t->cell[0][10], "stall_cycles");
+    struct dla *dla = session_dla(d->session);
+    for (int i = 0; i < OPS; i++) {
+        char **row = t->cell[1 + i];
+        const struct dla_layer *l = dla_layer_get(dla, (size_t)i);
+        char want[32];
+        assert_int_equal(t->cols[1 + i], 12);
+        snprintf(want, sizeof want, "%d", i);
+        assert_string_equal(row[0], want);
+        assert_string_equal(row[1], "BDMA");
+        /* the op text has a comma: quoting kept it one field */
+        assert_string_equal(row[2], l->desc);
+        assert_non_null(strchr(row[2], ','));
+        snprintf(want, sizeof want, "%d", i % 2); /* odd operations launch group 1 */
+        assert_string_equal(row[3], want);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)(l->end_cycle - l->start_cycle));
+        assert_string_equal(row[6], want);
+        assert_string_equal(row[8], "256"); /* 8 lines of 32 bytes read ... */
+        assert_string_equal(row[9], "256"); /* ... and written */
+    }
+    free_table(t);
+    dbg_destroy(d);
+}
+
+/* The k-th write_reg of the trace file, as the trace wrote it. */
+static void trace_write(int k, uint32_t *addr, uint32_t *value)
+{
+    char path[512];
+    fixture_path(path, sizeof path, "t3/input.txn");
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char line[256];
+    int seen = 0;
+    while (fgets(line, sizeof line, fp))
+        if (sscanf(line, "write_reg %x %x", addr, value) == 2 && seen++ == k)
+            break;
+    fclose(fp);
+    *addr = (*addr & 0xffff) << 2;
+}
+
+static void test_csv_regs(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    char path[512], cmd[700];
+    fixture_path(path, sizeof path, "regs.csv");
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder=regs", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    struct table *t = read_csv(path);
+    assert_int_equal(t->rows, 1 + OPS * WRITES_PER_OP);
+    for (int k = 0; k < OPS * WRITES_PER_OP; k++) {
+        uint32_t addr, value;
+        trace_write(k, &addr, &value);
+        char want[32];
+        snprintf(want, sizeof want, "0x%05x", addr);
+        assert_string_equal(t->cell[1 + k][6], want);
+        snprintf(want, sizeof want, "0x%08x", value);
+        assert_string_equal(t->cell[1 + k][7], want);
+    }
+    /* the second write of each operation: its destination, field decoded */
+    assert_string_equal(t->cell[2][4], "CFG_DST_ADDR_LOW");
+    assert_non_null(strchr(t->cell[2][9], '='));
+    free_table(t);
+    /* the other decoders write parseable files too */
+    const char *decoders[] = {"dma", "perf", "lut", "cbuf"};
+    for (size_t i = 0; i < 4; i++) {
+        fixture_path(path, sizeof path, "other.csv");
+        snprintf(cmd, sizeof cmd, "export csv %s --decoder %s", path, decoders[i]);
+        assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+        t = read_csv(path);
+        assert_true(t->rows >= 1);
+        for (size_t r = 1; r < t->rows && r < MAX_ROWS; r++)
+            assert_int_equal(t->cols[r], t->cols[0]);
+        free_table(t);
+    }
+    /* a file that cannot be written is an error, and leaves nothing behind */
+    assert_int_equal(fixture_exec(d, "export csv /nonexistent/dir/x.csv --decoder layers"),
+                     CMD_ERROR);
+    dbg_destroy(d);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+struct json {
+    const char *p;
+    unsigned slices; /* objects with "ph":"X" */
+};
+
+static bool json_value(struct json *j);
+
+static void json_ws(struct json *j)
+{
+    while (isspace((unsigned char)*j->p))
+        j->p++;
+}
+
+static bool json_string(struct json *j)
+{
+    if (*j->p != '"')
+        return false;
+    for (j->p++; *j->p != '"'; j->p++) {
+        if (!*j->p || (unsigned char)*j->p < 0x20)
+            return false;
+        if (*j->p == '\\') {
+            j->p++;
+            if (*j->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!isxdigit((unsigned char)j->p[i]))
+                        return false;
+                j->p += 4;
+            } else if (!strchr("\"\\/bfnrt", *j->p)) {
+                return false;
+            }
+        }
+    }
+    j->p++;
+    return true;
+}
+
+static bool json_number(struct json *j)
+{
+    char *end;
+    strtod(j->p, &end);
+    if (end == j->p)
+        return false;
+    j->p = end;
+    return true;
+}
+
+static bool json_object(struct json *j)
+{
+    j->p++;
+    json_ws(j);
+    if (*j->p == '}') {
+        j->p++;
+        return true;
+    }
+    for (;;) {
+        json_ws(j);
+        const char *key = j->p;
+        if (!json_string(j))
+            return false;
+        json_ws(j);
+        if (*j->p++ != ':')
+            return false;
+        json_ws(j);
+        if (!strncmp(key, "\"ph\"", 4) && !strncmp(j->p, "\"X\"", 3))
+            j->slices++;
+        if (!json_value(j))
+            return false;
+        json_ws(j);
+        if (*j->p == '}') {
+            j->p++;
+            return true;
+        }
+        if (*j->p++ != ',')
+            return false;
+    }
+}
+
+static bool json_array(struct json *j)
+{
+    j->p++;
+    json_ws(j);
+    if (*j->p == ']') {
+        j->p++;
+        return true;
+    }
+    for (;;) {
+        if (!json_value(j))
+            return false;
+        json_ws(j);
+        if (*j->p == ']') {
+            j->p++;
+            return true;
+        }
+        if (*j->p++ != ',')
+            return false;
+    }
+}
+
+static bool json_value(struct json *j)
+{
+    json_ws(j);
+    switch (*j->p) {
+    case '{':
+        return json_object(j);
+    case '[':
+        return json_array(j);
+    case '"':
+        return json_string(j);
+    case 't':
+        return !strncmp(j->p, "true", 4) ? (j->p += 4, true) : false;
+    case 'f':
+        return !strncmp(j->p, "false", 5) ? (j->p += 5, true) : false;
+    case 'n':
+        return !strncmp(j->p, "null", 4) ? (j->p += 4, true) : false;
+    default:
+        return json_number(j);
+    }
+}
+
+static void test_chrome_json(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    char path[512], cmd[700];
+    fixture_path(path, sizeof path, "trace.json");
+    snprintf(cmd, sizeof cmd, "export chrome %s", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    char *text = slurp(path, NULL);
+    struct json j = {.p = text};
+    assert_true(json_value(&j));
+    json_ws(&j);
+    assert_int_equal(*j.p, 0); /* nothing after the document */
+    assert_int_equal(j.slices, OPS);
+    assert_non_null(strstr(text, "\"traceEvents\""));
+    assert_non_null(strstr(text, "\"name\":\"dram bandwidth\",\"ph\":\"C\""));
+    assert_non_null(strstr(text, "\"name\":\"BDMA_DONE_STATUS1\""));
+    free(text);
+    /* the checker itself rejects broken JSON */
+    struct json bad = {.p = "{\"a\":[1,2,}"};
+    assert_false(json_value(&bad));
+    dbg_destroy(d);
+}
+
+/* ---------------------------------------------------------------- VCD */
+
+static void test_vcd(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    char path[512], cmd[700];
+    fixture_path(path, sizeof path, "trace.vcd");
+    snprintf(cmd, sizeof cmd, "export vcd %s", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char line[256], ids[64] = "", bdma_id = 0;
+    bool defs_done = false;
+    long long last_time = -1;
+    unsigned bdma_rises = 0, line_rises = 0;
+    char line_id = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char id, name[64];
+        int width;
+        if (sscanf(line, "$var wire %d %c %63s $end", &width, &id, name) == 3) {
+            assert_false(defs_done);
+            assert_null(strchr(ids, id)); /* identifiers are unique */
+            size_t n = strlen(ids);
+            ids[n] = id;
+            ids[n + 1] = 0;
+            if (!strcmp(name, "bdma_busy"))
+                bdma_id = id;
+            if (!strcmp(name, "intr_line"))
+                line_id = id;
+            continue;
+        }
+        if (strstr(line, "$enddefinitions")) {
+            defs_done = true;
+            continue;
+        }
+        if (!defs_done || line[0] == '$')
+            continue;
+        if (line[0] == '#') {
+            long long t = atoll(line + 1);
+            assert_true(t > last_time); /* strictly increasing */
+            last_time = t;
+        } else if (line[0] == '0' || line[0] == '1') {
+            assert_non_null(strchr(ids, line[1]));
+            if (line[0] == '1' && line[1] == bdma_id && last_time > 0)
+                bdma_rises++;
+            if (line[0] == '1' && line[1] == line_id)
+                line_rises++;
+        } else if (line[0] == 'b') {
+            char bits[64], vid;
+            assert_int_equal(sscanf(line, "b%63s %c", bits, &vid), 2);
+            assert_int_equal(strspn(bits, "01"), strlen(bits));
+            assert_non_null(strchr(ids, vid));
+        }
+    }
+    fclose(fp);
+    assert_true(defs_done);
+    assert_int_not_equal(bdma_id, 0);
+    /* three operations: busy rises three times (the first may start at 0) */
+    assert_true(bdma_rises >= OPS - 1);
+    assert_int_equal(line_rises, OPS); /* each interrupt raised, then cleared */
+    dbg_destroy(d);
+}
+
+/* ---------------------------------------------------------------- txn replay */
+
+static void compare_outputs(struct dbg *a, struct dbg *b)
+{
+    for (int i = 0; i < OPS; i++) {
+        uint8_t x[256], y[256];
+        uint64_t at = 0x80100000u + (uint64_t)i * 0x1000u;
+        assert_int_equal(dla_mem_read(session_dla(a->session), DLA_DRAM, at, x, 256), MEM_OK);
+        assert_int_equal(dla_mem_read(session_dla(b->session), DLA_DRAM, at, y, 256), MEM_OK);
+        assert_memory_equal(x, y, 256);
+        for (int k = 0; k < 256; k++) /* and both equal the source, as the trace copies it */
+            assert_int_equal(x[k], (k * 13 + 5) & 0xff);
+    }
+}
+
+static void test_txn_replay(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    char dir[512], cmd[700];
+    fixture_path(dir, sizeof dir, "replay");
+    snprintf(cmd, sizeof cmd, "export txn %s", dir);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    struct dbg *r = fixture_open(dir);
+    assert_non_null(r);
+    assert_int_equal(fixture_exec(r, "run"), CMD_OK);
+    assert_true(session_finished(r->session));
+    assert_int_equal(r->rep.checks_failed, 0);
+    assert_int_equal(r->rep.dumps_failed, 0);
+    assert_true(r->rep.dumps_matched >= 1);
+    assert_int_equal(dla_layer_count(session_dla(r->session)), OPS);
+    compare_outputs(d, r);
+    dbg_destroy(r);
+    /* exported from the middle of the run, after stepping back */
+    assert_int_equal(fixture_exec(d, "back layer"), CMD_OK);
+    fixture_path(dir, sizeof dir, "replay2");
+    snprintf(cmd, sizeof cmd, "export txn %s", dir);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    r = fixture_open(dir);
+    assert_int_equal(fixture_exec(r, "run"), CMD_OK);
+    assert_int_equal(r->rep.dumps_failed, 0);
+    assert_int_equal(dla_layer_count(session_dla(r->session)), OPS);
+    dbg_destroy(r);
+    dbg_destroy(d);
+}
+
+/* ---------------------------------------------------------------- ring */
+
+static void test_ring_bounds(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "t3");
+    struct dbg_options opt = {.trace_ring_events = 16, .no_builtin_plugins = true};
+    struct dbg *d = dbg_create(&opt, &fixture_sink);
+    char err[256];
+    assert_true(dbg_open(d, path, err, sizeof err));
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    size_t n = trace_ring_count(d->ring);
+    assert_int_equal(n, 16);
+    uint64_t total = trace_ring_next_seq(d->ring);
+    assert_true(total > 16);
+    assert_int_equal(trace_ring_dropped(d->ring), total - 16);
+    for (size_t i = 0; i < n; i++) /* the newest events, in order */
+        assert_int_equal(trace_ring_get(d->ring, i)->seq, total - 16 + i);
+    /* every register write of the run was recorded: count them in a big ring */
+    struct dbg_options big = {.no_builtin_plugins = true};
+    struct dbg *e = dbg_create(&big, &fixture_sink);
+    assert_true(dbg_open(e, path, err, sizeof err));
+    assert_int_equal(fixture_exec(e, "run"), CMD_OK);
+    size_t writes = 0, layers_done = 0;
+    for (size_t i = 0; i < trace_ring_count(e->ring); i++) {
+        writes += trace_ring_get(e->ring, i)->kind == DLA_EV_REG_WRITE;
+        layers_done += trace_ring_get(e->ring, i)->kind == DLA_EV_LAYER_DONE;
+    }
+    assert_int_equal(writes, OPS * WRITES_PER_OP);
+    assert_int_equal(layers_done, OPS);
+    trace_ring_truncate(e->ring, 5);
+    assert_int_equal(trace_ring_count(e->ring), 5);
+    assert_int_equal(trace_ring_next_seq(e->ring), 5);
+    dbg_destroy(e);
+    dbg_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_layers),  cmocka_unit_test(test_csv_regs),
+        cmocka_unit_test(test_chrome_json), cmocka_unit_test(test_vcd),
+        cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_ring_bounds),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
