@@ -21,8 +21,7 @@ VERSION := 0.1.0
 
 WARN := -Wall -Wextra -Werror
 CSTD := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
-CPPFLAGS += -Isim -Isrc -Iui -Iplugins/include -I$(BUILD)/gen -DDLADBG_VERSION='"$(VERSION)"' \
-	-DDLADBG_PLUGIN_DIR='"$(PREFIX)/lib/dladbg/plugins"'
+CPPFLAGS += -Isim -Isrc -Iui -Iplugins/include -I$(BUILD)/gen -DDLADBG_VERSION='"$(VERSION)"'
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif

@@ -3,7 +3,12 @@
  * ../shared/docs/nvdla-v2-traces.md section 5.  CBUF entries are one MAC
  * atomic-C slice wide: 128 bytes on the 64-channel configurations (the cmod
  * models nv_full's CBUF as 16 banks x 256 entries x 128 bytes), the bank width
- * on the small ones. */
+ * on the small ones.
+ *
+ * nv_large follows master's spec/defs/nv_large.spec, the branch its trace tests
+ * come from: INT8 only, no Winograd, weight compression, batch, BDMA or Rubik.
+ * The nv_small branch's nv_large.spec differs (those features on); the
+ * reference doc's table 7.1 quotes that one. */
 #include "config.h"
 
 #include <string.h>

@@ -3,12 +3,16 @@
  * is made of.
  *
  *   conv_params.c  registers -> struct conv_params, programming-guide rules
- *   cdma.c         memory -> CBUF (feature/image data, weights, WMB), reuse
+ *   cdma.c         memory -> CBUF (feature data, weights, WMB), reuse, OP_EN order
  *   conv_cvt.c     CDMA input convertor arithmetic
+ *   conv_image.c   image input: pixel formats into CBUF, and CSC's line reading
  *   conv_layout.c  where a slice, pixel and channel group sit in CBUF
+ *   conv_wino.c    Winograd: CDMA layout, PRA transform, MAC output transform
  *   csc.c          CBUF -> MAC operands (padding, dilation, strides, decompression)
- *   cmac.c         exact integer dot products and the fp16 MAC cell
- *   cacc.c         accumulation, clip/truncate, saturation -> cube for SDP
+ *   cmac.c         exact integer dot products (portable kernel)
+ *   cmac_simd.c    the same with x86 SIMD, chosen at run time
+ *   cacc.c         integer accumulation, clip/truncate, saturation -> cube for SDP
+ *   cacc_fp16.c    the fp16 MAC cell and CACC's float accumulator
  *   conv.c         conv_execute(): the stages in order, timing, description
  */
 #ifndef DLA_CONV_H

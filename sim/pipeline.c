@@ -84,7 +84,8 @@ static void add_stage(struct dla *d, struct dla_pipe *p, enum dla_proc proc, int
         l->enable_cycle = d->now;
     if (p->n_stages > 0)
         l->fed_by = p->stage[p->n_stages - 1].layer;
-    d->proc_busy[proc] = true;
+    if (proc != DLA_P_BDMA) /* BDMA runs its two groups side by side and tracks them itself */
+        d->proc_busy[proc] = true;
     p->n_stages++;
 }
 
@@ -259,7 +260,6 @@ void pipeline_launch_bdma(struct dla *d, int group)
     p->n_stages = 0;
     p->n_ms = 0;
     add_stage(d, p, DLA_P_BDMA, group, 0xff);
-    d->proc_busy[DLA_P_BDMA] = false; /* BDMA groups are tracked by the BDMA itself */
     start_pipe(d, p, slot);
 }
 

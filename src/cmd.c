@@ -104,10 +104,11 @@ static void on_diag(void *ctx, const struct dla_event *ev)
     if (ev->kind != DLA_EV_DIAG)
         return;
     const char *rule = ev->u.diag.rule;
-    char text[700];
-    snprintf(text, sizeof text, "cycle %llu: %s%s%s%s", (unsigned long long)ev->cycle,
-             ev->u.diag.msg ? ev->u.diag.msg : "", rule ? " [" : "", rule ? rule : "",
-             rule ? "]" : "");
+    const char *where = d->session ? session_where(d->session) : "";
+    char text[800];
+    snprintf(text, sizeof text, "%s%scycle %llu: %s%s%s%s", where, *where ? ": " : "",
+             (unsigned long long)ev->cycle, ev->u.diag.msg ? ev->u.diag.msg : "", rule ? " [" : "",
+             rule ? rule : "", rule ? "]" : "");
     enum dbg_out_kind kind = ev->u.diag.severity == DLA_SEV_ERROR     ? DBG_OUT_ERROR
                              : ev->u.diag.severity == DLA_SEV_WARNING ? DBG_OUT_WARNING
                                                                       : DBG_OUT_NOTE;

@@ -10,9 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef DLADBG_PLUGIN_DIR
-#define DLADBG_PLUGIN_DIR "/usr/local/lib/dladbg/plugins"
-#endif
 
 struct plugin_host {
     size_t n, cap;
@@ -206,13 +203,17 @@ size_t plugin_host_scan_default(struct plugin_host *ph, const char *extra, plugi
         exe[n] = 0;
         char *slash = strrchr(exe, '/');
         if (slash) {
+            /* a build tree: ./dladbg with build/plugins; an installed tree:
+             * PREFIX/bin/dladbg with PREFIX/lib/dladbg/plugins, whatever PREFIX
+             * (and DESTDIR) the install used */
             strcpy(slash, "/plugins");
             loaded += plugin_host_scan(ph, exe, fn, ctx);
             strcpy(slash, "/build/plugins");
             loaded += plugin_host_scan(ph, exe, fn, ctx);
+            strcpy(slash, "/../lib/dladbg/plugins");
+            loaded += plugin_host_scan(ph, exe, fn, ctx);
         }
     }
-    loaded += plugin_host_scan(ph, DLADBG_PLUGIN_DIR, fn, ctx);
     return loaded;
 }
 

@@ -93,6 +93,11 @@ static void on_event(void *ctx, const struct dla_event *ev)
     struct session *s = ctx;
     if (ev->kind == DLA_EV_LAYER_DONE)
         s->layers_done++;
+    /* an error diagnostic means the hardware was given bad input (a reserved
+     * address, an absent unit, DMA outside memory, a layer too large to
+     * simulate): the run's status says so (exit 2 in batch mode) */
+    if (ev->kind == DLA_EV_DIAG && ev->u.diag.severity == DLA_SEV_ERROR)
+        s->rep->input_errors++;
 }
 
 static struct driver *open_driver(struct session *s, char *err, size_t errlen)
@@ -424,6 +429,15 @@ uint64_t session_layers_done(const struct session *s)
 uint64_t session_events(const struct session *s)
 {
     return s->events;
+}
+
+const char *session_where(const struct session *s)
+{
+    /* a write is finished before it reaches the model; a wait stays current
+     * while its hardware events run */
+    if (s->have_act && s->act.kind == DRV_WAIT)
+        return s->act.where;
+    return s->have_last ? s->last.where : "";
 }
 
 bool session_last_action(const struct session *s, struct drv_action *act)

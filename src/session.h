@@ -80,6 +80,9 @@ int session_exit_status(const struct session *s);
 /* Hardware layers completed and hardware events processed so far. */
 uint64_t session_layers_done(const struct session *s);
 uint64_t session_events(const struct session *s);
+/* Where the action executing now comes from ("input.txn:34", "op 3 SDP group 0"),
+ * for messages about what it caused; "" when nothing has run. */
+const char *session_where(const struct session *s);
 /* The action executed last (for "where" after a stop); false before the first. */
 bool session_last_action(const struct session *s, struct drv_action *act);
 

@@ -203,6 +203,9 @@ void trace_summary(const struct driver *drv, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "; %u dump%s matched", r->dumps_matched,
                       r->dumps_matched == 1 ? "" : "s");
     if (r->dumps_written && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "; %u dump%s written", r->dumps_written,
-                 r->dumps_written == 1 ? "" : "s");
+        n += snprintf(buf + n, len - (size_t)n, "; %u dump%s written", r->dumps_written,
+                      r->dumps_written == 1 ? "" : "s");
+    if (r->input_errors && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; %u input error%s", r->input_errors,
+                 r->input_errors == 1 ? "" : "s");
 }

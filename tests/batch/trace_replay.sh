@@ -27,6 +27,15 @@ set -e
 [ $rc -eq 2 ] || fail "malformed trace: exit $rc, expected 2"
 expect_grep "$out" "input.txn:2: expected \"write_reg ADDR DATA\""
 
+# a write to a reserved CSB address: a diagnostic naming the trace line, exit 2
+printf 'write_reg 0xffff0000 0x0\nwrite_reg 0xffff5000 0x1\n' >"$tmp/input.txn"
+set +e
+out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] || fail "reserved address: exit $rc, expected 2"
+expect_grep "$out" "input.txn:2: cycle 0: CSB write of reserved address 0x14000"
+expect_grep "$out" "1 input error"
+
 # usage errors: exit 2
 set +e
 run_dladbg --batch --config nv_tiny traces/bdma_copy >/dev/null 2>&1; rc=$?
