@@ -46,6 +46,14 @@ struct drv_action {
     char where[96]; /* source of the action: "input.txn:34", "op 3 SDP group 0" */
 };
 
+/* drv_wait.ready of a wait for the DLA interrupt line: how every driver
+ * waits for the hardware to finish what it was given. */
+static inline bool drv_intr_line_ready(void *ctx, struct dla *d)
+{
+    (void)ctx;
+    return dla_intr_line(d);
+}
+
 /* What became of the previous action. */
 struct drv_result {
     bool wait_ok; /* DRV_WAIT: the condition held (false: hardware went idle first) */

@@ -79,12 +79,6 @@ static void fail(struct ldrv *l, const char *fmt, ...)
     l->st.failed = true;
 }
 
-static bool intr_ready(void *ctx, struct dla *d)
-{
-    (void)ctx;
-    return dla_intr_line(d);
-}
-
 static bool flush_ready(void *ctx, struct dla *d)
 {
     const struct ldrv *l = ctx;
@@ -263,7 +257,7 @@ static void dla_step(struct ldrv *l, struct drv_action *act)
     }
     snprintf(act->where, sizeof act->where, "%.40s: DLA task %u", l->ld->name,
              l->ld->tasks[l->st.task].id);
-    emit_wait(l, act, intr_ready, "the DLA interrupt", PH_DLA_WAITED);
+    emit_wait(l, act, drv_intr_line_ready, "the DLA interrupt", PH_DLA_WAITED);
 }
 
 static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result *prev,

@@ -623,12 +623,6 @@ static uint32_t handle_interrupts(struct cfg_trace *t, struct dla *d)
 
 /* ---------------------------------------------------------------- running */
 
-static bool intr_ready(void *ctx, struct dla *d)
-{
-    (void)ctx;
-    return dla_intr_line(d);
-}
-
 static bool poll_ready(void *ctx, struct dla *d)
 {
     struct cfg_trace *t = ctx;
@@ -745,7 +739,7 @@ static void cfg_next(struct driver *drv, struct dla *d, const struct drv_result 
     }
     t->st.waiting = true;
     act->kind = DRV_WAIT;
-    act->wait = (struct drv_wait){.ready = intr_ready, .ctx = t, .max_events = -1};
+    act->wait = (struct drv_wait){.ready = drv_intr_line_ready, .ctx = t, .max_events = -1};
     snprintf(act->wait.what, sizeof act->wait.what, "interrupt");
     snprintf(act->where, sizeof act->where, "%s: waiting for interrupts", t->base.name);
 }

@@ -288,12 +288,6 @@ static bool poll_ready(void *ctx, struct dla *d)
     return (dla_csb_peek(d, t->wait_addr) & t->wait_mask) == (t->wait_value & t->wait_mask);
 }
 
-static bool intr_ready(void *ctx, struct dla *d)
-{
-    (void)ctx;
-    return dla_intr_line(d);
-}
-
 static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
 {
     char loc[96], label[128];
@@ -353,7 +347,7 @@ static bool run_cmd(struct txn *t, struct dla *d, const struct drv_result *prev,
     case TXN_WAIT:
         if (!t->st.retrying) {
             t->st.retrying = true;
-            wait_action(t, c, act, -1, intr_ready, "interrupt");
+            wait_action(t, c, act, -1, drv_intr_line_ready, "interrupt");
             return true;
         }
         t->st.retrying = false;
