@@ -188,7 +188,6 @@ void lut_stats_begin(struct dla_lut_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Histogram of integer inputs over [lo, hi]. */
 void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct dla_lut_stats *s)
 {
     dla_reg_hw_set(d, u, group, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));
@@ -198,6 +197,7 @@ void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct d
     dla_reg_hw_set(d, u, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
 }
 
+/* Histogram of integer inputs over [lo, hi]. */
 void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
 {
     if (x < lo) {
