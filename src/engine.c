@@ -213,6 +213,29 @@ uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const cha
     return regdb_field_set(f, 0, v);
 }
 
+void eng_set_producer(struct engine *e, enum eng_reg pointer, int group)
+{
+    eng_write(e, pointer, eng_field(e, pointer, "PRODUCER", (uint32_t)group));
+}
+
+void eng_op_enable(struct engine *e, enum eng_reg op_enable)
+{
+    eng_write(e, op_enable, eng_enum(e, op_enable, "OP_EN", "ENABLE"));
+}
+
+bool eng_always_ready(const struct eng_proc *p, const struct eng_group *g)
+{
+    (void)p;
+    (void)g;
+    return true;
+}
+
+bool eng_no_rdma(const struct fw_op *op)
+{
+    (void)op;
+    return false;
+}
+
 uint32_t eng_read(const struct engine *e, struct dla *d, enum eng_reg r)
 {
     return e->reg_present[r] ? dla_csb_peek(d, e->reg_addr[r]) : 0;

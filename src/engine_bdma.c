@@ -85,12 +85,6 @@ static void bdma_enable(struct engine *e, struct eng_group *g)
         eng_write(e, R_BDMA_CFG_LAUNCH1, eng_enum(e, R_BDMA_CFG_LAUNCH1, "GRP1_LAUNCH", "YES"));
 }
 
-static bool bdma_rdma_needed(const struct fw_op *op)
-{
-    (void)op;
-    return false;
-}
-
 /* BDMA has one set of staging registers: while the other group is
  * programmed but not launched, programming this one would mix them. */
 static bool bdma_is_ready(const struct eng_proc *p, const struct eng_group *g)
@@ -104,6 +98,6 @@ const struct eng_unit eng_bdma_unit = {
     .set_producer = bdma_set_producer,
     .program = bdma_program,
     .enable = bdma_enable,
-    .rdma_needed = bdma_rdma_needed,
+    .rdma_needed = eng_no_rdma,
     .is_ready = bdma_is_ready,
 };

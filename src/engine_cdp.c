@@ -6,16 +6,15 @@ static void cdp_set_producer(struct engine *e, int group, int rdma_group)
 {
     /* the firmware points the RDMA at the unit's own group */
     (void)rdma_group;
-    eng_write(e, R_CDP_S_POINTER, eng_field(e, R_CDP_S_POINTER, "PRODUCER", (uint32_t)group));
-    eng_write(e, R_CDP_RDMA_S_POINTER,
-              eng_field(e, R_CDP_RDMA_S_POINTER, "PRODUCER", (uint32_t)group));
+    eng_set_producer(e, R_CDP_S_POINTER, group);
+    eng_set_producer(e, R_CDP_RDMA_S_POINTER, group);
 }
 
 static void cdp_enable(struct engine *e, struct eng_group *g)
 {
     (void)g;
-    eng_write(e, R_CDP_RDMA_D_OP_ENABLE, eng_enum(e, R_CDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
-    eng_write(e, R_CDP_D_OP_ENABLE, eng_enum(e, R_CDP_D_OP_ENABLE, "OP_EN", "ENABLE"));
+    eng_op_enable(e, R_CDP_RDMA_D_OP_ENABLE);
+    eng_op_enable(e, R_CDP_D_OP_ENABLE);
 }
 
 static bool cdp_rdma_needed(const struct fw_op *op)

@@ -14,7 +14,7 @@ static void conv_set_producer(struct engine *e, int group, int rdma_group)
 {
     (void)rdma_group;
     for (size_t i = 0; i < sizeof pointers / sizeof pointers[0]; i++)
-        eng_write(e, pointers[i], eng_field(e, pointers[i], "PRODUCER", (uint32_t)group));
+        eng_set_producer(e, pointers[i], group);
 }
 
 static void conv_enable(struct engine *e, struct eng_group *g)
@@ -22,20 +22,7 @@ static void conv_enable(struct engine *e, struct eng_group *g)
     (void)g;
     eng_queue_flush_poll(e);
     for (size_t i = 0; i < sizeof enables / sizeof enables[0]; i++)
-        eng_write(e, enables[i], eng_enum(e, enables[i], "OP_EN", "ENABLE"));
-}
-
-static bool conv_rdma_needed(const struct fw_op *op)
-{
-    (void)op;
-    return false;
-}
-
-static bool conv_is_ready(const struct eng_proc *p, const struct eng_group *g)
-{
-    (void)p;
-    (void)g;
-    return true;
+        eng_op_enable(e, enables[i]);
 }
 
 /* An address the firmware requires to be aligned to the memory atom. */
@@ -334,6 +321,6 @@ const struct eng_unit eng_conv_unit = {
     .set_producer = conv_set_producer,
     .program = conv_program,
     .enable = conv_enable,
-    .rdma_needed = conv_rdma_needed,
-    .is_ready = conv_is_ready,
+    .rdma_needed = eng_no_rdma,
+    .is_ready = eng_always_ready,
 };

@@ -11,29 +11,20 @@ static const uint32_t recip[2][8] = {
 
 static void pdp_set_producer(struct engine *e, int group, int rdma_group)
 {
-    eng_write(e, R_PDP_S_POINTER, eng_field(e, R_PDP_S_POINTER, "PRODUCER", (uint32_t)group));
-    eng_write(e, R_PDP_RDMA_S_POINTER,
-              eng_field(e, R_PDP_RDMA_S_POINTER, "PRODUCER", (uint32_t)rdma_group));
+    eng_set_producer(e, R_PDP_S_POINTER, group);
+    eng_set_producer(e, R_PDP_RDMA_S_POINTER, rdma_group);
 }
 
 static void pdp_enable(struct engine *e, struct eng_group *g)
 {
     if (g->rdma_needed)
-        eng_write(e, R_PDP_RDMA_D_OP_ENABLE,
-                  eng_enum(e, R_PDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
-    eng_write(e, R_PDP_D_OP_ENABLE, eng_enum(e, R_PDP_D_OP_ENABLE, "OP_EN", "ENABLE"));
+        eng_op_enable(e, R_PDP_RDMA_D_OP_ENABLE);
+    eng_op_enable(e, R_PDP_D_OP_ENABLE);
 }
 
 static bool pdp_rdma_needed(const struct fw_op *op)
 {
     return op->u.pdp.surface.src.type != FW_MEM_HW;
-}
-
-static bool pdp_is_ready(const struct eng_proc *p, const struct eng_group *g)
-{
-    (void)p;
-    (void)g;
-    return true;
 }
 
 static uint32_t minus1(uint16_t v)
@@ -179,5 +170,5 @@ const struct eng_unit eng_pdp_unit = {
     .program = pdp_program,
     .enable = pdp_enable,
     .rdma_needed = pdp_rdma_needed,
-    .is_ready = pdp_is_ready,
+    .is_ready = eng_always_ready,
 };

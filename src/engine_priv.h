@@ -365,6 +365,16 @@ uint32_t eng_field(struct engine *e, enum eng_reg r, const char *field, uint32_t
 /* the named enum value of a field, placed in the field */
 uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const char *name);
 uint32_t eng_read(const struct engine *e, struct dla *d, enum eng_reg r);
+/* Point a unit's S_POINTER (or its RDMA's) at the group to program next. */
+void eng_set_producer(struct engine *e, enum eng_reg pointer, int group);
+/* Set OP_EN of a D_OP_ENABLE register: launches the group's operation. */
+void eng_op_enable(struct engine *e, enum eng_reg op_enable);
+/* eng_unit hooks of the units that have no readiness rule beyond a free
+ * group (CONV, PDP, RUBIK) and of those without an RDMA of their own to
+ * enable (CONV, RUBIK, BDMA). */
+bool eng_always_ready(const struct eng_proc *p, const struct eng_group *g);
+bool eng_no_rdma(const struct fw_op *op);
+
 void eng_queue_flush_poll(struct engine *e);
 /* Report an invalid descriptor and stop the task; returns -1. */
 int eng_fail(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -4,26 +4,13 @@
 static void rubik_set_producer(struct engine *e, int group, int rdma_group)
 {
     (void)rdma_group;
-    eng_write(e, R_RBK_S_POINTER, eng_field(e, R_RBK_S_POINTER, "PRODUCER", (uint32_t)group));
+    eng_set_producer(e, R_RBK_S_POINTER, group);
 }
 
 static void rubik_enable(struct engine *e, struct eng_group *g)
 {
     (void)g;
-    eng_write(e, R_RBK_D_OP_ENABLE, eng_enum(e, R_RBK_D_OP_ENABLE, "OP_EN", "ENABLE"));
-}
-
-static bool rubik_rdma_needed(const struct fw_op *op)
-{
-    (void)op;
-    return false;
-}
-
-static bool rubik_is_ready(const struct eng_proc *p, const struct eng_group *g)
-{
-    (void)p;
-    (void)g;
-    return true;
+    eng_op_enable(e, R_RBK_D_OP_ENABLE);
 }
 
 static void program_strides(struct engine *e, const struct fw_rubik_op *o,
@@ -101,6 +88,6 @@ const struct eng_unit eng_rubik_unit = {
     .set_producer = rubik_set_producer,
     .program = rubik_program,
     .enable = rubik_enable,
-    .rdma_needed = rubik_rdma_needed,
-    .is_ready = rubik_is_ready,
+    .rdma_needed = eng_no_rdma,
+    .is_ready = eng_always_ready,
 };

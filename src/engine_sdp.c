@@ -8,17 +8,15 @@
 
 static void sdp_set_producer(struct engine *e, int group, int rdma_group)
 {
-    eng_write(e, R_SDP_S_POINTER, eng_field(e, R_SDP_S_POINTER, "PRODUCER", (uint32_t)group));
-    eng_write(e, R_SDP_RDMA_S_POINTER,
-              eng_field(e, R_SDP_RDMA_S_POINTER, "PRODUCER", (uint32_t)rdma_group));
+    eng_set_producer(e, R_SDP_S_POINTER, group);
+    eng_set_producer(e, R_SDP_RDMA_S_POINTER, rdma_group);
 }
 
 static void sdp_enable(struct engine *e, struct eng_group *g)
 {
     if (g->rdma_needed)
-        eng_write(e, R_SDP_RDMA_D_OP_ENABLE,
-                  eng_enum(e, R_SDP_RDMA_D_OP_ENABLE, "OP_EN", "ENABLE"));
-    eng_write(e, R_SDP_D_OP_ENABLE, eng_enum(e, R_SDP_D_OP_ENABLE, "OP_EN", "ENABLE"));
+        eng_op_enable(e, R_SDP_RDMA_D_OP_ENABLE);
+    eng_op_enable(e, R_SDP_D_OP_ENABLE);
 }
 
 static bool stage_streams(const struct fw_sdp_stage *s)
