@@ -842,6 +842,14 @@ bool eng_lut_ready(const struct eng_proc *p, const struct eng_group *g, int16_t 
     return !next->active;
 }
 
+/* Each slope register holds an underflow and an overflow value side by side
+ * (scale or shift, LE or LO table): one write sets both fields. */
+static void write_uflow_oflow(struct engine *e, enum eng_reg r, const char *uflow_field,
+                              uint32_t uflow, const char *oflow_field, uint32_t oflow)
+{
+    eng_write(e, r, eng_field(e, r, uflow_field, uflow) | eng_field(e, r, oflow_field, oflow));
+}
+
 /* The SDP and CDP LUT register sets differ only in names (CDP has 64-bit
  * start/end as LOW/HIGH pairs). */
 void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8_t precision)
@@ -889,26 +897,18 @@ void eng_program_lut(struct engine *e, bool sdp, const struct fw_lut *lut, uint8
     enum eng_reg lo_shift = sdp ? R_SDP_S_LUT_LO_SLOPE_SHIFT : R_CDP_S_LUT_LO_SLOPE_SHIFT;
     if (precision == FW_PREC_FP16) {
         /* fp16 slopes are whole 16-bit values; no shift registers */
-        eng_write(e, le_scale,
-                  eng_field(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", lut->le_uflow_f) |
-                      eng_field(e, le_scale, "LUT_LE_SLOPE_OFLOW_SCALE", lut->le_oflow_f));
-        eng_write(e, lo_scale,
-                  eng_field(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", lut->lo_uflow_f) |
-                      eng_field(e, lo_scale, "LUT_LO_SLOPE_OFLOW_SCALE", lut->lo_oflow_f));
+        write_uflow_oflow(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", lut->le_uflow_f,
+                          "LUT_LE_SLOPE_OFLOW_SCALE", lut->le_oflow_f);
+        write_uflow_oflow(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", lut->lo_uflow_f,
+                          "LUT_LO_SLOPE_OFLOW_SCALE", lut->lo_oflow_f);
         return;
     }
-    eng_write(
-        e, le_scale,
-        eng_field(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", (uint16_t)lut->le_uflow_scale) |
-            eng_field(e, le_scale, "LUT_LE_SLOPE_OFLOW_SCALE", (uint16_t)lut->le_oflow_scale));
-    eng_write(e, le_shift,
-              eng_field(e, le_shift, "LUT_LE_SLOPE_UFLOW_SHIFT", (uint8_t)lut->le_uflow_shift) |
-                  eng_field(e, le_shift, "LUT_LE_SLOPE_OFLOW_SHIFT", (uint8_t)lut->le_oflow_shift));
-    eng_write(
-        e, lo_scale,
-        eng_field(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", (uint16_t)lut->lo_uflow_scale) |
-            eng_field(e, lo_scale, "LUT_LO_SLOPE_OFLOW_SCALE", (uint16_t)lut->lo_oflow_scale));
-    eng_write(e, lo_shift,
-              eng_field(e, lo_shift, "LUT_LO_SLOPE_UFLOW_SHIFT", (uint8_t)lut->lo_uflow_shift) |
-                  eng_field(e, lo_shift, "LUT_LO_SLOPE_OFLOW_SHIFT", (uint8_t)lut->lo_oflow_shift));
+    write_uflow_oflow(e, le_scale, "LUT_LE_SLOPE_UFLOW_SCALE", (uint16_t)lut->le_uflow_scale,
+                      "LUT_LE_SLOPE_OFLOW_SCALE", (uint16_t)lut->le_oflow_scale);
+    write_uflow_oflow(e, le_shift, "LUT_LE_SLOPE_UFLOW_SHIFT", (uint8_t)lut->le_uflow_shift,
+                      "LUT_LE_SLOPE_OFLOW_SHIFT", (uint8_t)lut->le_oflow_shift);
+    write_uflow_oflow(e, lo_scale, "LUT_LO_SLOPE_UFLOW_SCALE", (uint16_t)lut->lo_uflow_scale,
+                      "LUT_LO_SLOPE_OFLOW_SCALE", (uint16_t)lut->lo_oflow_scale);
+    write_uflow_oflow(e, lo_shift, "LUT_LO_SLOPE_UFLOW_SHIFT", (uint8_t)lut->lo_uflow_shift,
+                      "LUT_LO_SLOPE_OFLOW_SHIFT", (uint8_t)lut->lo_oflow_shift);
 }
