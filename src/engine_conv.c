@@ -103,6 +103,21 @@ static void program_cacc(struct engine *e, const struct fw_conv_op *op,
     eng_write(e, R_CACC_D_CLIP_CFG, op->out_cvt.truncate);
 }
 
+/* CSC and CDMA have the same D_MISC_CFG fields; only the input precision
+ * each is given differs. */
+static void write_misc_cfg(struct engine *e, enum eng_reg r, const struct fw_conv_op *op,
+                           uint32_t in_precision)
+{
+    eng_write(e, r,
+              eng_field(e, r, "CONV_MODE", op->conv_mode) |
+                  eng_field(e, r, "IN_PRECISION", in_precision) |
+                  eng_field(e, r, "PROC_PRECISION", op->out_precision) |
+                  eng_field(e, r, "DATA_REUSE", op->data_reuse) |
+                  eng_field(e, r, "WEIGHT_REUSE", op->weight_reuse) |
+                  eng_field(e, r, "SKIP_DATA_RLS", op->skip_data_rls) |
+                  eng_field(e, r, "SKIP_WEIGHT_RLS", op->skip_weight_rls));
+}
+
 static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
                              const struct fw_conv_surface *s, uint32_t in_format)
 {
@@ -110,15 +125,7 @@ static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
                     eng_field(e, R_CMAC_A_D_MISC_CFG, "PROC_PRECISION", op->out_precision);
     eng_write(e, R_CMAC_A_D_MISC_CFG, misc);
     eng_write(e, R_CMAC_B_D_MISC_CFG, misc);
-    enum eng_reg r = R_CSC_D_MISC_CFG;
-    eng_write(e, r,
-              eng_field(e, r, "CONV_MODE", op->conv_mode) |
-                  eng_field(e, r, "IN_PRECISION", op->out_precision) |
-                  eng_field(e, r, "PROC_PRECISION", op->out_precision) |
-                  eng_field(e, r, "DATA_REUSE", op->data_reuse) |
-                  eng_field(e, r, "WEIGHT_REUSE", op->weight_reuse) |
-                  eng_field(e, r, "SKIP_DATA_RLS", op->skip_data_rls) |
-                  eng_field(e, r, "SKIP_WEIGHT_RLS", op->skip_weight_rls));
+    write_misc_cfg(e, R_CSC_D_MISC_CFG, op, op->out_precision);
     eng_write(e, R_CSC_D_DATAIN_FORMAT,
               eng_field(e, R_CSC_D_DATAIN_FORMAT, "DATAIN_FORMAT", in_format));
     eng_write(
@@ -182,16 +189,8 @@ static void program_cdma_input(struct engine *e, const struct fw_conv_op *op,
                                const struct fw_conv_surface *s, const struct conv_addrs *a,
                                uint32_t in_format, uint32_t pixel_format)
 {
-    enum eng_reg r = R_CDMA_D_MISC_CFG;
-    eng_write(e, r,
-              eng_field(e, r, "CONV_MODE", op->conv_mode) |
-                  eng_field(e, r, "IN_PRECISION", op->in_precision) |
-                  eng_field(e, r, "PROC_PRECISION", op->out_precision) |
-                  eng_field(e, r, "DATA_REUSE", op->data_reuse) |
-                  eng_field(e, r, "WEIGHT_REUSE", op->weight_reuse) |
-                  eng_field(e, r, "SKIP_DATA_RLS", op->skip_data_rls) |
-                  eng_field(e, r, "SKIP_WEIGHT_RLS", op->skip_weight_rls));
-    r = R_CDMA_D_DATAIN_FORMAT;
+    write_misc_cfg(e, R_CDMA_D_MISC_CFG, op, op->in_precision);
+    enum eng_reg r = R_CDMA_D_DATAIN_FORMAT;
     eng_write(e, r,
               eng_field(e, r, "DATAIN_FORMAT", in_format) |
                   eng_field(e, r, "PIXEL_FORMAT", pixel_format) |
