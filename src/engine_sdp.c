@@ -204,6 +204,47 @@ static void program_bs_bn(struct engine *e, const struct sdp_stage_regs *r,
                   eng_field(e, r->mul_cfg, shift, s->truncate));
 }
 
+struct sdp_ew_operand_regs {
+    enum eng_reg cfg, src_value, cvt_offset, cvt_scale, cvt_truncate;
+    const char *src, *cvt_bypass; /* fields of cfg */
+};
+
+static const struct sdp_ew_operand_regs ew_alu_regs = {
+    .cfg = R_SDP_D_DP_EW_ALU_CFG,
+    .src_value = R_SDP_D_DP_EW_ALU_SRC_VALUE,
+    .cvt_offset = R_SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE,
+    .cvt_scale = R_SDP_D_DP_EW_ALU_CVT_SCALE_VALUE,
+    .cvt_truncate = R_SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE,
+    .src = "EW_ALU_SRC",
+    .cvt_bypass = "EW_ALU_CVT_BYPASS",
+};
+static const struct sdp_ew_operand_regs ew_mul_regs = {
+    .cfg = R_SDP_D_DP_EW_MUL_CFG,
+    .src_value = R_SDP_D_DP_EW_MUL_SRC_VALUE,
+    .cvt_offset = R_SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
+    .cvt_scale = R_SDP_D_DP_EW_MUL_CVT_SCALE_VALUE,
+    .cvt_truncate = R_SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE,
+    .src = "EW_MUL_SRC",
+    .cvt_bypass = "EW_MUL_CVT_BYPASS",
+};
+
+/* The EW stage's ALU and MUL operands are programmed alike: a per-layer
+ * value, or a converter for the operand streamed from memory. */
+static void program_ew_operand(struct engine *e, const struct sdp_ew_operand_regs *r,
+                               bool per_layer, int32_t operand, const struct fw_cvt *cvt)
+{
+    eng_write(e, r->cfg,
+              eng_field(e, r->cfg, r->src, !per_layer) |
+                  eng_field(e, r->cfg, r->cvt_bypass, !cvt->enable));
+    if (per_layer) {
+        eng_write(e, r->src_value, (uint32_t)operand);
+        return;
+    }
+    eng_write(e, r->cvt_offset, (uint32_t)cvt->offset);
+    eng_write(e, r->cvt_scale, (uint16_t)cvt->scale);
+    eng_write(e, r->cvt_truncate, cvt->truncate);
+}
+
 static void program_ew(struct engine *e, const struct fw_sdp_stage *s)
 {
     enum eng_reg r = R_SDP_D_DP_EW_CFG;
@@ -218,32 +259,10 @@ static void program_ew(struct engine *e, const struct fw_sdp_stage *s)
     if (!s->enable)
         return;
     bool per_layer = s->mode == FW_SDP_PER_LAYER;
-    if (s->type == FW_SDP_ADD || s->type == FW_SDP_BOTH) {
-        r = R_SDP_D_DP_EW_ALU_CFG;
-        eng_write(e, r,
-                  eng_field(e, r, "EW_ALU_SRC", !per_layer) |
-                      eng_field(e, r, "EW_ALU_CVT_BYPASS", !s->alu_cvt.enable));
-        if (per_layer) {
-            eng_write(e, R_SDP_D_DP_EW_ALU_SRC_VALUE, (uint32_t)s->alu_operand);
-        } else {
-            eng_write(e, R_SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE, (uint32_t)s->alu_cvt.offset);
-            eng_write(e, R_SDP_D_DP_EW_ALU_CVT_SCALE_VALUE, (uint16_t)s->alu_cvt.scale);
-            eng_write(e, R_SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE, s->alu_cvt.truncate);
-        }
-    }
-    if (s->type == FW_SDP_MUL || s->type == FW_SDP_BOTH) {
-        r = R_SDP_D_DP_EW_MUL_CFG;
-        eng_write(e, r,
-                  eng_field(e, r, "EW_MUL_SRC", !per_layer) |
-                      eng_field(e, r, "EW_MUL_CVT_BYPASS", !s->mul_cvt.enable));
-        if (per_layer) {
-            eng_write(e, R_SDP_D_DP_EW_MUL_SRC_VALUE, (uint32_t)s->mul_operand);
-        } else {
-            eng_write(e, R_SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE, (uint32_t)s->mul_cvt.offset);
-            eng_write(e, R_SDP_D_DP_EW_MUL_CVT_SCALE_VALUE, (uint16_t)s->mul_cvt.scale);
-            eng_write(e, R_SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE, s->mul_cvt.truncate);
-        }
-    }
+    if (s->type == FW_SDP_ADD || s->type == FW_SDP_BOTH)
+        program_ew_operand(e, &ew_alu_regs, per_layer, s->alu_operand, &s->alu_cvt);
+    if (s->type == FW_SDP_MUL || s->type == FW_SDP_BOTH)
+        program_ew_operand(e, &ew_mul_regs, per_layer, s->mul_operand, &s->mul_cvt);
     eng_write(e, R_SDP_D_DP_EW_TRUNCATE_VALUE, s->truncate);
 }
 
