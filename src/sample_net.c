@@ -129,6 +129,30 @@ static struct fw_cube cube_of(const struct net *n, int16_t index)
     return c;
 }
 
+/* The network's input: a feature filled with values from [lo, hi]. */
+static int16_t add_input(struct net *n, const char *name, uint16_t c, uint16_t h, uint16_t w,
+                         int lo, int hi)
+{
+    int16_t in = add_feature(n, name, c, h, w, true, lo, hi);
+    n->input = in - A_DATA;
+    return in;
+}
+
+/* The network's output: a feature the DLA writes. */
+static int16_t add_output(struct net *n, const char *name, uint16_t c, uint16_t h, uint16_t w)
+{
+    int16_t out = add_feature(n, name, c, h, w, false, 0, 0);
+    n->output = out - A_DATA;
+    return out;
+}
+
+/* PDP, CDP and RUBIK read and write whole features in memory. */
+static void memory_cubes(const struct net *n, struct fw_pdp_surface *s, int16_t in, int16_t out)
+{
+    s->src = cube_of(n, in);
+    s->dst = cube_of(n, out);
+}
+
 /* An on-the-fly cube between two units: shape only, no address. */
 static struct fw_cube flying(uint16_t c, uint16_t h, uint16_t w)
 {
@@ -261,8 +285,7 @@ static int add_pdp(struct net *n, int16_t in, int16_t out, uint8_t k, uint8_t st
     int i = add_op(n, FW_OP_PDP);
     struct fw_pdp_op *o = &n->ops[i].u.pdp.op;
     struct fw_pdp_surface *s = &n->ops[i].u.pdp.surface;
-    s->src = cube_of(n, in);
-    s->dst = cube_of(n, out);
+    memory_cubes(n, s, in, out);
     o->split_num = 1;
     o->pool_mode = 1; /* max */
     o->pool_width = o->pool_height = (uint8_t)(k - 1);
@@ -444,11 +467,10 @@ static bool serialise(struct net *n, uint8_t **buf, size_t *len)
 static void build_lenet(struct net *n)
 {
     net_init(n, 0x1e7e7u);
-    int16_t in = add_feature(n, "image", 1, 12, 12, true, 0, 127);
-    n->input = in - A_DATA;
+    int16_t in = add_input(n, "image", 1, 12, 12, 0, 127);
     int16_t c1 = add_feature(n, "conv1", 8, 8, 8, false, 0, 0);
     int16_t p1 = add_feature(n, "pool1", 8, 4, 4, false, 0, 0);
-    int16_t fc = add_feature(n, "fc", 10, 1, 1, false, 0, 0);
+    int16_t fc = add_output(n, "fc", 10, 1, 1);
     int conv1 = add_conv(n, in, 8, 5, 5, -8, 8);
     struct fw_cube f1 = n->ops[conv1].u.conv.surface.dst;
     int sdp1 = add_sdp(n, &f1, c1, 8, FW_PREC_INT8);
@@ -462,7 +484,6 @@ static void build_lenet(struct net *n)
     depend(n, conv1, conv2, FW_EV_OP_COMPLETED); /* the CONV chain */
     fuse(n, conv2, sdp2);
     depend(n, sdp1, sdp2, FW_EV_OP_COMPLETED); /* the SDP chain */
-    n->output = fc - A_DATA;
     n->emu_softmax = true;
 }
 
@@ -470,7 +491,7 @@ static void build_bdma(struct net *n)
 {
     net_init(n, 0xbd3au);
     int16_t src = add_feature(n, "source", 32, 4, 8, true, -128, 127);
-    int16_t dst = add_feature(n, "copy", 32, 4, 8, false, 0, 0);
+    int16_t dst = add_output(n, "copy", 32, 4, 8);
     int i = add_op(n, FW_OP_BDMA);
     struct fw_bdma_surface *s = &n->ops[i].u.bdma.surface;
     n->ops[i].u.bdma.num_transfers = 1;
@@ -484,53 +505,44 @@ static void build_bdma(struct net *n)
                                                 .surface_repeat = 1,
                                                 .source_surface = 32 * ATOM,
                                                 .destination_surface = 32 * ATOM};
-    n->output = dst - A_DATA;
 }
 
 static void build_conv(struct net *n)
 {
     net_init(n, 0xc0a7u);
-    int16_t in = add_feature(n, "input", 16, 6, 6, true, -16, 16);
-    n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 8, 4, 4, false, 0, 0);
+    int16_t in = add_input(n, "input", 16, 6, 6, -16, 16);
+    int16_t out = add_output(n, "output", 8, 4, 4);
     int conv = add_conv(n, in, 8, 3, 3, -4, 4);
     struct fw_cube f = n->ops[conv].u.conv.surface.dst;
     int sdp = add_sdp(n, &f, out, 4, FW_PREC_INT8);
     fuse(n, conv, sdp);
-    n->output = out - A_DATA;
 }
 
 static void build_sdp(struct net *n)
 {
     net_init(n, 0x5d9u);
-    int16_t in = add_feature(n, "input", 16, 4, 4, true, -128, 127);
-    n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 16, 4, 4, false, 0, 0);
+    int16_t in = add_input(n, "input", 16, 4, 4, -128, 127);
+    int16_t out = add_output(n, "output", 16, 4, 4);
     struct fw_cube src = cube_of(n, in);
     add_sdp(n, &src, out, 0, FW_PREC_INT8);
-    n->output = out - A_DATA;
 }
 
 static void build_pdp(struct net *n)
 {
     net_init(n, 0x9d9u);
-    int16_t in = add_feature(n, "input", 16, 8, 8, true, -128, 127);
-    n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 16, 4, 4, false, 0, 0);
+    int16_t in = add_input(n, "input", 16, 8, 8, -128, 127);
+    int16_t out = add_output(n, "output", 16, 4, 4);
     add_pdp(n, in, out, 2, 2);
-    n->output = out - A_DATA;
 }
 
 static void build_cdp(struct net *n)
 {
     net_init(n, 0xcd9u);
-    int16_t in = add_feature(n, "input", 32, 4, 4, true, -64, 64);
-    n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 32, 4, 4, false, 0, 0);
+    int16_t in = add_input(n, "input", 32, 4, 4, -64, 64);
+    int16_t out = add_output(n, "output", 32, 4, 4);
     int i = add_op(n, FW_OP_CDP);
     struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
-    n->ops[i].u.cdp.surface.src = cube_of(n, in);
-    n->ops[i].u.cdp.surface.dst = cube_of(n, out);
+    memory_cubes(n, &n->ops[i].u.cdp.surface, in, out);
     o->in_precision = o->out_precision = FW_PREC_INT8;
     o->lut_index = 0;
     o->local_size = 3;
@@ -548,7 +560,6 @@ static void build_cdp(struct net *n)
     n->lut.le_uflow_scale = n->lut.le_oflow_scale = 1;
     n->lut.lo_uflow_scale = n->lut.lo_oflow_scale = 1;
     n->lut.hybrid_priority = n->lut.underflow_priority = n->lut.overflow_priority = 1;
-    n->output = out - A_DATA;
 }
 
 static void build_rubik(struct net *n)
@@ -556,17 +567,14 @@ static void build_rubik(struct net *n)
     net_init(n, 0x7b1u);
     /* contract 2x2: each output pixel phase takes whole 32-byte atoms of
      * input channels, so 32 int8 output channels need 4 x 32 input channels */
-    int16_t in = add_feature(n, "input", 128, 4, 4, true, -128, 127);
-    n->input = in - A_DATA;
-    int16_t out = add_feature(n, "output", 32, 8, 8, false, 0, 0);
+    int16_t in = add_input(n, "input", 128, 4, 4, -128, 127);
+    int16_t out = add_output(n, "output", 32, 8, 8);
     int i = add_op(n, FW_OP_RUBIK);
     struct fw_rubik_op *o = &n->ops[i].u.rubik.op;
-    n->ops[i].u.rubik.surface.src = cube_of(n, in);
-    n->ops[i].u.rubik.surface.dst = cube_of(n, out);
+    memory_cubes(n, &n->ops[i].u.rubik.surface, in, out);
     o->mode = FW_RUBIK_CONTRACT;
     o->precision = FW_PREC_INT8;
     o->stride_x = o->stride_y = 2;
-    n->output = out - A_DATA;
 }
 
 struct sample {
