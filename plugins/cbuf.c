@@ -1,16 +1,8 @@
 /* Decoder "cbuf": convolution buffer allocations (banks written for a layer). */
-#include <stdio.h>
-
-#include "dladbg/decoder.h"
+#include "plugin_util.h"
 
 static const char *const columns[] = {"seq",   "cycle", "layer", "first_bank",
                                       "banks", "kind",  "bytes"};
-
-static void *cbuf_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
 
 static void cbuf_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -18,21 +10,13 @@ static void cbuf_event(void *state, const struct dladbg_host *host, const struct
     if (ev->kind != DLADBG_EV_CBUF)
         return;
     const struct dladbg_cbuf_event *c = &ev->u.cbuf;
-    char num[6][24];
-    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)ev->seq);
-    snprintf(num[1], sizeof num[1], "%llu", (unsigned long long)ev->cycle);
-    snprintf(num[2], sizeof num[2], "%d", ev->layer);
-    snprintf(num[3], sizeof num[3], "%u", c->first_bank);
-    snprintf(num[4], sizeof num[4], "%u", c->n_banks);
-    snprintf(num[5], sizeof num[5], "%llu", (unsigned long long)c->bytes);
-    const char *cells[] = {num[0], num[1], num[2], num[3], num[4], c->kind, num[5]};
+    char num[6][PLUGIN_CELL_LEN];
+    const char *cells[] = {
+        plugin_cell_u64(num[0], ev->seq),    plugin_cell_u64(num[1], ev->cycle),
+        plugin_cell_int(num[2], ev->layer),  plugin_cell_u64(num[3], c->first_bank),
+        plugin_cell_u64(num[4], c->n_banks), c->kind,
+        plugin_cell_u64(num[5], c->bytes)};
     host->row(host, cells);
-}
-
-static void cbuf_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
 }
 
 const struct dladbg_decoder dladbg_decoder = {
@@ -42,7 +26,7 @@ const struct dladbg_decoder dladbg_decoder = {
     .description = "CBUF bank allocations per layer",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
-    .open = cbuf_open,
+    .open = plugin_stateless_open,
     .event = cbuf_event,
-    .close = cbuf_close,
+    .close = plugin_stateless_close,
 };

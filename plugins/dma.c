@@ -1,16 +1,10 @@
 /* Decoder "dma": one row per DMA transfer (client, memory, address, bytes, cycles). */
 #include <stdio.h>
 
-#include "dladbg/decoder.h"
+#include "plugin_util.h"
 
 static const char *const columns[] = {"seq",     "layer", "client",      "memory",   "direction",
                                       "address", "bytes", "start_cycle", "end_cycle"};
-
-static void *dma_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
 
 static void dma_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -18,25 +12,18 @@ static void dma_event(void *state, const struct dladbg_host *host, const struct 
     if (ev->kind != DLADBG_EV_DMA)
         return;
     const struct dladbg_dma_event *m = &ev->u.dma;
-    char num[6][24];
-    snprintf(num[0], sizeof num[0], "%llu", (unsigned long long)ev->seq);
-    if (ev->layer >= 0)
-        snprintf(num[1], sizeof num[1], "%d", ev->layer);
-    else
-        num[1][0] = 0;
+    char num[6][PLUGIN_CELL_LEN];
     snprintf(num[2], sizeof num[2], "0x%llx", (unsigned long long)m->addr);
-    snprintf(num[3], sizeof num[3], "%llu", (unsigned long long)m->bytes);
-    snprintf(num[4], sizeof num[4], "%llu", (unsigned long long)m->start_cycle);
-    snprintf(num[5], sizeof num[5], "%llu", (unsigned long long)m->end_cycle);
-    const char *cells[] = {num[0], num[1], m->client, m->space, m->write ? "write" : "read",
-                           num[2], num[3], num[4],    num[5]};
+    const char *cells[] = {plugin_cell_u64(num[0], ev->seq),
+                           plugin_cell_index_or_blank(num[1], ev->layer),
+                           m->client,
+                           m->space,
+                           m->write ? "write" : "read",
+                           num[2],
+                           plugin_cell_u64(num[3], m->bytes),
+                           plugin_cell_u64(num[4], m->start_cycle),
+                           plugin_cell_u64(num[5], m->end_cycle)};
     host->row(host, cells);
-}
-
-static void dma_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
 }
 
 const struct dladbg_decoder dladbg_decoder = {
@@ -46,7 +33,7 @@ const struct dladbg_decoder dladbg_decoder = {
     .description = "DMA transfers: client, memory, address, bytes, model-derived cycles",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
-    .open = dma_open,
+    .open = plugin_stateless_open,
     .event = dma_event,
-    .close = dma_close,
+    .close = plugin_stateless_close,
 };

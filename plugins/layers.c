@@ -1,17 +1,9 @@
 /* Decoder "layers": one row per hardware layer, from the model's layer records. */
-#include <stdio.h>
-
-#include "dladbg/decoder.h"
+#include "plugin_util.h"
 
 static const char *const columns[] = {"index",       "unit",          "op",           "group",
                                       "start_cycle", "end_cycle",     "cycles",       "macs",
                                       "bytes_read",  "bytes_written", "stall_cycles", "state"};
-
-static void *layers_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
 
 static void layers_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -19,28 +11,22 @@ static void layers_event(void *state, const struct dladbg_host *host, const stru
     if (ev->kind != DLADBG_EV_LAYER_RECORD)
         return;
     const struct dladbg_layer *l = &ev->u.layer;
-    char num[9][24];
-    snprintf(num[0], sizeof num[0], "%u", l->index);
-    if (l->group > 1)
-        num[1][0] = 0; /* BDMA layers get their group at launch */
-    else
-        snprintf(num[1], sizeof num[1], "%u", l->group);
-    snprintf(num[2], sizeof num[2], "%llu", (unsigned long long)l->start_cycle);
-    snprintf(num[3], sizeof num[3], "%llu", (unsigned long long)l->end_cycle);
-    snprintf(num[4], sizeof num[4], "%llu", (unsigned long long)l->cycles);
-    snprintf(num[5], sizeof num[5], "%llu", (unsigned long long)l->macs);
-    snprintf(num[6], sizeof num[6], "%llu", (unsigned long long)l->bytes_read);
-    snprintf(num[7], sizeof num[7], "%llu", (unsigned long long)l->bytes_written);
-    snprintf(num[8], sizeof num[8], "%llu", (unsigned long long)l->stall_cycles);
-    const char *cells[] = {num[0], l->unit, l->op,  num[1], num[2], num[3],
-                           num[4], num[5],  num[6], num[7], num[8], l->state};
+    char num[9][PLUGIN_CELL_LEN];
+    /* BDMA layers get their group at launch: none (above 1) before */
+    long long group = l->group > 1 ? -1 : (long long)l->group;
+    const char *cells[] = {plugin_cell_u64(num[0], l->index),
+                           l->unit,
+                           l->op,
+                           plugin_cell_index_or_blank(num[1], group),
+                           plugin_cell_u64(num[2], l->start_cycle),
+                           plugin_cell_u64(num[3], l->end_cycle),
+                           plugin_cell_u64(num[4], l->cycles),
+                           plugin_cell_u64(num[5], l->macs),
+                           plugin_cell_u64(num[6], l->bytes_read),
+                           plugin_cell_u64(num[7], l->bytes_written),
+                           plugin_cell_u64(num[8], l->stall_cycles),
+                           l->state};
     host->row(host, cells);
-}
-
-static void layers_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
 }
 
 const struct dladbg_decoder dladbg_decoder = {
@@ -51,7 +37,7 @@ const struct dladbg_decoder dladbg_decoder = {
         "one row per hardware layer: unit, op, group, cycles (model-derived), MACs, bytes",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
-    .open = layers_open,
+    .open = plugin_stateless_open,
     .event = layers_event,
-    .close = layers_close,
+    .close = plugin_stateless_close,
 };

@@ -1,17 +1,9 @@
 /* Decoder "lut": LUT statistics of every layer that used a LUT (SDP, CDP). */
-#include <stdio.h>
-
-#include "dladbg/decoder.h"
+#include "plugin_util.h"
 
 static const char *const columns[] = {"layer",        "unit",        "lookups",      "le_hit",
                                       "lo_hit",       "hybrid",      "underflow",    "overflow",
                                       "le_underflow", "le_overflow", "lo_underflow", "lo_overflow"};
-
-static void *lut_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
 
 static void lut_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -22,10 +14,10 @@ static void lut_event(void *state, const struct dladbg_host *host, const struct 
     const uint64_t v[] = {s->lookups,      s->le_hit,     s->lo_hit,       s->hybrid,
                           s->underflow,    s->overflow,   s->le_underflow, s->le_overflow,
                           s->lo_underflow, s->lo_overflow};
-    char num[11][24];
-    snprintf(num[0], sizeof num[0], "%u", ev->u.layer.index);
+    char num[11][PLUGIN_CELL_LEN];
+    plugin_cell_u64(num[0], ev->u.layer.index);
     for (int i = 0; i < 10; i++)
-        snprintf(num[i + 1], sizeof num[i + 1], "%llu", (unsigned long long)v[i]);
+        plugin_cell_u64(num[i + 1], v[i]);
     const char *cells[] = {num[0], ev->u.layer.lut_unit ? ev->u.layer.lut_unit : "",
                            num[1], num[2],
                            num[3], num[4],
@@ -35,12 +27,6 @@ static void lut_event(void *state, const struct dladbg_host *host, const struct 
     host->row(host, cells);
 }
 
-static void lut_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
-}
-
 const struct dladbg_decoder dladbg_decoder = {
     .abi_version = DLADBG_DECODER_ABI_VERSION,
     .struct_size = sizeof(struct dladbg_decoder),
@@ -48,7 +34,7 @@ const struct dladbg_decoder dladbg_decoder = {
     .description = "LUT statistics per layer: hits per table, underflow, overflow",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
-    .open = lut_open,
+    .open = plugin_stateless_open,
     .event = lut_event,
-    .close = lut_close,
+    .close = plugin_stateless_close,
 };

@@ -1,24 +1,15 @@
 /* Decoder "perf": per layer, its model-derived figures and performance
  * counters, one row per (layer, counter). */
-#include <stdio.h>
-
-#include "dladbg/decoder.h"
+#include "plugin_util.h"
 
 static const char *const columns[] = {"layer", "unit", "counter", "value"};
-
-static void *perf_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
 
 static void row(const struct dladbg_host *host, const struct dladbg_layer *l, const char *name,
                 uint64_t value)
 {
-    char idx[16], val[24];
-    snprintf(idx, sizeof idx, "%u", l->index);
-    snprintf(val, sizeof val, "%llu", (unsigned long long)value);
-    const char *cells[] = {idx, l->unit, name, val};
+    char idx[PLUGIN_CELL_LEN], val[PLUGIN_CELL_LEN];
+    const char *cells[] = {plugin_cell_u64(idx, l->index), l->unit, name,
+                           plugin_cell_u64(val, value)};
     host->row(host, cells);
 }
 
@@ -38,12 +29,6 @@ static void perf_event(void *state, const struct dladbg_host *host, const struct
         row(host, l, l->counters[i].name ? l->counters[i].name : "?", l->counters[i].value);
 }
 
-static void perf_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
-}
-
 const struct dladbg_decoder dladbg_decoder = {
     .abi_version = DLADBG_DECODER_ABI_VERSION,
     .struct_size = sizeof(struct dladbg_decoder),
@@ -51,7 +36,7 @@ const struct dladbg_decoder dladbg_decoder = {
     .description = "per-layer performance figures and counters (model-derived), long format",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
-    .open = perf_open,
+    .open = plugin_stateless_open,
     .event = perf_event,
-    .close = perf_close,
+    .close = plugin_stateless_close,
 };

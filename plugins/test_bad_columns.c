@@ -1,14 +1,6 @@
 /* Built only for tests: the right ABI version but an unusable descriptor
  * (no columns); dladbg must refuse it with a message. */
-#include <stddef.h>
-
-#include "dladbg/decoder.h"
-
-static void *bad_open(const struct dladbg_host *host)
-{
-    (void)host;
-    return NULL;
-}
+#include "plugin_util.h"
 
 static void bad_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -17,19 +9,13 @@ static void bad_event(void *state, const struct dladbg_host *host, const struct 
     (void)ev;
 }
 
-static void bad_close(void *state, const struct dladbg_host *host)
-{
-    (void)state;
-    (void)host;
-}
-
 const struct dladbg_decoder dladbg_decoder = {
     .abi_version = DLADBG_DECODER_ABI_VERSION,
     .struct_size = sizeof(struct dladbg_decoder),
     .name = "badcolumns",
     .n_columns = 0,
     .columns = NULL,
-    .open = bad_open,
+    .open = plugin_stateless_open,
     .event = bad_event,
-    .close = bad_close,
+    .close = plugin_stateless_close,
 };
