@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "dat.h"
+#include "path.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -100,13 +101,7 @@ void trace_name(const char *dir, const char *file, char *name, size_t len)
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;
     if (strcmp(base, "input.txn") == 0) {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s", dir);
-        size_t n = strlen(tmp);
-        while (n > 1 && tmp[n - 1] == '/')
-            tmp[--n] = 0;
-        const char *last = strrchr(tmp, '/');
-        snprintf(name, len, "%s", last ? last + 1 : tmp);
+        path_last_component(dir, name, len);
         return;
     }
     const char *dot = strrchr(base, '.');

@@ -4,19 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "path.h"
 #include "ui.h"
-
-/* The file's name without its folders (a trace folder keeps its own name). */
-static void short_path(const char *path, char *buf, size_t len)
-{
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    size_t n = strlen(tmp);
-    while (n > 1 && tmp[n - 1] == '/')
-        tmp[--n] = 0;
-    const char *slash = strrchr(tmp, '/');
-    snprintf(buf, len, "%s", slash && slash[1] ? slash + 1 : tmp);
-}
 
 static void layer_progress(struct ui *ui, char *buf, size_t len)
 {
@@ -58,7 +47,8 @@ void statusbar_draw(struct ui *ui)
     } else {
         struct dla *d = session_dla(s);
         char name[512], progress[64];
-        short_path(session_path(s), name, sizeof name);
+        /* the file's name without its folders; a trace folder keeps its own */
+        path_last_component(session_path(s), name, sizeof name);
         layer_progress(ui, progress, sizeof progress);
         snprintf(text, sizeof text, "| %s | %s | %s | cycle %llu ", name, dla_cfg(d)->name,
                  progress, (unsigned long long)dla_now(d));
