@@ -9,12 +9,17 @@
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
     }
 
-static void report_export(struct dbg *d, const char *what, const char *unit, const char *path,
-                          const struct export_result *res)
+/* Every export ends alike: the exporter's error, or what it wrote and its note. */
+static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok, const char *err,
+                                     const char *what, const char *unit, const char *path,
+                                     const struct export_result *res)
 {
+    if (!ok)
+        return cmd_fail(d, a, "%s", err);
     cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows, unit, res->rows == 1 ? "" : "s");
     if (res->note[0])
         cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
+    return CMD_OK;
 }
 
 static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
@@ -38,10 +43,8 @@ static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "expected FILE --decoder NAME");
     struct export_result res;
     char err[1024];
-    if (!export_csv(d->plugins, decoder, d->session, d->ring, file, &res, err, sizeof err))
-        return cmd_fail(d, a, "%s", err);
-    report_export(d, "CSV", "row", file, &res);
-    return CMD_OK;
+    bool ok = export_csv(d->plugins, decoder, d->session, d->ring, file, &res, err, sizeof err);
+    return report_export(d, a, ok, err, "CSV", "row", file, &res);
 }
 
 static bool one_path(struct dbg *d, struct cmd_args *a, const char **path)
@@ -63,10 +66,8 @@ static enum cmd_status do_export_chrome(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!one_path(d, a, &path))
         return CMD_ERROR;
-    if (!export_chrome(d->session, d->ring, path, &res, err, sizeof err))
-        return cmd_fail(d, a, "%s", err);
-    report_export(d, "Chrome trace", "event", path, &res);
-    return CMD_OK;
+    bool ok = export_chrome(d->session, d->ring, path, &res, err, sizeof err);
+    return report_export(d, a, ok, err, "Chrome trace", "event", path, &res);
 }
 
 static enum cmd_status do_export_vcd(struct dbg *d, struct cmd_args *a)
@@ -76,10 +77,8 @@ static enum cmd_status do_export_vcd(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!one_path(d, a, &path))
         return CMD_ERROR;
-    if (!export_vcd(d->session, d->ring, path, &res, err, sizeof err))
-        return cmd_fail(d, a, "%s", err);
-    report_export(d, "VCD", "value change", path, &res);
-    return CMD_OK;
+    bool ok = export_vcd(d->session, d->ring, path, &res, err, sizeof err);
+    return report_export(d, a, ok, err, "VCD", "value change", path, &res);
 }
 
 static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
@@ -89,10 +88,8 @@ static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!one_path(d, a, &path))
         return CMD_ERROR;
-    if (!export_txn(d->session, d->log, path, &res, err, sizeof err))
-        return cmd_fail(d, a, "%s", err);
-    report_export(d, "trace folder", "command", path, &res);
-    return CMD_OK;
+    bool ok = export_txn(d->session, d->log, path, &res, err, sizeof err);
+    return report_export(d, a, ok, err, "trace folder", "command", path, &res);
 }
 
 static enum cmd_status do_plugins(struct dbg *d, struct cmd_args *a)
