@@ -209,24 +209,18 @@ struct sdp_ew_operand_regs {
     const char *src, *cvt_bypass; /* fields of cfg */
 };
 
-static const struct sdp_ew_operand_regs ew_alu_regs = {
-    .cfg = R_SDP_D_DP_EW_ALU_CFG,
-    .src_value = R_SDP_D_DP_EW_ALU_SRC_VALUE,
-    .cvt_offset = R_SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE,
-    .cvt_scale = R_SDP_D_DP_EW_ALU_CVT_SCALE_VALUE,
-    .cvt_truncate = R_SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE,
-    .src = "EW_ALU_SRC",
-    .cvt_bypass = "EW_ALU_CVT_BYPASS",
-};
-static const struct sdp_ew_operand_regs ew_mul_regs = {
-    .cfg = R_SDP_D_DP_EW_MUL_CFG,
-    .src_value = R_SDP_D_DP_EW_MUL_SRC_VALUE,
-    .cvt_offset = R_SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
-    .cvt_scale = R_SDP_D_DP_EW_MUL_CVT_SCALE_VALUE,
-    .cvt_truncate = R_SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE,
-    .src = "EW_MUL_SRC",
-    .cvt_bypass = "EW_MUL_CVT_BYPASS",
-};
+/* The ALU and MUL operand registers differ only in that word of their names. */
+#define EW_OPERAND_REGS(op)                                                                        \
+    {                                                                                              \
+        .cfg = R_SDP_D_DP_EW_##op##_CFG, .src_value = R_SDP_D_DP_EW_##op##_SRC_VALUE,              \
+        .cvt_offset = R_SDP_D_DP_EW_##op##_CVT_OFFSET_VALUE,                                       \
+        .cvt_scale = R_SDP_D_DP_EW_##op##_CVT_SCALE_VALUE,                                         \
+        .cvt_truncate = R_SDP_D_DP_EW_##op##_CVT_TRUNCATE_VALUE, .src = "EW_" #op "_SRC",          \
+        .cvt_bypass = "EW_" #op "_CVT_BYPASS",                                                     \
+    }
+static const struct sdp_ew_operand_regs ew_alu_regs = EW_OPERAND_REGS(ALU);
+static const struct sdp_ew_operand_regs ew_mul_regs = EW_OPERAND_REGS(MUL);
+#undef EW_OPERAND_REGS
 
 /* The EW stage's ALU and MUL operands are programmed alike: a per-layer
  * value, or a converter for the operand streamed from memory. */
