@@ -48,6 +48,19 @@ struct layer_data {
     int32_t zero_every; /* weights: every n-th is 0 (compression tests), 0 = none */
 };
 
+/* One batch of a w x h x c input through k 3x3 kernels, unit stride and
+ * dilation, one element of padding on every side (the output keeps the
+ * input's size); the caller sets the banks and whatever its case varies. */
+static inline struct spec spec_3x3_same(const char *config, unsigned prec, uint32_t w, uint32_t h,
+                                        uint32_t c, uint32_t k)
+{
+    struct spec s = {.config = config, .prec = prec, .w = w, .h = h, .c = c, .k = k, .batches = 1};
+    s.kw = s.kh = 3;
+    s.sx = s.sy = s.dx = s.dy = 1;
+    s.pl = s.pr = s.pt = s.pb = 1;
+    return s;
+}
+
 static inline uint32_t out_size(uint32_t in, uint32_t pa, uint32_t pb, uint32_t k, uint32_t dil,
                                 uint32_t stride)
 {

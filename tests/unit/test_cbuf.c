@@ -32,25 +32,9 @@ static void on_event(void *ctx, const struct dla_event *ev)
 
 static struct spec base(void)
 {
-    struct spec s = {.config = "nv_full",
-                     .prec = 0,
-                     .w = 5,
-                     .h = 6,
-                     .c = 150,
-                     .kw = 3,
-                     .kh = 3,
-                     .k = 9,
-                     .sx = 1,
-                     .sy = 1,
-                     .dx = 1,
-                     .dy = 1,
-                     .pl = 1,
-                     .pr = 1,
-                     .pt = 1,
-                     .pb = 1,
-                     .batches = 1,
-                     .data_banks = 3,
-                     .weight_banks = 4};
+    struct spec s = spec_3x3_same("nv_full", 0, 5, 6, 150, 9);
+    s.data_banks = 3;
+    s.weight_banks = 4;
     return s;
 }
 
