@@ -14,6 +14,7 @@
 
 #include "conv.h"
 #include "fp16.h"
+#include "one_stage.h"
 #include "regdb.h"
 
 #define FEAT_ADDR 0x100000ull
@@ -383,19 +384,12 @@ static uint64_t conv_last_bytes[DLA_C_COUNT];
  * would) and return its CACC output cube. */
 static inline int run_conv(struct dla *d, struct dla_cube *out)
 {
-    struct dla_pipe pipe;
-    memset(&pipe, 0, sizeof pipe);
-    pipe.n_stages = 1;
-    pipe.stage[0].proc = DLA_P_CONV;
-    pipe.stage[0].layer = layer_ensure(d, DLA_P_CONV, 0);
-    struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
+    struct one_stage f;
+    one_stage_open(&f, d, DLA_P_CONV, layer_ensure(d, DLA_P_CONV, 0), 0);
     memset(out, 0, sizeof *out);
-    int rc = conv_execute(d, &x, 0, out);
-    memcpy(conv_last_bytes, pipe.stage[0].client_bytes, sizeof conv_last_bytes);
-    free(pipe.xfers);
-    for (size_t i = 0; i < pipe.n_writes; i++)
-        free(pipe.writes[i].data);
-    free(pipe.writes);
+    int rc = conv_execute(d, &f.x, 0, out);
+    memcpy(conv_last_bytes, f.pipe.stage[0].client_bytes, sizeof conv_last_bytes);
+    one_stage_close(&f);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "dla_priv.h"
 #include "fp16.h"
 #include "fpnum.h"
+#include "one_stage.h"
 #include "pdp_pool.h"
 
 /* ---------------------------------------------------------------- reference */
@@ -605,13 +606,9 @@ static void test_on_the_fly_cube(void **state)
     for (size_t i = 0; i < cube_elems(&cube); i++)
         cube.v[i] = (int32_t)(harness_rand(&seed) & 0xff) - 128;
 
-    struct dla_pipe pipe;
-    memset(&pipe, 0, sizeof pipe);
-    pipe.n_stages = 1;
-    pipe.stage[0].proc = DLA_P_PDP;
-    pipe.stage[0].layer = layer_begin(d, DLA_P_PDP, 0);
-    struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
-    assert_int_equal(pdp_execute(d, &x, 0, 0xff, &cube), 0);
+    struct one_stage f;
+    one_stage_open(&f, d, DLA_P_PDP, layer_begin(d, DLA_P_PDP, 0), 0);
+    assert_int_equal(pdp_execute(d, &f.x, 0, 0xff, &cube), 0);
     assert_int_equal(h->n_diags, 0);
 
     /* the held writes are the output lines */
@@ -622,18 +619,12 @@ static void test_on_the_fly_cube(void **state)
         for (unsigned oy = 0; oy < out_h; oy++)
             for (unsigned ox = 0; ox < out_w; ox++) {
                 uint64_t addr = DST + offset_of(&out, c, oy, ox);
-                int32_t got = 0x1000;
-                for (size_t w = 0; w < pipe.n_writes; w++)
-                    if (addr >= pipe.writes[w].addr &&
-                        addr < pipe.writes[w].addr + pipe.writes[w].len)
-                        got = (int8_t)pipe.writes[w].data[addr - pipe.writes[w].addr];
+                uint8_t byte;
+                int32_t got = one_stage_written_byte(&f, addr, &byte) ? (int8_t)byte : 0x1000;
                 assert_int_equal(got, ref_window(&pc, plane, ox, oy));
             }
     }
-    for (size_t w = 0; w < pipe.n_writes; w++)
-        free(pipe.writes[w].data);
-    free(pipe.writes);
-    free(pipe.xfers);
+    one_stage_close(&f);
     cube_free(&cube);
     harness_free(h);
 }
