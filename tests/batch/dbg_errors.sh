@@ -9,39 +9,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 printf 'step\nfrobnicate now\necho not reached\n' >"$tmp/bad.dladbg"
-set +e
-out=$(run_dladbg --batch -x "$tmp/bad.dladbg" "$top/traces/bdma_copy" 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "unknown command: exit $rc, expected 2"
+run_exit 2 "unknown command" --batch -x "$tmp/bad.dladbg" "$top/traces/bdma_copy"
 expect_line "$out" "error: $tmp/bad.dladbg:2: dladbg: unknown command \"frobnicate\" (try \"help\")"
 printf '%s\n' "$out" | grep -q "not reached" && fail "the script went on after the error"
 
-set +e
-out=$(run_dladbg --batch -ex 'break layer' "$top/traces/bdma_copy" 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "failing -ex: exit $rc"
+run_exit 2 "failing -ex" --batch -ex 'break layer' "$top/traces/bdma_copy"
 expect_line "$out" "error: -ex 1: break layer: expected a layer index"
 
-set +e
-out=$(run_dladbg --batch -ex 'reg GLB.NOPE' "$top/traces/bdma_copy" 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "unknown register: exit $rc"
+run_exit 2 "unknown register" --batch -ex 'reg GLB.NOPE' "$top/traces/bdma_copy"
 expect_grep "$out" "reg: no register or field \"GLB.NOPE\""
 
 # a failing run is 1, a clean one 0, quit N is N
 out=$(run_dladbg --batch -ex continue -ex quit "$top/traces/bdma_copy") || fail "clean run: exit $?"
-set +e
-run_dladbg --batch -ex 'quit 3' "$top/traces/bdma_copy" >/dev/null 2>&1; rc=$?
-set -e
-[ $rc -eq 3 ] || fail "quit 3: exit $rc"
+run_exit 3 "quit 3" --batch -ex 'quit 3' "$top/traces/bdma_copy"
 
 # plugins: a broken one is refused, clearly, and nothing crashes
 BUILD=${BUILD:-build}
 for p in broken_abi no_symbol bad_columns; do
-    set +e
-    out=$(run_dladbg --batch --plugin "$top/$BUILD/tests/plugins/$p.so" -ex plugins "$top/traces/bdma_copy" 2>&1); rc=$?
-    set -e
-    [ $rc -eq 2 ] || fail "plugin $p: exit $rc, expected 2"
+    run_exit 2 "plugin $p" --batch --plugin "$top/$BUILD/tests/plugins/$p.so" -ex plugins "$top/traces/bdma_copy"
     expect_grep "$out" "dladbg: plugin .*$p.so: refused: "
 done
 expect_grep "$out" "0 columns"

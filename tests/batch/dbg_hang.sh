@@ -6,10 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
-set +e
-out=$(run_dladbg --batch "$top/traces/hang_masked_intr" 2>&1); rc=$?
-set -e
-[ $rc -eq 1 ] || fail "masked interrupt: exit $rc, expected 1"
+run_exit 1 "masked interrupt" --batch "$top/traces/hang_masked_intr"
 expect_line "$out" "error: no progress: input.txn:19: waiting for interrupt, but the hardware is idle"
 expect_line "$out" "  trace: at input.txn:19 (wait), command 15 of 15"
 expect_line "$out" "  GLB.S_INTR_STATUS 0x00000040 BDMA_DONE_STATUS0"
@@ -17,10 +14,7 @@ expect_line "$out" "  GLB.S_INTR_MASK   0x000000c0 BDMA_DONE_STATUS0 BDMA_DONE_S
 expect_line "$out" "  pending but masked (the interrupt line stays low): BDMA_DONE_STATUS0"
 expect_grep "$out" "^    SDP       group0 idle     group1 idle"
 
-set +e
-out=$(run_dladbg --batch -x "$top/share/examples/hang.dladbg" "$top/traces/hang_never_launched" 2>&1); rc=$?
-set -e
-[ $rc -eq 1 ] || fail "never launched: exit $rc, expected 1"
+run_exit 1 "never launched" --batch -x "$top/share/examples/hang.dladbg" "$top/traces/hang_never_launched"
 expect_line "$out" "  layer 0: BDMA programming (operations queued, never launched: no CFG_LAUNCH0/1 write)"
 expect_line "$out" "interrupt line: low"
 echo ok

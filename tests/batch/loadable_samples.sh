@@ -8,10 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for s in lenet bdma conv sdp pdp cdp rubik; do
-    set +e
-    out=$(run_dladbg --batch -q -o "$tmp/$s.dimg" "sample:$s" 2>&1); rc=$?
-    set -e
-    [ $rc -eq 0 ] || { printf '%s\n' "$out" >&2; fail "sample:$s: exit $rc"; }
+    run_exit 0 "sample:$s" --batch -q -o "$tmp/$s.dimg" "sample:$s"
     expect_grep "$out" "^sample:$s: .* tasks run"
     [ "$(head -c 4 "$tmp/$s.dimg")" = DIMG ] || fail "sample:$s: no DIMG written"
 done
@@ -31,9 +28,6 @@ run_dladbg --batch -q -o "$tmp/file.dimg" "$samples/bdma.nvdla" >/dev/null 2>&1 
 cmp -s "$tmp/bdma.dimg" "$tmp/file.dimg" || fail "file and built-in bdma sample differ"
 
 # an unknown sample is an input error
-set +e
-out=$(run_dladbg --batch sample:nosuch 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "sample:nosuch: exit $rc, expected 2"
+run_exit 2 "sample:nosuch" --batch sample:nosuch
 expect_grep "$out" "no such sample"
 echo ok

@@ -16,14 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 for t in sdp_3x3x33_ew_le_exp_int8 sdp_3x3x33_ew_le_lin_int8; do
     # with EW and the LUT: NVIDIA's CRC, bit-exact
-    out=$(run_dladbg --batch --config nv_small_256_full -o "$tmp/out" "$DATA/$t" 2>&1) ||
-        { printf '%s\n' "$out" >&2; fail "$t on nv_small_256_full: exit $?"; }
+    run_exit 0 "$t on nv_small_256_full" --batch --config nv_small_256_full -o "$tmp/out" "$DATA/$t"
     expect_line "$out" "$t: 1 check passed, 0 failed"
     # nv_small: EW is bypassed as the RTL does it, and said so
-    set +e
-    out=$(run_dladbg --batch --config nv_small -o "$tmp/out" "$DATA/$t" 2>&1)
-    rc=$?
-    set -e
-    [ $rc -eq 1 ] || fail "$t on nv_small: exit $rc, expected 1 (golden assumes EW)"
+    run_exit 1 "$t on nv_small (golden assumes EW)" --batch --config nv_small -o "$tmp/out" "$DATA/$t"
     expect_grep "$out" "has no SDP EW: the hardware bypasses it"
 done

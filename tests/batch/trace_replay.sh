@@ -13,34 +13,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp traces/bdma_copy/* "$tmp/"
 sed -i 's/^0x\(..\) /0xff /' "$tmp/golden_dram.dat"
-set +e
-out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
-set -e
-[ $rc -eq 1 ] || fail "corrupted golden: exit $rc, expected 1"
+run_exit 1 "corrupted golden" --batch "$tmp"
 expect_grep "$out" "dump_mem 0x80100000+0x1000 differs from .*golden_dram.dat in"
 
 # a malformed line: exit 2 and the line number
 printf 'write_reg 0xffff1000 0x0\nwrite_reg 0xffff1000\n' >"$tmp/input.txn"
-set +e
-out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "malformed trace: exit $rc, expected 2"
+run_exit 2 "malformed trace" --batch "$tmp"
 expect_grep "$out" "input.txn:2: expected \"write_reg ADDR DATA\""
 
 # a write to a reserved CSB address: a diagnostic naming the trace line, exit 2
 printf 'write_reg 0xffff0000 0x0\nwrite_reg 0xffff5000 0x1\n' >"$tmp/input.txn"
-set +e
-out=$(run_dladbg --batch "$tmp" 2>&1); rc=$?
-set -e
-[ $rc -eq 2 ] || fail "reserved address: exit $rc, expected 2"
+run_exit 2 "reserved address" --batch "$tmp"
 expect_grep "$out" "input.txn:2: cycle 0: CSB write of reserved address 0x14000"
 expect_grep "$out" "1 input error"
 
 # usage errors: exit 2
-set +e
-run_dladbg --batch --config nv_tiny traces/bdma_copy >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] || fail "unknown config: exit $rc"
-run_dladbg --batch "$tmp/no-such-file.txn" >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] || fail "missing file: exit $rc"
-set -e
+run_exit 2 "unknown config" --batch --config nv_tiny traces/bdma_copy
+run_exit 2 "missing file" --batch "$tmp/no-such-file.txn"
 echo ok

@@ -24,24 +24,8 @@ static double now_s(void)
 
 static struct spec layer(unsigned prec)
 {
-    struct spec s = {.config = "nv_full",
-                     .prec = prec,
-                     .w = 56,
-                     .h = 56,
-                     .c = 64,
-                     .kw = 3,
-                     .kh = 3,
-                     .k = 192,
-                     .sx = 1,
-                     .sy = 1,
-                     .dx = 1,
-                     .dy = 1,
-                     .pl = 1,
-                     .pr = 1,
-                     .pt = 1,
-                     .pb = 1,
-                     .batches = 1,
-                     .clip = prec ? 8 : 0};
+    struct spec s = spec_3x3_same("nv_full", prec, 56, 56, 64, 192);
+    s.clip = prec ? 8 : 0;
     /* input: 28 (int8) or 56 (int16) entries per slice x 56 lines; weights
      * stream through the remaining banks kernel group by kernel group */
     s.data_banks = prec ? 13 : 7;

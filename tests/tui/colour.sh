@@ -22,29 +22,17 @@ run_to_end
 has_colour || fail "no colours on a colour terminal"
 # the changed marker's line carries colour
 screen_escaped | grep -q "$esc\[33m\*" || fail "the changed marks are not in the changed colour"
-keys q
-wait_exit
-expect_restored
+quit_now
 
-tui_cleanup
-TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/dladbg-tui.XXXXXX")
-TMUX_CMD="tmux -S $TUI_TMP/sock -f /dev/null"
-TUI_ENV=NO_COLOR=1 tui_start
+TUI_ENV=NO_COLOR=1 tui_restart
 run_to_end
 has_colour && fail "NO_COLOR=1: colours drawn"
 expect_screen '││\* '
 # timeline bars are drawn with characters
 expect_screen '^│CONV  *\[=*[0-9]*=*\]'
-keys q
-wait_exit
-expect_restored
+quit_now
 
-tui_cleanup
-TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/dladbg-tui.XXXXXX")
-TMUX_CMD="tmux -S $TUI_TMP/sock -f /dev/null"
-tui_start --no-color
+tui_restart --no-color
 run_to_end
 has_colour && fail "--no-color: colours drawn"
-keys q
-wait_exit
-expect_restored
+quit_now

@@ -34,8 +34,4 @@ keys Escape
 wait_for_count '^│Interrupted\. ' 2
 [ "$(layers_done)" -lt 4000 ] || fail "the run finished instead of being interrupted"
 
-keys q
-wait_for 'Quit? \[y/N\]'
-keys y
-wait_exit
-expect_restored
+quit_confirmed

@@ -40,6 +40,4 @@ wrow=$(screen | grep -n '││ *cdma.wt ' | head -n 1 | cut -d: -f1)
 click $((wrow - 1)) 60
 wait_for 'cdma.wt read, hex'
 [ "$mrow" -lt "$wrow" ] || fail "region rows are not below the heading"
-keys q
-wait_exit
-expect_restored
+quit_now

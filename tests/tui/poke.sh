@@ -57,6 +57,4 @@ type_text 'reg CDMA.D_DATAIN_SIZE_1 = 0x21'
 keys Enter Escape
 wait_for '││\* D_DATAIN_SIZE_1  *0x00000021'
 
-keys q
-wait_exit
-expect_restored
+quit_now

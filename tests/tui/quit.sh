@@ -6,13 +6,6 @@
 # visible, mouse reporting and keypad mode off.
 . "$(dirname "$0")/lib.inc"
 
-restart_tui() {
-    tui_cleanup
-    TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/dladbg-tui.XXXXXX")
-    TMUX_CMD="tmux -S $TUI_TMP/sock -f /dev/null"
-    tui_start "$@"
-}
-
 # q with nothing run yet: no question
 tui_start
 keys q
@@ -22,7 +15,7 @@ expect_restored
 screen | grep -q '\[dladbg exited\]' || fail "the shell's screen did not come back"
 
 # q during a run asks; n keeps going, y quits
-restart_tui
+tui_restart
 keys n
 wait_for 'layer 1/'
 keys q
@@ -31,14 +24,10 @@ keys n
 wait_gone 'Quit? \[y/N\]'
 keys n
 wait_for 'layer 2/'
-keys q
-wait_for 'Quit? \[y/N\]'
-keys y
-wait_exit
-expect_restored
+quit_confirmed
 
 # idle Ctrl-C: the first one says how to quit, a second one soon after quits
-restart_tui
+tui_restart
 keys C-c
 wait_for 'Ctrl-C again within 2 s quits'
 keys C-c
@@ -46,7 +35,7 @@ wait_exit
 expect_restored
 
 # SIGTERM, with a run in progress
-restart_tui
+tui_restart
 keys n
 wait_for 'layer 1/'
 kill -TERM "$(dladbg_pid)"
@@ -55,14 +44,14 @@ wait_exit
 expect_restored
 
 # SIGHUP (the terminal went away)
-restart_tui
+tui_restart
 kill -HUP "$(dladbg_pid)"
 wait_exit
 [ "$status" = 129 ] || fail "SIGHUP: exit status $status, expected 129"
 expect_restored
 
 # a crash: SIGSEGV (the sanitizer build reports it, then aborts)
-restart_tui
+tui_restart
 keys n
 wait_for 'layer 1/'
 kill -SEGV "$(dladbg_pid)"

@@ -44,8 +44,4 @@ resize 120 40
 wait_for '1 Layers (5)'
 keys n
 wait_for 'layer 2/'
-keys q
-wait_for 'Quit? \[y/N\]'
-keys y
-wait_exit
-expect_restored
+quit_confirmed

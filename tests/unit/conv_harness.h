@@ -14,6 +14,7 @@
 
 #include "conv.h"
 #include "fp16.h"
+#include "one_stage.h"
 #include "regdb.h"
 
 #define FEAT_ADDR 0x100000ull
@@ -47,6 +48,19 @@ struct layer_data {
     int32_t *wt;        /* [k][r][s][c] */
     int32_t zero_every; /* weights: every n-th is 0 (compression tests), 0 = none */
 };
+
+/* One batch of a w x h x c input through k 3x3 kernels, unit stride and
+ * dilation, one element of padding on every side (the output keeps the
+ * input's size); the caller sets the banks and whatever its case varies. */
+static inline struct spec spec_3x3_same(const char *config, unsigned prec, uint32_t w, uint32_t h,
+                                        uint32_t c, uint32_t k)
+{
+    struct spec s = {.config = config, .prec = prec, .w = w, .h = h, .c = c, .k = k, .batches = 1};
+    s.kw = s.kh = 3;
+    s.sx = s.sy = s.dx = s.dy = 1;
+    s.pl = s.pr = s.pt = s.pb = 1;
+    return s;
+}
 
 static inline uint32_t out_size(uint32_t in, uint32_t pa, uint32_t pb, uint32_t k, uint32_t dil,
                                 uint32_t stride)
@@ -370,19 +384,12 @@ static uint64_t conv_last_bytes[DLA_C_COUNT];
  * would) and return its CACC output cube. */
 static inline int run_conv(struct dla *d, struct dla_cube *out)
 {
-    struct dla_pipe pipe;
-    memset(&pipe, 0, sizeof pipe);
-    pipe.n_stages = 1;
-    pipe.stage[0].proc = DLA_P_CONV;
-    pipe.stage[0].layer = layer_ensure(d, DLA_P_CONV, 0);
-    struct dla_exec x = {.d = d, .pipe = &pipe, .stage = 0};
+    struct one_stage f;
+    one_stage_open(&f, d, DLA_P_CONV, layer_ensure(d, DLA_P_CONV, 0), 0);
     memset(out, 0, sizeof *out);
-    int rc = conv_execute(d, &x, 0, out);
-    memcpy(conv_last_bytes, pipe.stage[0].client_bytes, sizeof conv_last_bytes);
-    free(pipe.xfers);
-    for (size_t i = 0; i < pipe.n_writes; i++)
-        free(pipe.writes[i].data);
-    free(pipe.writes);
+    int rc = conv_execute(d, &f.x, 0, out);
+    memcpy(conv_last_bytes, f.pipe.stage[0].client_bytes, sizeof conv_last_bytes);
+    one_stage_close(&f);
     return rc;
 }
 

@@ -5,11 +5,17 @@
 #ifndef DLADBG_TEST_DBG_FIXTURE_H
 #define DLADBG_TEST_DBG_FIXTURE_H
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "cmd.h"
 #include "plugin_host.h"
@@ -167,6 +173,28 @@ static inline void fixture_bdma_trace(const char *name, int n)
                 "write_reg 0xffff0003 0xffffffff\n",
                 0x80100000u + (unsigned)(i % 64) * 0x1000u, i % 2 ? "100e" : "100d");
     fclose(fp);
+}
+
+/* Group setup of the suites that work on one BDMA trace: the temporary
+ * folder with name/ in it (fixture_bdma_trace); -1 if the folder cannot be
+ * made. */
+static inline int fixture_bdma_setup(const char *name, int n)
+{
+    if (fixture_mkdir())
+        return -1;
+    fixture_bdma_trace(name, n);
+    return 0;
+}
+
+/* A context on the fixture folder's trace name; the test fails if it does
+ * not open. */
+static inline struct dbg *fixture_open_trace(const char *name)
+{
+    char path[512];
+    fixture_path(path, sizeof path, name);
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    return d;
 }
 
 #endif

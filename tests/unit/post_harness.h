@@ -143,6 +143,28 @@ static inline void harness_expect_clean_layer(const struct harness *h)
     assert_int_equal(h->n_done, 1);
 }
 
+/* The diagnostic rule (or, with rule NULL, one of kind) was reported
+ * exactly once; other diagnostics may come with it.  A failure names the
+ * rule and prints every diagnostic. */
+static inline void harness_expect_diag_once(const struct harness *h, const char *rule, int kind)
+{
+    size_t n = harness_count(h, rule, kind);
+    if (n != 1) {
+        harness_print_diags(h);
+        if (rule)
+            fail_msg("diagnostic %s reported %zu times, want once", rule, n);
+        fail_msg("diagnostic kind %d reported %zu times, want once", kind, n);
+    }
+}
+
+/* The check after a case that breaks a rule: reported once, and the layer
+ * still completed. */
+static inline void harness_expect_diag_and_done(const struct harness *h, const char *rule, int kind)
+{
+    harness_expect_diag_once(h, rule, kind);
+    assert_int_equal(h->n_done, 1);
+}
+
 static inline void mem_put(struct harness *h, uint64_t addr, const void *buf, size_t len)
 {
     assert_int_equal(dla_mem_write(h->d, DLA_DRAM, addr, buf, len), MEM_OK);

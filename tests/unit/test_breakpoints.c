@@ -19,9 +19,8 @@
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_mkdir())
+    if (fixture_bdma_setup("t4", OPS))
         return -1;
-    fixture_bdma_trace("t4", OPS);
     /* a trace that writes into the reserved CSB range between two operations */
     fixture_bdma_trace("bad", 2);
     char path[512];
@@ -34,15 +33,6 @@ static int setup(void **state)
     return 0;
 }
 
-static struct dbg *open_trace(const char *name)
-{
-    char path[512];
-    fixture_path(path, sizeof path, name);
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
-    return d;
-}
-
 static uint64_t first_write_of_op(int op)
 {
     return (uint64_t)op * WRITES_PER_OP + 1;
@@ -51,7 +41,7 @@ static uint64_t first_write_of_op(int op)
 static void test_break_layer_programmed_and_done(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "break layer 2"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_int_equal(session_writes(d->session), first_write_of_op(2));
@@ -69,7 +59,7 @@ static void test_break_layer_programmed_and_done(void **state)
 static void test_unit_with_ignore_count(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "break unit bdma"), CMD_OK);
     assert_int_equal(fixture_exec(d, "ignore 1 2"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
@@ -84,7 +74,7 @@ static void test_unit_with_ignore_count(void **state)
 static void test_reg_value_and_condition(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "break reg BDMA.CFG_DST_ADDR_LOW == 0x80102000"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_int_equal(session_writes(d->session), first_write_of_op(2) + 1);
@@ -105,7 +95,7 @@ static void test_reg_value_and_condition(void **state)
 static void test_interrupt_and_enable_disable(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     /* odd operations launch group 1: the first BDMA_DONE_STATUS1 is operation 1's */
     assert_int_equal(fixture_exec(d, "break intr BDMA_DONE_STATUS1"), CMD_OK);
     assert_int_equal(fixture_exec(d, "disable 1"), CMD_OK);
@@ -127,7 +117,7 @@ static void test_interrupt_and_enable_disable(void **state)
 static void test_temporary(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "tbreak layer 1"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_int_equal(session_writes(d->session), first_write_of_op(1));
@@ -138,7 +128,7 @@ static void test_temporary(void **state)
 static void test_watch_register(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "watch reg BDMA.CFG_DST_ADDR_LOW"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_int_equal(session_writes(d->session), 2);
@@ -153,7 +143,7 @@ static void test_watch_register(void **state)
 static void test_watch_memory(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "watch mem 0x80102000 16"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     /* operation 2's bytes land when its layer completes */
@@ -171,7 +161,7 @@ static void test_watch_memory(void **state)
 static void test_diag(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("bad");
+    struct dbg *d = fixture_open_trace("bad");
     assert_int_equal(fixture_exec(d, "break diag csb-reserved"), CMD_OK);
     assert_int_equal(fixture_exec(d, "break rule"), CMD_OK);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
@@ -214,7 +204,7 @@ static void test_lut(void **state)
 static void test_rule(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "break rule bdma.group"), CMD_OK); /* a prefix of another */
     assert_int_equal(fixture_exec(d, "break rule bdma.free_slot"), CMD_OK);
     for (int i = 0; i < 20; i++) {
@@ -233,7 +223,7 @@ static void test_rule(void **state)
 static void test_bad_arguments(void **state)
 {
     (void)state;
-    struct dbg *d = open_trace("t4");
+    struct dbg *d = fixture_open_trace("t4");
     const char *bad[] = {
         "break layer -1",  "break layer 1 sometimes", "break unit gpu", "break reg NOPE",
         "break intr NOPE", "break lut sideways",      "delete 99",      "condition 99 1",

@@ -32,25 +32,9 @@ static void on_event(void *ctx, const struct dla_event *ev)
 
 static struct spec base(void)
 {
-    struct spec s = {.config = "nv_full",
-                     .prec = 0,
-                     .w = 5,
-                     .h = 6,
-                     .c = 150,
-                     .kw = 3,
-                     .kh = 3,
-                     .k = 9,
-                     .sx = 1,
-                     .sy = 1,
-                     .dx = 1,
-                     .dy = 1,
-                     .pl = 1,
-                     .pr = 1,
-                     .pt = 1,
-                     .pb = 1,
-                     .batches = 1,
-                     .data_banks = 3,
-                     .weight_banks = 4};
+    struct spec s = spec_3x3_same("nv_full", 0, 5, 6, 150, 9);
+    s.data_banks = 3;
+    s.weight_banks = 4;
     return s;
 }
 
@@ -69,6 +53,29 @@ static void expect_output(const struct spec *s, const struct layer_data *ld,
     free(want);
 }
 
+/* An nv_full model; with a log, its events are counted there. */
+static struct dla *new_model(struct log *log)
+{
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    if (log) {
+        *log = (struct log){0};
+        dla_listen(d, on_event, log);
+    }
+    return d;
+}
+
+/* Lay out and program s, run the convolution core on it (it must accept the
+ * layer) and hand back its output in out, or drop it when out is NULL. */
+static void run_layer(struct dla *d, const struct spec *s, struct layer_data *ld,
+                      struct dla_cube *out)
+{
+    struct dla_cube own;
+    prepare(d, s, ld);
+    assert_int_equal(run_conv(d, out ? out : &own), 0);
+    if (!out)
+        cube_free(&own);
+}
+
 /* Feature data sits in the documented entry layout: slice = line, groups of
  * one entry of channels per pixel, the partial last group packed (150 int8
  * channels = 5 atoms of 32: one full 4-atom entry plus one atom, four pixels
@@ -77,12 +84,9 @@ static void test_feature_layout(void **state)
 {
     (void)state;
     struct spec s = base();
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct dla *d = new_model(NULL);
     struct layer_data ld = {0};
-    prepare(d, &s, &ld);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
-    cube_free(&out);
+    run_layer(d, &s, &ld, NULL);
     const uint32_t eps = s.w + (s.w + 3) / 4; /* 5 full entries + 2 packed ones */
     assert_int_equal(get_reg(d, "CDMA.D_ENTRY_PER_SLICE") + 1, eps);
     struct cbuf_region dr = {0, s.data_banks};
@@ -119,14 +123,10 @@ static void test_bank_map_and_events(void **state)
 {
     (void)state;
     struct spec s = base();
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct layer_data ld = {0};
-    prepare(d, &s, &ld);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
-    cube_free(&out);
+    run_layer(d, &s, &ld, NULL);
     int32_t layer = (int32_t)dla_layer_current(d, DLA_P_CONV, 0)->index;
     struct dla_cbuf_bank banks[32];
     assert_int_equal(dla_cbuf_banks(d, banks, 32), 16);
@@ -166,22 +166,18 @@ static void test_full_reuse(void **state)
     (void)state;
     struct spec s = base();
     s.skip_data_rls = s.skip_weight_rls = true;
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct layer_data first = {0};
-    prepare(d, &s, &first);
+    run_layer(d, &s, &first, NULL);
     struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
-    cube_free(&out);
     /* new input and weights in memory, programmed to reuse */
     struct spec s2 = s;
     s2.seed = 999;
     s2.data_reuse = s2.weight_reuse = true;
     s2.skip_data_rls = s2.skip_weight_rls = false;
     struct layer_data second = {0};
-    prepare(d, &s2, &second);
-    assert_int_equal(run_conv(d, &out), 0);
+    run_layer(d, &s2, &second, &out);
     expect_output(&s, &first, &out);
     assert_int_equal(conv_last_bytes[DLA_C_CDMA_DAT], 0);
     assert_int_equal(conv_last_bytes[DLA_C_CDMA_WT], 0);
@@ -209,13 +205,11 @@ static void test_partial_release(void **state)
     s.h = 5;
     s.pt = s.pb = 0;
     s.rls_slices = 3; /* keep lines 3 and 4 */
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct layer_data first = {0};
-    prepare(d, &s, &first);
     struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
+    run_layer(d, &s, &first, &out);
     expect_output(&s, &first, &out);
     cube_free(&out);
     /* second part of the image: 4 new lines */
@@ -259,15 +253,11 @@ static void test_reuse_without_kept_data_is_a_rule(void **state)
     (void)state;
     struct spec s = base();
     s.weight_reuse = true; /* nothing was kept before */
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct layer_data ld = {0};
-    prepare(d, &s, &ld);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
+    run_layer(d, &s, &ld, NULL);
     assert_true(log.diags[DLA_DIAG_RULE] >= 1);
-    cube_free(&out);
     free_layer_data(&ld);
     dla_destroy(d);
 }
@@ -279,14 +269,13 @@ static void test_weight_ring_carries_on(void **state)
     (void)state;
     struct spec s = base();
     s.weight_banks = 1; /* 32 KiB ring, 12150 bytes a layer */
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct dla *d = new_model(NULL);
     struct cbuf_region wr = {s.data_banks, s.weight_banks};
     for (int layer = 0; layer < 4; layer++) {
         s.seed = 100 + (uint32_t)layer;
         struct layer_data ld = {0};
-        prepare(d, &s, &ld);
         struct dla_cube out;
-        assert_int_equal(run_conv(d, &out), 0);
+        run_layer(d, &s, &ld, &out);
         expect_output(&s, &ld, &out);
         /* where this layer's stream starts: 95 entries (12160 B) per layer */
         uint64_t start = (uint64_t)layer * 95 * 128 % (32 * 1024);
@@ -310,29 +299,24 @@ static void test_snapshot_keeps_cbuf(void **state)
     (void)state;
     struct spec s = base();
     s.skip_data_rls = s.skip_weight_rls = true;
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct dla *d = new_model(NULL);
     struct layer_data first = {0};
-    prepare(d, &s, &first);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
-    cube_free(&out);
+    run_layer(d, &s, &first, NULL);
     struct dla_snapshot *snap = dla_snapshot_take(d);
     assert_non_null(snap);
     /* overwrite CBUF with another layer that releases everything */
     struct spec other = base();
     other.seed = 5;
     struct layer_data junk = {0};
-    prepare(d, &other, &junk);
-    assert_int_equal(run_conv(d, &out), 0);
-    cube_free(&out);
+    run_layer(d, &other, &junk, NULL);
     dla_snapshot_restore(d, snap);
     dla_snapshot_free(snap);
     struct spec s2 = s;
     s2.seed = 77;
     s2.data_reuse = s2.weight_reuse = true;
     struct layer_data second = {0};
-    prepare(d, &s2, &second);
-    assert_int_equal(run_conv(d, &out), 0);
+    struct dla_cube out;
+    run_layer(d, &s2, &second, &out);
     expect_output(&s, &first, &out);
     cube_free(&out);
     free_layer_data(&first);
@@ -349,9 +333,8 @@ static void test_pipeline_through_csb(void **state)
 {
     (void)state;
     struct spec s = base();
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct layer_data ld = {0};
     prepare(d, &s, &ld);
     set_field(d, "CDMA.D_PERF_ENABLE", NULL, 1);
@@ -393,9 +376,8 @@ static void test_pipeline_through_csb(void **state)
 static void test_op_enable_order_rule(void **state)
 {
     (void)state;
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct log log = {0};
-    dla_listen(d, on_event, &log);
+    struct log log;
+    struct dla *d = new_model(&log);
     struct spec s = base();
     struct layer_data ld = {0};
     prepare(d, &s, &ld);

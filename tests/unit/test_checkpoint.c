@@ -19,10 +19,7 @@
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_mkdir())
-        return -1;
-    fixture_bdma_trace("t4", OPS);
-    return 0;
+    return fixture_bdma_setup("t4", OPS);
 }
 
 /* Everything observable about a session at one point. */
@@ -127,19 +124,10 @@ static void assert_state_after(struct dbg *d, const char *cmd, const struct stat
     release(&now);
 }
 
-static struct dbg *open_t4(void)
-{
-    char path[512];
-    fixture_path(path, sizeof path, "t4");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
-    return d;
-}
-
 static void test_back_then_step_repeats(void **state)
 {
     (void)state;
-    struct dbg *d = open_t4();
+    struct dbg *d = fixture_open_trace("t4");
     struct state s[OPS + 1];
     s[0] = capture(d);
     for (int i = 1; i <= 3; i++) {
@@ -162,7 +150,7 @@ static void test_back_then_step_repeats(void **state)
 static void test_back_from_inside_a_layer(void **state)
 {
     (void)state;
-    struct dbg *d = open_t4();
+    struct dbg *d = fixture_open_trace("t4");
     assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
     struct state at1 = capture(d);
     assert_int_equal(fixture_exec(d, "step 3"), CMD_OK);
@@ -174,7 +162,7 @@ static void test_back_from_inside_a_layer(void **state)
 static void test_replay_from_thinned_checkpoints(void **state)
 {
     (void)state;
-    struct dbg *d = open_t4();
+    struct dbg *d = fixture_open_trace("t4");
     cps_destroy(d->cps);
     d->cps = cps_create(2); /* at most two saved states: the others are replayed */
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
@@ -194,7 +182,7 @@ static void test_replay_from_thinned_checkpoints(void **state)
 static void test_breakpoints_do_not_stop_a_replay(void **state)
 {
     (void)state;
-    struct dbg *d = open_t4();
+    struct dbg *d = fixture_open_trace("t4");
     cps_destroy(d->cps);
     d->cps = cps_create(1);
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);

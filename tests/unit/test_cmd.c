@@ -15,19 +15,7 @@
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_mkdir())
-        return -1;
-    fixture_bdma_trace("t3", 3);
-    return 0;
-}
-
-static struct dbg *open_t3(void)
-{
-    char path[512];
-    fixture_path(path, sizeof path, "t3");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
-    return d;
+    return fixture_bdma_setup("t3", 3);
 }
 
 static void test_lookup(void **state)
@@ -66,7 +54,7 @@ static void test_lookup(void **state)
 static void test_errors_name_command_and_line(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     assert_int_equal(fixture_exec(d, "frobnicate 3"), CMD_ERROR);
     assert_non_null(strstr(fixture_out.text, "unknown command \"frobnicate\""));
     assert_int_equal(fixture_exec(d, "break layer"), CMD_ERROR);
@@ -90,7 +78,7 @@ static void test_errors_name_command_and_line(void **state)
 static void test_empty_line_repeats_steps(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     assert_int_equal(fixture_exec(d, "step 2"), CMD_OK);
     assert_int_equal(session_writes(d->session), 2);
     assert_int_equal(fixture_exec(d, ""), CMD_OK);
@@ -133,7 +121,7 @@ static struct cands complete(struct dbg *d, const char *line, size_t *start)
 static void test_completion(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     size_t start;
     struct cands k = complete(d, "cont", &start);
     assert_string_equal(k.all, "[continue]");
@@ -217,7 +205,7 @@ static void test_expressions(void **state)
 static void test_reg_show_and_poke(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     struct dla *dla = session_dla(d->session);
     /* a poke is a CSB write: stored, in the event ring, fields decoded */
     assert_int_equal(fixture_exec(d, "reg CDMA.D_DATAIN_SIZE_0_0 = 0x00070005"), CMD_OK);
@@ -250,7 +238,7 @@ static void test_reg_show_and_poke(void **state)
 static void test_examine_memory(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     assert_int_equal(fixture_exec(d, "step"), CMD_OK); /* the trace loads its source first */
     assert_int_equal(fixture_exec(d, "x/4bx 0x80000000"), CMD_OK);
     char want[128];
@@ -274,7 +262,7 @@ static void test_examine_memory(void **state)
 static void test_where_and_info(void **state)
 {
     (void)state;
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     const char *topics[] = {"layers", "tasks", "regs GLB",    "cbuf",        "lut",
                             "perf",   "mem",   "breakpoints", "checkpoints", "trace 5",
                             "intr",   "units", "hang"};
@@ -386,7 +374,7 @@ static void test_hostile_arguments(void **state)
     (void)state;
     char cwd[1024];
     assert_non_null(getcwd(cwd, sizeof cwd));
-    struct dbg *d = open_t3();
+    struct dbg *d = fixture_open_trace("t3");
     assert_int_equal(chdir(fixture_dir), 0); /* exports of odd names land here */
     for (const struct cmd_entry *const *g = cmd_groups; *g; g++)
         each_with(d, "", *g);

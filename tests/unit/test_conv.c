@@ -67,25 +67,9 @@ static void check_spec(const struct spec *s, unsigned zero_every)
 
 static struct spec base(const char *config, unsigned prec)
 {
-    struct spec s = {.config = config,
-                     .prec = prec,
-                     .w = 6,
-                     .h = 5,
-                     .c = 11,
-                     .kw = 3,
-                     .kh = 3,
-                     .k = 7,
-                     .sx = 1,
-                     .sy = 1,
-                     .dx = 1,
-                     .dy = 1,
-                     .pl = 1,
-                     .pr = 1,
-                     .pt = 1,
-                     .pb = 1,
-                     .batches = 1,
-                     .data_banks = 2,
-                     .weight_banks = 2};
+    struct spec s = spec_3x3_same(config, prec, 6, 5, 11, 7);
+    s.data_banks = 2;
+    s.weight_banks = 2;
     return s;
 }
 

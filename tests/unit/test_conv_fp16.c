@@ -131,26 +131,12 @@ static void test_random_sums_close(void **state)
 static void test_fp16_layer(void **state)
 {
     (void)state;
-    struct spec s = {.config = "nv_full",
-                     .prec = 2,
-                     .w = 5,
-                     .h = 4,
-                     .c = 70,
-                     .kw = 3,
-                     .kh = 2,
-                     .k = 18,
-                     .sx = 1,
-                     .sy = 2,
-                     .dx = 1,
-                     .dy = 1,
-                     .pl = 1,
-                     .pr = 1,
-                     .pt = 1,
-                     .pb = 1,
-                     .batches = 1,
-                     .pad = 0x3800 /* 0.5 */,
-                     .data_banks = 2,
-                     .weight_banks = 2};
+    struct spec s = spec_3x3_same("nv_full", 2, 5, 4, 70, 18);
+    s.kh = 2;
+    s.sy = 2;
+    s.pad = 0x3800; /* 0.5 */
+    s.data_banks = 2;
+    s.weight_banks = 2;
     struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
     struct layer_data ld = {0};
     prepare(d, &s, &ld);

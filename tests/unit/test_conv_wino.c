@@ -200,103 +200,132 @@ static int32_t padded_input(const struct wlayer *L, int64_t y, int64_t x, uint32
     return L->in[(c * s->h + iy) * s->w + ix];
 }
 
-/* Exact: the direct convolution (kernel 3*stride, stride) over the padded input. */
-static void test_direct_equivalent(const struct wspec *ws)
-{
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct wlayer L = {.s = *ws};
-    make_layer(&L, dla_cfg(d));
-    program(d, &L);
+/* A layer made, programmed and run on nv_full; wrun_finish() frees it all. */
+struct wrun {
+    struct dla *d;
+    struct wlayer L;
     struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
+};
+
+static void wrun_start(struct wrun *r, const char *name, const struct wspec *ws)
+{
+    r->d = dla_create(dla_config_find("nv_full"), NULL);
+    r->L = (struct wlayer){.s = *ws};
+    make_layer(&r->L, dla_cfg(r->d));
+    program(r->d, &r->L);
+    if (run_conv(r->d, &r->out) != 0)
+        fail_msg("%s: the convolution core refused the layer", name);
+}
+
+static void wrun_finish(struct wrun *r)
+{
+    cube_free(&r->out);
+    free_layer(&r->L);
+    dla_destroy(r->d);
+}
+
+/* Exact: the direct convolution (kernel 3*stride, stride) over the padded input. */
+static void check_direct_equivalent(const char *name, const struct wspec *ws)
+{
+    struct wrun r;
+    wrun_start(&r, name, ws);
+    const struct wlayer *L = &r.L;
     for (uint32_t k = 0; k < ws->k; k++)
-        for (uint32_t y = 0; y < out.h; y++)
-            for (uint32_t x = 0; x < out.w; x++) {
+        for (uint32_t y = 0; y < r.out.h; y++)
+            for (uint32_t x = 0; x < r.out.w; x++) {
                 int64_t acc = 0;
-                for (uint32_t r = 0; r < L.ks; r++)
-                    for (uint32_t t = 0; t < L.ks; t++)
+                for (uint32_t rr = 0; rr < L->ks; rr++)
+                    for (uint32_t t = 0; t < L->ks; t++)
                         for (uint32_t c = 0; c < ws->c; c++)
-                            acc += (int64_t)padded_input(&L, (int64_t)y * ws->stride + r,
+                            acc += (int64_t)padded_input(L, (int64_t)y * ws->stride + rr,
                                                          (int64_t)x * ws->stride + t, c) *
-                                   L.kern[((k * L.ks + r) * L.ks + t) * ws->c + c];
-                int32_t got = out.v[cube_index(&out, 0, k, y, x)];
+                                   L->kern[((k * L->ks + rr) * L->ks + t) * ws->c + c];
+                int32_t got = r.out.v[cube_index(&r.out, 0, k, y, x)];
                 if (ws->prec == 2) { /* no CACC truncation in fp16: 4 x the convolution */
                     float want = (float)(4 * acc);
                     if ((uint32_t)got != f32_bits(want))
-                        fail_msg("k%u y%u x%u: want %g got %g", k, y, x, (double)want,
+                        fail_msg("%s: k%u y%u x%u: want %g got %g", name, k, y, x, (double)want,
                                  (double)f32_from_bits((uint32_t)got));
                 } else if (got != acc) {
-                    fail_msg("k%u y%u x%u: want %lld got %d", k, y, x, (long long)acc, got);
+                    fail_msg("%s: k%u y%u x%u: want %lld got %d", name, k, y, x, (long long)acc,
+                             got);
                 }
             }
-    cube_free(&out);
-    free_layer(&L);
-    dla_destroy(d);
+    wrun_finish(&r);
 }
 
-static void test_int16_exact(void **state)
-{
-    (void)state;
-    struct wspec s = {.prec = 1,
-                      .w = 8,
-                      .h = 8,
-                      .c = 32,
-                      .k = 20,
-                      .stride = 1,
-                      .pl = 1,
-                      .pt = 1,
-                      .pr = 3,
-                      .pb = 3,
-                      .clip = 2,
-                      .range = 3000};
-    test_direct_equivalent(&s);
-}
-
-static void test_int8_exact(void **state)
-{
-    (void)state;
+/* Fields in struct wspec's order: prec, w, h, c, k, stride, pl, pt, pr, pb,
+ * pad, pra, clip, range, compressed. */
+static const struct {
+    const char *name;
+    struct wspec s;
+} direct_cases[] = {
+    {"int16", {1, 8, 8, 32, 20, 1, 1, 1, 3, 3, 0, 0, 2, 3000, false}},
     /* |B^T d B| <= 4 |d|: inputs within 31 stay inside int8 */
-    struct wspec s = {.prec = 0,
-                      .w = 12,
-                      .h = 8,
-                      .c = 32,
-                      .k = 40,
-                      .stride = 1,
-                      .pl = 2,
-                      .pt = 1,
-                      .pr = 2,
-                      .pb = 3,
-                      .pad = 5,
-                      .clip = 2,
-                      .range = 31};
-    test_direct_equivalent(&s);
-}
+    {"int8", {0, 12, 8, 32, 40, 1, 2, 1, 2, 3, 5, 0, 2, 31, false}},
+    {"int16 stride 2 folded", {1, 18, 17, 16, 5, 2, 3, 2, 3, 5, 0, 0, 2, 1000, false}},
+    /* fp16: small integers keep every transform and sum exact; pad 1.0 */
+    {"fp16", {2, 8, 12, 16, 7, 1, 1, 3, 3, 1, 0x3c00, 0, 0, 8, false}},
+    {"fp16 stride 2 folded", {2, 18, 17, 16, 7, 2, 3, 2, 3, 5, 0x3c00, 0, 0, 8, false}},
+};
 
-/* fp16: small integers keep every transform and sum exact. */
-static void test_fp16_exact(void **state)
+static void test_direct_equivalent(void **state)
 {
     (void)state;
-    struct wspec s = {.prec = 2,
-                      .w = 8,
-                      .h = 12,
-                      .c = 16,
-                      .k = 7,
-                      .stride = 1,
-                      .pl = 1,
-                      .pt = 3,
-                      .pr = 3,
-                      .pb = 1,
-                      .pad = 0x3c00 /* 1.0 */,
-                      .range = 8};
-    test_direct_equivalent(&s);
-    s.stride = 2;
-    s.w = 18;
-    s.h = 17;
-    s.pl = 3;
-    s.pr = 3;
-    s.pt = 2;
-    s.pb = 5;
-    test_direct_equivalent(&s);
+    for (size_t i = 0; i < sizeof direct_cases / sizeof direct_cases[0]; i++)
+        check_direct_equivalent(direct_cases[i].name, &direct_cases[i].s);
+}
+
+/* The F(2x2, 3x3) tile arithmetic written out, against the 2x2 outputs of
+ * every tile: B^T d B per channel, PRA truncation by s.pra (saturated to
+ * int8 in an int8 layer), times the transformed weights, then A^T m A. */
+static void check_tiles(const char *name, const struct wrun *r)
+{
+    const struct wlayer *L = &r->L;
+    const struct wspec *s = &L->s;
+    static const int A[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+    for (uint32_t k = 0; k < s->k; k++)
+        for (uint32_t by = 0; by < r->out.h / 2; by++)
+            for (uint32_t bx = 0; bx < r->out.w / 2; bx++) {
+                int64_t m[16] = {0};
+                for (uint32_t c = 0; c < s->c; c++) {
+                    int32_t dt[4][4], bt[4][4], t[4][4];
+                    for (int i = 0; i < 4; i++)
+                        for (int j = 0; j < 4; j++)
+                            dt[i][j] = padded_input(L, 2 * by + i, 2 * bx + j, c);
+                    /* B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1] */
+                    for (int j = 0; j < 4; j++) {
+                        bt[0][j] = dt[0][j] - dt[2][j];
+                        bt[1][j] = dt[1][j] + dt[2][j];
+                        bt[2][j] = dt[2][j] - dt[1][j];
+                        bt[3][j] = dt[1][j] - dt[3][j];
+                    }
+                    for (int i = 0; i < 4; i++) {
+                        t[i][0] = bt[i][0] - bt[i][2];
+                        t[i][1] = bt[i][1] + bt[i][2];
+                        t[i][2] = bt[i][2] - bt[i][1];
+                        t[i][3] = bt[i][1] - bt[i][3];
+                    }
+                    for (int i = 0; i < 16; i++) {
+                        int64_t v = ref_round_shift(t[i / 4][i % 4], s->pra);
+                        if (s->prec == 0)
+                            v = v > 127 ? 127 : v < -128 ? -128 : v;
+                        m[i] += v * L->wt4[((size_t)k * L->ext_c + c) * 16 + i];
+                    }
+                }
+                /* A^T = [1 1 1 0; 0 1 -1 -1] on both sides */
+                for (int oy = 0; oy < 2; oy++)
+                    for (int ox = 0; ox < 2; ox++) {
+                        int64_t acc = 0;
+                        for (int i = 0; i < 4; i++)
+                            for (int j = 0; j < 4; j++)
+                                acc += A[oy][i] * A[ox][j] * m[i * 4 + j];
+                        int32_t got = r->out.v[cube_index(&r->out, 0, k, 2 * by + oy, 2 * bx + ox)];
+                        if (got != acc)
+                            fail_msg("%s: k%u y%u x%u: want %lld got %d", name, k, 2 * by + oy,
+                                     2 * bx + ox, (long long)acc, got);
+                    }
+            }
 }
 
 /* Compressed pre-transformed weights (every third weight dropped). */
@@ -315,80 +344,21 @@ static void test_compressed(void **state)
                       .pb = 3,
                       .range = 500,
                       .compressed = true};
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct wlayer L = {.s = s};
-    make_layer(&L, dla_cfg(d));
-    program(d, &L);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
+    struct wrun r;
+    wrun_start(&r, "compressed", &s);
     /* the stream order was [group][4 channels][kernel][position][channel]:
      * rebuild which weights were dropped and check the tile arithmetic */
-    unsigned kg = dla_cfg(d)->atomic_k / 2;
+    unsigned kg = dla_cfg(r.d)->atomic_k / 2;
     size_t i = 0;
     for (uint32_t k0 = 0; k0 < s.k; k0 += kg)
-        for (uint32_t c0 = 0; c0 < L.ext_c; c0 += 4)
+        for (uint32_t c0 = 0; c0 < r.L.ext_c; c0 += 4)
             for (uint32_t k = k0; k < k0 + kg && k < s.k; k++)
                 for (int pos = 0; pos < 16; pos++)
                     for (uint32_t c = c0; c < c0 + 4; c++, i++)
                         if (i % 3 == 0)
-                            L.wt4[((size_t)k * L.ext_c + c) * 16 + pos] = 0;
-    for (uint32_t k = 0; k < s.k; k++)
-        for (uint32_t by = 0; by < out.h / 2; by++)
-            for (uint32_t bx = 0; bx < out.w / 2; bx++) {
-                int64_t m[16] = {0};
-                for (uint32_t c = 0; c < s.c; c++) {
-                    int32_t dt[4][4], bt[4][4], t[4][4];
-                    for (int y = 0; y < 4; y++)
-                        for (int x = 0; x < 4; x++)
-                            dt[y][x] = padded_input(&L, 2 * by + y, 2 * bx + x, c);
-                    for (int x = 0; x < 4; x++) {
-                        bt[0][x] = dt[0][x] - dt[2][x];
-                        bt[1][x] = dt[1][x] + dt[2][x];
-                        bt[2][x] = dt[2][x] - dt[1][x];
-                        bt[3][x] = dt[1][x] - dt[3][x];
-                    }
-                    for (int y = 0; y < 4; y++) {
-                        t[y][0] = bt[y][0] - bt[y][2];
-                        t[y][1] = bt[y][1] + bt[y][2];
-                        t[y][2] = bt[y][2] - bt[y][1];
-                        t[y][3] = bt[y][1] - bt[y][3];
-                    }
-                    for (int q = 0; q < 16; q++)
-                        m[q] +=
-                            (int64_t)t[q / 4][q % 4] * L.wt4[((size_t)k * L.ext_c + c) * 16 + q];
-                }
-                static const int A[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
-                for (int oy = 0; oy < 2; oy++)
-                    for (int ox = 0; ox < 2; ox++) {
-                        int64_t acc = 0;
-                        for (int y = 0; y < 4; y++)
-                            for (int x = 0; x < 4; x++)
-                                acc += A[oy][y] * A[ox][x] * m[y * 4 + x];
-                        assert_int_equal(out.v[cube_index(&out, 0, k, 2 * by + oy, 2 * bx + ox)],
-                                         acc);
-                    }
-            }
-    cube_free(&out);
-    free_layer(&L);
-    dla_destroy(d);
-}
-
-static void test_stride2_folding(void **state)
-{
-    (void)state;
-    struct wspec s = {.prec = 1,
-                      .w = 18,
-                      .h = 17,
-                      .c = 16,
-                      .k = 5,
-                      .stride = 2,
-                      .pl = 3,
-                      .pt = 2,
-                      .pr = 3,
-                      .pb = 5,
-                      .clip = 2,
-                      .range = 1000};
-    test_direct_equivalent(&s);
+                            r.L.wt4[((size_t)k * r.L.ext_c + c) * 16 + pos] = 0;
+    check_tiles("compressed", &r);
+    wrun_finish(&r);
 }
 
 /* PRA truncation and saturation: the tile arithmetic, written out. */
@@ -408,57 +378,10 @@ static void test_pra_truncation(void **state)
                       .pra = 1,
                       .clip = 0,
                       .range = 127};
-    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
-    struct wlayer L = {.s = s};
-    make_layer(&L, dla_cfg(d));
-    program(d, &L);
-    struct dla_cube out;
-    assert_int_equal(run_conv(d, &out), 0);
-    for (uint32_t k = 0; k < s.k; k++)
-        for (uint32_t by = 0; by < out.h / 2; by++)
-            for (uint32_t bx = 0; bx < out.w / 2; bx++) {
-                int64_t m[16] = {0};
-                for (uint32_t c = 0; c < s.c; c++) {
-                    int32_t dt[4][4], bt[4][4], t[4][4];
-                    for (int i = 0; i < 4; i++)
-                        for (int j = 0; j < 4; j++)
-                            dt[i][j] = padded_input(&L, 2 * by + i, 2 * bx + j, c);
-                    /* B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1] */
-                    for (int j = 0; j < 4; j++) {
-                        bt[0][j] = dt[0][j] - dt[2][j];
-                        bt[1][j] = dt[1][j] + dt[2][j];
-                        bt[2][j] = dt[2][j] - dt[1][j];
-                        bt[3][j] = dt[1][j] - dt[3][j];
-                    }
-                    for (int i = 0; i < 4; i++) {
-                        t[i][0] = bt[i][0] - bt[i][2];
-                        t[i][1] = bt[i][1] + bt[i][2];
-                        t[i][2] = bt[i][2] - bt[i][1];
-                        t[i][3] = bt[i][1] - bt[i][3];
-                    }
-                    for (int i = 0; i < 16; i++) {
-                        int64_t v = ref_round_shift(t[i / 4][i % 4], s.pra);
-                        v = v > 127 ? 127 : v < -128 ? -128 : v;
-                        m[i] += v * L.wt4[((size_t)k * L.ext_c + c) * 16 + i];
-                    }
-                }
-                /* A^T = [1 1 1 0; 0 1 -1 -1] on both sides */
-                for (int oy = 0; oy < 2; oy++)
-                    for (int ox = 0; ox < 2; ox++) {
-                        int64_t acc = 0;
-                        static const int A[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
-                        for (int i = 0; i < 4; i++)
-                            for (int j = 0; j < 4; j++)
-                                acc += A[oy][i] * A[ox][j] * m[i * 4 + j];
-                        int32_t got = out.v[cube_index(&out, 0, k, 2 * by + oy, 2 * bx + ox)];
-                        if (got != acc)
-                            fail_msg("k%u y%u x%u: want %lld got %d", k, 2 * by + oy, 2 * bx + ox,
-                                     (long long)acc, got);
-                    }
-            }
-    cube_free(&out);
-    free_layer(&L);
-    dla_destroy(d);
+    struct wrun r;
+    wrun_start(&r, "pra truncation", &s);
+    check_tiles("pra truncation", &r);
+    wrun_finish(&r);
 }
 
 static void test_winograd_absent_on_small(void **state)
@@ -476,9 +399,9 @@ static void test_winograd_absent_on_small(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_int16_exact),     cmocka_unit_test(test_int8_exact),
-        cmocka_unit_test(test_stride2_folding), cmocka_unit_test(test_fp16_exact),
-        cmocka_unit_test(test_pra_truncation),  cmocka_unit_test(test_winograd_absent_on_small),
+        cmocka_unit_test(test_direct_equivalent),
+        cmocka_unit_test(test_pra_truncation),
+        cmocka_unit_test(test_winograd_absent_on_small),
         cmocka_unit_test(test_compressed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "engine_rig.h"
 #include "fp16.h"
 #include "fw_desc.h"
 #include "loadable_writer.h"
@@ -22,47 +23,8 @@
 #include "sdp_net.h"
 #include "session.h"
 
-/* A minimal driver loop around the engine, so the test sees its log. */
-struct rig {
-    struct dla *d;
-    struct loadable *l;
-    struct runtime rt;
-    struct engine *e;
-    struct report rep;
-};
-
-static void rig_open_buf(struct rig *r, const uint8_t *buf, size_t len)
-{
-    char err[512];
-    memset(r, 0, sizeof *r);
-    r->d = dla_create(dla_config_default(), NULL);
-    r->l = loadable_parse(buf, len, "net", err, sizeof err);
-    if (!r->l)
-        fail_msg("%s", err);
-    assert_true(runtime_load(&r->rt, r->l, r->d, err, sizeof err));
-    r->e = engine_create(r->d, &r->rep, err, sizeof err);
-    assert_non_null(r->e);
-}
-
-static void rig_open(struct rig *r, const char *sample)
-{
-    uint8_t *buf;
-    size_t len;
-    char err[256];
-    assert_true(sample_net_build(sample, &buf, &len, err, sizeof err));
-    rig_open_buf(r, buf, len);
-    free(buf);
-}
-
-static void rig_close(struct rig *r)
-{
-    engine_destroy(r->e);
-    runtime_free(&r->rt);
-    loadable_free(r->l);
-    dla_destroy(r->d);
-}
-
-/* Run DLA task `task`; false when it failed.  Never loops forever: the
+/* A minimal driver loop around the engine of the rig (engine_rig.h), so the
+ * test sees its log: run DLA task `task`; false when it failed.  Never loops forever: the
  * hardware going idle without an interrupt ends the run. */
 static bool rig_run(struct rig *r, uint32_t task)
 {

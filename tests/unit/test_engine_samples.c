@@ -12,18 +12,7 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
-#include "runtime.h"
-#include "sample_net.h"
-
-struct rig {
-    struct dla *d;
-    struct loadable *l;
-    struct runtime rt;
-    struct engine *e;
-    struct report rep;
-    bool unsupported;
-};
+#include "engine_rig.h"
 
 static void on_diag(void *ctx, const struct dla_event *ev)
 {
@@ -35,17 +24,7 @@ static void on_diag(void *ctx, const struct dla_event *ev)
 /* Build and run the DLA task of a sample; skips when a unit is missing. */
 static void run_sample(struct rig *r, const char *name)
 {
-    uint8_t *buf;
-    size_t len;
-    char err[512];
-    memset(r, 0, sizeof *r);
-    assert_true(sample_net_build(name, &buf, &len, err, sizeof err));
-    r->d = dla_create(dla_config_default(), NULL);
-    r->l = loadable_parse(buf, len, name, err, sizeof err);
-    free(buf);
-    assert_non_null(r->l);
-    assert_true(runtime_load(&r->rt, r->l, r->d, err, sizeof err));
-    r->e = engine_create(r->d, &r->rep, err, sizeof err);
+    rig_open(r, name);
     dla_listen(r->d, on_diag, r);
     engine_start(r->e, r->d, &r->rt, 0);
     while (!engine_task_done(r->e)) {
@@ -61,14 +40,6 @@ static void run_sample(struct rig *r, const char *name)
         engine_interrupt(r->e, r->d);
     }
     assert_false(engine_task_failed(r->e));
-}
-
-static void close_rig(struct rig *r)
-{
-    engine_destroy(r->e);
-    runtime_free(&r->rt);
-    loadable_free(r->l);
-    dla_destroy(r->d);
 }
 
 /* A feature surface of the sample read back: int8, 32 channels per atom. */
@@ -150,7 +121,7 @@ static void test_bdma_sample(void **state)
     assert_memory_equal(a.v, b.v, 32 * 4 * 8);
     free(a.v);
     free(b.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 static void test_sdp_sample(void **state)
@@ -169,7 +140,7 @@ static void test_sdp_sample(void **state)
                 assert_int_equal(at(&out, c, y, x), relu_shift(at(&in, c, y, x), 0));
     free(in.v);
     free(out.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 static void test_pdp_sample(void **state)
@@ -194,7 +165,7 @@ static void test_pdp_sample(void **state)
             }
     free(in.v);
     free(out.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 static void test_conv_sample(void **state)
@@ -216,7 +187,7 @@ static void test_conv_sample(void **state)
                                  relu_shift(conv_at(&in, wt, 8, 3, 3, k, y, x), 4));
     free(in.v);
     free(out.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 static void test_rubik_sample(void **state)
@@ -238,7 +209,7 @@ static void test_rubik_sample(void **state)
                                  at(&in, ((y % 2) * 2 + x % 2) * 32 + co, y / 2, x / 2));
     free(in.v);
     free(out.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 /* LeNet's DLA part: conv 5x5 x8 + ReLU >> 8, max pool 2x2/2, fc 4x4x8 -> 10
@@ -277,7 +248,7 @@ static void test_lenet_sample(void **state)
     free(fc.v);
     free(c1.v);
     free(p1.v);
-    close_rig(&r);
+    rig_close(&r);
 }
 
 int main(void)

@@ -21,18 +21,12 @@
 static int setup(void **state)
 {
     (void)state;
-    if (fixture_mkdir())
-        return -1;
-    fixture_bdma_trace("t3", OPS);
-    return 0;
+    return fixture_bdma_setup("t3", OPS);
 }
 
 static struct dbg *run_t3(void)
 {
-    char path[512];
-    fixture_path(path, sizeof path, "t3");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
+    struct dbg *d = fixture_open_trace("t3");
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_true(session_finished(d->session));
     return d;

@@ -538,7 +538,7 @@ static void test_cfg_rules(void **state)
     struct lut_cfg c = linear_cfg(100, 2, 0, 0);
     c.le_end = 50;
     assert_int_equal(lut_cfg_check(h->d, DLA_U_CDP, &c), 1);
-    assert_int_equal(harness_count(h, "cdp.lut_le_range", 0), 1);
+    harness_expect_diag_once(h, "cdp.lut_le_range", 0);
     /* [-8.0, -1.0]: as integers the bit patterns would be out of order */
     c = linear_cfg(0, 0, 0, 0);
     c.fp = true;
@@ -547,7 +547,7 @@ static void test_cfg_rules(void **state)
     c.lo_start = f32_bits(2.0f);
     c.lo_end = f32_bits(1.0f);
     assert_int_equal(lut_cfg_check(h->d, DLA_U_SDP, &c), 1);
-    assert_int_equal(harness_count(h, "sdp.lut_lo_range", 0), 1);
+    harness_expect_diag_once(h, "sdp.lut_lo_range", 0);
     assert_int_equal(harness_count(h, "sdp.lut_le_range", 0), 0);
     harness_free(h);
 }

@@ -28,10 +28,16 @@ static void common_regs(struct harness *h, const struct rbk_case *rc)
     wr(h, "RBK.D_DAOUT_ADDR_LOW", (uint32_t)DST);
 }
 
-static void run(struct harness *h)
+/* Enable the layer and run until idle; run() also expects it clean. */
+static void launch(struct harness *h)
 {
     wr(h, "RBK.D_OP_ENABLE", 1);
     run_idle(h);
+}
+
+static void run(struct harness *h)
+{
+    launch(h);
     harness_expect_clean_layer(h);
 }
 
@@ -132,15 +138,30 @@ static struct planar_layout planar_of(const struct rbk_case *rc)
     return p;
 }
 
+/* A split reads the cube and writes the planes ... */
+static void split_strides(struct harness *h, const struct planar_layout *p)
+{
+    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p->cube_line);
+    wr(h, "RBK.D_DAIN_SURF_STRIDE", (uint32_t)p->cube_surf);
+    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p->plane_line);
+    wr(h, "RBK.D_DAOUT_PLANAR_STRIDE", (uint32_t)p->plane_stride);
+}
+
+/* ... and a merge the other way round. */
+static void merge_strides(struct harness *h, const struct planar_layout *p)
+{
+    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p->plane_line);
+    wr(h, "RBK.D_DAIN_PLANAR_STRIDE", (uint32_t)p->plane_stride);
+    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p->cube_line);
+    wr(h, "RBK.D_DAOUT_SURF_STRIDE", (uint32_t)p->cube_surf);
+}
+
 static void check_split(const struct rbk_case *rc)
 {
     struct harness *h = harness_new("nv_full");
     struct planar_layout p = planar_of(rc);
     common_regs(h, rc);
-    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p.cube_line);
-    wr(h, "RBK.D_DAIN_SURF_STRIDE", (uint32_t)p.cube_surf);
-    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.plane_line);
-    wr(h, "RBK.D_DAOUT_PLANAR_STRIDE", (uint32_t)p.plane_stride);
+    split_strides(h, &p);
     size_t in_bytes = p.cube_surf * p.surfaces, out_bytes = p.plane_stride * rc->c_in;
     uint8_t *src = random_bytes(in_bytes, rc->w * 3 + rc->c_in);
     uint8_t *dst = run_on(h, src, in_bytes, out_bytes);
@@ -168,10 +189,7 @@ static void check_merge(const struct rbk_case *rc)
     struct harness *h = harness_new("nv_full");
     struct planar_layout p = planar_of(rc);
     common_regs(h, rc);
-    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p.plane_line);
-    wr(h, "RBK.D_DAIN_PLANAR_STRIDE", (uint32_t)p.plane_stride);
-    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.cube_line);
-    wr(h, "RBK.D_DAOUT_SURF_STRIDE", (uint32_t)p.cube_surf);
+    merge_strides(h, &p);
     size_t in_bytes = p.plane_stride * (rc->c_in + 1), out_bytes = p.cube_surf * p.surfaces;
     uint8_t *src = random_bytes(in_bytes, rc->w * 5 + rc->c_in);
     uint8_t *dst = run_on(h, src, in_bytes, out_bytes);
@@ -232,10 +250,7 @@ static void test_split_merge_round_trip(void **state)
     assert_non_null(back);
     mem_put(h, SRC, orig, cube);
     common_regs(h, &sp);
-    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p.cube_line);
-    wr(h, "RBK.D_DAIN_SURF_STRIDE", (uint32_t)p.cube_surf);
-    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.plane_line);
-    wr(h, "RBK.D_DAOUT_PLANAR_STRIDE", (uint32_t)p.plane_stride);
+    split_strides(h, &p);
     run(h);
     /* merge from DST back to SRC + 64 MiB, in the other register group */
     wr(h, "RBK.S_POINTER", 1);
@@ -244,10 +259,7 @@ static void test_split_merge_round_trip(void **state)
     common_regs(h, &mg);
     wr(h, "RBK.D_DAIN_ADDR_LOW", (uint32_t)DST);
     wr(h, "RBK.D_DAOUT_ADDR_LOW", (uint32_t)(SRC + (64u << 20)));
-    wr(h, "RBK.D_DAIN_LINE_STRIDE", (uint32_t)p.plane_line);
-    wr(h, "RBK.D_DAIN_PLANAR_STRIDE", (uint32_t)p.plane_stride);
-    wr(h, "RBK.D_DAOUT_LINE_STRIDE", (uint32_t)p.cube_line);
-    wr(h, "RBK.D_DAOUT_SURF_STRIDE", (uint32_t)p.cube_surf);
+    merge_strides(h, &p);
     h->n_done = 0;
     run(h);
     mem_get(h, SRC + (64u << 20), back, cube);
@@ -274,34 +286,27 @@ static void test_rules_and_absence(void **state)
     wr(h, "RBK.D_DAIN_LINE_STRIDE", 256);
     wr(h, "RBK.D_DAOUT_LINE_STRIDE", 64);
     wr(h, "RBK.D_DAOUT_PLANAR_STRIDE", 64);
-    wr(h, "RBK.D_OP_ENABLE", 1);
-    run_idle(h);
-    assert_int_equal(harness_count(h, "rbk.planar_align", 0), 1);
-    assert_int_equal(h->n_done, 1);
+    launch(h);
+    harness_expect_diag_and_done(h, "rbk.planar_align", 0);
     harness_free(h);
 
     h = harness_new("nv_full");
     wr(h, "RBK.D_MISC_CFG.RUBIK_MODE", 3);
-    wr(h, "RBK.D_OP_ENABLE", 1);
-    run_idle(h);
-    assert_int_equal(harness_count(h, "rbk.mode", 0), 1);
-    assert_int_equal(h->n_done, 1);
+    launch(h);
+    harness_expect_diag_and_done(h, "rbk.mode", 0);
     harness_free(h);
 
     h = harness_new("nv_full"); /* a contraction far too large */
     struct rbk_case big = {0, 0, 8192, 8192, 0, 8192, 32, 32};
     common_regs(h, &big);
-    wr(h, "RBK.D_OP_ENABLE", 1);
-    run_idle(h);
-    assert_int_equal(harness_count(h, "rbk.contract_width", 0), 1);
-    assert_int_equal(harness_count(h, NULL, DLA_DIAG_UNSUPPORTED), 1);
-    assert_int_equal(h->n_done, 1);
+    launch(h);
+    harness_expect_diag_once(h, "rbk.contract_width", 0);
+    harness_expect_diag_and_done(h, NULL, DLA_DIAG_UNSUPPORTED);
     harness_free(h);
 
     /* nv_small has no RUBIK: programming it is a clear diagnostic */
     h = harness_new("nv_small");
-    wr(h, "RBK.D_OP_ENABLE", 1);
-    run_idle(h);
+    launch(h);
     assert_true(harness_count(h, NULL, DLA_DIAG_FEATURE_ABSENT) +
                     harness_count(h, NULL, DLA_DIAG_CSB_UNMAPPED) >=
                 1);

@@ -18,6 +18,7 @@
 
 #include "dla_priv.h"
 #include "fp16.h"
+#include "one_stage.h"
 #include "reg_names.h"
 #include "sdp_dp.h"
 
@@ -828,40 +829,9 @@ static void test_needs_rdma(void **state)
 /* ---------------------------------------------------------------- on the fly */
 
 /* An SDP stage run the way the pipeline runs it, with CACC's cube. */
-struct flying {
-    struct dla_pipe pipe;
-    struct dla_exec x;
-};
-
-static void flying_open(struct flying *f, struct dla *d)
+static void flying_open(struct one_stage *f, struct dla *d)
 {
-    memset(f, 0, sizeof *f);
-    f->pipe.n_stages = 1;
-    f->pipe.stage[0].proc = DLA_P_SDP;
-    f->pipe.stage[0].rdma_group = 0xff;
-    f->pipe.stage[0].layer = layer_ensure(d, DLA_P_SDP, 0);
-    f->x = (struct dla_exec){.d = d, .pipe = &f->pipe, .stage = 0};
-}
-
-static void flying_close(struct flying *f)
-{
-    for (size_t i = 0; i < f->pipe.n_writes; i++)
-        free(f->pipe.writes[i].data);
-    free(f->pipe.writes);
-    free(f->pipe.xfers);
-}
-
-/* The byte the stage wrote at addr (pending writes are held until completion). */
-static bool written_byte(const struct flying *f, uint64_t addr, uint8_t *out)
-{
-    for (size_t i = 0; i < f->pipe.n_writes; i++) {
-        const struct dla_pending_write *w = &f->pipe.writes[i];
-        if (addr >= w->addr && addr < w->addr + w->len) {
-            *out = w->data[addr - w->addr];
-            return true;
-        }
-    }
-    return false;
+    one_stage_open(f, d, DLA_P_SDP, layer_ensure(d, DLA_P_SDP, 0), 0xff);
 }
 
 static void test_on_the_fly_batches_and_pdp(void **state)
@@ -881,7 +851,7 @@ static void test_on_the_fly_batches_and_pdp(void **state)
     assert_true(cube_alloc(&in, L.w, L.h, L.c, batches, DLA_CUBE_INT));
     for (size_t i = 0; i < cube_elems(&in); i++)
         in.v[i] = (int32_t)(next_random() >> 40) - (1 << 23); /* CACC's int32 sums */
-    struct flying f;
+    struct one_stage f;
     flying_open(&f, wd.d);
     assert_int_equal(sdp_execute(wd.d, &f.x, 0, 0xff, &in, NULL), 0);
     for (uint32_t b = 0; b < batches; b++)
@@ -893,10 +863,10 @@ static void test_on_the_fly_batches_and_pdp(void **state)
                     int32_t want = ref_element(&wd, &L, v, c, y, x, &sat, NULL);
                     uint8_t got = 0;
                     uint64_t a = OUT_ADDR + b * batch_stride + y * wd.out_line + x * wd.atom + c;
-                    assert_true(written_byte(&f, a, &got));
+                    assert_true(one_stage_written_byte(&f, a, &got));
                     assert_int_equal((int8_t)got, want);
                 }
-    flying_close(&f);
+    one_stage_close(&f);
     /* the same layer handed to PDP: the converted values of the real channels */
     wr(wd.d, "SDP.D_FEATURE_MODE_CFG", 1 | 2 | (batches - 1) << 8);
     struct dla_cube to_pdp = {0};
@@ -913,7 +883,7 @@ static void test_on_the_fly_batches_and_pdp(void **state)
                 ref_element(&wd, &L, in.v[cube_index(&in, b, c, 1, 2)], c, 1, 2, &sat, NULL);
             assert_int_equal(to_pdp.v[cube_index(&to_pdp, b, c, 1, 2)], want);
         }
-    flying_close(&f);
+    one_stage_close(&f);
     cube_free(&to_pdp);
     cube_free(&in);
     close_world(&wd);

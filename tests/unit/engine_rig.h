@@ -1,0 +1,64 @@
+/* A model, a loadable, the runtime and the engine around them: the rig
+ * test_engine and test_engine_samples drive by hand (each with its own loop,
+ * so that a test sees the engine's actions and log).  Header-only. */
+#ifndef ENGINE_RIG_H
+#define ENGINE_RIG_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "runtime.h"
+#include "sample_net.h"
+
+struct rig {
+    struct dla *d;
+    struct loadable *l;
+    struct runtime rt;
+    struct engine *e;
+    struct report rep;
+    bool unsupported; /* for a listener of the caller's that sets it */
+};
+
+/* The loadable in buf on the default configuration, loaded and with an
+ * engine; the test fails if any step does. */
+static inline void rig_open_buf(struct rig *r, const uint8_t *buf, size_t len)
+{
+    char err[512];
+    memset(r, 0, sizeof *r);
+    r->d = dla_create(dla_config_default(), NULL);
+    r->l = loadable_parse(buf, len, "net", err, sizeof err);
+    if (!r->l)
+        fail_msg("%s", err);
+    assert_true(runtime_load(&r->rt, r->l, r->d, err, sizeof err));
+    r->e = engine_create(r->d, &r->rep, err, sizeof err);
+    assert_non_null(r->e);
+}
+
+/* The same for a built-in sample network ("lenet", "conv" ...). */
+static inline void rig_open(struct rig *r, const char *sample)
+{
+    uint8_t *buf;
+    size_t len;
+    char err[256];
+    assert_true(sample_net_build(sample, &buf, &len, err, sizeof err));
+    rig_open_buf(r, buf, len);
+    free(buf);
+}
+
+static inline void rig_close(struct rig *r)
+{
+    engine_destroy(r->e);
+    runtime_free(&r->rt);
+    loadable_free(r->l);
+    dla_destroy(r->d);
+}
+
+#endif
