@@ -197,7 +197,8 @@ install: all
 
 format:
 	clang-format -i $(SIM_SRC) $(wildcard sim/*.h) $(CORE_SRC) src/main.c $(wildcard src/*.h) \
-		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) $(TEST_PLUGIN_SRC) plugins/include/dladbg/decoder.h $(TEST_SRC)
+		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) $(TEST_PLUGIN_SRC) $(wildcard plugins/*.h) \
+		plugins/include/dladbg/decoder.h $(TEST_SRC) $(wildcard tests/unit/*.h tests/bench/*.c)
 
 clean:
 	rm -rf build dladbg

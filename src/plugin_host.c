@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 struct plugin_host {
     size_t n, cap;
     struct plugin_info *p;
