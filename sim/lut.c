@@ -3,6 +3,7 @@
  * lut_cdp.c and lut_sdp.c. */
 #include "lut.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "lut_internal.h"
@@ -118,6 +119,29 @@ static void read_bounds(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
     }
 }
 
+/* A slope field: register S_LUT_<table>_SLOPE_<what> (what = SCALE or
+ * SHIFT), field LUT_<table>_SLOPE_<flow>_<what> (flow = UFLOW or OFLOW). */
+static uint32_t slope_field(const struct dla *d, enum dla_unit u, const char *table,
+                            const char *flow, const char *what)
+{
+    char reg[32], field[40];
+    snprintf(reg, sizeof reg, "S_LUT_%s_SLOPE_%s", table, what);
+    snprintf(field, sizeof field, "LUT_%s_SLOPE_%s_%s", table, flow, what);
+    return dla_field(d, u, 0, reg, field);
+}
+
+/* The under- and overflow slopes of one table (LE or LO): the two tables'
+ * registers are named alike, so one reader serves both. */
+static void read_slopes(const struct dla *d, enum dla_unit u, const char *table,
+                        int16_t *uflow_scale, int16_t *oflow_scale, uint8_t *uflow_shift,
+                        uint8_t *oflow_shift)
+{
+    *uflow_scale = (int16_t)slope_field(d, u, table, "UFLOW", "SCALE");
+    *oflow_scale = (int16_t)slope_field(d, u, table, "OFLOW", "SCALE");
+    *uflow_shift = (uint8_t)slope_field(d, u, table, "UFLOW", "SHIFT");
+    *oflow_shift = (uint8_t)slope_field(d, u, table, "OFLOW", "SHIFT");
+}
+
 void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
 {
     memset(c, 0, sizeof *c);
@@ -129,22 +153,10 @@ void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
     c->le_index_select = (uint8_t)dla_field(d, u, 0, "S_LUT_INFO", "LUT_LE_INDEX_SELECT");
     c->lo_index_select = (uint8_t)dla_field(d, u, 0, "S_LUT_INFO", "LUT_LO_INDEX_SELECT");
     read_bounds(d, u, c);
-    c->le_uflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SCALE", "LUT_LE_SLOPE_UFLOW_SCALE");
-    c->le_oflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SCALE", "LUT_LE_SLOPE_OFLOW_SCALE");
-    c->lo_uflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SCALE", "LUT_LO_SLOPE_UFLOW_SCALE");
-    c->lo_oflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SCALE", "LUT_LO_SLOPE_OFLOW_SCALE");
-    c->le_uflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SHIFT", "LUT_LE_SLOPE_UFLOW_SHIFT");
-    c->le_oflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SHIFT", "LUT_LE_SLOPE_OFLOW_SHIFT");
-    c->lo_uflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_UFLOW_SHIFT");
-    c->lo_oflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_OFLOW_SHIFT");
+    read_slopes(d, u, "LE", &c->le_uflow_scale, &c->le_oflow_scale, &c->le_uflow_shift,
+                &c->le_oflow_shift);
+    read_slopes(d, u, "LO", &c->lo_uflow_scale, &c->lo_oflow_scale, &c->lo_uflow_shift,
+                &c->lo_oflow_shift);
 }
 
 /* A bound as a number: the integer, or the fp32 value of its low 32 bits. */
