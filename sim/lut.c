@@ -210,7 +210,7 @@ void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct d
 }
 
 /* Histogram of integer inputs over [lo, hi]. */
-void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
+static void histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
 {
     if (x < lo) {
         s->hist_below++;
@@ -225,7 +225,7 @@ void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t 
 }
 
 /* Histogram of fp inputs over [lo, hi]. */
-void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
+static void histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
 {
     if (!(v >= lo)) {
         s->hist_below++;
@@ -235,4 +235,19 @@ void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
         double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
         s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
     }
+}
+
+/* The input histogram spans both tables, from the lower start to the higher
+ * end; CDP and SDP count their inputs the same way (integer bounds, or the
+ * fp32 values of their low 32 bits on the fp paths). */
+void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x)
+{
+    histogram_int(s, lut_min64(c->le_start, c->lo_start), lut_max64(c->le_end, c->lo_end), x);
+}
+
+void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
+{
+    float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
+    float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
+    histogram_float(s, a < b ? a : b, e > g ? e : g, lut_f32(x));
 }
