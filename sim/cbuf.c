@@ -159,26 +159,42 @@ static void claim(struct cbuf *c, unsigned b, int32_t layer, enum cbuf_kind kind
     }
 }
 
+/* One step of a read or write at region byte offset off (wrapped): the bank
+ * it falls in, the offset inside that bank, and how many of the len bytes
+ * left fit before the next entry boundary.  Reads and writes never cross an
+ * entry in one step, so the banks' read and write counts are per entry. */
+struct cbuf_step {
+    unsigned bank;
+    uint64_t in_bank;
+    size_t len;
+};
+
+static inline struct cbuf_step step_at(const struct cbuf *c, const struct cbuf_region *r,
+                                       uint64_t off, size_t len)
+{
+    uint64_t in_region = off % cbuf_region_bytes(c, r);
+    uint64_t in_bank = in_region % c->bank_bytes;
+    uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
+    return (struct cbuf_step){.bank = r->first_bank + (unsigned)(in_region / c->bank_bytes),
+                              .in_bank = in_bank,
+                              .len = len < room ? len : (size_t)room};
+}
+
 void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const void *src,
                 size_t len, int32_t layer, enum cbuf_kind kind)
 {
     if (!region_ok(c, r))
         return;
     const uint8_t *s = src;
-    uint64_t span = cbuf_region_bytes(c, r);
     while (len > 0) {
-        uint64_t in_region = off % span;
-        unsigned b = r->first_bank + (unsigned)(in_region / c->bank_bytes);
-        uint64_t in_bank = in_region % c->bank_bytes;
-        /* never cross an entry boundary in one step, so entry writes are counted */
-        uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
-        size_t n = len < room ? len : (size_t)room;
+        struct cbuf_step st = step_at(c, r, off, len);
+        size_t n = st.len;
         memcpy(writable_bytes(c) + flat_index(c, r, off), s, n);
-        claim(c, b, layer, kind);
-        struct dla_cbuf_bank *bk = &c->bank[b];
+        claim(c, st.bank, layer, kind);
+        struct dla_cbuf_bank *bk = &c->bank[st.bank];
         bk->writes++;
-        if (in_bank + n > bk->bytes_used)
-            bk->bytes_used = in_bank + n;
+        if (st.in_bank + n > bk->bytes_used)
+            bk->bytes_used = st.in_bank + n;
         s += n;
         off += n;
         len -= n;
@@ -192,15 +208,11 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
         memset(dst, 0, len);
         return;
     }
-    uint64_t span = cbuf_region_bytes(c, r);
     while (len > 0) {
-        uint64_t in_region = off % span;
-        unsigned b = r->first_bank + (unsigned)(in_region / c->bank_bytes);
-        uint64_t in_bank = in_region % c->bank_bytes;
-        uint64_t room = c->entry_bytes - in_bank % c->entry_bytes;
-        size_t n = len < room ? len : (size_t)room;
+        struct cbuf_step st = step_at(c, r, off, len);
+        size_t n = st.len;
         memcpy(o, c->store->bytes + flat_index(c, r, off), n);
-        c->bank[b].reads++;
+        c->bank[st.bank].reads++;
         o += n;
         off += n;
         len -= n;

@@ -29,69 +29,54 @@ struct pixel_format {
                            PACKED10: bit position of component i in the 32-bit word */
 };
 
-#define RGBA                                                                                       \
-    {                                                                                              \
-        0, 1, 2, 3                                                                                 \
-    }
-#define BGRA                                                                                       \
-    {                                                                                              \
-        2, 1, 0, 3                                                                                 \
-    }
-#define ROT1                                                                                       \
-    {                                                                                              \
-        1, 2, 3, 0                                                                                 \
-    }
-#define REV                                                                                        \
-    {                                                                                              \
-        3, 2, 1, 0                                                                                 \
-    }
-#define YVU                                                                                        \
-    {                                                                                              \
-        0, 2, 1, 0                                                                                 \
-    }
-#define YUV                                                                                        \
-    {                                                                                              \
-        0, 1, 2, 0                                                                                 \
-    }
+/* Component orders for src[] of the 8- and 16-bit formats: the element of
+ * the pixel that holds R, G, B, A (Y, U, V, A).  Plain lists, used as
+ * {RGBA}, so that each stays one line. */
+#define RGBA 0, 1, 2, 3
+#define BGRA 2, 1, 0, 3
+#define ROT1 1, 2, 3, 0
+#define REV  3, 2, 1, 0
+#define YVU  0, 2, 1, 0
+#define YUV  0, 1, 2, 0
 
 /* Indexed by the PIXEL_FORMAT field (T_R8 = 0 ... T_Y16___V16U16_N444 = 35). */
 static const struct pixel_format formats[] = {
-    [0] = {1, 1, 0, 1, COMP8, false, RGBA},                     /* R8 */
-    [1] = {1, 2, 0, 1, COMP16, false, RGBA},                    /* R10 */
-    [2] = {1, 2, 0, 1, COMP16, false, RGBA},                    /* R12 */
-    [3] = {1, 2, 0, 1, COMP16, false, RGBA},                    /* R16 */
-    [4] = {1, 2, 0, 1, COMP16, false, RGBA},                    /* R16_I */
-    [5] = {1, 2, 0, 1, COMP16, true, RGBA},                     /* R16_F */
-    [6] = {1, 8, 0, 4, COMP16, false, RGBA},                    /* A16B16G16R16 */
-    [7] = {1, 8, 0, 4, COMP16, false, RGBA},                    /* X16B16G16R16 */
-    [8] = {1, 8, 0, 4, COMP16, true, RGBA},                     /* A16B16G16R16_F */
-    [9] = {1, 8, 0, 4, COMP16, false, BGRA},                    /* A16Y16U16V16 */
-    [10] = {1, 8, 0, 4, COMP16, false, ROT1},                   /* V16U16Y16A16 */
-    [11] = {1, 8, 0, 4, COMP16, true, BGRA},                    /* A16Y16U16V16_F */
-    [12] = {1, 4, 0, 4, COMP8, false, RGBA},                    /* A8B8G8R8 */
-    [13] = {1, 4, 0, 4, COMP8, false, BGRA},                    /* A8R8G8B8 */
-    [14] = {1, 4, 0, 4, COMP8, false, ROT1},                    /* B8G8R8A8 */
-    [15] = {1, 4, 0, 4, COMP8, false, REV},                     /* R8G8B8A8 */
-    [16] = {1, 4, 0, 4, COMP8, false, RGBA},                    /* X8B8G8R8 */
-    [17] = {1, 4, 0, 4, COMP8, false, BGRA},                    /* X8R8G8B8 */
-    [18] = {1, 4, 0, 4, COMP8, false, ROT1},                    /* B8G8R8X8 */
-    [19] = {1, 4, 0, 4, COMP8, false, REV},                     /* R8G8B8X8 */
+    [0] = {1, 1, 0, 1, COMP8, false, {RGBA}},                   /* R8 */
+    [1] = {1, 2, 0, 1, COMP16, false, {RGBA}},                  /* R10 */
+    [2] = {1, 2, 0, 1, COMP16, false, {RGBA}},                  /* R12 */
+    [3] = {1, 2, 0, 1, COMP16, false, {RGBA}},                  /* R16 */
+    [4] = {1, 2, 0, 1, COMP16, false, {RGBA}},                  /* R16_I */
+    [5] = {1, 2, 0, 1, COMP16, true, {RGBA}},                   /* R16_F */
+    [6] = {1, 8, 0, 4, COMP16, false, {RGBA}},                  /* A16B16G16R16 */
+    [7] = {1, 8, 0, 4, COMP16, false, {RGBA}},                  /* X16B16G16R16 */
+    [8] = {1, 8, 0, 4, COMP16, true, {RGBA}},                   /* A16B16G16R16_F */
+    [9] = {1, 8, 0, 4, COMP16, false, {BGRA}},                  /* A16Y16U16V16 */
+    [10] = {1, 8, 0, 4, COMP16, false, {ROT1}},                 /* V16U16Y16A16 */
+    [11] = {1, 8, 0, 4, COMP16, true, {BGRA}},                  /* A16Y16U16V16_F */
+    [12] = {1, 4, 0, 4, COMP8, false, {RGBA}},                  /* A8B8G8R8 */
+    [13] = {1, 4, 0, 4, COMP8, false, {BGRA}},                  /* A8R8G8B8 */
+    [14] = {1, 4, 0, 4, COMP8, false, {ROT1}},                  /* B8G8R8A8 */
+    [15] = {1, 4, 0, 4, COMP8, false, {REV}},                   /* R8G8B8A8 */
+    [16] = {1, 4, 0, 4, COMP8, false, {RGBA}},                  /* X8B8G8R8 */
+    [17] = {1, 4, 0, 4, COMP8, false, {BGRA}},                  /* X8R8G8B8 */
+    [18] = {1, 4, 0, 4, COMP8, false, {ROT1}},                  /* B8G8R8X8 */
+    [19] = {1, 4, 0, 4, COMP8, false, {REV}},                   /* R8G8B8X8 */
     [20] = {1, 4, 0, 4, COMP_PACKED10, false, {0, 10, 20, 30}}, /* A2B10G10R10 */
     [21] = {1, 4, 0, 4, COMP_PACKED10, false, {20, 10, 0, 30}}, /* A2R10G10B10 */
     [22] = {1, 4, 0, 4, COMP_PACKED10, false, {2, 12, 22, 0}},  /* B10G10R10A2 */
     [23] = {1, 4, 0, 4, COMP_PACKED10, false, {22, 12, 2, 0}},  /* R10G10B10A2 */
     [24] = {1, 4, 0, 4, COMP_PACKED10, false, {20, 10, 0, 30}}, /* A2Y10U10V10 */
     [25] = {1, 4, 0, 4, COMP_PACKED10, false, {2, 12, 22, 0}},  /* V10U10Y10A2 */
-    [26] = {1, 4, 0, 4, COMP8, false, BGRA},                    /* A8Y8U8V8 */
-    [27] = {1, 4, 0, 4, COMP8, false, ROT1},                    /* V8U8Y8A8 */
-    [28] = {2, 1, 2, 3, COMP8, false, YVU},                     /* Y8___U8V8_N444 */
-    [29] = {2, 1, 2, 3, COMP8, false, YUV},                     /* Y8___V8U8_N444 */
-    [30] = {2, 2, 4, 3, COMP16, false, YVU},                    /* Y10___U10V10_N444 */
-    [31] = {2, 2, 4, 3, COMP16, false, YUV},                    /* Y10___V10U10_N444 */
-    [32] = {2, 2, 4, 3, COMP16, false, YVU},                    /* Y12___U12V12_N444 */
-    [33] = {2, 2, 4, 3, COMP16, false, YUV},                    /* Y12___V12U12_N444 */
-    [34] = {2, 2, 4, 3, COMP16, false, YVU},                    /* Y16___U16V16_N444 */
-    [35] = {2, 2, 4, 3, COMP16, false, YUV},                    /* Y16___V16U16_N444 */
+    [26] = {1, 4, 0, 4, COMP8, false, {BGRA}},                  /* A8Y8U8V8 */
+    [27] = {1, 4, 0, 4, COMP8, false, {ROT1}},                  /* V8U8Y8A8 */
+    [28] = {2, 1, 2, 3, COMP8, false, {YVU}},                   /* Y8___U8V8_N444 */
+    [29] = {2, 1, 2, 3, COMP8, false, {YUV}},                   /* Y8___V8U8_N444 */
+    [30] = {2, 2, 4, 3, COMP16, false, {YVU}},                  /* Y10___U10V10_N444 */
+    [31] = {2, 2, 4, 3, COMP16, false, {YUV}},                  /* Y10___V10U10_N444 */
+    [32] = {2, 2, 4, 3, COMP16, false, {YVU}},                  /* Y12___U12V12_N444 */
+    [33] = {2, 2, 4, 3, COMP16, false, {YUV}},                  /* Y12___V12U12_N444 */
+    [34] = {2, 2, 4, 3, COMP16, false, {YVU}},                  /* Y16___U16V16_N444 */
+    [35] = {2, 2, 4, 3, COMP16, false, {YUV}},                  /* Y16___V16U16_N444 */
 };
 
 static const struct pixel_format *format_of(const struct conv_params *p)

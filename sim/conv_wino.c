@@ -280,56 +280,69 @@ static void output_transform(const int64_t m[TILE], int64_t o[4])
     }
 }
 
+/* One cell (a 2x2 output block of one kernel), integer: per 4-channel atomic
+ * operation the 16 CMAC dot products and the output transform, summed in
+ * CACC's 48-bit accumulators and truncated to the cell's four outputs. */
+static void wino_cell_int(const struct conv_params *p, uint32_t c, const int16_t *a,
+                          const int16_t *w, int32_t res[4], struct cacc_stats *st)
+{
+    int64_t acc[4] = {0};
+    for (uint32_t c0 = 0; c0 < c; c0 += 4) { /* one atomic operation per 4 channels */
+        int64_t m[TILE], o[4];
+        for (int pos = 0; pos < TILE; pos++)
+            m[pos] = cmac_dot_i16(a + (size_t)pos * c + c0, w + (size_t)pos * c + c0, 4);
+        output_transform(m, o);
+        for (int q = 0; q < 4; q++)
+            acc[q] = c0 == 0 ? o[q] : cacc_sat48(acc[q] + o[q]);
+    }
+    for (int q = 0; q < 4; q++) {
+        bool sat;
+        res[q] = cacc_truncate(acc[q], p->clip_truncate, &sat);
+        st->saturated += sat;
+    }
+}
+
+/* One cell, fp16: the cell's float partial sums into CACC's float
+ * accumulators; the outputs are fp32 bit patterns. */
+static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32_t res[4],
+                           struct cacc_stats *st)
+{
+    uint64_t acc[4] = {0};
+    for (uint32_t c0 = 0; c0 < c; c0 += 4) {
+        int16_t dl[64], wl[64];
+        for (int pos = 0; pos < TILE; pos++)
+            for (int cc = 0; cc < 4; cc++) {
+                dl[pos * 4 + cc] = a[(size_t)pos * c + c0 + cc];
+                wl[pos * 4 + cc] = w[(size_t)pos * c + c0 + cc];
+            }
+        cacc_fp16_wino_op(dl, wl, acc);
+    }
+    for (int q = 0; q < 4; q++) {
+        uint32_t f = cacc_fp16_result(acc[q]);
+        st->nan_out += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+        res[q] = (int32_t)f;
+    }
+}
+
+/* Every cell of the layer: the walk over 2x2 output blocks and kernels and
+ * where a cell's four outputs land are the same for both precisions; only
+ * the cell's arithmetic differs. */
 static void wino_compute(const struct conv_params *p, uint32_t c, const int16_t *tiles,
                          const int16_t *wt, struct dla_cube *out, struct cacc_stats *st)
 {
+    const bool fp16 = p->prec == CONV_FP16;
     const uint32_t bw = p->out_w / 2, bh = p->out_h / 2;
     for (uint32_t blk = 0; blk < bw * bh; blk++)
         for (uint32_t k = 0; k < p->kernels; k++) {
             const int16_t *a = tiles + (size_t)blk * TILE * c, *w = wt + (size_t)k * TILE * c;
-            int64_t acc[4] = {0};
-            for (uint32_t c0 = 0; c0 < c; c0 += 4) { /* one atomic operation per 4 channels */
-                int64_t m[TILE], o[4];
-                for (int pos = 0; pos < TILE; pos++)
-                    m[pos] = cmac_dot_i16(a + (size_t)pos * c + c0, w + (size_t)pos * c + c0, 4);
-                output_transform(m, o);
-                for (int q = 0; q < 4; q++)
-                    acc[q] = c0 == 0 ? o[q] : cacc_sat48(acc[q] + o[q]);
-            }
+            int32_t res[4];
+            if (fp16)
+                wino_cell_fp16(c, a, w, res, st);
+            else
+                wino_cell_int(p, c, a, w, res, st);
             uint32_t oy = blk / bw * 2, ox = blk % bw * 2;
-            for (int q = 0; q < 4; q++) {
-                bool sat;
-                out->v[cube_index(out, 0, k, oy + q / 2, ox + q % 2)] =
-                    cacc_truncate(acc[q], p->clip_truncate, &sat);
-                st->saturated += sat;
-            }
-        }
-}
-
-/* fp16: the cell's float partial sums into CACC's float accumulators. */
-static void wino_compute_fp16(const struct conv_params *p, uint32_t c, const int16_t *tiles,
-                              const int16_t *wt, struct dla_cube *out, struct cacc_stats *st)
-{
-    const uint32_t bw = p->out_w / 2, bh = p->out_h / 2;
-    for (uint32_t blk = 0; blk < bw * bh; blk++)
-        for (uint32_t k = 0; k < p->kernels; k++) {
-            const int16_t *a = tiles + (size_t)blk * TILE * c, *w = wt + (size_t)k * TILE * c;
-            uint64_t acc[4] = {0};
-            for (uint32_t c0 = 0; c0 < c; c0 += 4) {
-                int16_t dl[64], wl[64];
-                for (int pos = 0; pos < TILE; pos++)
-                    for (int cc = 0; cc < 4; cc++) {
-                        dl[pos * 4 + cc] = a[(size_t)pos * c + c0 + cc];
-                        wl[pos * 4 + cc] = w[(size_t)pos * c + c0 + cc];
-                    }
-                cacc_fp16_wino_op(dl, wl, acc);
-            }
-            uint32_t oy = blk / bw * 2, ox = blk % bw * 2;
-            for (int q = 0; q < 4; q++) {
-                uint32_t f = cacc_fp16_result(acc[q]);
-                st->nan_out += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
-                out->v[cube_index(out, 0, k, oy + q / 2, ox + q % 2)] = (int32_t)f;
-            }
+            for (int q = 0; q < 4; q++)
+                out->v[cube_index(out, 0, k, oy + q / 2, ox + q % 2)] = res[q];
         }
 }
 
@@ -379,9 +392,7 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
     if (ok && out) {
         bool fp16 = p->prec == CONV_FP16;
         ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT);
-        if (ok && fp16)
-            wino_compute_fp16(p, g.ext_c, tiles, wt, out, st);
-        else if (ok)
+        if (ok)
             wino_compute(p, g.ext_c, tiles, wt, out, st);
     }
     free(tiles);

@@ -3,6 +3,7 @@
  * lut_cdp.c and lut_sdp.c. */
 #include "lut.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "lut_internal.h"
@@ -118,6 +119,29 @@ static void read_bounds(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
     }
 }
 
+/* A slope field: register S_LUT_<table>_SLOPE_<what> (what = SCALE or
+ * SHIFT), field LUT_<table>_SLOPE_<flow>_<what> (flow = UFLOW or OFLOW). */
+static uint32_t slope_field(const struct dla *d, enum dla_unit u, const char *table,
+                            const char *flow, const char *what)
+{
+    char reg[32], field[40];
+    snprintf(reg, sizeof reg, "S_LUT_%s_SLOPE_%s", table, what);
+    snprintf(field, sizeof field, "LUT_%s_SLOPE_%s_%s", table, flow, what);
+    return dla_field(d, u, 0, reg, field);
+}
+
+/* The under- and overflow slopes of one table (LE or LO): the two tables'
+ * registers are named alike, so one reader serves both. */
+static void read_slopes(const struct dla *d, enum dla_unit u, const char *table,
+                        int16_t *uflow_scale, int16_t *oflow_scale, uint8_t *uflow_shift,
+                        uint8_t *oflow_shift)
+{
+    *uflow_scale = (int16_t)slope_field(d, u, table, "UFLOW", "SCALE");
+    *oflow_scale = (int16_t)slope_field(d, u, table, "OFLOW", "SCALE");
+    *uflow_shift = (uint8_t)slope_field(d, u, table, "UFLOW", "SHIFT");
+    *oflow_shift = (uint8_t)slope_field(d, u, table, "OFLOW", "SHIFT");
+}
+
 void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
 {
     memset(c, 0, sizeof *c);
@@ -129,22 +153,10 @@ void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
     c->le_index_select = (uint8_t)dla_field(d, u, 0, "S_LUT_INFO", "LUT_LE_INDEX_SELECT");
     c->lo_index_select = (uint8_t)dla_field(d, u, 0, "S_LUT_INFO", "LUT_LO_INDEX_SELECT");
     read_bounds(d, u, c);
-    c->le_uflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SCALE", "LUT_LE_SLOPE_UFLOW_SCALE");
-    c->le_oflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SCALE", "LUT_LE_SLOPE_OFLOW_SCALE");
-    c->lo_uflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SCALE", "LUT_LO_SLOPE_UFLOW_SCALE");
-    c->lo_oflow_scale =
-        (int16_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SCALE", "LUT_LO_SLOPE_OFLOW_SCALE");
-    c->le_uflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SHIFT", "LUT_LE_SLOPE_UFLOW_SHIFT");
-    c->le_oflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LE_SLOPE_SHIFT", "LUT_LE_SLOPE_OFLOW_SHIFT");
-    c->lo_uflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_UFLOW_SHIFT");
-    c->lo_oflow_shift =
-        (uint8_t)dla_field(d, u, 0, "S_LUT_LO_SLOPE_SHIFT", "LUT_LO_SLOPE_OFLOW_SHIFT");
+    read_slopes(d, u, "LE", &c->le_uflow_scale, &c->le_oflow_scale, &c->le_uflow_shift,
+                &c->le_oflow_shift);
+    read_slopes(d, u, "LO", &c->lo_uflow_scale, &c->lo_oflow_scale, &c->lo_uflow_shift,
+                &c->lo_oflow_shift);
 }
 
 /* A bound as a number: the integer, or the fp32 value of its low 32 bits. */
@@ -198,7 +210,7 @@ void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct d
 }
 
 /* Histogram of integer inputs over [lo, hi]. */
-void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
+static void histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
 {
     if (x < lo) {
         s->hist_below++;
@@ -213,7 +225,7 @@ void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t 
 }
 
 /* Histogram of fp inputs over [lo, hi]. */
-void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
+static void histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
 {
     if (!(v >= lo)) {
         s->hist_below++;
@@ -223,4 +235,19 @@ void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
         double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
         s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
     }
+}
+
+/* The input histogram spans both tables, from the lower start to the higher
+ * end; CDP and SDP count their inputs the same way (integer bounds, or the
+ * fp32 values of their low 32 bits on the fp paths). */
+void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x)
+{
+    histogram_int(s, lut_min64(c->le_start, c->lo_start), lut_max64(c->le_end, c->lo_end), x);
+}
+
+void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
+{
+    float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
+    float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
+    histogram_float(s, a < b ? a : b, e > g ? e : g, lut_f32(x));
 }

@@ -183,8 +183,7 @@ int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enu
                c->lo_uflow_scale, c->lo_uflow_shift, c->lo_oflow_scale, c->lo_oflow_shift, x, &lo);
     if (s) {
         cdp_classes(&le, &lo, s);
-        lut_histogram_int(s, lut_min64(c->le_start, c->lo_start), lut_max64(c->le_end, c->lo_end),
-                          x);
+        lut_histogram_over_tables_int(s, c, x);
     }
     if (le.uflow && lo.uflow)
         return c->uflow_lo ? lo.y : le.y;
@@ -307,9 +306,7 @@ uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c,
     uint32_t y_lo = fp_table_lookup(&lo_t, x, &lo);
     if (s) {
         cdp_classes(&le, &lo, s);
-        float a = lut_f32(le_t.start), b = lut_f32(lo_t.start), e = lut_f32(le_t.end),
-              g = lut_f32(lo_t.end);
-        lut_histogram_float(s, a < b ? a : b, e > g ? e : g, lut_f32(x));
+        lut_histogram_over_tables_fp(s, c, x);
     }
     if (le.uflow && lo.uflow)
         return c->uflow_lo ? y_lo : y_le;

@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "dla_priv.h"
+#include "lut.h"
 
 #define LUT_LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */
 #define LUT_LO_LAST (DLA_LUT_LO_ENTRIES - 1) /* 256 */
 
-/* Input histograms over [lo, hi] (struct dla_lut_stats). */
-void lut_histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x);
-void lut_histogram_float(struct dla_lut_stats *s, float lo, float hi, float v);
+/* Count input x in the statistics' histogram, which spans both tables
+ * (struct dla_lut_stats); the fp form takes fp32 bits. */
+void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x);
+void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x);
 
 static inline float lut_f32(uint32_t bits)
 {

@@ -203,13 +203,6 @@ void lut_sdp_index_fp(const struct lut_cfg *c, uint32_t le_diff, uint32_t lo_dif
     sdp_choose(c, &le, &lo, p);
 }
 
-static void histogram_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
-{
-    float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
-    float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
-    lut_histogram_float(s, a < b ? a : b, e > g ? e : g, lut_f32(x));
-}
-
 void lut_sdp_count(const struct lut_cfg *c, const struct lut_pick *p, int32_t x, bool fp,
                    struct dla_lut_stats *s)
 {
@@ -229,10 +222,9 @@ void lut_sdp_count(const struct lut_cfg *c, const struct lut_pick *p, int32_t x,
         s->lo_overflow += p->oflow;
     }
     if (fp)
-        histogram_fp(s, c, (uint32_t)x);
+        lut_histogram_over_tables_fp(s, c, (uint32_t)x);
     else
-        lut_histogram_int(s, lut_min64(c->le_start, c->lo_start), lut_max64(c->le_end, c->lo_end),
-                          x);
+        lut_histogram_over_tables_int(s, c, x);
 }
 
 void lut_sdp_extrap(const struct lut_cfg *c, const struct lut_pick *p, bool fp,

@@ -350,15 +350,31 @@ static int16_t mem_operand(const struct sdp_layer *L, const struct sdp_operands 
 
 /* ---------------------------------------------------------------- the datapath */
 
+/* An X stage's ALU and MUL operands for one element: read from memory when
+ * the stage takes them from SDP_RDMA, else the register values.  The integer
+ * and fp paths pick them alike and differ only in how they use the 16 bits. */
+struct x_operands {
+    int16_t alu, mul;
+};
+
+static inline struct x_operands x_operands_at(const struct sdp_layer *L,
+                                              const struct sdp_x_cfg *cfg,
+                                              const struct sdp_operands *o, uint32_t c, uint32_t y,
+                                              uint32_t x)
+{
+    return (struct x_operands){
+        .alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand,
+        .mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand};
+}
+
 static int32_t x_stage_int(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
                            const struct sdp_operands *o, int32_t v, uint32_t c, uint32_t y,
                            uint32_t x)
 {
     if (cfg->bypass)
         return v;
-    int16_t alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand;
-    int16_t mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand;
-    return sdp_x_int(cfg, v, alu, mul);
+    struct x_operands op = x_operands_at(L, cfg, o, c, y, x);
+    return sdp_x_int(cfg, v, op.alu, op.mul);
 }
 
 static int32_t y_stage_int(const struct sdp_layer *L, int32_t v, uint32_t c, uint32_t y, uint32_t x)
@@ -380,9 +396,8 @@ static uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cf
 {
     if (cfg->bypass)
         return v;
-    int16_t alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand;
-    int16_t mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand;
-    return sdp_x_fp(cfg, v, (uint16_t)alu, (uint16_t)mul, L->nan_to_zero);
+    struct x_operands op = x_operands_at(L, cfg, o, c, y, x);
+    return sdp_x_fp(cfg, v, (uint16_t)op.alu, (uint16_t)op.mul, L->nan_to_zero);
 }
 
 static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, uint32_t y,
