@@ -125,8 +125,8 @@ void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan
     }
     /* the weight ring pointer carries on from layer to layer while the
      * banks stay the same; reused weights are where they were */
-    bool same_banks = c->valid && c->data_banks == p->data_banks &&
-                      c->weight_banks == p->weight_banks;
+    bool same_banks =
+        c->valid && c->data_banks == p->data_banks && c->weight_banks == p->weight_banks;
     plan->weight_start = same_banks ? c->weight_next : 0;
     if (same && p->weight_reuse && c->skip_weight_rls && c->weight_whole) {
         plan->fetch_weight = false;
