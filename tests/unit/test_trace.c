@@ -13,7 +13,9 @@
 
 #include "crc32.h"
 #include "dat.h"
+#include "path.h"
 #include "session.h"
+#include "trace.h"
 
 static char dir[256];
 
@@ -230,6 +232,41 @@ static void test_crc32(void **state)
     assert_int_equal(crc32_of(ramp, sizeof ramp), 0x9f5edd58u); /* v2 doc: ramp golden */
 }
 
+/* A trace is named by its folder for input.txn (trailing slashes ignored, as
+ * the status line names it) and by the file's stem otherwise. */
+static void test_trace_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *path, *want;
+    } last[] = {
+        {"traces/sanity1", "sanity1"},
+        {"traces/sanity1/", "sanity1"},
+        {"traces/sanity1//", "sanity1"},
+        {"sanity1", "sanity1"},
+        {"/", "/"},
+        {"", ""},
+    };
+    char name[64];
+    for (size_t i = 0; i < sizeof last / sizeof last[0]; i++) {
+        path_last_component(last[i].path, name, sizeof name);
+        if (strcmp(name, last[i].want) != 0)
+            fail_msg("path_last_component(\"%s\") = \"%s\", want \"%s\"", last[i].path, name,
+                     last[i].want);
+    }
+    path_last_component("a/averylongname", name, 5);
+    assert_string_equal(name, "aver");
+
+    trace_name("traces/sanity1/", "traces/sanity1/input.txn", name, sizeof name);
+    assert_string_equal(name, "sanity1");
+    trace_name("/", "/input.txn", name, sizeof name);
+    assert_string_equal(name, "/");
+    trace_name("v2/nv_small", "v2/nv_small/dc_1x1x8.cfg", name, sizeof name);
+    assert_string_equal(name, "dc_1x1x8");
+    trace_name(".", "noext", name, sizeof name);
+    assert_string_equal(name, "noext");
+}
+
 /* ---------------------------------------------------------------- cfg */
 
 static void expect_cfg_error(const char *text, const char *want)
@@ -316,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_dat_hexlines_errors),
         cmocka_unit_test(test_dat_records),
         cmocka_unit_test(test_crc32),
+        cmocka_unit_test(test_trace_names),
         cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
     };
