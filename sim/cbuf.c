@@ -110,21 +110,6 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
     return cbuf_describe(d->cbuf, out, max);
 }
 
-unsigned cbuf_bank_count(const struct cbuf *c)
-{
-    return c->banks;
-}
-
-unsigned cbuf_entry_bytes(const struct cbuf *c)
-{
-    return c->entry_bytes;
-}
-
-unsigned cbuf_entries_per_bank(const struct cbuf *c)
-{
-    return c->bank_bytes / c->entry_bytes;
-}
-
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r)
 {
     return (uint64_t)r->n_banks * c->bank_bytes;

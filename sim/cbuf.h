@@ -42,9 +42,6 @@ struct cbuf_carry {
     int32_t data_layer, weight_layer;
 };
 
-unsigned cbuf_bank_count(const struct cbuf *c);
-unsigned cbuf_entry_bytes(const struct cbuf *c);
-unsigned cbuf_entries_per_bank(const struct cbuf *c);
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r);
 
 /* Write len bytes at byte offset off of the region (wrapping), on behalf of

@@ -99,8 +99,6 @@ uint64_t conv_work(const struct conv_params *p);
 struct conv_slot {
     uint32_t entry, byte, len;
 };
-uint32_t conv_entries_per_slice(const struct conv_params *p, unsigned entry_bytes,
-                                unsigned atom_bytes);
 unsigned conv_channel_groups(const struct conv_params *p, unsigned entry_bytes);
 struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_bytes,
                                    unsigned atom_bytes, uint32_t x, unsigned cgroup);
@@ -117,7 +115,6 @@ uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, 
 struct conv_cbuf_plan;
 int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
-unsigned conv_image_elements(const struct conv_params *p);
 struct conv_operands;
 bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                     struct conv_operands *ops);

@@ -86,12 +86,6 @@ static const struct pixel_format *format_of(const struct conv_params *p)
     return &formats[p->pixel_format];
 }
 
-unsigned conv_image_elements(const struct conv_params *p)
-{
-    const struct pixel_format *f = format_of(p);
-    return f ? f->elems : 0;
-}
-
 /* Component i of a pixel (bytes of plane 0 followed by plane 1) as the
  * convertor's 17-bit input, or the raw bit pattern when not converting. */
 static int32_t component(const struct pixel_format *f, const uint8_t *px, unsigned i,
