@@ -94,7 +94,7 @@ void cbuf_reset(struct cbuf *c)
     memset(writable_bytes(c), 0, store_size(c));
     for (unsigned i = 0; i < c->banks; i++)
         c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
-    c->carry = (struct cbuf_carry){.data_layer = -1, .weight_layer = -1};
+    c->carry = (struct cbuf_carry){0};
 }
 
 size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max)

@@ -141,8 +141,7 @@ void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan
                  "(SKIP_WEIGHT_RLS, same mode and banks)");
 }
 
-void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
-                 int32_t layer)
+void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan)
 {
     struct cbuf_carry *c = cbuf_carry(d->cbuf);
     uint64_t wt_room = (uint64_t)p->weight_banks * d->cfg->cbuf_bank_bytes;
@@ -163,13 +162,8 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
         uint64_t eb = d->cfg->cbuf_entry_bytes;
         c->weight_start = plan->weight_start;
         c->weight_next = (plan->weight_start + (p->wt_bytes + eb - 1) / eb * eb) % wt_room;
-        c->weight_bytes = p->wt_bytes;
-        c->wmb_bytes = p->compressed ? p->wmb_bytes : 0;
         c->weight_whole = p->wt_bytes <= wt_room;
-        c->weight_layer = layer;
     }
-    if (plan->fetch_data)
-        c->data_layer = layer;
 }
 
 /* ---------------------------------------------------------------- feature data */

@@ -105,7 +105,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     struct cacc_stats st = {0};
     if (p.winograd) {
         bool ok = conv_wino_run(d, x, &p, &plan, layer, out, &st);
-        cdma_finish(d, &p, &plan, layer);
+        cdma_finish(d, &p, &plan);
         if (ok)
             account_winograd(x, &p);
         dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
@@ -114,7 +114,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     }
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
               load_weights(d, x, &p, &plan, layer, &ops);
-    cdma_finish(d, &p, &plan, layer);
+    cdma_finish(d, &p, &plan);
     if (ok) {
         account_compute(x, &p, &ops);
         ok = out ? compute(d, &p, &ops, out, &st) : true;

@@ -158,8 +158,7 @@ bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_para
 void cdma_weights_end(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                       int32_t layer, struct conv_wt_stream *ws);
 /* Record what this layer leaves in CBUF for the next one. */
-void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
-                 int32_t layer);
+void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan);
 
 /* The MAC operands CSC prepares: rows of int16 values (integer modes) or
  * fp16 bit patterns, one row per output position (data) or kernel (weights),
