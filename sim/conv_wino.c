@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "conv.h"
+#include "fixpt.h"
 #include "fp16.h"
 #include "fpnum.h"
 
@@ -139,16 +140,6 @@ static int16_t elem(const uint8_t *b, unsigned prec)
     return prec == CONV_INT8 ? (int8_t)b[0] : (int16_t)(uint16_t)(b[0] | b[1] << 8);
 }
 
-static int32_t shift_round_sat(int32_t v, unsigned sh, int32_t lo, int32_t hi)
-{
-    if (sh) {
-        int32_t m = v < 0 ? -v : v;
-        m = (m + (1 << (sh - 1))) >> sh;
-        v = v < 0 ? -m : m;
-    }
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* The PRA cell on one 4x4 tile (row-major). */
 void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec prec,
                        int16_t out[TILE])
@@ -166,9 +157,9 @@ void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec
         t[4 * r + 2] = m[4 * r + 2] - m[4 * r + 1];
         t[4 * r + 3] = m[4 * r + 1] - m[4 * r + 3];
     }
-    int32_t lo = prec == CONV_INT8 ? -128 : -32768, hi = prec == CONV_INT8 ? 127 : 32767;
+    unsigned bits = prec == CONV_INT8 ? 8 : 16;
     for (int i = 0; i < TILE; i++)
-        out[i] = (int16_t)shift_round_sat(t[i], truncate & 3u, lo, hi);
+        out[i] = (int16_t)fix_sat(fix_shr_round(t[i], truncate & 3u), bits);
 }
 
 /* The PRA cell in fp16: the same sums and differences in the cmod's fp17
