@@ -85,6 +85,19 @@ struct conv_params {
     unsigned kernel_group; /* kernels per group (atomic K, halved for int16/fp16) */
 };
 
+/* Element i of a run of CBUF bytes as a MAC operand: int8 or int16
+ * sign-extended, fp16 as its bit pattern (CSC's reads of data and weights). */
+static inline int16_t conv_element(const uint8_t *b, size_t i, const struct conv_params *p)
+{
+    return (int16_t)feature_load(b + i * p->bpe, p->bpe, false);
+}
+
+/* CSC's pad value as an operand: applied as is, the low byte (signed) for int8. */
+static inline int16_t csc_pad_operand(const struct conv_params *p)
+{
+    return p->prec == CONV_INT8 ? (int8_t)p->csc_pad_value : (int16_t)p->csc_pad_value;
+}
+
 /* conv_params.c: read the group's registers; false (diagnostics emitted)
  * when the layer cannot be computed. */
 bool conv_params_read(struct dla *d, int group, struct conv_params *p);

@@ -237,14 +237,6 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
 
 /* ---------------------------------------------------------------- CSC side */
 
-static int16_t line_element(const uint8_t *line, size_t e, const struct conv_params *p)
-{
-    const uint8_t *b = line + e * p->bpe;
-    if (p->prec == CONV_INT8)
-        return (int8_t)b[0];
-    return (int16_t)(uint16_t)(b[0] | b[1] << 8);
-}
-
 bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                     struct conv_operands *ops)
 {
@@ -259,8 +251,7 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
         cbuf_read(d->cbuf, &dr,
                   ((uint64_t)plan->data_start + (uint64_t)y * p->entry_per_slice) * eb,
                   lines + y * line_bytes, line_bytes);
-    int16_t pad = p->prec == CONV_INT8 ? (int16_t)(int8_t)(p->csc_pad_value & 0xff)
-                                       : (int16_t)p->csc_pad_value;
+    int16_t pad = csc_pad_operand(p);
     /* with post-extension an atomic operation covers `lines` kernel rows of
      * k_c elements each: lane L is row t * lines + L / k_c, element L % k_c */
     const uint32_t kc = ops->c, taps = ops->taps, lines_per_op = 1u << p->y_extension;
@@ -283,7 +274,7 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
                             dst[j] = pad;
                         else
                             dst[j] = e < line_elems
-                                         ? line_element(lines + (size_t)y * line_bytes, e, p)
+                                         ? conv_element(lines + (size_t)y * line_bytes, e, p)
                                          : 0;
                     }
                 }
@@ -321,7 +312,7 @@ bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
             for (uint32_t u = 0; u < rows; u++)
                 for (uint32_t c = 0; c < kc; c++, i++)
                     ops->weight[(size_t)(k0 + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
-                        line_element(b, i, p);
+                        conv_element(b, i, p);
     }
     free(b);
     return true;

@@ -135,11 +135,6 @@ static bool wino_load(struct dla *d, struct dla_exec *x, const struct conv_param
 
 /* ---------------------------------------------------------------- CSC */
 
-static int16_t elem(const uint8_t *b, unsigned prec)
-{
-    return prec == CONV_INT8 ? (int8_t)b[0] : (int16_t)(uint16_t)(b[0] | b[1] << 8);
-}
-
 /* The PRA cell on one 4x4 tile (row-major). */
 void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec prec,
                        int16_t out[TILE])
@@ -208,7 +203,7 @@ static int16_t *wino_data(struct dla *d, const struct conv_params *p, const stru
                 cbuf_read(d->cbuf, &dr, slot_offset(p, g, plan, eb, x, y, s), slot, SLOT_BYTES);
                 for (uint32_t i = 0; i < per_slot; i++)
                     cube[((size_t)y * g->ext_w + x) * c + s * per_slot + i] =
-                        elem(slot + i * p->bpe, p->prec);
+                        conv_element(slot, i, p);
             }
     for (uint32_t by = 0; by < bh; by++)
         for (uint32_t bx = 0; bx < bw; bx++)
@@ -250,7 +245,7 @@ static bool wino_weight_group(struct dla *d, const struct conv_params *p,
                 for (uint32_t ch = c0; ch < c0 + 4; ch++, i++)
                     wt[((size_t)(k0 + k) * TILE + pos) * c + ch] =
                         p->compressed ? csc_decompress_next(d, p, plan, dec)
-                                      : elem(b + i * p->bpe, p->prec);
+                                      : conv_element(b, i, p);
     free(b);
     return true;
 }
