@@ -147,6 +147,10 @@ struct conv_cbuf_plan {
 /* cdma.c */
 /* Decide reuse and placement from what the previous layer left. */
 void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan *plan);
+/* fp16 input as CDMA fetches it: NaNs and infinities added to *nan and
+ * *inf, NaNs flushed to zero when NAN_TO_ZERO is set (feature and image). */
+void cdma_fp16_input(const struct conv_params *p, uint8_t *b, size_t n, uint64_t *nan,
+                     uint64_t *inf);
 /* Fetch the input cube (feature or image) into CBUF data banks. */
 bool cdma_load_data(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer);

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "conv.h"
-#include "fp16.h"
 
 enum comp_kind { COMP8, COMP16, COMP_PACKED10 };
 
@@ -121,9 +120,7 @@ static void convert_component(const struct conv_params *p, int32_t v, bool is_fp
         r = conv_cvt(v, offset, p->cvt_scale, p->cvt_truncate, (enum conv_prec)p->prec, &s);
         *sat += s;
     }
-    out[0] = (uint8_t)r;
-    if (p->bpe == 2)
-        out[1] = (uint8_t)(r >> 8);
+    feature_store(out, p->bpe, r);
 }
 
 static bool read_line(struct dla_exec *x, const struct conv_params *p, const struct pixel_format *f,
@@ -150,18 +147,6 @@ static bool read_line(struct dla_exec *x, const struct conv_params *p, const str
     for (uint32_t i = 0; i < p->in_w; i++)
         memcpy(pix + (size_t)i * bpp + f->bpp0, tmp + (size_t)i * f->bpp1, f->bpp1);
     return true;
-}
-
-static void count_and_flush_fp16(const struct conv_params *p, uint8_t *pix, size_t n, uint64_t *nan,
-                                 uint64_t *inf)
-{
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        uint16_t h = (uint16_t)(pix[i] | pix[i + 1] << 8);
-        *nan += fp16_is_nan(h);
-        *inf += fp16_is_inf(h);
-        if (p->nan_to_zero && fp16_is_nan(h))
-            pix[i] = pix[i + 1] = 0;
-    }
 }
 
 int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
@@ -204,16 +189,14 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
     for (uint32_t y = 0; ok && y < p->in_h; y++) {
         ok = read_line(x, p, f, d->cfg->mem_atom, y, pix, tmp);
         if (f->fp16)
-            count_and_flush_fp16(p, pix, (size_t)p->in_w * bpp, &nan, &inf);
+            cdma_fp16_input(p, pix, (size_t)p->in_w * bpp, &nan, &inf);
         memset(line, 0, (size_t)p->entry_per_slice * eb);
         size_t n = 0;
         for (uint32_t px = 0; px < padded && n + p->bpe <= (size_t)p->entry_per_slice * eb; px++) {
             bool inside = px >= p->pad_l && px < p->pad_l + p->in_w;
             for (unsigned i = 0; i < f->elems; i++, n += p->bpe) {
                 if (!inside) {
-                    line[n] = (uint8_t)p->cdma_pad_value;
-                    if (p->bpe == 2)
-                        line[n + 1] = (uint8_t)(p->cdma_pad_value >> 8);
+                    feature_store(line + n, p->bpe, p->cdma_pad_value);
                     continue;
                 }
                 bool is_fp16;

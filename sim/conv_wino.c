@@ -99,11 +99,8 @@ static bool wino_load(struct dla *d, struct dla_exec *x, const struct conv_param
         free(pad);
         return false;
     }
-    for (unsigned i = 0; i < atom; i += p->bpe) {
-        pad[i] = (uint8_t)p->cdma_pad_value;
-        if (p->bpe == 2)
-            pad[i + 1] = (uint8_t)(p->cdma_pad_value >> 8);
-    }
+    for (unsigned i = 0; i < atom; i += p->bpe)
+        feature_store(pad + i, p->bpe, p->cdma_pad_value);
     const uint32_t slots_per_atom = atom / SLOT_BYTES;
     bool ok = true;
     for (uint32_t ty = 0; ok && ty < g->ext_h * p->cdma_stride_y; ty++) {
