@@ -352,18 +352,12 @@ void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
             acc[q] = acc_add(acc[q], nan);
         return;
     }
-    int64_t m[16], r[8];
+    int64_t m[16], o[4];
     for (int i = 0; i < 16; i++)
         m[i] = (int64_t)prod[4 * i] + prod[4 * i + 1] + prod[4 * i + 2] + prod[4 * i + 3];
-    for (int i = 0; i < 4; i++) {
-        r[i] = m[i] + m[4 + i] + m[8 + i];
-        r[4 + i] = m[4 + i] - m[8 + i] - m[12 + i];
-    }
-    for (int j = 0; j < 2; j++) {
-        acc[2 * j] = acc_add(acc[2 * j], mac_pack(exp6, r[4 * j] + r[4 * j + 1] + r[4 * j + 2]));
-        acc[2 * j + 1] =
-            acc_add(acc[2 * j + 1], mac_pack(exp6, r[4 * j + 1] - r[4 * j + 2] - r[4 * j + 3]));
-    }
+    cmac_wino_output_transform(m, o);
+    for (int q = 0; q < 4; q++)
+        acc[q] = acc_add(acc[q], mac_pack(exp6, o[q]));
 }
 
 uint32_t cacc_fp16_result(uint64_t acc)

@@ -242,6 +242,9 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
  * rounding half away from zero, saturated to the precision. */
 void csc_pra_transform(const int16_t in[16], unsigned truncate, enum conv_prec prec,
                        int16_t out[16]);
+/* The MAC cell's output transform A^T M A (A^T = [1 1 1 0; 0 1 -1 -1]) of
+ * the 16 position sums m (row-major): the 2x2 outputs, row-major, exact. */
+void cmac_wino_output_transform(const int64_t m[16], int64_t o[4]);
 
 /* cacc_fp16.c, Winograd: one atomic operation (16 positions x 4 channels,
  * lane = position * 4 + channel) added into the 2x2 outputs' 48-bit float

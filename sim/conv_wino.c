@@ -249,8 +249,7 @@ static bool wino_weight_group(struct dla *d, const struct conv_params *p,
 
 /* ---------------------------------------------------------------- CMAC + CACC */
 
-/* A^T M A for A^T = [1 1 1 0; 0 1 -1 -1]: the 2x2 outputs, row-major. */
-static void output_transform(const int64_t m[TILE], int64_t o[4])
+void cmac_wino_output_transform(const int64_t m[TILE], int64_t o[4])
 {
     int64_t r[8];
     for (int i = 0; i < 4; i++) {
@@ -274,7 +273,7 @@ static void wino_cell_int(const struct conv_params *p, uint32_t c, const int16_t
         int64_t m[TILE], o[4];
         for (int pos = 0; pos < TILE; pos++)
             m[pos] = cmac_dot_i16(a + (size_t)pos * c + c0, w + (size_t)pos * c + c0, 4);
-        output_transform(m, o);
+        cmac_wino_output_transform(m, o);
         for (int q = 0; q < 4; q++)
             acc[q] = c0 == 0 ? o[q] : cacc_sat48(acc[q] + o[q]);
     }
