@@ -19,6 +19,8 @@
  * partial sums one by one with its own normalisation and rounding, and
  * converts the result to an fp32 bit pattern for SDP. */
 #include "conv.h"
+#include "fp16.h"
+#include "fpnum.h"
 
 #define ACC_EXP_NAN 0xffu
 #define MAC_EXP_NAN 0x3fu
@@ -103,11 +105,6 @@ static int32_t booth_product(unsigned neg, uint32_t wt, uint32_t dat, unsigned s
     return (int32_t)s;
 }
 
-static bool fp16_nan_bits(uint16_t h)
-{
-    return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
-}
-
 static bool nonzero(uint16_t h)
 {
     return (h & 0x7fffu) != 0;
@@ -125,10 +122,10 @@ static uint64_t cell_products(const int16_t *dat, const int16_t *wt, uint32_t n,
                               unsigned *exp6)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (fp16_nan_bits((uint16_t)wt[i]))
+        if (fp16_is_nan((uint16_t)wt[i]))
             return mac_nan((uint16_t)wt[i]);
     for (uint32_t i = 0; i < n; i++)
-        if (fp16_nan_bits((uint16_t)dat[i]))
+        if (fp16_is_nan((uint16_t)dat[i]))
             return mac_nan((uint16_t)dat[i]);
     unsigned high[64] = {0}, max_high = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -311,7 +308,7 @@ static uint32_t output_value(const struct conv_operands *ops, const int16_t *a, 
         }
     }
     uint32_t f = acc_to_fp32(acc);
-    *nan += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+    *nan += fp_is_nan(FP32, f);
     return f;
 }
 

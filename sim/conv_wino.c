@@ -301,7 +301,7 @@ static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32
     }
     for (int q = 0; q < 4; q++) {
         uint32_t f = cacc_fp16_result(acc[q]);
-        st->nan_out += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+        st->nan_out += fp_is_nan(FP32, f);
         res[q] = (int32_t)f;
     }
 }
