@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "conv.h"
+#include "fixpt.h"
 
 #define ACC48_MAX        ((int64_t)0x7fffffffffff)
 #define ACC48_MIN        (-ACC48_MAX - 1)
@@ -36,21 +37,14 @@ int64_t cacc_sat48(int64_t v)
     return v > ACC48_MAX ? ACC48_MAX : v < ACC48_MIN ? ACC48_MIN : v;
 }
 
-static inline int32_t truncate_one(int64_t acc, unsigned clip, bool *sat)
+int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat)
 {
-    int64_t v = acc;
-    if (clip > 0) {
-        if (clip > 62)
-            clip = 62;
-        uint64_t mag = acc < 0 ? (uint64_t)0 - (uint64_t)acc : (uint64_t)acc;
-        mag = (mag + (1ull << (clip - 1))) >> clip; /* half away from zero */
-        v = acc < 0 ? -(int64_t)mag : (int64_t)mag;
-    }
-    *sat = v > INT32_MAX || v < INT32_MIN;
-    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+    int64_t v = fix_shr_round(acc, clip);
+    *sat = fix_overflows(v, 32);
+    return (int32_t)fix_sat(v, 32);
 }
 
-/* truncate_one over a run, written so that the compiler can vectorise it;
+/* cacc_truncate over a run, written so that the compiler can vectorise it;
  * returns the number of saturated outputs. */
 static uint32_t truncate_run(const int64_t *acc, uint32_t n, unsigned clip, int32_t *out)
 {
@@ -68,11 +62,6 @@ static uint32_t truncate_run(const int64_t *acc, uint32_t n, unsigned clip, int3
         out[i] = (int32_t)c;
     }
     return sat;
-}
-
-int32_t cacc_truncate(int64_t acc, unsigned clip, bool *sat)
-{
-    return truncate_one(acc, clip, sat);
 }
 
 static int32_t max_abs(const int16_t *v, size_t n)
@@ -139,7 +128,7 @@ static void deliver_block(const struct conv_params *p, struct dla_cube *out, uin
         }
         for (uint32_t r = 0; r < n; r++) {
             bool sat;
-            dst[pos[r]] = truncate_one(a[r], p->clip_truncate, &sat);
+            dst[pos[r]] = cacc_truncate(a[r], p->clip_truncate, &sat);
             sat_count += sat;
         }
     }

@@ -19,6 +19,8 @@
  * partial sums one by one with its own normalisation and rounding, and
  * converts the result to an fp32 bit pattern for SDP. */
 #include "conv.h"
+#include "fp16.h"
+#include "fpnum.h"
 
 #define ACC_EXP_NAN 0xffu
 #define MAC_EXP_NAN 0x3fu
@@ -103,11 +105,6 @@ static int32_t booth_product(unsigned neg, uint32_t wt, uint32_t dat, unsigned s
     return (int32_t)s;
 }
 
-static bool fp16_nan_bits(uint16_t h)
-{
-    return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
-}
-
 static bool nonzero(uint16_t h)
 {
     return (h & 0x7fffu) != 0;
@@ -125,10 +122,10 @@ static uint64_t cell_products(const int16_t *dat, const int16_t *wt, uint32_t n,
                               unsigned *exp6)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (fp16_nan_bits((uint16_t)wt[i]))
+        if (fp16_is_nan((uint16_t)wt[i]))
             return mac_nan((uint16_t)wt[i]);
     for (uint32_t i = 0; i < n; i++)
-        if (fp16_nan_bits((uint16_t)dat[i]))
+        if (fp16_is_nan((uint16_t)dat[i]))
             return mac_nan((uint16_t)dat[i]);
     unsigned high[64] = {0}, max_high = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -311,7 +308,7 @@ static uint32_t output_value(const struct conv_operands *ops, const int16_t *a, 
         }
     }
     uint32_t f = acc_to_fp32(acc);
-    *nan += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+    *nan += fp_is_nan(FP32, f);
     return f;
 }
 
@@ -352,18 +349,12 @@ void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
             acc[q] = acc_add(acc[q], nan);
         return;
     }
-    int64_t m[16], r[8];
+    int64_t m[16], o[4];
     for (int i = 0; i < 16; i++)
         m[i] = (int64_t)prod[4 * i] + prod[4 * i + 1] + prod[4 * i + 2] + prod[4 * i + 3];
-    for (int i = 0; i < 4; i++) {
-        r[i] = m[i] + m[4 + i] + m[8 + i];
-        r[4 + i] = m[4 + i] - m[8 + i] - m[12 + i];
-    }
-    for (int j = 0; j < 2; j++) {
-        acc[2 * j] = acc_add(acc[2 * j], mac_pack(exp6, r[4 * j] + r[4 * j + 1] + r[4 * j + 2]));
-        acc[2 * j + 1] =
-            acc_add(acc[2 * j + 1], mac_pack(exp6, r[4 * j + 1] - r[4 * j + 2] - r[4 * j + 3]));
-    }
+    cmac_wino_output_transform(m, o);
+    for (int q = 0; q < 4; q++)
+        acc[q] = acc_add(acc[q], mac_pack(exp6, o[q]));
 }
 
 uint32_t cacc_fp16_result(uint64_t acc)

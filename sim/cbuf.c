@@ -94,7 +94,7 @@ void cbuf_reset(struct cbuf *c)
     memset(writable_bytes(c), 0, store_size(c));
     for (unsigned i = 0; i < c->banks; i++)
         c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
-    c->carry = (struct cbuf_carry){.data_layer = -1, .weight_layer = -1};
+    c->carry = (struct cbuf_carry){0};
 }
 
 size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max)
@@ -108,21 +108,6 @@ size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max
 size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max)
 {
     return cbuf_describe(d->cbuf, out, max);
-}
-
-unsigned cbuf_bank_count(const struct cbuf *c)
-{
-    return c->banks;
-}
-
-unsigned cbuf_entry_bytes(const struct cbuf *c)
-{
-    return c->entry_bytes;
-}
-
-unsigned cbuf_entries_per_bank(const struct cbuf *c)
-{
-    return c->bank_bytes / c->entry_bytes;
 }
 
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r)

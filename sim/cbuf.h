@@ -34,17 +34,11 @@ struct cbuf_carry {
     uint32_t data_slices; /* slices the previous layer held */
     uint32_t data_left;   /* slices it did not release */
     uint32_t entry_per_slice;
-    uint64_t weight_bytes; /* bytes of weights (compressed stream when compressed) kept */
-    uint64_t wmb_bytes;
     bool weight_whole;     /* every weight byte of the layer is still in the buffer */
     uint64_t weight_start; /* ring byte where the previous layer's weights start */
     uint64_t weight_next;  /* ring byte after them (entry aligned): where new weights go */
-    int32_t data_layer, weight_layer;
 };
 
-unsigned cbuf_bank_count(const struct cbuf *c);
-unsigned cbuf_entry_bytes(const struct cbuf *c);
-unsigned cbuf_entries_per_bank(const struct cbuf *c);
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r);
 
 /* Write len bytes at byte offset off of the region (wrapping), on behalf of

@@ -141,8 +141,7 @@ void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan
                  "(SKIP_WEIGHT_RLS, same mode and banks)");
 }
 
-void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
-                 int32_t layer)
+void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan)
 {
     struct cbuf_carry *c = cbuf_carry(d->cbuf);
     uint64_t wt_room = (uint64_t)p->weight_banks * d->cfg->cbuf_bank_bytes;
@@ -163,13 +162,8 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
         uint64_t eb = d->cfg->cbuf_entry_bytes;
         c->weight_start = plan->weight_start;
         c->weight_next = (plan->weight_start + (p->wt_bytes + eb - 1) / eb * eb) % wt_room;
-        c->weight_bytes = p->wt_bytes;
-        c->wmb_bytes = p->compressed ? p->wmb_bytes : 0;
         c->weight_whole = p->wt_bytes <= wt_room;
-        c->weight_layer = layer;
     }
-    if (plan->fetch_data)
-        c->data_layer = layer;
 }
 
 /* ---------------------------------------------------------------- feature data */
@@ -178,13 +172,15 @@ struct fetch_stats {
     uint64_t nan, inf;
 };
 
-static void count_fp16(const uint8_t *b, size_t n, struct fetch_stats *st)
+void cdma_fp16_input(const struct conv_params *p, uint8_t *b, size_t n, uint64_t *nan,
+                     uint64_t *inf)
 {
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        uint16_t h = (uint16_t)(b[i] | b[i + 1] << 8);
-        st->nan += fp16_is_nan(h);
-        st->inf += fp16_is_inf(h);
-    }
+    feature_count_fp16_specials(b, n, nan, inf);
+    if (!p->nan_to_zero)
+        return;
+    for (size_t i = 0; i + 1 < n; i += 2)
+        if (fp16_is_nan((uint16_t)feature_load(b + i, 2, true)))
+            b[i] = b[i + 1] = 0;
 }
 
 /* The convertor on one atom of feature data (DC mode keeps the element width). */
@@ -192,27 +188,14 @@ static void convert_atom(const struct conv_params *p, uint8_t *b, size_t n, uint
 {
     if (p->in_prec == CONV_FP16)
         return; /* fp16 input goes through untouched */
-    for (size_t i = 0; i < n; i += p->in_prec == CONV_INT8 ? 1 : 2) {
+    const unsigned bpe = p->in_prec == CONV_INT8 ? 1 : 2;
+    for (size_t i = 0; i < n; i += bpe) {
         bool sat;
-        if (p->in_prec == CONV_INT8) {
-            b[i] = (uint8_t)conv_cvt((int8_t)b[i], p->cvt_offset, p->cvt_scale, p->cvt_truncate,
-                                     CONV_INT8, &sat);
-        } else {
-            int16_t v = (int16_t)(b[i] | b[i + 1] << 8);
-            uint16_t r =
-                conv_cvt(v, p->cvt_offset, p->cvt_scale, p->cvt_truncate, CONV_INT16, &sat);
-            b[i] = (uint8_t)r;
-            b[i + 1] = (uint8_t)(r >> 8);
-        }
+        uint16_t r = conv_cvt(feature_load(b + i, bpe, false), p->cvt_offset, p->cvt_scale,
+                              p->cvt_truncate, (enum conv_prec)p->in_prec, &sat);
+        feature_store(b + i, bpe, r);
         *sat_count += sat;
     }
-}
-
-static void flush_nan(uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i + 1 < n; i += 2)
-        if (fp16_is_nan((uint16_t)(b[i] | b[i + 1] << 8)))
-            b[i] = b[i + 1] = 0;
 }
 
 /* One line of one surface (width atoms) of one batch, read in one DMA burst. */
@@ -244,11 +227,8 @@ static bool load_feature(struct dla *d, struct dla_exec *x, const struct conv_pa
                 ok = fetch_surface_line(x, p, b, y, s, atom, line);
                 for (uint32_t px = 0; px < p->in_w; px++) {
                     uint8_t *a = line + (size_t)px * atom;
-                    if (p->in_prec == CONV_FP16) {
-                        count_fp16(a, atom, st);
-                        if (p->nan_to_zero)
-                            flush_nan(a, atom);
-                    }
+                    if (p->in_prec == CONV_FP16)
+                        cdma_fp16_input(p, a, atom, &st->nan, &st->inf);
                     if (p->cvt_en)
                         convert_atom(p, a, atom, sat);
                     struct conv_slot sl = conv_feature_slot(p, eb, atom, px, s / per_entry);
@@ -305,7 +285,7 @@ static bool copy_to_cbuf(struct dla *d, struct dla_exec *x, enum dla_client cl, 
         if (!exec_read(x, cl, sp, src, buf, n))
             return false;
         if (fp16)
-            count_fp16(buf, n, st);
+            feature_count_fp16_specials(buf, n, &st->nan, &st->inf);
         cbuf_write(d->cbuf, r, off, buf, n, layer, kind);
         src += n;
         off += n;

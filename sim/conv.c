@@ -12,12 +12,6 @@ static const char *mode_name(const struct conv_params *p)
     return p->winograd ? "winograd" : p->image ? "image" : "direct";
 }
 
-static const char *prec_name(unsigned prec)
-{
-    static const char *const n[] = {"int8", "int16", "fp16"};
-    return prec < 3 ? n[prec] : "?";
-}
-
 static void describe(struct dla_exec *x, const struct conv_params *p)
 {
     char batch[16] = "";
@@ -27,21 +21,21 @@ static void describe(struct dla_exec *x, const struct conv_params *p)
     if (p->dil_x > 1 || p->dil_y > 1)
         snprintf(dil, sizeof dil, " d%ux%u", p->dil_x, p->dil_y);
     exec_desc(x, "conv %s %s %ux%ux%u -> %ux%ux%u k%ux%u s%u%s%s%s", mode_name(p),
-              prec_name(p->prec), p->in_w, p->in_h, p->in_c, p->out_w, p->out_h, p->out_k, p->k_w,
-              p->k_h, p->stride_x, dil, batch, p->compressed ? " wcomp" : "");
+              conv_prec_name(p->prec), p->in_w, p->in_h, p->in_c, p->out_w, p->out_h, p->out_k,
+              p->k_w, p->k_h, p->stride_x, dil, batch, p->compressed ? " wcomp" : "");
 }
 
-/* Datapath cycles: every output position needs, per kernel group, one atomic
- * operation per channel block and kernel tap. */
-static void account_compute(struct dla_exec *x, const struct conv_params *p,
-                            const struct conv_operands *ops)
+/* Datapath cycles: every output position (of rows) needs, per kernel group,
+ * one atomic operation per channel block (of c channels) and kernel tap;
+ * Winograd does the equivalent 3x3 direct convolution's 2.25 times faster. */
+static void account_compute(struct dla_exec *x, const struct conv_params *p, uint64_t rows,
+                            uint64_t taps, uint64_t c)
 {
-    uint64_t blocks = (ops->c + p->atomic_c - 1) / p->atomic_c;
+    uint64_t blocks = (c + p->atomic_c - 1) / p->atomic_c;
     uint64_t groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
-    uint64_t atomic_ops = (uint64_t)ops->rows * ops->taps * blocks * groups;
+    uint64_t atomic_ops = rows * taps * blocks * groups;
     uint64_t cycles = p->winograd ? atomic_ops * 4 / 9 : atomic_ops;
-    uint64_t macs = (uint64_t)ops->rows * ops->taps * ops->c * p->kernels;
-    exec_compute(x, cycles ? cycles : 1, macs);
+    exec_compute(x, cycles ? cycles : 1, rows * taps * c * p->kernels);
     exec_counter(x, "CSC.atomic_ops", atomic_ops);
 }
 
@@ -77,17 +71,6 @@ static bool compute(struct dla *d, const struct conv_params *p, const struct con
     return true;
 }
 
-/* Winograd: the equivalent 3x3 direct convolution's atomic operations, 2.25x faster. */
-static void account_winograd(struct dla_exec *x, const struct conv_params *p)
-{
-    uint64_t rows = (uint64_t)p->out_w * p->out_h;
-    uint64_t blocks = (p->ext_c + p->atomic_c - 1) / p->atomic_c;
-    uint64_t groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
-    uint64_t atomic_ops = rows * 9 * blocks * groups;
-    exec_compute(x, atomic_ops * 4 / 9 ? atomic_ops * 4 / 9 : 1, rows * 9 * p->ext_c * p->kernels);
-    exec_counter(x, "CSC.atomic_ops", atomic_ops);
-}
-
 int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out)
 {
     struct conv_params p;
@@ -105,18 +88,18 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     struct cacc_stats st = {0};
     if (p.winograd) {
         bool ok = conv_wino_run(d, x, &p, &plan, layer, out, &st);
-        cdma_finish(d, &p, &plan, layer);
+        cdma_finish(d, &p, &plan);
         if (ok)
-            account_winograd(x, &p);
+            account_compute(x, &p, (uint64_t)p.out_w * p.out_h, 9, p.ext_c);
         dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
         exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);
         return ok ? 0 : -1;
     }
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
               load_weights(d, x, &p, &plan, layer, &ops);
-    cdma_finish(d, &p, &plan, layer);
+    cdma_finish(d, &p, &plan);
     if (ok) {
-        account_compute(x, &p, &ops);
+        account_compute(x, &p, ops.rows, ops.taps, ops.c);
         ok = out ? compute(d, &p, &ops, out, &st) : true;
     }
     conv_operands_free(&ops);

@@ -85,12 +85,27 @@ struct conv_params {
     unsigned kernel_group; /* kernels per group (atomic K, halved for int16/fp16) */
 };
 
+/* Element i of a run of CBUF bytes as a MAC operand: int8 or int16
+ * sign-extended, fp16 as its bit pattern (CSC's reads of data and weights). */
+static inline int16_t conv_element(const uint8_t *b, size_t i, const struct conv_params *p)
+{
+    return (int16_t)feature_load(b + i * p->bpe, p->bpe, false);
+}
+
+/* CSC's pad value as an operand: applied as is, the low byte (signed) for int8. */
+static inline int16_t csc_pad_operand(const struct conv_params *p)
+{
+    return p->prec == CONV_INT8 ? (int8_t)p->csc_pad_value : (int16_t)p->csc_pad_value;
+}
+
 /* conv_params.c: read the group's registers; false (diagnostics emitted)
  * when the layer cannot be computed. */
 bool conv_params_read(struct dla *d, int group, struct conv_params *p);
 /* The work the layer asks of the model, in integer-MAC equivalents (for
  * exec_budget); only meaningful once conv_params_read() accepted it. */
 uint64_t conv_work(const struct conv_params *p);
+/* A precision field's name: int8, int16, fp16 or reserved. */
+const char *conv_prec_name(unsigned prec);
 
 /* conv_layout.c: where CDMA puts (and CSC finds) the feature data of a
  * direct-convolution slice.  group = index of the run of entry_bytes of
@@ -99,8 +114,6 @@ uint64_t conv_work(const struct conv_params *p);
 struct conv_slot {
     uint32_t entry, byte, len;
 };
-uint32_t conv_entries_per_slice(const struct conv_params *p, unsigned entry_bytes,
-                                unsigned atom_bytes);
 unsigned conv_channel_groups(const struct conv_params *p, unsigned entry_bytes);
 struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_bytes,
                                    unsigned atom_bytes, uint32_t x, unsigned cgroup);
@@ -117,7 +130,6 @@ uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, 
 struct conv_cbuf_plan;
 int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer, uint64_t *sat);
-unsigned conv_image_elements(const struct conv_params *p);
 struct conv_operands;
 bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                     struct conv_operands *ops);
@@ -137,6 +149,10 @@ struct conv_cbuf_plan {
 /* cdma.c */
 /* Decide reuse and placement from what the previous layer left. */
 void cdma_plan(struct dla *d, const struct conv_params *p, struct conv_cbuf_plan *plan);
+/* fp16 input as CDMA fetches it: NaNs and infinities added to *nan and
+ * *inf, NaNs flushed to zero when NAN_TO_ZERO is set (feature and image). */
+void cdma_fp16_input(const struct conv_params *p, uint8_t *b, size_t n, uint64_t *nan,
+                     uint64_t *inf);
 /* Fetch the input cube (feature or image) into CBUF data banks. */
 bool cdma_load_data(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                     const struct conv_cbuf_plan *plan, int32_t layer);
@@ -161,8 +177,7 @@ bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_para
 void cdma_weights_end(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                       int32_t layer, struct conv_wt_stream *ws);
 /* Record what this layer leaves in CBUF for the next one. */
-void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
-                 int32_t layer);
+void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan);
 
 /* The MAC operands CSC prepares: rows of int16 values (integer modes) or
  * fp16 bit patterns, one row per output position (data) or kernel (weights),
@@ -229,6 +244,9 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
  * rounding half away from zero, saturated to the precision. */
 void csc_pra_transform(const int16_t in[16], unsigned truncate, enum conv_prec prec,
                        int16_t out[16]);
+/* The MAC cell's output transform A^T M A (A^T = [1 1 1 0; 0 1 -1 -1]) of
+ * the 16 position sums m (row-major): the 2x2 outputs, row-major, exact. */
+void cmac_wino_output_transform(const int64_t m[16], int64_t o[4]);
 
 /* cacc_fp16.c, Winograd: one atomic operation (16 positions x 4 channels,
  * lane = position * 4 + channel) added into the 2x2 outputs' 48-bit float

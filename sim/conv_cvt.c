@@ -5,48 +5,18 @@
  * 17 bits, so (x - offset) needs 18 bits and the product 34: int64 holds
  * every step exactly. */
 #include "conv.h"
+#include "fixpt.h"
 #include "fp16.h"
-
-static int64_t shift_round_half_away(int64_t v, unsigned shift)
-{
-    if (shift == 0)
-        return v;
-    if (shift >= 40) /* |v| < 2^34: everything rounds to zero */
-        return 0;
-    int64_t half = (int64_t)1 << (shift - 1);
-    int64_t mag = v < 0 ? -v : v;
-    int64_t r = (mag + half) >> shift;
-    return v < 0 ? -r : r;
-}
-
-static int64_t clamp(int64_t v, int64_t lo, int64_t hi, bool *sat)
-{
-    if (v > hi) {
-        *sat = true;
-        return hi;
-    }
-    if (v < lo) {
-        *sat = true;
-        return lo;
-    }
-    return v;
-}
 
 uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, enum conv_prec out,
                   bool *sat)
 {
-    bool s = false;
-    int64_t v = ((int64_t)in - offset) * scale;
-    v = shift_round_half_away(v, truncate & 63u);
-    v = clamp(v, -65536, 65535, &s);
-    uint16_t r;
-    if (out == CONV_INT8)
-        r = (uint16_t)(uint8_t)(int8_t)clamp(v, -128, 127, &s);
-    else if (out == CONV_INT16)
-        r = (uint16_t)(int16_t)clamp(v, -32768, 32767, &s);
-    else
-        r = fp16_from_float((float)v); /* exact in binary32, one rounding to fp16 */
-    if (sat)
-        *sat = s;
-    return r;
+    int64_t v = fix_shr_round(((int64_t)in - offset) * scale, truncate & 63u);
+    /* the 17-bit stage, then int8/int16: the narrower width decides */
+    unsigned bits = out == CONV_INT8 ? 8 : out == CONV_INT16 ? 16 : 17;
+    *sat = fix_overflows(v, bits);
+    v = fix_sat(v, bits);
+    if (out == CONV_FP16)
+        return fp16_from_float((float)v); /* exact in binary32, one rounding to fp16 */
+    return out == CONV_INT8 ? (uint8_t)v : (uint16_t)v;
 }

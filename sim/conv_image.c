@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "conv.h"
-#include "fp16.h"
 
 enum comp_kind { COMP8, COMP16, COMP_PACKED10 };
 
@@ -86,12 +85,6 @@ static const struct pixel_format *format_of(const struct conv_params *p)
     return &formats[p->pixel_format];
 }
 
-unsigned conv_image_elements(const struct conv_params *p)
-{
-    const struct pixel_format *f = format_of(p);
-    return f ? f->elems : 0;
-}
-
 /* Component i of a pixel (bytes of plane 0 followed by plane 1) as the
  * convertor's 17-bit input, or the raw bit pattern when not converting. */
 static int32_t component(const struct pixel_format *f, const uint8_t *px, unsigned i,
@@ -127,9 +120,7 @@ static void convert_component(const struct conv_params *p, int32_t v, bool is_fp
         r = conv_cvt(v, offset, p->cvt_scale, p->cvt_truncate, (enum conv_prec)p->prec, &s);
         *sat += s;
     }
-    out[0] = (uint8_t)r;
-    if (p->bpe == 2)
-        out[1] = (uint8_t)(r >> 8);
+    feature_store(out, p->bpe, r);
 }
 
 static bool read_line(struct dla_exec *x, const struct conv_params *p, const struct pixel_format *f,
@@ -156,18 +147,6 @@ static bool read_line(struct dla_exec *x, const struct conv_params *p, const str
     for (uint32_t i = 0; i < p->in_w; i++)
         memcpy(pix + (size_t)i * bpp + f->bpp0, tmp + (size_t)i * f->bpp1, f->bpp1);
     return true;
-}
-
-static void count_and_flush_fp16(const struct conv_params *p, uint8_t *pix, size_t n, uint64_t *nan,
-                                 uint64_t *inf)
-{
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        uint16_t h = (uint16_t)(pix[i] | pix[i + 1] << 8);
-        *nan += fp16_is_nan(h);
-        *inf += fp16_is_inf(h);
-        if (p->nan_to_zero && fp16_is_nan(h))
-            pix[i] = pix[i + 1] = 0;
-    }
 }
 
 int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params *p,
@@ -210,16 +189,14 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
     for (uint32_t y = 0; ok && y < p->in_h; y++) {
         ok = read_line(x, p, f, d->cfg->mem_atom, y, pix, tmp);
         if (f->fp16)
-            count_and_flush_fp16(p, pix, (size_t)p->in_w * bpp, &nan, &inf);
+            cdma_fp16_input(p, pix, (size_t)p->in_w * bpp, &nan, &inf);
         memset(line, 0, (size_t)p->entry_per_slice * eb);
         size_t n = 0;
         for (uint32_t px = 0; px < padded && n + p->bpe <= (size_t)p->entry_per_slice * eb; px++) {
             bool inside = px >= p->pad_l && px < p->pad_l + p->in_w;
             for (unsigned i = 0; i < f->elems; i++, n += p->bpe) {
                 if (!inside) {
-                    line[n] = (uint8_t)p->cdma_pad_value;
-                    if (p->bpe == 2)
-                        line[n + 1] = (uint8_t)(p->cdma_pad_value >> 8);
+                    feature_store(line + n, p->bpe, p->cdma_pad_value);
                     continue;
                 }
                 bool is_fp16;
@@ -243,14 +220,6 @@ int conv_image_load(struct dla *d, struct dla_exec *x, const struct conv_params 
 
 /* ---------------------------------------------------------------- CSC side */
 
-static int16_t line_element(const uint8_t *line, size_t e, const struct conv_params *p)
-{
-    const uint8_t *b = line + e * p->bpe;
-    if (p->prec == CONV_INT8)
-        return (int8_t)b[0];
-    return (int16_t)(uint16_t)(b[0] | b[1] << 8);
-}
-
 bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                     struct conv_operands *ops)
 {
@@ -265,8 +234,7 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
         cbuf_read(d->cbuf, &dr,
                   ((uint64_t)plan->data_start + (uint64_t)y * p->entry_per_slice) * eb,
                   lines + y * line_bytes, line_bytes);
-    int16_t pad = p->prec == CONV_INT8 ? (int16_t)(int8_t)(p->csc_pad_value & 0xff)
-                                       : (int16_t)p->csc_pad_value;
+    int16_t pad = csc_pad_operand(p);
     /* with post-extension an atomic operation covers `lines` kernel rows of
      * k_c elements each: lane L is row t * lines + L / k_c, element L % k_c */
     const uint32_t kc = ops->c, taps = ops->taps, lines_per_op = 1u << p->y_extension;
@@ -289,7 +257,7 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
                             dst[j] = pad;
                         else
                             dst[j] = e < line_elems
-                                         ? line_element(lines + (size_t)y * line_bytes, e, p)
+                                         ? conv_element(lines + (size_t)y * line_bytes, e, p)
                                          : 0;
                     }
                 }
@@ -327,7 +295,7 @@ bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
             for (uint32_t u = 0; u < rows; u++)
                 for (uint32_t c = 0; c < kc; c++, i++)
                     ops->weight[(size_t)(k0 + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
-                        line_element(b, i, p);
+                        conv_element(b, i, p);
     }
     free(b);
     return true;

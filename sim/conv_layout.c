@@ -34,20 +34,6 @@ unsigned conv_channel_groups(const struct conv_params *p, unsigned entry_bytes)
     return (unsigned)(((uint64_t)p->ext_c * p->bpe + entry_bytes - 1) / entry_bytes);
 }
 
-uint32_t conv_entries_per_slice(const struct conv_params *p, unsigned entry_bytes,
-                                unsigned atom_bytes)
-{
-    unsigned per_entry = entry_bytes / atom_bytes;
-    unsigned full = atoms_per_pixel(p, atom_bytes) / per_entry;
-    unsigned tail = tail_atoms(p, entry_bytes, atom_bytes);
-    uint32_t n = full * p->ext_w;
-    if (tail) {
-        unsigned share = per_entry / pow2_at_least(tail);
-        n += (p->ext_w + share - 1) / share;
-    }
-    return n;
-}
-
 struct conv_slot conv_feature_slot(const struct conv_params *p, unsigned entry_bytes,
                                    unsigned atom_bytes, uint32_t x, unsigned cgroup)
 {

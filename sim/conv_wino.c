@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "conv.h"
+#include "fixpt.h"
 #include "fp16.h"
 #include "fpnum.h"
 
@@ -98,11 +99,8 @@ static bool wino_load(struct dla *d, struct dla_exec *x, const struct conv_param
         free(pad);
         return false;
     }
-    for (unsigned i = 0; i < atom; i += p->bpe) {
-        pad[i] = (uint8_t)p->cdma_pad_value;
-        if (p->bpe == 2)
-            pad[i + 1] = (uint8_t)(p->cdma_pad_value >> 8);
-    }
+    for (unsigned i = 0; i < atom; i += p->bpe)
+        feature_store(pad + i, p->bpe, p->cdma_pad_value);
     const uint32_t slots_per_atom = atom / SLOT_BYTES;
     bool ok = true;
     for (uint32_t ty = 0; ok && ty < g->ext_h * p->cdma_stride_y; ty++) {
@@ -134,21 +132,6 @@ static bool wino_load(struct dla *d, struct dla_exec *x, const struct conv_param
 
 /* ---------------------------------------------------------------- CSC */
 
-static int16_t elem(const uint8_t *b, unsigned prec)
-{
-    return prec == CONV_INT8 ? (int8_t)b[0] : (int16_t)(uint16_t)(b[0] | b[1] << 8);
-}
-
-static int32_t shift_round_sat(int32_t v, unsigned sh, int32_t lo, int32_t hi)
-{
-    if (sh) {
-        int32_t m = v < 0 ? -v : v;
-        m = (m + (1 << (sh - 1))) >> sh;
-        v = v < 0 ? -m : m;
-    }
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* The PRA cell on one 4x4 tile (row-major). */
 void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec prec,
                        int16_t out[TILE])
@@ -166,9 +149,9 @@ void csc_pra_transform(const int16_t in[TILE], unsigned truncate, enum conv_prec
         t[4 * r + 2] = m[4 * r + 2] - m[4 * r + 1];
         t[4 * r + 3] = m[4 * r + 1] - m[4 * r + 3];
     }
-    int32_t lo = prec == CONV_INT8 ? -128 : -32768, hi = prec == CONV_INT8 ? 127 : 32767;
+    unsigned bits = prec == CONV_INT8 ? 8 : 16;
     for (int i = 0; i < TILE; i++)
-        out[i] = (int16_t)shift_round_sat(t[i], truncate & 3u, lo, hi);
+        out[i] = (int16_t)fix_sat(fix_shr_round(t[i], truncate & 3u), bits);
 }
 
 /* The PRA cell in fp16: the same sums and differences in the cmod's fp17
@@ -217,7 +200,7 @@ static int16_t *wino_data(struct dla *d, const struct conv_params *p, const stru
                 cbuf_read(d->cbuf, &dr, slot_offset(p, g, plan, eb, x, y, s), slot, SLOT_BYTES);
                 for (uint32_t i = 0; i < per_slot; i++)
                     cube[((size_t)y * g->ext_w + x) * c + s * per_slot + i] =
-                        elem(slot + i * p->bpe, p->prec);
+                        conv_element(slot, i, p);
             }
     for (uint32_t by = 0; by < bh; by++)
         for (uint32_t bx = 0; bx < bw; bx++)
@@ -259,15 +242,14 @@ static bool wino_weight_group(struct dla *d, const struct conv_params *p,
                 for (uint32_t ch = c0; ch < c0 + 4; ch++, i++)
                     wt[((size_t)(k0 + k) * TILE + pos) * c + ch] =
                         p->compressed ? csc_decompress_next(d, p, plan, dec)
-                                      : elem(b + i * p->bpe, p->prec);
+                                      : conv_element(b, i, p);
     free(b);
     return true;
 }
 
 /* ---------------------------------------------------------------- CMAC + CACC */
 
-/* A^T M A for A^T = [1 1 1 0; 0 1 -1 -1]: the 2x2 outputs, row-major. */
-static void output_transform(const int64_t m[TILE], int64_t o[4])
+void cmac_wino_output_transform(const int64_t m[TILE], int64_t o[4])
 {
     int64_t r[8];
     for (int i = 0; i < 4; i++) {
@@ -291,7 +273,7 @@ static void wino_cell_int(const struct conv_params *p, uint32_t c, const int16_t
         int64_t m[TILE], o[4];
         for (int pos = 0; pos < TILE; pos++)
             m[pos] = cmac_dot_i16(a + (size_t)pos * c + c0, w + (size_t)pos * c + c0, 4);
-        output_transform(m, o);
+        cmac_wino_output_transform(m, o);
         for (int q = 0; q < 4; q++)
             acc[q] = c0 == 0 ? o[q] : cacc_sat48(acc[q] + o[q]);
     }
@@ -319,7 +301,7 @@ static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32
     }
     for (int q = 0; q < 4; q++) {
         uint32_t f = cacc_fp16_result(acc[q]);
-        st->nan_out += (f & 0x7f800000u) == 0x7f800000u && (f & 0x7fffffu) != 0;
+        st->nan_out += fp_is_nan(FP32, f);
         res[q] = (int32_t)f;
     }
 }

@@ -9,20 +9,6 @@
 
 #include "conv.h"
 
-static int16_t element(const uint8_t *b, unsigned prec)
-{
-    if (prec == CONV_INT8)
-        return (int8_t)b[0];
-    return (int16_t)(uint16_t)(b[0] | b[1] << 8);
-}
-
-/* CSC's pad value is applied as is: the low byte (signed) for int8. */
-static int16_t pad_value(const struct conv_params *p)
-{
-    return p->prec == CONV_INT8 ? (int16_t)(int8_t)(p->csc_pad_value & 0xff)
-                                : (int16_t)p->csc_pad_value;
-}
-
 static uint32_t round16(uint64_t v)
 {
     return (uint32_t)((v + 15) & ~15ull);
@@ -54,7 +40,7 @@ static int16_t *unpack_feature(struct dla *d, const struct conv_params *p,
                     cbuf_read(d->cbuf, &dr, (base + sl.entry) * eb + sl.byte, buf, sl.len);
                     uint32_t c0 = j * per_group;
                     for (uint32_t c = c0; c < p->ext_c && c < c0 + sl.len / p->bpe; c++)
-                        row[(size_t)x * p->ext_c + c] = element(buf + (c - c0) * p->bpe, p->prec);
+                        row[(size_t)x * p->ext_c + c] = conv_element(buf, c - c0, p);
                 }
             }
         }
@@ -129,7 +115,7 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
                  "out of host memory for the convolution operands");
         return false;
     }
-    int16_t pad = pad_value(p);
+    int16_t pad = csc_pad_operand(p);
     for (uint32_t b = 0; b < p->batches; b++)
         for (uint32_t oy = 0; oy < p->out_h; oy++)
             for (uint32_t ox = 0; ox < p->out_w; ox++) {
@@ -158,7 +144,7 @@ int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,
         return 0;
     cbuf_read(d->cbuf, &wr, plan->weight_start + dec->packed * p->bpe, b, p->bpe);
     dec->packed++;
-    return element(b, p->prec);
+    return conv_element(b, 0, p);
 }
 
 static int16_t stream_element(struct dla *d, const struct conv_params *p,
@@ -166,7 +152,7 @@ static int16_t stream_element(struct dla *d, const struct conv_params *p,
                               struct csc_decomp *dec)
 {
     if (!p->compressed)
-        return element(group + i * p->bpe, p->prec);
+        return conv_element(group, i, p);
     return csc_decompress_next(d, p, plan, dec);
 }
 
