@@ -215,11 +215,6 @@ long ui_current_layer(struct ui *ui)
     return n ? (long)n - 1 : -1;
 }
 
-static bool is_right_pane(enum pane_id id)
-{
-    return id >= PANE_REGS && id <= PANE_MEM;
-}
-
 void ui_focus(struct ui *ui, enum pane_id id)
 {
     if (id >= PANE_COUNT)
