@@ -221,15 +221,13 @@ void ui_focus(struct ui *ui, enum pane_id id)
         return;
     if (id == PANE_CONSOLE && ui->focus != PANE_CONSOLE)
         ui->back_focus = ui->focus;
-    if (is_right_pane(id) && !layout_visible(ui, id)) {
+    if (is_right_pane(id)) {
+        bool hidden = !layout_visible(ui, id);
         ui->detail = id;
         if (id != PANE_REGS)
             ui->placed_with = id;
-        layout_place(ui);
-    } else if (is_right_pane(id)) {
-        ui->detail = id;
-        if (id != PANE_REGS)
-            ui->placed_with = id;
+        if (hidden)
+            layout_place(ui);
     }
     ui->focus = id;
     ui->dirty = true;
