@@ -235,8 +235,8 @@ void ui_focus(struct ui *ui, enum pane_id id)
 
 /* ---------------------------------------------------------------- prompt */
 
-static void prompt_open(struct ui *ui, enum prompt_kind kind, const char *label,
-                        const char *initial, prompt_done_fn done, void *ctx)
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const char *initial,
+               prompt_done_fn done, void *ctx)
 {
     struct prompt *pr = &ui->prompt;
     memset(pr, 0, sizeof *pr);
@@ -249,16 +249,10 @@ static void prompt_open(struct ui *ui, enum prompt_kind kind, const char *label,
     ui->dirty = true;
 }
 
-void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const char *initial,
-               prompt_done_fn done, void *ctx)
-{
-    prompt_open(ui, kind, label, initial, done, ctx);
-}
-
 void ui_prompt_at(struct ui *ui, struct pane *anchor, int row, int col, int width,
                   const char *initial, prompt_done_fn done, void *ctx)
 {
-    prompt_open(ui, PROMPT_TEXT, "", initial, done, ctx);
+    ui_prompt(ui, PROMPT_TEXT, "", initial, done, ctx);
     ui->prompt.anchor = anchor;
     ui->prompt.row = row;
     ui->prompt.col = col;
