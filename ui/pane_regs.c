@@ -276,8 +276,8 @@ static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct re
     x += pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "0x%08x", v);
     char fields[512];
     fields_inline(r, v, fields, sizeof fields);
-    pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s%s %s",
-               r->access == REGDB_RO ? " ro" : "   ", "", fields);
+    pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s %s",
+               r->access == REGDB_RO ? " ro" : "   ", fields);
 }
 
 static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct regdb_unit *ru,
