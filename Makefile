@@ -122,7 +122,9 @@ $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@$(if $(V),,echo "  HOSTCC  $<")
 	$(Q)$(CC) $(CSTD) $(WARN) -O1 -g $< -o $@
 
-$(GEN_C): $(BUILD)/regdb_gen $(REGDB)
+# after deps (order-only): every object waits for this file, so under make -j
+# nothing compiles against a header that deps is still installing
+$(GEN_C): $(BUILD)/regdb_gen $(REGDB) | deps
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  GEN     $@")
 	$(Q)$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
