@@ -199,7 +199,7 @@ bench: deps-bench
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/dladbg
-	install -m 755 dladbg $(DESTDIR)$(PREFIX)/bin/dladbg
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/dladbg
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/dladbg/plugins/
 	install -m 644 plugins/include/dladbg/decoder.h $(DESTDIR)$(PREFIX)/include/dladbg/
 	install -m 644 share/dladbg.1 $(DESTDIR)$(PREFIX)/share/man/man1/dladbg.1
