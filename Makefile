@@ -54,6 +54,9 @@ LIBSIM := $(BUILD)/libdlasim.a
 MKNET := $(BUILD)/dladbg-mknet
 SAMPLES := $(BUILD)/samples/.written
 LIBCORE := $(BUILD)/libdladbg.a
+# The ncurses frontend in an archive of its own: what needs only the core
+# (dladbg-mknet) is not relinked when ui/ changes.
+LIBUI := $(BUILD)/libdladbg-ui.a
 BIN := $(BUILD)/dladbg
 
 .PHONY: all run check check-plain check-san test-run conformance bench clean install deps deps-test \
@@ -119,7 +122,9 @@ $(BUILD)/regdb_gen: sim/gen/regdb_gen.c
 	@$(if $(V),,echo "  HOSTCC  $<")
 	$(Q)$(CC) $(CSTD) $(WARN) -O1 -g $< -o $@
 
-$(GEN_C): $(BUILD)/regdb_gen $(REGDB)
+# after deps (order-only): every object waits for this file, so under make -j
+# nothing compiles against a header that deps is still installing
+$(GEN_C): $(BUILD)/regdb_gen $(REGDB) | deps
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  GEN     $@")
 	$(Q)$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
@@ -132,11 +137,15 @@ $(LIBSIM): $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIBCORE): $(CORE_OBJ) $(UI_OBJ)
+$(LIBCORE): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(BUILD)/src/main.o $(LIBCORE) $(LIBSIM)
+$(LIBUI): $(UI_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIBUI) $(LIBCORE) $(LIBSIM)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
 
@@ -156,10 +165,10 @@ $(BUILD)/tests/plugins/%.so: plugins/test_%.c plugins/include/dladbg/decoder.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBCORE) $(LIBSIM)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBUI) $(LIBCORE) $(LIBSIM)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC+LD   $<")
-	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBUI) $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
 		$(TEST_LIBS) $(LIBS) -o $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
@@ -190,7 +199,7 @@ bench: deps-bench
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/include/dladbg
-	install -m 755 dladbg $(DESTDIR)$(PREFIX)/bin/dladbg
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/dladbg
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/dladbg/plugins/
 	install -m 644 plugins/include/dladbg/decoder.h $(DESTDIR)$(PREFIX)/include/dladbg/
 	install -m 644 share/dladbg.1 $(DESTDIR)$(PREFIX)/share/man/man1/dladbg.1

@@ -54,11 +54,7 @@ first_error() {
 
 run_trace() { # case dir [config]
     log="$tmp/log"
-    if [ -n "${3:-}" ]; then
-        timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" -o "$tmp/out" "$2" >"$log" 2>&1
-    else
-        timeout "$TIMEOUT" "$DLADBG" --batch -q -o "$tmp/out" "$2" >"$log" 2>&1
-    fi
+    timeout "$TIMEOUT" "$DLADBG" --batch -q ${3:+--config "$3"} -o "$tmp/out" "$2" >"$log" 2>&1
     rc=$?
     if grep -q 'missing input file' "$log"; then
         result "$1" skip "$(grep -m1 -o 'missing input file [^:]*' "$log")"

@@ -44,11 +44,6 @@ static void hide(struct pane *p)
     p->h = p->w = 0;
 }
 
-static bool is_right_pane(enum pane_id id)
-{
-    return id >= PANE_REGS && id <= PANE_MEM;
-}
-
 void layout_place(struct ui *ui)
 {
     getmaxyx(stdscr, ui->rows, ui->cols);

@@ -85,27 +85,24 @@ static void coalesce(struct mem_pane *mp, size_t i)
 
 static void record_dma(struct mem_pane *mp, const struct dla_event *ev)
 {
-    const uint64_t addr = ev->u.dma.addr, bytes = ev->u.dma.bytes;
+    const struct region t = {ev->layer,       ev->u.dma.client, ev->u.dma.space,
+                             ev->u.dma.write, ev->u.dma.addr,   ev->u.dma.bytes};
     size_t of_layer = 0;
     for (size_t i = 0; i < mp->n; i++) {
         struct region *r = &mp->regions[i];
-        if (r->layer != ev->layer)
+        if (r->layer != t.layer)
             continue;
         of_layer++;
-        if (r->client != ev->u.dma.client || r->space != ev->u.dma.space ||
-            r->write != ev->u.dma.write)
-            continue;
         /* contiguous or overlapping transfers of one client grow one region */
-        if (touching(r, addr, bytes)) {
-            grow(r, addr, bytes);
+        if (same_stream(r, &t) && touching(r, t.addr, t.bytes)) {
+            grow(r, t.addr, t.bytes);
             coalesce(mp, i);
             return;
         }
     }
     if (of_layer >= LAYER_REGIONS || mp->n >= MAX_REGIONS)
         return; /* enough to show; the console's x command reaches the rest */
-    mp->regions[mp->n++] =
-        (struct region){ev->layer, ev->u.dma.client, ev->u.dma.space, ev->u.dma.write, addr, bytes};
+    mp->regions[mp->n++] = t;
 }
 
 static void event(struct pane *p, struct ui *ui, const struct dla_event *ev)

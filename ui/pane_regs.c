@@ -18,7 +18,9 @@
 
 struct reg_values {
     const struct regdb_unit *db[DLA_U_COUNT]; /* the table each unit's values follow */
-    uint32_t *v[DLA_U_COUNT][2];              /* per unit and group, indexed like db->regs */
+    /* per unit and group, indexed like db->regs; a register without groups
+     * (not dual) is read into group 0 only and stays 0 in group 1 */
+    uint32_t *v[DLA_U_COUNT][2];
 };
 
 struct regs_pane {
@@ -75,7 +77,8 @@ static bool values_read(struct dla *d, struct reg_values *v)
             if (!v->v[u][g])
                 return false;
             for (uint16_t i = 0; i < ru->n_regs; i++)
-                v->v[u][g][i] = read_reg(d, (enum dla_unit)u, g, ru, &ru->regs[i]);
+                if (g == 0 || ru->regs[i].dual)
+                    v->v[u][g][i] = read_reg(d, (enum dla_unit)u, g, ru, &ru->regs[i]);
         }
     }
     return true;
@@ -273,8 +276,8 @@ static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct re
     x += pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "0x%08x", v);
     char fields[512];
     fields_inline(r, v, fields, sizeof fields);
-    pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s%s %s",
-               r->access == REGDB_RO ? " ro" : "   ", "", fields);
+    pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s %s",
+               r->access == REGDB_RO ? " ro" : "   ", fields);
 }
 
 static void draw_field_row(struct pane *p, struct ui *ui, int row, const struct regdb_unit *ru,

@@ -109,9 +109,7 @@ static void draw_bar(struct pane *p, struct ui *ui, int row, const struct dla_la
     char label[24];
     int ln = snprintf(label, sizeof label, "%u", l->index);
     long span = x1 - x0;
-    for (long x = x0; x < x1; x++) {
-        if (x < 0 || x >= width)
-            continue;
+    for (long x = x0 > 0 ? x0 : 0; x < x1 && x < width; x++) {
         /* the index in the middle of the bar when it fits, else fill */
         long k = x - x0 - (span - ln) / 2;
         char cell[8];

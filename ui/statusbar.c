@@ -115,10 +115,8 @@ void keybar_draw(struct ui *ui)
         if (x >= ui->cols)
             break;
         attrset(theme(TH_KEY_LABEL));
-        char cell[32];
-        snprintf(cell, sizeof cell, "%s", label);
-        mvaddnstr(y, x, cell, ui->cols - x);
-        x += (int)strlen(cell) + 2;
+        mvaddnstr(y, x, label, ui->cols - x);
+        x += (int)strlen(label) + 2;
     }
     attrset(theme(TH_NORMAL));
 }

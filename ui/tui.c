@@ -215,26 +215,19 @@ long ui_current_layer(struct ui *ui)
     return n ? (long)n - 1 : -1;
 }
 
-static bool is_right_pane(enum pane_id id)
-{
-    return id >= PANE_REGS && id <= PANE_MEM;
-}
-
 void ui_focus(struct ui *ui, enum pane_id id)
 {
     if (id >= PANE_COUNT)
         return;
     if (id == PANE_CONSOLE && ui->focus != PANE_CONSOLE)
         ui->back_focus = ui->focus;
-    if (is_right_pane(id) && !layout_visible(ui, id)) {
+    if (is_right_pane(id)) {
+        bool hidden = !layout_visible(ui, id);
         ui->detail = id;
         if (id != PANE_REGS)
             ui->placed_with = id;
-        layout_place(ui);
-    } else if (is_right_pane(id)) {
-        ui->detail = id;
-        if (id != PANE_REGS)
-            ui->placed_with = id;
+        if (hidden)
+            layout_place(ui);
     }
     ui->focus = id;
     ui->dirty = true;
@@ -242,8 +235,8 @@ void ui_focus(struct ui *ui, enum pane_id id)
 
 /* ---------------------------------------------------------------- prompt */
 
-static void prompt_open(struct ui *ui, enum prompt_kind kind, const char *label,
-                        const char *initial, prompt_done_fn done, void *ctx)
+void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const char *initial,
+               prompt_done_fn done, void *ctx)
 {
     struct prompt *pr = &ui->prompt;
     memset(pr, 0, sizeof *pr);
@@ -256,16 +249,10 @@ static void prompt_open(struct ui *ui, enum prompt_kind kind, const char *label,
     ui->dirty = true;
 }
 
-void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const char *initial,
-               prompt_done_fn done, void *ctx)
-{
-    prompt_open(ui, kind, label, initial, done, ctx);
-}
-
 void ui_prompt_at(struct ui *ui, struct pane *anchor, int row, int col, int width,
                   const char *initial, prompt_done_fn done, void *ctx)
 {
-    prompt_open(ui, PROMPT_TEXT, "", initial, done, ctx);
+    ui_prompt(ui, PROMPT_TEXT, "", initial, done, ctx);
     ui->prompt.anchor = anchor;
     ui->prompt.row = row;
     ui->prompt.col = col;

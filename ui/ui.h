@@ -24,6 +24,12 @@ enum pane_id {
     PANE_COUNT,
 };
 
+/* The panes that take turns in the right-hand slot (regs .. mem). */
+static inline bool is_right_pane(enum pane_id id)
+{
+    return id >= PANE_REGS && id <= PANE_MEM;
+}
+
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 
