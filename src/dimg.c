@@ -57,11 +57,8 @@ bool dimg_pack(const struct dimg_header *h, const uint8_t *buf, uint64_t len, ui
                 uint64_t off = dimg_element_offset(h, bpe, c, y, x);
                 for (unsigned b = 0; b < bpe; b++)
                     p[k + b] = off + b < len ? buf[off + b] : 0;
-                if (h->format == DIMG_FMT_FP16_X16) {
-                    uint16_t v = stable_fp16((uint16_t)(p[k] | (p[k + 1] << 8)));
-                    p[k] = (uint8_t)v;
-                    p[k + 1] = (uint8_t)(v >> 8);
-                }
+                if (h->format == DIMG_FMT_FP16_X16)
+                    le_put16(p + k, stable_fp16(le_get16(p + k)));
                 k += bpe;
             }
     *out = p;

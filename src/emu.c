@@ -217,7 +217,8 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
                     float x = half_to_float(le_get16(b));
                     float y = powf(op->shift + op->scale * x, op->power);
                     uint16_t r = emu_half_from_float(y);
-                    uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+                    uint8_t o[2];
+                    le_put16(o, r);
                     if (!store(c, dst, dof, o, 2))
                         return false;
                 } else {
@@ -266,7 +267,8 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
     for (uint32_t i = 0; i < n && ok; i++) {
         uint16_t r = emu_half_from_float(expf(x[i] - maxval) / sum);
         if (fp16) {
-            uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+            uint8_t o[2];
+            le_put16(o, r);
             ok = store(c, dst, 2ull * i, o, 2);
         } else {
             int8_t v = saturate_int8(half_to_float(r) / op->output_scale);

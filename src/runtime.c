@@ -8,6 +8,7 @@
 
 #include "dimg.h"
 #include "fp16.h"
+#include "le_bytes.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -233,13 +234,10 @@ static bool read_file(const char *path, uint8_t **buf, size_t *len, char *err, s
 static void encode_value(uint8_t data_type, double v, uint8_t *out)
 {
     if (data_type == LD_TYPE_HALF) {
-        uint16_t h = fp16_from_float((float)v);
-        out[0] = (uint8_t)h;
-        out[1] = (uint8_t)(h >> 8);
+        le_put16(out, fp16_from_float((float)v));
     } else if (data_type == LD_TYPE_INT16) {
         int32_t x = v > 32767 ? 32767 : v < -32768 ? -32768 : (int32_t)v;
-        out[0] = (uint8_t)x;
-        out[1] = (uint8_t)(x >> 8);
+        le_put16(out, (uint16_t)x);
     } else {
         int32_t x = v > 127 ? 127 : v < -128 ? -128 : (int32_t)v;
         out[0] = (uint8_t)x;
