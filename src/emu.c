@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "fp16.h"
 #include "le_bytes.h"
 
@@ -172,9 +173,8 @@ static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *
 static uint64_t element_offset(const struct emu_buffer *x, uint32_t w, uint32_t h, uint32_t c)
 {
     unsigned bpe = x->format == EMU_FMT_FF16 ? 2 : 1;
-    unsigned per = (x->format == EMU_FMT_INT8_8 ? 8u : 32u) / bpe;
-    return (uint64_t)(c / per) * x->surf + (uint64_t)h * x->line + (uint64_t)w * per * bpe +
-           (uint64_t)(c % per) * bpe;
+    unsigned atom = x->format == EMU_FMT_INT8_8 ? 8u : 32u;
+    return feature_offset(c, h, w, x->line, x->surf, atom, bpe);
 }
 
 static bool load(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, void *v, size_t n)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "dimg.h"
 #include "fp16.h"
 #include "le_bytes.h"
@@ -251,9 +252,7 @@ static uint64_t tensor_offset(const struct ld_tensor *t, uint32_t c, uint32_t y,
     unsigned bpe = type_bpe(t->data_type);
     if (t->pixel_format < 36)
         return (uint64_t)y * t->stride[1] + (uint64_t)x * t->stride[0] + c * bpe;
-    uint32_t per = 32u / bpe;
-    return (uint64_t)(c / per) * t->stride[2] + (uint64_t)y * t->stride[1] +
-           (uint64_t)x * per * bpe + (uint64_t)(c % per) * bpe;
+    return feature_offset(c, y, x, t->stride[1], t->stride[2], 32, bpe);
 }
 
 struct pgm {
