@@ -1,7 +1,6 @@
 /* Runtime: memory placement, blobs, address lists, tensors (see runtime.h). */
 #include "runtime.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "dimg.h"
 #include "fp16.h"
 #include "le_bytes.h"
+#include "textfile.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -190,47 +190,6 @@ static uint32_t old_dimg_format(uint8_t data_type)
     }
 }
 
-static bool read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
-    size_t cap = 65536, n = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        if (n == cap) {
-            if (cap >= DIMG_MAX_PAYLOAD) {
-                snprintf(err, errlen, "%s: larger than %u bytes", path, DIMG_MAX_PAYLOAD);
-                free(b);
-                fclose(fp);
-                return false;
-            }
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t got = fread(b + n, 1, cap - n, fp);
-        n += got;
-        if (!got)
-            break;
-    }
-    fclose(fp);
-    if (!b) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return false;
-    }
-    *buf = b;
-    *len = n;
-    return true;
-}
-
 /* Store one element value (a number) in the tensor's data type. */
 static void encode_value(uint8_t data_type, double v, uint8_t *out)
 {
@@ -361,7 +320,7 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     }
     uint8_t *file;
     size_t flen;
-    if (!read_file(path, &file, &flen, err, errlen))
+    if (!file_read_all(path, DIMG_MAX_PAYLOAD, &file, &flen, err, errlen))
         return false;
     uint8_t *img = calloc(len ? len : 1, 1);
     bool ok = img != NULL;
