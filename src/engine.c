@@ -213,9 +213,14 @@ uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const cha
     return regdb_field_set(f, 0, v);
 }
 
+void eng_write_field(struct engine *e, enum eng_reg r, const char *field, uint32_t value)
+{
+    eng_write(e, r, eng_field(e, r, field, value));
+}
+
 void eng_set_producer(struct engine *e, enum eng_reg pointer, int group)
 {
-    eng_write(e, pointer, eng_field(e, pointer, "PRODUCER", (uint32_t)group));
+    eng_write_field(e, pointer, "PRODUCER", (uint32_t)group);
 }
 
 void eng_op_enable(struct engine *e, enum eng_reg op_enable)
