@@ -209,7 +209,7 @@ static void encode_value(uint8_t data_type, double v, uint8_t *out)
 static uint64_t tensor_offset(const struct ld_tensor *t, uint32_t c, uint32_t y, uint32_t x)
 {
     unsigned bpe = type_bpe(t->data_type);
-    if (t->pixel_format < 36)
+    if (t->pixel_format < LD_FIRST_FEATURE_FORMAT)
         return (uint64_t)y * t->stride[1] + (uint64_t)x * t->stride[0] + c * bpe;
     return feature_offset(c, y, x, t->stride[1], t->stride[2], 32, bpe);
 }
