@@ -676,7 +676,8 @@ static void write_back_counts(struct engine *e, struct dla *d)
     for (uint32_t i = 0; e->deps && i < e->n_desc; i++) {
         uint8_t count = e->deps[i].dependency_count;
         dla_mem_write(d, (enum dla_space)e->deps_buf.space,
-                      e->deps_buf.base + (uint64_t)FW_COMMON_OP_SIZE * i + 4, &count, 1);
+                      e->deps_buf.base + (uint64_t)FW_COMMON_OP_SIZE * i + FW_DEPENDENCY_COUNT_AT,
+                      &count, 1);
     }
 }
 

@@ -407,11 +407,6 @@ void fw_encode_common_op(const struct fw_common_op *o, uint8_t b[FW_COMMON_OP_SI
     common_op(&c, &copy);
 }
 
-void fw_encode_dependency_count(uint8_t b[FW_COMMON_OP_SIZE], uint8_t count)
-{
-    b[4] = count;
-}
-
 static void op_codec(struct codec *oc, struct codec *sc, struct fw_op *op)
 {
     switch (op->type) {
