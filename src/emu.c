@@ -86,11 +86,6 @@ uint16_t emu_half_from_float(float f)
     return (uint16_t)(sign | h);
 }
 
-static float half_to_float(uint16_t h)
-{
-    return fp16_to_float(h);
-}
-
 static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
 {
     snprintf(c->msg, c->len, fmt, what, v);
@@ -214,7 +209,7 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
                     uint8_t b[2];
                     if (!load(c, src, so, b, 2))
                         return false;
-                    float x = half_to_float(le_get16(b));
+                    float x = fp16_to_float(le_get16(b));
                     float y = powf(op->shift + op->scale * x, op->power);
                     uint16_t r = emu_half_from_float(y);
                     uint8_t o[2];
@@ -250,11 +245,11 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
         if (fp16) {
             uint8_t b[2];
             ok = load(c, src, 2ull * i, b, 2);
-            x[i] = half_to_float(le_get16(b));
+            x[i] = fp16_to_float(le_get16(b));
         } else {
             int8_t v = 0;
             ok = load(c, src, i, &v, 1);
-            x[i] = half_to_float(emu_half_from_float((float)v * op->input_scale));
+            x[i] = fp16_to_float(emu_half_from_float((float)v * op->input_scale));
         }
     }
     float maxval = -INFINITY;
@@ -271,7 +266,7 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
             le_put16(o, r);
             ok = store(c, dst, 2ull * i, o, 2);
         } else {
-            int8_t v = saturate_int8(half_to_float(r) / op->output_scale);
+            int8_t v = saturate_int8(fp16_to_float(r) / op->output_scale);
             ok = store(c, dst, i, &v, 1);
         }
     }
