@@ -473,9 +473,9 @@ static void do_init(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
     where(t, c, loc, sizeof loc);
     uint64_t size = c->file ? record_extent(t, c) : c->size;
     enum mem_status st = MEM_OK;
-    if (c->pattern <= PAT_FIVEA) {
-        static const uint8_t fill[] = {0x00, 0xff, 0xa5, 0x5a};
-        st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, fill[c->pattern], size);
+    if (c->pattern <= PAT_FIVEA) { /* one byte value: filled at once */
+        uint8_t v = pattern_byte((enum pattern)c->pattern, 0, NULL);
+        st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, v, size);
     } else {
         uint64_t rng = c->base ^ 0x9e3779b97f4a7c15ull;
         uint8_t buf[4096];
