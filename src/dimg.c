@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "afile.h"
+#include "cube.h"
 #include "le_bytes.h"
 
 unsigned dimg_bpe(uint32_t format)
@@ -20,14 +21,6 @@ unsigned dimg_bpe(uint32_t format)
     default:
         return 0;
     }
-}
-
-uint64_t dimg_element_offset(const struct dimg_header *h, unsigned bpe, uint32_t c, uint32_t y,
-                             uint32_t x)
-{
-    uint32_t per_group = 32u / bpe;
-    return (uint64_t)(c / per_group) * h->surf_stride + (uint64_t)y * h->line_stride +
-           (uint64_t)x * per_group * bpe + (uint64_t)(c % per_group) * bpe;
 }
 
 /* Hashing-stable fp16: one zero and one NaN. */
@@ -54,14 +47,11 @@ bool dimg_pack(const struct dimg_header *h, const uint8_t *buf, uint64_t len, ui
     for (uint32_t c = 0; c < h->channel; c++)
         for (uint32_t y = 0; y < h->height; y++)
             for (uint32_t x = 0; x < h->width; x++) {
-                uint64_t off = dimg_element_offset(h, bpe, c, y, x);
+                uint64_t off = feature_offset(c, y, x, h->line_stride, h->surf_stride, 32, bpe);
                 for (unsigned b = 0; b < bpe; b++)
                     p[k + b] = off + b < len ? buf[off + b] : 0;
-                if (h->format == DIMG_FMT_FP16_X16) {
-                    uint16_t v = stable_fp16((uint16_t)(p[k] | (p[k + 1] << 8)));
-                    p[k] = (uint8_t)v;
-                    p[k + 1] = (uint8_t)(v >> 8);
-                }
+                if (h->format == DIMG_FMT_FP16_X16)
+                    le_put16(p + k, stable_fp16(le_get16(p + k)));
                 k += bpe;
             }
     *out = p;

@@ -30,10 +30,6 @@ struct dimg_header {
 /* Bytes per element of an old-numbering format (0 for other formats). */
 unsigned dimg_bpe(uint32_t format);
 
-/* Element source offset in a feature buffer (x32 addressing). */
-uint64_t dimg_element_offset(const struct dimg_header *h, unsigned bpe, uint32_t c, uint32_t y,
-                             uint32_t x);
-
 /* Pack the elements of buf (len bytes; reads beyond it give 0) into out
  * (channel * height * width * bpe bytes) and apply fp16 stable hashing when
  * the format is fp16.  false when the payload would exceed DIMG_MAX_PAYLOAD. */

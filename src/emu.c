@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "fp16.h"
 #include "le_bytes.h"
 
@@ -83,11 +84,6 @@ uint16_t emu_half_from_float(float f)
     if ((h & 0x7c00u) != 0x7c00u)
         h = (uint16_t)(h + round); /* a carry may reach the exponent: correct */
     return (uint16_t)(sign | h);
-}
-
-static float half_to_float(uint16_t h)
-{
-    return fp16_to_float(h);
 }
 
 static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
@@ -172,9 +168,8 @@ static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *
 static uint64_t element_offset(const struct emu_buffer *x, uint32_t w, uint32_t h, uint32_t c)
 {
     unsigned bpe = x->format == EMU_FMT_FF16 ? 2 : 1;
-    unsigned per = (x->format == EMU_FMT_INT8_8 ? 8u : 32u) / bpe;
-    return (uint64_t)(c / per) * x->surf + (uint64_t)h * x->line + (uint64_t)w * per * bpe +
-           (uint64_t)(c % per) * bpe;
+    unsigned atom = x->format == EMU_FMT_INT8_8 ? 8u : 32u;
+    return feature_offset(c, h, w, x->line, x->surf, atom, bpe);
 }
 
 static bool load(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, void *v, size_t n)
@@ -214,10 +209,11 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
                     uint8_t b[2];
                     if (!load(c, src, so, b, 2))
                         return false;
-                    float x = half_to_float(le_get16(b));
+                    float x = fp16_to_float(le_get16(b));
                     float y = powf(op->shift + op->scale * x, op->power);
                     uint16_t r = emu_half_from_float(y);
-                    uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+                    uint8_t o[2];
+                    le_put16(o, r);
                     if (!store(c, dst, dof, o, 2))
                         return false;
                 } else {
@@ -249,11 +245,11 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
         if (fp16) {
             uint8_t b[2];
             ok = load(c, src, 2ull * i, b, 2);
-            x[i] = half_to_float(le_get16(b));
+            x[i] = fp16_to_float(le_get16(b));
         } else {
             int8_t v = 0;
             ok = load(c, src, i, &v, 1);
-            x[i] = half_to_float(emu_half_from_float((float)v * op->input_scale));
+            x[i] = fp16_to_float(emu_half_from_float((float)v * op->input_scale));
         }
     }
     float maxval = -INFINITY;
@@ -266,10 +262,11 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
     for (uint32_t i = 0; i < n && ok; i++) {
         uint16_t r = emu_half_from_float(expf(x[i] - maxval) / sum);
         if (fp16) {
-            uint8_t o[2] = {(uint8_t)r, (uint8_t)(r >> 8)};
+            uint8_t o[2];
+            le_put16(o, r);
             ok = store(c, dst, 2ull * i, o, 2);
         } else {
-            int8_t v = saturate_int8(half_to_float(r) / op->output_scale);
+            int8_t v = saturate_int8(fp16_to_float(r) / op->output_scale);
             ok = store(c, dst, i, &v, 1);
         }
     }

@@ -213,9 +213,14 @@ uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const cha
     return regdb_field_set(f, 0, v);
 }
 
+void eng_write_field(struct engine *e, enum eng_reg r, const char *field, uint32_t value)
+{
+    eng_write(e, r, eng_field(e, r, field, value));
+}
+
 void eng_set_producer(struct engine *e, enum eng_reg pointer, int group)
 {
-    eng_write(e, pointer, eng_field(e, pointer, "PRODUCER", (uint32_t)group));
+    eng_write_field(e, pointer, "PRODUCER", (uint32_t)group);
 }
 
 void eng_op_enable(struct engine *e, enum eng_reg op_enable)
@@ -671,7 +676,8 @@ static void write_back_counts(struct engine *e, struct dla *d)
     for (uint32_t i = 0; e->deps && i < e->n_desc; i++) {
         uint8_t count = e->deps[i].dependency_count;
         dla_mem_write(d, (enum dla_space)e->deps_buf.space,
-                      e->deps_buf.base + (uint64_t)FW_COMMON_OP_SIZE * i + 4, &count, 1);
+                      e->deps_buf.base + (uint64_t)FW_COMMON_OP_SIZE * i + FW_DEPENDENCY_COUNT_AT,
+                      &count, 1);
     }
 }
 

@@ -50,44 +50,30 @@ static int cdp_program(struct engine *e, struct dla *d, struct eng_group *g)
         if (!eng_read_lut(e, d, o->lut_index, &lut))
             return -1;
     }
-    eng_write(e, R_CDP_RDMA_D_DATA_CUBE_WIDTH,
-              eng_field(e, R_CDP_RDMA_D_DATA_CUBE_WIDTH, "WIDTH", s->src.width - 1u));
-    eng_write(e, R_CDP_RDMA_D_DATA_CUBE_HEIGHT,
-              eng_field(e, R_CDP_RDMA_D_DATA_CUBE_HEIGHT, "HEIGHT", s->src.height - 1u));
-    eng_write(e, R_CDP_RDMA_D_DATA_CUBE_CHANNEL,
-              eng_field(e, R_CDP_RDMA_D_DATA_CUBE_CHANNEL, "CHANNEL", s->src.channel - 1u));
+    eng_write_field(e, R_CDP_RDMA_D_DATA_CUBE_WIDTH, "WIDTH", s->src.width - 1u);
+    eng_write_field(e, R_CDP_RDMA_D_DATA_CUBE_HEIGHT, "HEIGHT", s->src.height - 1u);
+    eng_write_field(e, R_CDP_RDMA_D_DATA_CUBE_CHANNEL, "CHANNEL", s->src.channel - 1u);
     eng_write(e, R_CDP_RDMA_D_SRC_BASE_ADDR_LOW, eng_lo32(in));
     eng_write(e, R_CDP_RDMA_D_SRC_BASE_ADDR_HIGH, eng_hi32(in));
     eng_write(e, R_CDP_RDMA_D_SRC_LINE_STRIDE, s->src.line_stride);
     eng_write(e, R_CDP_RDMA_D_SRC_SURFACE_STRIDE, s->src.surf_stride);
-    eng_write(e, R_CDP_RDMA_D_SRC_DMA_CFG,
-              eng_field(e, R_CDP_RDMA_D_SRC_DMA_CFG, "SRC_RAM_TYPE", eng_ram_type(s->src.type)));
-    eng_write(e, R_CDP_RDMA_D_DATA_FORMAT,
-              eng_field(e, R_CDP_RDMA_D_DATA_FORMAT, "INPUT_DATA", o->in_precision));
+    eng_write_field(e, R_CDP_RDMA_D_SRC_DMA_CFG, "SRC_RAM_TYPE", eng_ram_type(s->src.type));
+    eng_write_field(e, R_CDP_RDMA_D_DATA_FORMAT, "INPUT_DATA", o->in_precision);
     if (o->lut_index >= 0)
         eng_program_lut(e, false, &lut, o->in_precision);
     eng_write(e, R_CDP_D_DST_BASE_ADDR_LOW, eng_lo32(out));
     eng_write(e, R_CDP_D_DST_BASE_ADDR_HIGH, eng_hi32(out));
     eng_write(e, R_CDP_D_DST_LINE_STRIDE, s->dst.line_stride);
     eng_write(e, R_CDP_D_DST_SURFACE_STRIDE, s->dst.surf_stride);
-    eng_write(e, R_CDP_D_DST_DMA_CFG,
-              eng_field(e, R_CDP_D_DST_DMA_CFG, "DST_RAM_TYPE", eng_ram_type(s->dst.type)));
-    eng_write(e, R_CDP_D_DATA_FORMAT,
-              eng_field(e, R_CDP_D_DATA_FORMAT, "INPUT_DATA_TYPE", o->in_precision));
-    eng_write(e, R_CDP_D_LRN_CFG,
-              eng_field(e, R_CDP_D_LRN_CFG, "NORMALZ_LEN", (o->local_size - 1u) / 2u - 1u));
-    eng_write(e, R_CDP_D_DATIN_OFFSET,
-              eng_field(e, R_CDP_D_DATIN_OFFSET, "DATIN_OFFSET", (uint32_t)o->in_cvt.offset));
-    eng_write(e, R_CDP_D_DATIN_SCALE,
-              eng_field(e, R_CDP_D_DATIN_SCALE, "DATIN_SCALE", (uint16_t)o->in_cvt.scale));
-    eng_write(e, R_CDP_D_DATIN_SHIFTER,
-              eng_field(e, R_CDP_D_DATIN_SHIFTER, "DATIN_SHIFTER", o->in_cvt.truncate));
-    eng_write(e, R_CDP_D_DATOUT_OFFSET,
-              eng_field(e, R_CDP_D_DATOUT_OFFSET, "DATOUT_OFFSET", (uint32_t)o->out_cvt.offset));
-    eng_write(e, R_CDP_D_DATOUT_SCALE,
-              eng_field(e, R_CDP_D_DATOUT_SCALE, "DATOUT_SCALE", (uint16_t)o->out_cvt.scale));
-    eng_write(e, R_CDP_D_DATOUT_SHIFTER,
-              eng_field(e, R_CDP_D_DATOUT_SHIFTER, "DATOUT_SHIFTER", o->out_cvt.truncate));
+    eng_write_field(e, R_CDP_D_DST_DMA_CFG, "DST_RAM_TYPE", eng_ram_type(s->dst.type));
+    eng_write_field(e, R_CDP_D_DATA_FORMAT, "INPUT_DATA_TYPE", o->in_precision);
+    eng_write_field(e, R_CDP_D_LRN_CFG, "NORMALZ_LEN", (o->local_size - 1u) / 2u - 1u);
+    eng_write_field(e, R_CDP_D_DATIN_OFFSET, "DATIN_OFFSET", (uint32_t)o->in_cvt.offset);
+    eng_write_field(e, R_CDP_D_DATIN_SCALE, "DATIN_SCALE", (uint16_t)o->in_cvt.scale);
+    eng_write_field(e, R_CDP_D_DATIN_SHIFTER, "DATIN_SHIFTER", o->in_cvt.truncate);
+    eng_write_field(e, R_CDP_D_DATOUT_OFFSET, "DATOUT_OFFSET", (uint32_t)o->out_cvt.offset);
+    eng_write_field(e, R_CDP_D_DATOUT_SCALE, "DATOUT_SCALE", (uint16_t)o->out_cvt.scale);
+    eng_write_field(e, R_CDP_D_DATOUT_SHIFTER, "DATOUT_SHIFTER", o->out_cvt.truncate);
     eng_write(e, R_CDP_D_FUNC_BYPASS,
               eng_field(e, R_CDP_D_FUNC_BYPASS, "SQSUM_BYPASS", o->bypass_sqsum != 0) |
                   eng_field(e, R_CDP_D_FUNC_BYPASS, "MUL_BYPASS", o->bypass_out_mul != 0));

@@ -88,8 +88,7 @@ static void program_cacc(struct engine *e, const struct fw_conv_op *op,
     eng_write(e, R_CACC_D_DATAOUT_SIZE_0,
               eng_field(e, R_CACC_D_DATAOUT_SIZE_0, "DATAOUT_WIDTH", s->dst.width - 1u) |
                   eng_field(e, R_CACC_D_DATAOUT_SIZE_0, "DATAOUT_HEIGHT", s->dst.height - 1u));
-    eng_write(e, R_CACC_D_DATAOUT_SIZE_1,
-              eng_field(e, R_CACC_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u));
+    eng_write_field(e, R_CACC_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u);
     eng_write(e, R_CACC_D_DATAOUT_ADDR, eng_lo32(a->output));
     eng_write(e, R_CACC_D_BATCH_NUMBER, op->batch - 1u);
     eng_write(e, R_CACC_D_LINE_STRIDE, s->dst.line_stride);
@@ -126,24 +125,17 @@ static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
     eng_write(e, R_CMAC_A_D_MISC_CFG, misc);
     eng_write(e, R_CMAC_B_D_MISC_CFG, misc);
     write_misc_cfg(e, R_CSC_D_MISC_CFG, op, op->out_precision);
-    eng_write(e, R_CSC_D_DATAIN_FORMAT,
-              eng_field(e, R_CSC_D_DATAIN_FORMAT, "DATAIN_FORMAT", in_format));
+    eng_write_field(e, R_CSC_D_DATAIN_FORMAT, "DATAIN_FORMAT", in_format);
     eng_write(
         e, R_CSC_D_DATAIN_SIZE_EXT_0,
         eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
             eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
                       op->input_height_csc - 1u));
-    eng_write(
-        e, R_CSC_D_DATAIN_SIZE_EXT_1,
-        eng_field(e, R_CSC_D_DATAIN_SIZE_EXT_1, "DATAIN_CHANNEL_EXT", op->input_channel_csc - 1u));
-    eng_write(e, R_CSC_D_BATCH_NUMBER,
-              eng_field(e, R_CSC_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
-    eng_write(e, R_CSC_D_POST_Y_EXTENSION,
-              eng_field(e, R_CSC_D_POST_Y_EXTENSION, "Y_EXTENSION", op->post_extension));
-    eng_write(e, R_CSC_D_ENTRY_PER_SLICE,
-              eng_field(e, R_CSC_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u));
-    eng_write(e, R_CSC_D_WEIGHT_FORMAT,
-              eng_field(e, R_CSC_D_WEIGHT_FORMAT, "WEIGHT_FORMAT", op->weight_format));
+    eng_write_field(e, R_CSC_D_DATAIN_SIZE_EXT_1, "DATAIN_CHANNEL_EXT", op->input_channel_csc - 1u);
+    eng_write_field(e, R_CSC_D_BATCH_NUMBER, "BATCHES", op->batch - 1u);
+    eng_write_field(e, R_CSC_D_POST_Y_EXTENSION, "Y_EXTENSION", op->post_extension);
+    eng_write_field(e, R_CSC_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u);
+    eng_write_field(e, R_CSC_D_WEIGHT_FORMAT, "WEIGHT_FORMAT", op->weight_format);
     eng_write(
         e, R_CSC_D_WEIGHT_SIZE_EXT_0,
         eng_field(e, R_CSC_D_WEIGHT_SIZE_EXT_0, "WEIGHT_WIDTH_EXT", op->kernel_width_csc - 1u) |
@@ -159,12 +151,9 @@ static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
         e, R_CSC_D_DATAOUT_SIZE_0,
         eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_WIDTH", op->input_width_cmac - 1u) |
             eng_field(e, R_CSC_D_DATAOUT_SIZE_0, "DATAOUT_HEIGHT", op->input_height_cmac - 1u));
-    eng_write(e, R_CSC_D_DATAOUT_SIZE_1,
-              eng_field(e, R_CSC_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u));
-    eng_write(
-        e, R_CSC_D_ATOMICS,
-        eng_field(e, R_CSC_D_ATOMICS, "ATOMICS", (uint32_t)s->dst.width * s->dst.height - 1u));
-    eng_write(e, R_CSC_D_RELEASE, eng_field(e, R_CSC_D_RELEASE, "RLS_SLICES", op->release - 1u));
+    eng_write_field(e, R_CSC_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u);
+    eng_write_field(e, R_CSC_D_ATOMICS, "ATOMICS", (uint32_t)s->dst.width * s->dst.height - 1u);
+    eng_write_field(e, R_CSC_D_RELEASE, "RLS_SLICES", op->release - 1u);
     bool direct = op->conv_mode == 0;
     eng_write(e, R_CSC_D_CONV_STRIDE_EXT,
               eng_field(e, R_CSC_D_CONV_STRIDE_EXT, "CONV_X_STRIDE_EXT",
@@ -177,8 +166,7 @@ static void program_cmac_csc(struct engine *e, const struct fw_conv_op *op,
     eng_write(e, R_CSC_D_ZERO_PADDING,
               eng_field(e, R_CSC_D_ZERO_PADDING, "PAD_LEFT", direct ? op->pad_x_left : 0) |
                   eng_field(e, R_CSC_D_ZERO_PADDING, "PAD_TOP", direct ? op->pad_y_top : 0));
-    eng_write(e, R_CSC_D_ZERO_PADDING_VALUE,
-              eng_field(e, R_CSC_D_ZERO_PADDING_VALUE, "PAD_VALUE", (uint16_t)op->pad_val));
+    eng_write_field(e, R_CSC_D_ZERO_PADDING_VALUE, "PAD_VALUE", (uint16_t)op->pad_val);
     eng_write(e, R_CSC_D_BANK,
               eng_field(e, R_CSC_D_BANK, "DATA_BANK", op->data_bank - 1u) |
                   eng_field(e, R_CSC_D_BANK, "WEIGHT_BANK", op->weight_bank - 1u));
@@ -199,15 +187,13 @@ static void program_cdma_input(struct engine *e, const struct fw_conv_op *op,
     eng_write(e, R_CDMA_D_DATAIN_SIZE_0,
               eng_field(e, R_CDMA_D_DATAIN_SIZE_0, "DATAIN_WIDTH", s->src.width - 1u) |
                   eng_field(e, R_CDMA_D_DATAIN_SIZE_0, "DATAIN_HEIGHT", s->src.height - 1u));
-    eng_write(e, R_CDMA_D_DATAIN_SIZE_1,
-              eng_field(e, R_CDMA_D_DATAIN_SIZE_1, "DATAIN_CHANNEL", s->src.channel - 1u));
+    eng_write_field(e, R_CDMA_D_DATAIN_SIZE_1, "DATAIN_CHANNEL", s->src.channel - 1u);
     eng_write(
         e, R_CDMA_D_DATAIN_SIZE_EXT_0,
         eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_WIDTH_EXT", op->input_width_csc - 1u) |
             eng_field(e, R_CDMA_D_DATAIN_SIZE_EXT_0, "DATAIN_HEIGHT_EXT",
                       op->input_height_csc - 1u));
-    eng_write(e, R_CDMA_D_DAIN_RAM_TYPE,
-              eng_field(e, R_CDMA_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type)));
+    eng_write_field(e, R_CDMA_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type));
     eng_write(e, R_CDMA_D_DAIN_ADDR_HIGH_0, eng_hi32(a->input));
     eng_write(e, R_CDMA_D_DAIN_ADDR_LOW_0, eng_lo32(a->input));
     uint64_t uv = a->input + (uint64_t)s->offset_u;
@@ -222,27 +208,19 @@ static void program_cdma_input(struct engine *e, const struct fw_conv_op *op,
                         s->src.line_stride == (uint32_t)s->src.width * atom) |
                   eng_field(e, R_CDMA_D_DAIN_MAP, "SURF_PACKED",
                             s->src.surf_stride == (uint32_t)s->src.width * s->src.height * atom));
-    eng_write(e, R_CDMA_D_BATCH_NUMBER,
-              eng_field(e, R_CDMA_D_BATCH_NUMBER, "BATCHES", op->batch - 1u));
+    eng_write_field(e, R_CDMA_D_BATCH_NUMBER, "BATCHES", op->batch - 1u);
     eng_write(e, R_CDMA_D_BATCH_STRIDE, op->batch_stride);
-    eng_write(e, R_CDMA_D_ENTRY_PER_SLICE,
-              eng_field(e, R_CDMA_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u));
-    eng_write(e, R_CDMA_D_FETCH_GRAIN,
-              eng_field(e, R_CDMA_D_FETCH_GRAIN, "GRAINS", op->fetch_grain - 1u));
+    eng_write_field(e, R_CDMA_D_ENTRY_PER_SLICE, "ENTRIES", op->entry_per_slice - 1u);
+    eng_write_field(e, R_CDMA_D_FETCH_GRAIN, "GRAINS", op->fetch_grain - 1u);
 }
 
 static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
                                  const struct fw_conv_surface *s, const struct conv_addrs *a)
 {
-    eng_write(e, R_CDMA_D_WEIGHT_FORMAT,
-              eng_field(e, R_CDMA_D_WEIGHT_FORMAT, "WEIGHT_FORMAT", op->weight_format));
-    eng_write(e, R_CDMA_D_WEIGHT_SIZE_0,
-              eng_field(e, R_CDMA_D_WEIGHT_SIZE_0, "BYTE_PER_KERNEL", op->bytes_per_kernel - 1u));
-    eng_write(e, R_CDMA_D_WEIGHT_SIZE_1,
-              eng_field(e, R_CDMA_D_WEIGHT_SIZE_1, "WEIGHT_KERNEL", s->dst.channel - 1u));
-    eng_write(
-        e, R_CDMA_D_WEIGHT_RAM_TYPE,
-        eng_field(e, R_CDMA_D_WEIGHT_RAM_TYPE, "WEIGHT_RAM_TYPE", eng_ram_type(s->weight.type)));
+    eng_write_field(e, R_CDMA_D_WEIGHT_FORMAT, "WEIGHT_FORMAT", op->weight_format);
+    eng_write_field(e, R_CDMA_D_WEIGHT_SIZE_0, "BYTE_PER_KERNEL", op->bytes_per_kernel - 1u);
+    eng_write_field(e, R_CDMA_D_WEIGHT_SIZE_1, "WEIGHT_KERNEL", s->dst.channel - 1u);
+    eng_write_field(e, R_CDMA_D_WEIGHT_RAM_TYPE, "WEIGHT_RAM_TYPE", eng_ram_type(s->weight.type));
     eng_write(e, R_CDMA_D_WEIGHT_ADDR_HIGH, eng_hi32(a->weight));
     eng_write(e, R_CDMA_D_WEIGHT_ADDR_LOW, eng_lo32(a->weight));
     eng_write(e, R_CDMA_D_WEIGHT_BYTES, s->weight.size);
@@ -253,8 +231,7 @@ static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
         eng_write(e, R_CDMA_D_WMB_ADDR_LOW, eng_lo32(a->wmb));
         eng_write(e, R_CDMA_D_WMB_BYTES, s->wmb.size);
     }
-    eng_write(e, R_CDMA_D_MEAN_FORMAT,
-              eng_field(e, R_CDMA_D_MEAN_FORMAT, "MEAN_FORMAT", op->mean_format));
+    eng_write_field(e, R_CDMA_D_MEAN_FORMAT, "MEAN_FORMAT", op->mean_format);
     if (op->mean_format) {
         eng_write(e, R_CDMA_D_MEAN_GLOBAL_0,
                   eng_field(e, R_CDMA_D_MEAN_GLOBAL_0, "MEAN_RY", (uint16_t)op->mean_ry) |
@@ -270,7 +247,7 @@ static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
         eng_write(e, R_CDMA_D_CVT_OFFSET, (uint32_t)op->in_cvt.offset);
         eng_write(e, R_CDMA_D_CVT_SCALE, (uint16_t)op->in_cvt.scale);
     } else {
-        eng_write(e, R_CDMA_D_CVT_CFG, eng_field(e, R_CDMA_D_CVT_CFG, "CVT_EN", 0));
+        eng_write_field(e, R_CDMA_D_CVT_CFG, "CVT_EN", 0);
     }
     eng_write(e, R_CDMA_D_CONV_STRIDE,
               eng_field(e, R_CDMA_D_CONV_STRIDE, "CONV_X_STRIDE", op->conv_stride_x - 1u) |
@@ -281,8 +258,7 @@ static void program_cdma_weights(struct engine *e, const struct fw_conv_op *op,
                   eng_field(e, r, "PAD_RIGHT", op->pad_x_right) |
                   eng_field(e, r, "PAD_TOP", op->pad_y_top) |
                   eng_field(e, r, "PAD_BOTTOM", op->pad_y_bottom));
-    eng_write(e, R_CDMA_D_ZERO_PADDING_VALUE,
-              eng_field(e, R_CDMA_D_ZERO_PADDING_VALUE, "PAD_VALUE", (uint16_t)op->pad_val));
+    eng_write_field(e, R_CDMA_D_ZERO_PADDING_VALUE, "PAD_VALUE", (uint16_t)op->pad_val);
     eng_write(e, R_CDMA_D_BANK,
               eng_field(e, R_CDMA_D_BANK, "WEIGHT_BANK", op->weight_bank - 1u) |
                   eng_field(e, R_CDMA_D_BANK, "DATA_BANK", op->data_bank - 1u));

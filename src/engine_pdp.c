@@ -65,18 +65,14 @@ static void program_rdma(struct engine *e, const struct fw_pdp_op *o,
     eng_write(e, R_PDP_RDMA_D_SRC_BASE_ADDR_LOW, eng_lo32(in));
     eng_write(e, R_PDP_RDMA_D_SRC_LINE_STRIDE, s->src.line_stride);
     eng_write(e, R_PDP_RDMA_D_SRC_SURFACE_STRIDE, s->src.surf_stride);
-    eng_write(e, R_PDP_RDMA_D_DATA_FORMAT,
-              eng_field(e, R_PDP_RDMA_D_DATA_FORMAT, "INPUT_DATA", o->precision));
-    eng_write(e, R_PDP_RDMA_D_SRC_RAM_CFG,
-              eng_field(e, R_PDP_RDMA_D_SRC_RAM_CFG, "SRC_RAM_TYPE", eng_ram_type(s->src.type)));
-    eng_write(e, R_PDP_RDMA_D_OPERATION_MODE_CFG,
-              eng_field(e, R_PDP_RDMA_D_OPERATION_MODE_CFG, "SPLIT_NUM", o->split_num - 1u));
+    eng_write_field(e, R_PDP_RDMA_D_DATA_FORMAT, "INPUT_DATA", o->precision);
+    eng_write_field(e, R_PDP_RDMA_D_SRC_RAM_CFG, "SRC_RAM_TYPE", eng_ram_type(s->src.type));
+    eng_write_field(e, R_PDP_RDMA_D_OPERATION_MODE_CFG, "SPLIT_NUM", o->split_num - 1u);
     enum eng_reg r = R_PDP_RDMA_D_POOLING_KERNEL_CFG;
     eng_write(e, r,
               eng_field(e, r, "KERNEL_WIDTH", o->pool_width) |
                   eng_field(e, r, "KERNEL_STRIDE_WIDTH", o->stride_x - 1u));
-    eng_write(e, R_PDP_RDMA_D_POOLING_PADDING_CFG,
-              eng_field(e, R_PDP_RDMA_D_POOLING_PADDING_CFG, "PAD_WIDTH", o->pad_left));
+    eng_write_field(e, R_PDP_RDMA_D_POOLING_PADDING_CFG, "PAD_WIDTH", o->pad_left);
     r = R_PDP_RDMA_D_PARTIAL_WIDTH_IN;
     eng_write(e, r,
               eng_field(e, r, "PARTIAL_WIDTH_IN_FIRST", minus1(o->partial_in_width_first)) |
@@ -139,10 +135,8 @@ static void program_core(struct engine *e, const struct fw_pdp_op *o,
     eng_write(e, R_PDP_D_DST_BASE_ADDR_HIGH, eng_hi32(out));
     eng_write(e, R_PDP_D_DST_LINE_STRIDE, s->dst.line_stride);
     eng_write(e, R_PDP_D_DST_SURFACE_STRIDE, s->dst.surf_stride);
-    eng_write(e, R_PDP_D_DST_RAM_CFG,
-              eng_field(e, R_PDP_D_DST_RAM_CFG, "DST_RAM_TYPE", eng_ram_type(s->dst.type)));
-    eng_write(e, R_PDP_D_DATA_FORMAT,
-              eng_field(e, R_PDP_D_DATA_FORMAT, "INPUT_DATA", o->precision));
+    eng_write_field(e, R_PDP_D_DST_RAM_CFG, "DST_RAM_TYPE", eng_ram_type(s->dst.type));
+    eng_write_field(e, R_PDP_D_DATA_FORMAT, "INPUT_DATA", o->precision);
 }
 
 static int pdp_program(struct engine *e, struct dla *d, struct eng_group *g)

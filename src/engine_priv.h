@@ -362,6 +362,8 @@ struct engine {
 void eng_write(struct engine *e, enum eng_reg r, uint32_t value);
 /* value placed in a field of register r */
 uint32_t eng_field(struct engine *e, enum eng_reg r, const char *field, uint32_t value);
+/* write r with one field set to value (the others 0) */
+void eng_write_field(struct engine *e, enum eng_reg r, const char *field, uint32_t value);
 /* the named enum value of a field, placed in the field */
 uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const char *name);
 uint32_t eng_read(const struct engine *e, struct dla *d, enum eng_reg r);

@@ -55,13 +55,11 @@ static int rubik_program(struct engine *e, struct dla *d, struct eng_group *g)
     eng_write(e, r,
               eng_field(e, r, "RUBIK_MODE", o->mode) |
                   eng_field(e, r, "IN_PRECISION", o->precision));
-    eng_write(e, R_RBK_D_DAIN_RAM_TYPE,
-              eng_field(e, R_RBK_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type)));
+    eng_write_field(e, R_RBK_D_DAIN_RAM_TYPE, "DATAIN_RAM_TYPE", eng_ram_type(s->src.type));
     eng_write(e, R_RBK_D_DATAIN_SIZE_0,
               eng_field(e, R_RBK_D_DATAIN_SIZE_0, "DATAIN_WIDTH", s->src.width - 1u) |
                   eng_field(e, R_RBK_D_DATAIN_SIZE_0, "DATAIN_HEIGHT", s->src.height - 1u));
-    eng_write(e, R_RBK_D_DATAIN_SIZE_1,
-              eng_field(e, R_RBK_D_DATAIN_SIZE_1, "DATAIN_CHANNEL", s->src.channel - 1u));
+    eng_write_field(e, R_RBK_D_DATAIN_SIZE_1, "DATAIN_CHANNEL", s->src.channel - 1u);
     eng_write(e, R_RBK_D_DAIN_ADDR_LOW, eng_lo32(in));
     eng_write(e, R_RBK_D_DAIN_ADDR_HIGH, eng_hi32(in));
     if (o->mode == FW_RUBIK_MERGE) {
@@ -73,10 +71,8 @@ static int rubik_program(struct engine *e, struct dla *d, struct eng_group *g)
         eng_write(e, R_RBK_D_DAIN_SURF_STRIDE, s->src.surf_stride);
     }
     eng_write(e, R_RBK_D_DAIN_LINE_STRIDE, s->src.line_stride);
-    eng_write(e, R_RBK_D_DAOUT_RAM_TYPE,
-              eng_field(e, R_RBK_D_DAOUT_RAM_TYPE, "DATAOUT_RAM_TYPE", eng_ram_type(s->dst.type)));
-    eng_write(e, R_RBK_D_DATAOUT_SIZE_1,
-              eng_field(e, R_RBK_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u));
+    eng_write_field(e, R_RBK_D_DAOUT_RAM_TYPE, "DATAOUT_RAM_TYPE", eng_ram_type(s->dst.type));
+    eng_write_field(e, R_RBK_D_DATAOUT_SIZE_1, "DATAOUT_CHANNEL", s->dst.channel - 1u);
     eng_write(e, R_RBK_D_DAOUT_ADDR_LOW, eng_lo32(out));
     eng_write(e, R_RBK_D_DAOUT_ADDR_HIGH, eng_hi32(out));
     program_strides(e, o, s);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "le_bytes.h"
+
 struct codec {
     uint8_t *b;
     size_t pos;
@@ -32,12 +34,10 @@ static void c_s8(struct codec *c, int8_t *v)
 
 static void c_u16(struct codec *c, uint16_t *v)
 {
-    if (c->enc) {
-        c->b[c->pos] = (uint8_t)*v;
-        c->b[c->pos + 1] = (uint8_t)(*v >> 8);
-    } else {
-        *v = (uint16_t)(c->b[c->pos] | (c->b[c->pos + 1] << 8));
-    }
+    if (c->enc)
+        le_put16(c->b + c->pos, *v);
+    else
+        *v = le_get16(c->b + c->pos);
     c->pos += 2;
 }
 
@@ -50,14 +50,10 @@ static void c_s16(struct codec *c, int16_t *v)
 
 static void c_u32(struct codec *c, uint32_t *v)
 {
-    if (c->enc) {
-        for (int i = 0; i < 4; i++)
-            c->b[c->pos + i] = (uint8_t)(*v >> (8 * i));
-    } else {
-        *v = 0;
-        for (int i = 0; i < 4; i++)
-            *v |= (uint32_t)c->b[c->pos + i] << (8 * i);
-    }
+    if (c->enc)
+        le_put32(c->b + c->pos, *v);
+    else
+        *v = le_get32(c->b + c->pos);
     c->pos += 4;
 }
 
@@ -409,11 +405,6 @@ void fw_encode_common_op(const struct fw_common_op *o, uint8_t b[FW_COMMON_OP_SI
     struct codec c = {.b = b, .enc = true};
     struct fw_common_op copy = *o;
     common_op(&c, &copy);
-}
-
-void fw_encode_dependency_count(uint8_t b[FW_COMMON_OP_SIZE], uint8_t count)
-{
-    b[4] = count;
 }
 
 static void op_codec(struct codec *oc, struct codec *sc, struct fw_op *op)

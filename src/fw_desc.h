@@ -20,6 +20,10 @@
 #define FW_OP_TYPES           6
 #define FW_MAX_BDMA_TRANSFERS 20
 
+/* Byte offset of dependency_count in a common op descriptor: the firmware
+ * writes the count back there when it releases the descriptor. */
+#define FW_DEPENDENCY_COUNT_AT 4
+
 enum fw_layout { FW_LAYOUT_LEGACY, FW_LAYOUT_CURRENT };
 
 enum fw_op_type { FW_OP_BDMA, FW_OP_CONV, FW_OP_SDP, FW_OP_PDP, FW_OP_CDP, FW_OP_RUBIK };
@@ -207,8 +211,6 @@ enum fw_layout fw_layout_for_version(uint8_t major, uint8_t minor);
 
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n);
 void fw_decode_common_op(const uint8_t b[FW_COMMON_OP_SIZE], struct fw_common_op *c);
-/* Write a dependency count back (the firmware does so when it releases a descriptor). */
-void fw_encode_dependency_count(uint8_t b[FW_COMMON_OP_SIZE], uint8_t count);
 /* false when type is not an operation type */
 bool fw_decode_op(enum fw_layout layout, uint8_t type, const uint8_t op[FW_OP_SIZE],
                   const uint8_t surface[FW_SURFACE_SIZE], struct fw_op *out);

@@ -13,7 +13,6 @@
  * only make a check fail, never loop. */
 #include "loadable.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 
 #include "le_bytes.h"
+#include "textfile.h"
 
 struct reader {
     const uint8_t *buf;
@@ -827,44 +827,10 @@ struct loadable *loadable_parse(const void *buf, size_t len, const char *name, c
 
 struct loadable *loadable_read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    uint8_t *buf;
+    size_t len;
+    if (!file_read_all(path, LD_MAX_FILE_BYTES, &buf, &len, err, errlen))
         return NULL;
-    }
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= LD_MAX_FILE_BYTES) {
-                snprintf(err, errlen, "%s: larger than %llu bytes", path,
-                         (unsigned long long)LD_MAX_FILE_BYTES);
-                free(buf);
-                fclose(fp);
-                return NULL;
-            }
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, cap);
-            if (!nb) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                free(buf);
-                fclose(fp);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        snprintf(err, errlen, "%s: read error", path);
-        free(buf);
-        return NULL;
-    }
     const char *base = strrchr(path, '/');
     struct loadable *l = loadable_parse(buf, len, base ? base + 1 : path, err, errlen);
     free(buf);

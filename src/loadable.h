@@ -33,6 +33,10 @@ enum ld_data_type {
 #define LD_MAX_ALIGNMENT    (1u << 20)
 #define LD_MAX_FILE_BYTES   (1ull << 30)
 
+/* ld_tensor.pixel_format: the pixel formats (pitch-linear rows) come first,
+ * the feature formats (32-byte atoms) from this value on. */
+#define LD_FIRST_FEATURE_FORMAT 36
+
 struct ld_version {
     uint8_t major, minor, sub_minor;
 };

@@ -9,8 +9,7 @@
 #include "runtime.h"
 #include "sample_net.h"
 
-#define FEATURE_ATOM         32u /* bytes per feature atom in NVIDIA's tensor layout */
-#define FIRST_FEATURE_FORMAT 36  /* pixel formats come first in the enum */
+#define FEATURE_ATOM 32u /* bytes per feature atom in NVIDIA's tensor layout */
 
 static void describe(const struct ld_tensor *t, const struct rt_memory *m, struct tensor_info *o)
 {
@@ -32,12 +31,12 @@ static void describe(const struct ld_tensor *t, const struct rt_memory *m, struc
         o->elem = TENSOR_INT16;
         break;
     default:
-        o->elem = t->data_category == 0 && t->pixel_format < FIRST_FEATURE_FORMAT ? TENSOR_UINT8
-                                                                                  : TENSOR_INT8;
+        o->elem = t->data_category == 0 && t->pixel_format < LD_FIRST_FEATURE_FORMAT ? TENSOR_UINT8
+                                                                                     : TENSOR_INT8;
         break;
     }
     unsigned bpe = o->elem == TENSOR_FP16 || o->elem == TENSOR_INT16 ? 2 : 1;
-    o->pitch = t->pixel_format < FIRST_FEATURE_FORMAT;
+    o->pitch = t->pixel_format < LD_FIRST_FEATURE_FORMAT;
     o->elem_stride = o->pitch ? (t->stride[0] ? t->stride[0] : bpe * o->c) : FEATURE_ATOM;
     o->line_stride = t->stride[1] ? t->stride[1] : o->w * o->elem_stride;
     o->surf_stride = t->stride[2] ? t->stride[2] : o->line_stride * o->h;

@@ -1,13 +1,15 @@
 /* Runtime: memory placement, blobs, address lists, tensors (see runtime.h). */
 #include "runtime.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cube.h"
 #include "dimg.h"
 #include "fp16.h"
+#include "le_bytes.h"
+#include "textfile.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -188,58 +190,14 @@ static uint32_t old_dimg_format(uint8_t data_type)
     }
 }
 
-static bool read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
-    size_t cap = 65536, n = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        if (n == cap) {
-            if (cap >= DIMG_MAX_PAYLOAD) {
-                snprintf(err, errlen, "%s: larger than %u bytes", path, DIMG_MAX_PAYLOAD);
-                free(b);
-                fclose(fp);
-                return false;
-            }
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t got = fread(b + n, 1, cap - n, fp);
-        n += got;
-        if (!got)
-            break;
-    }
-    fclose(fp);
-    if (!b) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return false;
-    }
-    *buf = b;
-    *len = n;
-    return true;
-}
-
 /* Store one element value (a number) in the tensor's data type. */
 static void encode_value(uint8_t data_type, double v, uint8_t *out)
 {
     if (data_type == LD_TYPE_HALF) {
-        uint16_t h = fp16_from_float((float)v);
-        out[0] = (uint8_t)h;
-        out[1] = (uint8_t)(h >> 8);
+        le_put16(out, fp16_from_float((float)v));
     } else if (data_type == LD_TYPE_INT16) {
         int32_t x = v > 32767 ? 32767 : v < -32768 ? -32768 : (int32_t)v;
-        out[0] = (uint8_t)x;
-        out[1] = (uint8_t)(x >> 8);
+        le_put16(out, (uint16_t)x);
     } else {
         int32_t x = v > 127 ? 127 : v < -128 ? -128 : (int32_t)v;
         out[0] = (uint8_t)x;
@@ -251,11 +209,9 @@ static void encode_value(uint8_t data_type, double v, uint8_t *out)
 static uint64_t tensor_offset(const struct ld_tensor *t, uint32_t c, uint32_t y, uint32_t x)
 {
     unsigned bpe = type_bpe(t->data_type);
-    if (t->pixel_format < 36)
+    if (t->pixel_format < LD_FIRST_FEATURE_FORMAT)
         return (uint64_t)y * t->stride[1] + (uint64_t)x * t->stride[0] + c * bpe;
-    uint32_t per = 32u / bpe;
-    return (uint64_t)(c / per) * t->stride[2] + (uint64_t)y * t->stride[1] +
-           (uint64_t)x * per * bpe + (uint64_t)(c % per) * bpe;
+    return feature_offset(c, y, x, t->stride[1], t->stride[2], 32, bpe);
 }
 
 struct pgm {
@@ -364,7 +320,7 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     }
     uint8_t *file;
     size_t flen;
-    if (!read_file(path, &file, &flen, err, errlen))
+    if (!file_read_all(path, DIMG_MAX_PAYLOAD, &file, &flen, err, errlen))
         return false;
     uint8_t *img = calloc(len ? len : 1, 1);
     bool ok = img != NULL;

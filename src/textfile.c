@@ -1,4 +1,4 @@
-/* Text files read line by line (textfile.h). */
+/* Input files read line by line or whole (textfile.h). */
 #include "textfile.h"
 
 #include <errno.h>
@@ -22,4 +22,46 @@ int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *e
     free(line);
     fclose(fp);
     return rc;
+}
+
+bool file_read_all(const char *path, size_t max, uint8_t **buf, size_t *len, char *err,
+                   size_t errlen)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    uint8_t *b = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) {
+                snprintf(err, errlen, "%s: larger than %llu bytes", path, (unsigned long long)max);
+                break;
+            }
+            cap = cap ? cap * 2 : 65536;
+            uint8_t *nb = realloc(b, cap);
+            if (!nb) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            b = nb;
+        }
+        size_t got = fread(b + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0) {
+            if (!ferror(fp)) {
+                fclose(fp);
+                *buf = b;
+                *len = n;
+                return true;
+            }
+            snprintf(err, errlen, "%s: read error", path);
+            break;
+        }
+    }
+    free(b);
+    fclose(fp);
+    return false;
 }

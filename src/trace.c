@@ -23,7 +23,7 @@ static bool is_dir(const char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-static bool is_file(const char *path)
+bool trace_is_file(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
@@ -33,7 +33,7 @@ static bool is_file(const char *path)
 static enum trace_kind detect_dir(const char *path, char *file, size_t len)
 {
     snprintf(file, len, "%s/input.txn", path);
-    if (is_file(file))
+    if (trace_is_file(file))
         return TRACE_TXN;
     DIR *dir = opendir(path);
     if (!dir)
@@ -74,6 +74,28 @@ const char *trace_cfg_config_hint(const char *path)
             return names[i];
     }
     return NULL;
+}
+
+bool trace_parse_u64(const char *tok, uint64_t *v)
+{
+    if (!tok)
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(tok, &end, 0);
+    if (errno || end == tok || *end)
+        return false;
+    *v = x;
+    return true;
+}
+
+bool trace_parse_u32(const char *tok, uint32_t *v)
+{
+    uint64_t x;
+    if (!trace_parse_u64(tok, &x) || x > 0xffffffffu)
+        return false;
+    *v = (uint32_t)x;
+    return true;
 }
 
 void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,

@@ -25,6 +25,12 @@ enum trace_kind trace_detect(const char *path, char *file, size_t len);
 const char *trace_cfg_config_hint(const char *path);
 
 /* Shared helpers of the two replayers. */
+/* A whole token as a number, 0x-hex or decimal; false when it is not one (or
+ * NULL, or too large). */
+bool trace_parse_u64(const char *tok, uint64_t *v);
+bool trace_parse_u32(const char *tok, uint32_t *v);
+/* A regular file exists at path. */
+bool trace_is_file(const char *path);
 void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,
                       const char *default_file);
 /* "input.txn:34": the file's base name and a line, for messages. */

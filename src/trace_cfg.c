@@ -127,26 +127,6 @@ static const char *split_stmt(char *s, struct stmt *st)
     return NULL;
 }
 
-static bool parse_num(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || end == s || *end)
-        return false;
-    *v = x;
-    return true;
-}
-
-static bool parse_u32(const char *s, uint32_t *v)
-{
-    uint64_t x;
-    if (!parse_num(s, &x) || x > 0xffffffffu)
-        return false;
-    *v = (uint32_t)x;
-    return true;
-}
-
 struct perr {
     const char *path;
     unsigned line;
@@ -273,7 +253,7 @@ static int parse_mem(struct cfg_trace *t, const struct perr *p, const struct stm
         if (want_args(p, st, 3, 4, "mem_load(mem, base, \"file\")") ||
             parse_space(t, p, st->arg[0], c))
             return -1;
-        if (!parse_num(st->arg[1], &c->base))
+        if (!trace_parse_u64(st->arg[1], &c->base))
             return perr(p, "expected a 0x base address, found \"%s\"", st->arg[1]);
         return parse_file_arg(p, st->arg[2], c);
     }
@@ -281,12 +261,12 @@ static int parse_mem(struct cfg_trace *t, const struct perr *p, const struct stm
     if (want_args(p, st, 4, 5, "mem_init(mem, base, size, PATTERN)") ||
         parse_space(t, p, st->arg[0], c))
         return -1;
-    if (!parse_num(st->arg[1], &c->base))
+    if (!trace_parse_u64(st->arg[1], &c->base))
         return perr(p, "expected a 0x base address, found \"%s\"", st->arg[1]);
     if (st->arg[2][0] == '"') {
         if (parse_file_arg(p, st->arg[2], c))
             return -1; /* size comes from the file's extent */
-    } else if (!parse_num(st->arg[2], &c->size)) {
+    } else if (!trace_parse_u64(st->arg[2], &c->size)) {
         return perr(p, "expected a size, found \"%s\"", st->arg[2]);
     }
     return parse_pattern(p, st->arg[3], c);
@@ -300,7 +280,7 @@ static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st
         c->op = n[0] == 'p' ? CFG_POLL : n[4] == 'w' ? CFG_REG_WRITE : CFG_READ_CHECK;
         if (want_args(p, st, 2, 2, "(NVDLA_UNIT.REG_0, value)"))
             return -1;
-        if (!parse_u32(st->arg[1], &c->value))
+        if (!trace_parse_u32(st->arg[1], &c->value))
             return perr(p, "expected a 32-bit value, found \"%s\"", st->arg[1]);
         return resolve_reg(t, p, st->arg[0], &c->addr);
     }
@@ -317,8 +297,8 @@ static int parse_stmt(struct cfg_trace *t, const struct perr *p, struct stmt *st
         if (want_args(p, st, 5, 5, "check_crc(sync_id, mem, base, size, crc)") ||
             set_sync(p, st->arg[0], c) || parse_space(t, p, st->arg[1], c))
             return -1;
-        if (!parse_num(st->arg[2], &c->base) || !parse_num(st->arg[3], &c->size) ||
-            !parse_u32(st->arg[4], &c->crc) || c->size > (1ull << 32))
+        if (!trace_parse_u64(st->arg[2], &c->base) || !trace_parse_u64(st->arg[3], &c->size) ||
+            !trace_parse_u32(st->arg[4], &c->crc) || c->size > (1ull << 32))
             return perr(p, "expected check_crc(sync_id, mem, 0xBASE, 0xSIZE, 0xCRC)", NULL);
         return 0;
     }
@@ -493,9 +473,9 @@ static void do_init(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
     where(t, c, loc, sizeof loc);
     uint64_t size = c->file ? record_extent(t, c) : c->size;
     enum mem_status st = MEM_OK;
-    if (c->pattern <= PAT_FIVEA) {
-        static const uint8_t fill[] = {0x00, 0xff, 0xa5, 0x5a};
-        st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, fill[c->pattern], size);
+    if (c->pattern <= PAT_FIVEA) { /* one byte value: filled at once */
+        uint8_t v = pattern_byte((enum pattern)c->pattern, 0, NULL);
+        st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, v, size);
     } else {
         uint64_t rng = c->base ^ 0x9e3779b97f4a7c15ull;
         uint8_t buf[4096];

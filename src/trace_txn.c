@@ -11,10 +11,8 @@
  *   dump_mem ADDR SIZE FILE    compare with the golden FILE in the trace
  *                              folder, or write it to the output folder
  * Memory addresses with bit 31 set are DRAM, others CV-SRAM (0x5xxxxxxx). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dat.h"
 #include "textfile.h"
@@ -51,28 +49,6 @@ struct txn {
 };
 
 /* ---------------------------------------------------------------- parsing */
-
-static int parse_u64(const char *tok, uint64_t *v)
-{
-    if (!tok)
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(tok, &end, 0);
-    if (errno || end == tok || *end)
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static int parse_u32(const char *tok, uint32_t *v)
-{
-    uint64_t x;
-    if (parse_u64(tok, &x) || x > 0xffffffffu)
-        return -1;
-    *v = (uint32_t)x;
-    return 0;
-}
 
 /* Word address as the traceplayer writes it -> CSB byte address. */
 static uint32_t csb_byte_addr(uint32_t word)
@@ -123,20 +99,20 @@ static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t
     bool ok = true;
     switch (c->op) {
     case TXN_WRITE:
-        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->value);
+        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->value);
         break;
     case TXN_READ:
-        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->mask) &&
-             !parse_u32(tok[2], &c->value);
+        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->mask) &&
+             trace_parse_u32(tok[2], &c->value);
         break;
     case TXN_UNTIL:
-        ok = !parse_u32(tok[0], &c->addr) && !parse_u32(tok[1], &c->value);
+        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->value);
         c->mask = 0xffffffffu;
         break;
     case TXN_LOAD:
     case TXN_DUMP:
-        ok = !parse_u64(tok[0], &c->mem_addr) && !parse_u64(tok[1], &c->size) && c->size > 0 &&
-             c->size <= (1ull << 32);
+        ok = trace_parse_u64(tok[0], &c->mem_addr) && trace_parse_u64(tok[1], &c->size) &&
+             c->size > 0 && c->size <= (1ull << 32);
         c->file = ok ? strdup(tok[2]) : NULL;
         ok = ok && c->file;
         break;
@@ -254,12 +230,6 @@ static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
     free(buf);
 }
 
-static bool file_exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 /* Compare with the golden file of that name in the trace folder, or write it out. */
 static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
 {
@@ -274,7 +244,7 @@ static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
         return;
     }
     snprintf(golden, sizeof golden, "%s/%s", t->dir, c->file);
-    if (file_exists(golden))
+    if (trace_is_file(golden))
         trace_compare_golden(t->base.rep, loc, golden, c->mem_addr, mem, (size_t)c->size);
     else
         trace_write_dump(t->base.rep, loc, t->outdir, c->file, c->mem_addr,
