@@ -179,7 +179,6 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     if (opt)
         d->opt = *opt;
     d->quit_status = -1;
-    d->diag_listener = -1;
     d->rep.print = on_report;
     d->rep.ctx = d;
     d->bps = bps_create();
@@ -235,7 +234,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
-    d->diag_listener = dla_listen(dla, on_diag, d);
+    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }
