@@ -409,16 +409,11 @@ static enum cmd_status do_info_units(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-static void hang_report(void *ctx, FILE *fp)
-{
-    session_hang_report(ctx, fp);
-}
-
 static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    cmd_capture(d, DBG_OUT_TEXT, hang_report, d->session);
+    cmd_hang_report(d, DBG_OUT_TEXT);
     return CMD_OK;
 }
 

@@ -43,8 +43,8 @@ void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap
 /* Report a failure of the executing command ("break: no register FOO") and return CMD_ERROR. */
 enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Send what fn writes to a FILE as output lines of kind. */
-void cmd_capture(struct dbg *d, enum dbg_out_kind kind, void (*fn)(void *ctx, FILE *fp), void *ctx);
+/* The session's hang report (session_hang_report) as output lines of kind. */
+void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);

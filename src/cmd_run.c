@@ -48,11 +48,6 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
              layers == 1 ? "" : "s");
 }
 
-static void hang_report(void *ctx, FILE *fp)
-{
-    session_hang_report(ctx, fp);
-}
-
 void cmd_report_stop(struct dbg *d, enum session_stop r)
 {
     char where[512], summary[512];
@@ -65,7 +60,7 @@ void cmd_report_stop(struct dbg *d, enum session_stop r)
     case SESSION_HANG:
         d->hung = true;
         cmd_out(d, DBG_OUT_ERROR, "no progress: %s", session_stop_message(s));
-        cmd_capture(d, DBG_OUT_STOP, hang_report, s);
+        cmd_hang_report(d, DBG_OUT_STOP);
         return;
     case SESSION_BREAK:
         cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(s));
