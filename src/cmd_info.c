@@ -362,12 +362,8 @@ static enum cmd_status do_info_trace(struct dbg *d, struct cmd_args *a)
 
 static void print_bits(struct dbg *d, const char *label, uint32_t v)
 {
-    char names[512] = "";
-    for (unsigned b = 0; b < 32; b++)
-        if ((v & (1u << b)) && dla_intr_bit_name(b)) {
-            size_t n = strlen(names);
-            snprintf(names + n, sizeof names - n, " %s", dla_intr_bit_name(b));
-        }
+    char names[512];
+    format_intr_bits(v, names, sizeof names);
     cmd_print(d, "%s 0x%08x%s", label, v, names);
 }
 

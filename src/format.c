@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dla.h"
+
 static void append(char *buf, size_t len, size_t *used, const char *text)
 {
     if (*used + 1 >= len)
@@ -79,4 +81,15 @@ const char *format_access(enum regdb_access a)
         return "w1c";
     }
     return "?";
+}
+
+void format_intr_bits(uint32_t bits, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (unsigned b = 0; b < 32; b++)
+        if ((bits & (1u << b)) && dla_intr_bit_name(b)) {
+            append(buf, len, &used, " ");
+            append(buf, len, &used, dla_intr_bit_name(b));
+        }
 }

@@ -626,11 +626,9 @@ static void report_layers(struct session *s, FILE *out)
 
 static void report_bits(FILE *out, const char *label, uint32_t v)
 {
-    fprintf(out, "  %s 0x%08x", label, v);
-    for (unsigned b = 0; b < 32; b++)
-        if ((v & (1u << b)) && dla_intr_bit_name(b))
-            fprintf(out, " %s", dla_intr_bit_name(b));
-    fprintf(out, "\n");
+    char names[512];
+    format_intr_bits(v, names, sizeof names);
+    fprintf(out, "  %s 0x%08x%s\n", label, v, names);
 }
 
 /* Status bits set but masked never raise the line: the classic lost interrupt. */
@@ -639,11 +637,9 @@ static void report_masked(struct session *s, FILE *out)
     uint32_t masked = dla_intr_status(s->dla) & dla_intr_mask(s->dla);
     if (!masked)
         return;
-    fprintf(out, "  pending but masked (the interrupt line stays low):");
-    for (unsigned b = 0; b < 32; b++)
-        if ((masked & (1u << b)) && dla_intr_bit_name(b))
-            fprintf(out, " %s", dla_intr_bit_name(b));
-    fprintf(out, "\n");
+    char names[512];
+    format_intr_bits(masked, names, sizeof names);
+    fprintf(out, "  pending but masked (the interrupt line stays low):%s\n", names);
 }
 
 void session_hang_report(struct session *s, FILE *out)
