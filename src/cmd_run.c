@@ -97,9 +97,7 @@ static bool restart(struct dbg *d, struct cmd_args *a)
         return false;
     }
     /* a new run counts its own checks */
-    d->rep.checks_passed = d->rep.checks_failed = 0;
-    d->rep.dumps_matched = d->rep.dumps_failed = d->rep.dumps_written = 0;
-    d->rep.input_errors = 0;
+    d->rep = (struct report){.print = d->rep.print, .ctx = d->rep.ctx};
     dbg_session_changed(d);
     return true;
 }

@@ -527,13 +527,11 @@ void session_load(struct session *s, const struct session_state *st)
         memcpy(s->tasks, st->copy.tasks, st->copy.n_tasks * sizeof *s->tasks);
     s->n_tasks = st->copy.n_tasks;
     s->stop_requested = false;
-    if (s->rep) {
-        s->rep->checks_passed = st->rep_counts.checks_passed;
-        s->rep->checks_failed = st->rep_counts.checks_failed;
-        s->rep->dumps_matched = st->rep_counts.dumps_matched;
-        s->rep->dumps_failed = st->rep_counts.dumps_failed;
-        s->rep->dumps_written = st->rep_counts.dumps_written;
-        s->rep->input_errors = st->rep_counts.input_errors;
+    if (s->rep) { /* the counts come back; where messages go stays */
+        struct report counts = st->rep_counts;
+        counts.print = s->rep->print;
+        counts.ctx = s->rep->ctx;
+        *s->rep = counts;
     }
 }
 
