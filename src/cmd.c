@@ -297,6 +297,18 @@ bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
     return false;
 }
 
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+                   uint32_t *v)
+{
+    if (f && regdb_enum_value(f, text, v))
+        return true;
+    int64_t x;
+    if (!cmd_number(d, a, text, &x))
+        return false;
+    *v = (uint32_t)x;
+    return true;
+}
+
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n)
 {
     *n = def;

@@ -82,12 +82,8 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
                         "written now",
                         producer, ref->unit->name, group);
     uint32_t v;
-    if (!(ref->field && regdb_enum_value(ref->field, value_text, &v))) {
-        int64_t x;
-        if (!cmd_number(d, a, value_text, &x))
-            return CMD_ERROR;
-        v = (uint32_t)x;
-    }
+    if (!cmd_reg_value(d, a, ref->field, value_text, &v))
+        return CMD_ERROR;
     uint32_t addr = regdb_addr(ref->unit, ref->reg);
     uint32_t word = v;
     if (ref->field) {

@@ -50,6 +50,10 @@ void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
+/* A value for a register or field (f NULL: a whole register): an enum name of
+ * the field, else a number (truncated to 32 bits). */
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+                   uint32_t *v);
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);
 
