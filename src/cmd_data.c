@@ -7,6 +7,7 @@
 #include "cmd_priv.h"
 #include "fp16.h"
 #include "format.h"
+#include "le_bytes.h"
 #include "loadable_tensors.h"
 
 #define END_OF_TABLE                                                                               \
@@ -260,7 +261,7 @@ static unsigned elem_bytes(uint8_t elem)
 
 static void format_element(const uint8_t *p, uint8_t elem, char *buf, size_t len)
 {
-    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    uint16_t h = le_get16(p);
     switch (elem) {
     case TENSOR_INT8:
         snprintf(buf, len, "%d", (int8_t)p[0]);
