@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dla.h"
-
 static void append(char *buf, size_t len, size_t *used, const char *text)
 {
     if (*used + 1 >= len)
@@ -92,4 +90,13 @@ void format_intr_bits(uint32_t bits, char *buf, size_t len)
             append(buf, len, &used, " ");
             append(buf, len, &used, dla_intr_bit_name(b));
         }
+}
+
+void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
+                        size_t len)
+{
+    if (group > 1) /* a BDMA layer gets its group at launch */
+        snprintf(buf, len, "layer %d (%s) %s", layer, dla_proc_name(proc), verb);
+    else
+        snprintf(buf, len, "layer %d (%s, group %u) %s", layer, dla_proc_name(proc), group, verb);
 }

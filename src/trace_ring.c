@@ -267,12 +267,8 @@ void trace_ring_describe(const struct trace_ring *r, const struct trace_rec *rec
     case DLA_EV_LAYER_ENABLE:
     case DLA_EV_LAYER_START:
     case DLA_EV_LAYER_DONE:
-        if (rec->b > 1) /* a BDMA layer gets its group at launch */
-            snprintf(buf, len, "layer %d (%s) %s", rec->layer, dla_proc_name((enum dla_proc)rec->a),
-                     layer_verb(rec->kind));
-        else
-            snprintf(buf, len, "layer %d (%s, group %u) %s", rec->layer,
-                     dla_proc_name((enum dla_proc)rec->a), rec->b, layer_verb(rec->kind));
+        format_layer_event(rec->layer, (enum dla_proc)rec->a, rec->b, layer_verb(rec->kind), buf,
+                           len);
         break;
     case DLA_EV_INTR:
         snprintf(buf, len, "interrupt %s, status 0x%08x, line %s",
