@@ -34,13 +34,12 @@ static void layers_brief(struct dbg *d)
         const struct dla_layer *l = dla_layer_get(dla, i);
         char group[8];
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s%s", l->index,
-                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-                  (unsigned long long)layer_cycles(l, dla_now(dla)),
-                  l->state == DLA_LAYER_DONE ? "" : ", ",
-                  l->state == DLA_LAYER_DONE ? ""
-                                             : dla_layer_state_name((enum dla_layer_state)l->state),
-                  "");
+        cmd_print(
+            d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
+            dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+            (unsigned long long)layer_cycles(l, dla_now(dla)),
+            l->state == DLA_LAYER_DONE ? "" : ", ",
+            l->state == DLA_LAYER_DONE ? "" : dla_layer_state_name((enum dla_layer_state)l->state));
     }
 }
 
