@@ -365,11 +365,6 @@ static enum cmd_status do_ignore(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
-
 static const struct cmd_entry break_subs[] = {
     {"layer", "l", "N [programmed|enabled|started|done] [if EXPR]",
      "break layer N [programmed|enabled|started|done] [if EXPR]",

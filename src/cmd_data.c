@@ -10,10 +10,6 @@
 #include "le_bytes.h"
 #include "loadable_tensors.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
 #define X_MAX_BYTES 65536u
 
 static void trim(char *s)

@@ -7,11 +7,6 @@
 #include "cmd_priv.h"
 #include "format.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
-
 static struct dla *dla_of(struct dbg *d)
 {
     return session_dla(d->session);

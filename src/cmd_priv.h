@@ -69,6 +69,12 @@ enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
 
+/* The row that ends a command table. */
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
+
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */

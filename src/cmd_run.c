@@ -251,7 +251,7 @@ static const struct cmd_entry step_subs[] = {
      do_step_layer, NULL, true},
     {"task", "t", "[N]", "step task [N]", "Run until N more tasks (loadables) have completed.",
      do_step_task, NULL, true},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };
 
 static const struct cmd_entry back_subs[] = {
@@ -260,7 +260,7 @@ static const struct cmd_entry back_subs[] = {
      "is the start of that layer.  The whole simulated state is restored exactly: stepping\n"
      "forward again repeats the run.",
      do_back, NULL, true},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };
 
 const struct cmd_entry cmd_run_entries[] = {
@@ -289,5 +289,5 @@ const struct cmd_entry cmd_run_entries[] = {
      "Open a trace folder, input.txn, .cfg trace, loadable or sample:NAME instead of the\n"
      "current file (breakpoints are kept).",
      do_file, NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };
