@@ -128,13 +128,8 @@ static bool matches(struct breakpoints *b, struct breakpoint *bp, const struct d
             return false;
         if (bp->kind == BP_LAYER ? ev->layer != (int32_t)bp->layer : ev->u.layer.proc != bp->proc)
             return false;
-        if (ev->u.layer.group > 1) /* a BDMA layer gets its group at launch */
-            snprintf(msg, len, "layer %d (%s) %s", ev->layer,
-                     dla_proc_name((enum dla_proc)ev->u.layer.proc), bps_when_name(bp->when));
-        else
-            snprintf(msg, len, "layer %d (%s, group %u) %s", ev->layer,
-                     dla_proc_name((enum dla_proc)ev->u.layer.proc), ev->u.layer.group,
-                     bps_when_name(bp->when));
+        format_layer_event(ev->layer, (enum dla_proc)ev->u.layer.proc, ev->u.layer.group,
+                           bps_when_name(bp->when), msg, len);
         return true;
     case BP_REG:
         if (ev->kind != DLA_EV_REG_WRITE || ev->u.reg.addr != bp->addr ||

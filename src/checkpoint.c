@@ -27,7 +27,6 @@ struct checkpoints {
     struct trace_ring *ring;
     struct proglog *log;
     struct breakpoints *bps;
-    bool replaying;
 };
 
 struct checkpoints *cps_create(size_t max_states)
@@ -195,7 +194,6 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
     load(c, from);
     if (c->bps)
         bps_suspend(c->bps, true);
-    c->replaying = true;
     bool ok = true;
     while (session_layers_done(c->s) < want_layers) {
         enum session_stop r = session_step(c->s, SESSION_LAYER, 1);
@@ -204,7 +202,6 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
             break;
         }
     }
-    c->replaying = false;
     if (c->bps) {
         bps_suspend(c->bps, false);
         bps_resync(c->bps);

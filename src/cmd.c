@@ -30,11 +30,10 @@ static void sink_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
     d->out->line(d->out->ctx, kind, text);
 }
 
-void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap)
+/* Hand text over line by line (a final newline ends the last line). */
+static void sink_lines(struct dbg *d, enum dbg_out_kind kind, char *text)
 {
-    char buf[4096];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    char *line = buf;
+    char *line = text;
     for (;;) {
         char *nl = strchr(line, '\n');
         if (nl)
@@ -45,6 +44,13 @@ void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap
             break;
         line = nl + 1;
     }
+}
+
+void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap)
+{
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    sink_lines(d, kind, buf);
 }
 
 void cmd_out(struct dbg *d, enum dbg_out_kind kind, const char *fmt, ...)
@@ -67,22 +73,18 @@ enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...
     return CMD_ERROR;
 }
 
-void cmd_capture(struct dbg *d, enum dbg_out_kind kind, void (*fn)(void *ctx, FILE *fp), void *ctx)
+void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return;
-    fn(ctx, fp);
+    session_hang_report(d->session, fp);
     fclose(fp);
-    /* cmd_out formats into a bounded buffer: hand over line by line */
-    for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-        nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        sink_line(d, kind, line);
-    }
+    /* unbounded, unlike cmd_out's buffer */
+    if (text)
+        sink_lines(d, kind, text);
     free(text);
 }
 
@@ -179,7 +181,6 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     if (opt)
         d->opt = *opt;
     d->quit_status = -1;
-    d->diag_listener = -1;
     d->rep.print = on_report;
     d->rep.ctx = d;
     d->bps = bps_create();
@@ -235,7 +236,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
-    d->diag_listener = dla_listen(dla, on_diag, d);
+    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }
@@ -294,6 +295,18 @@ bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
         return true;
     cmd_fail(d, a, "%s", err);
     return false;
+}
+
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+                   uint32_t *v)
+{
+    if (f && regdb_enum_value(f, text, v))
+        return true;
+    int64_t x;
+    if (!cmd_number(d, a, text, &x))
+        return false;
+    *v = (uint32_t)x;
+    return true;
 }
 
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n)

@@ -82,7 +82,6 @@ struct dbg {
     unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
     bool quit;                  /* "quit" was executed */
     int quit_status;            /* status "quit N" asked for, -1: the run's own */
-    int diag_listener;          /* model diagnostics -> sink */
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
     bool hung;                  /* the last run stopped because nothing could progress */
     uint64_t poll_count;        /* actions executed, for opt.poll */

@@ -130,19 +130,6 @@ static bool resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, str
     return true;
 }
 
-/* VALUE: a number, or an enum name of the field. */
-static bool parse_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f,
-                        const char *text, uint32_t *v)
-{
-    if (f && regdb_enum_value(f, text, v))
-        return true;
-    int64_t x;
-    if (!cmd_number(d, a, text, &x))
-        return false;
-    *v = (uint32_t)x;
-    return true;
-}
-
 static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)
 {
     struct breakpoint bp = {.kind = BP_REG};
@@ -156,7 +143,7 @@ static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)
     if (op && (!strcmp(op, "==") || !strcmp(op, "!="))) {
         if (!cmd_arg(a, 2) || !strcmp(cmd_arg(a, 2), "if"))
             return cmd_fail(d, a, "expected a value after %s", op);
-        if (!parse_value(d, a, ref.field, cmd_arg(a, 2), &bp.value))
+        if (!cmd_reg_value(d, a, ref.field, cmd_arg(a, 2), &bp.value))
             return CMD_ERROR;
         bp.cmp = !strcmp(op, "==") ? BP_EQ : BP_NE;
         used = 3;
@@ -377,11 +364,6 @@ static enum cmd_status do_ignore(struct dbg *d, struct cmd_args *a)
     cmd_print(d, "Will ignore the next %lld crossings of breakpoint %d.", (long long)n, bp->number);
     return CMD_OK;
 }
-
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
 
 static const struct cmd_entry break_subs[] = {
     {"layer", "l", "N [programmed|enabled|started|done] [if EXPR]",

@@ -7,12 +7,9 @@
 #include "cmd_priv.h"
 #include "fp16.h"
 #include "format.h"
+#include "le_bytes.h"
 #include "loadable_tensors.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
 #define X_MAX_BYTES 65536u
 
 static void trim(char *s)
@@ -82,12 +79,8 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
                         "written now",
                         producer, ref->unit->name, group);
     uint32_t v;
-    if (!(ref->field && regdb_enum_value(ref->field, value_text, &v))) {
-        int64_t x;
-        if (!cmd_number(d, a, value_text, &x))
-            return CMD_ERROR;
-        v = (uint32_t)x;
-    }
+    if (!cmd_reg_value(d, a, ref->field, value_text, &v))
+        return CMD_ERROR;
     uint32_t addr = regdb_addr(ref->unit, ref->reg);
     uint32_t word = v;
     if (ref->field) {
@@ -264,7 +257,7 @@ static unsigned elem_bytes(uint8_t elem)
 
 static void format_element(const uint8_t *p, uint8_t elem, char *buf, size_t len)
 {
-    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    uint16_t h = le_get16(p);
     switch (elem) {
     case TENSOR_INT8:
         snprintf(buf, len, "%d", (int8_t)p[0]);

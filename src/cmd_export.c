@@ -4,11 +4,6 @@
 
 #include "cmd_priv.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
-
 /* Every export ends alike: the exporter's error, or what it wrote and its note. */
 static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok, const char *err,
                                      const char *what, const char *unit, const char *path,

@@ -7,11 +7,6 @@
 #include "cmd_priv.h"
 #include "format.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
-
 static struct dla *dla_of(struct dbg *d)
 {
     return session_dla(d->session);
@@ -34,13 +29,12 @@ static void layers_brief(struct dbg *d)
         const struct dla_layer *l = dla_layer_get(dla, i);
         char group[8];
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s%s", l->index,
-                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-                  (unsigned long long)layer_cycles(l, dla_now(dla)),
-                  l->state == DLA_LAYER_DONE ? "" : ", ",
-                  l->state == DLA_LAYER_DONE ? ""
-                                             : dla_layer_state_name((enum dla_layer_state)l->state),
-                  "");
+        cmd_print(
+            d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
+            dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+            (unsigned long long)layer_cycles(l, dla_now(dla)),
+            l->state == DLA_LAYER_DONE ? "" : ", ",
+            l->state == DLA_LAYER_DONE ? "" : dla_layer_state_name((enum dla_layer_state)l->state));
     }
 }
 
@@ -362,12 +356,8 @@ static enum cmd_status do_info_trace(struct dbg *d, struct cmd_args *a)
 
 static void print_bits(struct dbg *d, const char *label, uint32_t v)
 {
-    char names[512] = "";
-    for (unsigned b = 0; b < 32; b++)
-        if ((v & (1u << b)) && dla_intr_bit_name(b)) {
-            size_t n = strlen(names);
-            snprintf(names + n, sizeof names - n, " %s", dla_intr_bit_name(b));
-        }
+    char names[512];
+    format_intr_bits(v, names, sizeof names);
     cmd_print(d, "%s 0x%08x%s", label, v, names);
 }
 
@@ -409,16 +399,11 @@ static enum cmd_status do_info_units(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-static void hang_report(void *ctx, FILE *fp)
-{
-    session_hang_report(ctx, fp);
-}
-
 static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    cmd_capture(d, DBG_OUT_TEXT, hang_report, d->session);
+    cmd_hang_report(d, DBG_OUT_TEXT);
     return CMD_OK;
 }
 

@@ -5,11 +5,6 @@
 
 #include "cmd_priv.h"
 
-#define END_OF_TABLE                                                                               \
-    {                                                                                              \
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
-    }
-
 /* The first sentence of a help text, on one line ("input.txn" and "0x.."
  * do not end a sentence: a full stop does when a blank or the end follows). */
 static void first_sentence(const char *help, char *buf, size_t len)

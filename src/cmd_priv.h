@@ -43,13 +43,17 @@ void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap
 /* Report a failure of the executing command ("break: no register FOO") and return CMD_ERROR. */
 enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Send what fn writes to a FILE as output lines of kind. */
-void cmd_capture(struct dbg *d, enum dbg_out_kind kind, void (*fn)(void *ctx, FILE *fp), void *ctx);
+/* The session's hang report (session_hang_report) as output lines of kind. */
+void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
+/* A value for a register or field (f NULL: a whole register): an enum name of
+ * the field, else a number (truncated to 32 bits). */
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+                   uint32_t *v);
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);
 
@@ -64,6 +68,12 @@ enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
 
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
+
+/* The row that ends a command table. */
+#define END_OF_TABLE                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, false                                            \
+    }
 
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */

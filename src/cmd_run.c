@@ -48,11 +48,6 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
              layers == 1 ? "" : "s");
 }
 
-static void hang_report(void *ctx, FILE *fp)
-{
-    session_hang_report(ctx, fp);
-}
-
 void cmd_report_stop(struct dbg *d, enum session_stop r)
 {
     char where[512], summary[512];
@@ -65,7 +60,7 @@ void cmd_report_stop(struct dbg *d, enum session_stop r)
     case SESSION_HANG:
         d->hung = true;
         cmd_out(d, DBG_OUT_ERROR, "no progress: %s", session_stop_message(s));
-        cmd_capture(d, DBG_OUT_STOP, hang_report, s);
+        cmd_hang_report(d, DBG_OUT_STOP);
         return;
     case SESSION_BREAK:
         cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(s));
@@ -102,9 +97,7 @@ static bool restart(struct dbg *d, struct cmd_args *a)
         return false;
     }
     /* a new run counts its own checks */
-    d->rep.checks_passed = d->rep.checks_failed = 0;
-    d->rep.dumps_matched = d->rep.dumps_failed = d->rep.dumps_written = 0;
-    d->rep.input_errors = 0;
+    d->rep = (struct report){.print = d->rep.print, .ctx = d->rep.ctx};
     dbg_session_changed(d);
     return true;
 }
@@ -258,7 +251,7 @@ static const struct cmd_entry step_subs[] = {
      do_step_layer, NULL, true},
     {"task", "t", "[N]", "step task [N]", "Run until N more tasks (loadables) have completed.",
      do_step_task, NULL, true},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };
 
 static const struct cmd_entry back_subs[] = {
@@ -267,7 +260,7 @@ static const struct cmd_entry back_subs[] = {
      "is the start of that layer.  The whole simulated state is restored exactly: stepping\n"
      "forward again repeats the run.",
      do_back, NULL, true},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };
 
 const struct cmd_entry cmd_run_entries[] = {
@@ -296,5 +289,5 @@ const struct cmd_entry cmd_run_entries[] = {
      "Open a trace folder, input.txn, .cfg trace, loadable or sample:NAME instead of the\n"
      "current file (breakpoints are kept).",
      do_file, NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
+    END_OF_TABLE,
 };

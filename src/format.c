@@ -80,3 +80,23 @@ const char *format_access(enum regdb_access a)
     }
     return "?";
 }
+
+void format_intr_bits(uint32_t bits, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (unsigned b = 0; b < 32; b++)
+        if ((bits & (1u << b)) && dla_intr_bit_name(b)) {
+            append(buf, len, &used, " ");
+            append(buf, len, &used, dla_intr_bit_name(b));
+        }
+}
+
+void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
+                        size_t len)
+{
+    if (group > 1) /* a BDMA layer gets its group at launch */
+        snprintf(buf, len, "layer %d (%s) %s", layer, dla_proc_name(proc), verb);
+    else
+        snprintf(buf, len, "layer %d (%s, group %u) %s", layer, dla_proc_name(proc), group, verb);
+}

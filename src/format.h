@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dla.h"
 #include "regdb.h"
 
 /* "DATAIN_WIDTH=7 DATAIN_HEIGHT=7" (enum names where the field has them:
@@ -21,6 +22,15 @@ void format_field_line(const struct regdb_field *f, uint32_t value, char *buf, s
 
 /* "UNIT.REG" of a CSB byte address, or "0x%05x" when it is no register. */
 void format_reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size_t len);
+
+/* " SDP_DONE_STATUS0 BDMA_DONE_STATUS1": the named GLB interrupt status bits
+ * set in bits, each after a blank ("" when none). */
+void format_intr_bits(uint32_t bits, char *buf, size_t len);
+
+/* A layer event: "layer 1 (SDP, group 0) programmed", or "layer 3 (BDMA)
+ * programmed" while the layer has no group yet (group > 1). */
+void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
+                        size_t len);
 
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);

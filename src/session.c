@@ -527,13 +527,11 @@ void session_load(struct session *s, const struct session_state *st)
         memcpy(s->tasks, st->copy.tasks, st->copy.n_tasks * sizeof *s->tasks);
     s->n_tasks = st->copy.n_tasks;
     s->stop_requested = false;
-    if (s->rep) {
-        s->rep->checks_passed = st->rep_counts.checks_passed;
-        s->rep->checks_failed = st->rep_counts.checks_failed;
-        s->rep->dumps_matched = st->rep_counts.dumps_matched;
-        s->rep->dumps_failed = st->rep_counts.dumps_failed;
-        s->rep->dumps_written = st->rep_counts.dumps_written;
-        s->rep->input_errors = st->rep_counts.input_errors;
+    if (s->rep) { /* the counts come back; where messages go stays */
+        struct report counts = st->rep_counts;
+        counts.print = s->rep->print;
+        counts.ctx = s->rep->ctx;
+        *s->rep = counts;
     }
 }
 
@@ -626,11 +624,9 @@ static void report_layers(struct session *s, FILE *out)
 
 static void report_bits(FILE *out, const char *label, uint32_t v)
 {
-    fprintf(out, "  %s 0x%08x", label, v);
-    for (unsigned b = 0; b < 32; b++)
-        if ((v & (1u << b)) && dla_intr_bit_name(b))
-            fprintf(out, " %s", dla_intr_bit_name(b));
-    fprintf(out, "\n");
+    char names[512];
+    format_intr_bits(v, names, sizeof names);
+    fprintf(out, "  %s 0x%08x%s\n", label, v, names);
 }
 
 /* Status bits set but masked never raise the line: the classic lost interrupt. */
@@ -639,11 +635,9 @@ static void report_masked(struct session *s, FILE *out)
     uint32_t masked = dla_intr_status(s->dla) & dla_intr_mask(s->dla);
     if (!masked)
         return;
-    fprintf(out, "  pending but masked (the interrupt line stays low):");
-    for (unsigned b = 0; b < 32; b++)
-        if ((masked & (1u << b)) && dla_intr_bit_name(b))
-            fprintf(out, " %s", dla_intr_bit_name(b));
-    fprintf(out, "\n");
+    char names[512];
+    format_intr_bits(masked, names, sizeof names);
+    fprintf(out, "  pending but masked (the interrupt line stays low):%s\n", names);
 }
 
 void session_hang_report(struct session *s, FILE *out)

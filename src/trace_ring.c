@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+
 #define DEFAULT_CAPACITY (1u << 19)
 #define FIRST_ALLOC      4096u
 #define DIAG_SLOTS       256u
@@ -228,17 +230,6 @@ const char *trace_ring_diag_rule(const struct trace_ring *r, const struct trace_
     return s ? s->rule : "";
 }
 
-static const char *reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size_t len)
-{
-    const struct regdb_unit *u;
-    const struct regdb_reg *reg = map ? regdb_reg_at(map, addr, &u) : NULL;
-    if (reg)
-        snprintf(buf, len, "%s.%s", u->name, reg->name);
-    else
-        snprintf(buf, len, "0x%05x", addr);
-    return buf;
-}
-
 static const char *layer_verb(uint8_t kind)
 {
     switch (kind) {
@@ -265,22 +256,19 @@ void trace_ring_describe(const struct trace_ring *r, const struct trace_rec *rec
     len -= (size_t)n;
     switch (rec->kind) {
     case DLA_EV_REG_WRITE:
-        snprintf(buf, len, "write %s = 0x%08x (was 0x%08x)",
-                 reg_name(map, rec->x, name, sizeof name), rec->y, rec->z);
+        format_reg_name(map, rec->x, name, sizeof name);
+        snprintf(buf, len, "write %s = 0x%08x (was 0x%08x)", name, rec->y, rec->z);
         break;
     case DLA_EV_REG_READ:
-        snprintf(buf, len, "read %s -> 0x%08x", reg_name(map, rec->x, name, sizeof name), rec->y);
+        format_reg_name(map, rec->x, name, sizeof name);
+        snprintf(buf, len, "read %s -> 0x%08x", name, rec->y);
         break;
     case DLA_EV_LAYER_PROGRAM:
     case DLA_EV_LAYER_ENABLE:
     case DLA_EV_LAYER_START:
     case DLA_EV_LAYER_DONE:
-        if (rec->b > 1) /* a BDMA layer gets its group at launch */
-            snprintf(buf, len, "layer %d (%s) %s", rec->layer, dla_proc_name((enum dla_proc)rec->a),
-                     layer_verb(rec->kind));
-        else
-            snprintf(buf, len, "layer %d (%s, group %u) %s", rec->layer,
-                     dla_proc_name((enum dla_proc)rec->a), rec->b, layer_verb(rec->kind));
+        format_layer_event(rec->layer, (enum dla_proc)rec->a, rec->b, layer_verb(rec->kind), buf,
+                           len);
         break;
     case DLA_EV_INTR:
         snprintf(buf, len, "interrupt %s, status 0x%08x, line %s",
