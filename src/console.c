@@ -13,6 +13,8 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "path.h"
+
 #define HISTORY_LINES 2000
 
 struct console {
@@ -28,33 +30,9 @@ static struct console *active;
 
 /* ---------------------------------------------------------------- history */
 
-static bool make_dirs(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
-        *p = '/';
-        if (!ok)
-            return false;
-    }
-    return mkdir(path, 0700) == 0 || errno == EEXIST;
-}
-
 static void find_history(struct console *c)
 {
-    const char *state = getenv("XDG_STATE_HOME");
-    const char *home = getenv("HOME");
-    char dir[4000];
-    if (state && state[0] == '/')
-        snprintf(dir, sizeof dir, "%s/dladbg", state);
-    else if (home && home[0])
-        snprintf(dir, sizeof dir, "%s/.local/state/dladbg", home);
-    else
-        return;
-    if (make_dirs(dir))
-        snprintf(c->history, sizeof c->history, "%s/history", dir);
+    path_history_file(c->history, sizeof c->history);
 }
 
 const char *console_history_path(const struct console *c)

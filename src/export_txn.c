@@ -19,6 +19,7 @@
 #include "dat.h"
 #include "export.h"
 #include "format.h"
+#include "path.h"
 #include "proglog.h"
 
 struct txn_writer {
@@ -32,30 +33,6 @@ struct txn_writer {
     char *err;
     size_t errlen;
 };
-
-static bool make_dir(const char *dir, char *err, size_t errlen)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        snprintf(err, errlen, "%s: path too long", dir);
-        return false;
-    }
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
-            return false;
-        }
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
-    }
-    return true;
-}
 
 /* The traceplayer tells memories apart by address bit 31. */
 static bool addr_fits_space(uint64_t addr, uint8_t space)
@@ -218,8 +195,10 @@ bool export_txn(struct session *s, struct proglog *log, const char *dir, struct 
         snprintf(err, errlen, "the programming log is incomplete: %s", why);
         return false;
     }
-    if (!make_dir(dir, err, errlen))
+    if (path_make_dirs(dir, 0777) != 0) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return false;
+    }
     proglog_fetched(log); /* host changes not yet compared */
     char path[4300];
     snprintf(path, sizeof path, "%s/input.txn", dir);

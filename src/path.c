@@ -1,8 +1,11 @@
 /* File-name helpers shared by the core and the UI. */
 #include "path.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A trace folder is named by its last component whether or not it is
  * written with a trailing slash: trace names and the status line agree. */
@@ -15,4 +18,47 @@ void path_last_component(const char *path, char *buf, size_t len)
         tmp[--n] = 0;
     const char *slash = strrchr(tmp, '/');
     snprintf(buf, len, "%s", slash && slash[1] ? slash + 1 : tmp);
+}
+
+static bool made_or_there(const char *dir, mode_t mode)
+{
+    return mkdir(dir, mode) == 0 || errno == EEXIST;
+}
+
+int path_make_dirs(const char *path, mode_t mode)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    /* one level at a time: mkdir makes only the last component */
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        bool ok = made_or_there(tmp, mode);
+        *p = '/';
+        if (!ok)
+            return -1;
+    }
+    return made_or_there(tmp, mode) ? 0 : -1;
+}
+
+bool path_history_file(char *buf, size_t len)
+{
+    const char *state = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    char dir[4000];
+    buf[0] = 0;
+    if (state && state[0] == '/') /* relative paths are invalid per the XDG spec */
+        snprintf(dir, sizeof dir, "%s/dladbg", state);
+    else if (home && home[0])
+        snprintf(dir, sizeof dir, "%s/.local/state/dladbg", home);
+    else
+        return false;
+    if (path_make_dirs(dir, 0700) != 0)
+        return false;
+    snprintf(buf, len, "%s/history", dir);
+    return true;
 }

@@ -168,27 +168,12 @@ void trace_compare_golden(struct report *rep, const char *loc, const char *golde
     free(want);
 }
 
-static int make_dirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return (mkdir(tmp, 0777) != 0 && errno != EEXIST) ? -1 : 0;
-}
-
 void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
                       uint64_t addr, const char *memtype, const uint8_t *mem, size_t len)
 {
     char path[8300], err[512];
     const char *dir = outdir && *outdir ? outdir : "dladbg-out";
-    if (make_dirs(dir) != 0) {
+    if (path_make_dirs(dir, 0777) != 0) {
         report_msg(rep, REPORT_ERROR, "%s: cannot create output folder %s: %s", loc, dir,
                    strerror(errno));
         rep->input_errors++;

@@ -16,6 +16,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "path.h"
 #include "ui.h"
 
 #define LOG_LINES   4000
@@ -216,36 +217,6 @@ static void show_matches(char **matches, int n, int max_len)
     con->scroll = 0;
 }
 
-/* ---------------------------------------------------------------- history file */
-
-static void history_file_path(char *buf, size_t len)
-{
-    const char *state = getenv("XDG_STATE_HOME");
-    const char *home = getenv("HOME");
-    char dir[900];
-    if (state && state[0] == '/') /* relative paths are invalid per the XDG spec */
-        snprintf(dir, sizeof dir, "%s/dladbg", state);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.local/state/dladbg", home);
-    else {
-        buf[0] = 0;
-        return;
-    }
-    /* make the folders one level at a time; existing ones are fine */
-    for (char *s = dir + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        mkdir(dir, 0700);
-        *s = '/';
-    }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        buf[0] = 0;
-        return;
-    }
-    snprintf(buf, len, "%s/history", dir);
-}
-
 /* ---------------------------------------------------------------- setup */
 
 void console_init(struct ui *ui)
@@ -274,7 +245,7 @@ void console_init(struct ui *ui)
     rl_variable_bind("enable-bracketed-paste", "off");
     using_history();
     stifle_history(HISTORY_MAX);
-    history_file_path(con->history_path, sizeof con->history_path);
+    path_history_file(con->history_path, sizeof con->history_path);
     if (con->history_path[0])
         read_history(con->history_path);
     rl_callback_handler_install(PROMPT, line_accepted);

@@ -1,5 +1,6 @@
 /* Trace replay: the two trace languages, their data files and CRC, malformed
  * input reported with file and line, and whole runs through the session. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -267,6 +269,45 @@ static void test_trace_names(void **state)
     assert_string_equal(name, "noext");
 }
 
+/* Output and history folders are made with their parents; existing ones are
+ * fine, a file in the way is an error the caller can report. */
+static void test_make_dirs(void **state)
+{
+    (void)state;
+    char deep[512], file[512], inner[600], hist[700], want[700];
+    snprintf(deep, sizeof deep, "%s/out/a/b", dir);
+    assert_int_equal(path_make_dirs(deep, 0777), 0);
+    struct stat st;
+    assert_int_equal(stat(deep, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(path_make_dirs(deep, 0777), 0);
+
+    write_file("plain", "x");
+    snprintf(file, sizeof file, "%s/plain", dir);
+    snprintf(inner, sizeof inner, "%s/sub", file);
+    assert_int_equal(path_make_dirs(inner, 0777), -1);
+    assert_int_equal(errno, ENOTDIR);
+
+    char state_home[512];
+    snprintf(state_home, sizeof state_home, "%s/state", dir);
+    setenv("XDG_STATE_HOME", state_home, 1);
+    assert_true(path_history_file(hist, sizeof hist));
+    snprintf(want, sizeof want, "%s/dladbg/history", state_home);
+    assert_string_equal(hist, want);
+    snprintf(want, sizeof want, "%s/dladbg", state_home);
+    assert_int_equal(stat(want, &st), 0);
+    const char *home = getenv("HOME");
+    char saved_home[512];
+    snprintf(saved_home, sizeof saved_home, "%s", home ? home : "");
+    setenv("XDG_STATE_HOME", "relative/ignored", 1);
+    setenv("HOME", "", 1);
+    bool found = path_history_file(hist, sizeof hist);
+    setenv("HOME", saved_home, 1);
+    unsetenv("XDG_STATE_HOME");
+    assert_false(found);
+    assert_string_equal(hist, "");
+}
+
 /* ---------------------------------------------------------------- cfg */
 
 static void expect_cfg_error(const char *text, const char *want)
@@ -354,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_dat_records),
         cmocka_unit_test(test_crc32),
         cmocka_unit_test(test_trace_names),
+        cmocka_unit_test(test_make_dirs),
         cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
     };
