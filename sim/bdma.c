@@ -30,9 +30,9 @@ static struct dla_bdma_op staged_op(const struct dla *d)
     struct dla_bdma_op op;
     op.src = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_SRC_ADDR_HIGH", "CFG_SRC_ADDR_LOW");
     op.dst = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_DST_ADDR_HIGH", "CFG_DST_ADDR_LOW");
-    op.line_bytes = (dla_field(d, DLA_U_BDMA, 0, "CFG_LINE", "SIZE") + 1u) * 32u;
-    op.line_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER") + 1u;
-    op.surf_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER") + 1u;
+    op.line_bytes = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_LINE", "SIZE") * 32u;
+    op.line_repeat = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER");
+    op.surf_repeat = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER");
     op.src_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_LINE");
     op.dst_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_DST_LINE");
     op.src_surf = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_SURF");
