@@ -508,13 +508,9 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
         for (uint32_t sf = 0; sf < L->cw / per_atom && ok; sf++) {
             for (uint32_t y = 0; y < L->h && ok; y++) {
                 for (uint32_t px = 0; px < L->w; px++) {
-                    for (uint32_t k = 0; k < per_atom; k++) {
-                        int32_t v = res->v[cube_index(res, b, sf * per_atom + k, y, px)];
-                        uint8_t *p = line + (size_t)px * atom + (size_t)k * bpe;
-                        p[0] = (uint8_t)v;
-                        if (bpe == 2)
-                            p[1] = (uint8_t)((uint32_t)v >> 8);
-                    }
+                    for (uint32_t k = 0; k < per_atom; k++)
+                        feature_store(line + (size_t)px * atom + (size_t)k * bpe, bpe,
+                                      res->v[cube_index(res, b, sf * per_atom + k, y, px)]);
                 }
                 ok = exec_write(x, DLA_C_SDP_WDMA, space,
                                 base + b * batch_stride + sf * surf_stride + y * line_stride, line,
