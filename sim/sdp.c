@@ -409,10 +409,10 @@ static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, ui
         return v;
     const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
     uint32_t alu =
-        o->want_alu ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
+        o->want_alu ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
                     : (uint32_t)cfg->alu_operand;
     uint32_t mul =
-        o->want_mul ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
+        o->want_mul ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
                     : (uint32_t)cfg->mul_operand;
     return sdp_y_fp(cfg, v, alu, mul);
 }
