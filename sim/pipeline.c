@@ -378,9 +378,7 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
 {
     struct dla *d = x->d;
     struct dla_stage *st = &x->pipe->stage[x->stage];
-    uint64_t bus_bytes =
-        (s == DLA_CVSRAM && d->cfg->sec_bus_bits ? d->cfg->sec_bus_bits : d->cfg->pri_bus_bits) /
-        8u;
+    uint64_t bus_bytes = timing_bus_bytes(d->cfg, s);
     uint64_t tx = (len + bus_bytes - 1) / bus_bytes;
     st->client_bytes[c] += len;
     st->client_transactions[c] += tx;
