@@ -42,7 +42,7 @@ static struct dla_bdma_op staged_op(const struct dla *d)
     return op;
 }
 
-static void stage_operation(struct dla *d, uint32_t addr)
+static void stage_operation(struct dla *d)
 {
     struct dla_bdma_state *b = &d->bdma;
     if (b->n_queued == DLA_BDMA_SLOTS) {
@@ -51,7 +51,6 @@ static void stage_operation(struct dla *d, uint32_t addr)
                  "(poll STATUS.FREE_SLOT first)");
         return;
     }
-    (void)addr;
     b->queued[b->n_queued++] = staged_op(d);
 }
 
@@ -98,7 +97,7 @@ static void bdma_written(struct dla *d, const struct regdb_reg *reg, int group, 
 {
     (void)group;
     if (is_reg(reg, "CFG_OP") && (value & 1u))
-        stage_operation(d, reg->offset);
+        stage_operation(d);
     else if (is_reg(reg, "CFG_LAUNCH0") && (value & 1u))
         launch_group(d, 0);
     else if (is_reg(reg, "CFG_LAUNCH1") && (value & 1u))
