@@ -30,9 +30,9 @@ static struct dla_bdma_op staged_op(const struct dla *d)
     struct dla_bdma_op op;
     op.src = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_SRC_ADDR_HIGH", "CFG_SRC_ADDR_LOW");
     op.dst = dla_reg_addr64(d, DLA_U_BDMA, 0, "CFG_DST_ADDR_HIGH", "CFG_DST_ADDR_LOW");
-    op.line_bytes = (dla_field(d, DLA_U_BDMA, 0, "CFG_LINE", "SIZE") + 1u) * 32u;
-    op.line_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER") + 1u;
-    op.surf_repeat = dla_field(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER") + 1u;
+    op.line_bytes = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_LINE", "SIZE") * 32u;
+    op.line_repeat = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER");
+    op.surf_repeat = dla_field_plus1(d, DLA_U_BDMA, 0, "CFG_SURF_REPEAT", "NUMBER");
     op.src_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_LINE");
     op.dst_line = dla_reg(d, DLA_U_BDMA, 0, "CFG_DST_LINE");
     op.src_surf = dla_reg(d, DLA_U_BDMA, 0, "CFG_SRC_SURF");
@@ -42,7 +42,7 @@ static struct dla_bdma_op staged_op(const struct dla *d)
     return op;
 }
 
-static void stage_operation(struct dla *d, uint32_t addr)
+static void stage_operation(struct dla *d)
 {
     struct dla_bdma_state *b = &d->bdma;
     if (b->n_queued == DLA_BDMA_SLOTS) {
@@ -51,7 +51,6 @@ static void stage_operation(struct dla *d, uint32_t addr)
                  "(poll STATUS.FREE_SLOT first)");
         return;
     }
-    (void)addr;
     b->queued[b->n_queued++] = staged_op(d);
 }
 
@@ -98,7 +97,7 @@ static void bdma_written(struct dla *d, const struct regdb_reg *reg, int group, 
 {
     (void)group;
     if (is_reg(reg, "CFG_OP") && (value & 1u))
-        stage_operation(d, reg->offset);
+        stage_operation(d);
     else if (is_reg(reg, "CFG_LAUNCH0") && (value & 1u))
         launch_group(d, 0);
     else if (is_reg(reg, "CFG_LAUNCH1") && (value & 1u))

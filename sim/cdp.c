@@ -40,7 +40,7 @@ struct cdp_job {
 
 static void read_convertors(const struct dla *d, int g, struct cdp_lrn_cfg *l)
 {
-    l->half_window = dla_field(d, DLA_U_CDP, g, "D_LRN_CFG", "NORMALZ_LEN") + 1u;
+    l->half_window = dla_field_plus1(d, DLA_U_CDP, g, "D_LRN_CFG", "NORMALZ_LEN");
     l->sqsum_bypass = dla_field(d, DLA_U_CDP, g, "D_FUNC_BYPASS", "SQSUM_BYPASS") != 0;
     l->mul_bypass = dla_field(d, DLA_U_CDP, g, "D_FUNC_BYPASS", "MUL_BYPASS") != 0;
     l->in_offset = (int32_t)dla_field(d, DLA_U_CDP, g, "D_DATIN_OFFSET", "DATIN_OFFSET");

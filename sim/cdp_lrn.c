@@ -1,43 +1,26 @@
 /* CDP's normalisation datapath (see cdp_lrn.h). */
 #include "cdp_lrn.h"
 
+#include "fixpt.h"
 #include "fpnum.h"
-
-/* v / 2^shift rounded half away from zero and saturated to a signed
- * `bits`-bit range: the convertors' right shift (AC_RND_INF, AC_SAT). */
-static int64_t shift_round_sat(int64_t v, unsigned shift, unsigned bits)
-{
-    int64_t q = v;
-    if (shift > 0) {
-        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-        uint64_t r = (mag + (1ull << (shift - 1))) >> shift;
-        q = v < 0 ? -(int64_t)r : (int64_t)r;
-    }
-    int64_t max = (int64_t)((1ull << (bits - 1)) - 1), min = -max - 1;
-    return q > max ? max : q < min ? min : q;
-}
-
-static int64_t sext(int64_t v, unsigned bits)
-{
-    uint64_t m = 1ull << (bits - 1), u = (uint64_t)v & ((m << 1) - 1);
-    return (int64_t)(u ^ m) - (int64_t)m;
-}
 
 int32_t cdp_in_convert(const struct cdp_lrn_cfg *c, int32_t raw)
 {
     bool int8 = c->path == LUT_CDP_INT8;
-    int64_t offset = sext(c->in_offset, int8 ? 8 : 16);
+    int64_t offset = fix_wrap(c->in_offset, int8 ? 8 : 16);
     int64_t product = ((int64_t)raw - offset) * c->in_scale;
-    return (int32_t)shift_round_sat(product, c->in_shift & 31u, int8 ? 9 : 17);
+    /* the convertors shift right rounding half away from zero, then saturate
+     * (AC_RND_INF, AC_SAT) */
+    return (int32_t)fix_sat(fix_shr_round(product, c->in_shift & 31u), int8 ? 9 : 17);
 }
 
 int32_t cdp_out_convert(const struct cdp_lrn_cfg *c, int64_t v, bool *saturated)
 {
     bool int8 = c->path == LUT_CDP_INT8;
-    int64_t offset = int8 ? sext(c->out_offset, 25) : c->out_offset;
+    int64_t offset = int8 ? fix_wrap(c->out_offset, 25) : c->out_offset;
     int64_t product = (v - offset) * c->out_scale;
     unsigned shift = c->out_shift & 63u;
-    int64_t out = shift_round_sat(product, shift, int8 ? 8 : 16);
+    int64_t out = fix_sat(fix_shr_round(product, shift), int8 ? 8 : 16);
     /* the flag compares with the truncated shift: a value that rounds up
      * by one into the limit does not count */
     int64_t truncated = product >> shift;

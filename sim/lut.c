@@ -162,12 +162,7 @@ void lut_cfg_read(const struct dla *d, enum dla_unit u, struct lut_cfg *c)
 /* A bound as a number: the integer, or the fp32 value of its low 32 bits. */
 static double bound_value(const struct lut_cfg *c, int64_t v)
 {
-    if (!c->fp)
-        return (double)v;
-    uint32_t bits = (uint32_t)v;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
+    return c->fp ? lut_f32((uint32_t)v) : (double)v;
 }
 
 static int check_range(struct dla *d, enum dla_unit u, const struct lut_cfg *c, bool le)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fixpt.h"
 #include "fpnum.h"
 #include "lut.h"
 #include "lut_internal.h"
@@ -15,10 +16,8 @@
  * rounded half away from zero by adding +-0.5 and truncating, then clamped
  * to a signed range of `bits` bits.  Doing it in double (not exactly) is
  * what makes the results bit-exact with NVIDIA's golden data. */
-static int64_t cmod_convert(int64_t value, int shift, int bits)
+static int64_t cmod_convert(int64_t value, int shift, unsigned bits)
 {
-    const int64_t max = (int64_t)((1ull << (bits - 1)) - 1);
-    const int64_t min = -max - 1;
     bool positive = value > 0;
     double f = (double)value;
     f = shift >= 0 ? f / (double)(1ull << shift) : f * (double)(1ull << -shift);
@@ -28,12 +27,7 @@ static int64_t cmod_convert(int64_t value, int shift, int bits)
         out = positive ? INT64_MAX : INT64_MIN;
     else
         out = positive ? (int64_t)(f + 0.5) : (int64_t)(f - 0.5);
-    return out > max ? max : out < min ? min : out;
-}
-
-static int16_t sat16(int64_t v)
-{
-    return (int16_t)(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v);
+    return fix_sat(out, bits);
 }
 
 /* Two's-complement wrap-around products: hostile register values must not
@@ -47,8 +41,6 @@ static int64_t wrap_sub(int64_t a, int64_t b)
 {
     return (int64_t)((uint64_t)a - (uint64_t)b);
 }
-
-/* Signed 5-bit slope shift field. */
 
 /* The C model shifts 64-bit integers by register-derived counts; on the
  * x86 machines that produced the goldens the count is taken modulo 64. */
@@ -84,13 +76,13 @@ struct cdp_side {
 static int64_t cdp_extrapolate(int16_t y_edge, int64_t dist, int16_t scale, uint8_t shift)
 {
     int64_t r = y_edge + cmod_convert(wrap_mul(dist, scale), lut_shift5(shift), 56);
-    return sat16(r);
+    return fix_sat(r, 16);
 }
 
 /* Interpolate between two entries with a 16-bit fraction offset. */
 static int16_t cdp_interpolate(int16_t y0, int16_t y1, int64_t off16)
 {
-    return sat16(y0 + cmod_convert(wrap_mul((int64_t)y1 - y0, off16), 16, 56));
+    return (int16_t)fix_sat(y0 + cmod_convert(wrap_mul((int64_t)y1 - y0, off16), 16, 56), 16);
 }
 
 /* 16-bit interpolation offset from `bits` fractional bits. */

@@ -176,6 +176,20 @@ static void start_pipe(struct dla *d, struct dla_pipe *p, uint8_t slot)
 
 /* ---------------------------------------------------------------- launching */
 
+/* Where SDP group gs sends its output: *gp = -1 for memory, else PDP's
+ * group taking it on the fly; false when that PDP cannot take it yet. */
+static bool pdp_after_sdp(const struct dla *d, int gs, int *gp)
+{
+    *gp = -1;
+    if (!sdp_output_to_pdp(d, gs))
+        return true;
+    int g = dla_consumer_group(d, DLA_U_PDP);
+    if (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, g))
+        return false;
+    *gp = g;
+    return true;
+}
+
 static bool try_conv(struct dla *d, struct dla_pipe *p)
 {
     if (d->proc_busy[DLA_P_CONV] || d->proc_busy[DLA_P_SDP] || !conv_armed(d))
@@ -186,13 +200,12 @@ static bool try_conv(struct dla *d, struct dla_pipe *p)
     int rg = armed_rdma_group(d, DLA_P_SDP);
     if (sdp_needs_rdma(d, gs) && rg == 0xff)
         return false;
-    bool to_pdp = sdp_output_to_pdp(d, gs);
-    int gp = dla_consumer_group(d, DLA_U_PDP);
-    if (to_pdp && (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, gp)))
+    int gp;
+    if (!pdp_after_sdp(d, gs, &gp))
         return false;
     add_stage(d, p, DLA_P_CONV, dla_consumer_group(d, DLA_U_CACC), 0xff);
     add_stage(d, p, DLA_P_SDP, gs, rg);
-    if (to_pdp)
+    if (gp >= 0)
         add_stage(d, p, DLA_P_PDP, gp, 0xff);
     return true;
 }
@@ -205,14 +218,11 @@ static bool try_sdp(struct dla *d, struct dla_pipe *p)
     if (sdp_input_on_the_fly(d, gs))
         return false; /* waits for the convolution core */
     int rg = armed_rdma_group(d, DLA_P_SDP);
-    if (rg == 0xff)
-        return false;
-    bool to_pdp = sdp_output_to_pdp(d, gs);
-    int gp = dla_consumer_group(d, DLA_U_PDP);
-    if (to_pdp && (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, gp)))
+    int gp;
+    if (rg == 0xff || !pdp_after_sdp(d, gs, &gp))
         return false;
     add_stage(d, p, DLA_P_SDP, gs, rg);
-    if (to_pdp)
+    if (gp >= 0)
         add_stage(d, p, DLA_P_PDP, gp, 0xff);
     return true;
 }
@@ -378,9 +388,7 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
 {
     struct dla *d = x->d;
     struct dla_stage *st = &x->pipe->stage[x->stage];
-    uint64_t bus_bytes =
-        (s == DLA_CVSRAM && d->cfg->sec_bus_bits ? d->cfg->sec_bus_bits : d->cfg->pri_bus_bits) /
-        8u;
+    uint64_t bus_bytes = timing_bus_bytes(d->cfg, s);
     uint64_t tx = (len + bus_bytes - 1) / bus_bytes;
     st->client_bytes[c] += len;
     st->client_transactions[c] += tx;

@@ -202,10 +202,10 @@ static bool precision_ok(struct dla *d, unsigned prec, const char *what)
 /* Cube dimensions, precisions and batch; false when the layer cannot run. */
 static bool read_geometry(struct dla *d, int group, int rg, struct sdp_layer *L)
 {
-    L->w = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_WIDTH", "WIDTH") + 1;
-    L->h = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_HEIGHT", "HEIGHT") + 1;
-    L->c = dla_field(d, DLA_U_SDP, group, "D_DATA_CUBE_CHANNEL", "CHANNEL") + 1;
-    L->n = dla_field(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "BATCH_NUMBER") + 1;
+    L->w = dla_field_plus1(d, DLA_U_SDP, group, "D_DATA_CUBE_WIDTH", "WIDTH");
+    L->h = dla_field_plus1(d, DLA_U_SDP, group, "D_DATA_CUBE_HEIGHT", "HEIGHT");
+    L->c = dla_field_plus1(d, DLA_U_SDP, group, "D_DATA_CUBE_CHANNEL", "CHANNEL");
+    L->n = dla_field_plus1(d, DLA_U_SDP, group, "D_FEATURE_MODE_CFG", "BATCH_NUMBER");
     L->proc_prec = (uint8_t)dla_field(d, DLA_U_SDP, group, "D_DATA_FORMAT", "PROC_PRECISION");
     L->out_prec = (uint8_t)dla_field(d, DLA_U_SDP, group, "D_DATA_FORMAT", "OUT_PRECISION");
     if (!precision_ok(d, L->proc_prec, "SDP.D_DATA_FORMAT.PROC_PRECISION") ||
@@ -226,11 +226,12 @@ static bool read_geometry(struct dla *d, int group, int rg, struct sdp_layer *L)
                                                "D_DATA_CUBE_CHANNEL"};
         static const char *const dim_field[3] = {"WIDTH", "HEIGHT", "CHANNEL"};
         const uint32_t mine[3] = {L->w, L->h, L->c};
-        for (int i = 0; i < 3; i++)
-            if (dla_field(d, DLA_U_SDP_RDMA, rg, dim_reg[i], dim_field[i]) + 1 != mine[i])
+        for (int i = 0; i < 3; i++) {
+            unsigned theirs = dla_field_plus1(d, DLA_U_SDP_RDMA, rg, dim_reg[i], dim_field[i]);
+            if (theirs != mine[i])
                 dla_rule(d, DLA_U_SDP_RDMA, "sdp_rdma.cube_mismatch",
-                         "SDP_RDMA.%s (%u) differs from SDP's (%u)", dim_reg[i],
-                         dla_field(d, DLA_U_SDP_RDMA, rg, dim_reg[i], dim_field[i]) + 1, mine[i]);
+                         "SDP_RDMA.%s (%u) differs from SDP's (%u)", dim_reg[i], theirs, mine[i]);
+        }
         unsigned rp = dla_field(d, DLA_U_SDP_RDMA, rg, "D_FEATURE_MODE_CFG", "PROC_PRECISION");
         if (rp != L->proc_prec)
             dla_rule(d, DLA_U_SDP_RDMA, "sdp_rdma.precision_mismatch",
@@ -408,10 +409,10 @@ static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, ui
         return v;
     const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
     uint32_t alu =
-        o->want_alu ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
+        o->want_alu ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
                     : (uint32_t)cfg->alu_operand;
     uint32_t mul =
-        o->want_mul ? sdp_y_operand_fp((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
+        o->want_mul ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
                     : (uint32_t)cfg->mul_operand;
     return sdp_y_fp(cfg, v, alu, mul);
 }
@@ -507,13 +508,9 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
         for (uint32_t sf = 0; sf < L->cw / per_atom && ok; sf++) {
             for (uint32_t y = 0; y < L->h && ok; y++) {
                 for (uint32_t px = 0; px < L->w; px++) {
-                    for (uint32_t k = 0; k < per_atom; k++) {
-                        int32_t v = res->v[cube_index(res, b, sf * per_atom + k, y, px)];
-                        uint8_t *p = line + (size_t)px * atom + (size_t)k * bpe;
-                        p[0] = (uint8_t)v;
-                        if (bpe == 2)
-                            p[1] = (uint8_t)((uint32_t)v >> 8);
-                    }
+                    for (uint32_t k = 0; k < per_atom; k++)
+                        feature_store(line + (size_t)px * atom + (size_t)k * bpe, bpe,
+                                      res->v[cube_index(res, b, sf * per_atom + k, y, px)]);
                 }
                 ok = exec_write(x, DLA_C_SDP_WDMA, space,
                                 base + b * batch_stride + sf * surf_stride + y * line_stride, line,

@@ -72,7 +72,9 @@ int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated);
 /* Values are binary32 bit patterns; operands are fp16 bit patterns. */
 uint32_t sdp_x_fp(const struct sdp_x_cfg *c, uint32_t in, uint16_t alu_op, uint16_t mul_op,
                   bool nan_to_zero);
-uint32_t sdp_y_operand_fp(uint16_t raw, bool nan_to_zero);
+/* An fp16 operand as X and Y take it (X's register and memory operands,
+ * Y's memory ones): NaN flushed to zero on request, widened to binary32. */
+uint32_t sdp_fp_operand(uint16_t raw, bool nan_to_zero);
 /* The binary32 ALU of X and Y: MAX/MIN/SUM, and EQL giving the integer 0/1. */
 uint32_t sdp_fp_alu(unsigned algo, uint32_t a, uint32_t b);
 uint32_t sdp_y_fp(const struct sdp_y_cfg *c, uint32_t in, uint32_t alu_op, uint32_t mul_op);

@@ -38,13 +38,6 @@ static const struct operand_regs operand_regs[SDP_SRC_COUNT] = {
 
 enum data_use { USE_MUL = 0, USE_ALU = 1, USE_BOTH = 2 };
 
-static int16_t load_value(const uint8_t *p, unsigned bytes)
-{
-    if (bytes == 1)
-        return (int8_t)p[0];
-    return (int16_t)(uint16_t)(p[0] | (p[1] << 8));
-}
-
 /* ---------------------------------------------------------------- input */
 
 bool sdp_rdma_input(struct dla_exec *x, int rg, const struct sdp_shape *s, struct dla_cube *out)
@@ -78,10 +71,8 @@ bool sdp_rdma_input(struct dla_exec *x, int rg, const struct sdp_shape *s, struc
                            line, line_bytes);
             for (uint32_t px = 0; px < s->w && ok; px++) {
                 for (uint32_t k = 0; k < group && sf * group + k < s->cw; k++) {
-                    const uint8_t *p = line + (size_t)px * s->atom + (size_t)k * bpe;
-                    int16_t v = load_value(p, bpe);
-                    out->v[cube_index(out, 0, sf * group + k, y, px)] =
-                        prec == SDP_FP16 ? (int32_t)(uint16_t)v : v;
+                    out->v[cube_index(out, 0, sf * group + k, y, px)] = feature_load(
+                        line + (size_t)px * s->atom + (size_t)k * bpe, bpe, prec == SDP_FP16);
                 }
             }
         }
@@ -140,9 +131,11 @@ static void store_pixel(const struct operand_stream *st, const uint8_t *p, uint3
         const uint8_t *e = p + (size_t)k * st->comps * st->comp_bytes;
         size_t i = sdp_operand_index(o, s, first_c + k, y, x);
         if (st->alu_comp >= 0)
-            o->alu[i] = load_value(e + (size_t)st->alu_comp * st->comp_bytes, st->comp_bytes);
+            o->alu[i] = (int16_t)feature_load(e + (size_t)st->alu_comp * st->comp_bytes,
+                                              st->comp_bytes, false);
         if (st->mul_comp >= 0)
-            o->mul[i] = load_value(e + (size_t)st->mul_comp * st->comp_bytes, st->comp_bytes);
+            o->mul[i] = (int16_t)feature_load(e + (size_t)st->mul_comp * st->comp_bytes,
+                                              st->comp_bytes, false);
     }
 }
 

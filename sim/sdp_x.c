@@ -51,9 +51,7 @@ int32_t sdp_x_int(const struct sdp_x_cfg *c, int32_t in, int16_t alu_op, int16_t
 
 /* ---------------------------------------------------------------- fp16 processing */
 
-/* An fp16 operand as the stage uses it: NaN flushed to zero on request,
- * widened to binary32. */
-static uint32_t fp_operand(uint16_t op, bool nan_to_zero)
+uint32_t sdp_fp_operand(uint16_t op, bool nan_to_zero)
 {
     if (nan_to_zero && fp_is_nan(FP16, op))
         op = 0;
@@ -83,9 +81,9 @@ uint32_t sdp_x_fp(const struct sdp_x_cfg *c, uint32_t in, uint16_t alu_op, uint1
         return in;
     uint32_t v = in;
     if (!c->alu_bypass)
-        v = sdp_fp_alu(c->alu_algo, v, fp_operand(alu_op, nan_to_zero));
+        v = sdp_fp_alu(c->alu_algo, v, sdp_fp_operand(alu_op, nan_to_zero));
     if (!c->mul_bypass && !(c->prelu && !(v >> 31)))
-        v = (uint32_t)fp_mul(FP32, v, fp_operand(mul_op, nan_to_zero));
+        v = (uint32_t)fp_mul(FP32, v, sdp_fp_operand(mul_op, nan_to_zero));
     if (!c->relu_bypass)
         v = (uint32_t)fp_relu(FP32, v);
     return v;

@@ -48,13 +48,6 @@ int32_t sdp_y_int(const struct sdp_y_cfg *c, int32_t in, int32_t alu_op, int32_t
 
 /* ---------------------------------------------------------------- fp16 processing */
 
-uint32_t sdp_y_operand_fp(uint16_t raw, bool nan_to_zero)
-{
-    if (nan_to_zero && fp_is_nan(FP16, raw))
-        raw = 0;
-    return fpnum_fp16_to_fp32(raw);
-}
-
 uint32_t sdp_y_fp(const struct sdp_y_cfg *c, uint32_t in, uint32_t alu_op, uint32_t mul_op)
 {
     if (c->bypass)

@@ -100,16 +100,16 @@ struct dla_snapshot *dla_snapshot_take(const struct dla *d)
 
 void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s)
 {
-    struct dla keep = *d; /* listeners survive a restore */
     struct dla fresh = s->state;
     if (!clone_owned(&fresh, &s->state))
         abort(); /* a checkpoint we cannot copy back is lost state; do not continue half-restored */
+    /* listeners survive a restore */
+    fresh.n_listeners = d->n_listeners;
+    memcpy(fresh.listeners, d->listeners, sizeof d->listeners);
+    memcpy(fresh.listener_handle, d->listener_handle, sizeof d->listener_handle);
+    fresh.next_handle = d->next_handle;
     free_owned(d);
     *d = fresh;
-    d->n_listeners = keep.n_listeners;
-    memcpy(d->listeners, keep.listeners, sizeof d->listeners);
-    memcpy(d->listener_handle, keep.listener_handle, sizeof d->listener_handle);
-    d->next_handle = keep.next_handle;
 }
 
 void dla_snapshot_free(struct dla_snapshot *s)

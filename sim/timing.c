@@ -27,12 +27,21 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
+/* The first-access latency a stage pays: the largest of the spaces it uses. */
+static uint64_t stage_latency(const struct dla_config *cfg, const struct dla_stage *st)
+{
+    uint64_t latency = 0;
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        if (st->space_bytes[s] && timing_latency(cfg, (enum dla_space)s) > latency)
+            latency = timing_latency(cfg, (enum dla_space)s);
+    return latency;
+}
+
 /* Reserve the buses for the stage's bytes; returns the cycle its memory
- * traffic ends and the first-access latency it pays. */
-static uint64_t reserve_buses(struct dla *d, struct dla_stage *st, uint64_t t0, uint64_t *latency)
+ * traffic ends. */
+static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_t t0)
 {
     uint64_t dma_end = t0;
-    *latency = 0;
     for (int s = 0; s < DLA_SPACE_COUNT; s++) {
         if (!st->space_bytes[s])
             continue;
@@ -41,9 +50,6 @@ static uint64_t reserve_buses(struct dla *d, struct dla_stage *st, uint64_t t0, 
         d->bus_free_at[s] = end;
         if (end > dma_end)
             dma_end = end;
-        uint64_t lat = timing_latency(d->cfg, (enum dla_space)s);
-        if (lat > *latency)
-            *latency = lat;
     }
     return dma_end;
 }
@@ -83,8 +89,8 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
     uint64_t t0 = d->now;
     for (uint8_t s = 0; s < p->n_stages; s++) {
         struct dla_stage *st = &p->stage[s];
-        uint64_t latency;
-        uint64_t dma_end = reserve_buses(d, st, t0, &latency);
+        uint64_t latency = stage_latency(d->cfg, st);
+        uint64_t dma_end = reserve_buses(d, st, t0);
         uint64_t dma_span = dma_end - t0;
         uint64_t busy = st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
         st->stall_cycles = dma_span > st->compute_cycles ? dma_span - st->compute_cycles : 0;
@@ -109,10 +115,7 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
 {
     const struct dla_stage *st = &p->stage[stage];
     uint64_t t0 = st->start;
-    uint64_t latency = 0;
-    for (int s = 0; s < DLA_SPACE_COUNT; s++)
-        if (st->space_bytes[s] && timing_latency(d->cfg, (enum dla_space)s) > latency)
-            latency = timing_latency(d->cfg, (enum dla_space)s);
+    uint64_t latency = stage_latency(d->cfg, st);
     /* each client's transfers run back to back inside its window */
     uint64_t cursor[DLA_C_COUNT];
     uint64_t prev_done = t0 + latency;
