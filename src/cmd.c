@@ -229,6 +229,7 @@ void dbg_destroy(struct dbg *d)
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
 {
     close_session(d);
+    d->opens++;
     struct report fresh = {.print = on_report, .ctx = d};
     d->rep = fresh;
     d->session = session_open(path, &d->opt.session, &d->rep, err, errlen);

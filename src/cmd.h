@@ -85,6 +85,7 @@ struct dbg {
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
     bool hung;                  /* the last run stopped because nothing could progress */
     uint64_t poll_count;        /* actions executed, for opt.poll */
+    unsigned opens;             /* dbg_open calls: each replaces the model and its listeners */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,

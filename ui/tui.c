@@ -385,54 +385,24 @@ static void relayout(struct ui *ui)
 
 static void on_model_event(void *ctx, const struct dla_event *ev);
 
-/* Follow the session's model with the progress listener.
- *
- * "file" replaces the session, and the new model may be allocated where the
- * old one was, so the pointer alone cannot tell whether our listener is still
- * registered.  Listener handles can: each model numbers its listeners from 1,
- * so ours is registered only after raising its model's count far above what a
- * freshly opened model reaches, and a model whose next handle is not above
- * ours is a new one. */
-#define HANDLE_FLOOR 100000
-
-static void noop_listener(void *ctx, const struct dla_event *ev)
+/* Follow the session's model with the progress listener.  "file" replaces
+ * the model, and its listeners go with it; the new model may even be
+ * allocated where the old one was, so the debugger's count of opened files,
+ * not the pointer, tells whether ours is still registered. */
+static bool still_listening(struct ui *ui)
 {
-    (void)ctx;
-    (void)ev;
-}
-
-static bool still_listening(struct ui *ui, struct dla *d)
-{
-    if (ui->listened != d || ui->listener <= 0)
-        return false;
-    int probe = dla_listen(d, noop_listener, NULL);
-    if (probe < 0)
-        return true; /* no room to probe: assume nothing changed */
-    dla_unlisten(d, probe);
-    return probe > ui->listener;
+    return ui->listener > 0 && ui->listened_open == ui->g->opens && ui_dla(ui);
 }
 
 static void follow_model(struct ui *ui)
 {
     struct dla *d = ui_dla(ui);
-    if (!d) {
-        if (ui->listened)
-            ui->model_gen++;
-        ui->listened = NULL;
-        ui->listener = -1;
+    if (d && still_listening(ui))
         return;
-    }
-    if (still_listening(ui, d))
-        return;
-    ui->model_gen++; /* panes drop what they kept about the previous model */
-    int h = 0;
-    while (h >= 0 && h < HANDLE_FLOOR) { /* see above */
-        h = dla_listen(d, noop_listener, NULL);
-        if (h >= 0)
-            dla_unlisten(d, h);
-    }
-    ui->listener = dla_listen(d, on_model_event, ui);
-    ui->listened = ui->listener >= 0 ? d : NULL;
+    if (d || ui->listener > 0)
+        ui->model_gen++; /* panes drop what they kept about the previous model */
+    ui->listener = d ? dla_listen(d, on_model_event, ui) : -1;
+    ui->listened_open = ui->g->opens;
 }
 
 /* While a command runs: Esc or a resize from the keyboard; the rest is dropped. */
@@ -936,8 +906,8 @@ int tui_run(struct dbg *g, const struct tui_options *o)
             ui_exec(&ui, line);
         ui.dirty = true;
     }
-    if (ui_dla(&ui) && still_listening(&ui, ui_dla(&ui)))
-        dla_unlisten(ui.listened, ui.listener);
+    if (still_listening(&ui))
+        dla_unlisten(ui_dla(&ui), ui.listener);
     g->opt.poll = saved_poll;
     g->opt.poll_ctx = saved_poll_ctx;
     g->out = saved_out;

@@ -72,10 +72,10 @@ struct ui {
     char running_cmd[128];
     long long last_draw_ms;
     uint64_t events;
-    long event_layer;     /* layer of the latest layer event of the command running */
-    unsigned model_gen;   /* changes whenever the session's model is another one */
-    struct dla *listened; /* model the progress listener is on */
-    int listener;
+    long event_layer;       /* layer of the latest layer event of the command running */
+    unsigned model_gen;     /* changes whenever the session's model is another one */
+    unsigned listened_open; /* g->opens when the progress listener was registered */
+    int listener;           /* its handle, -1: none */
 
     /* Status line. */
     char stop_reason[256]; /* first stop line of the last command */

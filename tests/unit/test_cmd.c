@@ -413,6 +413,24 @@ static void test_poll_interrupts(void **state)
     dbg_destroy(d);
 }
 
+/* Every "file" (dbg_open) replaces the model and the listeners on it: the
+ * count of opens is how a front end knows to listen again, even when the new
+ * model lands at the old one's address. */
+static void test_opens_counted(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t3");
+    unsigned first = d->opens;
+    assert_true(first >= 1);
+    assert_int_equal(fixture_exec(d, "file sample:lenet"), CMD_OK);
+    assert_int_equal(d->opens, first + 1);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK); /* a restart keeps the model */
+    assert_int_equal(d->opens, first + 1);
+    assert_int_equal(fixture_exec(d, "file /nonexistent/x.nvdla"), CMD_ERROR);
+    assert_int_equal(d->opens, first + 2); /* the old model is gone as well */
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_named_tensor),
         cmocka_unit_test(test_hostile_arguments),
         cmocka_unit_test(test_poll_interrupts),
+        cmocka_unit_test(test_opens_counted),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }
