@@ -162,26 +162,25 @@ struct dla *dla_create(const struct dla_config *cfg, const struct dla_options *o
 
 static void free_pipes(struct dla *d)
 {
-    for (int i = 0; i < DLA_MAX_PIPES; i++) {
-        struct dla_pipe *p = &d->pipe[i];
-        for (size_t w = 0; w < p->n_writes; w++)
-            free(p->writes[w].data);
-        free(p->writes);
-        free(p->xfers);
-        memset(p, 0, sizeof *p);
-    }
+    for (int i = 0; i < DLA_MAX_PIPES; i++)
+        pipeline_free(&d->pipe[i]);
 }
 
-void dla_destroy(struct dla *d)
+void dla_free_owned(struct dla *d)
 {
-    if (!d)
-        return;
     free_pipes(d);
     mem_destroy(d->mem[DLA_DRAM]);
     mem_destroy(d->mem[DLA_CVSRAM]);
     cbuf_destroy(d->cbuf);
     free(d->sched);
     layers_release(d);
+}
+
+void dla_destroy(struct dla *d)
+{
+    if (!d)
+        return;
+    dla_free_owned(d);
     free(d);
 }
 

@@ -65,7 +65,6 @@ struct dla_bdma_state {
     struct dla_bdma_op ops[2][DLA_BDMA_SLOTS];
     bool grp_busy[2];
     int32_t programming_layer; /* BDMA layer being queued, -1 none */
-    uint64_t stall[2][2];      /* [group][read/write] perf counters */
 };
 
 /* ---------------------------------------------------------------- pipelines */
@@ -199,6 +198,10 @@ void dla_emit(struct dla *d, struct dla_event *ev);
  * model's appends (layer chunks, schedule, transfers, held writes). */
 void *dla_grow(void *v, size_t n, size_t *cap, size_t first, size_t elem);
 
+/* Free what a model owns besides the struct itself (memories, CBUF,
+ * schedule, layer records, pipeline buffers): dla_destroy and snapshots. */
+void dla_free_owned(struct dla *d);
+
 /* Diagnostics: formatted message, published as DLA_EV_DIAG. */
 void dla_diag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enum dla_unit unit,
               uint32_t addr, const char *rule, const char *fmt, ...)
@@ -273,6 +276,8 @@ int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg);
 /* Pipelines (pipeline.c) */
 void pipeline_try_launch(struct dla *d);
 void pipeline_process_milestone(struct dla *d, uint8_t pipe, uint8_t ms);
+/* Free a pipeline's held writes and transfer list and clear it. */
+void pipeline_free(struct dla_pipe *p);
 /* Start the BDMA operations launched as group (bdma.c calls this). */
 void pipeline_launch_bdma(struct dla *d, int group);
 /* BDMA group finished (pipeline.c tells bdma.c). */

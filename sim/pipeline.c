@@ -348,7 +348,7 @@ static bool pipe_finished(const struct dla_pipe *p)
     return true;
 }
 
-static void free_pipe_buffers(struct dla_pipe *p)
+void pipeline_free(struct dla_pipe *p)
 {
     discard_writes(p);
     free(p->writes);
@@ -369,7 +369,7 @@ void pipeline_process_milestone(struct dla *d, uint8_t slot, uint8_t ms)
     if (m->intr_bit != 0xff)
         glb_raise(d, m->intr_bit);
     if (pipe_finished(p))
-        free_pipe_buffers(p);
+        pipeline_free(p);
     pipeline_try_launch(d);
 }
 

@@ -68,21 +68,6 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
     return ok;
 }
 
-static void free_owned(struct dla *d)
-{
-    mem_destroy(d->mem[DLA_DRAM]);
-    mem_destroy(d->mem[DLA_CVSRAM]);
-    cbuf_destroy(d->cbuf);
-    free(d->sched);
-    layers_release(d);
-    for (int i = 0; i < DLA_MAX_PIPES; i++) {
-        for (size_t w = 0; w < d->pipe[i].n_writes; w++)
-            free(d->pipe[i].writes[w].data);
-        free(d->pipe[i].writes);
-        free(d->pipe[i].xfers);
-    }
-}
-
 struct dla_snapshot *dla_snapshot_take(const struct dla *d)
 {
     struct dla_snapshot *s = malloc(sizeof *s);
@@ -91,7 +76,7 @@ struct dla_snapshot *dla_snapshot_take(const struct dla *d)
     s->state = *d;
     s->state.n_listeners = 0;
     if (!clone_owned(&s->state, d)) {
-        free_owned(&s->state);
+        dla_free_owned(&s->state);
         free(s);
         return NULL;
     }
@@ -108,7 +93,7 @@ void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s)
     memcpy(fresh.listeners, d->listeners, sizeof d->listeners);
     memcpy(fresh.listener_handle, d->listener_handle, sizeof d->listener_handle);
     fresh.next_handle = d->next_handle;
-    free_owned(d);
+    dla_free_owned(d);
     *d = fresh;
 }
 
@@ -116,6 +101,6 @@ void dla_snapshot_free(struct dla_snapshot *s)
 {
     if (!s)
         return;
-    free_owned(&s->state);
+    dla_free_owned(&s->state);
     free(s);
 }
