@@ -10,14 +10,10 @@
  * anyone wants simulated byte by byte. */
 #define BDMA_GROUP_MAX_BYTES (1ull << 30)
 
-static bool is_reg(const struct regdb_reg *reg, const char *name)
-{
-    return strcmp(reg->name, name) == 0;
-}
-
 int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg)
 {
-    if (is_reg(reg, "CFG_STATUS") || is_reg(reg, "CFG_LAUNCH0") || is_reg(reg, "CFG_LAUNCH1"))
+    if (regdb_reg_is(reg, "CFG_STATUS") || regdb_reg_is(reg, "CFG_LAUNCH0") ||
+        regdb_reg_is(reg, "CFG_LAUNCH1"))
         return d->bdma.programming_layer;
     if (d->bdma.programming_layer < 0)
         d->bdma.programming_layer = layer_begin(d, DLA_P_BDMA, 0xff);
@@ -96,11 +92,11 @@ static void launch_group(struct dla *d, int g)
 static void bdma_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
 {
     (void)group;
-    if (is_reg(reg, "CFG_OP") && (value & 1u))
+    if (regdb_reg_is(reg, "CFG_OP") && (value & 1u))
         stage_operation(d);
-    else if (is_reg(reg, "CFG_LAUNCH0") && (value & 1u))
+    else if (regdb_reg_is(reg, "CFG_LAUNCH0") && (value & 1u))
         launch_group(d, 0);
-    else if (is_reg(reg, "CFG_LAUNCH1") && (value & 1u))
+    else if (regdb_reg_is(reg, "CFG_LAUNCH1") && (value & 1u))
         launch_group(d, 1);
 }
 
@@ -109,7 +105,7 @@ static bool bdma_read(struct dla *d, const struct regdb_reg *reg, int group, uin
 {
     (void)group;
     (void)peek;
-    if (!is_reg(reg, "STATUS"))
+    if (!regdb_reg_is(reg, "STATUS"))
         return false;
     const struct dla_bdma_state *b = &d->bdma;
     bool idle = !b->grp_busy[0] && !b->grp_busy[1] && b->n_queued == 0;

@@ -17,7 +17,7 @@ static bool cdma_read(struct dla *d, const struct regdb_reg *reg, int group, uin
     (void)d;
     (void)group;
     (void)peek;
-    if (strcmp(reg->name, "S_CBUF_FLUSH_STATUS") != 0)
+    if (!regdb_reg_is(reg, "S_CBUF_FLUSH_STATUS"))
         return false;
     *value = 1;
     return true;
@@ -31,7 +31,7 @@ static void conv_op_en_written(struct dla *d, const struct regdb_reg *reg, int g
 {
     static const enum dla_unit order[] = {DLA_U_CDMA, DLA_U_CSC, DLA_U_CMAC_A, DLA_U_CMAC_B,
                                           DLA_U_CACC};
-    if (strcmp(reg->name, "D_OP_ENABLE") != 0 || !(value & 1u))
+    if (!regdb_reg_is(reg, "D_OP_ENABLE") || !(value & 1u))
         return;
     size_t i = 0;
     while (i < sizeof order / sizeof order[0] && order[i] != self)

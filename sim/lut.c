@@ -68,27 +68,22 @@ uint32_t lut_port_read_data(struct dla_lut_ram *r, bool peek)
     return v;
 }
 
-static bool is_reg(const struct regdb_reg *reg, const char *name)
-{
-    return strcmp(reg->name, name) == 0;
-}
-
 bool lut_hook_write(struct dla_lut_ram *r, const struct regdb_reg *reg, uint32_t value)
 {
-    if (is_reg(reg, "S_LUT_ACCESS_CFG"))
+    if (regdb_reg_is(reg, "S_LUT_ACCESS_CFG"))
         lut_port_write_cfg(r, value);
-    else if (is_reg(reg, "S_LUT_ACCESS_DATA"))
+    else if (regdb_reg_is(reg, "S_LUT_ACCESS_DATA"))
         lut_port_write_data(r, value);
     return false;
 }
 
 bool lut_hook_read(struct dla_lut_ram *r, const struct regdb_reg *reg, uint32_t *value, bool peek)
 {
-    if (is_reg(reg, "S_LUT_ACCESS_CFG")) {
+    if (regdb_reg_is(reg, "S_LUT_ACCESS_CFG")) {
         *value = lut_port_read_cfg(r);
         return true;
     }
-    if (is_reg(reg, "S_LUT_ACCESS_DATA")) {
+    if (regdb_reg_is(reg, "S_LUT_ACCESS_DATA")) {
         *value = lut_port_read_data(r, peek);
         return true;
     }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum regdb_access {
     REGDB_RW,  /* read/write storage */
@@ -97,6 +98,13 @@ const struct regdb_field *regdb_field_named(const struct regdb_reg *reg, const c
  * ("cdma.d_datain_size_0_0", "CDMA.D_DATAIN_SIZE_0_0.DATAIN_WIDTH",
  * "NVDLA_GLB.S_INTR_MASK_0").  Returns false when nothing matches. */
 bool regdb_resolve(const struct regdb_map *map, const char *name, struct regdb_ref *out);
+
+/* Whether reg is the register of that canonical name (unit hooks react to
+ * a few registers by name). */
+static inline bool regdb_reg_is(const struct regdb_reg *reg, const char *name)
+{
+    return strcmp(reg->name, name) == 0;
+}
 
 /* Byte address of a register. */
 static inline uint32_t regdb_addr(const struct regdb_unit *unit, const struct regdb_reg *reg)
