@@ -68,10 +68,7 @@ static void read_addresses(struct dla *d, int g, int rg, struct cdp_job *j)
 static bool format_ok(struct dla *d, int rg, const struct cdp_job *j)
 {
     unsigned rdma_format = dla_field(d, DLA_U_CDP_RDMA, rg, "D_DATA_FORMAT", "INPUT_DATA");
-    unsigned bit = j->format == CDP_INT8    ? DLA_DT_INT8
-                   : j->format == CDP_INT16 ? DLA_DT_INT16
-                                            : DLA_DT_FP16;
-    if (j->format > CDP_FP16 || !(d->cfg->dtypes & bit)) {
+    if (!dla_config_has_precision(d->cfg, j->format)) {
         dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_CDP, 0, "cdp.precision",
                  "CDP input format %u is not supported by %s", j->format, d->cfg->name);
         return false;

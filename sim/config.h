@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Data types a configuration's convolution core supports (bit set). */
+/* Data types a configuration's convolution core supports (bit set).  Bit n
+ * is precision n as every unit's precision field encodes it (0 int8,
+ * 1 int16, 2 fp16). */
 enum dla_dtype_bits {
     DLA_DT_INT8 = 1u << 0,
     DLA_DT_INT16 = 1u << 1,
@@ -54,6 +56,13 @@ const struct dla_config *dla_config_default(void);
 static inline unsigned dla_cbuf_bank_entries(const struct dla_config *c)
 {
     return c->cbuf_bank_bytes / c->cbuf_entry_bytes;
+}
+
+/* Whether cfg supports the precision a unit's precision field selects;
+ * false for the reserved value 3 and above. */
+static inline bool dla_config_has_precision(const struct dla_config *cfg, unsigned prec)
+{
+    return prec <= 2 && (cfg->dtypes & (1u << prec)) != 0;
 }
 
 #endif

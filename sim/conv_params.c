@@ -132,13 +132,12 @@ const char *conv_prec_name(unsigned prec)
 
 static bool check_types(struct dla *d, struct conv_params *p)
 {
-    static const unsigned bit[3] = {DLA_DT_INT8, DLA_DT_INT16, DLA_DT_FP16};
     if (p->prec > CONV_FP16 || p->in_prec > CONV_FP16) {
         dla_rule(d, DLA_U_CDMA, "cdma.precision", "reserved precision (in %u, proc %u)", p->in_prec,
                  p->prec);
         return false;
     }
-    if (!(d->cfg->dtypes & bit[p->prec])) {
+    if (!dla_config_has_precision(d->cfg, p->prec)) {
         dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_CDMA, 0, NULL,
                  "%s convolution on %s, which supports only %s%s%s", conv_prec_name(p->prec),
                  d->cfg->name, d->cfg->dtypes & DLA_DT_INT8 ? "int8 " : "",

@@ -250,8 +250,7 @@ static void check_geometry(struct dla *d, const struct pdp_job *j)
 static bool precision_ok(struct dla *d, const struct pdp_job *j)
 {
     unsigned p = j->pool.precision;
-    unsigned bit = p == PDP_INT8 ? DLA_DT_INT8 : p == PDP_INT16 ? DLA_DT_INT16 : DLA_DT_FP16;
-    if (p > PDP_FP16 || !(d->cfg->dtypes & bit)) {
+    if (!dla_config_has_precision(d->cfg, p)) {
         dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_PDP, 0, "pdp.precision",
                  "PDP input format %u is not supported by %s", p, d->cfg->name);
         return false;

@@ -183,13 +183,12 @@ static uint32_t round_up(uint32_t v, uint32_t to)
 
 static bool precision_ok(struct dla *d, unsigned prec, const char *what)
 {
-    static const unsigned bits[3] = {DLA_DT_INT8, DLA_DT_INT16, DLA_DT_FP16};
     if (prec > SDP_FP16) {
         dla_rule(d, DLA_U_SDP, "sdp.precision", "%s = %u is not a precision (INT8/INT16/FP16)",
                  what, prec);
         return false;
     }
-    if (!(d->cfg->dtypes & bits[prec]))
+    if (!dla_config_has_precision(d->cfg, prec))
         dla_rule(d, DLA_U_SDP, "sdp.precision_absent", "%s selects %s, which %s does not support",
                  what,
                  prec == SDP_INT8    ? "INT8"
