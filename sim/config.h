@@ -58,6 +58,13 @@ static inline unsigned dla_cbuf_bank_entries(const struct dla_config *c)
     return c->cbuf_bank_bytes / c->cbuf_entry_bytes;
 }
 
+/* A precision field's value as text: "int8", "int16", "fp16", "reserved". */
+static inline const char *dla_precision_name(unsigned prec)
+{
+    static const char *const names[] = {"int8", "int16", "fp16", "reserved"};
+    return names[prec & 3];
+}
+
 /* Whether cfg supports the precision a unit's precision field selects;
  * false for the reserved value 3 and above. */
 static inline bool dla_config_has_precision(const struct dla_config *cfg, unsigned prec)

@@ -21,7 +21,7 @@ static void describe(struct dla_exec *x, const struct conv_params *p)
     if (p->dil_x > 1 || p->dil_y > 1)
         snprintf(dil, sizeof dil, " d%ux%u", p->dil_x, p->dil_y);
     exec_desc(x, "conv %s %s %ux%ux%u -> %ux%ux%u k%ux%u s%u%s%s%s", mode_name(p),
-              conv_prec_name(p->prec), p->in_w, p->in_h, p->in_c, p->out_w, p->out_h, p->out_k,
+              dla_precision_name(p->prec), p->in_w, p->in_h, p->in_c, p->out_w, p->out_h, p->out_k,
               p->k_w, p->k_h, p->stride_x, dil, batch, p->compressed ? " wcomp" : "");
 }
 

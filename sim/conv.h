@@ -104,8 +104,6 @@ bool conv_params_read(struct dla *d, int group, struct conv_params *p);
 /* The work the layer asks of the model, in integer-MAC equivalents (for
  * exec_budget); only meaningful once conv_params_read() accepted it. */
 uint64_t conv_work(const struct conv_params *p);
-/* A precision field's name: int8, int16, fp16 or reserved. */
-const char *conv_prec_name(unsigned prec);
 
 /* conv_layout.c: where CDMA puts (and CSC finds) the feature data of a
  * direct-convolution slice.  group = index of the run of entry_bytes of

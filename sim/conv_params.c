@@ -124,12 +124,6 @@ static void read_cacc(struct dla *d, int g, struct conv_params *p)
     p->cacc_k = f(d, u, g, "D_DATAOUT_SIZE_1", "DATAOUT_CHANNEL") + 1;
 }
 
-const char *conv_prec_name(unsigned prec)
-{
-    static const char *const n[] = {"int8", "int16", "fp16", "reserved"};
-    return n[prec & 3];
-}
-
 static bool check_types(struct dla *d, struct conv_params *p)
 {
     if (p->prec > CONV_FP16 || p->in_prec > CONV_FP16) {
@@ -139,7 +133,7 @@ static bool check_types(struct dla *d, struct conv_params *p)
     }
     if (!dla_config_has_precision(d->cfg, p->prec)) {
         dla_diag(d, DLA_DIAG_FEATURE_ABSENT, DLA_SEV_ERROR, DLA_U_CDMA, 0, NULL,
-                 "%s convolution on %s, which supports only %s%s%s", conv_prec_name(p->prec),
+                 "%s convolution on %s, which supports only %s%s%s", dla_precision_name(p->prec),
                  d->cfg->name, d->cfg->dtypes & DLA_DT_INT8 ? "int8 " : "",
                  d->cfg->dtypes & DLA_DT_INT16 ? "int16 " : "",
                  d->cfg->dtypes & DLA_DT_FP16 ? "fp16" : "");
@@ -148,10 +142,10 @@ static bool check_types(struct dla *d, struct conv_params *p)
     if (!p->cvt_en && p->in_prec != p->prec)
         dla_rule(d, DLA_U_CDMA, "cdma.precision_convert",
                  "IN_PRECISION %s differs from PROC_PRECISION %s without the convertor",
-                 conv_prec_name(p->in_prec), conv_prec_name(p->prec));
+                 dla_precision_name(p->in_prec), dla_precision_name(p->prec));
     if (p->cvt_en && p->in_prec == CONV_FP16 && p->prec != CONV_FP16)
         dla_rule(d, DLA_U_CDMA, "cdma.precision_convert",
-                 "the convertor cannot turn fp16 input into %s", conv_prec_name(p->prec));
+                 "the convertor cannot turn fp16 input into %s", dla_precision_name(p->prec));
     p->bpe = p->prec == CONV_INT8 ? 1 : 2;
     p->atomic_c = d->cfg->atomic_c;
     p->kernel_group = p->prec == CONV_INT8 ? d->cfg->atomic_k : d->cfg->atomic_k / 2;

@@ -576,15 +576,10 @@ static unsigned throughput(const struct dla_config *cfg, const struct sdp_layer 
     return tp;
 }
 
-static const char *prec_name(unsigned p)
-{
-    return p == SDP_INT8 ? "int8" : p == SDP_INT16 ? "int16" : "fp16";
-}
-
 static void describe(struct dla_exec *x, const struct sdp_layer *L)
 {
-    exec_desc(x, "sdp %s %ux%ux%u%s%s%s%s%s -> %s %s", prec_name(L->proc_prec), L->w, L->h, L->c,
-              L->n > 1 ? " batch" : "", L->x1.bypass ? "" : " bs", L->x2.bypass ? "" : " bn",
+    exec_desc(x, "sdp %s %ux%ux%u%s%s%s%s%s -> %s %s", dla_precision_name(L->proc_prec), L->w, L->h,
+              L->c, L->n > 1 ? " batch" : "", L->x1.bypass ? "" : " bs", L->x2.bypass ? "" : " bn",
               L->y.bypass ? ""
               : L->eql    ? " eql"
                           : " ew",
@@ -592,7 +587,7 @@ static void describe(struct dla_exec *x, const struct sdp_layer *L)
               L->eql      ? "compare"
               : L->to_pdp ? "pdp"
                           : "mem",
-              prec_name(L->out_prec));
+              dla_precision_name(L->out_prec));
 }
 
 /* ---------------------------------------------------------------- execute */
@@ -614,7 +609,7 @@ static bool load_input(struct dla *d, struct dla_exec *x, int rg, struct sdp_lay
     bool fp = L->proc_prec == SDP_FP16;
     if (fp != (in->kind == DLA_CUBE_FP32)) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP processes %s but CACC delivers %s values", prec_name(L->proc_prec),
+                 "SDP processes %s but CACC delivers %s values", dla_precision_name(L->proc_prec),
                  in->kind == DLA_CUBE_FP32 ? "floating-point" : "integer");
         return false;
     }
