@@ -525,9 +525,7 @@ void ui_exec(struct ui *ui, const char *line)
     const struct dbg_sink sink = {.line = sink_line, .ctx = ui};
     console_echo(ui, line);
     struct position before = position_of(ui);
-    const char *path_before = ui->g->session ? session_path(ui->g->session) : "";
-    char path_copy[512];
-    snprintf(path_copy, sizeof path_copy, "%s", path_before);
+    unsigned opens_before = ui->g->opens;
     ui->running = true;
     snprintf(ui->running_cmd, sizeof ui->running_cmd, "%s", line);
     ui->stop_seen = false;
@@ -542,9 +540,11 @@ void ui_exec(struct ui *ui, const char *line)
     ui->running = false;
     follow_model(ui);
     struct position after = position_of(ui);
-    if (after.s != before.s || !ui->g->session ||
-        strcmp(path_copy, session_path(ui->g->session)) != 0)
-        ui->known_layers = 0; /* another file */
+    if (ui->g->opens != opens_before || !ui->g->session) { /* another file */
+        ui->known_layers = 0;
+        if (!ui->stop_seen)
+            ui->stop_reason[0] = 0; /* the old run's stop says nothing of this one */
+    }
     if (after.finished && ui->g->session)
         ui->known_layers = dla_layer_count(session_dla(ui->g->session));
     for (int i = 0; i < PANE_COUNT; i++)

@@ -51,6 +51,13 @@ keys Escape
 wait_gone 'Console (Tab completes'
 keys 6
 wait_for 'bdma.rd *R'
+# opening a file again: the finished run's stop leaves the status line
+keys :
+type_text "file $top/traces/bdma_copy"
+keys Enter
+wait_for '^ dladbg | bdma_copy | nv_full | layer 0/0+ | cycle 0'
+expect_no_screen '^ dladbg | .*Run finished'
+keys Escape
 # a script that opens another file and runs it: the panes follow mid-command
 printf 'file sample:lenet\nstep layer\ncontinue\n' >"$TUI_TMP/switch.dladbg"
 keys :
