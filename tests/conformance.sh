@@ -1,7 +1,8 @@
 #!/bin/sh
 # NVIDIA's own traces and loadables, run against our simulator:
 #   traces/*              nv_full register traces (input.txn, golden dumps)
-#   traces_v2/nv_small/*  v2 trace tests, --config nv_small (CRC goldens)
+#   traces_v2/CONFIG/*    v2 trace tests of each configuration present
+#                         (nv_small, nv_large, ...), --config CONFIG (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
 # One line per case, then "N passed, N failed".  Cases listed in
 # tests/conformance.expected (with the reason) are known not to pass yet:
@@ -89,8 +90,14 @@ run_loadable() { # case dir
 for d in "$DATA"/traces/*/; do
     [ -d "$d" ] && run_trace "traces/$(basename "$d")" "$d"
 done
-for d in "$DATA"/traces_v2/nv_small/*/; do
-    [ -d "$d" ] && run_trace "traces_v2/nv_small/$(basename "$d")" "$d" nv_small
+# one folder per configuration (nv_small, nv_large, nv_medium_512, ...), each
+# run under that configuration; memory_surface_warehouse holds shared inputs
+for cfgdir in "$DATA"/traces_v2/*/; do
+    config=$(basename "$cfgdir")
+    [ "$config" = memory_surface_warehouse ] && continue
+    for d in "$cfgdir"*/; do
+        [ -d "$d" ] && run_trace "traces_v2/$config/$(basename "$d")" "$d" "$config"
+    done
 done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
