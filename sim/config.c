@@ -52,6 +52,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 128,
         .addr_bits = 64,
+        .cbuf_flush_cycles = 4096,
     },
     {
         .name = "nv_large",
@@ -82,6 +83,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 1,
         .sec_latency = 1024,
         .addr_bits = 64,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small",
@@ -104,6 +106,7 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small_256",
@@ -126,6 +129,7 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small_256_full",
@@ -155,6 +159,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 64,
         .addr_bits = 32,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_medium_512",
@@ -177,6 +182,7 @@ static const struct dla_config configs[] = {
         .pri_burst = 4,
         .pri_latency = 256,
         .addr_bits = 64,
+        .cbuf_flush_cycles = 16384,
     },
     {
         .name = "nv_medium_1024_full",
@@ -206,6 +212,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 1024,
         .addr_bits = 64,
+        .cbuf_flush_cycles = 8192,
     },
 };
 
