@@ -148,15 +148,23 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
     return true;
 }
 
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index)
 {
-    const struct ld_address *a = task_entry(rt, task, 0);
+    const struct ld_address *a = task_entry(rt, task, index);
     if (!a)
-        return false;
+        return NULL;
     const struct ld_memory *m = &rt->ld->memories[a->mem];
     if (!(m->flags & LD_MEM_SET) || m->n_contents == 0)
+        return NULL;
+    return &rt->ld->blobs[m->content_blob[0]];
+}
+
+bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
+{
+    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
+    if (!b)
         return false;
-    *v = rt->ld->blobs[m->content_blob[0]].version;
+    *v = b->version;
     return true;
 }
 

@@ -51,6 +51,9 @@ bool runtime_task_address(const struct runtime *rt, uint32_t task, int32_t index
  * base of the address entry, without its offset. */
 bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
                          enum dla_space *space, uint64_t *base, uint64_t *size);
+/* The blob that fills the memory behind task address `index` (its first
+ * content); NULL when that memory is not filled from a blob. */
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);
 /* Blob version that fills the memory behind task address 0 (descriptor
  * layout selection); false when that memory is not filled from a blob. */
 bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v);
