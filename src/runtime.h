@@ -62,6 +62,9 @@ bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct l
  * NULL path: leave it zero. */
 bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
                         size_t errlen);
+/* The output tensor's bytes in its own layout (t->size of them, malloc'd). */
+bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
+                         char *err, size_t errlen);
 /* Write the output tensor as a DIMG the way the regression harness did. */
 bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
                           size_t errlen);
