@@ -3,6 +3,8 @@
 #   traces/*              nv_full register traces (input.txn, golden dumps)
 #   traces_v2/nv_small/*  v2 trace tests, --config nv_small (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
+#   networks/*/*.nvdla    nvdla_compiler networks for nv_small: every task runs, zero
+#                         input, no rule warning (unverified/ is nv_full: not here)
 # One line per case, then "N passed, N failed".  Cases listed in
 # tests/conformance.expected (with the reason) are known not to pass yet:
 # they are reported as XFAIL and do not fail the run; any other failure does.
@@ -86,6 +88,35 @@ run_loadable() { # case dir
     rm -f "$tmp/out.dimg"
 }
 
+# networks/NET/*.nvdla under --config nv_small, input all zeros: every task of the
+# submit list runs and the rule checker stays silent (real compiler output).
+run_network() { # case file
+    log="$tmp/log"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q --config nv_small --rawdump "$2" >"$log" 2>&1
+    rc=$?
+    summary=$(grep -m 1 ' tasks run ' "$log")
+    if [ $rc -ne 0 ]; then
+        result "$1" no "exit $rc: $(first_error "$log")"
+    elif grep -q '^warning:' "$log"; then
+        result "$1" no "$(grep -m 1 '^warning:' "$log" | cut -c1-160)"
+    elif ! printf '%s\n' "$summary" | grep -Eq ': ([0-9]+) of \1 tasks run'; then
+        result "$1" no "not every task ran: $summary"
+    else
+        result "$1" yes "$(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
+    fi
+}
+
+run_networks() {
+    if [ ! -d "$DATA/networks" ]; then
+        result networks skip "no networks/ folder in $DATA"
+        return
+    fi
+    for f in "$DATA"/networks/*/*.nvdla; do
+        case $f in */unverified/*) continue ;; esac
+        [ -f "$f" ] && run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f"
+    done
+}
+
 for d in "$DATA"/traces/*/; do
     [ -d "$d" ] && run_trace "traces/$(basename "$d")" "$d"
 done
@@ -95,6 +126,7 @@ done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
 done
+run_networks
 
 echo "$skip skipped (missing upstream input), $xfail expected failures (tests/conformance.expected)"
 echo "$pass passed, $((fail + xfail)) failed"
