@@ -192,21 +192,25 @@ static void run_ok(struct run *r, const struct emu_case *k)
         fail_msg("%s", r->err);
 }
 
+/* Bytes of the destination (address 2) at off. */
+static void read_dst(struct run *r, uint64_t off, void *v, size_t n)
+{
+    assert_int_equal(
+        dla_mem_read(r->d, (enum dla_space)r->rt.mem[2].space, r->rt.mem[2].addr + off, v, n),
+        MEM_OK);
+}
+
 static uint16_t result(struct run *r, uint64_t off)
 {
     uint16_t v;
-    assert_int_equal(
-        dla_mem_read(r->d, (enum dla_space)r->rt.mem[2].space, r->rt.mem[2].addr + off, &v, 2),
-        MEM_OK);
+    read_dst(r, off, &v, 2);
     return v;
 }
 
 static int8_t result8(struct run *r, uint64_t off)
 {
     int8_t v;
-    assert_int_equal(
-        dla_mem_read(r->d, (enum dla_space)r->rt.mem[2].space, r->rt.mem[2].addr + off, &v, 1),
-        MEM_OK);
+    read_dst(r, off, &v, 1);
     return v;
 }
 
@@ -234,15 +238,36 @@ static void fill_power_source(uint16_t *src)
                     fp16_from_float((float)(c - 7) * 0.37f + (float)y - (float)x * 0.5f);
 }
 
-static void check_power(struct run *r, const uint16_t *src, float power, float scale, float shift)
+/* A POWER case over the x16 source: run it (the layout given by k) and
+ * compare every element with powf in float, rounded as the half type does. */
+static void check_power(const struct emu_case *k, const uint16_t *src)
 {
+    struct run r;
+    run_ok(&r, k);
     for (int c = 0; c < PC; c++)
         for (int y = 0; y < PH; y++)
             for (int x = 0; x < PW; x++) {
                 size_t at = x16_at(c, y, x);
-                float want = powf(shift + scale * fp16_to_float(src[at]), power);
-                assert_int_equal(result(r, 2 * at), reference_half(want));
+                float want = powf(k->shift + k->scale * fp16_to_float(src[at]), k->power);
+                assert_int_equal(result(&r, 2 * at), reference_half(want));
             }
+    run_free(&r);
+}
+
+static struct emu_case power_case(const uint16_t *src, float power, float scale, float shift)
+{
+    struct emu_case k = fp16_case(EMU_OP_POWER, PC, PH, PW, src);
+    k.power = power;
+    k.scale = scale;
+    k.shift = shift;
+    return k;
+}
+
+static void make_legacy(struct emu_case *k)
+{
+    k->legacy = true;
+    k->format = 2;          /* FF16 in the old numbering */
+    k->op_sub_interface = 0; /* the old compiler and ONNC leave it 0 */
 }
 
 static void test_power(void **state)
@@ -250,14 +275,8 @@ static void test_power(void **state)
     (void)state;
     uint16_t src[2 * PH * PW * 16] = {0};
     fill_power_source(src);
-    struct emu_case k = fp16_case(EMU_OP_POWER, PC, PH, PW, src);
-    k.power = 2.0f;
-    k.scale = 0.5f;
-    k.shift = 1.25f;
-    struct run r;
-    run_ok(&r, &k);
-    check_power(&r, src, 2.0f, 0.5f, 1.25f);
-    run_free(&r);
+    struct emu_case k = power_case(src, 2.0f, 0.5f, 1.25f);
+    check_power(&k, src);
 }
 
 /* The layout of nvdla/sw before int8 support (NN_L0_0): power, scale and
@@ -270,22 +289,12 @@ static void test_power_legacy_layout(void **state)
     (void)state;
     uint16_t src[2 * PH * PW * 16] = {0};
     fill_power_source(src);
-    struct emu_case k = fp16_case(EMU_OP_POWER, PC, PH, PW, src);
-    k.legacy = true;
-    k.format = 2;
-    k.op_sub_interface = 0;
-    k.power = 3.0f;
-    k.scale = -0.25f;
-    k.shift = 0.5f;
-    struct run r;
-    run_ok(&r, &k);
-    check_power(&r, src, 3.0f, -0.25f, 0.5f);
-    run_free(&r);
+    struct emu_case k = power_case(src, 3.0f, -0.25f, 0.5f);
+    make_legacy(&k);
+    check_power(&k, src);
     /* ONNC writes the same layout and tags it 1.2.0 */
     k.version = (struct ld_version){1, 2, 0};
-    run_ok(&r, &k);
-    check_power(&r, src, 3.0f, -0.25f, 0.5f);
-    run_free(&r);
+    check_power(&k, src);
 }
 
 /* When the operation list's memory is padded, its size says nothing; the
@@ -295,21 +304,11 @@ static void test_layout_from_sub_interface(void **state)
     (void)state;
     uint16_t src[2 * PH * PW * 16] = {0};
     fill_power_source(src);
-    struct emu_case k = fp16_case(EMU_OP_POWER, PC, PH, PW, src);
-    k.power = 1.0f;
-    k.scale = 2.0f;
-    k.shift = -1.0f;
+    struct emu_case k = power_case(src, 1.0f, 2.0f, -1.0f);
     k.op_mem_size = 4096;
-    struct run r;
-    run_ok(&r, &k);
-    check_power(&r, src, 1.0f, 2.0f, -1.0f);
-    run_free(&r);
-    k.legacy = true;
-    k.format = 2;
-    k.op_sub_interface = 0;
-    run_ok(&r, &k);
-    check_power(&r, src, 1.0f, 2.0f, -1.0f);
-    run_free(&r);
+    check_power(&k, src);
+    make_legacy(&k);
+    check_power(&k, src);
 }
 
 static void test_softmax(void **state)

@@ -35,6 +35,13 @@ static char *dump(const struct ld_tensor *t, const void *buf, uint64_t len)
     return text;
 }
 
+static void expect_dump(const struct ld_tensor *t, const void *buf, uint64_t len, const char *want)
+{
+    char *s = dump(t, buf, len);
+    assert_string_equal(s, want);
+    free(s);
+}
+
 /* ResNet-18 on nv_small: 10 int8 classes in FEATURE_X8, line and surface
  * stride 8: channels 8 and 9 sit in the second surface. */
 static void test_int8_x8(void **state)
@@ -42,9 +49,7 @@ static void test_int8_x8(void **state)
     (void)state;
     int8_t buf[16] = {0, 0, 0, 0, 126, 0, 0, 0, -3, 0, 99, 99, 99, 99, 99, 99};
     struct ld_tensor t = feature(37, LD_TYPE_INT8, 10, 1, 1, 8, 8, 16);
-    char *s = dump(&t, buf, sizeof buf);
-    assert_string_equal(s, "0 0 0 0 126 0 0 0 -3 0 ");
-    free(s);
+    expect_dump(&t, buf, sizeof buf, "0 0 0 0 126 0 0 0 -3 0 ");
 }
 
 /* int8 FEATURE: 32-byte atoms; order is channel, then row, then column. */
@@ -73,9 +78,7 @@ static void test_int16(void **state)
     (void)state;
     int16_t buf[16] = {-32768, 32767, 5};
     struct ld_tensor t = feature(36, LD_TYPE_INT16, 3, 1, 1, 32, 32, 32);
-    char *s = dump(&t, buf, sizeof buf);
-    assert_string_equal(s, "-32768 32767 5 ");
-    free(s);
+    expect_dump(&t, buf, sizeof buf, "-32768 32767 5 ");
 }
 
 static void test_half_text(void **state)
@@ -120,9 +123,7 @@ static void test_pixel_format_read_as_fp16(void **state)
     (void)state;
     uint16_t buf[16] = {0x3c00, 0x4000};
     struct ld_tensor t = feature(0, LD_TYPE_INT8, 2, 1, 1, 32, 32, 32);
-    char *s = dump(&t, buf, sizeof buf);
-    assert_string_equal(s, "1 2 ");
-    free(s);
+    expect_dump(&t, buf, sizeof buf, "1 2 ");
 }
 
 static void test_refusals(void **state)
