@@ -159,15 +159,6 @@ const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task,
     return &rt->ld->blobs[m->content_blob[0]];
 }
 
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
-{
-    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
-    if (!b)
-        return false;
-    *v = b->version;
-    return true;
-}
-
 /* ---------------------------------------------------------------- tensors */
 
 static unsigned type_bpe(uint8_t data_type)

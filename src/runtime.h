@@ -54,9 +54,6 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
 /* The blob that fills the memory behind task address `index` (its first
  * content); NULL when that memory is not filled from a blob. */
 const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);
-/* Blob version that fills the memory behind task address 0 (descriptor
- * layout selection); false when that memory is not filled from a blob. */
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v);
 
 /* Fill the input tensor from a file: PGM (P5, 8-bit), DIMG or raw bytes.
  * NULL path: leave it zero. */
