@@ -3,8 +3,8 @@
 #   traces/*              nv_full register traces (input.txn, golden dumps)
 #   traces_v2/nv_small/*  v2 trace tests, --config nv_small (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
-#   networks/*/*.nvdla    nvdla_compiler networks for nv_small: every task runs, zero
-#                         input, no rule warning (unverified/ is nv_full: not here)
+#   networks/*/*.nvdla    compiled networks (nv_small; unverified/: nv_full): every
+#                         task runs with zero input, no rule warning
 # One line per case, then "N passed, N failed".  Cases listed in
 # tests/conformance.expected (with the reason) are known not to pass yet:
 # they are reported as XFAIL and do not fail the run; any other failure does.
@@ -88,11 +88,12 @@ run_loadable() { # case dir
     rm -f "$tmp/out.dimg"
 }
 
-# networks/NET/*.nvdla under --config nv_small, input all zeros: every task of the
-# submit list runs and the rule checker stays silent (real compiler output).
-run_network() { # case file
+# networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
+# the rule checker stays silent (real compiler output).  nvdla_compiler's
+# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
+run_network() { # case file config
     log="$tmp/log"
-    timeout "$TIMEOUT" "$DLADBG" --batch -q --config nv_small --rawdump "$2" >"$log" 2>&1
+    timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" --rawdump "$2" >"$log" 2>&1
     rc=$?
     summary=$(grep -m 1 ' tasks run ' "$log")
     if [ $rc -ne 0 ]; then
@@ -102,7 +103,7 @@ run_network() { # case file
     elif ! printf '%s\n' "$summary" | grep -Eq ': ([0-9]+) of \1 tasks run'; then
         result "$1" no "not every task ran: $summary"
     else
-        result "$1" yes "$(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
+        result "$1" yes "$3; $(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
     fi
 }
 
@@ -112,8 +113,10 @@ run_networks() {
         return
     fi
     for f in "$DATA"/networks/*/*.nvdla; do
-        case $f in */unverified/*) continue ;; esac
-        [ -f "$f" ] && run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f"
+        [ -f "$f" ] || continue
+        config=nv_small
+        case $f in */unverified/*) config=nv_full ;; esac
+        run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f" "$config"
     done
 }
 
