@@ -4,6 +4,8 @@
 #   traces_v2/CONFIG/*    v2 trace tests of each configuration present
 #                         (nv_small, nv_large, ...), --config CONFIG (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
+#   networks/*/*.nvdla    compiled networks (nv_small; unverified/: nv_full): every
+#                         task runs with zero input, no rule warning
 # One line per case, then "N passed, N failed".  Cases listed in
 # tests/conformance.expected (with the reason) are known not to pass yet:
 # they are reported as XFAIL and do not fail the run; any other failure does.
@@ -87,6 +89,38 @@ run_loadable() { # case dir
     rm -f "$tmp/out.dimg"
 }
 
+# networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
+# the rule checker stays silent (real compiler output).  nvdla_compiler's
+# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
+run_network() { # case file config
+    log="$tmp/log"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" --rawdump "$2" >"$log" 2>&1
+    rc=$?
+    summary=$(grep -m 1 ' tasks run ' "$log")
+    if [ $rc -ne 0 ]; then
+        result "$1" no "exit $rc: $(first_error "$log")"
+    elif grep -q '^warning:' "$log"; then
+        result "$1" no "$(grep -m 1 '^warning:' "$log" | cut -c1-160)"
+    elif ! printf '%s\n' "$summary" | grep -Eq ': ([0-9]+) of \1 tasks run'; then
+        result "$1" no "not every task ran: $summary"
+    else
+        result "$1" yes "$3; $(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
+    fi
+}
+
+run_networks() {
+    if [ ! -d "$DATA/networks" ]; then
+        result networks skip "no networks/ folder in $DATA"
+        return
+    fi
+    for f in "$DATA"/networks/*/*.nvdla; do
+        [ -f "$f" ] || continue
+        config=nv_small
+        case $f in */unverified/*) config=nv_full ;; esac
+        run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f" "$config"
+    done
+}
+
 for d in "$DATA"/traces/*/; do
     [ -d "$d" ] && run_trace "traces/$(basename "$d")" "$d"
 done
@@ -102,6 +136,7 @@ done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
 done
+run_networks
 
 echo "$skip skipped (missing upstream input), $xfail expected failures (tests/conformance.expected)"
 echo "$pass passed, $((fail + xfail)) failed"
