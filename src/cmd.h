@@ -62,6 +62,11 @@ struct dbg_options {
      * its keys here and can redraw a progress line).  NULL: never. */
     bool (*poll)(void *ctx);
     void *poll_ctx;
+    /* Asks the person at the terminal a yes/no question ("Delete all
+     * breakpoints? (y or n) ") before a command typed there does something
+     * drastic; true goes ahead.  NULL (batch): nothing is asked. */
+    bool (*confirm)(void *ctx, const char *question);
+    void *confirm_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change

@@ -79,7 +79,7 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
                         "written now",
                         producer, ref->unit->name, group);
     uint32_t v;
-    if (!cmd_reg_value(d, a, ref->field, value_text, &v))
+    if (!cmd_reg_value(d, a, ref, value_text, &v))
         return CMD_ERROR;
     uint32_t addr = regdb_addr(ref->unit, ref->reg);
     uint32_t word = v;

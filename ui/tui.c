@@ -590,6 +590,32 @@ static void request_quit(struct ui *ui)
     ui_prompt(ui, PROMPT_YESNO, label, "", quit_answer, NULL);
 }
 
+/* The command layer's yes/no question (delete all breakpoints): asked in the
+ * key bar while the command waits, answered by one key; the question and the
+ * answer stay in the console as gdb leaves them in its transcript. */
+static bool on_confirm(void *ctx, const char *question)
+{
+    struct ui *ui = ctx;
+    ui_prompt(ui, PROMPT_YESNO, question, "", NULL, NULL);
+    int k;
+    for (;;) {
+        draw_all(ui);
+        timeout(-1);
+        k = getch();
+        if (k == KEY_RESIZE)
+            relayout(ui);
+        else if (k != ERR && k != KEY_MOUSE)
+            break;
+    }
+    timeout(IDLE_POLL_MS);
+    prompt_close(ui);
+    bool yes = k == 'y' || k == 'Y';
+    char echo[256];
+    snprintf(echo, sizeof echo, "%s%s", question, yes ? "y" : "n");
+    console_out(ui, DBG_OUT_TEXT, echo);
+    return yes;
+}
+
 /* ---------------------------------------------------------------- keys */
 
 static char last_search[128];
@@ -869,6 +895,8 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     void *saved_poll_ctx = g->opt.poll_ctx;
     g->opt.poll = on_poll;
     g->opt.poll_ctx = &ui;
+    g->opt.confirm = on_confirm;
+    g->opt.confirm_ctx = &ui;
     /* output outside commands would write over the screen: the console takes it */
     static struct dbg_sink console_sink = {.line = sink_line};
     console_sink.ctx = &ui;
@@ -910,6 +938,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
         dla_unlisten(ui_dla(&ui), ui.listener);
     g->opt.poll = saved_poll;
     g->opt.poll_ctx = saved_poll_ctx;
+    g->opt.confirm = NULL;
     g->out = saved_out;
     console_shutdown(&ui);
     destroy_panes(&ui);

@@ -68,7 +68,7 @@ static void test_errors_name_command_and_line(void **state)
     fixture_clear();
     assert_int_equal(dbg_source(d, path, &fixture_sink), CMD_ERROR);
     char want[600];
-    snprintf(want, sizeof want, "%s:4: dladbg: unknown command \"bogus\"", path);
+    snprintf(want, sizeof want, "%s:4: unknown command \"bogus\"", path);
     assert_non_null(strstr(fixture_out.text, want));
     assert_int_equal(session_writes(d->session), 1); /* the last "step" did not run */
     assert_int_equal(dbg_exit_status(d), 2);
