@@ -106,7 +106,9 @@ size_t keys_to_readline(int key, char *buf, size_t len)
     } seqs[] = {
         {KEY_UP, "\033[A"},   {KEY_DOWN, "\033[B"}, {KEY_RIGHT, "\033[C"}, {KEY_LEFT, "\033[D"},
         {KEY_HOME, "\033[H"}, {KEY_END, "\033[F"},  {KEY_DC, "\033[3~"},   {KEY_BACKSPACE, "\177"},
-        {KEY_ENTER, "\n"},    {'\r', "\n"},
+        /* Enter is C-m, accept-line everywhere: C-j would only end a Ctrl-R
+         * search (it is one of readline's isearch terminators) */
+        {KEY_ENTER, "\r"},    {'\r', "\r"},      {'\n', "\r"},
     };
     for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
         if (seqs[i].key != key)
