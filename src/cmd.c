@@ -10,6 +10,7 @@
 
 #include "cmd_priv.h"
 #include "expr.h"
+#include "path.h"
 #include "suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {
@@ -739,6 +740,15 @@ static void offer_registers(struct completion *c)
     }
 }
 
+static void offer_file(void *ctx, const char *cand)
+{
+    struct completion *c = ctx;
+    if (strncmp(cand, c->word, c->wlen)) /* file names are case-sensitive */
+        return;
+    c->fn(c->ctx, cand);
+    c->n++;
+}
+
 static void offer_placeholder(struct completion *c, const char *tok, size_t len)
 {
     char cand[64];
@@ -769,6 +779,8 @@ static void offer_placeholder(struct completion *c, const char *tok, size_t len)
             offer(c, plugin_host_get(c->d->plugins, i)->dec->name);
     } else if (len == 3 && !strncmp(tok, "CMD", 3)) {
         each_entry(NULL, offer_entry, c);
+    } else if ((len == 4 && !strncmp(tok, "FILE", 4)) || (len == 3 && !strncmp(tok, "DIR", 3))) {
+        path_complete(c->word, len == 3, offer_file, c);
     }
 }
 
@@ -857,4 +869,10 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
     }
     free(a);
     return c.n;
+}
+
+bool dbg_completion_continues(const char *candidate)
+{
+    size_t n = strlen(candidate);
+    return n && (candidate[n - 1] == '.' || candidate[n - 1] == '/');
 }

@@ -103,7 +103,7 @@ static char **complete(const char *text, int start, int end)
     memcpy(v + 1, m.v, m.n * sizeof *v);
     v[m.n + 1] = NULL;
     v[0] = m.n == 1 ? strdup(m.v[0]) : common_prefix(m.v, m.n);
-    if (m.n == 1 && v[0] && v[0][strlen(v[0]) - 1] == '.')
+    if (m.n == 1 && v[0] && dbg_completion_continues(v[0]))
         rl_completion_append_character = 0; /* "CDMA." goes on with a register name */
     free(m.v);
     if (m.n == 1) {

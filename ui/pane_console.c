@@ -181,8 +181,8 @@ static char **complete(const char *text, int start, int end)
     size_t len = common_prefix(c.v + 1, c.n);
     c.v[0] = strndup(c.v[1], len);
     c.v[c.n + 1] = NULL;
-    /* "CDMA." and the like continue: no space after them */
-    rl_completion_append_character = c.n == 1 && len && c.v[1][len - 1] == '.' ? '\0' : ' ';
+    /* "CDMA." and "share/" continue: no space after them */
+    rl_completion_append_character = c.n == 1 && dbg_completion_continues(c.v[1]) ? '\0' : ' ';
     if (!c.v[0]) {
         for (size_t i = 1; i <= c.n; i++)
             free(c.v[i]);
