@@ -221,6 +221,10 @@ void ui_focus(struct ui *ui, enum pane_id id)
         return;
     if (id == PANE_CONSOLE && ui->focus != PANE_CONSOLE)
         ui->back_focus = ui->focus;
+    if (ui->console_max && id != PANE_CONSOLE) { /* another pane wanted: share the screen again */
+        ui->console_max = false;
+        layout_place(ui);
+    }
     if (is_right_pane(id)) {
         bool hidden = !layout_visible(ui, id);
         ui->detail = id;
@@ -680,6 +684,17 @@ static void global_key(struct ui *ui, const struct key_binding *b)
         clearok(curscr, TRUE);
         relayout(ui);
         return;
+    case KA_CONSOLE_MAX:
+        ui->console_max = !ui->console_max;
+        relayout(ui);
+        if (ui->console_max)
+            ui_focus(ui, PANE_CONSOLE);
+        return;
+    case KA_CONSOLE_SIZE:
+        ui->console_max = false;
+        ui->console_extra += b->arg;
+        relayout(ui); /* layout_place keeps the height within what the screen allows */
+        return;
     }
 }
 
@@ -703,8 +718,8 @@ static void handle_mouse(struct ui *ui)
 /* Keys that work in the console too: function keys, and Tab out of nothing. */
 static bool console_passes_through(int k)
 {
-    return k == KEY_F(1) || k == KEY_F(5) || k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) ||
-           k == KEY_BTAB;
+    return k == KEY_F(1) || k == KEY_F(2) || k == KEY_F(3) || k == KEY_F(4) || k == KEY_F(5) ||
+           k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) || k == KEY_BTAB;
 }
 
 static void handle_key(struct ui *ui, int k)
