@@ -4,27 +4,6 @@
  * and a folder candidate continues without a blank. */
 #include "dbg_fixture.h"
 
-struct cands {
-    char all[4096];
-    size_t n;
-};
-
-static void add_cand(void *ctx, const char *c)
-{
-    struct cands *k = ctx;
-    size_t n = strlen(k->all);
-    snprintf(k->all + n, sizeof k->all - n, "[%s]", c);
-    k->n++;
-}
-
-static struct cands complete(struct dbg *d, const char *line)
-{
-    struct cands k = {0};
-    size_t start;
-    dbg_complete(d, line, strlen(line), &start, add_cand, &k);
-    return k;
-}
-
 static int setup(void **state)
 {
     if (fixture_group_setup(state))
@@ -39,49 +18,46 @@ static int setup(void **state)
     return 0;
 }
 
+/* The candidates of "CMD FIXTURE/partial", with the fixture folder written as "@". */
+static const char *complete_in_fixture(struct dbg *d, const char *cmd, const char *partial)
+{
+    static char shown[4096];
+    char line[600];
+    snprintf(line, sizeof line, "%s %s/%s", cmd, fixture_dir, partial);
+    size_t start;
+    struct fixture_cands k = fixture_complete(d, line, &start);
+    size_t used = 0;
+    shown[0] = 0;
+    for (const char *p = k.all; *p && used < sizeof shown;) { /* "[/tmp/x/a]" -> "[@/a]" */
+        const char *hit = strstr(p, fixture_dir);
+        int n = hit ? (int)(hit - p) : (int)strlen(p);
+        used += (size_t)snprintf(shown + used, sizeof shown - used, "%.*s%s", n, p, hit ? "@" : "");
+        if (!hit)
+            break;
+        p = hit + strlen(fixture_dir);
+    }
+    return shown;
+}
+
 static void completes_files_and_folders(void **state)
 {
     (void)state;
     struct dbg *d = fixture_dbg();
-    char line[600];
-    snprintf(line, sizeof line, "source %s/scr", fixture_dir);
-    struct cands k = complete(d, line);
-    assert_int_equal(k.n, 2);
-    char want[600];
-    snprintf(want, sizeof want, "[%s/script.dladbg]", fixture_dir);
-    assert_non_null(strstr(k.all, want));
-    snprintf(want, sizeof want, "[%s/scratch.txt]", fixture_dir);
-    assert_non_null(strstr(k.all, want));
-
-    snprintf(line, sizeof line, "file %s/ne", fixture_dir);
-    k = complete(d, line);
-    snprintf(want, sizeof want, "[%s/nets/]", fixture_dir);
-    assert_string_equal(k.all, want);
-    snprintf(want, sizeof want, "%s/nets/", fixture_dir);
-    assert_true(dbg_completion_continues(want));
-
-    snprintf(line, sizeof line, "plugins load %s/nets/", fixture_dir);
-    k = complete(d, line);
-    snprintf(want, sizeof want, "[%s/nets/lenet.nvdla]", fixture_dir);
-    assert_string_equal(k.all, want); /* no dot file */
-    snprintf(line, sizeof line, "file %s/nets/.", fixture_dir);
-    k = complete(d, line);
-    snprintf(want, sizeof want, "[%s/nets/.hidden]", fixture_dir);
-    assert_string_equal(k.all, want);
-
+    /* readdir's order: either way round */
+    const char *two = complete_in_fixture(d, "source", "scr");
+    assert_true(!strcmp(two, "[@/script.dladbg][@/scratch.txt]") ||
+                !strcmp(two, "[@/scratch.txt][@/script.dladbg]"));
+    assert_string_equal(complete_in_fixture(d, "file", "ne"), "[@/nets/]");
+    assert_true(dbg_completion_continues("nets/"));
+    assert_false(dbg_completion_continues("nets/lenet.nvdla"));
+    /* no dot file unless asked for */
+    assert_string_equal(complete_in_fixture(d, "plugins load", "nets/"), "[@/nets/lenet.nvdla]");
+    assert_string_equal(complete_in_fixture(d, "file", "nets/."), "[@/nets/.hidden]");
     /* export's FILE is its first argument; a DIR takes folders only */
-    snprintf(line, sizeof line, "export chrome %s/scri", fixture_dir);
-    k = complete(d, line);
-    snprintf(want, sizeof want, "[%s/script.dladbg]", fixture_dir);
-    assert_string_equal(k.all, want);
-    snprintf(line, sizeof line, "export txn %s/", fixture_dir);
-    k = complete(d, line);
-    snprintf(want, sizeof want, "[%s/nets/]", fixture_dir);
-    assert_string_equal(k.all, want);
+    assert_string_equal(complete_in_fixture(d, "export chrome", "scri"), "[@/script.dladbg]");
+    assert_string_equal(complete_in_fixture(d, "export txn", ""), "[@/nets/]");
     /* not a file argument: no file names */
-    snprintf(line, sizeof line, "break layer %s/", fixture_dir);
-    k = complete(d, line);
-    assert_int_equal(k.n, 0);
+    assert_string_equal(complete_in_fixture(d, "break layer", ""), "");
     dbg_destroy(d);
 }
 
