@@ -232,11 +232,33 @@ static enum cmd_status do_break_lut(struct dbg *d, struct cmd_args *a)
     return add(d, a, &bp);
 }
 
+/* A diagnostic kind the model reports ("csb-hole"), else fails naming them. */
+static bool diag_kind_known(struct dbg *d, struct cmd_args *a, const char *word)
+{
+    char names[256] = "", hint[128] = "";
+    struct suggest s;
+    suggest_init(&s, word);
+    for (int k = 0; k <= DLA_DIAG_HANG; k++) {
+        const char *name = dla_diag_kind_name((enum dla_diag_kind)k);
+        if (!strcmp(word, name))
+            return true;
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", name);
+        suggest_consider(&s, name);
+    }
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    cmd_fail(d, a, "no diagnostic kind \"%s\"%s; expected one of: %s", word, hint, names);
+    return false;
+}
+
 static enum cmd_status break_diag(struct dbg *d, struct cmd_args *a, uint8_t kind)
 {
     struct breakpoint bp = {.kind = kind};
     const char *w = cmd_arg(a, 0);
     int used = 0;
+    if (w && strcmp(w, "if") && kind == BP_DIAG && !diag_kind_known(d, a, w))
+        return CMD_ERROR;
     if (w && strcmp(w, "if")) {
         snprintf(bp.pattern, sizeof bp.pattern, "%s", w);
         used = 1;

@@ -33,6 +33,10 @@ expect_line "$out" "error: -ex 1: break intr: no interrupt \"NOPE\"; expected on
 run_exit 2 "misspelt interrupt" --batch -ex 'break intr PDP_DONE_STATSU1' sample:lenet
 expect_grep "$out" "no interrupt \"PDP_DONE_STATSU1\" (did you mean \"PDP_DONE_STATUS1\"?)"
 
+# diagnostic kinds (a kind that does not exist could never stop)
+run_exit 2 "misspelt diagnostic kind" --batch -ex 'break diag csb-hol' sample:lenet
+expect_line "$out" "error: -ex 1: break diag: no diagnostic kind \"csb-hol\" (did you mean \"csb-hole\"?); expected one of: csb-reserved, csb-unmapped, csb-hole, group-busy, feature-absent, memory, rule, cbuf, unsupported, hang"
+
 # delete: counted in batch mode, nothing asked
 run_exit 0 "delete all" --batch -ex 'break layer 1' -ex 'break layer 2' -ex 'tbreak layer 3' \
     -ex delete -ex 'info breakpoints' sample:lenet
