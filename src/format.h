@@ -3,6 +3,7 @@
 #ifndef DLADBG_FORMAT_H
 #define DLADBG_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,18 @@ void format_intr_bits(uint32_t bits, char *buf, size_t len);
  * programmed" while the layer has no group yet (group > 1). */
 void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
                         size_t len);
+
+/* What a CSB write of written did to reg, in the hardware's terms, from the
+ * stored value before and after it: "ignored: read-only (still 0x00303031)",
+ * "cleared bits SDP_DONE_STATUS0: 0x00000011 -> 0x00000010", "no bit cleared
+ * (bits written were not set): 0x00000000", "0x00000007 -> 0x00000009" (field
+ * writes pass field, else NULL).  The reg command and the TUI's edits (which
+ * run it) both say this. */
+void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,
+                         uint32_t written, uint32_t before, uint32_t after, char *buf, size_t len);
+
+/* A write to reg (field: to that field) cannot change anything: it is read-only. */
+bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field);
 
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);

@@ -36,7 +36,7 @@ expect_screen 'LO table (257)'
 
 keys 5
 wait_for '5 Performance'
-expect_screen 'busy: compute|stall'
+expect_screen 'util compute|stall  *run%│'
 expect_screen '││CONV  *2 '
 expect_screen 'layer 3 SDP group 1: '
 
