@@ -53,17 +53,19 @@ bool pnm_decode(const uint8_t *buf, size_t len, const char *name, struct host_im
     uint32_t channels = buf[1] == '6' ? 3 : 1;
     static const char *const what[3] = {"the width", "the height", "the maximum value"};
     uint32_t v[3];
-    size_t i = 2;
-    for (int k = 0; k < 3; k++)
+    size_t i = 2, maxval_at = 0;
+    for (int k = 0; k < 3; k++) {
+        maxval_at = skip_blanks(buf, len, i);
         if (!header_number(buf, len, &i, &v[k])) {
             snprintf(err, errlen, "%s: offset %zu: expected %s (a decimal number)", name, i,
                      what[k]);
             return false;
         }
+    }
     if (v[2] != 255) {
         snprintf(err, errlen,
                  "%s: offset %zu: maximum value %u; nvdla_runtime reads 8-bit images (255) only",
-                 name, i, v[2]);
+                 name, maxval_at, v[2]);
         return false;
     }
     if (i >= len || !is_space(buf[i])) {
