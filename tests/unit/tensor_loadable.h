@@ -25,7 +25,8 @@ struct tensor_spec {
     uint64_t size;
 };
 
-static inline struct loadable *tensor_loadable(const struct tensor_spec *sp)
+/* The loadable's bytes (malloc'ed). */
+static inline void tensor_loadable_bytes(const struct tensor_spec *sp, uint8_t **buf, size_t *len)
 {
     struct lw *lw = lw_create();
     uint8_t blob[100];
@@ -65,10 +66,15 @@ static inline struct loadable *tensor_loadable(const struct tensor_spec *sp)
     uint16_t addrs[4] = {0, 1, 2, 3}, task = 0;
     lw_task(lw, LD_IF_DLA1, addrs, 4, NULL, 0, NULL, 0);
     lw_submit(lw, &task, 1);
+    assert_true(lw_finish(lw, (struct ld_version){0, 7, 0}, buf, len));
+    lw_destroy(lw);
+}
+
+static inline struct loadable *tensor_loadable(const struct tensor_spec *sp)
+{
     uint8_t *buf;
     size_t len;
-    assert_true(lw_finish(lw, (struct ld_version){0, 7, 0}, &buf, &len));
-    lw_destroy(lw);
+    tensor_loadable_bytes(sp, &buf, &len);
     char err[512];
     struct loadable *l = loadable_parse(buf, len, "rt", err, sizeof err);
     free(buf);

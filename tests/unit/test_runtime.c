@@ -16,6 +16,7 @@
 
 #include "dimg.h"
 #include "fp16.h"
+#include "loadable_tensors.h"
 #include "runtime.h"
 #include "tensor_loadable.h"
 
@@ -194,6 +195,37 @@ static void test_output_dimg_x8(void **state)
     loadable_free(l);
 }
 
+/* "tensor NAME" and "info tensors" address a tensor with the atom of its
+ * surface: 8 bytes for FEATURE_X8 int8, 32 for FEATURE (int8 x32, fp16 x16). */
+static void test_tensor_info_atoms(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t type, pixel_format;
+        uint64_t atom;
+    } cases[] = {{LD_TYPE_INT8, LD_PIXEL_FEATURE_X8, 8},
+                 {LD_TYPE_INT8, LD_PIXEL_FEATURE, 32},
+                 {LD_TYPE_HALF, LD_PIXEL_FEATURE, 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct tensor_spec sp = {cases[i].type, cases[i].pixel_format, 3, 2, 2, 64, 128, 128};
+        uint8_t *bytes;
+        size_t len;
+        tensor_loadable_bytes(&sp, &bytes, &len);
+        char path[32], err[256];
+        temp_file_with(path, bytes, len);
+        free(bytes);
+        struct tensor_info *t;
+        size_t n;
+        assert_true(loadable_tensors(path, dla_config_default(), &t, &n, err, sizeof err));
+        assert_int_equal(n, 2);
+        assert_false(t[0].pitch);
+        assert_int_equal(t[0].elem_stride, cases[i].atom);
+        assert_int_equal(t[0].line_stride, 64);
+        free(t);
+        remove(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_output_dimg),
         cmocka_unit_test(test_fp16_stable_hash),
         cmocka_unit_test(test_output_dimg_x8),
+        cmocka_unit_test(test_tensor_info_atoms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
