@@ -42,4 +42,9 @@ run_exit 2 "--normalize 0" --batch --normalize 0 sample:lenet
 expect_grep "$out" "expected an integer from 1 to 255"
 run_exit 2 "--mean x" --batch --mean 1,x sample:lenet
 expect_grep "$out" "comma-separated numbers"
+
+# a register trace loads its own memory: an input file for it is said to go nowhere
+top=$(cd "$(dirname "$0")/../.." && pwd)
+run_exit 0 "--image on a trace" --batch -q --image "$tmp/ok.pgm" "$top/traces/bdma_copy"
+expect_grep "$out" "warning: --image ignored: .*bdma_copy is a register trace, not a loadable"
 echo ok
