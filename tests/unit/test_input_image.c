@@ -294,6 +294,44 @@ static void test_fill_dimg_and_raw(void **state)
     unplace(&p);
 }
 
+/* A DIMG written from an output tensor reads back into an input tensor of the
+ * same surface element for element: x8 int8 (nv_small), x32 int8, x16 fp16. */
+static void test_dimg_round_trip(void **state)
+{
+    (void)state;
+    static const struct tensor_spec specs[] = {
+        {LD_TYPE_INT8, LD_PIXEL_FEATURE_X8, 10, 2, 3, 24, 48, 96},
+        {LD_TYPE_INT8, LD_PIXEL_FEATURE, 10, 2, 3, 96, 192, 192},
+        {LD_TYPE_HALF, LD_PIXEL_FEATURE, 10, 2, 3, 96, 192, 192},
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        struct placed p;
+        place(&p, &specs[i]);
+        struct tensor_layout lay;
+        char path[32], warn[256], err[256];
+        struct ld_tensor t = p.l->tensors[0];
+        assert_true(tensor_layout_output(&t, &lay, err, sizeof err));
+        uint8_t out[192] = {0};
+        unsigned bpe = lay.bpe;
+        for (uint32_t c = 0; c < lay.c; c++)
+            for (uint32_t y = 0; y < lay.h; y++)
+                for (uint32_t x = 0; x < lay.w; x++)
+                    for (unsigned b = 0; b < bpe; b++) /* finite fp16 values: high byte < 0x7c */
+                        out[tensor_layout_offset(&lay, c, y, x) + b] =
+                            (uint8_t)((b ? 0x30 : 0) + c * 7 + y * 3 + x);
+        dla_mem_write(p.d, DLA_DRAM, p.rt.mem[2].addr, out, specs[i].size);
+        temp_file_with(path, "", 0);
+        assert_true(runtime_write_output(&p.rt, p.d, path, err, sizeof err));
+        struct input_opts o = {.raw = path};
+        assert_true(input_tensor_fill(&p.rt, p.d, &o, warn, sizeof warn, err, sizeof err));
+        uint8_t in[192];
+        read_input(&p, in, specs[i].size);
+        assert_memory_equal(in, out, specs[i].size);
+        remove(path);
+        unplace(&p);
+    }
+}
+
 static void test_parse_options(void **state)
 {
     (void)state;
@@ -324,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_misfits_name_both_shapes),
         cmocka_unit_test(test_fill_pgm_ppm),
         cmocka_unit_test(test_fill_dimg_and_raw),
+        cmocka_unit_test(test_dimg_round_trip),
         cmocka_unit_test(test_parse_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
