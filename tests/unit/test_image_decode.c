@@ -83,7 +83,7 @@ static void encode_jpeg(const uint8_t *pixels, unsigned w, unsigned h, J_COLOR_S
     jpeg_mem_dest(&c, out, &n);
     c.image_width = w;
     c.image_height = h;
-    c.input_components = space == JCS_GRAYSCALE ? 1 : 3;
+    c.input_components = space == JCS_GRAYSCALE ? 1 : space == JCS_CMYK ? 4 : 3;
     c.in_color_space = space;
     jpeg_set_defaults(&c);
     jpeg_set_quality(&c, 100, TRUE);
@@ -167,6 +167,24 @@ static void test_jpeg_gray(void **state)
     free(jpg);
 }
 
+/* nvdla_runtime refuses CMYK (and YCCK) JPEGs: so do we, by name */
+static void test_jpeg_cmyk_refused(void **state)
+{
+    (void)state;
+    uint8_t cmyk[8 * 8 * 4];
+    memset(cmyk, 40, sizeof cmyk);
+    uint8_t *jpg;
+    size_t len;
+    encode_jpeg(cmyk, 8, 8, JCS_CMYK, &jpg, &len);
+    struct host_image img;
+    char warn[256], err[256];
+    assert_false(jpeg_decode(jpg, len, "k.jpg", &img, warn, sizeof warn, err, sizeof err));
+    assert_non_null(strstr(err, "k.jpg: JPEG colour space"));
+    assert_non_null(strstr(err, "grayscale, YCbCr and RGB JPEGs only"));
+    assert_null(img.pixels);
+    free(jpg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_pnm_errors),
         cmocka_unit_test(test_jpeg_colour_is_bgr),
         cmocka_unit_test(test_jpeg_gray),
+        cmocka_unit_test(test_jpeg_cmyk_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
