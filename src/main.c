@@ -32,6 +32,8 @@ static const char usage_text[] =
     "  --normalize N       --image into an fp16 tensor: then divide by N (1..255)\n"
     "  --input FILE        loadable: the input tensor's bytes (raw, or a DIMG)\n"
     "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
+    "  --rawdump           loadable: print the output tensor as nvdla_runtime --rawdump does\n"
+    "                      (with -o, the file holds that text instead of a DIMG)\n"
     "  -q, --quiet         only errors and the summary\n"
     "  --nx                do not read ~/.dladbgrc\n"
     "  --no-color          plain text output\n"
@@ -52,7 +54,8 @@ enum {
     OPT_NORMALIZE,
     OPT_NX,
     OPT_NOCOLOR,
-    OPT_EX
+    OPT_EX,
+    OPT_RAWDUMP
 };
 
 struct script_item {
@@ -139,6 +142,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"mean", required_argument, NULL, OPT_MEAN},
         {"normalize", required_argument, NULL, OPT_NORMALIZE},
         {"output", required_argument, NULL, 'o'},
+        {"rawdump", no_argument, NULL, OPT_RAWDUMP},
         {"quiet", no_argument, NULL, 'q'},
         {"nx", no_argument, NULL, OPT_NX},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -188,6 +192,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         case 'o':
             cli->opt.session.outdir = optarg;
             cli->opt.session.output = optarg;
+            break;
+        case OPT_RAWDUMP:
+            cli->opt.session.rawdump = true;
             break;
         case 'q':
             cli->quiet = true;

@@ -24,6 +24,7 @@ struct session_opts {
     const char *outdir;           /* trace dumps without a golden */
     struct input_opts input;      /* loadable: --image / --input, --mean, --normalize */
     const char *output;           /* loadable: output DIMG file */
+    bool rawdump;                 /* loadable: print the output as nvdla_runtime --rawdump */
     uint64_t mem_budget;          /* per memory space; 0 = default */
 };
 

@@ -49,9 +49,9 @@ static void fill(const struct ld_tensor *t, enum tensor_surface s, struct tensor
     lay->surface = (uint8_t)s;
     lay->data_type = t->data_type;
     lay->pixel_format = t->pixel_format;
-    lay->c = t->c > 0 ? (uint32_t)t->c : 1;
-    lay->h = t->h > 0 ? (uint32_t)t->h : 1;
-    lay->w = t->w > 0 ? (uint32_t)t->w : 1;
+    lay->c = t->c > 0 ? (uint32_t)t->c : 0;
+    lay->h = t->h > 0 ? (uint32_t)t->h : 0;
+    lay->w = t->w > 0 ? (uint32_t)t->w : 0;
     lay->bpe = surface_shape[s].bpe;
     lay->group = surface_shape[s].group;
     lay->line_stride = t->stride[1];
@@ -125,8 +125,10 @@ bool tensor_layout_output(const struct ld_tensor *t, struct tensor_layout *lay, 
     enum tensor_surface s = TSURF_X16_FP16;
     bool feature = t->pixel_format == LD_PIXEL_FEATURE || t->pixel_format == LD_PIXEL_FEATURE_X8;
     if (feature && !feature_surface(t, &s)) {
-        snprintf(err, errlen, "output tensor \"%s\": %s elements, which nvdla_runtime cannot read",
-                 t->name ? t->name : "", tensor_type_name(t->data_type));
+        snprintf(err, errlen,
+                 "output tensor \"%s\": data type %u (%s) cannot be read or dumped (nvdla_runtime "
+                 "shows int8, int16 and fp16 tensors only)",
+                 t->name ? t->name : "", t->data_type, tensor_type_name(t->data_type));
         return false;
     }
     fill(t, s, lay);

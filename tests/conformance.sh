@@ -3,6 +3,8 @@
 #   traces/*              nv_full register traces (input.txn, golden dumps)
 #   traces_v2/nv_small/*  v2 trace tests, --config nv_small (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
+#   networks/*/*.nvdla    compiled networks (nv_small; unverified/: nv_full): every
+#                         task runs with zero input, no rule warning
 #   networks/lenet-mnist, networks/resnet18-cifar10 with their images, --image as
 #                         nvdla_runtime takes it: LeNet's accuracy and logits
 #                         (vp_logits.txt), ResNet-18's published --rawdump output
@@ -87,6 +89,38 @@ run_loadable() { # case dir
         result "$1" yes "no golden; ran to completion"
     fi
     rm -f "$tmp/out.dimg"
+}
+
+# networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
+# the rule checker stays silent (real compiler output).  nvdla_compiler's
+# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
+run_network() { # case file config
+    log="$tmp/log"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" --rawdump "$2" >"$log" 2>&1
+    rc=$?
+    summary=$(grep -m 1 ' tasks run ' "$log")
+    if [ $rc -ne 0 ]; then
+        result "$1" no "exit $rc: $(first_error "$log")"
+    elif grep -q '^warning:' "$log"; then
+        result "$1" no "$(grep -m 1 '^warning:' "$log" | cut -c1-160)"
+    elif ! printf '%s\n' "$summary" | grep -Eq ': ([0-9]+) of \1 tasks run'; then
+        result "$1" no "not every task ran: $summary"
+    else
+        result "$1" yes "$3; $(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
+    fi
+}
+
+run_networks() {
+    if [ ! -d "$DATA/networks" ]; then
+        result networks skip "no networks/ folder in $DATA"
+        return
+    fi
+    for f in "$DATA"/networks/*/*.nvdla; do
+        [ -f "$f" ] || continue
+        config=nv_small
+        case $f in */unverified/*) config=nv_full ;; esac
+        run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f" "$config"
+    done
 }
 
 # ---------------------------------------------------------------- networks/ on images
@@ -268,6 +302,7 @@ done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
 done
+run_networks
 run_lenet_accuracy
 run_lenet_vp_logits
 run_resnet_published
