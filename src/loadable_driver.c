@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "input_tensor.h"
 #include "engine.h"
 #include "afile.h"
 #include "loadable.h"
@@ -58,7 +59,8 @@ struct ldrv {
     struct engine *eng;
     struct ldrv_state st;
     uint32_t flush_addr;
-    char input[4096], output[4096];
+    struct input_opts input; /* paths point into image_path / raw_path */
+    char image_path[4096], raw_path[4096], output[4096];
     bool rawdump;
 };
 
@@ -184,10 +186,13 @@ static bool do_load(struct ldrv *l, struct dla *d)
         fail(l, "%s", err);
         return false;
     }
-    if (!runtime_fill_input(&l->rt, d, l->input[0] ? l->input : NULL, err, sizeof err)) {
+    char warn[512];
+    if (!input_tensor_fill(&l->rt, d, &l->input, warn, sizeof warn, err, sizeof err)) {
         fail(l, "%s", err);
         return false;
     }
+    if (warn[0])
+        report_msg(l->base.rep, REPORT_WARNING, "%s", warn);
     return true;
 }
 
@@ -441,6 +446,20 @@ static const struct driver_ops ldrv_ops = {
     .describe = ldrv_describe,
 };
 
+/* The driver outlives the command line: keep copies of the paths. */
+static void keep_input_opts(struct ldrv *l, const struct input_opts *in)
+{
+    l->input = *in;
+    if (in->image) {
+        snprintf(l->image_path, sizeof l->image_path, "%s", in->image);
+        l->input.image = l->image_path;
+    }
+    if (in->raw) {
+        snprintf(l->raw_path, sizeof l->raw_path, "%s", in->raw);
+        l->input.raw = l->raw_path;
+    }
+}
+
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen)
 {
@@ -459,8 +478,8 @@ struct driver *loadable_driver_open(const char *path, const struct session_opts 
     l->base.rep = rep;
     const char *base = strrchr(path, '/');
     snprintf(l->base.name, sizeof l->base.name, "%s", base ? base + 1 : path);
-    if (opt && opt->input)
-        snprintf(l->input, sizeof l->input, "%s", opt->input);
+    if (opt)
+        keep_input_opts(l, &opt->input);
     if (opt && opt->output)
         snprintf(l->output, sizeof l->output, "%s", opt->output);
     l->rawdump = opt && opt->rawdump;

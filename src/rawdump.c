@@ -6,42 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
 #include "fp16.h"
 #include "le_bytes.h"
+#include "tensor_layout.h"
 
-#define PIXEL_FORMAT_FEATURE    36 /* TENSOR_PIXEL_FORMAT_FEATURE */
-#define PIXEL_FORMAT_FEATURE_X8 37
-#define RAWDUMP_MAX_TEXT        (64u << 20)
-#define RAWDUMP_ELEMENT_MAX     16 /* bytes of one element and its space, at most */
-
-/* How the runtime's NvDlaImage sees the tensor. */
-struct image_view {
-    unsigned bpe, atom;
-    bool fp16;
-};
-
-static bool view_of(const struct ld_tensor *t, struct image_view *v, char *err, size_t errlen)
-{
-    bool feature = t->pixel_format == PIXEL_FORMAT_FEATURE ||
-                   t->pixel_format == PIXEL_FORMAT_FEATURE_X8;
-    /* other pixel formats: the runtime warns and takes fp16 x16 */
-    *v = (struct image_view){.bpe = 2, .atom = 32, .fp16 = true};
-    if (!feature || t->data_type == LD_TYPE_HALF)
-        return true;
-    if (t->data_type == LD_TYPE_INT16) {
-        v->fp16 = false;
-        return true;
-    }
-    if (t->data_type == LD_TYPE_INT8) {
-        *v = (struct image_view){.bpe = 1, .fp16 = false,
-                                 .atom = t->pixel_format == PIXEL_FORMAT_FEATURE_X8 ? 8u : 32u};
-        return true;
-    }
-    snprintf(err, errlen, "output tensor \"%s\": data type %u cannot be dumped (the runtime "
-             "shows int8, int16 and fp16 tensors only)", t->name ? t->name : "", t->data_type);
-    return false;
-}
+#define RAWDUMP_MAX_TEXT    (64u << 20)
+#define RAWDUMP_ELEMENT_MAX 16 /* bytes of one element and its space, at most */
 
 void rawdump_half(uint16_t h, char *out, size_t len)
 {
@@ -53,11 +23,12 @@ void rawdump_half(uint16_t h, char *out, size_t len)
     snprintf(out, len, "%g", (double)v);
 }
 
-static void format_element(const struct image_view *v, const uint8_t *p, char *out, size_t len)
+static void format_element(const struct tensor_layout *lay, const uint8_t *p, char *out,
+                           size_t len)
 {
-    if (v->fp16)
+    if (lay->surface == TSURF_X16_FP16)
         rawdump_half(le_get16(p), out, len);
-    else if (v->bpe == 2)
+    else if (lay->bpe == 2)
         snprintf(out, len, "%d", (int)(int16_t)le_get16(p));
     else
         snprintf(out, len, "%d", (int)(int8_t)p[0]);
@@ -66,13 +37,13 @@ static void format_element(const struct image_view *v, const uint8_t *p, char *o
 bool rawdump_text(const struct ld_tensor *t, const uint8_t *buf, uint64_t len, char **text,
                   size_t *text_len, char *err, size_t errlen)
 {
-    struct image_view v;
+    /* the runtime's image view of the tensor (its Tensor2DIMG) */
+    struct tensor_layout lay;
     *text = NULL;
     *text_len = 0;
-    if (!view_of(t, &v, err, errlen))
+    if (!tensor_layout_output(t, &lay, err, errlen))
         return false;
-    uint64_t n = (uint64_t)(t->c > 0 ? t->c : 0) * (uint64_t)(t->h > 0 ? t->h : 0) *
-                 (uint64_t)(t->w > 0 ? t->w : 0);
+    uint64_t n = (uint64_t)lay.c * lay.h * lay.w;
     /* the longest element, "-5.96046e-08 ", takes 13 bytes */
     if (n * RAWDUMP_ELEMENT_MAX + 1 > RAWDUMP_MAX_TEXT) {
         snprintf(err, errlen, "output tensor of %llu elements is too large to dump as text",
@@ -85,11 +56,11 @@ bool rawdump_text(const struct ld_tensor *t, const uint8_t *buf, uint64_t len, c
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    for (uint32_t c = 0; c < (uint32_t)t->c; c++)
-        for (uint32_t y = 0; y < (uint32_t)t->h; y++)
-            for (uint32_t x = 0; x < (uint32_t)t->w; x++) {
-                uint64_t off = feature_offset(c, y, x, t->stride[1], t->stride[2], v.atom, v.bpe);
-                if (off >= t->size || off + v.bpe > len) {
+    for (uint32_t c = 0; c < lay.c; c++)
+        for (uint32_t y = 0; y < lay.h; y++)
+            for (uint32_t x = 0; x < lay.w; x++) {
+                uint64_t off = tensor_layout_offset(&lay, c, y, x);
+                if (off >= t->size || off + lay.bpe > len) {
                     snprintf(err, errlen,
                              "output tensor: element (c %u, h %u, w %u) lies at byte %llu, "
                              "beyond the tensor's %llu bytes",
@@ -98,7 +69,7 @@ bool rawdump_text(const struct ld_tensor *t, const uint8_t *buf, uint64_t len, c
                     return false;
                 }
                 char one[RAWDUMP_ELEMENT_MAX];
-                format_element(&v, buf + off, one, sizeof one);
+                format_element(&lay, buf + off, one, sizeof one);
                 at += snprintf(at, cap - (size_t)(at - s), "%s ", one);
             }
     *at = 0;

@@ -1,7 +1,7 @@
 /* The runtime (the user-mode driver's job): places every memory of a
  * loadable in simulated DRAM or CV-SRAM, fills SET memories from blobs,
- * resolves task address lists, binds the input and output tensors, fills the
- * input from a file and writes the output tensor as a DIMG.
+ * resolves task address lists, binds the input and output tensors and writes
+ * the output tensor as a DIMG.
  *
  * Allocation is a deterministic bump allocator (DRAM from 0x80000000,
  * CV-SRAM from 0x50000000), so the same loadable always lands at the same
@@ -55,14 +55,11 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
  * content); NULL when that memory is not filled from a blob. */
 const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);
 
-/* Fill the input tensor from a file: PGM (P5, 8-bit), DIMG or raw bytes.
- * NULL path: leave it zero. */
-bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
-                        size_t errlen);
+/* Write the output tensor as a DIMG the way nvdla_runtime does (see dimg.h;
+ * the input tensor is filled by input_tensor.h). */
 /* The output tensor's bytes in its own layout (t->size of them, malloc'd). */
 bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
                          char *err, size_t errlen);
-/* Write the output tensor as a DIMG the way the regression harness did. */
 bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
                           size_t errlen);
 

@@ -101,14 +101,24 @@ static void on_event(void *ctx, const struct dla_event *ev)
         s->rep->input_errors++;
 }
 
+/* A trace loads its own memory: an input tensor given for it goes nowhere. */
+static void warn_unused_input(struct session *s)
+{
+    if (s->opt.input.image || s->opt.input.raw)
+        report_msg(s->rep, REPORT_WARNING, "%s ignored: %s is a register trace, not a loadable",
+                   s->opt.input.image ? "--image" : "--input", s->path);
+}
+
 static struct driver *open_driver(struct session *s, char *err, size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
     switch (trace_detect(s->path, file, sizeof file)) {
     case TRACE_TXN:
+        warn_unused_input(s);
         return trace_txn_open(file, &topt, s->rep, err, errlen);
     case TRACE_CFG:
+        warn_unused_input(s);
         return trace_cfg_open(file, &topt, s->rep, err, errlen);
     default: {
         struct driver *drv = loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
