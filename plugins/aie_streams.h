@@ -211,8 +211,8 @@ static inline void aie_pdp_parts(struct aie_stream *st, const struct aie_pdp_spl
                 k++;
         }
         struct aie_access *a = &st->part[st->n_parts++];
-        aie_cube_part(a, base + (uint64_t)(x0 * (int64_t)atom), (uint64_t)w, h, surfaces, line,
-                      surf, atom);
+        aie_cube_part(a, base, (uint64_t)w, h, surfaces, line, surf, atom);
+        a->offset_bytes = x0 * (int64_t)atom;
         if (k - i > 1) {
             int64_t step = (out ? sp[i + 1].ox0 - sp[i].ox0 : sp[i + 1].x0 - sp[i].x0);
             a->loop[2].count = k - i;

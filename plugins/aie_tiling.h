@@ -242,6 +242,7 @@ static inline uint64_t aie_elements(const struct aie_tiling *t)
  * (innermost first) of count times, byte stride apart. */
 struct aie_access {
     uint64_t base;
+    int64_t offset_bytes; /* where the first run starts, from base (tiling offset[0]) */
     uint64_t run_bytes;
     unsigned n_loops;
     struct {
@@ -263,7 +264,12 @@ static inline bool aie_try_units(const struct aie_access *a, unsigned elem_bytes
             units[i] >= a->run_bytes)
             unit[dims++] = units[i];
     /* extent each dimension needs: the run, then every loop's last step */
+    if (a->offset_bytes % (int64_t)elem_bytes)
+        return false;
+    t->offset[0] = (int32_t)(a->offset_bytes / (int64_t)elem_bytes);
     uint64_t reach[AIE_MAX_DIMS] = {a->run_bytes / elem_bytes, 1, 1, 1};
+    if (t->offset[0] > 0)
+        reach[0] += (uint64_t)t->offset[0];
     t->n_loops = a->n_loops;
     for (unsigned i = 0; i < a->n_loops; i++) {
         if (a->loop[i].stride <= 0 || a->loop[i].count > UINT32_MAX)
