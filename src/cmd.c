@@ -530,6 +530,7 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     const struct dbg_sink *saved = d->out;
     if (out)
         d->out = out;
+    cmd_plugin_sync(d); /* plugins may have been loaded through d->plugins directly */
     char repeat[sizeof d->last_cmd];
     if (blank(line)) {
         if (strchr(line, '#') || !d->last_cmd[0]) {
@@ -754,6 +755,7 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         *word_start = start;
     char word[1024];
     snprintf(word, sizeof word, "%s", buf + start);
+    cmd_plugin_sync(d);
     struct completion c = {.d = d, .word = word, .wlen = cursor - start, .fn = fn, .ctx = ctx};
     /* the words before the one being completed */
     buf[start] = 0;

@@ -12,8 +12,9 @@
 #define PLUGIN_ROWS 64
 
 /* The command table is process-wide while plugins belong to a context: the
- * rows name the commands of the context that synchronised them last, and
- * executing one looks the command up in the executing context's plugins. */
+ * rows name the commands of the context that synchronised them last (every
+ * dbg_exec and dbg_complete does), and executing one looks the command up in
+ * the executing context's plugins. */
 struct cmd_entry cmd_plugin_entries[PLUGIN_ROWS + 1];
 static const struct dbg *rows_owner;
 
