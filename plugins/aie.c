@@ -19,10 +19,11 @@
 
 #include "aie_streams.h"
 #include "aie_tiling.h"
+#include "plugin_console.h"
 #include "plugin_util.h"
 
 /* External memory BDs address 3 dimensions (the seed); NVDLA tensors live there. */
-#define AIE_EXT_BD_DIMS 3
+#define AIE_EXT_BD_DIMS  3
 #define AIE_MAX_BDMA_OPS 256
 #define AIE_PRINT_TILES  256 /* "aie tiling" prints this many tiles unless "limit N" */
 
@@ -156,7 +157,7 @@ struct walk {
     size_t n_model, next;
     uint64_t base;
     unsigned elem;
-    bool have;                 /* a pending merged run */
+    bool have; /* a pending merged run */
     uint64_t run_addr, run_len;
     bool padded;
     char diff[160];
@@ -177,8 +178,8 @@ static bool walk_flush(struct walk *w)
     const struct dma_rec *m = w->model[w->next];
     if (m->addr != w->run_addr || m->bytes != w->run_len) {
         snprintf(w->diff, sizeof w->diff,
-                 "mismatch at transfer %zu: generated 0x%" PRIx64 " +%" PRIu64
-                 ", model 0x%" PRIx64 " +%" PRIu64,
+                 "mismatch at transfer %zu: generated 0x%" PRIx64 " +%" PRIu64 ", model 0x%" PRIx64
+                 " +%" PRIu64,
                  w->next, w->run_addr, w->run_len, m->addr, m->bytes);
         return false;
     }
@@ -350,11 +351,24 @@ static void describe_part(const struct aie_stream *st, unsigned p, struct part_t
 
 /* ---------------------------------------------------------------- the decoder */
 
-static const char *const columns[] = {
-    "layer",         "unit",           "client",      "direction", "what",
-    "shape",         "part",           "base",        "type",      "buffer_dimension",
-    "tiling_dimension", "offset",      "tile_traversal", "bd_count", "elements",
-    "model_transfers", "model_bytes",  "model_check"};
+static const char *const columns[] = {"layer",
+                                      "unit",
+                                      "client",
+                                      "direction",
+                                      "what",
+                                      "shape",
+                                      "part",
+                                      "base",
+                                      "type",
+                                      "buffer_dimension",
+                                      "tiling_dimension",
+                                      "offset",
+                                      "tile_traversal",
+                                      "bd_count",
+                                      "elements",
+                                      "model_transfers",
+                                      "model_bytes",
+                                      "model_check"};
 
 static void emit_rows(void *ctx, const struct dladbg_layer *l, const struct aie_stream *st,
                       const struct verdict *v)
@@ -442,19 +456,6 @@ const struct dladbg_decoder dladbg_decoder = {
 
 /* ---------------------------------------------------------------- aie streams */
 
-static void say(const struct dladbg_console *con, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(const struct dladbg_console *con, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    con->print(con, buf);
-}
-
 struct text_ctx {
     const struct dladbg_console *con;
     unsigned streams, matched, mismatched;
@@ -464,33 +465,22 @@ static void emit_text(void *ctx, const struct dladbg_layer *l, const struct aie_
                       const struct verdict *v)
 {
     struct text_ctx *t = ctx;
-    say(t->con, "layer %u (%s) %s %s, %s %s:", l->index, l->unit, st->client,
-        st->write ? "write" : "read", st->what, st->shape);
+    plugin_say(t->con, "layer %u (%s) %s %s, %s %s:", l->index, l->unit, st->client,
+               st->write ? "write" : "read", st->what, st->shape);
     for (unsigned p = 0; p < st->n_parts; p++) {
         struct part_text pt;
         describe_part(st, p, &pt);
-        say(t->con,
-            "  %s%s buffer_dimension %s, tiling_dimension %s, offset %s, tile_traversal %s, "
-            "type %s; %" PRIu64 " elements, %" PRIu64 " buffer descriptor%s",
-            st->n_parts > 1 ? "part " : "", pt.base, pt.buffer, pt.tiling, pt.offset,
-            pt.traversal, pt.type, pt.elements, pt.bds, pt.bds == 1 ? "" : "s");
+        plugin_say(t->con,
+                   "  %s%s buffer_dimension %s, tiling_dimension %s, offset %s, tile_traversal %s, "
+                   "type %s; %" PRIu64 " elements, %" PRIu64 " buffer descriptor%s",
+                   st->n_parts > 1 ? "part " : "", pt.base, pt.buffer, pt.tiling, pt.offset,
+                   pt.traversal, pt.type, pt.elements, pt.bds, pt.bds == 1 ? "" : "s");
     }
-    say(t->con, "  model: %" PRIu64 " transfer%s, %" PRIu64 " bytes: %s", v->transfers,
-        v->transfers == 1 ? "" : "s", v->bytes, v->check);
+    plugin_say(t->con, "  model: %" PRIu64 " transfer%s, %" PRIu64 " bytes: %s", v->transfers,
+               v->transfers == 1 ? "" : "s", v->bytes, v->check);
     t->streams++;
     t->matched += !strcmp(v->check, "match");
     t->mismatched += !strncmp(v->check, "mismatch", 8);
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (!*s || *end || errno || *s == '-')
-        return -1;
-    *v = x;
-    return 0;
 }
 
 static int cmd_streams(const struct dladbg_console *con, int argc, const char *const *argv)
@@ -503,7 +493,7 @@ static int cmd_streams(const struct dladbg_console *con, int argc, const char *c
     }
     if (argc == 3) {
         uint64_t v;
-        if (parse_u64(argv[2], &v) || v >= run->layer_count(run)) {
+        if (plugin_parse_u64(argv[2], &v) || v >= run->layer_count(run)) {
             char msg[160];
             snprintf(msg, sizeof msg, "no layer \"%s\" (the run has %u)", argv[2],
                      run->layer_count(run));
@@ -533,7 +523,8 @@ static int cmd_streams(const struct dladbg_console *con, int argc, const char *c
         con->error(con, "out of memory");
         return 1;
     }
-    say(con,
+    plugin_say(
+        con,
         "%u stream%s: %u match the model's transfers, %u do not, %u not checked "
         "(element addresses; buffer descriptors of external memory: 3D + one iteration each)",
         t.streams, t.streams == 1 ? "" : "s", t.matched, t.mismatched,
@@ -567,32 +558,18 @@ static int parse_list(const char *s, int64_t *v, unsigned max, unsigned *n)
     }
 }
 
-static int fail(const struct dladbg_console *con, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int fail(const struct dladbg_console *con, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    con->error(con, buf);
-    return 1;
-}
-
 static int dims_arg(const struct dladbg_console *con, const char *member, const char *s,
                     unsigned want, bool sign, int64_t *v)
 {
     unsigned n;
     if (parse_list(s, v, AIE_MAX_DIMS, &n))
-        return fail(con, "%s \"%s\": expected up to %d comma-separated numbers, e.g. {8,8}",
-                    member, s, AIE_MAX_DIMS);
+        return plugin_fail(con, "%s \"%s\": expected up to %d comma-separated numbers, e.g. {8,8}",
+                           member, s, AIE_MAX_DIMS);
     if (want && n != want)
-        return fail(con, "%s has %u dimensions, buffer_dimension %u", member, n, want);
+        return plugin_fail(con, "%s has %u dimensions, buffer_dimension %u", member, n, want);
     for (unsigned i = 0; i < n; i++)
         if ((!sign && v[i] < 0) || v[i] > INT32_MAX || v[i] < INT32_MIN)
-            return fail(con, "%s[%u] = %lld is out of range", member, i, (long long)v[i]);
+            return plugin_fail(con, "%s[%u] = %lld is out of range", member, i, (long long)v[i]);
     return 0;
 }
 
@@ -603,18 +580,20 @@ static int parse_tiling(const struct dladbg_console *con, int argc, const char *
     t->elem_bits = 32;
     *limit = AIE_PRINT_TILES;
     if (argc < 5)
-        return fail(con, "usage: aie tiling BUFFER_DIM TILING_DIM OFFSET [TRAVERSAL...] "
-                         "[boundary DIM] [type T] [limit N]");
+        return plugin_fail(con, "usage: aie tiling BUFFER_DIM TILING_DIM OFFSET [TRAVERSAL...] "
+                                "[boundary DIM] [type T] [limit N]");
     int64_t v[AIE_MAX_DIMS];
     unsigned n;
     if (parse_list(argv[2], v, AIE_MAX_DIMS, &n))
-        return fail(con, "buffer_dimension \"%s\": expected 1 to %d comma-separated numbers, "
-                         "e.g. {8,8}",
-                    argv[2], AIE_MAX_DIMS);
+        return plugin_fail(con,
+                           "buffer_dimension \"%s\": expected 1 to %d comma-separated numbers, "
+                           "e.g. {8,8}",
+                           argv[2], AIE_MAX_DIMS);
     t->n_dims = n;
     for (unsigned i = 0; i < n; i++) {
         if (v[i] <= 0 || v[i] > UINT32_MAX)
-            return fail(con, "buffer_dimension[%u] = %lld is out of range", i, (long long)v[i]);
+            return plugin_fail(con, "buffer_dimension[%u] = %lld is out of range", i,
+                               (long long)v[i]);
         t->buffer_dim[i] = (uint32_t)v[i];
     }
     if (dims_arg(con, "tiling_dimension", argv[3], n, false, v))
@@ -636,31 +615,32 @@ static int parse_tiling(const struct dladbg_console *con, int argc, const char *
         } else if (!strcmp(w, "type") && i + 1 < argc) {
             t->elem_bits = aie_type_bits(argv[++i]);
             if (!t->elem_bits)
-                return fail(con, "type \"%s\": expected int4, uint4, int8, uint8, int16, "
-                                 "uint16, bfloat16, fp16, int32, uint32, fp32, float, cint16, "
-                                 "cint32 or cfloat",
-                            argv[i]);
+                return plugin_fail(con,
+                                   "type \"%s\": expected int4, uint4, int8, uint8, int16, "
+                                   "uint16, bfloat16, fp16, int32, uint32, fp32, float, cint16, "
+                                   "cint32 or cfloat",
+                                   argv[i]);
         } else if (!strcmp(w, "limit") && i + 1 < argc) {
-            if (parse_u64(argv[++i], limit))
-                return fail(con, "limit \"%s\": expected a number of tiles", argv[i]);
+            if (plugin_parse_u64(argv[++i], limit))
+                return plugin_fail(con, "limit \"%s\": expected a number of tiles", argv[i]);
         } else {
             if (t->n_loops == AIE_MAX_LOOPS)
-                return fail(con, "more than %d tile_traversal loops", AIE_MAX_LOOPS);
+                return plugin_fail(con, "more than %d tile_traversal loops", AIE_MAX_LOOPS);
             int64_t tv[3];
             unsigned k;
             if (parse_list(w, tv, 3, &k) || k != 3 || tv[0] < 0 || tv[1] < 0 || tv[2] < 0 ||
                 tv[1] > UINT32_MAX || tv[2] > UINT32_MAX)
-                return fail(con,
-                            "tile_traversal[%u] \"%s\": expected {dimension,stride,wrap} or "
-                            "dimension:stride:wrap",
-                            t->n_loops, w);
+                return plugin_fail(con,
+                                   "tile_traversal[%u] \"%s\": expected {dimension,stride,wrap} or "
+                                   "dimension:stride:wrap",
+                                   t->n_loops, w);
             t->loop[t->n_loops++] =
                 (struct aie_traversal){(uint32_t)tv[0], (uint32_t)tv[1], (uint32_t)tv[2]};
         }
     }
     char why[256];
     if (aie_tiling_invalid(t, why, sizeof why))
-        return fail(con, "%s", why);
+        return plugin_fail(con, "%s", why);
     return 0;
 }
 
@@ -767,20 +747,21 @@ static void padding_notes(struct printer *p)
             after = (after * t->elem_bits + 31) / 32;
         }
         if (d >= 3)
-            say(p->con,
+            plugin_say(
+                p->con,
                 "warning: dimension %u is zero padded, but only dimensions 0, 1 and 2 support "
                 "zero padding",
                 d);
         else if (before > limit[d] || after > limit[d])
-            say(p->con,
-                "warning: dimension %u pads %" PRId64 " before and %" PRId64
-                " after, more than the %" PRId64 " a memory tile allows",
-                d, before, after, limit[d]);
+            plugin_say(p->con,
+                       "warning: dimension %u pads %" PRId64 " before and %" PRId64
+                       " after, more than the %" PRId64 " a memory tile allows",
+                       d, before, after, limit[d]);
         else
-            say(p->con,
-                "note: dimension %u pads %" PRId64 " before and %" PRId64
-                " after (zero padding needs a memory tile MM2S port; at most %" PRId64 ")",
-                d, before, after, limit[d]);
+            plugin_say(p->con,
+                       "note: dimension %u pads %" PRId64 " before and %" PRId64
+                       " after (zero padding needs a memory tile MM2S port; at most %" PRId64 ")",
+                       d, before, after, limit[d]);
     }
 }
 
@@ -795,15 +776,16 @@ static int cmd_tiling(const struct dladbg_console *con, int argc, const char *co
     aie_format_u32s(ti, sizeof ti, t.tiling_dim, t.n_dims);
     aie_format_i32s(o, sizeof o, t.offset, t.n_dims);
     aie_format_traversal(tr, sizeof tr, &t);
-    say(con, "tiling_parameters: buffer_dimension %s, tiling_dimension %s, offset %s, "
-             "tile_traversal %s, %u-bit elements (addresses in elements)",
-        b, ti, o, tr, t.elem_bits);
+    plugin_say(con,
+               "tiling_parameters: buffer_dimension %s, tiling_dimension %s, offset %s, "
+               "tile_traversal %s, %u-bit elements (addresses in elements)",
+               b, ti, o, tr, t.elem_bits);
     if (aie_elements(&t) > (1ull << 26))
-        return fail(con, "%" PRIu64 " elements is more than this command lists (2^26)",
-                    aie_elements(&t));
+        return plugin_fail(con, "%" PRIu64 " elements is more than this command lists (2^26)",
+                           aie_elements(&t));
     struct printer *p = calloc(1, sizeof *p);
     if (!p)
-        return fail(con, "out of memory");
+        return plugin_fail(con, "out of memory");
     p->con = con;
     p->t = &t;
     p->limit = limit;
@@ -819,19 +801,20 @@ static int cmd_tiling(const struct dladbg_console *con, int argc, const char *co
     aie_generate(&t, print_tile, print_piece, p);
     flush_line(p);
     if (p->tiles > limit)
-        say(con, "... %" PRIu64 " more tiles (\"limit N\" prints more)", p->tiles - limit);
-    say(con,
-        "%" PRIu64 " tile%s, %" PRIu64 " elements: %" PRIu64 " from the buffer, %" PRIu64
-        " zero padding%s",
-        p->tiles, p->tiles == 1 ? "" : "s", p->elements, p->elements - p->padding, p->padding,
-        p->overlaps ? "; tiles overlap" : "");
+        plugin_say(con, "... %" PRIu64 " more tiles (\"limit N\" prints more)", p->tiles - limit);
+    plugin_say(con,
+               "%" PRIu64 " tile%s, %" PRIu64 " elements: %" PRIu64 " from the buffer, %" PRIu64
+               " zero padding%s",
+               p->tiles, p->tiles == 1 ? "" : "s", p->elements, p->elements - p->padding,
+               p->padding, p->overlaps ? "; tiles overlap" : "");
     if (p->overlaps)
-        say(con, "overlap: %" PRIu64 " element reads repeat an address an earlier tile read",
-            p->overlaps);
+        plugin_say(con, "overlap: %" PRIu64 " element reads repeat an address an earlier tile read",
+                   p->overlaps);
     padding_notes(p);
-    say(con, "buffer descriptors: %" PRIu64 " for external memory (3D), %" PRIu64
-             " for a memory tile (4D), one iteration each",
-        aie_bd_count(&t, 3), aie_bd_count(&t, 4));
+    plugin_say(con,
+               "buffer descriptors: %" PRIu64 " for external memory (3D), %" PRIu64
+               " for a memory tile (4D), one iteration each",
+               aie_bd_count(&t, 3), aie_bd_count(&t, 4));
     free(p->seen);
     free(p);
     return 0;
@@ -845,7 +828,7 @@ static int aie_exec(const struct dladbg_console *con, int argc, const char *cons
         return cmd_tiling(con, argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "streams"))
         return cmd_streams(con, argc, argv);
-    return fail(con, "expected \"aie tiling ...\" or \"aie streams [LAYER]\"");
+    return plugin_fail(con, "expected \"aie tiling ...\" or \"aie streams [LAYER]\"");
 }
 
 static void aie_complete(const struct dladbg_console *con, int argc, const char *const *argv,
@@ -858,11 +841,7 @@ static void aie_complete(const struct dladbg_console *con, int argc, const char 
         return;
     }
     if (!strcmp(argv[1], "streams") && argc == 2) {
-        char num[16];
-        for (uint32_t i = 0; i < con->run->layer_count(con->run); i++) {
-            snprintf(num, sizeof num, "%u", i);
-            offer(ctx, num);
-        }
+        plugin_offer_layers(con, offer, ctx);
         return;
     }
     if (strcmp(argv[1], "tiling") || argc < 5)
@@ -880,7 +859,9 @@ static void aie_complete(const struct dladbg_console *con, int argc, const char 
 }
 
 static const struct dladbg_command commands[] = {
-    {"aie", "aie tiling BUFFER_DIM TILING_DIM OFFSET [TRAVERSAL...] [boundary DIM] [type T] | aie streams [LAYER]",
+    {"aie",
+     "aie tiling BUFFER_DIM TILING_DIM OFFSET [TRAVERSAL...] [boundary DIM] [type T] | aie streams "
+     "[LAYER]",
      "AMD AI Engine-ML tiling parameters (UG1603).\n"
      "aie tiling {8,8} {4,4} {0,0} {0,4,2} {1,4,2} type int16: the element addresses a\n"
      "  tiling_parameters object generates, tile by tile (rows separated by |): TRAVERSAL is\n"

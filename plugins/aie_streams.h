@@ -22,13 +22,13 @@
 struct aie_stream {
     const char *client; /* DMA client as the model's events name it: "sdp.mrdma" */
     bool write;
-    const char *what;   /* "input cube", "weights", ... */
-    char shape[48];     /* "4x4x16 int8" */
+    const char *what; /* "input cube", "weights", ... */
+    char shape[48];   /* "4x4x16 int8" */
     unsigned elem_bytes;
-    const char *type;   /* "int8" "int16" "fp16" */
-    unsigned n_parts;   /* accesses one after the other (PDP splits, BDMA operations) */
+    const char *type; /* "int8" "int16" "fp16" */
+    unsigned n_parts; /* accesses one after the other (PDP splits, BDMA operations) */
     struct aie_access part[AIE_MAX_PARTS];
-    char why_not[96];   /* non-empty: the stream exists but is not derived */
+    char why_not[96]; /* non-empty: the stream exists but is not derived */
 };
 
 /* A BDMA operation as CFG_OP staged it. */
@@ -190,17 +190,17 @@ static inline unsigned aie_pdp_splits(struct aie_regs *r, struct aie_pdp_split *
         if (i == 0)
             sp[i] = (struct aie_pdp_split){0, first, 0, ofirst};
         else
-            sp[i] = (struct aie_pdp_split){first + (int64_t)(i - 1) * mid - overlap,
-                                           (is_last ? last : mid) + overlap,
-                                           ofirst + (int64_t)(i - 1) * omid, is_last ? olast : omid};
+            sp[i] = (struct aie_pdp_split){
+                first + (int64_t)(i - 1) * mid - overlap, (is_last ? last : mid) + overlap,
+                ofirst + (int64_t)(i - 1) * omid, is_last ? olast : omid};
     }
     return (unsigned)n;
 }
 
 /* Split accesses of one side (input or output) grouped into parts. */
-static inline void aie_pdp_parts(struct aie_stream *st, const struct aie_pdp_split *sp,
-                                 unsigned n, bool out, uint64_t base, uint64_t h,
-                                 uint64_t surfaces, uint64_t line, uint64_t surf, unsigned atom)
+static inline void aie_pdp_parts(struct aie_stream *st, const struct aie_pdp_split *sp, unsigned n,
+                                 bool out, uint64_t base, uint64_t h, uint64_t surfaces,
+                                 uint64_t line, uint64_t surf, unsigned atom)
 {
     for (unsigned i = 0; i < n;) {
         int64_t x0 = out ? sp[i].ox0 : sp[i].x0, w = out ? sp[i].ow : sp[i].w;
@@ -261,9 +261,10 @@ static inline void aie_cdp_streams(struct aie_regs *r, unsigned atom, struct aie
     uint32_t prec = aie_reg(r, "CDP_RDMA", "D_DATA_FORMAT", "INPUT_DATA");
     uint64_t surfaces = aie_surfaces(c, atom, aie_prec_bytes(prec));
     static const char *const unit[2] = {"CDP_RDMA", "CDP"};
-    static const char *const regs[2][4] = {
-        {"D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW", "D_SRC_LINE_STRIDE", "D_SRC_SURFACE_STRIDE"},
-        {"D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW", "D_DST_LINE_STRIDE", "D_DST_SURFACE_STRIDE"}};
+    static const char *const regs[2][4] = {{"D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW",
+                                            "D_SRC_LINE_STRIDE", "D_SRC_SURFACE_STRIDE"},
+                                           {"D_DST_BASE_ADDR_HIGH", "D_DST_BASE_ADDR_LOW",
+                                            "D_DST_LINE_STRIDE", "D_DST_SURFACE_STRIDE"}};
     for (int wr = 0; wr < 2; wr++) {
         struct aie_stream *st = aie_new_stream(s, n, wr ? "cdp.wdma" : "cdp.rdma", wr,
                                                wr ? "output cube" : "input cube", prec);
@@ -299,10 +300,10 @@ static inline void aie_conv_streams(struct aie_regs *r, unsigned atom, struct ai
         /* CDMA takes line y of every batch, surface by surface, then y + 1 */
         st->n_parts = 1;
         struct aie_access *a = &st->part[0];
-        *a = (struct aie_access){.base = aie_addr64(r, "CDMA", "D_DAIN_ADDR_HIGH_0",
-                                                    "D_DAIN_ADDR_LOW_0"),
-                                 .run_bytes = w * atom,
-                                 .n_loops = 3};
+        *a = (struct aie_access){
+            .base = aie_addr64(r, "CDMA", "D_DAIN_ADDR_HIGH_0", "D_DAIN_ADDR_LOW_0"),
+            .run_bytes = w * atom,
+            .n_loops = 3};
         a->loop[0].count = aie_surfaces(c, atom, st->elem_bytes);
         a->loop[0].stride = aie_reg(r, "CDMA", "D_SURF_STRIDE", NULL);
         a->loop[1].count = aie_reg1(r, "CDMA", "D_BATCH_NUMBER", "BATCHES");

@@ -57,9 +57,9 @@ struct aie_type {
 };
 
 static const struct aie_type aie_types[] = {
-    {"int4", 4},     {"uint4", 4},   {"int8", 8},      {"uint8", 8},   {"int16", 16},
-    {"uint16", 16},  {"bfloat16", 16}, {"fp16", 16},   {"int32", 32},  {"uint32", 32},
-    {"fp32", 32},    {"float", 32},  {"cint16", 32},   {"cint32", 64}, {"cfloat", 64},
+    {"int4", 4},    {"uint4", 4},     {"int8", 8},    {"uint8", 8},   {"int16", 16},
+    {"uint16", 16}, {"bfloat16", 16}, {"fp16", 16},   {"int32", 32},  {"uint32", 32},
+    {"fp32", 32},   {"float", 32},    {"cint16", 32}, {"cint32", 64}, {"cfloat", 64},
 };
 
 static inline unsigned aie_type_bits(const char *name)
@@ -82,14 +82,13 @@ static inline unsigned aie_group(const struct aie_tiling *t)
 static inline bool aie_tiling_invalid(const struct aie_tiling *t, char *why, size_t len)
 {
     if (t->n_dims < 1 || t->n_dims > AIE_MAX_DIMS) {
-        snprintf(why, len, "buffer_dimension has %u dimensions (1 to %d)", t->n_dims,
-                 AIE_MAX_DIMS);
+        snprintf(why, len, "buffer_dimension has %u dimensions (1 to %d)", t->n_dims, AIE_MAX_DIMS);
         return true;
     }
     for (unsigned d = 0; d < t->n_dims; d++) {
         if (!t->buffer_dim[d] || !t->tiling_dim[d]) {
-            snprintf(why, len, "%s[%u] is 0", t->buffer_dim[d] ? "tiling_dimension" : "buffer_dimension",
-                     d);
+            snprintf(why, len, "%s[%u] is 0",
+                     t->buffer_dim[d] ? "tiling_dimension" : "buffer_dimension", d);
             return true;
         }
     }
@@ -107,7 +106,7 @@ static inline bool aie_tiling_invalid(const struct aie_tiling *t, char *why, siz
     unsigned g = aie_group(t);
     if (g == 1)
         return false;
-    const char *how = g == 2 ? "16-bit data are accessed as pairs"
+    const char *how = g == 2   ? "16-bit data are accessed as pairs"
                       : g == 4 ? "8-bit data are accessed as fours"
                                : "4-bit data are accessed as eights";
     struct {
@@ -160,8 +159,7 @@ static inline int64_t aie_limit(const struct aie_tiling *t, unsigned d)
 }
 
 /* One dimension-0 row of a tile whose row starts at position p. */
-static inline bool aie_row(const struct aie_tiling *t, const int64_t *p, aie_piece_fn fn,
-                           void *ctx)
+static inline bool aie_row(const struct aie_tiling *t, const int64_t *p, aie_piece_fn fn, void *ctx)
 {
     int64_t addr = 0, unit = 1;
     bool outside = false;
@@ -174,7 +172,7 @@ static inline bool aie_row(const struct aie_tiling *t, const int64_t *p, aie_pie
     int64_t len = t->tiling_dim[0], x0 = p[0], lim = aie_limit(t, 0);
     if (outside)
         return fn(ctx, true, addr, (uint64_t)len);
-    int64_t lo = x0 < 0 ? -x0 : 0;                     /* padding before */
+    int64_t lo = x0 < 0 ? -x0 : 0;                    /* padding before */
     int64_t hi = x0 + len > lim ? x0 + len - lim : 0; /* padding after */
     if (lo > len)
         lo = len;
@@ -260,8 +258,7 @@ static inline bool aie_try_units(const struct aie_access *a, unsigned elem_bytes
     uint64_t unit[AIE_MAX_DIMS] = {elem_bytes};
     unsigned dims = 1;
     for (unsigned i = 0; i < n_units && dims < AIE_MAX_DIMS; i++)
-        if (units[i] > unit[dims - 1] && units[i] % unit[dims - 1] == 0 &&
-            units[i] >= a->run_bytes)
+        if (units[i] > unit[dims - 1] && units[i] % unit[dims - 1] == 0 && units[i] >= a->run_bytes)
             unit[dims++] = units[i];
     /* extent each dimension needs: the run, then every loop's last step */
     if (a->offset_bytes % (int64_t)elem_bytes)

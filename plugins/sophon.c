@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_console.h"
 #include "plugin_util.h"
 #include "sophon_layout.h"
 
@@ -32,8 +33,8 @@ struct dtype {
 };
 
 static const struct dtype dtypes[] = {
-    {"int8", 1},  {"uint8", 1},  {"int16", 2}, {"uint16", 2}, {"fp16", 2},
-    {"bf16", 2},  {"int32", 4},  {"uint32", 4}, {"fp32", 4},
+    {"int8", 1}, {"uint8", 1}, {"int16", 2},  {"uint16", 2}, {"fp16", 2},
+    {"bf16", 2}, {"int32", 4}, {"uint32", 4}, {"fp32", 4},
 };
 
 static const struct dtype *dtype_named(const char *name)
@@ -52,44 +53,6 @@ static const char *dtype_of(unsigned bytes, const char *given)
 }
 
 /* ---------------------------------------------------------------- output helpers */
-
-static void say(const struct dladbg_console *con, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void say(const struct dladbg_console *con, const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    con->print(con, buf);
-}
-
-static int fail(const struct dladbg_console *con, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int fail(const struct dladbg_console *con, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    con->error(con, buf);
-    return 1;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (!*s || *end || errno || *s == '-')
-        return -1;
-    *v = x;
-    return 0;
-}
 
 /* "2,3,4,5" or "(2,3,4,5)": exactly n positive numbers. */
 static int parse_tuple(const char *s, uint64_t *v, unsigned n)
@@ -146,23 +109,24 @@ static int parse_opts(const struct dladbg_console *con, int argc, const char *co
             o->which = w;
         else if (!strcmp(w, "strides") && next) {
             if (parse_tuple(next, o->strides, 4))
-                return fail(con, "strides \"%s\": expected N,C,H,W element strides", next);
+                return plugin_fail(con, "strides \"%s\": expected N,C,H,W element strides", next);
             o->layout = SOPHON_STRIDES;
             o->have_strides = true;
             i++;
         } else if (!strcmp(w, "dtype") && next) {
             if (!dtype_named(next))
-                return fail(con, "dtype \"%s\": expected int8, uint8, int16, uint16, fp16, "
-                                 "bf16, int32, uint32 or fp32",
-                            next);
+                return plugin_fail(con,
+                                   "dtype \"%s\": expected int8, uint8, int16, uint16, fp16, "
+                                   "bf16, int32, uint32 or fp32",
+                                   next);
             o->dtype = next;
             i++;
         } else if ((!strcmp(w, "npu") || !strcmp(w, "npus") || !strcmp(w, "addr") ||
                     !strcmp(w, "limit")) &&
                    next) {
             uint64_t v;
-            if (parse_u64(next, &v))
-                return fail(con, "%s \"%s\": expected a number", w, next);
+            if (plugin_parse_u64(next, &v))
+                return plugin_fail(con, "%s \"%s\": expected a number", w, next);
             if (!strcmp(w, "npu"))
                 o->start = v;
             else if (!strcmp(w, "npus"))
@@ -173,16 +137,17 @@ static int parse_opts(const struct dladbg_console *con, int argc, const char *co
                 o->limit = v;
             i++;
         } else {
-            return fail(con, "unexpected \"%s\" (\"help sophon\" lists the options)", w);
+            return plugin_fail(con, "unexpected \"%s\" (\"help sophon\" lists the options)", w);
         }
     }
     if (o->npus < 1 || o->npus > SOPHON_NPUS)
-        return fail(con, "npus %" PRIu64 ": BM1684x has 1 to %d lanes", o->npus, SOPHON_NPUS);
+        return plugin_fail(con, "npus %" PRIu64 ": BM1684x has 1 to %d lanes", o->npus,
+                           SOPHON_NPUS);
     if (o->start >= o->npus)
-        return fail(con, "npu %" PRIu64 ": the start NPU must be below npus (%" PRIu64 ")",
-                    o->start, o->npus);
+        return plugin_fail(con, "npu %" PRIu64 ": the start NPU must be below npus (%" PRIu64 ")",
+                           o->start, o->npus);
     if (o->addr >= SOPHON_LANE_BYTES)
-        return fail(con, "addr 0x%" PRIx64 " is past the 256 KiB of a lane", o->addr);
+        return plugin_fail(con, "addr 0x%" PRIx64 " is past the 256 KiB of a lane", o->addr);
     return 0;
 }
 
@@ -200,14 +165,15 @@ static int apply_opts(const struct dladbg_console *con, const struct opts *o,
     if (o->have_strides)
         memcpy(t->stride, o->strides, sizeof t->stride);
     if (!t->n || !t->c || !t->h || !t->w)
-        return fail(con, "every dimension must be at least 1");
+        return plugin_fail(con, "every dimension must be at least 1");
     if ((uint64_t)t->n * t->c * t->h * t->w > (1ull << 32))
-        return fail(con, "the tensor has more than 2^32 elements");
+        return plugin_fail(con, "the tensor has more than 2^32 elements");
     sophon_strides(t);
     unsigned align = sophon_addr_alignment(t);
     if (t->addr % align)
-        return fail(con, "addr 0x%" PRIx64 ": the %s layout needs an address divisible by %u",
-                    t->addr, t->layout == SOPHON_COMPACT ? "compact" : "aligned", align);
+        return plugin_fail(con,
+                           "addr 0x%" PRIx64 ": the %s layout needs an address divisible by %u",
+                           t->addr, t->layout == SOPHON_COMPACT ? "compact" : "aligned", align);
     return 0;
 }
 
@@ -234,15 +200,17 @@ static void describe(const struct dladbg_console *con, const struct sophon_tenso
                      const char *what, const char *dtype)
 {
     uint64_t lane = sophon_lane_bytes(t);
-    say(con, "%s (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") %s, %s, from NPU %u of %u:",
-        what, t->n, t->c, t->h, t->w, dtype, layout_name(t), t->start, t->npus);
-    say(con,
-        "  strides (elements): N %" PRIu64 ", C %" PRIu64 ", H %" PRIu64 ", W %" PRIu64
-        "; %" PRIu64 " channel%s per NPU; %" PRIu64 " bytes per lane from 0x%" PRIx64
-        ", banks %" PRIu64 "..%" PRIu64 " (16 KiB each)",
-        t->stride[0], t->stride[1], t->stride[2], t->stride[3], sophon_channels_per_npu(t),
-        sophon_channels_per_npu(t) == 1 ? "" : "s", lane, t->addr, t->addr / SOPHON_BANK_BYTES,
-        lane ? (t->addr + lane - 1) / SOPHON_BANK_BYTES : t->addr / SOPHON_BANK_BYTES);
+    plugin_say(con,
+               "%s (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") %s, %s, from NPU %u of %u:",
+               what, t->n, t->c, t->h, t->w, dtype, layout_name(t), t->start, t->npus);
+    plugin_say(con,
+               "  strides (elements): N %" PRIu64 ", C %" PRIu64 ", H %" PRIu64 ", W %" PRIu64
+               "; %" PRIu64 " channel%s per NPU; %" PRIu64 " bytes per lane from 0x%" PRIx64
+               ", banks %" PRIu64 "..%" PRIu64 " (16 KiB each)",
+               t->stride[0], t->stride[1], t->stride[2], t->stride[3], sophon_channels_per_npu(t),
+               sophon_channels_per_npu(t) == 1 ? "" : "s", lane, t->addr,
+               t->addr / SOPHON_BANK_BYTES,
+               lane ? (t->addr + lane - 1) / SOPHON_BANK_BYTES : t->addr / SOPHON_BANK_BYTES);
 }
 
 /* One row per lane, one cell per feature block (batch n, channel row r):
@@ -269,8 +237,8 @@ static void grid(const struct dladbg_console *con, const struct sophon_tensor *t
                     snprintf(cell, sizeof cell, "oc%" PRId64 " @0x%" PRIx64 " b%u", c, p.offset,
                              p.bank);
                 else
-                    snprintf(cell, sizeof cell, "n%" PRIu64 "c%" PRId64 " @0x%" PRIx64 " b%u", n,
-                             c, p.offset, p.bank);
+                    snprintf(cell, sizeof cell, "n%" PRIu64 "c%" PRId64 " @0x%" PRIx64 " b%u", n, c,
+                             p.offset, p.bank);
             }
             used += (size_t)snprintf(line + used, sizeof line - used, " %-18s|", cell);
             if (used >= sizeof line)
@@ -279,11 +247,11 @@ static void grid(const struct dladbg_console *con, const struct sophon_tensor *t
         con->print(con, line);
     }
     if (lanes < t->npus)
-        say(con, "  (NPU%s %u%s%.0u hold%s nothing of this tensor)", lanes + 1 < t->npus ? "s" : "",
-            lanes, lanes + 1 < t->npus ? ".." : "", lanes + 1 < t->npus ? t->npus - 1 : 0,
-            lanes + 1 < t->npus ? "" : "s");
+        plugin_say(con, "  (NPU%s %u%s%.0u hold%s nothing of this tensor)",
+                   lanes + 1 < t->npus ? "s" : "", lanes, lanes + 1 < t->npus ? ".." : "",
+                   lanes + 1 < t->npus ? t->npus - 1 : 0, lanes + 1 < t->npus ? "" : "s");
     if (shown < cols)
-        say(con, "  ... %" PRIu64 " more blocks per lane", cols - shown);
+        plugin_say(con, "  ... %" PRIu64 " more blocks per lane", cols - shown);
 }
 
 static void list_elements(const struct dladbg_console *con, const struct sophon_tensor *t,
@@ -295,15 +263,16 @@ static void list_elements(const struct dladbg_console *con, const struct sophon_
             for (uint64_t h = 0; h < t->h; h++)
                 for (uint64_t w = 0; w < t->w; w++) {
                     if (listed == limit) {
-                        say(con, "  ... %" PRIu64 " more elements (\"limit N\")", total - listed);
+                        plugin_say(con, "  ... %" PRIu64 " more elements (\"limit N\")",
+                                   total - listed);
                         return;
                     }
                     struct sophon_place p = sophon_place(t, n, c, h, w);
-                    say(con,
-                        "  n%" PRIu64 "c%" PRIu64 "h%" PRIu64 "w%" PRIu64
-                        ": NPU %u bank %u offset 0x%" PRIx64 " address 0x%" PRIx64 "%s",
-                        n, c, h, w, p.lane, p.bank, p.offset, p.address,
-                        sophon_holds_data(t, c, h, w) ? "" : " (padding)");
+                    plugin_say(con,
+                               "  n%" PRIu64 "c%" PRIu64 "h%" PRIu64 "w%" PRIu64
+                               ": NPU %u bank %u offset 0x%" PRIx64 " address 0x%" PRIx64 "%s",
+                               n, c, h, w, p.lane, p.bank, p.offset, p.address,
+                               sophon_holds_data(t, c, h, w) ? "" : " (padding)");
                     listed++;
                 }
 }
@@ -324,8 +293,9 @@ static int cmd_layout(const struct dladbg_console *con, int argc, const char *co
     struct sophon_tensor t = {.layout = SOPHON_ALIGNED};
     uint64_t shape[4];
     if (argc < 3 || parse_tuple(argv[2], shape, 4))
-        return fail(con, "usage: sophon layout N,C,H,W [dtype T] [aligned|compact|line|strides "
-                         "n,c,h,w] [npu Q] [npus X] [addr A] [elements]");
+        return plugin_fail(con,
+                           "usage: sophon layout N,C,H,W [dtype T] [aligned|compact|line|strides "
+                           "n,c,h,w] [npu Q] [npus X] [addr A] [elements]");
     struct opts o;
     if (parse_opts(con, argc, argv, 3, &o))
         return 1;
@@ -342,26 +312,26 @@ static int cmd_matrix(const struct dladbg_console *con, int argc, const char *co
     bool vector = !strcmp(argv[1], "vector");
     int first = vector ? 5 : 6; /* where the options begin */
     uint64_t rows = 1, cols, w;
-    if (argc < first || (!vector && parse_u64(argv[2], &rows)) ||
-        parse_u64(argv[vector ? 2 : 3], &cols) || strcmp(argv[first - 2], "w") ||
-        parse_u64(argv[first - 1], &w))
-        return fail(con, vector ? "usage: sophon vector M w W [options]"
-                                : "usage: sophon matrix ROWS COLS w W [options]");
+    if (argc < first || (!vector && plugin_parse_u64(argv[2], &rows)) ||
+        plugin_parse_u64(argv[vector ? 2 : 3], &cols) || strcmp(argv[first - 2], "w") ||
+        plugin_parse_u64(argv[first - 1], &w))
+        return plugin_fail(con, vector ? "usage: sophon vector M w W [options]"
+                                       : "usage: sophon matrix ROWS COLS w W [options]");
     if (!w || w > cols)
-        return fail(con, "w = %" PRIu64 " must be in [1, %" PRIu64 "]", w, cols);
+        return plugin_fail(con, "w = %" PRIu64 " must be in [1, %" PRIu64 "]", w, cols);
     struct opts o;
     if (parse_opts(con, argc, argv, first, &o))
         return 1;
     if (o.layout >= 0 && o.layout != SOPHON_ALIGNED)
-        return fail(con, "the %s layout is the 64-byte aligned one", argv[1]);
+        return plugin_fail(con, "the %s layout is the 64-byte aligned one", argv[1]);
     struct sophon_tensor t;
     memset(&t, 0, sizeof t);
     sophon_matrix(&t, rows, cols, w);
     if (apply_opts(con, &o, &t, 2))
         return 1;
     char what[96];
-    snprintf(what, sizeof what, "%s %" PRIu64 "x%" PRIu64 " with w = %" PRIu64 " as", argv[1],
-             rows, cols, w);
+    snprintf(what, sizeof what, "%s %" PRIu64 "x%" PRIu64 " with w = %" PRIu64 " as", argv[1], rows,
+             cols, w);
     show(con, &t, &o, what);
     return 0;
 }
@@ -370,16 +340,16 @@ static int cmd_kernel(const struct dladbg_console *con, int argc, const char *co
 {
     uint64_t k[4];
     if (argc < 3 || parse_tuple(argv[2], k, 4))
-        return fail(con, "usage: sophon kernel IC,OC,KH,KW [dtype int8|fp16|bf16] [npu Q] "
-                         "[npus X] [addr A] [elements]");
+        return plugin_fail(con, "usage: sophon kernel IC,OC,KH,KW [dtype int8|fp16|bf16] [npu Q] "
+                                "[npus X] [addr A] [elements]");
     struct opts o;
     if (parse_opts(con, argc, argv, 3, &o))
         return 1;
     if (o.layout >= 0)
-        return fail(con, "a kernel has the 64IC/32IC layout (dtype chooses which)");
+        return plugin_fail(con, "a kernel has the 64IC/32IC layout (dtype chooses which)");
     const char *dt = o.dtype ? o.dtype : "int8";
     if (strcmp(dt, "int8") && strcmp(dt, "fp16") && strcmp(dt, "bf16"))
-        return fail(con, "dtype %s: 64IC holds int8, 32IC fp16 or bf16", dt);
+        return plugin_fail(con, "dtype %s: 64IC holds int8, 32IC fp16 or bf16", dt);
     struct sophon_tensor t = {.n = k[0], .c = k[1], .h = k[2], .w = k[3], .layout = SOPHON_IC};
     if (apply_opts(con, &o, &t, 1))
         return 1;
@@ -421,17 +391,17 @@ static void cube_regs(const struct dladbg_run *run, uint32_t l, const char *unit
     cb->n = 1;
 }
 
-static const char *const cube_names[] = {"D_DATA_CUBE_WIDTH", "WIDTH", "D_DATA_CUBE_HEIGHT",
-                                         "HEIGHT", "D_DATA_CUBE_CHANNEL", "CHANNEL"};
+static const char *const cube_names[] = {
+    "D_DATA_CUBE_WIDTH", "WIDTH", "D_DATA_CUBE_HEIGHT", "HEIGHT", "D_DATA_CUBE_CHANNEL", "CHANNEL"};
 static const char *const pdp_in[] = {"D_DATA_CUBE_IN_WIDTH",   "CUBE_IN_WIDTH",
                                      "D_DATA_CUBE_IN_HEIGHT",  "CUBE_IN_HEIGHT",
                                      "D_DATA_CUBE_IN_CHANNEL", "CUBE_IN_CHANNEL"};
 static const char *const pdp_out[] = {"D_DATA_CUBE_OUT_WIDTH",   "CUBE_OUT_WIDTH",
                                       "D_DATA_CUBE_OUT_HEIGHT",  "CUBE_OUT_HEIGHT",
                                       "D_DATA_CUBE_OUT_CHANNEL", "CUBE_OUT_CHANNEL"};
-static const char *const dain[] = {"D_DATAIN_SIZE_0", "DATAIN_WIDTH",  "D_DATAIN_SIZE_0",
+static const char *const dain[] = {"D_DATAIN_SIZE_0", "DATAIN_WIDTH",    "D_DATAIN_SIZE_0",
                                    "DATAIN_HEIGHT",   "D_DATAIN_SIZE_1", "DATAIN_CHANNEL"};
-static const char *const cacc_out[] = {"D_DATAOUT_SIZE_0", "DATAOUT_WIDTH",  "D_DATAOUT_SIZE_0",
+static const char *const cacc_out[] = {"D_DATAOUT_SIZE_0", "DATAOUT_WIDTH",    "D_DATAOUT_SIZE_0",
                                        "DATAOUT_HEIGHT",   "D_DATAOUT_SIZE_1", "DATAOUT_CHANNEL"};
 
 /* 0, or -1 with why when the layer has no such cube. */
@@ -476,8 +446,7 @@ static int layer_cube(const struct dladbg_run *run, uint32_t l, const char *unit
         return -1;
     }
     if (!ok) {
-        snprintf(why, len, "the registers layer %u ran with are no longer known (event ring)",
-                 l);
+        snprintf(why, len, "the registers layer %u ran with are no longer known (event ring)", l);
         return -1;
     }
     return 0;
@@ -487,23 +456,24 @@ static int cmd_layer(const struct dladbg_console *con, int argc, const char *con
 {
     const struct dladbg_run *run = con->run;
     uint64_t l;
-    if (argc < 3 || parse_u64(argv[2], &l))
-        return fail(con, "usage: sophon layer L [input|output] [aligned|compact|line] [npu Q] "
-                         "[npus X] [addr A] [elements]");
+    if (argc < 3 || plugin_parse_u64(argv[2], &l))
+        return plugin_fail(con,
+                           "usage: sophon layer L [input|output] [aligned|compact|line] [npu Q] "
+                           "[npus X] [addr A] [elements]");
     if (l >= run->layer_count(run))
-        return fail(con, "no layer %" PRIu64 " (the run has %u)", l, run->layer_count(run));
+        return plugin_fail(con, "no layer %" PRIu64 " (the run has %u)", l, run->layer_count(run));
     struct opts o;
     if (parse_opts(con, argc, argv, 3, &o))
         return 1;
     if (o.dtype || o.have_strides)
-        return fail(con, "the layer's registers give the type and shape");
+        return plugin_fail(con, "the layer's registers give the type and shape");
     struct dladbg_layer info;
     run->layer(run, (uint32_t)l, &info);
     bool output = o.which && !strcmp(o.which, "output");
     struct cube cb;
     char why[160];
     if (layer_cube(run, (uint32_t)l, info.unit, output, &cb, why, sizeof why))
-        return fail(con, "layer %" PRIu64 ": %s", l, why);
+        return plugin_fail(con, "layer %" PRIu64 ": %s", l, why);
     struct sophon_tensor t = {.n = cb.n, .c = cb.c, .h = cb.h, .w = cb.w, .layout = SOPHON_ALIGNED};
     o.dtype = cb.dtype;
     if (apply_opts(con, &o, &t, cb.bytes))
@@ -528,7 +498,7 @@ static int sophon_exec(const struct dladbg_console *con, int argc, const char *c
         return cmd_kernel(con, argc, argv);
     if (!strcmp(sub, "layer"))
         return cmd_layer(con, argc, argv);
-    return fail(con, "expected layout, matrix, vector, kernel or layer (\"help sophon\")");
+    return plugin_fail(con, "expected layout, matrix, vector, kernel or layer (\"help sophon\")");
 }
 
 static void sophon_complete(const struct dladbg_console *con, int argc, const char *const *argv,
@@ -548,11 +518,7 @@ static void sophon_complete(const struct dladbg_console *con, int argc, const ch
         return;
     }
     if (!strcmp(argv[1], "layer") && argc == 2) {
-        char num[16];
-        for (uint32_t i = 0; i < con->run->layer_count(con->run); i++) {
-            snprintf(num, sizeof num, "%u", i);
-            offer(ctx, num);
-        }
+        plugin_offer_layers(con, offer, ctx);
         return;
     }
     static const char *const takes_value[] = {"strides", "npu", "npus", "addr", "limit", "w"};
@@ -561,7 +527,7 @@ static void sophon_complete(const struct dladbg_console *con, int argc, const ch
             return;
     if (argc < 3)
         return;
-    static const char *const words[] = {"aligned", "compact", "line", "strides", "dtype",
+    static const char *const words[] = {"aligned", "compact", "line", "strides",  "dtype",
                                         "npu",     "npus",    "addr", "elements", "limit"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         offer(ctx, words[i]);
@@ -596,8 +562,8 @@ const struct dladbg_command_set dladbg_commands = {
 
 /* ---------------------------------------------------------------- the decoder */
 
-static const char *const columns[] = {"layer", "unit", "cube",   "n",      "c",      "h",
-                                      "w",     "dtype", "npu",   "bank",   "offset", "address"};
+static const char *const columns[] = {"layer", "unit",  "cube", "n",    "c",      "h",
+                                      "w",     "dtype", "npu",  "bank", "offset", "address"};
 
 static void cube_rows(const struct dladbg_host *host, const struct dladbg_layer *l,
                       const char *which, const struct cube *cb)
@@ -641,19 +607,17 @@ static void *sophon_open(const struct dladbg_host *host)
     return NULL;
 }
 
-static void sophon_event(void *state, const struct dladbg_host *host,
-                         const struct dladbg_event *ev)
+static void sophon_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
     (void)state;
-    if (ev->kind != DLADBG_EV_LAYER_RECORD || host->struct_size < DLADBG_HOST_HAS_RUN ||
-        !host->run)
+    if (ev->kind != DLADBG_EV_LAYER_RECORD || host->struct_size < DLADBG_HOST_HAS_RUN || !host->run)
         return;
     static const char *const which[2] = {"input", "output"};
     for (int out = 0; out < 2; out++) {
         struct cube cb;
         char why[160];
-        if (layer_cube(host->run, ev->u.layer.index, ev->u.layer.unit, out, &cb, why,
-                       sizeof why) == 0)
+        if (layer_cube(host->run, ev->u.layer.index, ev->u.layer.unit, out, &cb, why, sizeof why) ==
+            0)
             cube_rows(host, &ev->u.layer, which[out], &cb);
     }
 }

@@ -45,10 +45,10 @@ enum sophon_layout {
 
 struct sophon_tensor {
     uint64_t n, c, h, w;
-    unsigned bytes;  /* element size: 1, 2 or 4 */
-    unsigned npus;   /* lanes X (64 on BM1684x; the seed's figures use 4) */
-    unsigned start;  /* start NPU Q */
-    uint64_t addr;   /* byte address of the tensor inside its start lane */
+    unsigned bytes; /* element size: 1, 2 or 4 */
+    unsigned npus;  /* lanes X (64 on BM1684x; the seed's figures use 4) */
+    unsigned start; /* start NPU Q */
+    uint64_t addr;  /* byte address of the tensor inside its start lane */
     enum sophon_layout layout;
     uint64_t stride[4]; /* N, C, H, W in elements (computed, or given) */
     uint64_t valid;     /* elements that hold data (matrix/vector: n*m); 0: all */
@@ -124,8 +124,8 @@ static inline void sophon_strides(struct sophon_tensor *t)
 static inline unsigned sophon_addr_alignment(const struct sophon_tensor *t)
 {
     return t->layout == SOPHON_ALIGNED || t->layout == SOPHON_LINE_ALIGNED ? 64
-           : t->layout == SOPHON_COMPACT                                    ? 4
-                                                                            : 1;
+           : t->layout == SOPHON_COMPACT                                   ? 4
+                                                                           : 1;
 }
 
 /* Element offset of (n, c, h, w) inside its lane, from the tensor's address. */

@@ -4,8 +4,7 @@
 
 static const char *const columns[] = {"x"};
 
-static void ignore_event(void *state, const struct dladbg_host *host,
-                         const struct dladbg_event *ev)
+static void ignore_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
     (void)state;
     (void)host;

@@ -96,7 +96,7 @@ const struct dladbg_command *plugin_command_at(const struct plugin_info *pi, uin
     if (!pi->cmds || i >= pi->cmds->n_commands)
         return NULL;
     return (const struct dladbg_command *)(const void *)((const char *)pi->cmds->commands +
-                                                          (size_t)i * pi->cmds->command_size);
+                                                         (size_t)i * pi->cmds->command_size);
 }
 
 const struct dladbg_command *plugin_host_command(const struct plugin_host *ph, const char *name,
@@ -122,13 +122,13 @@ static const char *check_command(const struct plugin_host *ph, const struct dlad
         snprintf(buf, len, "command %u: the name is missing or not [a-z0-9_-]{1,31}", i + 1);
         return buf;
     }
-    if (!mapped(c->usage) || !mapped(c->help) ||
-        !mapped((const void *)(uintptr_t)c->exec) ||
+    if (!mapped(c->usage) || !mapped(c->help) || !mapped((const void *)(uintptr_t)c->exec) ||
         (c->complete && !mapped((const void *)(uintptr_t)c->complete))) {
         snprintf(buf, len, "command \"%.31s\": usage, help or exec is missing", c->name);
         return buf;
     }
-    if ((ph->taken && ph->taken(ph->taken_ctx, c->name)) || plugin_host_command(ph, c->name, NULL)) {
+    if ((ph->taken && ph->taken(ph->taken_ctx, c->name)) ||
+        plugin_host_command(ph, c->name, NULL)) {
         snprintf(buf, len, "command \"%.31s\" is already taken", c->name);
         return buf;
     }
@@ -136,8 +136,8 @@ static const char *check_command(const struct plugin_host *ph, const struct dlad
 }
 
 /* What is wrong with the optional command set, or NULL when it is usable. */
-static const char *check_commands(const struct plugin_host *ph,
-                                  const struct dladbg_command_set *cs, char *buf, size_t len)
+static const char *check_commands(const struct plugin_host *ph, const struct dladbg_command_set *cs,
+                                  char *buf, size_t len)
 {
     if (cs->abi_version != DLADBG_COMMANDS_ABI_VERSION) {
         snprintf(buf, len,

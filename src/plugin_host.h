@@ -1,7 +1,7 @@
 /* Decoder plugins (plugins/include/dladbg/decoder.h): loading with dlopen,
- * validating the descriptor and the optional command set (a wrong ABI version, a missing symbol or an
- * incomplete descriptor is refused with a message naming the file, never
- * loaded half-way), and finding decoders by name. */
+ * validating the descriptor and the optional command set (a wrong ABI version, a missing symbol or
+ * an incomplete descriptor is refused with a message naming the file, never loaded half-way), and
+ * finding decoders by name. */
 #ifndef DLADBG_PLUGIN_HOST_H
 #define DLADBG_PLUGIN_HOST_H
 

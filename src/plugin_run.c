@@ -148,8 +148,7 @@ static bool ring_event(struct dla *d, const struct trace_ring *ring, const struc
     return true;
 }
 
-bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_event_fn fn,
-                        void *ctx)
+bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_event_fn fn, void *ctx)
 {
     struct scratch *sc = malloc(sizeof *sc);
     if (!sc)

@@ -136,7 +136,6 @@ static void test_commands(void **state)
     dbg_destroy(d);
 }
 
-
 struct cands {
     char all[4096];
 };

@@ -238,9 +238,8 @@ static void test_aie_from_access(void **state)
 
 /* ---------------------------------------------------------------- sophon */
 
-static struct sophon_tensor tensor(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
-                                   unsigned bytes, unsigned npus, unsigned start,
-                                   enum sophon_layout layout)
+static struct sophon_tensor tensor(uint64_t n, uint64_t c, uint64_t h, uint64_t w, unsigned bytes,
+                                   unsigned npus, unsigned start, enum sophon_layout layout)
 {
     struct sophon_tensor t = {.n = n,
                               .c = c,
@@ -381,10 +380,10 @@ static void test_sophon_kernel(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_aie_traversal_order),   cmocka_unit_test(test_aie_overlap_and_padding),
-        cmocka_unit_test(test_aie_alignment_rule),    cmocka_unit_test(test_aie_from_access),
-        cmocka_unit_test(test_sophon_given_strides),  cmocka_unit_test(test_sophon_aligned_compact),
-        cmocka_unit_test(test_sophon_matrix),         cmocka_unit_test(test_sophon_kernel),
+        cmocka_unit_test(test_aie_traversal_order),  cmocka_unit_test(test_aie_overlap_and_padding),
+        cmocka_unit_test(test_aie_alignment_rule),   cmocka_unit_test(test_aie_from_access),
+        cmocka_unit_test(test_sophon_given_strides), cmocka_unit_test(test_sophon_aligned_compact),
+        cmocka_unit_test(test_sophon_matrix),        cmocka_unit_test(test_sophon_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
