@@ -32,6 +32,7 @@
 
 #define AIE_MAX_DIMS  4 /* a memory tile addresses 4 dimensions */
 #define AIE_MAX_LOOPS 8
+#define AIE_MAX_BUFFER (1ull << 40) /* elements: positions and addresses stay far from overflow */
 
 struct aie_traversal {
     uint32_t dimension, stride, wrap;
@@ -85,10 +86,16 @@ static inline bool aie_tiling_invalid(const struct aie_tiling *t, char *why, siz
         snprintf(why, len, "buffer_dimension has %u dimensions (1 to %d)", t->n_dims, AIE_MAX_DIMS);
         return true;
     }
+    uint64_t elements = 1;
     for (unsigned d = 0; d < t->n_dims; d++) {
         if (!t->buffer_dim[d] || !t->tiling_dim[d]) {
             snprintf(why, len, "%s[%u] is 0",
                      t->buffer_dim[d] ? "tiling_dimension" : "buffer_dimension", d);
+            return true;
+        }
+        elements *= t->buffer_dim[d];
+        if (elements > AIE_MAX_BUFFER) {
+            snprintf(why, len, "buffer_dimension holds more than 2^40 elements");
             return true;
         }
     }
@@ -100,6 +107,10 @@ static inline bool aie_tiling_invalid(const struct aie_tiling *t, char *why, siz
         }
         if (!t->loop[i].wrap) {
             snprintf(why, len, "tile_traversal[%u].wrap is 0", i);
+            return true;
+        }
+        if ((uint64_t)t->loop[i].stride * (t->loop[i].wrap - 1) > AIE_MAX_BUFFER) {
+            snprintf(why, len, "tile_traversal[%u] moves more than 2^40 elements", i);
             return true;
         }
     }
@@ -161,14 +172,17 @@ static inline int64_t aie_limit(const struct aie_tiling *t, unsigned d)
 /* One dimension-0 row of a tile whose row starts at position p. */
 static inline bool aie_row(const struct aie_tiling *t, const int64_t *p, aie_piece_fn fn, void *ctx)
 {
-    int64_t addr = 0, unit = 1;
+    /* unsigned: a padded row's position may lie far outside the buffer,
+     * where only its (unused) address could overflow */
+    uint64_t where = 0, unit = 1;
     bool outside = false;
     for (unsigned d = 0; d < t->n_dims; d++) {
         if (d > 0 && (p[d] < 0 || p[d] >= aie_limit(t, d)))
             outside = true;
-        addr += p[d] * unit;
+        where += (uint64_t)p[d] * unit;
         unit *= t->buffer_dim[d];
     }
+    int64_t addr = (int64_t)where;
     int64_t len = t->tiling_dim[0], x0 = p[0], lim = aie_limit(t, 0);
     if (outside)
         return fn(ctx, true, addr, (uint64_t)len);

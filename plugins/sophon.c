@@ -166,8 +166,12 @@ static int apply_opts(const struct dladbg_console *con, const struct opts *o,
         memcpy(t->stride, o->strides, sizeof t->stride);
     if (!t->n || !t->c || !t->h || !t->w)
         return plugin_fail(con, "every dimension must be at least 1");
-    if ((uint64_t)t->n * t->c * t->h * t->w > (1ull << 32))
-        return plugin_fail(con, "the tensor has more than 2^32 elements");
+    uint64_t dims[4] = {t->n, t->c, t->h, t->w}, total = 1;
+    for (int i = 0; i < 4; i++) {
+        if (dims[i] > (1ull << 32) / total) /* before it could overflow */
+            return plugin_fail(con, "the tensor has more than 2^32 elements");
+        total *= dims[i];
+    }
     sophon_strides(t);
     unsigned align = sophon_addr_alignment(t);
     if (t->addr % align)
@@ -565,9 +569,21 @@ const struct dladbg_command_set dladbg_commands = {
 static const char *const columns[] = {"layer", "unit",  "cube", "n",    "c",      "h",
                                       "w",     "dtype", "npu",  "bank", "offset", "address"};
 
+/* Rows per cube at most: a register-programmed cube may be huge, an export
+ * may not run forever. */
+#define DECODER_MAX_ELEMENTS (1ull << 24)
+
 static void cube_rows(const struct dladbg_host *host, const struct dladbg_layer *l,
                       const char *which, const struct cube *cb)
 {
+    if (cb->n * cb->c * cb->h * cb->w > DECODER_MAX_ELEMENTS) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "layer %u's %s cube has %llu elements, more than the 2^24 this decoder lists",
+                 l->index, which, (unsigned long long)(cb->n * cb->c * cb->h * cb->w));
+        host->error(host, msg);
+        return;
+    }
     struct sophon_tensor t = {.n = cb->n,
                               .c = cb->c,
                               .h = cb->h,
