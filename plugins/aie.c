@@ -286,7 +286,7 @@ static void layer_done(struct collector *c, const struct dladbg_event *ev)
         struct verdict v;
         if (r.missing) {
             memset(&v, 0, sizeof v);
-            snprintf(v.check, sizeof v.check, "not derived: register %s unavailable",
+            snprintf(v.check, sizeof v.check, "not derived: register %.100s unavailable",
                      r.first_missing);
             st[i].n_parts = 0;
         } else {
@@ -338,9 +338,16 @@ struct part_text {
 static void describe_part(const struct aie_stream *st, unsigned p, struct part_text *out)
 {
     struct aie_tiling t;
-    aie_from_access_natural(&st->part[p], st->elem_bytes, &t);
+    memset(out, 0, sizeof *out);
     snprintf(out->base, sizeof out->base, "0x%" PRIx64, st->part[p].base);
     snprintf(out->type, sizeof out->type, "%s", st->type);
+    if (!aie_from_access_natural(&st->part[p], st->elem_bytes, &t)) {
+        snprintf(out->buffer, sizeof out->buffer, "-");
+        snprintf(out->tiling, sizeof out->tiling, "-");
+        snprintf(out->offset, sizeof out->offset, "-");
+        snprintf(out->traversal, sizeof out->traversal, "-");
+        return;
+    }
     aie_format_u32s(out->buffer, sizeof out->buffer, t.buffer_dim, t.n_dims);
     aie_format_u32s(out->tiling, sizeof out->tiling, t.tiling_dim, t.n_dims);
     aie_format_i32s(out->offset, sizeof out->offset, t.offset, t.n_dims);

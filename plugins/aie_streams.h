@@ -17,7 +17,7 @@
 #include "dladbg/decoder.h"
 
 #define AIE_MAX_PARTS   24 /* BDMA: up to 20 operations per group */
-#define AIE_MAX_STREAMS 8
+#define AIE_MAX_STREAMS 8  /* SDP: input, 3 operands, output */
 
 struct aie_stream {
     const char *client; /* DMA client as the model's events name it: "sdp.mrdma" */
@@ -43,7 +43,7 @@ struct aie_regs {
     const struct dladbg_run *run;
     uint32_t layer;
     bool missing;
-    char first_missing[64];
+    char first_missing[160];
 };
 
 static inline uint32_t aie_reg(struct aie_regs *r, const char *unit, const char *reg,
@@ -122,6 +122,54 @@ static inline void aie_shape(struct aie_stream *st, uint64_t w, uint64_t h, uint
 
 /* ---------------------------------------------------------------- SDP */
 
+/* The BS, BN and EW operands SDP_RDMA reads (its BRDMA, NRDMA and ERDMA):
+ * one value (or an ALU/MUL pair) per channel, or per element laid out like
+ * a feature cube whose atoms hold `group` channels. */
+static inline void aie_sdp_operand(struct aie_regs *r, unsigned atom, uint64_t w, uint64_t h,
+                                   uint64_t c, const char *name, struct aie_stream *s, unsigned *n)
+{
+    char cfg[24], f[32], lo[32], hi[32], line[32], surf[32];
+    snprintf(cfg, sizeof cfg, "D_%sRDMA_CFG", name[1] == 'S' ? "B" : name[1] == 'N' ? "N" : "E");
+    snprintf(f, sizeof f, "%cRDMA_DISABLE", cfg[2]);
+    if (aie_reg(r, "SDP_RDMA", cfg, f))
+        return;
+    static const char *const clients[3] = {"sdp.brdma", "sdp.nrdma", "sdp.erdma"};
+    struct aie_stream *st = aie_new_stream(s, n,
+                                           clients[cfg[2] == 'B'   ? 0
+                                                   : cfg[2] == 'N' ? 1
+                                                                   : 2],
+                                           false, "operands", 0);
+    snprintf(f, sizeof f, "%cRDMA_DATA_USE", cfg[2]);
+    uint64_t comps = aie_reg(r, "SDP_RDMA", cfg, f) == 2 ? 2 : 1; /* BOTH: ALU and MUL */
+    snprintf(f, sizeof f, "%cRDMA_DATA_SIZE", cfg[2]);
+    unsigned bytes = aie_reg(r, "SDP_RDMA", cfg, f) ? 2 : 1;
+    st->elem_bytes = bytes;
+    st->type = bytes == 1 ? "int8" : "int16";
+    snprintf(f, sizeof f, "%cRDMA_DATA_MODE", cfg[2]);
+    snprintf(lo, sizeof lo, "D_%s_BASE_ADDR_LOW", name);
+    snprintf(hi, sizeof hi, "D_%s_BASE_ADDR_HIGH", name);
+    uint64_t base = aie_addr64(r, "SDP_RDMA", hi, lo);
+    st->n_parts = 1;
+    /* channels come in whole atoms' worth of the processing precision */
+    uint32_t proc = aie_reg(r, "SDP_RDMA", "D_FEATURE_MODE_CFG", "PROC_PRECISION");
+    uint64_t group = atom / aie_prec_bytes(proc);
+    if (!aie_reg(r, "SDP_RDMA", cfg, f)) { /* per kernel: one run of every channel */
+        uint64_t padded = (c + group - 1) / group * group;
+        snprintf(st->shape, sizeof st->shape, "%llu channels (%llu read) x %llu %s",
+                 (unsigned long long)c, (unsigned long long)padded, (unsigned long long)comps,
+                 st->type);
+        st->part[0] = (struct aie_access){.base = base, .run_bytes = padded * comps * bytes};
+        return;
+    }
+    snprintf(line, sizeof line, "D_%s_LINE_STRIDE", name);
+    snprintf(surf, sizeof surf, "D_%s_SURFACE_STRIDE", name);
+    snprintf(st->shape, sizeof st->shape, "%llux%llux%llu x %llu %s", (unsigned long long)w,
+             (unsigned long long)h, (unsigned long long)c, (unsigned long long)comps, st->type);
+    aie_cube_part(&st->part[0], base, w, h, (c + group - 1) / group,
+                  aie_reg(r, "SDP_RDMA", line, NULL), aie_reg(r, "SDP_RDMA", surf, NULL), 1);
+    st->part[0].run_bytes = w * group * comps * bytes;
+}
+
 static inline void aie_sdp_streams(struct aie_regs *r, unsigned atom, struct aie_stream *s,
                                    unsigned *n)
 {
@@ -142,6 +190,9 @@ static inline void aie_sdp_streams(struct aie_regs *r, unsigned atom, struct aie
                       aie_reg(r, "SDP_RDMA", "D_SRC_LINE_STRIDE", NULL),
                       aie_reg(r, "SDP_RDMA", "D_SRC_SURFACE_STRIDE", NULL), atom);
     }
+    static const char *const operands[3] = {"BS", "BN", "EW"};
+    for (int i = 0; i < 3; i++)
+        aie_sdp_operand(r, atom, w, h, c, operands[i], s, n);
     if (!aie_reg(r, "SDP", "D_FEATURE_MODE_CFG", "OUTPUT_DST")) {
         uint32_t prec = aie_reg(r, "SDP", "D_DATA_FORMAT", "OUT_PRECISION");
         struct aie_stream *st = aie_new_stream(s, n, "sdp.wdma", true, "output cube", prec);

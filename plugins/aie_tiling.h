@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define AIE_MAX_DIMS  4 /* a memory tile addresses 4 dimensions */
-#define AIE_MAX_LOOPS 8
+#define AIE_MAX_DIMS   4 /* a memory tile addresses 4 dimensions */
+#define AIE_MAX_LOOPS  8
 #define AIE_MAX_BUFFER (1ull << 40) /* elements: positions and addresses stay far from overflow */
 
 struct aie_traversal {
@@ -283,7 +283,9 @@ static inline bool aie_try_units(const struct aie_access *a, unsigned elem_bytes
         reach[0] += (uint64_t)t->offset[0];
     t->n_loops = a->n_loops;
     for (unsigned i = 0; i < a->n_loops; i++) {
-        if (a->loop[i].stride <= 0 || a->loop[i].count > UINT32_MAX)
+        /* a zero stride repeats the same tile (AIE allows it); negative ones
+         * have no tiling form */
+        if (a->loop[i].stride < 0 || a->loop[i].count > UINT32_MAX)
             return false;
         unsigned d = dims - 1;
         while (d > 0 && (uint64_t)a->loop[i].stride % unit[d])
