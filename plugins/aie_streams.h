@@ -125,13 +125,35 @@ static inline void aie_shape(struct aie_stream *st, uint64_t w, uint64_t h, uint
 /* The BS, BN and EW operands SDP_RDMA reads (its BRDMA, NRDMA and ERDMA):
  * one value (or an ALU/MUL pair) per channel, or per element laid out like
  * a feature cube whose atoms hold `group` channels. */
+/* Whether SDP stage ("BS", "BN", "EW") takes an operand from memory: it
+ * runs, and its ALU or multiplier runs with source MEM (as the model
+ * decides, sim/sdp.c). */
+static inline bool aie_sdp_stage_reads(struct aie_regs *r, const char *stage)
+{
+    char cfg[24], sub[24], f[32];
+    snprintf(cfg, sizeof cfg, "D_DP_%s_CFG", stage);
+    snprintf(f, sizeof f, "%s_BYPASS", stage);
+    if (aie_reg(r, "SDP", cfg, f))
+        return false;
+    static const char *const parts[2] = {"ALU", "MUL"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(f, sizeof f, "%s_%s_BYPASS", stage, parts[i]);
+        bool bypassed = aie_reg(r, "SDP", cfg, f) != 0;
+        snprintf(sub, sizeof sub, "D_DP_%s_%s_CFG", stage, parts[i]);
+        snprintf(f, sizeof f, "%s_%s_SRC", stage, parts[i]);
+        if (!bypassed && aie_reg(r, "SDP", sub, f))
+            return true;
+    }
+    return false;
+}
+
 static inline void aie_sdp_operand(struct aie_regs *r, unsigned atom, uint64_t w, uint64_t h,
                                    uint64_t c, const char *name, struct aie_stream *s, unsigned *n)
 {
     char cfg[24], f[32], lo[32], hi[32], line[32], surf[32];
     snprintf(cfg, sizeof cfg, "D_%sRDMA_CFG", name[1] == 'S' ? "B" : name[1] == 'N' ? "N" : "E");
     snprintf(f, sizeof f, "%cRDMA_DISABLE", cfg[2]);
-    if (aie_reg(r, "SDP_RDMA", cfg, f))
+    if (!aie_sdp_stage_reads(r, name) || aie_reg(r, "SDP_RDMA", cfg, f))
         return;
     static const char *const clients[3] = {"sdp.brdma", "sdp.nrdma", "sdp.erdma"};
     struct aie_stream *st = aie_new_stream(s, n,
