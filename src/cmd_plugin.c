@@ -100,6 +100,7 @@ static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
     struct console c;
     console_init(&c, &pr, d, a);
     int rc = pc->exec(&c.con, argc, argv);
+    plugin_run_release(&pr);
     if (rc != 0 && !c.failed)
         return cmd_fail(d, a, "failed");
     return rc == 0 && !c.failed ? CMD_OK : CMD_ERROR;
@@ -121,6 +122,7 @@ void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, cha
     struct console c;
     console_init(&c, &pr, d, NULL);
     pc->complete(&c.con, n, words, word, offer, ctx);
+    plugin_run_release(&pr);
 }
 
 /* ---------------------------------------------------------------- the rows */

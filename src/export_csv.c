@@ -101,6 +101,7 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
         }
         pi->dec->close(o.state, &o.host);
     }
+    plugin_run_release(&pr);
     if (o.failed) {
         afile_abort(&af);
         snprintf(err, errlen, "%s: %s", path, o.error);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "reg_history.h"
 
 /* Storage for the strings an event points to while it is being decoded. */
 struct scratch {
@@ -203,22 +204,9 @@ static int run_layer(const struct dladbg_run *run, uint32_t index, struct dladbg
     return 0;
 }
 
-/* Index of the ring record where layer started; -1 when it has not started
- * (its registers are the live ones), -2 when the ring no longer holds it. */
-static long start_record(const struct trace_ring *ring, const struct dla_layer *l)
-{
-    if (l->state == DLA_LAYER_PROGRAMMING || l->state == DLA_LAYER_ENABLED)
-        return -1;
-    for (size_t i = ring ? trace_ring_count(ring) : 0; i-- > 0;) {
-        const struct trace_rec *r = trace_ring_get(ring, i);
-        if (r->kind == DLA_EV_LAYER_START && r->layer == (int32_t)l->index)
-            return (long)i;
-    }
-    return -2;
-}
-
-/* The value now, then every later write undone newest first: what the
- * register held when the layer started. */
+/* What the register held when the layer started: the live value when the
+ * layer has not started yet, else the register file replayed up to its
+ * LAYER_START record (reg_history.h). */
 static int run_layer_reg(const struct dladbg_run *run, uint32_t layer, const char *unit,
                          const char *reg, const char *field, uint32_t *value)
 {
@@ -236,14 +224,14 @@ static int run_layer_reg(const struct dladbg_run *run, uint32_t layer, const cha
     if (rr->dual && group > 1)
         return -1; /* a BDMA group still being queued */
     uint32_t v = dla_reg_value(d, dla_unit_of(d, ru), group < 0 ? 0 : group, rr->offset);
-    long start = start_record(pr->ring, l);
-    if (start == -2)
-        return -1;
-    uint32_t addr = regdb_addr(ru, rr);
-    for (size_t i = pr->ring ? trace_ring_count(pr->ring) : 0; start >= 0 && i-- > (size_t)start;) {
-        const struct trace_rec *r = trace_ring_get(pr->ring, i);
-        if (r->kind == DLA_EV_REG_WRITE && r->x == addr && (!rr->dual || r->b == group))
-            v = r->z;
+    if (l->state != DLA_LAYER_PROGRAMMING && l->state != DLA_LAYER_ENABLED) {
+        if (!pr->history)
+            pr->history = reg_history_create(pr->ring, dla_layer_count(d));
+        size_t start;
+        if (!pr->history || !reg_history_layer_start(pr->history, layer, &start))
+            return -1; /* out of memory, or the ring no longer reaches back to the start */
+        v = reg_history_value_at(pr->history, start, regdb_addr(ru, rr),
+                                 group < 0 ? 0xff : (uint8_t)group, v);
     }
     *value = rf ? regdb_field_get(rf, v) : v;
     return 0;
@@ -280,6 +268,12 @@ static int run_read_mem(const struct dladbg_run *run, const char *space, uint64_
         if (!strcmp(space, dla_space_name((enum dla_space)s)))
             return dla_mem_read(d, (enum dla_space)s, addr, buf, len) == MEM_OK ? 0 : -1;
     return -1;
+}
+
+void plugin_run_release(struct plugin_run *pr)
+{
+    reg_history_destroy(pr->history);
+    pr->history = NULL;
 }
 
 void plugin_run_init(struct plugin_run *pr, struct session *s, const struct trace_ring *ring)

@@ -24,15 +24,20 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_eve
 void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *out,
                               struct dladbg_counter *counters, struct dladbg_lut_stats *lut);
 
+struct reg_history;
+
 /* struct dladbg_run over s (may be NULL: no file open) and ring. */
 struct plugin_run {
     struct dladbg_run run; /* first: plugins get a pointer to it */
     struct session *session;
     const struct trace_ring *ring;
+    struct reg_history *history; /* built at the first layer_reg of a started layer */
     struct dladbg_counter counters[DLA_MAX_COUNTERS];
     struct dladbg_lut_stats lut;
 };
 
 void plugin_run_init(struct plugin_run *pr, struct session *s, const struct trace_ring *ring);
+/* Free what the run built while plugins used it; pr may be initialised again. */
+void plugin_run_release(struct plugin_run *pr);
 
 #endif

@@ -241,6 +241,9 @@ static void test_run_access(void **state)
         assert_int_equal(v, 7);
     }
     uint32_t v;
+    /* back to an earlier layer after a later one: the replay starts over */
+    assert_int_equal(run->layer_reg(run, 1, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), 0);
+    assert_int_equal(v, 0x80101000u);
     assert_int_equal(run->layer_reg(run, 9, "BDMA", "CFG_LINE", NULL, &v), -1);
     assert_int_equal(run->layer_reg(run, 0, "BDMA", "NO_SUCH_REG", NULL, &v), -1);
     assert_int_equal(run->layer_reg(run, 0, "BDMA", "CFG_LINE", "NO_FIELD", &v), -1);
@@ -260,6 +263,20 @@ static void test_run_access(void **state)
     assert_string_equal(complete(d, "aie streams ").all, "[0][1][2][3]");
     assert_int_equal(fixture_exec(d, "aie streams 4"), CMD_ERROR);
     expect_text("no layer \"4\" (the run has 4)");
+    plugin_run_release(&pr);
+    dbg_destroy(d);
+    /* a ring too short to reach back to layer 0's start: that is said, not guessed */
+    struct dbg_options opt = {.batch = true, .no_builtin_plugins = true, .trace_ring_events = 24};
+    d = dbg_create(&opt, &fixture_sink);
+    char err[256];
+    assert_true(dbg_open(d, path, err, sizeof err));
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_true(trace_ring_dropped(d->ring) > 0);
+    plugin_run_init(&pr, d->session, d->ring);
+    assert_int_equal(run->layer_reg(run, 0, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), -1);
+    assert_int_equal(run->layer_reg(run, 3, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), 0);
+    assert_int_equal(v, 0x80103000u);
+    plugin_run_release(&pr);
     dbg_destroy(d);
 }
 
