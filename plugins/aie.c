@@ -474,6 +474,7 @@ static void emit_text(void *ctx, const struct dladbg_layer *l, const struct aie_
     struct text_ctx *t = ctx;
     plugin_say(t->con, "layer %u (%s) %s %s, %s %s:", l->index, l->unit, st->client,
                st->write ? "write" : "read", st->what, st->shape);
+    uint64_t bds = 0;
     for (unsigned p = 0; p < st->n_parts; p++) {
         struct part_text pt;
         describe_part(st, p, &pt);
@@ -482,7 +483,10 @@ static void emit_text(void *ctx, const struct dladbg_layer *l, const struct aie_
                    "type %s; %" PRIu64 " elements, %" PRIu64 " buffer descriptor%s",
                    st->n_parts > 1 ? "part " : "", pt.base, pt.buffer, pt.tiling, pt.offset,
                    pt.traversal, pt.type, pt.elements, pt.bds, pt.bds == 1 ? "" : "s");
+        bds += pt.bds;
     }
+    if (st->n_parts > 1) /* the parts run one after the other: chained BDs */
+        plugin_say(t->con, "  %u parts, %" PRIu64 " buffer descriptors in all", st->n_parts, bds);
     plugin_say(t->con, "  model: %" PRIu64 " transfer%s, %" PRIu64 " bytes: %s", v->transfers,
                v->transfers == 1 ? "" : "s", v->bytes, v->check);
     t->streams++;

@@ -149,4 +149,14 @@ for t in "$data"/traces_v2/nv_small/pdp_16x6x16_4x2_split_max_int8_0 \
     expect_grep "$out" "^\([0-9]*\) streams\{0,1\}: \1 match the model's transfers, 0 do not, 0 not checked"
     n=$((n + 1))
 done
+# PDP's width splits: the middle split re-reads the first split's columns
+# (kernel 4, stride 2): parts whose tiles overlap
+t="$data"/traces_v2/nv_small/pdp_16x6x16_4x2_split_max_int8_0
+if [ -e "$t" ]; then
+    run_exit 0 "PDP splits" --batch -q -ex run -ex "aie streams" "$t"
+    expect_grep "$out" "^  part 0x80808e00 buffer_dimension {12464}, tiling_dimension {16}, offset {0},"
+    expect_grep "$out" "^  part 0x80808e00 buffer_dimension {12560}, tiling_dimension {112}, offset {0},"
+    expect_grep "$out" "^  part 0x80808e00 buffer_dimension {12576}, tiling_dimension {32}, offset {96},"
+    expect_line "$out" "  3 parts, 3 buffer descriptors in all"
+fi
 echo "checked the streams of $n NVIDIA traces and loadables"
