@@ -348,9 +348,9 @@ static void describe_part(const struct aie_stream *st, unsigned p, struct part_t
         snprintf(out->traversal, sizeof out->traversal, "-");
         return;
     }
-    aie_format_u32s(out->buffer, sizeof out->buffer, t.buffer_dim, t.n_dims);
-    aie_format_u32s(out->tiling, sizeof out->tiling, t.tiling_dim, t.n_dims);
-    aie_format_i32s(out->offset, sizeof out->offset, t.offset, t.n_dims);
+    aie_format_dims(out->buffer, sizeof out->buffer, t.buffer_dim, t.n_dims, false);
+    aie_format_dims(out->tiling, sizeof out->tiling, t.tiling_dim, t.n_dims, false);
+    aie_format_dims(out->offset, sizeof out->offset, t.offset, t.n_dims, true);
     aie_format_traversal(out->traversal, sizeof out->traversal, &t);
     out->bds = aie_bd_count(&t, AIE_EXT_BD_DIMS);
     out->elements = aie_elements(&t);
@@ -783,9 +783,9 @@ static int cmd_tiling(const struct dladbg_console *con, int argc, const char *co
     if (parse_tiling(con, argc, argv, &t, &limit))
         return 1;
     char b[64], ti[64], o[64], tr[200];
-    aie_format_u32s(b, sizeof b, t.buffer_dim, t.n_dims);
-    aie_format_u32s(ti, sizeof ti, t.tiling_dim, t.n_dims);
-    aie_format_i32s(o, sizeof o, t.offset, t.n_dims);
+    aie_format_dims(b, sizeof b, t.buffer_dim, t.n_dims, false);
+    aie_format_dims(ti, sizeof ti, t.tiling_dim, t.n_dims, false);
+    aie_format_dims(o, sizeof o, t.offset, t.n_dims, true);
     aie_format_traversal(tr, sizeof tr, &t);
     plugin_say(con,
                "tiling_parameters: buffer_dimension %s, tiling_dimension %s, offset %s, "

@@ -391,21 +391,16 @@ static inline uint64_t aie_bd_count(const struct aie_tiling *t, unsigned bd_dims
     return bds;
 }
 
-/* "{a,b,c}" of n numbers. */
-static inline void aie_format_u32s(char *buf, size_t len, const uint32_t *v, unsigned n)
+/* "{a,b,c}" of n numbers of one of the dimension vectors: unsigned
+ * (buffer_dimension, tiling_dimension, boundary_dimension) or signed
+ * (offset). */
+static inline void aie_format_dims(char *buf, size_t len, const void *v, unsigned n, bool sign)
 {
     size_t used = (size_t)snprintf(buf, len, "{");
-    for (unsigned i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%u", i ? "," : "", v[i]);
-    if (used < len)
-        snprintf(buf + used, len - used, "}");
-}
-
-static inline void aie_format_i32s(char *buf, size_t len, const int32_t *v, unsigned n)
-{
-    size_t used = (size_t)snprintf(buf, len, "{");
-    for (unsigned i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", v[i]);
+    for (unsigned i = 0; i < n && used < len; i++) {
+        long long x = sign ? ((const int32_t *)v)[i] : (long long)((const uint32_t *)v)[i];
+        used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "," : "", x);
+    }
     if (used < len)
         snprintf(buf + used, len - used, "}");
 }
