@@ -20,6 +20,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_data_entries,
     cmd_export_entries,
     cmd_misc_entries,
+    cmd_plugin_entries,
     NULL,
 };
 
@@ -195,10 +196,12 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
         return NULL;
     }
     d->out = out;
+    plugin_host_reserve(d->plugins, cmd_builtin_taken, NULL);
     if (!d->opt.no_builtin_plugins)
         plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
     else
         plugin_host_scan_list(d->plugins, d->opt.plugin_path, refusal, d);
+    cmd_plugin_sync(d);
     /* the default sink: output of runs driven directly through the session */
     return d;
 }
@@ -224,6 +227,7 @@ void dbg_destroy(struct dbg *d)
     cps_destroy(d->cps);
     trace_ring_destroy(d->ring);
     proglog_destroy(d->log);
+    cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
     free(d);
 }
@@ -246,7 +250,10 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
 
 bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen)
 {
-    return plugin_host_load(d->plugins, path, err, errlen);
+    if (!plugin_host_load(d->plugins, path, err, errlen))
+        return false;
+    cmd_plugin_sync(d);
+    return true;
 }
 
 int dbg_exit_status(const struct dbg *d)
@@ -607,6 +614,7 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     const struct dbg_sink *saved = d->out;
     if (out)
         d->out = out;
+    cmd_plugin_sync(d); /* plugins may have been loaded through d->plugins directly */
     char repeat[sizeof d->last_cmd];
     if (blank(line)) {
         if (strchr(line, '#') || !d->last_cmd[0]) {
@@ -696,6 +704,11 @@ static void offer(struct completion *c, const char *cand)
         return;
     c->fn(c->ctx, cand);
     c->n++;
+}
+
+static void offer_word(void *ctx, const char *cand)
+{
+    offer(ctx, cand);
 }
 
 static bool offer_entry(const struct cmd_entry *e, void *ctx)
@@ -837,6 +850,7 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         *word_start = start;
     char word[1024];
     snprintf(word, sizeof word, "%s", buf + start);
+    cmd_plugin_sync(d);
     struct completion c = {.d = d, .word = word, .wlen = cursor - start, .fn = fn, .ctx = ctx};
     /* the words before the one being completed */
     buf[start] = 0;
@@ -860,7 +874,9 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         e = sub;
         i++;
     }
-    if (e) {
+    if (e && cmd_plugin_entry(e)) {
+        cmd_plugin_complete(d, e, a->argc, a->argv, word, offer_word, &c);
+    } else if (e) {
         int k = a->argc - i; /* argument index being completed */
         if (e->subs && k == 0)
             each_entry(e->subs, offer_entry, &c);

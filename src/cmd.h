@@ -164,7 +164,8 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c). */
+ * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c), then the
+ * commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

@@ -86,5 +86,17 @@ extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
 extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, tensor, print */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
+extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
+
+/* Plugin commands (cmd_plugin.c).  Rebuild the rows from d's plugins (d NULL:
+ * none); forget them when d goes. */
+void cmd_plugin_sync(struct dbg *d);
+void cmd_plugin_forget(const struct dbg *d);
+bool cmd_plugin_entry(const struct cmd_entry *e);
+/* A plugin_name_taken_fn: the word is a built-in command's name or alias. */
+bool cmd_builtin_taken(void *ctx, const char *name);
+/* Completion of a plugin command's word after argv[0..argc-1]. */
+void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
+                         const char *word, dladbg_offer_fn offer, void *ctx);
 
 #endif
