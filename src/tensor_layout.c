@@ -44,7 +44,20 @@ const char *tensor_type_name(uint8_t data_type)
     }
 }
 
-static void fill(const struct ld_tensor *t, enum tensor_surface s, struct tensor_layout *lay)
+/* Bytes of elements (c * h * w * bpe), or false when that passes limit: a
+ * hostile loadable's dimensions (each up to 2^31) would otherwise wrap the
+ * products every caller sizes its buffers and loops from. */
+static bool elements_fit(const struct tensor_layout *lay, uint64_t limit)
+{
+    uint64_t n = (uint64_t)lay->c * lay->h; /* < 2^62: no wrap */
+    if (lay->w && n > limit / lay->w)
+        return false;
+    n *= lay->w;
+    return n <= limit / lay->bpe;
+}
+
+static bool fill(const struct ld_tensor *t, enum tensor_surface s, const char *role,
+                 struct tensor_layout *lay, char *err, size_t errlen)
 {
     lay->surface = (uint8_t)s;
     lay->data_type = t->data_type;
@@ -57,6 +70,13 @@ static void fill(const struct ld_tensor *t, enum tensor_surface s, struct tensor
     lay->line_stride = t->stride[1];
     lay->surf_stride = t->stride[2];
     lay->size = t->size;
+    if (elements_fit(lay, TENSOR_LAYOUT_MAX_BYTES))
+        return true;
+    char shape[96];
+    tensor_layout_shape(lay, shape, sizeof shape);
+    snprintf(err, errlen, "%s tensor \"%s\": %s is more than %llu bytes of elements", role,
+             t->name ? t->name : "", shape, (unsigned long long)TENSOR_LAYOUT_MAX_BYTES);
+    return false;
 }
 
 /* Feature surfaces by data type, the same for input and output; false for
@@ -115,8 +135,7 @@ bool tensor_layout_input(const struct ld_tensor *t, struct tensor_layout *lay, c
                  t->name ? t->name : "", t->pixel_format, tensor_type_name(t->data_type));
         return false;
     }
-    fill(t, s, lay);
-    return true;
+    return fill(t, s, "input", lay, err, errlen);
 }
 
 bool tensor_layout_output(const struct ld_tensor *t, struct tensor_layout *lay, char *err,
@@ -131,8 +150,7 @@ bool tensor_layout_output(const struct ld_tensor *t, struct tensor_layout *lay, 
                  t->name ? t->name : "", t->data_type, tensor_type_name(t->data_type));
         return false;
     }
-    fill(t, s, lay);
-    return true;
+    return fill(t, s, "output", lay, err, errlen);
 }
 
 void tensor_layout_shape(const struct tensor_layout *lay, char *buf, size_t len)

@@ -36,6 +36,11 @@ enum tensor_surface {
     TSURF_X16_FP16,
 };
 
+/* Largest tensor (c * h * w elements times their bytes) the layouts accept:
+ * more than any DLA memory holds, small enough that no product of a
+ * coordinate and a stride wraps 64 bits. */
+#define TENSOR_LAYOUT_MAX_BYTES (1ull << 32)
+
 struct tensor_layout {
     uint8_t surface;   /* enum tensor_surface */
     uint8_t data_type; /* LD_TYPE_* of the descriptor */
@@ -54,7 +59,8 @@ bool tensor_layout_input(const struct ld_tensor *t, struct tensor_layout *lay, c
 /* The surface the runtime reads the output tensor with (its Tensor2DIMG):
  * feature formats by data type; any other pixel format is read as fp16 x16,
  * as the runtime does after printing an error.  false for a feature tensor of
- * a data type it cannot read. */
+ * a data type it cannot read.  Both refuse shapes of more than
+ * TENSOR_LAYOUT_MAX_BYTES, so c * h * w and every offset fit 64 bits. */
 bool tensor_layout_output(const struct ld_tensor *t, struct tensor_layout *lay, char *err,
                           size_t errlen);
 

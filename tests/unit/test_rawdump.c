@@ -14,6 +14,7 @@
 
 #include "fp16.h"
 #include "rawdump.h"
+#include "tensor_layout.h"
 
 static struct ld_tensor feature(uint8_t pixel_format, uint8_t data_type, int c, int h, int w,
                                 uint32_t line, uint32_t surf, uint64_t size)
@@ -142,6 +143,26 @@ static void test_refusals(void **state)
     assert_null(text);
 }
 
+/* A hostile loadable's shape whose element count does not fit 64 bits
+ * (2^21 x 2^21 x 2^22 = 2^64) must be refused by its size, before any
+ * buffer is sized from the wrapped product. */
+static void test_shape_overflow(void **state)
+{
+    (void)state;
+    char *text, err[256];
+    size_t n;
+    uint8_t buf[64] = {0};
+    struct ld_tensor t = feature(36, LD_TYPE_INT8, 1 << 21, 1 << 21, 1 << 22, 0, 0, 64);
+    assert_false(rawdump_text(&t, buf, sizeof buf, &text, &n, err, sizeof err));
+    assert_non_null(strstr(err, "2097152x2097152x4194304"));
+    assert_non_null(strstr(err, "more than"));
+    assert_null(text);
+    /* the same rule guards an input tensor filled from --image or --input */
+    struct tensor_layout lay;
+    assert_false(tensor_layout_input(&t, &lay, err, sizeof err));
+    assert_non_null(strstr(err, "input tensor \"out\": 1x2097152x2097152x4194304 int8"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_fp16_tensor),
         cmocka_unit_test(test_pixel_format_read_as_fp16),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_shape_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
