@@ -21,6 +21,12 @@ expect_line "$out" "$want"
 expect_grep "$out" "output written to $tmp/raw.txt"
 [ "$(cat "$tmp/raw.txt"; echo x)" = "${want}x" ] || fail "file holds \"$(cat "$tmp/raw.txt")\""
 
+# a tensor whose text is longer than one message line (sample:bdma: several
+# kilobytes) is printed whole, the same text as the file
+run_exit 0 "rawdump of a large tensor" --batch -q --rawdump -o "$tmp/bdma.txt" sample:bdma
+[ "$(wc -c < "$tmp/bdma.txt")" -gt 2048 ] || fail "sample:bdma's dump is too short to test"
+expect_line "$out" "$(cat "$tmp/bdma.txt")"
+
 # a bad output path is an input error and leaves no file behind
 run_exit 2 "rawdump to a missing folder" --batch -q --rawdump -o "$tmp/no/such/raw.txt" sample:lenet
 [ ! -e "$tmp/no" ] || fail "a folder was created"
