@@ -38,5 +38,6 @@ run_dladbg --version | grep -q "^dladbg " || fail "--version"
 man=$(sed 's/\\//g' "$top/share/dladbg.1")
 for opt in $(run_dladbg --help | grep -o -- ' -[-a-zA-Z]*' | sort -u); do
     printf '%s\n' "$man" | grep -q -- "$opt" || fail "share/dladbg.1 does not document $opt"
+    grep -q -- "\`$opt" "$top/README.md" || fail "README.md does not document $opt"
 done
 echo ok
