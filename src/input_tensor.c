@@ -155,8 +155,9 @@ bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct inp
     }
     const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
     if (t->size > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "input tensor of %llu bytes is too large",
-                 (unsigned long long)t->size);
+        snprintf(err, errlen, "%s: input tensor \"%s\" of %llu bytes; dladbg fills at most %u",
+                 rt->ld->name, t->name ? t->name : "", (unsigned long long)t->size,
+                 DIMG_MAX_PAYLOAD);
         return false;
     }
     uint8_t *file;

@@ -168,7 +168,8 @@ bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf,
     const struct ld_tensor *t = &rt->ld->tensors[rt->output_tensor];
     *len = t->size;
     if (*len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "output tensor of %llu bytes is too large", (unsigned long long)*len);
+        snprintf(err, errlen, "%s: output tensor \"%s\" of %llu bytes; dladbg reads at most %u",
+                 rt->ld->name, t->name ? t->name : "", (unsigned long long)*len, DIMG_MAX_PAYLOAD);
         return false;
     }
     *buf = malloc(*len ? *len : 1);

@@ -332,6 +332,26 @@ static void test_dimg_round_trip(void **state)
     }
 }
 
+/* A tensor larger than dladbg fills or reads is refused by name, with the
+ * limit, before any file is read or buffer allocated. */
+static void test_tensor_too_large(void **state)
+{
+    (void)state;
+    struct tensor_spec sp = {LD_TYPE_INT8, LD_PIXEL_FEATURE, 1, 1, 1, 32, 32, 300u << 20};
+    struct placed p;
+    place(&p, &sp);
+    char warn[256], err[256];
+    struct input_opts o = {.raw = "/nonexistent/input.bin"};
+    assert_false(input_tensor_fill(&p.rt, p.d, &o, warn, sizeof warn, err, sizeof err));
+    assert_non_null(strstr(err, "rt: input tensor \"in\" of 314572800 bytes; dladbg fills at "
+                                "most 268435456"));
+    uint8_t *buf;
+    uint64_t len;
+    assert_false(runtime_read_output(&p.rt, p.d, &buf, &len, err, sizeof err));
+    assert_non_null(strstr(err, "rt: output tensor \"out\" of 314572800 bytes"));
+    unplace(&p);
+}
+
 static void test_parse_options(void **state)
 {
     (void)state;
@@ -364,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_fill_dimg_and_raw),
         cmocka_unit_test(test_dimg_round_trip),
         cmocka_unit_test(test_parse_options),
+        cmocka_unit_test(test_tensor_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
