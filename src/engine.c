@@ -9,6 +9,7 @@
  * as a shadow copy of what the driver wrote. */
 #include "engine_priv.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -705,6 +706,65 @@ static void reset_processors(struct engine *e)
     }
 }
 
+/* A memory cube is plausible when it is unused (all zero, as compilers leave
+ * the operands a stage does not read) or its address index is in the task's
+ * list, it has a size and dimensions, and it lies inside the memory the entry
+ * names. */
+static bool cube_plausible(const struct engine *e, const struct fw_cube *c)
+{
+    enum dla_space space;
+    uint64_t addr, base, size;
+    if (c->type > FW_MEM_HW)
+        return false;
+    bool unused = c->size == 0 && c->width == 0 && c->height == 0 && c->channel == 0;
+    if (c->type == FW_MEM_HW || c->address == -1 || unused)
+        return true;
+    if (!runtime_task_address(e->rt, e->task, c->address, &space, &addr) ||
+        !runtime_task_buffer(e->rt, e->task, c->address, &space, &base, &size))
+        return false;
+    if (c->size == 0 || c->width == 0 || c->height == 0 || c->channel == 0)
+        return false;
+    return (uint64_t)c->offset + c->size <= base + size - addr;
+}
+
+/* How many data cubes of the task's (first ROI's) operations are not
+ * plausible when the descriptors are read in layout l. */
+static unsigned misfit_cubes(struct engine *e, struct dla *d, enum fw_layout l)
+{
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < e->net.num_operations; i++) {
+        uint8_t opb[FW_OP_SIZE], surf[FW_SURFACE_SIZE];
+        struct fw_op op;
+        const struct fw_cube *cubes[FW_MAX_CUBES];
+        if (dla_mem_read(d, (enum dla_space)e->ops.space, e->ops.base + FW_OP_SIZE * i, opb,
+                         sizeof opb) != MEM_OK ||
+            dla_mem_read(d, (enum dla_space)e->surfaces.space,
+                         e->surfaces.base + FW_SURFACE_SIZE * i, surf, sizeof surf) != MEM_OK ||
+            !fw_decode_op(l, e->deps[i].op_type, opb, surf, &op))
+            return UINT_MAX;
+        unsigned n = fw_op_cubes(&op, cubes);
+        for (unsigned k = 0; k < n; k++)
+            bad += !cube_plausible(e, cubes[k]);
+    }
+    return bad;
+}
+
+/* The blob version names the layout for NVIDIA's own compilers (0.11 and
+ * older: legacy, 0.12: current); other tools write other numbers (an AlexNet
+ * slice says 1.2.0 and carries legacy 28-byte cubes).  When the version's
+ * layout gives implausible cubes and the other layout gives none, the
+ * descriptors are read in the other layout. */
+static void check_layout(struct engine *e, struct dla *d)
+{
+    if ((uint64_t)e->net.num_operations * FW_OP_SIZE > e->ops.size ||
+        (uint64_t)e->net.num_operations * FW_SURFACE_SIZE > e->surfaces.size)
+        return; /* read_config reports it */
+    enum fw_layout other = e->layout == FW_LAYOUT_CURRENT ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
+    unsigned stated = misfit_cubes(e, d, e->layout);
+    if (stated != 0 && stated != UINT_MAX && misfit_cubes(e, d, other) == 0)
+        e->layout = other;
+}
+
 static enum fw_layout pick_layout(const struct runtime *rt, uint32_t task)
 {
     struct ld_version v;
@@ -738,6 +798,7 @@ bool engine_start(struct engine *e, struct dla *d, const struct runtime *rt, uin
         e->done = true;
         return true;
     }
+    check_layout(e, d);
     for (int i = 0; i < FW_OP_TYPES && !e->failed; i++) {
         int16_t head = e->net.op_head[i];
         if (head == -1)

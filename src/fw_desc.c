@@ -491,3 +491,31 @@ const char *fw_event_name(uint8_t event)
                                         "OP_ENABLED", "CDMA_WT_DONE", "CDMA_DT_DONE"};
     return event <= FW_EV_CDMA_DT_DONE ? names[event] : "?";
 }
+
+unsigned fw_op_cubes(const struct fw_op *op, const struct fw_cube *out[FW_MAX_CUBES])
+{
+    switch (op->type) {
+    case FW_OP_CONV: {
+        const struct fw_conv_surface *s = &op->u.conv.surface;
+        out[0] = &s->weight, out[1] = &s->wmb, out[2] = &s->wgs, out[3] = &s->src;
+        out[4] = &s->dst;
+        return 5;
+    }
+    case FW_OP_SDP: {
+        const struct fw_sdp_surface *s = &op->u.sdp.surface;
+        out[0] = &s->src, out[1] = &s->x1, out[2] = &s->x2, out[3] = &s->y, out[4] = &s->dst;
+        return 5;
+    }
+    case FW_OP_PDP:
+        out[0] = &op->u.pdp.surface.src, out[1] = &op->u.pdp.surface.dst;
+        return 2;
+    case FW_OP_CDP:
+        out[0] = &op->u.cdp.surface.src, out[1] = &op->u.cdp.surface.dst;
+        return 2;
+    case FW_OP_RUBIK:
+        out[0] = &op->u.rubik.surface.src, out[1] = &op->u.rubik.surface.dst;
+        return 2;
+    default:
+        return 0;
+    }
+}

@@ -224,6 +224,12 @@ void fw_encode_op(enum fw_layout layout, const struct fw_op *op, uint8_t opb[FW_
 void fw_encode_lut(const struct fw_lut *l, uint8_t b[FW_LUT_SIZE]);
 
 const char *fw_op_type_name(uint8_t type);
+
+/* The data cubes an operation's surface descriptor holds (conv: weight, WMB,
+ * WGS, input, output; SDP: input, X1, X2, Y, output; PDP, CDP, Rubik: input,
+ * output; BDMA: none).  Returns their number (at most FW_MAX_CUBES). */
+#define FW_MAX_CUBES 5
+unsigned fw_op_cubes(const struct fw_op *op, const struct fw_cube *out[FW_MAX_CUBES]);
 const char *fw_event_name(uint8_t event);
 
 #endif

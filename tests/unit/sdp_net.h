@@ -58,15 +58,16 @@ static inline void sdp_net_init(struct sdp_net *n)
     n->op.u.sdp.surface.dst = c;
 }
 
-/* The loadable of the network (one DLA task); *buf is malloc'ed. */
-static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t *len)
+/* The loadable of the network (one DLA task), its descriptors in `layout`
+ * and its blobs marked version v; *buf is malloc'ed. */
+static inline void sdp_net_encode_as(const struct sdp_net *n, enum fw_layout layout,
+                                     struct ld_version v, uint8_t **buf, size_t *len)
 {
     uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
     fw_encode_network(&n->nd, ndb);
-    fw_encode_op(FW_LAYOUT_CURRENT, &n->op, opb, sb);
+    fw_encode_op(layout, &n->op, opb, sb);
     fw_encode_common_op(&n->dep, db);
     struct lw *w = lw_create();
-    struct ld_version v = {0, 12, 0};
     lw_blob(w, "nd", 1, 1, v, ndb, sizeof ndb);
     lw_blob(w, "op", 1, 3, v, opb, sizeof opb);
     lw_blob(w, "surf", 1, 4, v, sb, sizeof sb);
@@ -84,6 +85,12 @@ static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t
     lw_submit(w, &task, 1);
     assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, buf, len));
     lw_destroy(w);
+}
+
+/* The same in the current layout, version 0.12.0 (NVIDIA's compiler). */
+static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t *len)
+{
+    sdp_net_encode_as(n, FW_LAYOUT_CURRENT, (struct ld_version){0, 12, 0}, buf, len);
 }
 
 #endif
