@@ -706,25 +706,16 @@ static void reset_processors(struct engine *e)
     }
 }
 
-/* A memory cube is plausible when it is unused (all zero, as compilers leave
- * the operands a stage does not read) or its address index is in the task's
- * list, it has a size and dimensions, and it lies inside the memory the entry
- * names. */
-static bool cube_plausible(const struct engine *e, const struct fw_cube *c)
+static bool task_room(void *ctx, int16_t index, uint64_t *room)
 {
+    const struct engine *e = ctx;
     enum dla_space space;
     uint64_t addr, base, size;
-    if (c->type > FW_MEM_HW)
+    if (!runtime_task_address(e->rt, e->task, index, &space, &addr) ||
+        !runtime_task_buffer(e->rt, e->task, index, &space, &base, &size))
         return false;
-    bool unused = c->size == 0 && c->width == 0 && c->height == 0 && c->channel == 0;
-    if (c->type == FW_MEM_HW || c->address == -1 || unused)
-        return true;
-    if (!runtime_task_address(e->rt, e->task, c->address, &space, &addr) ||
-        !runtime_task_buffer(e->rt, e->task, c->address, &space, &base, &size))
-        return false;
-    if (c->size == 0 || c->width == 0 || c->height == 0 || c->channel == 0)
-        return false;
-    return (uint64_t)c->offset + c->size <= base + size - addr;
+    *room = base + size - addr;
+    return true;
 }
 
 /* How many data cubes of the task's (first ROI's) operations are not
@@ -735,16 +726,13 @@ static unsigned misfit_cubes(struct engine *e, struct dla *d, enum fw_layout l)
     for (uint32_t i = 0; i < e->net.num_operations; i++) {
         uint8_t opb[FW_OP_SIZE], surf[FW_SURFACE_SIZE];
         struct fw_op op;
-        const struct fw_cube *cubes[FW_MAX_CUBES];
         if (dla_mem_read(d, (enum dla_space)e->ops.space, e->ops.base + FW_OP_SIZE * i, opb,
                          sizeof opb) != MEM_OK ||
             dla_mem_read(d, (enum dla_space)e->surfaces.space,
                          e->surfaces.base + FW_SURFACE_SIZE * i, surf, sizeof surf) != MEM_OK ||
             !fw_decode_op(l, e->deps[i].op_type, opb, surf, &op))
             return UINT_MAX;
-        unsigned n = fw_op_cubes(&op, cubes);
-        for (unsigned k = 0; k < n; k++)
-            bad += !cube_plausible(e, cubes[k]);
+        bad += fw_implausible_cubes(&op, task_room, e);
     }
     return bad;
 }

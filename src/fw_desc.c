@@ -519,3 +519,27 @@ unsigned fw_op_cubes(const struct fw_op *op, const struct fw_cube *out[FW_MAX_CU
         return 0;
     }
 }
+
+static bool cube_plausible(const struct fw_cube *c, fw_room_fn room, void *ctx)
+{
+    uint64_t space;
+    if (c->type > FW_MEM_HW)
+        return false;
+    bool unused = c->size == 0 && c->width == 0 && c->height == 0 && c->channel == 0;
+    if (c->type == FW_MEM_HW || c->address == -1 || unused)
+        return true;
+    if (!room(ctx, c->address, &space))
+        return false;
+    if (c->size == 0 || c->width == 0 || c->height == 0 || c->channel == 0)
+        return false;
+    return (uint64_t)c->offset + c->size <= space;
+}
+
+unsigned fw_implausible_cubes(const struct fw_op *op, fw_room_fn room, void *ctx)
+{
+    const struct fw_cube *cubes[FW_MAX_CUBES];
+    unsigned n = fw_op_cubes(op, cubes), bad = 0;
+    for (unsigned k = 0; k < n; k++)
+        bad += !cube_plausible(cubes[k], room, ctx);
+    return bad;
+}

@@ -230,6 +230,18 @@ const char *fw_op_type_name(uint8_t type);
  * output; BDMA: none).  Returns their number (at most FW_MAX_CUBES). */
 #define FW_MAX_CUBES 5
 unsigned fw_op_cubes(const struct fw_op *op, const struct fw_cube *out[FW_MAX_CUBES]);
+
+/* Bytes from the start of address-list entry `index` to the end of its
+ * memory; false when the list has no such entry. */
+typedef bool (*fw_room_fn)(void *ctx, int16_t index, uint64_t *room);
+
+/* How many of op's data cubes are implausible: a cube is plausible when it is
+ * on the fly, has no address (-1), is unused (all zero, as compilers leave
+ * the operands a stage does not read), or names an address entry, has a size
+ * and dimensions, and lies inside the entry's memory.  Decoding descriptors
+ * in the wrong layout gives implausible cubes; that is how the layout of
+ * blobs whose version does not name it is recognised. */
+unsigned fw_implausible_cubes(const struct fw_op *op, fw_room_fn room, void *ctx);
 const char *fw_event_name(uint8_t event);
 
 #endif
