@@ -321,6 +321,9 @@ static void judge(const struct needs *n, const struct dla_config *c, struct cfg_
         if (s->line % c->mem_atom || s->surf % c->mem_atom)
             violate(f, "line stride %u / surface stride %u are not multiples of its %u-byte atom",
                     s->line, s->surf, c->mem_atom);
+        else if (s->line < s->w * c->mem_atom) /* a line is width atoms: they would overlap */
+            violate(f, "line stride %u is shorter than %u of its %u-byte atoms", s->line, s->w,
+                    c->mem_atom);
         else if (s->line == s->w * c->mem_atom)
             f->agree++;
     }
