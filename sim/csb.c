@@ -125,11 +125,12 @@ static void op_enabled_written(struct dla *d, const struct csb_target *t, int gr
     pipeline_try_launch(d);
 }
 
-/* In the 32-byte-atom map every DMA address and stride register has one field
- * starting at bit 5 ([31:5], CACC's strides [23:5]): the low bits of the value
- * are not stored and the DMA uses the aligned value.  The programming guide's
- * limitations ask for atom-aligned addresses and strides, so a write that loses
- * bits is worth a warning (it is stored as the hardware stores it). */
+/* In the v1 (nv_full) map every DMA address and stride register has one field
+ * starting at bit 5 ([31:5], CACC's strides [23:5]), the weight and WMB byte
+ * counts at bit 7: the low bits of a written value are not stored and the
+ * hardware uses the aligned value.  The programming guide's limitations ask
+ * for aligned addresses, strides and sizes (its Table 35), so a write that
+ * loses bits is worth a warning; it is stored as the hardware stores it. */
 static void check_dropped_low_bits(struct dla *d, const struct csb_target *t, uint32_t addr,
                                    uint32_t value)
 {
@@ -140,8 +141,8 @@ static void check_dropped_low_bits(struct dla *d, const struct csb_target *t, ui
     if (!(value & below) || (below & r->write_mask))
         return;
     dla_diag(d, DLA_DIAG_RULE, DLA_SEV_WARNING, t->unit, addr, "csb.low_bits_dropped",
-             "%s.%s 0x%08x: bits %u:0 are not stored (field %s[%u:%u]), the DMA uses 0x%08x; "
-             "the guide asks for %u-byte aligned addresses and strides",
+             "%s.%s 0x%08x: bits %u:0 are not stored (field %s[%u:%u]), the hardware uses "
+             "0x%08x; the programming guide asks for multiples of %u",
              dla_unit_name(t->unit), r->name, value, r->fields[0].lsb - 1u, r->fields[0].name,
              r->fields[0].msb, r->fields[0].lsb, value & ~below & r->write_mask, below + 1u);
 }

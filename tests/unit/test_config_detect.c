@@ -20,6 +20,7 @@
 #include "loadable.h"
 #include "loadable_writer.h"
 #include "sample_net.h"
+#include "sdp_net.h"
 
 /* A direct convolution's input as a compiler for one configuration writes it. */
 struct conv_shape {
@@ -40,60 +41,33 @@ static struct fw_cube feature_cube(int16_t address, unsigned atom, uint16_t w, u
                             .line_stride = line, .surf_stride = line * h};
 }
 
+/* The shared one-operation network (sdp_net.h) with the convolution instead. */
 static void encode_conv(const struct conv_shape *s, uint8_t **buf, size_t *len)
 {
-    struct fw_network nd = {.operation_desc_index = 1, .surface_desc_index = 2,
-                            .dependency_graph_index = 3, .lut_data_index = -1,
-                            .roi_array_index = -1, .surface_index = -1, .stat_list_index = -1,
-                            .num_rois = 1, .num_operations = 1, .num_addresses = 6};
-    for (int i = 0; i < FW_OP_TYPES; i++)
-        nd.op_head[i] = -1;
-    nd.op_head[FW_OP_CONV] = 0;
-    struct fw_common_op dep = {.index = 0, .op_type = FW_OP_CONV};
-    for (int i = 0; i < FW_OP_TYPES; i++)
-        dep.consumers[i].index = -1;
-    dep.fused_parent.index = -1;
-    struct fw_op op = {.type = FW_OP_CONV};
-    struct fw_conv_op *o = &op.u.conv.op;
+    struct sdp_net n;
+    sdp_net_init(&n);
+    n.nd.op_head[FW_OP_SDP] = -1;
+    n.nd.op_head[FW_OP_CONV] = 0;
+    n.dep.op_type = FW_OP_CONV;
+    n.op = (struct fw_op){.type = FW_OP_CONV};
+    struct fw_conv_op *o = &n.op.u.conv.op;
     o->data_format = 36;
     o->batch = 1;
     o->in_precision = o->out_precision = (uint8_t)s->prec;
     o->entry_per_slice = s->eps;
     o->data_bank = s->data_bank;
     o->weight_bank = s->weight_bank;
-    op.u.conv.surface.src = feature_cube(4, s->atom, s->w, s->h, s->c);
-    op.u.conv.surface.dst = feature_cube(5, s->atom, s->w, s->h, 8);
-    op.u.conv.surface.weight = (struct fw_cube){.type = FW_MEM_MC, .address = 5, .size = 64,
-                                                .width = 1, .height = 1, .channel = 1};
-    op.u.conv.surface.wmb.address = op.u.conv.surface.wgs.address = -1;
-    uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
-    fw_encode_network(&nd, ndb);
-    fw_encode_op(FW_LAYOUT_CURRENT, &op, opb, sb);
-    fw_encode_common_op(&dep, db);
-    struct lw *w = lw_create();
-    struct ld_version v = {0, 12, 3};
-    lw_blob(w, "nd", 1, 1, v, ndb, sizeof ndb);
-    lw_blob(w, "op", 1, 3, v, opb, sizeof opb);
-    lw_blob(w, "surf", 1, 4, v, sb, sizeof sb);
-    lw_blob(w, "dep", 1, 2, v, db, sizeof db);
-    lw_memory(w, 0, 3, sizeof ndb, 0, "nd", 0, 0);
-    lw_memory(w, 0, 3, sizeof opb, 0, "op", 0, 0);
-    lw_memory(w, 0, 3, sizeof sb, 0, "surf", 0, 0);
-    lw_memory(w, 0, 3, sizeof db, 0, "dep", 0, 0);
-    lw_memory(w, 0, 5, 1u << 16, 0, NULL, 0, 0);
-    lw_memory(w, 0, 9, 1u << 16, 0, NULL, 0, 0);
-    uint16_t addrs[6], task = 0;
-    for (uint16_t i = 0; i < 6; i++)
-        addrs[i] = (uint16_t)lw_address(w, i, 0, 0);
-    struct ld_tensor t = {.name = "data", .mem_id = 4, .size = 64, .data_format = 1,
-                          .data_type = s->prec == FW_PREC_FP16 ? LD_TYPE_HALF : LD_TYPE_INT8,
-                          .data_category = 2, .pixel_format = s->tensor_format,
-                          .n = 1, .c = s->c, .h = s->h, .w = s->w};
-    lw_tensor(w, &t);
-    lw_task(w, LD_IF_DLA1, addrs, 6, NULL, 0, NULL, 0);
-    lw_submit(w, &task, 1);
-    assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, buf, len));
-    lw_destroy(w);
+    n.op.u.conv.surface.src = feature_cube(4, s->atom, s->w, s->h, s->c);
+    n.op.u.conv.surface.dst = feature_cube(5, s->atom, s->w, s->h, 8);
+    n.op.u.conv.surface.weight = (struct fw_cube){.type = FW_MEM_MC, .address = 5, .size = 64,
+                                                  .width = 1, .height = 1, .channel = 1};
+    n.op.u.conv.surface.wmb.address = n.op.u.conv.surface.wgs.address = -1;
+    n.mem_bytes = 1u << 16;
+    n.tensor = (struct ld_tensor){.name = "data", .mem_id = 4, .size = 64, .data_format = 1,
+                                  .data_type = s->prec == FW_PREC_FP16 ? LD_TYPE_HALF : LD_TYPE_INT8,
+                                  .data_category = 2, .pixel_format = s->tensor_format,
+                                  .n = 1, .c = s->c, .h = s->h, .w = s->w};
+    sdp_net_encode_as(&n, FW_LAYOUT_CURRENT, (struct ld_version){0, 12, 3}, buf, len);
 }
 
 static void detect_shape(const struct conv_shape *s, struct cfg_detection *d)
@@ -192,30 +166,21 @@ static void test_samples_and_units(void **state)
     }
 }
 
-static void write_text(const char *name, const char *text, char *path, size_t len)
-{
-    fixture_path(path, len, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void test_txn_register_map(void **state)
 {
     (void)state;
     char path[400], err[512];
     struct cfg_detection d;
     /* CDMA.D_OP_ENABLE and CDMA.S_STATUS of the v1 map (CDMA at 0x5000) */
-    write_text("v1.txn", "write_reg 0xffff1404 0x1\nread_reg 0xffff1400 0xffffffff 0x0\n", path,
-               sizeof path);
+    fixture_write("v1.txn", "write_reg 0xffff1404 0x1\nread_reg 0xffff1400 0xffffffff 0x0\n");
+    fixture_path(path, sizeof path, "v1.txn");
     assert_true(config_detect_txn(path, &d, err, sizeof err));
     assert_true(d.evidence);
     assert_string_equal(d.fits[0].cfg->name, "nv_full");
     assert_false(fits(&d, "nv_small"));
     /* RUBIK.D_OP_ENABLE and S_STATUS of the v2 map (RBK at 0x11000; nothing there in v1) */
-    write_text("v2.txn", "write_reg 0xffff4402 0x1\nread_reg 0xffff4400 0xffffffff 0x0\n", path,
-               sizeof path);
+    fixture_write("v2.txn", "write_reg 0xffff4402 0x1\nread_reg 0xffff4400 0xffffffff 0x0\n");
+    fixture_path(path, sizeof path, "v2.txn");
     assert_true(config_detect_txn(path, &d, err, sizeof err));
     assert_false(fits(&d, "nv_full"));
     assert_true(fits(&d, "nv_small"));

@@ -41,30 +41,16 @@ static void test_golden_file(void **state)
     (void)state;
     char path[600], err[512];
     fixture_path(path, sizeof path, "rd");
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("80201000\n0x80201040\n\n# comment\n8020107f\n", f);
-    fclose(f);
+    fixture_write("rd", "80201000\n0x80201040\n\n# comment\n8020107f\n");
     struct line_set s = {0};
     assert_true(line_set_read(&s, path, err, sizeof err));
     assert_int_equal(s.count, 2); /* 0x8020107f is in the line of 0x80201040 */
     assert_true(line_set_has(&s, 0x80201000u / 64));
     line_set_free(&s);
-    f = fopen(path, "w");
-    fputs("80201000\nnot-hex\n", f);
-    fclose(f);
+    fixture_write("rd", "80201000\nnot-hex\n");
     assert_false(line_set_read(&s, path, err, sizeof err));
     assert_non_null(strstr(err, ":2: expected one hex address"));
     line_set_free(&s);
-}
-
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-    fixture_path(path, len, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 static void test_info_dma_lines_command(void **state)
@@ -82,8 +68,10 @@ static void test_info_dma_lines_command(void **state)
     assert_int_equal(rd, d->lines->read.count);
     /* goldens that lack every line the model wrote and name one it never read */
     char rpath[300], wpath[300], line[700];
-    write_file("golden_rd", "0\n", rpath, sizeof rpath);
-    write_file("golden_wr", "", wpath, sizeof wpath);
+    fixture_write("golden_rd", "0\n");
+    fixture_path(rpath, sizeof rpath, "golden_rd");
+    fixture_write("golden_wr", "");
+    fixture_path(wpath, sizeof wpath, "golden_wr");
     snprintf(line, sizeof line, "info dma lines %s %s", rpath, wpath);
     assert_int_equal(fixture_exec(d, line), CMD_OK);
     assert_non_null(strstr(fixture_out.text, "only in the golden: 0x0-0x3f (1 line)"));
