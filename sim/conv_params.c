@@ -250,8 +250,8 @@ static void check_consistency(struct dla *d, const struct conv_params *p)
      * on the v2 configurations, to the memory atom (nv_small LeNet: 500 -> 504) */
     uint64_t want = (uint64_t)p->k_w * p->k_h * p->k_c * p->bpe * p->kernels;
     uint64_t atom = d->cfg->mem_atom;
-    if (!p->winograd && !p->image && p->wt_bytes != want && p->wt_bytes != ((want + 127) & ~127ull) &&
-        p->wt_bytes != (want + atom - 1) / atom * atom)
+    if (!p->winograd && !p->image && p->wt_bytes != want &&
+        p->wt_bytes != ((want + 127) & ~127ull) && p->wt_bytes != (want + atom - 1) / atom * atom)
         dla_rule(d, DLA_U_CDMA, "cdma.weight_bytes",
                  "WEIGHT_BYTES %llu, expected R*S*C*BPE*K = %llu", (unsigned long long)p->wt_bytes,
                  (unsigned long long)want);

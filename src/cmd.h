@@ -76,7 +76,7 @@ struct dbg {
     struct proglog *log;
     struct plugin_host *plugins;
     struct dma_lines *lines; /* DRAM lines the model's DMA read and wrote ("info dma lines") */
-    struct report rep; /* the open session's checks and messages */
+    struct report rep;       /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
     const struct dbg_sink *out; /* sink of the command being executed, else the default */

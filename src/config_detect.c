@@ -164,9 +164,9 @@ static void conv_evidence(struct needs *n, const struct fw_op *op)
     add_surface(n, &s->src);
     add_surface(n, &s->dst);
     if (o->conv_mode == 0 && s->src.type != FW_MEM_HW && s->src.width && n->n_eps < MAX_CASES)
-        n->eps[n->n_eps++] = (struct eps_case){s->src.width, s->src.channel,
-                                               o->in_precision == FW_PREC_INT8 ? 1u : 2u,
-                                               o->entry_per_slice};
+        n->eps[n->n_eps++] =
+            (struct eps_case){s->src.width, s->src.channel,
+                              o->in_precision == FW_PREC_INT8 ? 1u : 2u, o->entry_per_slice};
 }
 
 static void sdp_evidence(struct needs *n, const struct fw_op *op)
@@ -312,8 +312,9 @@ static void judge(const struct needs *n, const struct dla_config *c, struct cfg_
     for (size_t i = 0; i < n->n_eps; i++) {
         uint32_t want = expected_eps(&n->eps[i], c);
         if (n->eps[i].eps != want)
-            violate(f, "entries per slice %u for a %u-wide, %u-channel input; its %u-byte CBUF "
-                       "entries give %u",
+            violate(f,
+                    "entries per slice %u for a %u-wide, %u-channel input; its %u-byte CBUF "
+                    "entries give %u",
                     n->eps[i].eps, n->eps[i].w, n->eps[i].c, c->cbuf_entry_bytes, want);
     }
     for (size_t i = 0; i < n->n_surf; i++) {
@@ -398,10 +399,11 @@ static void describe(const struct needs *n, struct cfg_detection *d)
     for (unsigned prec = 0; prec <= FW_PREC_FP16; prec++)
         if (n->dtypes >> prec & 1u)
             ADD("%s", dla_precision_name(prec));
-    const bool used[] = {n->winograd, n->compressed, n->batch, n->bdma,
+    const bool used[] = {n->winograd, n->compressed, n->batch,  n->bdma,
                          n->rubik,    n->cvsram,     n->sdp_ew, n->sdp_lut};
     static const char *const names[] = {
-        "Winograd", "compressed weights", "batches", "BDMA", "Rubik", "CV-SRAM", "SDP EW", "SDP LUT"};
+        "Winograd", "compressed weights", "batches", "BDMA", "Rubik", "CV-SRAM", "SDP EW",
+        "SDP LUT"};
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
         if (used[i])
             ADD("%s", names[i]);
@@ -496,8 +498,8 @@ void config_detection_line(const struct cfg_detection *d, const char *what, cons
     }
     const struct cfg_fit *best = &d->fits[0];
     if (best->violations) {
-        snprintf(buf, len, "%s: fits no configuration; closest %s (%s)", what,
-                     best->cfg->name, best->why_not);
+        snprintf(buf, len, "%s: fits no configuration; closest %s (%s)", what, best->cfg->name,
+                 best->why_not);
         return;
     }
     int k = snprintf(buf, len, "%s: %s %s (%s)", what, verb, best->cfg->name, d->facts);

@@ -35,10 +35,10 @@ struct cfg_fit {
 };
 
 struct cfg_detection {
-    bool evidence;                   /* the file said anything at all */
-    size_t n;                        /* every configuration, likeliest first */
+    bool evidence; /* the file said anything at all */
+    size_t n;      /* every configuration, likeliest first */
     struct cfg_fit fits[CFG_DETECT_MAX];
-    char facts[200];                 /* what was found: "atom 8 bytes, ..." */
+    char facts[200]; /* what was found: "atom 8 bytes, ..." */
 };
 
 /* Check every configuration against the loadable's DLA tasks and tensors. */

@@ -24,21 +24,26 @@
 
 /* A direct convolution's input as a compiler for one configuration writes it. */
 struct conv_shape {
-    unsigned atom;          /* bytes of a memory atom: line stride = width x atom */
-    unsigned prec;          /* FW_PREC_* */
-    uint16_t w, h, c;       /* input cube */
-    uint16_t eps;           /* entries per slice the compiler chose */
+    unsigned atom;    /* bytes of a memory atom: line stride = width x atom */
+    unsigned prec;    /* FW_PREC_* */
+    uint16_t w, h, c; /* input cube */
+    uint16_t eps;     /* entries per slice the compiler chose */
     uint8_t data_bank, weight_bank;
-    uint8_t tensor_format;  /* runtime tensor pixel format: 36 FEATURE, 37 FEATURE_X8 */
+    uint8_t tensor_format; /* runtime tensor pixel format: 36 FEATURE, 37 FEATURE_X8 */
 };
 
 static struct fw_cube feature_cube(int16_t address, unsigned atom, uint16_t w, uint16_t h,
                                    uint16_t c)
 {
     uint32_t line = (uint32_t)w * atom;
-    return (struct fw_cube){.type = FW_MEM_MC, .address = address, .size = line * h,
-                            .width = w, .height = h, .channel = c,
-                            .line_stride = line, .surf_stride = line * h};
+    return (struct fw_cube){.type = FW_MEM_MC,
+                            .address = address,
+                            .size = line * h,
+                            .width = w,
+                            .height = h,
+                            .channel = c,
+                            .line_stride = line,
+                            .surf_stride = line * h};
 }
 
 /* The shared one-operation network (sdp_net.h) with the convolution instead. */
@@ -59,14 +64,22 @@ static void encode_conv(const struct conv_shape *s, uint8_t **buf, size_t *len)
     o->weight_bank = s->weight_bank;
     n.op.u.conv.surface.src = feature_cube(4, s->atom, s->w, s->h, s->c);
     n.op.u.conv.surface.dst = feature_cube(5, s->atom, s->w, s->h, 8);
-    n.op.u.conv.surface.weight = (struct fw_cube){.type = FW_MEM_MC, .address = 5, .size = 64,
-                                                  .width = 1, .height = 1, .channel = 1};
+    n.op.u.conv.surface.weight = (struct fw_cube){
+        .type = FW_MEM_MC, .address = 5, .size = 64, .width = 1, .height = 1, .channel = 1};
     n.op.u.conv.surface.wmb.address = n.op.u.conv.surface.wgs.address = -1;
     n.mem_bytes = 1u << 16;
-    n.tensor = (struct ld_tensor){.name = "data", .mem_id = 4, .size = 64, .data_format = 1,
-                                  .data_type = s->prec == FW_PREC_FP16 ? LD_TYPE_HALF : LD_TYPE_INT8,
-                                  .data_category = 2, .pixel_format = s->tensor_format,
-                                  .n = 1, .c = s->c, .h = s->h, .w = s->w};
+    n.tensor =
+        (struct ld_tensor){.name = "data",
+                           .mem_id = 4,
+                           .size = 64,
+                           .data_format = 1,
+                           .data_type = s->prec == FW_PREC_FP16 ? LD_TYPE_HALF : LD_TYPE_INT8,
+                           .data_category = 2,
+                           .pixel_format = s->tensor_format,
+                           .n = 1,
+                           .c = s->c,
+                           .h = s->h,
+                           .w = s->w};
     sdp_net_encode_as(&n, FW_LAYOUT_CURRENT, (struct ld_version){0, 12, 3}, buf, len);
 }
 
@@ -93,9 +106,15 @@ static bool fits(const struct cfg_detection *d, const char *name)
 
 /* LeNet's first layer for nv_small: 28x28x1 int8, 8-byte atoms, one 8-byte
  * entry per atom, so 28 entries per slice (a 32-byte entry would hold it in 7). */
-static const struct conv_shape small_lenet = {.atom = 8, .prec = FW_PREC_INT8, .w = 28,
-                                              .h = 28, .c = 1, .eps = 28, .data_bank = 20,
-                                              .weight_bank = 6, .tensor_format = 37};
+static const struct conv_shape small_lenet = {.atom = 8,
+                                              .prec = FW_PREC_INT8,
+                                              .w = 28,
+                                              .h = 28,
+                                              .c = 1,
+                                              .eps = 28,
+                                              .data_bank = 20,
+                                              .weight_bank = 6,
+                                              .tensor_format = 37};
 
 static void test_nv_small_network(void **state)
 {
@@ -120,8 +139,15 @@ static void test_nv_full_fp16_network(void **state)
 {
     (void)state;
     /* 28x28x1 fp16: one 32-byte atom of channels, four atoms an entry: 28/4 */
-    struct conv_shape s = {.atom = 32, .prec = FW_PREC_FP16, .w = 28, .h = 28, .c = 1, .eps = 7,
-                           .data_bank = 2, .weight_bank = 1, .tensor_format = 36};
+    struct conv_shape s = {.atom = 32,
+                           .prec = FW_PREC_FP16,
+                           .w = 28,
+                           .h = 28,
+                           .c = 1,
+                           .eps = 7,
+                           .data_bank = 2,
+                           .weight_bank = 1,
+                           .tensor_format = 36};
     struct cfg_detection d;
     detect_shape(&s, &d);
     assert_string_equal(d.fits[0].cfg->name, "nv_full");
@@ -135,8 +161,15 @@ static void test_int8_nv_full_network_names_the_others(void **state)
 {
     (void)state;
     /* 8x8x16 int8 on 32-byte atoms: one atom, a quarter entry a pixel: 2 */
-    struct conv_shape s = {.atom = 32, .prec = FW_PREC_INT8, .w = 8, .h = 8, .c = 16, .eps = 2,
-                           .data_bank = 1, .weight_bank = 1, .tensor_format = 36};
+    struct conv_shape s = {.atom = 32,
+                           .prec = FW_PREC_INT8,
+                           .w = 8,
+                           .h = 8,
+                           .c = 16,
+                           .eps = 2,
+                           .data_bank = 1,
+                           .weight_bank = 1,
+                           .tensor_format = 36};
     struct cfg_detection d;
     detect_shape(&s, &d);
     assert_string_equal(d.fits[0].cfg->name, "nv_full"); /* the compiler's target first */

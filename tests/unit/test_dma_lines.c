@@ -82,8 +82,8 @@ static void test_info_dma_lines_command(void **state)
     dbg_destroy(d);
 }
 
-static void dma_event(struct dma_lines *l, uint8_t client, uint8_t space, bool write,
-                      uint64_t addr, uint64_t bytes)
+static void dma_event(struct dma_lines *l, uint8_t client, uint8_t space, bool write, uint64_t addr,
+                      uint64_t bytes)
 {
     struct dla_event ev = {.kind = DLA_EV_DMA};
     ev.u.dma.client = client;
@@ -99,9 +99,9 @@ static void test_transfers_mark_every_line_they_touch(void **state)
     (void)state;
     struct dma_lines l;
     dma_lines_init(&l);
-    dma_event(&l, DLA_C_CDMA_DAT, DLA_DRAM, false, 0x103f, 2);   /* two lines */
-    dma_event(&l, DLA_C_SDP_WDMA, DLA_DRAM, true, 0x2000, 128);  /* two lines */
-    dma_event(&l, DLA_C_HOST, DLA_DRAM, true, 0x9000, 64);       /* a host load: not DMA */
+    dma_event(&l, DLA_C_CDMA_DAT, DLA_DRAM, false, 0x103f, 2);    /* two lines */
+    dma_event(&l, DLA_C_SDP_WDMA, DLA_DRAM, true, 0x2000, 128);   /* two lines */
+    dma_event(&l, DLA_C_HOST, DLA_DRAM, true, 0x9000, 64);        /* a host load: not DMA */
     dma_event(&l, DLA_C_PDP_RDMA, DLA_CVSRAM, false, 0x4000, 64); /* not DRAM */
     assert_int_equal(l.read.count, 2);
     assert_true(line_set_has(&l.read, 0x1000 / 64) && line_set_has(&l.read, 0x1040 / 64));

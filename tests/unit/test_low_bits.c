@@ -32,7 +32,7 @@ static void test_nv_full_drops_low_bits_with_a_rule(void **state)
     assert_int_equal(rd(h, "CACC.D_LINE_STRIDE"), 0x120u);
     assert_int_equal(harness_count(h, "csb.low_bits_dropped", -1), 2);
     wr(h, "SDP_RDMA.D_BS_BASE_ADDR_LOW", 0x802ba020u); /* aligned: silent */
-    wr(h, "SDP_RDMA.D_BS_BASE_ADDR_HIGH", 0x7u);      /* field [31:0] */
+    wr(h, "SDP_RDMA.D_BS_BASE_ADDR_HIGH", 0x7u);       /* field [31:0] */
     assert_int_equal(harness_count(h, "csb.low_bits_dropped", -1), 2);
     harness_free(h);
 }
@@ -77,8 +77,7 @@ static void x1_net(struct sdp_net *n, uint32_t x1_offset)
 }
 
 /* Run the network with input bytes 32..39 = 1..8; the first output atom. */
-static void run_x1_net(const uint8_t *buf, size_t len, int *rules, uint8_t out[8],
-                       uint32_t *bs_reg)
+static void run_x1_net(const uint8_t *buf, size_t len, int *rules, uint8_t out[8], uint32_t *bs_reg)
 {
     struct rig r;
     rig_open_buf(&r, buf, len);
