@@ -47,10 +47,9 @@ struct task_view {
 };
 
 /* The bytes behind address-list index i of the task: a pointer into the blob
- * that fills that part of its memory, how many follow, and the memory's room
- * from there.  false when nothing fills it. */
-static bool task_bytes(const struct task_view *v, int32_t i, const uint8_t **p, uint64_t *len,
-                       uint64_t *room)
+ * that fills that part of its memory and how many follow.  false when
+ * nothing fills it. */
+static bool task_bytes(const struct task_view *v, int32_t i, const uint8_t **p, uint64_t *len)
 {
     if (i < 0 || (uint32_t)i >= v->t->n_addresses)
         return false;
@@ -59,9 +58,7 @@ static bool task_bytes(const struct task_view *v, int32_t i, const uint8_t **p, 
         return false;
     const struct ld_address *a = &v->l->addresses[ai];
     const struct ld_memory *m = &v->l->memories[a->mem];
-    if (room)
-        *room = a->offset < m->size ? m->size - a->offset : 0;
-    for (uint32_t j = 0; p && j < m->n_contents; j++) {
+    for (uint32_t j = 0; j < m->n_contents; j++) {
         const struct ld_blob *b = &v->l->blobs[m->content_blob[j]];
         if (a->offset >= m->offsets[j] && a->offset - m->offsets[j] < b->data_len) {
             uint64_t at = a->offset - m->offsets[j];
@@ -70,24 +67,17 @@ static bool task_bytes(const struct task_view *v, int32_t i, const uint8_t **p, 
             return true;
         }
     }
-    return p == NULL;
+    return false;
 }
 
-static bool view_room(void *ctx, int16_t index, uint64_t *room)
-{
-    return task_bytes(ctx, index, NULL, NULL, room);
-}
-
-static bool blob_version(const struct task_view *v, struct ld_version *out)
+/* The blob behind address-list index 0 (the network descriptor), or NULL. */
+static const struct ld_blob *network_blob(const struct task_view *v)
 {
     int ai = v->t->n_addresses ? loadable_address_index(v->l, v->t->addresses[0]) : -1;
     if (ai < 0)
-        return false;
+        return NULL;
     const struct ld_memory *m = &v->l->memories[v->l->addresses[ai].mem];
-    if (!m->n_contents)
-        return false;
-    *out = v->l->blobs[m->content_blob[0]].version;
-    return true;
+    return m->n_contents ? &v->l->blobs[m->content_blob[0]] : NULL;
 }
 
 struct op_lists {
@@ -104,28 +94,14 @@ static bool decode_op(const struct op_lists *o, enum fw_layout l, uint32_t i, st
                         o->surfs + (size_t)FW_SURFACE_SIZE * i, op);
 }
 
-static unsigned implausible(const struct task_view *v, const struct op_lists *o, enum fw_layout l)
+/* The layout the engine reads the task in (engine.c pick_layout): the blob's
+ * version and sub-interface tag tell it; an unnumbered blob is current. */
+static enum fw_layout task_layout(const struct task_view *v)
 {
-    unsigned bad = 0;
-    struct fw_op op;
-    for (uint32_t i = 0; i < o->n; i++)
-        bad += decode_op(o, l, i, &op) ? fw_implausible_cubes(&op, view_room, (void *)v) : 1u;
-    return bad;
-}
-
-/* The layout the engine would read the task in: the blob version's, or the
- * other one when only that one gives plausible cubes (engine.c does the same
- * against the loaded memories). */
-static enum fw_layout task_layout(const struct task_view *v, const struct op_lists *o)
-{
-    struct ld_version ver;
-    enum fw_layout l = FW_LAYOUT_CURRENT;
-    if (blob_version(v, &ver) && (ver.major || ver.minor || ver.sub_minor))
-        l = fw_layout_for_version(ver.major, ver.minor);
-    enum fw_layout other = l == FW_LAYOUT_CURRENT ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
-    if (implausible(v, o, l) != 0 && implausible(v, o, other) == 0)
-        return other;
-    return l;
+    const struct ld_blob *b = network_blob(v);
+    if (b && (b->version.major || b->version.minor || b->version.sub_minor))
+        return fw_layout_for_blob(b->version.major, b->version.minor, b->sub_interface);
+    return FW_LAYOUT_CURRENT;
 }
 
 /* ---------------------------------------------------------------- evidence */
@@ -218,18 +194,18 @@ static void task_evidence(struct needs *n, const struct loadable *l, const struc
     const uint8_t *p;
     uint64_t len;
     struct fw_network net;
-    if (!task_bytes(&v, 0, &p, &len, NULL) || len < FW_NETWORK_SIZE)
+    if (!task_bytes(&v, 0, &p, &len) || len < FW_NETWORK_SIZE)
         return;
     fw_decode_network(p, &net);
     struct op_lists o = {.n = net.num_operations};
     uint64_t ol, sl, dl;
-    if (!task_bytes(&v, net.operation_desc_index, &o.ops, &ol, NULL) ||
-        !task_bytes(&v, net.surface_desc_index, &o.surfs, &sl, NULL) ||
-        !task_bytes(&v, net.dependency_graph_index, &o.deps, &dl, NULL) ||
+    if (!task_bytes(&v, net.operation_desc_index, &o.ops, &ol) ||
+        !task_bytes(&v, net.surface_desc_index, &o.surfs, &sl) ||
+        !task_bytes(&v, net.dependency_graph_index, &o.deps, &dl) ||
         ol < (uint64_t)o.n * FW_OP_SIZE || sl < (uint64_t)o.n * FW_SURFACE_SIZE ||
         dl < (uint64_t)o.n * FW_COMMON_OP_SIZE)
         return; /* the engine reports broken descriptors when it runs them */
-    enum fw_layout layout = task_layout(&v, &o);
+    enum fw_layout layout = task_layout(&v);
     struct fw_op op;
     for (uint32_t i = 0; i < o.n; i++)
         if (decode_op(&o, layout, i, &op))

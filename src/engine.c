@@ -9,7 +9,6 @@
  * as a shadow copy of what the driver wrote. */
 #include "engine_priv.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -706,58 +705,11 @@ static void reset_processors(struct engine *e)
     }
 }
 
-static bool task_room(void *ctx, int16_t index, uint64_t *room)
-{
-    const struct engine *e = ctx;
-    enum dla_space space;
-    uint64_t addr, base, size;
-    if (!runtime_task_address(e->rt, e->task, index, &space, &addr) ||
-        !runtime_task_buffer(e->rt, e->task, index, &space, &base, &size))
-        return false;
-    *room = base + size - addr;
-    return true;
-}
-
-/* How many data cubes of the task's (first ROI's) operations are not
- * plausible when the descriptors are read in layout l. */
-static unsigned misfit_cubes(struct engine *e, struct dla *d, enum fw_layout l)
-{
-    unsigned bad = 0;
-    for (uint32_t i = 0; i < e->net.num_operations; i++) {
-        uint8_t opb[FW_OP_SIZE], surf[FW_SURFACE_SIZE];
-        struct fw_op op;
-        if (dla_mem_read(d, (enum dla_space)e->ops.space, e->ops.base + FW_OP_SIZE * i, opb,
-                         sizeof opb) != MEM_OK ||
-            dla_mem_read(d, (enum dla_space)e->surfaces.space,
-                         e->surfaces.base + FW_SURFACE_SIZE * i, surf, sizeof surf) != MEM_OK ||
-            !fw_decode_op(l, e->deps[i].op_type, opb, surf, &op))
-            return UINT_MAX;
-        bad += fw_implausible_cubes(&op, task_room, e);
-    }
-    return bad;
-}
-
-/* The blob version names the layout for NVIDIA's own compilers (0.11 and
- * older: legacy, 0.12: current); other tools write other numbers (an AlexNet
- * slice says 1.2.0 and carries legacy 28-byte cubes).  When the version's
- * layout gives implausible cubes and the other layout gives none, the
- * descriptors are read in the other layout. */
-static void check_layout(struct engine *e, struct dla *d)
-{
-    if ((uint64_t)e->net.num_operations * FW_OP_SIZE > e->ops.size ||
-        (uint64_t)e->net.num_operations * FW_SURFACE_SIZE > e->surfaces.size)
-        return; /* read_config reports it */
-    enum fw_layout other = e->layout == FW_LAYOUT_CURRENT ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
-    unsigned stated = misfit_cubes(e, d, e->layout);
-    if (stated != 0 && stated != UINT_MAX && misfit_cubes(e, d, other) == 0)
-        e->layout = other;
-}
-
 static enum fw_layout pick_layout(const struct runtime *rt, uint32_t task)
 {
-    struct ld_version v;
-    if (runtime_task_blob_version(rt, task, &v) && (v.major || v.minor || v.sub_minor))
-        return fw_layout_for_version(v.major, v.minor);
+    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
+    if (b && (b->version.major || b->version.minor || b->version.sub_minor))
+        return fw_layout_for_blob(b->version.major, b->version.minor, b->sub_interface);
     return FW_LAYOUT_CURRENT;
 }
 
@@ -786,7 +738,6 @@ bool engine_start(struct engine *e, struct dla *d, const struct runtime *rt, uin
         e->done = true;
         return true;
     }
-    check_layout(e, d);
     for (int i = 0; i < FW_OP_TYPES && !e->failed; i++) {
         int16_t head = e->net.op_head[i];
         if (head == -1)

@@ -376,9 +376,14 @@ static void lut(struct codec *c, struct fw_lut *l)
 
 /* ---------------------------------------------------------------- API */
 
-enum fw_layout fw_layout_for_version(uint8_t major, uint8_t minor)
+enum fw_layout fw_layout_for_blob(uint8_t major, uint8_t minor, uint32_t sub_interface)
 {
-    return (major == 0 && minor <= 11) ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
+    if (major == 0) /* NVIDIA's firmware numbering: the offset field came with 0.12 */
+        return minor <= 11 ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
+    /* another compiler's own numbering (ONNC tags its blobs 1.2.0 and writes
+     * the data cube without offset): NVIDIA's DLA1 sub-interface tags came
+     * with the current layout, an untagged blob is the legacy one */
+    return sub_interface ? FW_LAYOUT_CURRENT : FW_LAYOUT_LEGACY;
 }
 
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n)
@@ -490,56 +495,4 @@ const char *fw_event_name(uint8_t event)
     static const char *const names[] = {"none",       "OP_COMPLETED", "OP_PROGRAMMED",
                                         "OP_ENABLED", "CDMA_WT_DONE", "CDMA_DT_DONE"};
     return event <= FW_EV_CDMA_DT_DONE ? names[event] : "?";
-}
-
-unsigned fw_op_cubes(const struct fw_op *op, const struct fw_cube *out[FW_MAX_CUBES])
-{
-    switch (op->type) {
-    case FW_OP_CONV: {
-        const struct fw_conv_surface *s = &op->u.conv.surface;
-        out[0] = &s->weight, out[1] = &s->wmb, out[2] = &s->wgs, out[3] = &s->src;
-        out[4] = &s->dst;
-        return 5;
-    }
-    case FW_OP_SDP: {
-        const struct fw_sdp_surface *s = &op->u.sdp.surface;
-        out[0] = &s->src, out[1] = &s->x1, out[2] = &s->x2, out[3] = &s->y, out[4] = &s->dst;
-        return 5;
-    }
-    case FW_OP_PDP:
-        out[0] = &op->u.pdp.surface.src, out[1] = &op->u.pdp.surface.dst;
-        return 2;
-    case FW_OP_CDP:
-        out[0] = &op->u.cdp.surface.src, out[1] = &op->u.cdp.surface.dst;
-        return 2;
-    case FW_OP_RUBIK:
-        out[0] = &op->u.rubik.surface.src, out[1] = &op->u.rubik.surface.dst;
-        return 2;
-    default:
-        return 0;
-    }
-}
-
-static bool cube_plausible(const struct fw_cube *c, fw_room_fn room, void *ctx)
-{
-    uint64_t space;
-    if (c->type > FW_MEM_HW)
-        return false;
-    bool unused = c->size == 0 && c->width == 0 && c->height == 0 && c->channel == 0;
-    if (c->type == FW_MEM_HW || c->address == -1 || unused)
-        return true;
-    if (!room(ctx, c->address, &space))
-        return false;
-    if (c->size == 0 || c->width == 0 || c->height == 0 || c->channel == 0)
-        return false;
-    return (uint64_t)c->offset + c->size <= space;
-}
-
-unsigned fw_implausible_cubes(const struct fw_op *op, fw_room_fn room, void *ctx)
-{
-    const struct fw_cube *cubes[FW_MAX_CUBES];
-    unsigned n = fw_op_cubes(op, cubes), bad = 0;
-    for (unsigned k = 0; k < n; k++)
-        bad += !cube_plausible(cubes[k], room, ctx);
-    return bad;
 }

@@ -15,7 +15,9 @@
 
 #include "emu.h"
 #include "engine.h"
+#include "afile.h"
 #include "loadable.h"
+#include "rawdump.h"
 #include "runtime.h"
 #include "sample_net.h"
 
@@ -57,6 +59,7 @@ struct ldrv {
     struct ldrv_state st;
     uint32_t flush_addr;
     char input[4096], output[4096];
+    bool rawdump;
 };
 
 struct ldrv_saved {
@@ -260,6 +263,48 @@ static void dla_step(struct ldrv *l, struct drv_action *act)
     emit_wait(l, act, drv_intr_line_ready, "the DLA interrupt", PH_DLA_WAITED);
 }
 
+/* --rawdump: the text goes to stdout, and with -o into the file instead of
+ * a DIMG, as nvdla_runtime --rawdump writes its output.dimg. */
+static bool write_rawdump(struct ldrv *l, struct dla *d, char *msg, size_t len)
+{
+    uint8_t *buf;
+    uint64_t n;
+    char *text = NULL;
+    size_t text_len = 0;
+    bool ok = runtime_read_output(&l->rt, d, &buf, &n, msg, len) &&
+              rawdump_text(&l->ld->tensors[l->rt.output_tensor], buf, n, &text, &text_len, msg,
+                           len);
+    free(buf);
+    if (ok)
+        report_msg(l->base.rep, REPORT_NOTE, "%s", text);
+    if (ok && l->output[0]) {
+        struct afile af;
+        ok = afile_open(&af, l->output, msg, len);
+        if (ok && fwrite(text, 1, text_len, af.fp) != text_len) {
+            snprintf(msg, len, "%.400s: write failed", l->output);
+            afile_abort(&af);
+            ok = false;
+        } else if (ok) {
+            ok = afile_commit(&af, msg, len);
+        }
+        l->st.output_written = ok;
+    }
+    free(text);
+    return ok;
+}
+
+static void write_output(struct ldrv *l, struct dla *d)
+{
+    char msg[512];
+    bool ok = true;
+    if (l->rawdump)
+        ok = write_rawdump(l, d, msg, sizeof msg);
+    else if (l->output[0])
+        ok = l->st.output_written = runtime_write_output(&l->rt, d, l->output, msg, sizeof msg);
+    if (!ok)
+        fail(l, "%s", msg);
+}
+
 static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result *prev,
                       struct drv_action *act)
 {
@@ -300,12 +345,8 @@ static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result
             continue;
         case PH_OUTPUT:
             l->st.phase = PH_DONE;
-            if (l->output[0] && !l->st.failed) {
-                if (runtime_write_output(&l->rt, d, l->output, msg, sizeof msg))
-                    l->st.output_written = true;
-                else
-                    fail(l, "%s", msg);
-            }
+            if (!l->st.failed)
+                write_output(l, d);
             continue;
         case PH_DONE:
         default:
@@ -422,6 +463,7 @@ struct driver *loadable_driver_open(const char *path, const struct session_opts 
         snprintf(l->input, sizeof l->input, "%s", opt->input);
     if (opt && opt->output)
         snprintf(l->output, sizeof l->output, "%s", opt->output);
+    l->rawdump = opt && opt->rawdump;
     l->st.phase = PH_LOAD;
     return &l->base;
 }

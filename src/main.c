@@ -29,6 +29,8 @@ static const char usage_text[] =
     "  --plugin FILE       load a decoder plugin (repeatable)\n"
     "  --input FILE        loadable: input tensor (PGM, DIMG or raw bytes)\n"
     "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
+    "  --rawdump           loadable: print the output tensor as nvdla_runtime --rawdump does\n"
+    "                      (with -o, the file holds that text instead of a DIMG)\n"
     "  -q, --quiet         only errors and the summary\n"
     "  --nx                do not read ~/.dladbgrc\n"
     "  --no-color          plain text output\n"
@@ -38,7 +40,8 @@ static const char usage_text[] =
     "exit status: 0 ok, 1 a check or golden mismatch, 2 usage or input error, or a command\n"
     "of a batch script failed\n";
 
-enum { OPT_BATCH = 256, OPT_CONFIG, OPT_LIST, OPT_PLUGIN, OPT_INPUT, OPT_NX, OPT_NOCOLOR, OPT_EX };
+enum { OPT_BATCH = 256, OPT_CONFIG, OPT_LIST, OPT_PLUGIN, OPT_INPUT, OPT_NX, OPT_NOCOLOR, OPT_EX,
+       OPT_RAWDUMP };
 
 struct script_item {
     bool is_file; /* -x FILE, else -ex CMD */
@@ -121,6 +124,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"plugin", required_argument, NULL, OPT_PLUGIN},
         {"input", required_argument, NULL, OPT_INPUT},
         {"output", required_argument, NULL, 'o'},
+        {"rawdump", no_argument, NULL, OPT_RAWDUMP},
         {"quiet", no_argument, NULL, 'q'},
         {"nx", no_argument, NULL, OPT_NX},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -158,6 +162,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         case 'o':
             cli->opt.session.outdir = optarg;
             cli->opt.session.output = optarg;
+            break;
+        case OPT_RAWDUMP:
+            cli->opt.session.rawdump = true;
             break;
         case 'q':
             cli->quiet = true;

@@ -148,16 +148,15 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
     return true;
 }
 
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index)
 {
-    const struct ld_address *a = task_entry(rt, task, 0);
+    const struct ld_address *a = task_entry(rt, task, index);
     if (!a)
-        return false;
+        return NULL;
     const struct ld_memory *m = &rt->ld->memories[a->mem];
     if (!(m->flags & LD_MEM_SET) || m->n_contents == 0)
-        return false;
-    *v = rt->ld->blobs[m->content_blob[0]].version;
-    return true;
+        return NULL;
+    return &rt->ld->blobs[m->content_blob[0]];
 }
 
 /* ---------------------------------------------------------------- tensors */
@@ -348,13 +347,44 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     return ok;
 }
 
-bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
-                          size_t errlen)
+bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
+                         char *err, size_t errlen)
 {
+    *buf = NULL;
     if (rt->output_tensor < 0) {
         snprintf(err, errlen, "%s: the loadable has no output tensor to write", rt->ld->name);
         return false;
     }
+    const struct ld_tensor *t = &rt->ld->tensors[rt->output_tensor];
+    *len = t->size;
+    if (*len > DIMG_MAX_PAYLOAD) {
+        snprintf(err, errlen, "output tensor of %llu bytes is too large", (unsigned long long)*len);
+        return false;
+    }
+    *buf = malloc(*len ? *len : 1);
+    if (!*buf) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    int m = rt->output_memory;
+    enum mem_status st = dla_mem_read(d, (enum dla_space)rt->mem[m].space,
+                                      rt->mem[m].addr + t->offset, *buf, *len);
+    if (st != MEM_OK) {
+        snprintf(err, errlen, "output tensor: %s", mem_status_str(st));
+        free(*buf);
+        *buf = NULL;
+        return false;
+    }
+    return true;
+}
+
+bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
+                          size_t errlen)
+{
+    uint8_t *buf;
+    uint64_t len;
+    if (!runtime_read_output(rt, d, &buf, &len, err, errlen))
+        return false;
     const struct ld_tensor *t = &rt->ld->tensors[rt->output_tensor];
     struct dimg_header h = {
         .format = old_dimg_format(t->data_type),
@@ -365,25 +395,12 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
         .surf_stride = t->stride[2],
         .size = (uint32_t)t->size,
     };
-    uint64_t len = t->size;
-    if (len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "output tensor of %llu bytes is too large", (unsigned long long)len);
-        return false;
-    }
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf) {
-        snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    int m = rt->output_memory;
-    enum mem_status st =
-        dla_mem_read(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
     uint8_t *payload = NULL;
     size_t plen = 0;
-    bool ok = st == MEM_OK && dimg_pack(&h, buf, len, &payload, &plen);
+    bool ok = dimg_pack(&h, buf, len, &payload, &plen);
     if (!ok)
-        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (%s)", h.channel, h.height,
-                 h.width, st == MEM_OK ? "too large" : mem_status_str(st));
+        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (too large)", h.channel,
+                 h.height, h.width);
     else
         ok = dimg_write(path, &h, payload, plen, err, errlen);
     free(payload);

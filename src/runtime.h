@@ -51,14 +51,17 @@ bool runtime_task_address(const struct runtime *rt, uint32_t task, int32_t index
  * base of the address entry, without its offset. */
 bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
                          enum dla_space *space, uint64_t *base, uint64_t *size);
-/* Blob version that fills the memory behind task address 0 (descriptor
- * layout selection); false when that memory is not filled from a blob. */
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v);
+/* The blob that fills the memory behind task address `index` (its first
+ * content); NULL when that memory is not filled from a blob. */
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);
 
 /* Fill the input tensor from a file: PGM (P5, 8-bit), DIMG or raw bytes.
  * NULL path: leave it zero. */
 bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
                         size_t errlen);
+/* The output tensor's bytes in its own layout (t->size of them, malloc'd). */
+bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
+                         char *err, size_t errlen);
 /* Write the output tensor as a DIMG the way the regression harness did. */
 bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
                           size_t errlen);

@@ -23,6 +23,7 @@ struct session_opts {
     const char *outdir;           /* trace dumps without a golden */
     const char *input;            /* loadable: input tensor file (PGM, DIMG or raw) */
     const char *output;           /* loadable: output DIMG file */
+    bool rawdump;                 /* loadable: print the output as nvdla_runtime --rawdump */
     uint64_t mem_budget;          /* per memory space; 0 = default */
 };
 

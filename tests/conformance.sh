@@ -1,8 +1,11 @@
 #!/bin/sh
 # NVIDIA's own traces and loadables, run against our simulator:
 #   traces/*              nv_full register traces (input.txn, golden dumps)
-#   traces_v2/nv_small/*  v2 trace tests, --config nv_small (CRC goldens)
+#   traces_v2/CONFIG/*    v2 trace tests of each configuration present
+#                         (nv_small, nv_large, ...), --config CONFIG (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
+#   networks/*/*.nvdla    compiled networks (nv_small; unverified/: nv_full): every
+#                         task runs with zero input, no rule warning
 # One line per case, then "N passed, N failed".  Cases listed in
 # tests/conformance.expected (with the reason) are known not to pass yet:
 # they are reported as XFAIL and do not fail the run; any other failure does.
@@ -100,11 +103,49 @@ run_vp_trace() { # case dir
     fi
 }
 
+# networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
+# the rule checker stays silent (real compiler output).  nvdla_compiler's
+# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
+run_network() { # case file config
+    log="$tmp/log"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" --rawdump "$2" >"$log" 2>&1
+    rc=$?
+    summary=$(grep -m 1 ' tasks run ' "$log")
+    if [ $rc -ne 0 ]; then
+        result "$1" no "exit $rc: $(first_error "$log")"
+    elif grep -q '^warning:' "$log"; then
+        result "$1" no "$(grep -m 1 '^warning:' "$log" | cut -c1-160)"
+    elif ! printf '%s\n' "$summary" | grep -Eq ': ([0-9]+) of \1 tasks run'; then
+        result "$1" no "not every task ran: $summary"
+    else
+        result "$1" yes "$3; $(printf '%s' "$summary" | sed 's/^[^:]*: //'); output $(head -n 1 "$log" | sed 's/ *$//')"
+    fi
+}
+
+run_networks() {
+    if [ ! -d "$DATA/networks" ]; then
+        result networks skip "no networks/ folder in $DATA"
+        return
+    fi
+    for f in "$DATA"/networks/*/*.nvdla; do
+        [ -f "$f" ] || continue
+        config=nv_small
+        case $f in */unverified/*) config=nv_full ;; esac
+        run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f" "$config"
+    done
+}
+
 for d in "$DATA"/traces/*/; do
     [ -d "$d" ] && run_trace "traces/$(basename "$d")" "$d"
 done
-for d in "$DATA"/traces_v2/nv_small/*/; do
-    [ -d "$d" ] && run_trace "traces_v2/nv_small/$(basename "$d")" "$d" nv_small
+# one folder per configuration (nv_small, nv_large, nv_medium_512, ...), each
+# run under that configuration; memory_surface_warehouse holds shared inputs
+for cfgdir in "$DATA"/traces_v2/*/; do
+    config=$(basename "$cfgdir")
+    [ "$config" = memory_surface_warehouse ] && continue
+    for d in "$cfgdir"*/; do
+        [ -d "$d" ] && run_trace "traces_v2/$config/$(basename "$d")" "$d" "$config"
+    done
 done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
@@ -112,6 +153,7 @@ done
 for d in "$DATA"/vp_traces/*/; do
     [ -d "$d" ] && run_vp_trace "vp_traces/$(basename "$d")" "$d"
 done
+run_networks
 
 echo "$skip skipped (missing upstream input), $xfail expected failures (tests/conformance.expected)"
 echo "$pass passed, $((fail + xfail)) failed"

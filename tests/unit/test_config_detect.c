@@ -160,7 +160,9 @@ static void test_nv_full_fp16_network(void **state)
 static void test_int8_nv_full_network_names_the_others(void **state)
 {
     (void)state;
-    /* 8x8x16 int8 on 32-byte atoms: one atom, a quarter entry a pixel: 2 */
+    /* 8x8x16 int8 on 32-byte atoms: one atom, a quarter of a 128-byte entry a
+     * pixel: 2 entries per slice; nv_large's 64-byte entries would give 4 and
+     * nv_medium_1024_full's 32-byte ones 8 */
     struct conv_shape s = {.atom = 32,
                            .prec = FW_PREC_INT8,
                            .w = 8,
@@ -172,12 +174,20 @@ static void test_int8_nv_full_network_names_the_others(void **state)
                            .tensor_format = 36};
     struct cfg_detection d;
     detect_shape(&s, &d);
+    assert_string_equal(d.fits[0].cfg->name, "nv_full");
+    assert_false(fits(&d, "nv_large"));
+    assert_false(fits(&d, "nv_medium_1024_full"));
+    /* a 1x1x16 input (a fully-connected layer) takes one entry on all three */
+    s.w = s.h = 1;
+    s.eps = 1;
+    detect_shape(&s, &d);
     assert_string_equal(d.fits[0].cfg->name, "nv_full"); /* the compiler's target first */
     assert_true(fits(&d, "nv_large"));
-    assert_false(fits(&d, "nv_medium_1024_full")); /* 32-byte entries: 8 per slice */
+    assert_true(fits(&d, "nv_medium_1024_full"));
+    assert_false(fits(&d, "nv_small")); /* 16 channels are two 8-byte entries */
     char line[600];
     config_detection_line(&d, "net.nvdla", "compiled for", line, sizeof line);
-    assert_non_null(strstr(line, "; also fits nv_large"));
+    assert_non_null(strstr(line, "; also fits nv_large, nv_medium_1024_full"));
 }
 
 static void test_samples_and_units(void **state)

@@ -1,12 +1,9 @@
-/* Low bits of DMA addresses and strides, and descriptors whose blob version
- * does not name their layout (real compiled networks from other tools):
+/* Low bits of DMA addresses and strides:
  *   - nv_full's address and stride fields start at bit 5: a write keeps what
  *     the field holds, drops bits 4:0 and the rule checker says so;
  *   - the v2 map's fields are [31:0]: the register keeps every bit, silently;
  *   - the engine programs an SDP operand address with low bits set (the
- *     firmware does not refuse it) and the DMA reads from the aligned address;
- *   - legacy 28-byte data cubes in blobs marked 1.2.0 run as they would
- *     marked with a legacy version. */
+ *     firmware does not refuse it) and the DMA reads from the aligned address. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,33 +113,12 @@ static void test_engine_programs_an_unaligned_operand(void **state)
     assert_memory_equal(out, expect, sizeof expect);
 }
 
-static void test_legacy_cubes_marked_1_2_0(void **state)
-{
-    (void)state;
-    struct sdp_net n;
-    x1_net(&n, 0); /* the legacy cube has no offset field */
-    n.op.u.sdp.surface.x1.address = 4;
-    uint8_t *buf, ref_out[8], out[8];
-    size_t len;
-    int rules;
-    uint32_t bs_ref, bs;
-    sdp_net_encode_as(&n, FW_LAYOUT_LEGACY, (struct ld_version){0, 11, 0}, &buf, &len);
-    run_x1_net(buf, len, &rules, ref_out, &bs_ref);
-    free(buf);
-    sdp_net_encode_as(&n, FW_LAYOUT_LEGACY, (struct ld_version){1, 2, 0}, &buf, &len);
-    run_x1_net(buf, len, &rules, out, &bs);
-    free(buf);
-    assert_int_equal(bs, bs_ref);
-    assert_memory_equal(out, ref_out, sizeof out);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nv_full_drops_low_bits_with_a_rule),
         cmocka_unit_test(test_v2_map_keeps_low_bits),
         cmocka_unit_test(test_engine_programs_an_unaligned_operand),
-        cmocka_unit_test(test_legacy_cubes_marked_1_2_0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
