@@ -3,8 +3,8 @@
  * Shared by test_engine (the network broken in one way at a time) and
  * test_cmd_hang (the operation waiting on a dependency): both start from the
  * same healthy descriptors, change what their case needs, then encode;
- * test_low_bits changes its layout and version, test_config_detect replaces
- * the operation by a convolution, its memories' size and adds a tensor.
+ * test_low_bits adds an X1 operand, test_config_detect replaces the operation
+ * by a convolution, sets its memories' size and adds a tensor.
  * Header-only (static inline) so each suite stays one binary; include it
  * after <cmocka.h>. */
 #ifndef DLADBG_TEST_SDP_NET_H
