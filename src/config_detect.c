@@ -301,7 +301,7 @@ static void judge(const struct needs *n, const struct dla_config *c, struct cfg_
         else if (s->line < s->w * c->mem_atom) /* a line is width atoms: they would overlap */
             violate(f, "line stride %u is shorter than %u of its %u-byte atoms", s->line, s->w,
                     c->mem_atom);
-        else if (s->line == s->w * c->mem_atom)
+        else if (s->w && s->line == s->w * c->mem_atom)
             f->agree++;
     }
     f->agree += c->mem_atom == 8 ? n->x8_tensors : c->mem_atom == 32 ? n->x32_tensors : 0;
@@ -424,18 +424,69 @@ static void count_miss(const struct regdb_map *map, uint32_t addr, unsigned *mis
         *at = addr;
 }
 
-static int txn_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+/* One register access of a .txn line: false when the line is none. */
+static bool txn_access(const char *line, bool *write, uint32_t *addr, uint32_t *value)
+{
+    char cmd[16];
+    unsigned long word, v = 0;
+    int n = sscanf(line, " %15s %lx %lx", cmd, &word, &v);
+    if (n < 2 || (strcmp(cmd, "write_reg") && strcmp(cmd, "read_reg") && strcmp(cmd, "until")))
+        return false; /* the replayer reports malformed lines */
+    *write = strcmp(cmd, "write_reg") == 0 && n == 3;
+    *addr = (uint32_t)(word & 0xffffu) << 2;
+    *value = (uint32_t)v;
+    return true;
+}
+
+static int txn_map_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
     (void)lineno, (void)err, (void)errlen;
     struct needs *n = ctx;
-    char cmd[16];
-    unsigned long word;
-    if (sscanf(line, " %15s %lx", cmd, &word) != 2 ||
-        (strcmp(cmd, "write_reg") && strcmp(cmd, "read_reg") && strcmp(cmd, "until")))
-        return 0; /* the replayer reports malformed lines */
-    uint32_t addr = (uint32_t)(word & 0xffffu) << 2;
+    bool write;
+    uint32_t addr, value;
+    if (!txn_access(line, &write, &addr, &value))
+        return 0;
     count_miss(regdb_map("nv_full"), addr, &n->v1_misses, &n->v1_miss_at);
     count_miss(regdb_map("nv_small"), addr, &n->v2_misses, &n->v2_miss_at);
+    return 0;
+}
+
+static bool name_ends(const char *name, const char *end)
+{
+    size_t a = strlen(name), b = strlen(end);
+    return a >= b && strcmp(name + a - b, end) == 0;
+}
+
+/* Within the v2 map the values written tell more: the CBUF banks a
+ * convolution takes (CDMA.D_BANK) and the alignment of the data processors'
+ * addresses and strides (their memory atom; CDMA's are left out, as an
+ * image's pitch-linear lines need not be whole atoms). */
+static int txn_v2_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    (void)lineno, (void)err, (void)errlen;
+    struct needs *n = ctx;
+    bool write;
+    uint32_t addr, value;
+    const struct regdb_unit *u;
+    if (!txn_access(line, &write, &addr, &value) || !write)
+        return 0;
+    const struct regdb_reg *r = regdb_reg_at(regdb_map("nv_small"), addr, &u);
+    if (!r)
+        return 0;
+    if (strcmp(u->name, "CDMA") == 0 && strcmp(r->name, "D_BANK") == 0) {
+        unsigned banks = regdb_field_get(regdb_field_named(r, "DATA_BANK"), value) + 1u +
+                         regdb_field_get(regdb_field_named(r, "WEIGHT_BANK"), value) + 1u;
+        if (banks > n->max_banks)
+            n->max_banks = banks;
+        n->ops++;
+        return 0;
+    }
+    bool processor =
+        !strncmp(u->name, "SDP", 3) || !strncmp(u->name, "PDP", 3) || !strncmp(u->name, "CDP", 3);
+    bool placed = name_ends(r->name, "BASE_ADDR_LOW") || name_ends(r->name, "LINE_STRIDE") ||
+                  name_ends(r->name, "SURFACE_STRIDE");
+    if (processor && placed && value && n->n_surf < MAX_CASES)
+        n->surf[n->n_surf++] = (struct surf_case){0, value, value}; /* alignment only */
     return 0;
 }
 
@@ -446,9 +497,11 @@ bool config_detect_txn(const char *path, struct cfg_detection *out, char *err, s
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    bool ok = textfile_each_line(path, txn_line, n, err, errlen) == 0;
+    bool ok = textfile_each_line(path, txn_map_line, n, err, errlen) == 0;
     /* a map tells only when the other one misses more of the addresses */
     n->have_map_evidence = n->v1_misses != n->v2_misses;
+    if (ok && n->v2_misses < n->v1_misses)
+        ok = textfile_each_line(path, txn_v2_line, n, err, errlen) == 0;
     conclude(n, out);
     free(n);
     return ok;

@@ -14,7 +14,9 @@
  * compiler targets nv_full, nv_small, nv_large first on a tie).
  *
  * A register trace (.txn) tells its register map by the addresses it uses
- * (units sit at different bases in the v1 and v2 maps). */
+ * (units sit at different bases in the v1 and v2 maps); within the v2 map,
+ * the CBUF banks CDMA.D_BANK gives and the alignment of the data processors'
+ * addresses and strides narrow it further. */
 #ifndef DLADBG_CONFIG_DETECT_H
 #define DLADBG_CONFIG_DETECT_H
 
@@ -44,8 +46,9 @@ struct cfg_detection {
 /* Check every configuration against the loadable's DLA tasks and tensors. */
 void config_detect_loadable(const struct loadable *l, struct cfg_detection *out);
 
-/* The same for an input.txn trace: the register map its addresses belong to.
- * false with err when the file cannot be read. */
+/* The same for an input.txn trace: the register map its addresses belong to
+ * and, in the v2 map, banks and alignment.  false with err when the file
+ * cannot be read. */
 bool config_detect_txn(const char *path, struct cfg_detection *out, char *err, size_t errlen);
 
 /* The fit of one configuration (NULL when c is not in the table). */

@@ -227,6 +227,17 @@ static void test_txn_register_map(void **state)
     assert_true(config_detect_txn(path, &d, err, sizeof err));
     assert_false(fits(&d, "nv_full"));
     assert_true(fits(&d, "nv_small"));
+    /* v2 values: CDMA.D_BANK 20 + 5 banks, SDP.D_DST_LINE_STRIDE 72 (8-byte atoms) */
+    fixture_write("v2b.txn", "write_reg 0xffff4402 0x1\nwrite_reg 0xffff0c2f 0x00040013\n"
+                             "write_reg 0xffff2414 0x48\n");
+    fixture_path(path, sizeof path, "v2b.txn");
+    assert_true(config_detect_txn(path, &d, err, sizeof err));
+    assert_string_equal(d.fits[0].cfg->name, "nv_small");
+    assert_true(fits(&d, "nv_small_256"));
+    assert_false(fits(&d, "nv_large"));      /* 16 banks */
+    assert_false(fits(&d, "nv_medium_512")); /* 16-byte atoms */
+    assert_non_null(strstr(config_detection_fit(&d, dla_config_find("nv_medium_512"))->why_not,
+                           "line stride 72"));
     assert_false(config_detect_txn("/nonexistent.txn", &d, err, sizeof err));
 }
 
