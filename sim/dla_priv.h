@@ -77,7 +77,8 @@ struct dla_stage {
     uint64_t macs;
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
-    uint64_t client_done[DLA_C_COUNT]; /* cycle the client's last transfer ends */
+    uint64_t client_start[DLA_C_COUNT]; /* cycle the client's first transfer starts */
+    uint64_t client_done[DLA_C_COUNT];  /* cycle the client's last transfer ends */
     uint64_t client_stall[DLA_C_COUNT];
     uint64_t space_bytes[DLA_SPACE_COUNT];
     uint64_t start, end;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "dma_lines.h"
 #include "expr.h"
 #include "path.h"
 #include "suggest.h"
@@ -164,6 +165,7 @@ void dbg_session_changed(struct dbg *d)
     struct session *s = d->session;
     d->hung = false;
     trace_ring_clear(d->ring);
+    dma_lines_clear(d->lines);
     if (s)
         session_set_hooks(s, &dbg_hooks, d);
     proglog_attach(d->log, s);
@@ -189,9 +191,12 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     d->bps = bps_create();
     d->cps = cps_create(0);
     d->ring = trace_ring_create(d->opt.trace_ring_events);
+    d->lines = calloc(1, sizeof *d->lines);
+    if (d->lines)
+        dma_lines_init(d->lines);
     d->log = proglog_create();
     d->plugins = plugin_host_create();
-    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins) {
+    if (!d->bps || !d->cps || !d->ring || !d->lines || !d->log || !d->plugins) {
         dbg_destroy(d);
         return NULL;
     }
@@ -211,6 +216,7 @@ static void close_session(struct dbg *d)
     if (!d->session)
         return;
     trace_ring_detach(d->ring);
+    dma_lines_detach(d->lines);
     bps_attach(d->bps, NULL);
     cps_attach(d->cps, NULL, NULL, NULL, NULL);
     proglog_attach(d->log, NULL);
@@ -226,6 +232,9 @@ void dbg_destroy(struct dbg *d)
     bps_destroy(d->bps);
     cps_destroy(d->cps);
     trace_ring_destroy(d->ring);
+    if (d->lines)
+        dma_lines_free(d->lines);
+    free(d->lines);
     proglog_destroy(d->log);
     cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
@@ -243,6 +252,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
+    dma_lines_attach(d->lines, dla);
     dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;

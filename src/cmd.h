@@ -50,6 +50,7 @@ struct checkpoints;
 struct trace_ring;
 struct proglog;
 struct plugin_host;
+struct dma_lines;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -79,7 +80,8 @@ struct dbg {
     struct trace_ring *ring;
     struct proglog *log;
     struct plugin_host *plugins;
-    struct report rep; /* the open session's checks and messages */
+    struct dma_lines *lines; /* DRAM lines the model's DMA read and wrote ("info dma lines") */
+    struct report rep;       /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
     const struct dbg_sink *out; /* sink of the command being executed, else the default */

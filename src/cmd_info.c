@@ -438,6 +438,11 @@ static const struct cmd_entry info_subs[] = {
      do_info_layers, NULL, false},
     {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
      do_info_tasks, NULL, false},
+    {"dma", NULL, "lines [READ WRITE]", "info dma lines [READ WRITE]",
+     "The 64-byte DRAM lines the model's DMA read and wrote; with two golden lists (one hex\n"
+     "address a line, as NVIDIA's VP_mem_rd and VP_mem_wr) the lines only one side has.\n"
+     "A difference is a failed check (exit status 1 in batch mode).",
+     cmd_info_dma, NULL, false},
     {"tensors", NULL, NULL, "info tensors",
      "The tensors a loadable names: id, name, memory, address, size, shape, type.",
      cmd_info_tensors, NULL, false},

@@ -69,6 +69,8 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len);
 
 /* "info tensors" (cmd_data.c, next to "tensor"). */
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
+/* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
+enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
