@@ -21,7 +21,13 @@ static uint64_t layer_cycles(const struct dla_layer *l, uint64_t now)
     return 0;
 }
 
-/* "info layers brief": what a batch run prints at its end. */
+static bool run_over(struct dbg *d)
+{
+    return session_finished(d->session);
+}
+
+/* "info layers brief": what a batch run prints at its end.  A layer never
+ * enabled is no layer of the run: it gets a note, not a line of its own. */
 static void layers_brief(struct dbg *d)
 {
     struct dla *dla = dla_of(d);
@@ -29,12 +35,16 @@ static void layers_brief(struct dbg *d)
         const struct dla_layer *l = dla_layer_get(dla, i);
         char group[8];
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(
-            d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
-            dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-            (unsigned long long)layer_cycles(l, dla_now(dla)),
-            l->state == DLA_LAYER_DONE ? "" : ", ",
-            l->state == DLA_LAYER_DONE ? "" : dla_layer_state_name((enum dla_layer_state)l->state));
+        if (format_layer_never_enabled(l, run_over(d))) {
+            cmd_print(d, "(registers of %s group %s written but never enabled: not a layer of the run)",
+                      dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group);
+            continue;
+        }
+        const char *state = format_layer_state(l, run_over(d));
+        cmd_print(d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
+                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+                  (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  l->state == DLA_LAYER_DONE ? "" : ", ", l->state == DLA_LAYER_DONE ? "" : state);
     }
 }
 
@@ -55,18 +65,20 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
         cmd_print(d, "No hardware layer has been programmed yet.");
         return CMD_OK;
     }
-    cmd_print(d, "%-5s %-5s %-5s %-11s %10s %10s %10s %12s %10s %10s %s", "layer", "unit", "group",
-              "state", "start", "end", "cycles", "MACs", "read", "written", "operation");
+    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit",
+              "group", "state", "start", "end", "cycles", "work", "read", "written", "operation");
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
-        char end[24], group[8];
+        char end[24], group[8], work[40];
         snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(d, "%-5u %-5s %-5s %-11s %10llu %10s %10llu %12llu %10llu %10llu %s", l->index,
+        snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,
+                 format_work_unit((enum dla_proc)l->proc));
+        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s", l->index,
                   dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-                  dla_layer_state_name((enum dla_layer_state)l->state),
-                  (unsigned long long)l->start_cycle, l->state == DLA_LAYER_DONE ? end : "-",
-                  (unsigned long long)layer_cycles(l, dla_now(dla)), (unsigned long long)l->macs,
+                  format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
+                  l->state == DLA_LAYER_DONE ? end : "-",
+                  (unsigned long long)layer_cycles(l, dla_now(dla)), work,
                   (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc);
     }
     cmd_print(d, "(cycles are model-derived)");
@@ -367,7 +379,10 @@ static enum cmd_status do_info_intr(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     struct dla *dla = dla_of(d);
     print_bits(d, "GLB.S_INTR_STATUS", dla_intr_status(dla));
-    print_bits(d, "GLB.S_INTR_MASK  ", dla_intr_mask(dla));
+    char mask_names[512];
+    format_reg_bits(dla_regmap(dla), "GLB.S_INTR_MASK", dla_intr_mask(dla), mask_names,
+                    sizeof mask_names);
+    cmd_print(d, "GLB.S_INTR_MASK   0x%08x%s", dla_intr_mask(dla), mask_names);
     print_bits(d, "pending & masked ", dla_intr_status(dla) & dla_intr_mask(dla));
     cmd_print(d, "interrupt line: %s", dla_intr_line(dla) ? "asserted" : "low");
     return CMD_OK;
@@ -411,30 +426,26 @@ static enum cmd_status do_where(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    char line[512];
-    cmd_where_line(d, line, sizeof line);
-    cmd_print(d, "%s: %s", session_path(d->session), line);
+    char line[512], next[512];
+    cmd_where_line(d, line, sizeof line); /* names the file already */
+    cmd_print(d, "%s", line);
     struct drv_action act;
-    if (session_pending(d->session, &act)) {
-        char name[96];
-        if (act.kind == DRV_WRITE) {
-            format_reg_name(dla_regmap(dla_of(d)), act.addr, name, sizeof name);
-            cmd_print(d, "next: %s: write %s = 0x%08x", act.where, name, act.value);
-        } else if (act.kind == DRV_WAIT) {
-            cmd_print(d, "next: %s: wait for %s", act.where, act.wait.what);
-        } else if (act.kind == DRV_TASK) {
-            cmd_print(d, "next: %s: task %d %s", act.where, act.task.index,
-                      act.task.begin ? "begins" : "ends");
-        }
-    } else {
+    if (!session_pending(d->session, &act)) {
         cmd_print(d, "the run has finished");
+        return CMD_OK;
     }
+    cmd_hw_next(d, next, sizeof next);
+    cmd_print(d, "next: %s", next);
+    cmd_print(d, "  driver: %s", act.where[0] ? act.where : "?");
     return CMD_OK;
 }
 
 static const struct cmd_entry info_subs[] = {
     {"layers", "l", "[brief]", "info layers [brief]",
-     "Hardware layers: unit, group, state, model-derived cycles, MACs, bytes, operation.",
+     "Hardware layers: unit, group, state (programming, enabled, running, done; never\n"
+     "enabled: registers written but no operation enabled by the end of the run, not\n"
+     "counted), model-derived cycles, work (CONV: MACs; BDMA: bytes; SDP, RUBIK: elements;\n"
+     "PDP: pool reads; CDP: LRN terms), bytes, operation.",
      do_info_layers, NULL, false},
     {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
      do_info_tasks, NULL, false},

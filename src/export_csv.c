@@ -105,6 +105,7 @@ static void layer_from_record(const struct dla_layer *l, struct dladbg_layer *ou
                       ? l->end_cycle - l->start_cycle
                       : 0;
     out->macs = l->macs;
+    out->work_unit = format_work_unit((enum dla_proc)l->proc);
     out->compute_cycles = l->compute_cycles;
     out->stall_cycles = l->stall_cycles;
     out->bytes_read = l->bytes_read;
@@ -200,7 +201,10 @@ static bool ring_event(struct dla *d, const struct trace_ring *ring, const struc
     return true;
 }
 
-static void feed(struct csv_out *o, void *state, struct dla *d, const struct trace_ring *ring)
+/* run_over: the driver has finished, so a layer still being programmed was
+ * never enabled (a poke after the end): it is no layer of the run. */
+static void feed(struct csv_out *o, void *state, struct dla *d, const struct trace_ring *ring,
+                 bool run_over)
 {
     struct scratch *sc = malloc(sizeof *sc);
     if (!sc) {
@@ -215,6 +219,8 @@ static void feed(struct csv_out *o, void *state, struct dla *d, const struct tra
             o->dec->event(state, &o->host, &ev);
     for (size_t i = 0; i < dla_layer_count(d) && !o->failed; i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
+        if (format_layer_never_enabled(l, run_over))
+            continue;
         memset(&ev, 0, sizeof ev);
         ev.struct_size = sizeof ev;
         ev.kind = DLADBG_EV_LAYER_RECORD;
@@ -252,7 +258,7 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
     }
     void *state = o.failed ? NULL : pi->dec->open(&o.host);
     if (!o.failed) {
-        feed(&o, state, d, ring);
+        feed(&o, state, d, ring, session_finished(s));
         pi->dec->close(state, &o.host);
     }
     if (o.failed) {

@@ -92,6 +92,23 @@ void format_intr_bits(uint32_t bits, char *buf, size_t len)
         }
 }
 
+void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
+                     size_t len)
+{
+    size_t used = 0;
+    struct regdb_ref ref;
+    buf[0] = 0;
+    if (!map || !regdb_resolve(map, reg, &ref))
+        return;
+    for (uint16_t i = 0; i < ref.reg->n_fields; i++) {
+        const struct regdb_field *f = &ref.reg->fields[i];
+        if (f->msb == f->lsb && (bits >> f->lsb) & 1u) {
+            append(buf, len, &used, " ");
+            append(buf, len, &used, f->name);
+        }
+    }
+}
+
 void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
                         size_t len)
 {
@@ -99,4 +116,40 @@ void format_layer_event(int layer, enum dla_proc proc, unsigned group, const cha
         snprintf(buf, len, "layer %d (%s) %s", layer, dla_proc_name(proc), verb);
     else
         snprintf(buf, len, "layer %d (%s, group %u) %s", layer, dla_proc_name(proc), group, verb);
+}
+
+const char *format_layer_state(const struct dla_layer *l, bool run_over)
+{
+    if (format_layer_never_enabled(l, run_over))
+        return "never enabled";
+    return dla_layer_state_name((enum dla_layer_state)l->state);
+}
+
+bool format_layer_never_enabled(const struct dla_layer *l, bool run_over)
+{
+    return run_over && l->state == DLA_LAYER_PROGRAMMING;
+}
+
+size_t format_layers_of_run(const struct dla *d, bool run_over)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dla_layer_count(d); i++)
+        n += !format_layer_never_enabled(dla_layer_get(d, i), run_over);
+    return n;
+}
+
+const char *format_work_unit(enum dla_proc p)
+{
+    switch (p) {
+    case DLA_P_CONV:
+        return "MACs";
+    case DLA_P_BDMA:
+        return "bytes";
+    case DLA_P_PDP:
+        return "pool reads"; /* output elements x kernel window */
+    case DLA_P_CDP:
+        return "LRN terms"; /* elements x normalisation window */
+    default:
+        return "elements"; /* SDP, RUBIK: elements processed */
+    }
 }

@@ -648,7 +648,10 @@ void session_hang_report(struct session *s, FILE *out)
     report_layers(s, out);
     report_units(s, out);
     report_bits(out, "GLB.S_INTR_STATUS", dla_intr_status(s->dla));
-    report_bits(out, "GLB.S_INTR_MASK  ", dla_intr_mask(s->dla));
+    char mask_names[512];
+    format_reg_bits(dla_regmap(s->dla), "GLB.S_INTR_MASK", dla_intr_mask(s->dla), mask_names,
+                    sizeof mask_names);
+    fprintf(out, "  GLB.S_INTR_MASK   0x%08x%s\n", dla_intr_mask(s->dla), mask_names);
     report_masked(s, out);
     fprintf(out, "  interrupt line: %s\n", dla_intr_line(s->dla) ? "asserted" : "low");
 }

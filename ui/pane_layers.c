@@ -7,27 +7,12 @@
 #include <string.h>
 
 #include "breakpoints.h"
+#include "format.h"
 #include "ui.h"
 
 struct layers_pane {
     bool tasks; /* show tasks instead of layers */
 };
-
-static const char *state_label(uint8_t state)
-{
-    switch (state) {
-    case DLA_LAYER_PROGRAMMING:
-        return "programmed";
-    case DLA_LAYER_ENABLED:
-        return "pending";
-    case DLA_LAYER_RUNNING:
-        return "running";
-    case DLA_LAYER_DONE:
-        return "done";
-    default:
-        return "?";
-    }
-}
 
 static enum theme_role state_role(uint8_t state)
 {
@@ -108,8 +93,9 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
     if (l->state >= DLA_LAYER_RUNNING)
         short_count(layer_cycles(d, l), cycles, sizeof cycles);
     x += pane_print(p, row, x, base, "%3ld ", i);
-    x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-10s ",
-                    state_label(l->state));
+    bool over = session_finished(ui->g->session);
+    x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-13s ",
+                    format_layer_state(l, over));
     char group[4] = "-";
     if (l->group <= 1)
         snprintf(group, sizeof group, "%u", l->group);
@@ -154,7 +140,7 @@ static void draw(struct pane *p, struct ui *ui)
         draw_tasks(p, ui);
         return;
     }
-    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-10s %-5s g %-4s %7s  %s", "state", "unit",
+    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-13s %-5s g %-4s %7s  %s", "state", "unit",
                "from", "cycles", "description");
     int n = (int)dla_layer_count(d);
     if (n == 0) {
@@ -230,7 +216,17 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
         snprintf(buf, len, "Tasks (%zu)", ui->g->session ? session_task_count(ui->g->session) : 0);
         return;
     }
-    snprintf(buf, len, "Layers (%zu)", d ? dla_layer_count(d) : 0);
+    if (!d) {
+        snprintf(buf, len, "Layers (0)");
+        return;
+    }
+    /* layers never enabled (registers poked after the end) are no layers of the run */
+    bool over = session_finished(ui->g->session);
+    size_t run = format_layers_of_run(d, over), all = dla_layer_count(d);
+    if (run == all)
+        snprintf(buf, len, "Layers (%zu)", run);
+    else
+        snprintf(buf, len, "Layers (%zu, %zu never enabled)", run, all - run);
 }
 
 static const struct pane_ops ops = {

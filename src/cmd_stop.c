@@ -1,0 +1,175 @@
+/* How a stop is told in hardware terms: which layers and tasks completed
+ * during the step, and what the hardware does next ("layer 3 (SDP, group 1)
+ * done at cycle 41168; next: layer 5 (PDP, group 1) programming"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "format.h"
+
+/* A list of what happened, ", " between the items. */
+struct said {
+    char *buf;
+    size_t len, used;
+    unsigned named;
+};
+
+static void say(struct said *s, const char *text)
+{
+    if (s->used + 1 >= s->len)
+        return;
+    int n = snprintf(s->buf + s->used, s->len - s->used, "%s%s", s->named ? ", " : "", text);
+    if (n > 0)
+        s->used += (size_t)n < s->len - s->used ? (size_t)n : s->len - s->used - 1;
+    s->named++;
+}
+
+/* Layers the ring saw complete since seq: one is named, several are counted
+ * and the last named (a long "continue" must not fill the console). */
+static void layers_done_since(struct dbg *d, uint64_t seq, struct said *s)
+{
+    size_t n = trace_ring_count(d->ring), done = 0;
+    const struct trace_rec *last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct trace_rec *r = trace_ring_get(d->ring, i);
+        if (r->seq >= seq && r->kind == DLA_EV_LAYER_DONE) {
+            done++;
+            last = r;
+        }
+    }
+    if (!last)
+        return;
+    char what[96], text[200];
+    format_layer_event(last->layer, (enum dla_proc)last->a, last->b, "", what, sizeof what);
+    what[strlen(what) - 1] = 0; /* the blank before the empty verb */
+    if (done == 1)
+        snprintf(text, sizeof text, "%s done at cycle %llu", what,
+                 (unsigned long long)last->cycle);
+    else
+        snprintf(text, sizeof text, "%zu layers done, the last %s at cycle %llu", done, what,
+                 (unsigned long long)last->cycle);
+    say(s, text);
+}
+
+/* Tasks the driver finished since it had finished tasks_before: tasks run
+ * one at a time, so the finished ones are the first tasks_done of the list. */
+static void tasks_done_since(struct dbg *d, uint64_t tasks_before, struct said *s)
+{
+    uint64_t now = session_tasks_done(d->session);
+    for (uint64_t i = tasks_before; i < now && i < session_task_count(d->session); i++) {
+        const struct session_task *t = session_task_get(d->session, (size_t)i);
+        char text[96];
+        snprintf(text, sizeof text, "%s done at cycle %llu", t->name,
+                 (unsigned long long)t->end_cycle);
+        say(s, text);
+    }
+}
+
+/* The last layer state change of the step when no layer completed. */
+static bool last_layer_change(struct dbg *d, uint64_t seq, char *buf, size_t len)
+{
+    for (size_t i = trace_ring_count(d->ring); i-- > 0;) {
+        const struct trace_rec *r = trace_ring_get(d->ring, i);
+        if (r->seq < seq)
+            return false;
+        const char *verb = r->kind == DLA_EV_LAYER_PROGRAM  ? "programming"
+                           : r->kind == DLA_EV_LAYER_ENABLE ? "enabled"
+                           : r->kind == DLA_EV_LAYER_START  ? "running"
+                                                            : NULL;
+        if (!verb)
+            continue;
+        char what[96];
+        format_layer_event(r->layer, (enum dla_proc)r->a, r->b, verb, what, sizeof what);
+        snprintf(buf, len, "%s at cycle %llu", what, (unsigned long long)r->cycle);
+        return true;
+    }
+    return false;
+}
+
+/* The layer a pending register write belongs to: the layer being programmed
+ * on the write's group, or the new one it starts. */
+static bool write_layer(struct dla *dla, uint32_t addr, uint32_t value, char *buf, size_t len)
+{
+    const struct regdb_unit *ru;
+    const struct regdb_reg *reg = regdb_reg_at(dla_regmap(dla), addr, &ru);
+    if (!reg || !reg->dual)
+        return false;
+    enum dla_unit u = dla_unit_of(dla, ru);
+    enum dla_proc p = dla_unit_proc(u);
+    int g = dla_producer_group(dla, u);
+    if (p >= DLA_P_COUNT || g < 0)
+        return false;
+    const struct dla_layer *l = dla_layer_current(dla, p, g);
+    int index = l && l->state != DLA_LAYER_DONE ? (int)l->index : (int)dla_layer_count(dla);
+    bool enable = reg->offset == ru->op_enable && (value & 1u);
+    format_layer_event(index, p, (unsigned)g, enable ? "enabled" : "programming", buf, len);
+    return true;
+}
+
+/* Layers in state (running, or enabled and waiting for their pipeline), "" when none. */
+static void layers_in(struct dla *dla, enum dla_layer_state state, char *buf, size_t len)
+{
+    struct said s = {buf, len, 0, 0};
+    buf[0] = 0;
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->state != state)
+            continue;
+        char what[96];
+        format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group,
+                           dla_layer_state_name(state), what, sizeof what);
+        say(&s, what);
+    }
+}
+
+void cmd_hw_next(struct dbg *d, char *buf, size_t len)
+{
+    struct dla *dla = session_dla(d->session);
+    struct drv_action act;
+    if (!session_pending(d->session, &act)) {
+        snprintf(buf, len, "the run has finished");
+        return;
+    }
+    char running[256], name[96];
+    switch (act.kind) {
+    case DRV_WRITE:
+        if (write_layer(dla, act.addr, act.value, buf, len))
+            return;
+        format_reg_name(dla_regmap(dla), act.addr, name, sizeof name);
+        snprintf(buf, len, "write %s = 0x%08x", name, act.value);
+        return;
+    case DRV_WAIT:
+        layers_in(dla, DLA_LAYER_RUNNING, running, sizeof running);
+        if (!running[0])
+            layers_in(dla, DLA_LAYER_ENABLED, running, sizeof running);
+        if (running[0])
+            snprintf(buf, len, "%s (the driver waits for %s)", running, act.wait.what);
+        else
+            snprintf(buf, len, "the driver waits for %s", act.wait.what);
+        return;
+    case DRV_TASK:
+        snprintf(buf, len, "%s %s", act.task.name, act.task.begin ? "begins" : "ends");
+        return;
+    default:
+        snprintf(buf, len, "the end of the run");
+        return;
+    }
+}
+
+void cmd_hw_stop_line(struct dbg *d, const struct cmd_step_mark *mark, char *buf, size_t len)
+{
+    char happened[512] = "", next[300];
+    struct said s = {happened, sizeof happened, 0, 0};
+    tasks_done_since(d, mark->tasks_done, &s);
+    layers_done_since(d, mark->seq, &s);
+    if (!s.named && !last_layer_change(d, mark->seq, happened, sizeof happened))
+        snprintf(happened, sizeof happened, "no layer changed state");
+    cmd_hw_next(d, next, sizeof next);
+    snprintf(buf, len, "%s; next: %s", happened, next);
+}
+
+void cmd_step_mark(struct dbg *d, struct cmd_step_mark *mark)
+{
+    mark->seq = trace_ring_next_seq(d->ring);
+    mark->tasks_done = d->session ? session_tasks_done(d->session) : 0;
+}
