@@ -325,6 +325,21 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
  * units. */
 size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max);
 
+/* ---------------------------------------------------------------- rule checker */
+/* The programming-guide rules the model checks (sim/rules.c). */
+struct dla_rule_info {
+    const char *id;      /* "cdma.weight_bytes", as diagnostics and "break rule" name it */
+    enum dla_unit unit;  /* the unit whose registers the rule is about */
+    const char *section; /* the guide's section: "Convolution pipeline programming" */
+    const char *rule;    /* what the guide asks, in short */
+};
+size_t dla_rule_count(void);
+const struct dla_rule_info *dla_rule_info(size_t i);
+/* Row of a rule id, -1 when the model checks no such rule. */
+long dla_rule_find(const char *id);
+/* Violations of rule i found since power-on reset (follows checkpoints). */
+uint64_t dla_rule_hits(const struct dla *d, size_t i);
+
 /* ---------------------------------------------------------------- checkpoints */
 /* A complete, deterministic copy of the simulated state (registers,
  * memories, CBUF, LUTs, scheduler, layers).  Listeners are not part of it. */

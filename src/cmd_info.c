@@ -422,6 +422,43 @@ static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* "info rules": every rule the model checks, with the hits of this run. */
+static enum cmd_status do_info_rules(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    size_t fired = 0;
+    cmd_print(d, "%-28s %-8s %6s  %s", "rule", "unit", "fired", "guide section: what it asks");
+    for (size_t i = 0; i < dla_rule_count(); i++) {
+        const struct dla_rule_info *r = dla_rule_info(i);
+        uint64_t hits = dla_rule_hits(dla, i);
+        fired += hits != 0;
+        cmd_print(d, "%-28s %-8s %6llu  %s: %s", r->id, dla_unit_name(r->unit),
+                  (unsigned long long)hits, r->section, r->rule);
+    }
+    cmd_print(d, "%zu of %zu rules fired in this run (\"break rule ID\" stops at one).", fired,
+              dla_rule_count());
+    return CMD_OK;
+}
+
+void cmd_print_rule_ids(struct dbg *d)
+{
+    char line[128] = "  ";
+    cmd_print(d, "Rule ids (\"info rules\" says what each checks and how often it fired):");
+    for (size_t i = 0; i < dla_rule_count(); i++) {
+        const char *id = dla_rule_info(i)->id;
+        if (strlen(line) + strlen(id) + 1 > 90) {
+            cmd_print(d, "%s", line);
+            snprintf(line, sizeof line, "  ");
+        }
+        size_t n = strlen(line);
+        snprintf(line + n, sizeof line - n, "%s%s", n > 2 ? " " : "", id);
+    }
+    if (strlen(line) > 2)
+        cmd_print(d, "%s", line);
+}
+
 static enum cmd_status do_where(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -476,6 +513,10 @@ static const struct cmd_entry info_subs[] = {
      do_info_intr, NULL, false},
     {"units", "u", NULL, "info units", "Which units have an operation enabled in which group.",
      do_info_units, NULL, false},
+    {"rules", NULL, NULL, "info rules",
+     "Every programming-guide rule the model checks: id, unit, the guide's section and what\n"
+     "it asks, and how often it fired in this run.",
+     do_info_rules, NULL, false},
     {"hang", "diagnose", NULL, "info hang",
      "Why nothing progresses: what the driver waits for, layers not running and the units\n"
      "they lack, interrupt status and mask by name.",

@@ -75,6 +75,9 @@ void cmd_hw_next(struct dbg *d, char *buf, size_t len);
 /* One line: where the session is (the action executed last, cycle). */
 void cmd_where_line(struct dbg *d, char *buf, size_t len);
 
+/* The ids of every rule the model checks, a few to a line ("help break"). */
+void cmd_print_rule_ids(struct dbg *d);
+
 /* "info tensors" (cmd_data.c, next to "tensor"). */
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
 
