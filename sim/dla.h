@@ -114,8 +114,11 @@ struct dla_lut_stats {
     uint64_t underflow; /* below both tables */
     uint64_t overflow;  /* above both tables */
     uint64_t hybrid;    /* hit in both tables: priority decided */
+    /* each table's own under/overflows (whichever the priorities chose), so
+     * that a table's hits + underflows + overflows are the lookups */
     uint64_t le_underflow, le_overflow, lo_underflow, lo_overflow;
-    /* input histogram across [min start, max end] of the two tables */
+    /* input histogram across [min start, max end] of the two tables; below
+     * and above are the samples that under/overflow both tables */
     uint64_t hist[DLA_LUT_HIST_BINS];
     uint64_t hist_below, hist_above;
 };
