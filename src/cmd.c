@@ -10,6 +10,8 @@
 
 #include "cmd_priv.h"
 #include "expr.h"
+#include "layer_origin.h"
+#include "loadable_plan.h"
 
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,
@@ -100,9 +102,21 @@ static void on_report(void *ctx, enum report_level level, const char *text)
     sink_line(d, kinds[level <= REPORT_ERROR ? level : REPORT_ERROR], text);
 }
 
-static void on_diag(void *ctx, const struct dla_event *ev)
+/* A layer programmed by a loadable's operation: remember which. */
+static void record_origin(struct dbg *d, const struct dla_event *ev)
+{
+    struct drv_op op = {.known = false};
+    if (ev->layer < 0 || !d->session)
+        return;
+    session_action_op(d->session, &op);
+    layer_origins_set(d->origins, (size_t)ev->layer, &op);
+}
+
+static void on_model_event(void *ctx, const struct dla_event *ev)
 {
     struct dbg *d = ctx;
+    if (ev->kind == DLA_EV_LAYER_PROGRAM)
+        record_origin(d, ev);
     if (ev->kind != DLA_EV_DIAG)
         return;
     const char *rule = ev->u.diag.rule;
@@ -188,7 +202,8 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     d->ring = trace_ring_create(d->opt.trace_ring_events);
     d->log = proglog_create();
     d->plugins = plugin_host_create();
-    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins) {
+    d->origins = layer_origins_create();
+    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins || !d->origins) {
         dbg_destroy(d);
         return NULL;
     }
@@ -211,6 +226,12 @@ static void close_session(struct dbg *d)
     proglog_attach(d->log, NULL);
     session_close(d->session);
     d->session = NULL;
+    layer_origins_clear(d->origins);
+    if (d->plan)
+        loadable_plan_free(d->plan);
+    free(d->plan);
+    d->plan = NULL;
+    d->plan_read = false;
 }
 
 void dbg_destroy(struct dbg *d)
@@ -223,6 +244,7 @@ void dbg_destroy(struct dbg *d)
     trace_ring_destroy(d->ring);
     proglog_destroy(d->log);
     plugin_host_destroy(d->plugins);
+    layer_origins_destroy(d->origins);
     free(d);
 }
 
@@ -237,7 +259,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
-    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
+    dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }

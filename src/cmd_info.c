@@ -6,6 +6,7 @@
 
 #include "cmd_priv.h"
 #include "format.h"
+#include "loadable_plan.h"
 
 static struct dla *dla_of(struct dbg *d)
 {
@@ -48,6 +49,23 @@ static void layers_brief(struct dbg *d)
     }
 }
 
+/* A loadable's operations no hardware layer has run yet: what is to come. */
+static void ops_to_come(struct dbg *d)
+{
+    const struct loadable_plan *p = dbg_plan(d);
+    size_t layer, shown = 0;
+    for (size_t i = 0; p && i < p->n_ops; i++) {
+        const struct plan_op *o = &p->ops[i];
+        if (dbg_op_layer(d, o->task, o->op, &layer))
+            continue;
+        if (!shown++)
+            cmd_print(d, "Operations to come (no hardware layer has run them yet):");
+        cmd_print(d, "  %-5s task %u op %-4d %-13s %s%s%s%s", dla_proc_name((enum dla_proc)o->type),
+                  o->task, o->op, "to come", o->desc, o->names[0] ? "  [" : "", o->names,
+                  o->names[0] ? "]" : "");
+    }
+}
+
 static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -63,45 +81,93 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
     size_t n = dla_layer_count(dla);
     if (!n) {
         cmd_print(d, "No hardware layer has been programmed yet.");
+        ops_to_come(d);
         return CMD_OK;
     }
     cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit",
               "group", "state", "start", "end", "cycles", "work", "read", "written", "operation");
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
-        char end[24], group[8], work[40];
+        char end[24], group[8], work[40], op[160];
+        dbg_layer_op_text(d, i, op, sizeof op);
         snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
         snprintf(group, sizeof group, "%u", l->group);
         snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,
                  format_work_unit((enum dla_proc)l->proc));
-        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s", l->index,
+        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s%s%s%s", l->index,
                   dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
                   format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
                   l->state == DLA_LAYER_DONE ? end : "-",
                   (unsigned long long)layer_cycles(l, dla_now(dla)), work,
-                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc);
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc,
+                  op[0] ? "  [" : "", op, op[0] ? "]" : "");
     }
+    ops_to_come(d);
     cmd_print(d, "(cycles are model-derived)");
     return CMD_OK;
+}
+
+/* The session's record of a task (begin/end cycles), NULL before it began. */
+static const struct session_task *ran(struct dbg *d, uint32_t index)
+{
+    for (size_t i = 0; i < session_task_count(d->session); i++) {
+        const struct session_task *t = session_task_get(d->session, i);
+        if ((uint32_t)t->index == index)
+            return t;
+    }
+    return NULL;
+}
+
+static void task_state(const struct session_task *t, char *buf, size_t len)
+{
+    if (!t)
+        snprintf(buf, len, "to come");
+    else if (t->done)
+        snprintf(buf, len, "done, cycles %llu-%llu", (unsigned long long)t->begin_cycle,
+                 (unsigned long long)t->end_cycle);
+    else
+        snprintf(buf, len, "running since cycle %llu", (unsigned long long)t->begin_cycle);
+}
+
+/* One line per operation of a DLA task: the layer that ran it, or "to come". */
+static void task_ops(struct dbg *d, const struct loadable_plan *p, const struct plan_task *t)
+{
+    struct dla *dla = dla_of(d);
+    for (size_t k = 0; k < t->n_ops; k++) {
+        const struct plan_op *o = &p->ops[t->first_op + k];
+        char state[48] = "to come";
+        size_t layer;
+        if (dbg_op_layer(d, o->task, o->op, &layer))
+            snprintf(state, sizeof state, "layer %zu %s", layer,
+                     format_layer_state(dla_layer_get(dla, layer), run_over(d)));
+        cmd_print(d, "    op %-4d %-5s %-22s %s%s%s%s", o->op, dla_proc_name((enum dla_proc)o->type),
+                  state, o->desc, o->names[0] ? "  [" : "", o->names, o->names[0] ? "]" : "");
+    }
+    if (t->problem[0])
+        cmd_print(d, "    (operations not listed: %s)", t->problem);
 }
 
 static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    size_t n = session_task_count(d->session);
-    if (!n) {
-        cmd_print(d, "No task has run (register traces have none).");
+    const struct loadable_plan *p = dbg_plan(d);
+    if (!p) {
+        cmd_print(d, "%s has no tasks (register traces have none).", session_path(d->session));
         return CMD_OK;
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct session_task *t = session_task_get(d->session, i);
-        char end[24];
-        snprintf(end, sizeof end, "%llu", (unsigned long long)t->end_cycle);
-        cmd_print(d, "task %d %s %-24s %s, cycles %llu-%s", t->index, t->emu ? "CPU" : "DLA",
-                  t->name, t->done ? "done" : "running", (unsigned long long)t->begin_cycle,
-                  t->done ? end : "");
+    for (size_t i = 0; i < p->n_tasks; i++) {
+        const struct plan_task *t = &p->tasks[i];
+        char state[80], ops[32] = "";
+        task_state(ran(d, t->index), state, sizeof state);
+        if (!t->emu)
+            snprintf(ops, sizeof ops, ", %zu operation%s", t->n_ops, t->n_ops == 1 ? "" : "s");
+        cmd_print(d, "task %u: %s task %u%s%s%s: %s", t->index, t->emu ? "EMU (CPU)" : "DLA", t->id,
+                  ops, t->tensors[0] ? ", tensors " : "", t->tensors, state);
+        task_ops(d, p, t);
     }
+    if (!p->n_tasks)
+        cmd_print(d, "The loadable has no tasks.");
     return CMD_OK;
 }
 
@@ -484,7 +550,10 @@ static const struct cmd_entry info_subs[] = {
      "counted), model-derived cycles, work (CONV: MACs; BDMA: bytes; SDP, RUBIK: elements;\n"
      "PDP: pool reads; CDP: LRN terms), bytes, operation.",
      do_info_layers, NULL, false},
-    {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
+    {"tasks", "t", NULL, "info tasks",
+     "Tasks of a loadable in submit order, before and while they run: DLA or CPU (EMU), the\n"
+     "bound tensors each reaches, its state and cycles, and a DLA task's operations with the\n"
+     "hardware layer that ran each (or \"to come\").",
      do_info_tasks, NULL, false},
     {"tensors", NULL, NULL, "info tensors",
      "The tensors a loadable names: id, name, memory, address, size, shape, type.",

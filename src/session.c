@@ -421,6 +421,18 @@ enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, 
     }
 }
 
+bool session_action_op(const struct session *s, struct drv_op *op)
+{
+    /* as session_where: a write is finished before it reaches the model */
+    const struct drv_action *a = s->have_act && s->act.kind == DRV_WAIT ? &s->act
+                                 : s->have_last                          ? &s->last
+                                                                         : NULL;
+    if (!a || !a->op.known)
+        return false;
+    *op = a->op;
+    return true;
+}
+
 uint64_t session_layers_done(const struct session *s)
 {
     return s->layers_done;

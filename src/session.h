@@ -83,6 +83,10 @@ uint64_t session_events(const struct session *s);
 /* Where the action executing now comes from ("input.txn:34", "op 3 SDP group 0"),
  * for messages about what it caused; "" when nothing has run. */
 const char *session_where(const struct session *s);
+/* The loadable operation the action executing now programs (listeners of
+ * the model see it while the action's write is executed); false when the
+ * action belongs to no operation. */
+bool session_action_op(const struct session *s, struct drv_op *op);
 /* The action executed last (for "where" after a stop); false before the first. */
 bool session_last_action(const struct session *s, struct drv_action *act);
 
