@@ -109,9 +109,10 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
  * (src/dbg_plan.c, with the two below). */
 const struct loadable_plan *dbg_plan(struct dbg *d);
 /* The loadable operation hardware layer `layer` runs, as "task 1 op 3" with
- * the bound tensors it reads or writes ("task 1 op 0: data ->"); "" when
- * the layer runs none (traces, pokes). */
-void dbg_layer_op_text(struct dbg *d, size_t layer, char *buf, size_t len);
+ * the bound tensors it reads or writes ("task 1 op 0: data ->"; brief, for
+ * narrow panes: "t1.op0 data ->"); "" when the layer runs none (traces,
+ * pokes). */
+void dbg_layer_op_text(struct dbg *d, size_t layer, bool brief, char *buf, size_t len);
 /* The hardware layer that runs operation op of task `task`; false while it
  * is still to come. */
 bool dbg_op_layer(struct dbg *d, uint32_t task, int16_t op, size_t *layer);

@@ -89,7 +89,7 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
         char end[24], group[8], work[40], op[160];
-        dbg_layer_op_text(d, i, op, sizeof op);
+        dbg_layer_op_text(d, i, false, op, sizeof op);
         snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
         snprintf(group, sizeof group, "%u", l->group);
         snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,

@@ -23,7 +23,15 @@ const struct loadable_plan *dbg_plan(struct dbg *d)
     return d->plan;
 }
 
-void dbg_layer_op_text(struct dbg *d, size_t layer, char *buf, size_t len)
+static size_t dla_tasks(const struct loadable_plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->n_tasks; i++)
+        n += !p->tasks[i].emu;
+    return n;
+}
+
+void dbg_layer_op_text(struct dbg *d, size_t layer, bool brief, char *buf, size_t len)
 {
     struct drv_op op;
     buf[0] = 0;
@@ -32,8 +40,14 @@ void dbg_layer_op_text(struct dbg *d, size_t layer, char *buf, size_t len)
         return;
     const struct loadable_plan *p = dbg_plan(d);
     const struct plan_op *po = p ? loadable_plan_op(p, op.task, op.op) : NULL;
-    snprintf(buf, len, "task %u op %d%s%s", op.task, op.op, po && po->names[0] ? ": " : "",
-             po ? po->names : "");
+    const char *names = po ? po->names : "";
+    char task[16] = ""; /* "t2." when the loadable has several DLA tasks */
+    if (dla_tasks(p) > 1)
+        snprintf(task, sizeof task, "t%u.", op.task);
+    if (brief) /* "op0 image ->" */
+        snprintf(buf, len, "%sop%d%s%s", task, op.op, names[0] ? " " : "", names);
+    else
+        snprintf(buf, len, "task %u op %d%s%s", op.task, op.op, names[0] ? ": " : "", names);
 }
 
 bool dbg_op_layer(struct dbg *d, uint32_t task, int16_t op, size_t *layer)
