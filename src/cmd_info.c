@@ -107,17 +107,6 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-/* The session's record of a task (begin/end cycles), NULL before it began. */
-static const struct session_task *ran(struct dbg *d, uint32_t index)
-{
-    for (size_t i = 0; i < session_task_count(d->session); i++) {
-        const struct session_task *t = session_task_get(d->session, i);
-        if ((uint32_t)t->index == index)
-            return t;
-    }
-    return NULL;
-}
-
 static void task_state(const struct session_task *t, char *buf, size_t len)
 {
     if (!t)
@@ -159,7 +148,7 @@ static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
     for (size_t i = 0; i < p->n_tasks; i++) {
         const struct plan_task *t = &p->tasks[i];
         char state[80], ops[32] = "";
-        task_state(ran(d, t->index), state, sizeof state);
+        task_state(session_task_of(d->session, (int)t->index), state, sizeof state);
         if (!t->emu)
             snprintf(ops, sizeof ops, ", %zu operation%s", t->n_ops, t->n_ops == 1 ? "" : "s");
         cmd_print(d, "task %u: %s task %u%s%s%s: %s", t->index, t->emu ? "EMU (CPU)" : "DLA", t->id,

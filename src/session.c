@@ -469,6 +469,14 @@ const struct session_task *session_task_get(const struct session *s, size_t i)
     return i < s->n_tasks ? &s->tasks[i] : NULL;
 }
 
+const struct session_task *session_task_of(const struct session *s, int index)
+{
+    for (size_t i = 0; i < s->n_tasks; i++)
+        if (s->tasks[i].index == index)
+            return &s->tasks[i];
+    return NULL;
+}
+
 void session_set_hooks(struct session *s, const struct session_hooks *hooks, void *ctx)
 {
     s->hooks = hooks;

@@ -105,6 +105,8 @@ struct session_task {
 };
 size_t session_task_count(const struct session *s);
 const struct session_task *session_task_get(const struct session *s, size_t i);
+/* The record of task list entry `index` (drv_task.index), NULL before it began. */
+const struct session_task *session_task_of(const struct session *s, int index);
 
 /* Observer of execution (the debugger core): checkpoints at layer boundaries,
  * watchpoints, the programming log for "export txn". */

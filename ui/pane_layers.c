@@ -117,15 +117,6 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
                group, deps, cycles, op, op[0] ? "  " : "", l->desc);
 }
 
-/* The session's record of task list entry `index`, NULL before it began. */
-static const struct session_task *task_record(struct session *s, uint32_t index)
-{
-    for (size_t i = 0; i < session_task_count(s); i++)
-        if ((uint32_t)session_task_get(s, i)->index == index)
-            return session_task_get(s, i);
-    return NULL;
-}
-
 /* A loadable's tasks in submit order, before they run too (the plan). */
 static void draw_tasks(struct pane *p, struct ui *ui)
 {
@@ -143,7 +134,7 @@ static void draw_tasks(struct pane *p, struct ui *ui)
     pane_list_clamp(p, (int)n, visible);
     for (int r = 0; r < visible && p->top + r < (int)n; r++) {
         const struct plan_task *t = &plan->tasks[p->top + r];
-        const struct session_task *rec = task_record(s, t->index);
+        const struct session_task *rec = session_task_of(s, (int)t->index);
         attr_t a = p->top + r == p->cursor ? theme(TH_CURSOR) : theme(TH_NORMAL);
         pane_fill(p, r + 1, 0, a);
         char begin[24] = "-", ops[12] = "-";
