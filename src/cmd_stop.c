@@ -106,6 +106,15 @@ static bool write_layer(struct dla *dla, uint32_t addr, uint32_t value, char *bu
     return true;
 }
 
+/* A step of one register write that changed no layer's state: the layer
+ * the write went on programming. */
+static bool last_write_layer(struct dbg *d, char *buf, size_t len)
+{
+    struct drv_action act;
+    return session_last_action(d->session, &act) && act.kind == DRV_WRITE &&
+           write_layer(session_dla(d->session), act.addr, act.value, buf, len);
+}
+
 /* Layers in state (running, or enabled and waiting for their pipeline), "" when none. */
 static void layers_in(struct dla *dla, enum dla_layer_state state, char *buf, size_t len)
 {
@@ -119,6 +128,30 @@ static void layers_in(struct dla *dla, enum dla_layer_state state, char *buf, si
         format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group,
                            dla_layer_state_name(state), what, sizeof what);
         say(&s, what);
+    }
+}
+
+/* What the hardware is busy with while the driver waits: the layers running;
+ * else those enabled and waiting for the rest of their pipeline; else the
+ * oldest layer still being programmed (the driver enables it next). */
+static void hw_activity(struct dla *dla, char *buf, size_t len)
+{
+    layers_in(dla, DLA_LAYER_RUNNING, buf, len);
+    if (buf[0])
+        return;
+    layers_in(dla, DLA_LAYER_ENABLED, buf, len);
+    if (buf[0]) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, ", waiting for the rest of the pipeline");
+        return;
+    }
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->state == DLA_LAYER_PROGRAMMING) {
+            format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "programming", buf,
+                               len);
+            return;
+        }
     }
 }
 
@@ -139,13 +172,11 @@ void cmd_hw_next(struct dbg *d, char *buf, size_t len)
         snprintf(buf, len, "write %s = 0x%08x", name, act.value);
         return;
     case DRV_WAIT:
-        layers_in(dla, DLA_LAYER_RUNNING, running, sizeof running);
-        if (!running[0])
-            layers_in(dla, DLA_LAYER_ENABLED, running, sizeof running);
-        if (running[0])
-            snprintf(buf, len, "%s (the driver waits for %s)", running, act.wait.what);
-        else
-            snprintf(buf, len, "the driver waits for %s", act.wait.what);
+        hw_activity(dla, running, sizeof running);
+        /* ready() only peeks: asking changes nothing */
+        snprintf(buf, len, "%s%sthe driver %s %s%s", running, running[0] ? " (" : "",
+                 act.wait.ready && act.wait.ready(act.wait.ctx, dla) ? "takes" : "waits for",
+                 act.wait.what, running[0] ? ")" : "");
         return;
     case DRV_TASK:
         snprintf(buf, len, "%s %s", act.task.name, act.task.begin ? "begins" : "ends");
@@ -162,7 +193,8 @@ void cmd_hw_stop_line(struct dbg *d, const struct cmd_step_mark *mark, char *buf
     struct said s = {happened, sizeof happened, 0, 0};
     tasks_done_since(d, mark->tasks_done, &s);
     layers_done_since(d, mark->seq, &s);
-    if (!s.named && !last_layer_change(d, mark->seq, happened, sizeof happened))
+    if (!s.named && !last_layer_change(d, mark->seq, happened, sizeof happened) &&
+        !last_write_layer(d, happened, sizeof happened))
         snprintf(happened, sizeof happened, "no layer changed state");
     cmd_hw_next(d, next, sizeof next);
     snprintf(buf, len, "%s; next: %s", happened, next);
