@@ -37,5 +37,17 @@ wait_for '1 Layers (5)'
 expect_screen '^│ *0 done  *CONV  0 -  *[0-9]*  op0 image ->  conv'
 expect_screen '^│ *2 done  *SDP   0 <0  *[0-9]*  op1  sdp'
 expect_no_screen 'programmed'
-quit_confirmed
+
+# the run ends; a poke of a finished layer's group starts a layer that is
+# never enabled: said in the console, shown as such, not counted
+keys c
+wait_for 'Run finished: sample:lenet'
+keys :
+type_text 'reg SDP.D_DATA_CUBE_WIDTH = 5'
+keys Enter Escape
+wait_for '1 Layers (5, 1 never enabled)'
+console_has '^│This write starts layer 5 (SDP, group [01]) programming: it counts as a layer of the run'
+expect_screen '^│ *5 never enabled  *SDP '
+expect_screen '^ dladbg | sample:lenet | nv_full | layer 5/5 '
+quit_now
 echo ok
