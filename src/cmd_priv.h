@@ -59,9 +59,9 @@ bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t 
 
 /* Run a step and report how it stopped (breakpoint, end, hang ...). */
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n);
-/* Where a step began: the event ring's next record and the tasks done. */
+/* Where a step began: the event ring's next record, the tasks and layers done. */
 struct cmd_step_mark {
-    uint64_t seq, tasks_done;
+    uint64_t seq, tasks_done, layers_done;
 };
 void cmd_step_mark(struct dbg *d, struct cmd_step_mark *mark);
 /* The stop in hardware terms (cmd_stop.c): the layers and tasks completed

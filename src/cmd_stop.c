@@ -24,30 +24,29 @@ static void say(struct said *s, const char *text)
     s->named++;
 }
 
-/* Layers the ring saw complete since seq: one is named, several are counted
- * and the last named (a long "continue" must not fill the console). */
-static void layers_done_since(struct dbg *d, uint64_t seq, struct said *s)
+/* Layers completed since the mark: one is named; several are counted (the
+ * session's count: the ring may have dropped records of a long run) and the
+ * last is named, so a long "continue" does not fill the console. */
+static void layers_done_since(struct dbg *d, const struct cmd_step_mark *mark, struct said *s)
 {
-    size_t n = trace_ring_count(d->ring), done = 0;
+    uint64_t done = session_layers_done(d->session) - mark->layers_done;
     const struct trace_rec *last = NULL;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = trace_ring_count(d->ring); i-- > 0 && !last;) {
         const struct trace_rec *r = trace_ring_get(d->ring, i);
-        if (r->seq >= seq && r->kind == DLA_EV_LAYER_DONE) {
-            done++;
+        if (r->seq < mark->seq)
+            break;
+        if (r->kind == DLA_EV_LAYER_DONE)
             last = r;
-        }
     }
-    if (!last)
+    if (!last || !done)
         return;
     char what[96], text[200];
-    format_layer_event(last->layer, (enum dla_proc)last->a, last->b, "", what, sizeof what);
-    what[strlen(what) - 1] = 0; /* the blank before the empty verb */
+    format_layer_event(last->layer, (enum dla_proc)last->a, last->b, "done", what, sizeof what);
     if (done == 1)
-        snprintf(text, sizeof text, "%s done at cycle %llu", what,
-                 (unsigned long long)last->cycle);
+        snprintf(text, sizeof text, "%s at cycle %llu", what, (unsigned long long)last->cycle);
     else
-        snprintf(text, sizeof text, "%zu layers done, the last %s at cycle %llu", done, what,
-                 (unsigned long long)last->cycle);
+        snprintf(text, sizeof text, "%llu layers done, the last: %s at cycle %llu",
+                 (unsigned long long)done, what, (unsigned long long)last->cycle);
     say(s, text);
 }
 
@@ -192,7 +191,7 @@ void cmd_hw_stop_line(struct dbg *d, const struct cmd_step_mark *mark, char *buf
     char happened[512] = "", next[300];
     struct said s = {happened, sizeof happened, 0, 0};
     tasks_done_since(d, mark->tasks_done, &s);
-    layers_done_since(d, mark->seq, &s);
+    layers_done_since(d, mark, &s);
     if (!s.named && !last_layer_change(d, mark->seq, happened, sizeof happened) &&
         !last_write_layer(d, happened, sizeof happened))
         snprintf(happened, sizeof happened, "no layer changed state");
@@ -204,4 +203,5 @@ void cmd_step_mark(struct dbg *d, struct cmd_step_mark *mark)
 {
     mark->seq = trace_ring_next_seq(d->ring);
     mark->tasks_done = d->session ? session_tasks_done(d->session) : 0;
+    mark->layers_done = d->session ? session_layers_done(d->session) : 0;
 }

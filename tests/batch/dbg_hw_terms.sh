@@ -67,7 +67,7 @@ expect_grep "$out" "^Wrote CSV layers.csv ($n rows*)\.$"
 out=$(run_dladbg --batch -ex 'step task' -ex 'x/1w 0x8000f000' -ex 'step task' \
     -ex 'x/1w 0x8000f000' -ex back -ex 'x/1w 0x8000f000' -ex 'info tasks' -ex 'step task' \
     -ex 'step task' -ex 'x/1w 0x8000f000' sample:lenet) || fail "tasks: exit $?"
-expect_grep "$out" '^DLA task 0 done at cycle [0-9]*, 5 layers done, the last layer [0-9] (SDP, group [01]) at cycle [0-9]*; next: EMU task 1 begins$'
+expect_grep "$out" '^DLA task 0 done at cycle [0-9]*, 5 layers done, the last: layer [0-9] (SDP, group [01]) done at cycle [0-9]*; next: EMU task 1 begins$'
 expect_grep "$out" '^EMU task 1 done at cycle [0-9]*; next: the end of the run$'
 expect_grep "$out" '^Back at layer boundary 5, cycle [0-9]*\.$'
 expect_line "$out" "task 1: EMU (CPU) task 1, tensors probabilities: to come"
