@@ -17,21 +17,15 @@ static void layers_event(void *state, const struct dladbg_host *host, const stru
     char num[10][PLUGIN_CELL_LEN];
     /* BDMA layers get their group at launch: none (above 1) before */
     long long group = l->group > 1 ? -1 : (long long)l->group;
-    const char *cells[] = {plugin_cell_u64(num[0], l->index),
-                           l->unit,
-                           l->op,
-                           plugin_cell_index_or_blank(num[1], group),
-                           plugin_cell_u64(num[2], l->start_cycle),
-                           plugin_cell_u64(num[3], l->end_cycle),
-                           plugin_cell_u64(num[4], l->cycles),
-                           /* MACs only where they are MACs; "work" says what others count */
-                           strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
-                           plugin_cell_u64(num[6], l->bytes_read),
-                           plugin_cell_u64(num[7], l->bytes_written),
-                           plugin_cell_u64(num[8], l->stall_cycles),
-                           l->state,
-                           plugin_cell_u64(num[9], l->macs),
-                           l->work_unit ? l->work_unit : ""};
+    const char *cells[] = {
+        plugin_cell_u64(num[0], l->index), l->unit, l->op,
+        plugin_cell_index_or_blank(num[1], group), plugin_cell_u64(num[2], l->start_cycle),
+        plugin_cell_u64(num[3], l->end_cycle), plugin_cell_u64(num[4], l->cycles),
+        /* MACs only where they are MACs; "work" says what others count */
+        strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
+        plugin_cell_u64(num[6], l->bytes_read), plugin_cell_u64(num[7], l->bytes_written),
+        plugin_cell_u64(num[8], l->stall_cycles), l->state, plugin_cell_u64(num[9], l->macs),
+        l->work_unit ? l->work_unit : ""};
     host->row(host, cells);
 }
 

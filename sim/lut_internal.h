@@ -21,8 +21,9 @@ enum lut_range {
 static inline enum lut_range lut_range_of(bool le_uflow, bool le_oflow, bool lo_uflow,
                                           bool lo_oflow)
 {
-    return le_uflow && lo_uflow ? LUT_BOTH_UNDER : le_oflow && lo_oflow ? LUT_BOTH_OVER
-                                                                        : LUT_IN_RANGE;
+    return le_uflow && lo_uflow   ? LUT_BOTH_UNDER
+           : le_oflow && lo_oflow ? LUT_BOTH_OVER
+                                  : LUT_IN_RANGE;
 }
 
 /* Count input x in the statistics' histogram (struct dla_lut_stats): below

@@ -88,6 +88,7 @@ struct dbg {
     bool hung;                  /* the last run stopped because nothing could progress */
     uint64_t poll_count;        /* actions executed, for opt.poll */
     unsigned opens;             /* dbg_open calls: each replaces the model and its listeners */
+
     struct layer_origins *origins; /* the loadable operation each hardware layer runs */
     struct loadable_plan *plan;    /* the open loadable's tasks and operations (dbg_plan) */
     bool plan_read;                /* dbg_plan tried already for this file */

@@ -37,8 +37,9 @@ static void layers_brief(struct dbg *d)
         char group[8];
         snprintf(group, sizeof group, "%u", l->group);
         if (format_layer_never_enabled(l, run_over(d))) {
-            cmd_print(d, "(registers of %s group %s written but never enabled: not a layer of the run)",
-                      dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group);
+            cmd_print(
+                d, "(registers of %s group %s written but never enabled: not a layer of the run)",
+                dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group);
             continue;
         }
         const char *state = format_layer_state(l, run_over(d));
@@ -84,8 +85,8 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
         ops_to_come(d);
         return CMD_OK;
     }
-    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit",
-              "group", "state", "start", "end", "cycles", "work", "read", "written", "operation");
+    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit", "group",
+              "state", "start", "end", "cycles", "work", "read", "written", "operation");
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
         char end[24], group[8], work[40], op[160];
@@ -94,8 +95,8 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
         snprintf(group, sizeof group, "%u", l->group);
         snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,
                  format_work_unit((enum dla_proc)l->proc));
-        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s%s%s%s", l->index,
-                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s%s%s%s",
+                  l->index, dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
                   format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
                   l->state == DLA_LAYER_DONE ? end : "-",
                   (unsigned long long)layer_cycles(l, dla_now(dla)), work,
@@ -129,8 +130,9 @@ static void task_ops(struct dbg *d, const struct loadable_plan *p, const struct 
         if (dbg_op_layer(d, o->task, o->op, &layer))
             snprintf(state, sizeof state, "layer %zu %s", layer,
                      format_layer_state(dla_layer_get(dla, layer), run_over(d)));
-        cmd_print(d, "    op %-4d %-5s %-22s %s%s%s%s", o->op, dla_proc_name((enum dla_proc)o->type),
-                  state, o->desc, o->names[0] ? "  [" : "", o->names, o->names[0] ? "]" : "");
+        cmd_print(d, "    op %-4d %-5s %-22s %s%s%s%s", o->op,
+                  dla_proc_name((enum dla_proc)o->type), state, o->desc, o->names[0] ? "  [" : "",
+                  o->names, o->names[0] ? "]" : "");
     }
     if (t->problem[0])
         cmd_print(d, "    (operations not listed: %s)", t->problem);

@@ -230,7 +230,8 @@ static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struc
 {
     snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
     if (a->op >= 0)
-        act->op = (struct drv_op){.known = true, .task = l->st.task, .op = a->op, .type = a->op_type};
+        act->op =
+            (struct drv_op){.known = true, .task = l->st.task, .op = a->op, .type = a->op_type};
     if (a->kind == ENG_ACT_WRITE) {
         act->kind = DRV_WRITE;
         act->addr = a->addr;

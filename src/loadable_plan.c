@@ -80,8 +80,7 @@ static void task_tensors(const struct reader *r, const struct ld_task *t, char *
 
 static bool buffer_of(const struct reader *r, uint32_t task, int16_t index, struct buffer *b)
 {
-    return index >= 0 &&
-           runtime_task_buffer(&r->rt, task, index, &b->space, &b->base, &b->size);
+    return index >= 0 && runtime_task_buffer(&r->rt, task, index, &b->space, &b->base, &b->size);
 }
 
 static bool read_at(const struct reader *r, const struct buffer *b, uint64_t off, void *out,
@@ -174,8 +173,7 @@ static void read_dla_ops(struct reader *r, uint32_t task, struct plan_task *pt)
         }
         fw_decode_common_op(common, &c);
         if (!fw_decode_op(layout, c.op_type, opb, surf, &op)) {
-            snprintf(pt->problem, sizeof pt->problem, "operation %u has op type %u", i,
-                     c.op_type);
+            snprintf(pt->problem, sizeof pt->problem, "operation %u has op type %u", i, c.op_type);
             return;
         }
         struct plan_op po = {.task = task, .op = (int16_t)i, .type = c.op_type};

@@ -27,10 +27,10 @@ struct plan_op {
 struct plan_task {
     uint32_t index; /* task list index (as session_task.index) */
     uint16_t id;
-    bool emu;                  /* a CPU (EMU) task */
-    size_t first_op, n_ops;    /* DLA: its operations in loadable_plan.ops */
-    char tensors[128];         /* bound tensors its address list reaches: "data prob" */
-    char problem[128];         /* why its operations are unknown, "" when listed */
+    bool emu;               /* a CPU (EMU) task */
+    size_t first_op, n_ops; /* DLA: its operations in loadable_plan.ops */
+    char tensors[128];      /* bound tensors its address list reaches: "data prob" */
+    char problem[128];      /* why its operations are unknown, "" when listed */
 };
 
 struct loadable_plan {

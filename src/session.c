@@ -425,8 +425,8 @@ bool session_action_op(const struct session *s, struct drv_op *op)
 {
     /* as session_where: a write is finished before it reaches the model */
     const struct drv_action *a = s->have_act && s->act.kind == DRV_WAIT ? &s->act
-                                 : s->have_last                          ? &s->last
-                                                                         : NULL;
+                                 : s->have_last                         ? &s->last
+                                                                        : NULL;
     if (!a || !a->op.known)
         return false;
     *op = a->op;

@@ -131,8 +131,9 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
                (unsigned long long)busy, (unsigned long long)latency,
                (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles);
     pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu (%.1f/cycle)  read %llu B  written %llu B",
-               format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs, busy ? (double)l->macs / (double)busy : 0.0,
-               (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
+               format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs,
+               busy ? (double)l->macs / (double)busy : 0.0, (unsigned long long)l->bytes_read,
+               (unsigned long long)l->bytes_written);
     /* counters in two columns when the names fit, else one */
     int name_w = 8;
     for (uint32_t i = 0; i < l->n_counters; i++) {
