@@ -336,6 +336,9 @@ static void test_chrome_json(void **state)
     assert_non_null(strstr(text, "\"traceEvents\""));
     assert_non_null(strstr(text, "\"name\":\"dram bandwidth\",\"ph\":\"C\""));
     assert_non_null(strstr(text, "\"name\":\"BDMA_DONE_STATUS1\""));
+    /* BDMA layers count bytes, not MACs */
+    assert_non_null(strstr(text, "\"work\":256,\"work_unit\":\"bytes\""));
+    assert_null(strstr(text, "\"macs\""));
     free(text);
     /* the checker itself rejects broken JSON */
     struct json bad = {.p = "{\"a\":[1,2,}"};
