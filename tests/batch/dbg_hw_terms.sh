@@ -44,8 +44,11 @@ expect_grep "$out" '^2     SDP   0     [a-z]*  .* [0-9]* elements  .*\[task 0 op
 expect_grep "$out" '^    op 0    CONV  layer 0 done '
 expect_line "$out" "task 0: DLA task 0, 5 operations, tensors image: running since cycle 0"
 printf '%s\n' "$out" | grep -q 'programmed\|pending' && fail "a state named otherwise: $out"
-out=$(run_dladbg --batch -ex continue -ex 'info layers' sample:pdp) || fail "sample:pdp: exit $?"
+out=$(run_dladbg --batch -ex continue -ex 'info layers' -ex 'export csv perf.csv --decoder perf' \
+    sample:pdp) || fail "sample:pdp: exit $?"
 expect_grep "$out" '^[0-9]*     PDP   [01]     done  .* [0-9]* pool reads '
+grep -q '^"[0-9]*","PDP","work_pool_reads","[0-9]*"$' perf.csv || fail "perf.csv: $(cat perf.csv)"
+grep -q '"macs"' perf.csv && fail "perf.csv calls PDP's work MACs"
 out=$(run_dladbg --batch -ex continue -ex 'info layers' sample:bdma) || fail "sample:bdma: exit $?"
 expect_grep "$out" '^[0-9]*     BDMA  [01-]     done  .* [0-9]* bytes '
 
