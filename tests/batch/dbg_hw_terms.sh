@@ -47,7 +47,7 @@ printf '%s\n' "$out" | grep -q 'programmed\|pending' && fail "a state named othe
 out=$(run_dladbg --batch -ex continue -ex 'info layers' -ex 'export csv perf.csv --decoder perf' \
     sample:pdp) || fail "sample:pdp: exit $?"
 expect_grep "$out" '^[0-9]*     PDP   [01]     done  .* [0-9]* pool reads '
-grep -q '^"[0-9]*","PDP","work_pool_reads","[0-9]*"$' perf.csv || fail "perf.csv: $(cat perf.csv)"
+tr -d '\r' <perf.csv | grep -q '^"[0-9]*","PDP","work_pool_reads","[0-9]*"$' || fail "perf.csv: $(cat perf.csv)"
 grep -q '"macs"' perf.csv && fail "perf.csv calls PDP's work MACs"
 out=$(run_dladbg --batch -ex continue -ex 'info layers' sample:bdma) || fail "sample:bdma: exit $?"
 expect_grep "$out" '^[0-9]*     BDMA  [01-]     done  .* [0-9]* bytes '
