@@ -144,7 +144,10 @@ static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     const struct loadable_plan *p = dbg_plan(d);
     if (!p) {
-        cmd_print(d, "%s has no tasks (register traces have none).", session_path(d->session));
+        bool loadable = !strcmp(session_driver(d->session)->ops->kind, "loadable");
+        cmd_print(d, "%s: %s.", session_path(d->session),
+                  loadable ? "its tasks cannot be listed (the runtime cannot place it)"
+                           : "no tasks (register traces have none)");
         return CMD_OK;
     }
     for (size_t i = 0; i < p->n_tasks; i++) {
