@@ -131,24 +131,24 @@ static void layers_in(struct dla *dla, enum dla_layer_state state, char *buf, si
 }
 
 /* What the hardware is busy with while the driver waits: the layers running;
- * else those enabled and waiting for the rest of their pipeline; else the
- * oldest layer still being programmed (the driver enables it next). */
+ * else those enabled and waiting for the rest of their pipeline and the
+ * oldest layer still being programmed (the one the driver enables next). */
 static void hw_activity(struct dla *dla, char *buf, size_t len)
 {
     layers_in(dla, DLA_LAYER_RUNNING, buf, len);
     if (buf[0])
         return;
     layers_in(dla, DLA_LAYER_ENABLED, buf, len);
-    if (buf[0]) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, len - n, ", waiting for the rest of the pipeline");
-        return;
-    }
-    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+    size_t n = strlen(buf);
+    if (n)
+        n += (size_t)snprintf(buf + n, len - n, ", waiting for the rest of the pipeline");
+    for (size_t i = 0; i < dla_layer_count(dla) && n < len; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
         if (l->state == DLA_LAYER_PROGRAMMING) {
-            format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "programming", buf,
-                               len);
+            char what[96];
+            format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "programming", what,
+                               sizeof what);
+            snprintf(buf + n, len - n, "%s%s", n ? "; " : "", what);
             return;
         }
     }
