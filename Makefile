@@ -28,7 +28,7 @@ endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
-LIBS := -lreadline -lncursesw -lcsv -ldl -lm -pthread
+LIBS := -lreadline -lncursesw -lcsv -ljpeg -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
 SIM_SRC := $(wildcard sim/*.c)
@@ -97,7 +97,8 @@ define need_pkgs
 endef
 
 deps:
-	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev)
+	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev \
+		jpeglib.h:libjpeg-dev)
 
 deps-test: deps
 	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler)

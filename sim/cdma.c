@@ -9,17 +9,18 @@
 #include "conv.h"
 #include "fp16.h"
 
-/* The CBUF flush completes at reset and stays done: S_CBUF_FLUSH_STATUS reads
- * FLUSH_DONE = 1 whatever was written to it (the v2 traces write 0 first). */
+/* After reset the RTL clears the CBUF data banks, one step a clock, and
+ * raises FLUSH_DONE when done (config cbuf_flush_cycles, a scheduled timer in
+ * dla.c); it then stays done, whatever is written to the register (the v2
+ * traces write 0 first).  Drivers poll it before the first convolution. */
 static bool cdma_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
                       bool peek)
 {
-    (void)d;
     (void)group;
     (void)peek;
     if (!regdb_reg_is(reg, "S_CBUF_FLUSH_STATUS"))
         return false;
-    *value = 1;
+    *value = d->cbuf_flushed ? 1u : 0u;
     return true;
 }
 

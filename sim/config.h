@@ -41,6 +41,12 @@ struct dla_config {
     unsigned pri_bus_bits, pri_burst, pri_latency; /* primary memory interface (MCIF) */
     unsigned sec_bus_bits, sec_burst, sec_latency; /* secondary interface; 0 bits when absent */
     unsigned addr_bits;                            /* memory address width */
+
+    /* Cycles after reset until CDMA's CBUF flush is done (S_CBUF_FLUSH_STATUS
+     * reads FLUSH_DONE): the RTL clears the data banks with a counter that
+     * runs one step a core clock and signals done when its top bit sets
+     * (NV_NVDLA_CDMA_cvt.v). */
+    unsigned cbuf_flush_cycles;
 };
 
 /* Configuration by name, or NULL. */

@@ -241,6 +241,8 @@ void dla_reset(struct dla *d)
     cbuf_reset(d->cbuf);
     d->now = 0;
     d->seq = 0;
+    d->cbuf_flushed = false;
+    sched_push(d, d->cfg->cbuf_flush_cycles, SCHED_TIMER, TIMER_CBUF_FLUSH_DONE);
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
@@ -408,9 +410,13 @@ uint64_t dla_now(const struct dla *d)
     return d->now;
 }
 
+/* A pipeline in flight; the post-reset CBUF flush alone does not count. */
 bool dla_busy(const struct dla *d)
 {
-    return sched_peek(d) != NULL;
+    for (int i = 0; i < DLA_MAX_PIPES; i++)
+        if (d->pipe[i].active)
+            return true;
+    return false;
 }
 
 uint64_t dla_next_event_cycle(const struct dla *d)
@@ -428,6 +434,15 @@ void dla_idle(struct dla *d, uint64_t cycles)
         d->now = target;
 }
 
+static void process_timer(struct dla *d, enum sched_timer t)
+{
+    switch (t) {
+    case TIMER_CBUF_FLUSH_DONE:
+        d->cbuf_flushed = true;
+        break;
+    }
+}
+
 bool dla_advance(struct dla *d)
 {
     struct dla_sched_item it;
@@ -435,6 +450,9 @@ bool dla_advance(struct dla *d)
         return false;
     if (it.at > d->now)
         d->now = it.at;
-    pipeline_process_milestone(d, it.pipe, it.ms);
+    if (it.pipe == SCHED_TIMER)
+        process_timer(d, (enum sched_timer)it.ms);
+    else
+        pipeline_process_milestone(d, it.pipe, it.ms);
     return true;
 }

@@ -255,7 +255,8 @@ uint32_t dla_csb_peek(struct dla *d, uint32_t addr);
 
 /* ---------------------------------------------------------------- time */
 uint64_t dla_now(const struct dla *d);
-/* True when a hardware event is scheduled. */
+/* True while an operation is in flight (the post-reset CBUF flush, also a
+ * scheduled event, does not count). */
 bool dla_busy(const struct dla *d);
 /* Run the scheduler to the next hardware event and process it (events of
  * the same cycle are processed one call at a time, in the order they were

@@ -132,8 +132,14 @@ struct dla_exec {
 struct dla_sched_item {
     uint64_t at;
     uint64_t seq; /* insertion order breaks ties deterministically */
-    uint8_t pipe;
-    uint8_t ms;
+    uint8_t pipe; /* a pipeline slot, or SCHED_TIMER */
+    uint8_t ms;   /* the pipeline's milestone, or enum sched_timer */
+};
+
+/* Scheduled events that belong to no pipeline. */
+#define SCHED_TIMER 0xffu
+enum sched_timer {
+    TIMER_CBUF_FLUSH_DONE, /* CDMA's post-reset CBUF flush completes */
 };
 
 /* ---------------------------------------------------------------- the model */
@@ -159,6 +165,7 @@ struct dla {
 
     uint64_t now;
     uint64_t seq;
+    bool cbuf_flushed; /* CDMA S_CBUF_FLUSH_STATUS.FLUSH_DONE */
     size_t n_sched, cap_sched;
     struct dla_sched_item *sched; /* binary min-heap on (at, seq) */
 

@@ -12,6 +12,8 @@
 #include "expr.h"
 #include "layer_origin.h"
 #include "loadable_plan.h"
+#include "path.h"
+#include "suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,
@@ -306,6 +308,13 @@ bool cmd_need_session(struct dbg *d, struct cmd_args *a)
     return false;
 }
 
+bool cmd_confirm(struct dbg *d, const char *question)
+{
+    if (!d->opt.confirm || d->where[0] || d->internal_depth > 0)
+        return true;
+    return d->opt.confirm(d->opt.confirm_ctx, question);
+}
+
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
 {
     struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL, .group = -1};
@@ -320,11 +329,54 @@ bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
     return false;
 }
 
-bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+/* The field whose enum names a value may use: the one named, or the only
+ * field of a register named whole (SDP.D_OP_ENABLE: OP_EN). */
+static const struct regdb_field *enum_field(const struct regdb_ref *ref)
+{
+    if (ref->field)
+        return ref->field;
+    return ref->reg->n_fields == 1 ? &ref->reg->fields[0] : NULL;
+}
+
+static bool is_plain_word(const char *t)
+{
+    if (!isalpha((unsigned char)*t) && *t != '_')
+        return false;
+    while (isalnum((unsigned char)*t) || *t == '_')
+        t++;
+    return *t == 0;
+}
+
+/* A word that is no enum name of f: fails naming the names there are. */
+static bool fail_enum(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref,
+                      const struct regdb_field *f, const char *text)
+{
+    char names[512] = "", hint[128] = "";
+    struct suggest s;
+    suggest_init(&s, text);
+    for (uint16_t i = 0; i < f->n_enums; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s, ", f->enums[i].name);
+        suggest_consider(&s, f->enums[i].name);
+    }
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    cmd_fail(d, a, "\"%s\" is not a value of %s.%s.%s%s; expected one of: %sor a number", text,
+             ref->unit->name, ref->reg->name, f->name, hint, names);
+    return false;
+}
+
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v)
 {
-    if (f && regdb_enum_value(f, text, v))
+    const struct regdb_field *f = enum_field(ref);
+    if (f && regdb_enum_value(f, text, v)) {
+        if (!ref->field) /* a whole register: the field's bits in place */
+            *v = regdb_field_set(f, 0, *v);
         return true;
+    }
+    if (f && f->n_enums && is_plain_word(text))
+        return fail_enum(d, a, ref, f, text);
     int64_t x;
     if (!cmd_number(d, a, text, &x))
         return false;
@@ -480,6 +532,47 @@ static void entry_names(const struct cmd_entry *table, const char *prefix, char 
     snprintf(buf, len, "%s", n.buf);
 }
 
+static bool consider_name(const struct cmd_entry *e, void *ctx)
+{
+    suggest_consider(ctx, e->name);
+    return true;
+}
+
+/* The name of the table closest to a mistyped word, or NULL. */
+static const char *closest_name(const struct cmd_entry *table, const char *word)
+{
+    struct suggest s;
+    suggest_init(&s, word);
+    each_entry(table, consider_name, &s);
+    return suggest_best(&s);
+}
+
+/* An unknown or ambiguous command word.  A top-level word gets no command
+ * name in front ("error: tour.dladbg:4: unknown command \"brek\"; did you
+ * mean \"break\"?"); a subcommand is named after its command. */
+static enum cmd_status fail_lookup(struct dbg *d, const struct cmd_entry *table,
+                                   struct cmd_args *a, const char *word, bool ambiguous)
+{
+    char names[512], hint[600] = "";
+    entry_names(table, ambiguous ? word : NULL, names, sizeof names);
+    const char *best = ambiguous ? NULL : closest_name(table, word);
+    if (table) {
+        if (best)
+            snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", best);
+        return cmd_fail(d, a, "%s \"%s\"%s; expected one of: %s",
+                        ambiguous ? "ambiguous" : "unknown", word, hint, names);
+    }
+    if (ambiguous)
+        snprintf(hint, sizeof hint, " (%s)", names);
+    else if (best)
+        snprintf(hint, sizeof hint, "; did you mean \"%s\"?", best);
+    else
+        snprintf(hint, sizeof hint, " (try \"help\")");
+    cmd_out(d, DBG_OUT_ERROR, "%s%s%s command \"%s\"%s", d->where, d->where[0] ? ": " : "",
+            ambiguous ? "ambiguous" : "unknown", word, hint);
+    return CMD_ERROR;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 static void append_path(struct cmd_args *a, const char *name)
@@ -494,17 +587,8 @@ static enum cmd_status dispatch(struct dbg *d, const struct cmd_entry *table, st
     const char *word = a->argv[index];
     bool ambiguous;
     const struct cmd_entry *e = cmd_lookup(table, word, &ambiguous);
-    if (!e) {
-        char names[512];
-        entry_names(table, ambiguous ? word : NULL, names, sizeof names);
-        if (!table)
-            return cmd_fail(d, a,
-                            ambiguous ? "ambiguous command \"%s\" (%s)"
-                                      : "unknown command \"%s\" (try \"help\")",
-                            word, names);
-        return cmd_fail(d, a, "%s \"%s\"; expected one of: %s", ambiguous ? "ambiguous" : "unknown",
-                        word, names);
-    }
+    if (!e)
+        return fail_lookup(d, table, a, word, ambiguous);
     append_path(a, e->name);
     if (e->subs && index + 1 < a->argc) {
         const struct cmd_entry *sub = cmd_lookup(e->subs, a->argv[index + 1], &ambiguous);
@@ -678,6 +762,15 @@ static void offer_registers(struct completion *c)
     }
 }
 
+static void offer_file(void *ctx, const char *cand)
+{
+    struct completion *c = ctx;
+    if (strncmp(cand, c->word, c->wlen)) /* file names are case-sensitive */
+        return;
+    c->fn(c->ctx, cand);
+    c->n++;
+}
+
 static void offer_placeholder(struct completion *c, const char *tok, size_t len)
 {
     char cand[64];
@@ -708,6 +801,8 @@ static void offer_placeholder(struct completion *c, const char *tok, size_t len)
             offer(c, plugin_host_get(c->d->plugins, i)->dec->name);
     } else if (len == 3 && !strncmp(tok, "CMD", 3)) {
         each_entry(NULL, offer_entry, c);
+    } else if ((len == 4 && !strncmp(tok, "FILE", 4)) || (len == 3 && !strncmp(tok, "DIR", 3))) {
+        path_complete(c->word, len == 3, offer_file, c);
     }
 }
 
@@ -796,4 +891,10 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
     }
     free(a);
     return c.n;
+}
+
+bool dbg_completion_continues(const char *candidate)
+{
+    size_t n = strlen(candidate);
+    return n && (candidate[n - 1] == '.' || candidate[n - 1] == '/');
 }

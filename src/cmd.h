@@ -64,6 +64,11 @@ struct dbg_options {
      * its keys here and can redraw a progress line).  NULL: never. */
     bool (*poll)(void *ctx);
     void *poll_ctx;
+    /* Asks the person at the terminal a yes/no question ("Delete all
+     * breakpoints? (y or n) ") before a command typed there does something
+     * drastic; true goes ahead.  NULL (batch): nothing is asked. */
+    bool (*confirm)(void *ctx, const char *question);
+    void *confirm_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change
@@ -148,11 +153,15 @@ int dbg_exit_status(const struct dbg *d);
 typedef void (*dbg_candidate_fn)(void *ctx, const char *candidate);
 
 /* Complete the word that ends at line[cursor]: commands, subcommands and
- * keywords, unit, register and field names, breakpoint numbers, decoder names.
+ * keywords, unit, register and field names, breakpoint numbers, decoder names,
+ * file and folder names (file, source, export, plugins load).
  * Calls fn once per candidate (the whole replacement word) and returns the
  * count; *word_start receives the offset where the word being completed begins. */
 size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word_start,
                     dbg_candidate_fn fn, void *ctx);
+/* A lone candidate the user goes on typing after, with no blank appended:
+ * "CDMA." continues with a register, "share/" with a file in the folder. */
+bool dbg_completion_continues(const char *candidate);
 
 /* ---------------------------------------------------------------- command table */
 

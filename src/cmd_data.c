@@ -106,17 +106,24 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
                         "written now",
                         producer, ref->unit->name, group);
     uint32_t v;
-    if (!cmd_reg_value(d, a, ref->field, value_text, &v))
+    if (!cmd_reg_value(d, a, ref, value_text, &v))
         return CMD_ERROR;
     uint32_t addr = regdb_addr(ref->unit, ref->reg);
     uint32_t word = v;
     if (ref->field) {
-        uint32_t cur = dla_reg_value(dla, u, producer, ref->reg->offset);
+        /* W1C: the other fields' ones would clear their bits too, so they are written 0 */
+        uint32_t cur = ref->reg->access == REGDB_W1C ? 0 : dla_reg_value(dla, u, producer, ref->reg->offset);
         word = regdb_field_set(ref->field, cur, v);
     }
     uint64_t hits = total_hits(d);
     size_t layers_before = dla_layer_count(dla);
+    uint32_t before = dla_reg_value(dla, u, producer, ref->reg->offset);
     dla_csb_write(dla, addr, word);
+    char effect[384];
+    format_write_effect(ref->reg, ref->field, word, before,
+                        dla_reg_value(dla, u, producer, ref->reg->offset), effect, sizeof effect);
+    cmd_print(d, "%s.%s%s%s: %s", ref->unit->name, ref->reg->name, ref->field ? "." : "",
+              ref->field ? ref->field->name : "", effect);
     show_reg(d, &(struct regdb_ref){ref->unit, ref->reg, NULL}, producer);
     if (ref->reg->dual)
         poke_layer_note(d, u, producer, layers_before);

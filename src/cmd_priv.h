@@ -46,13 +46,17 @@ enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...
 /* The session's hang report (session_hang_report) as output lines of kind. */
 void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 
+/* The answer to a yes/no question (dbg_options.confirm); true without asking
+ * in batch mode and while a script runs, as gdb asks only at the terminal. */
+bool cmd_confirm(struct dbg *d, const char *question);
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
-/* A value for a register or field (f NULL: a whole register): an enum name of
- * the field, else a number (truncated to 32 bits). */
-bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+/* A value for a register or field: an enum name of the field (or of a
+ * register's only field), else a number (truncated to 32 bits).  A word that
+ * is neither fails listing the field's enum names. */
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v);
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);

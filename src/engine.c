@@ -715,9 +715,9 @@ static void reset_processors(struct engine *e)
 
 enum fw_layout engine_task_layout(const struct runtime *rt, uint32_t task)
 {
-    struct ld_version v;
-    if (runtime_task_blob_version(rt, task, &v) && (v.major || v.minor || v.sub_minor))
-        return fw_layout_for_version(v.major, v.minor);
+    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
+    if (b && (b->version.major || b->version.minor || b->version.sub_minor))
+        return fw_layout_for_blob(b->version.major, b->version.minor, b->sub_interface);
     return FW_LAYOUT_CURRENT;
 }
 

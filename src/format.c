@@ -92,22 +92,6 @@ void format_intr_bits(uint32_t bits, char *buf, size_t len)
         }
 }
 
-void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
-                     size_t len)
-{
-    size_t used = 0;
-    struct regdb_ref ref;
-    buf[0] = 0;
-    if (!map || !regdb_resolve(map, reg, &ref))
-        return;
-    for (uint16_t i = 0; i < ref.reg->n_fields; i++) {
-        const struct regdb_field *f = &ref.reg->fields[i];
-        if (f->msb == f->lsb && (bits >> f->lsb) & 1u) {
-            append(buf, len, &used, " ");
-            append(buf, len, &used, f->name);
-        }
-    }
-}
 
 void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
                         size_t len)
@@ -152,4 +136,64 @@ const char *format_work_unit(enum dla_proc p)
     default:
         return "elements"; /* SDP, RUBIK: elements processed */
     }
+}
+
+bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field)
+{
+    if (field)
+        return field->access == REGDB_RO || reg->access == REGDB_RO;
+    return reg->access == REGDB_RO;
+}
+
+/* " SDP_DONE_STATUS0 BDMA_DONE_STATUS1": the fields of reg with a bit in bits. */
+static void fields_touching(const struct regdb_reg *reg, uint32_t bits, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint16_t i = 0; i < reg->n_fields; i++) {
+        const struct regdb_field *f = &reg->fields[i];
+        if (regdb_field_get(f, bits)) {
+            append(buf, len, &used, " ");
+            append(buf, len, &used, f->name);
+        }
+    }
+}
+
+void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
+                     size_t len)
+{
+    struct regdb_ref ref;
+    buf[0] = 0;
+    if (map && regdb_resolve(map, reg, &ref))
+        fields_touching(ref.reg, bits, buf, len);
+}
+
+void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,
+                         uint32_t written, uint32_t before, uint32_t after, char *buf, size_t len)
+{
+    if (format_is_read_only(reg, field)) {
+        snprintf(buf, len, "ignored: read-only (wrote 0x%08x, still 0x%08x)", written, after);
+        return;
+    }
+    if (reg->access == REGDB_W1C) {
+        uint32_t cleared = before & ~after;
+        if (!cleared) {
+            snprintf(buf, len, "no bit cleared (the bits written, 0x%08x, were not set): 0x%08x",
+                     written, after);
+            return;
+        }
+        char names[256];
+        fields_touching(reg, cleared, names, sizeof names);
+        snprintf(buf, len, "cleared bits%s: 0x%08x -> 0x%08x", names[0] ? names : " (unnamed)",
+                 before, after);
+        return;
+    }
+    if (reg->access == REGDB_WO) {
+        snprintf(buf, len, "wrote 0x%08x (write-only: reads return 0)", written);
+        return;
+    }
+    if (before == after)
+        snprintf(buf, len, "0x%08x unchanged", after);
+    else
+        snprintf(buf, len, "0x%08x -> 0x%08x", before, after);
 }

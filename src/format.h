@@ -28,9 +28,10 @@ void format_reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size
  * set in bits, each after a blank ("" when none). */
 void format_intr_bits(uint32_t bits, char *buf, size_t len);
 
-/* " SDP_DONE_MASK0 BDMA_DONE_MASK1": the one-bit fields of register reg
- * ("GLB.S_INTR_MASK") set in bits, by the names the register itself gives
- * them, each after a blank ("" when none or when map has no such register). */
+/* " SDP_DONE_MASK0 BDMA_DONE_MASK1": the fields of register reg
+ * ("GLB.S_INTR_MASK") with a bit set in bits, by the names the register
+ * itself gives them, each after a blank ("" when none or when map has no
+ * such register). */
 void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
                      size_t len);
 
@@ -52,6 +53,18 @@ size_t format_layers_of_run(const struct dla *d, bool run_over);
  * "elements" (SDP, RUBIK), "pool reads" (PDP: output elements times the
  * kernel window), "LRN terms" (CDP: elements times the normalisation window). */
 const char *format_work_unit(enum dla_proc p);
+
+/* What a CSB write of written did to reg, in the hardware's terms, from the
+ * stored value before and after it: "ignored: read-only (still 0x00303031)",
+ * "cleared bits SDP_DONE_STATUS0: 0x00000011 -> 0x00000010", "no bit cleared
+ * (bits written were not set): 0x00000000", "0x00000007 -> 0x00000009" (field
+ * writes pass field, else NULL).  The reg command and the TUI's edits (which
+ * run it) both say this. */
+void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,
+                         uint32_t written, uint32_t before, uint32_t after, char *buf, size_t len);
+
+/* A write to reg (field: to that field) cannot change anything: it is read-only. */
+bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field);
 
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);

@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "loadable_driver.h"
+#include "open_path.h"
 #include "trace.h"
 
 volatile sig_atomic_t session_interrupt;
@@ -100,17 +101,31 @@ static void on_event(void *ctx, const struct dla_event *ev)
         s->rep->input_errors++;
 }
 
+/* A trace loads its own memory: an input tensor given for it goes nowhere. */
+static void warn_unused_input(struct session *s)
+{
+    if (s->opt.input.image || s->opt.input.raw)
+        report_msg(s->rep, REPORT_WARNING, "%s ignored: %s is a register trace, not a loadable",
+                   s->opt.input.image ? "--image" : "--input", s->path);
+}
+
 static struct driver *open_driver(struct session *s, char *err, size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
     switch (trace_detect(s->path, file, sizeof file)) {
     case TRACE_TXN:
+        warn_unused_input(s);
         return trace_txn_open(file, &topt, s->rep, err, errlen);
     case TRACE_CFG:
+        warn_unused_input(s);
         return trace_cfg_open(file, &topt, s->rep, err, errlen);
-    default:
-        return loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+    default: {
+        struct driver *drv = loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+        if (!drv)
+            open_path_explain(s->path, err, errlen);
+        return drv;
+    }
     }
 }
 
@@ -125,6 +140,14 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     snprintf(s->path, sizeof s->path, "%s", path);
     for (size_t n = strlen(s->path); n > 1 && s->path[n - 1] == '/';)
         s->path[--n] = 0; /* "traces/sanity1/" names the folder, not a file in it */
+    char named[sizeof s->path];
+    snprintf(named, sizeof named, "%s", s->path);
+    if (!open_path_resolve(named, s->path, sizeof s->path, err, errlen)) {
+        free(s);
+        return NULL;
+    }
+    if (strcmp(named, s->path))
+        report_msg(rep, REPORT_NOTE, "%s: opening %s, the only loadable in it", named, s->path);
     if (opt)
         s->opt = *opt;
     s->rep = rep;

@@ -16,13 +16,15 @@
 
 #include "dla.h"
 #include "driver.h"
+#include "input_tensor.h"
 #include "report.h"
 
 struct session_opts {
     const struct dla_config *cfg; /* NULL: chosen from the file (default nv_full) */
     const char *outdir;           /* trace dumps without a golden */
-    const char *input;            /* loadable: input tensor file (PGM, DIMG or raw) */
+    struct input_opts input;      /* loadable: --image / --input, --mean, --normalize */
     const char *output;           /* loadable: output DIMG file */
+    bool rawdump;                 /* loadable: print the output as nvdla_runtime --rawdump */
     uint64_t mem_budget;          /* per memory space; 0 = default */
 };
 

@@ -88,8 +88,11 @@ static int draw_units(struct pane *p, struct ui *ui, int row)
     totals(d, session_finished(ui->g->session), t);
     uint64_t now = dla_now(d);
     int bw = bar_width(p);
-    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %9s %9s %8s %5s %-*s %s", "unit", "layers",
-               "busy", "compute", "stall", "util", bw, "busy: compute|stall", "active");
+    /* each heading as wide as its column (the bar's the longest that fits),
+     * so the last one ends where the rows do */
+    const char *bar = bw >= 19 ? "busy: compute|stall" : bw >= 13 ? "compute|stall" : "c|s";
+    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %9s %9s %8s %5s %-*s %5s", "unit",
+               "layers", "busy", "compute", "stall", "util", bw, bar, "run%");
     for (int i = 0; i < DLA_P_COUNT; i++) {
         if (!proc_present(d, (enum dla_proc)i))
             continue;

@@ -7,5 +7,7 @@
 void bench_conv(void);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
 void bench_trace(void);
+/* The timing model against NVIDIA's RTL cycle counts (bench_calibration.c). */
+void bench_calibration(void);
 
 #endif
