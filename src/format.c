@@ -92,7 +92,6 @@ void format_intr_bits(uint32_t bits, char *buf, size_t len)
         }
 }
 
-
 void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
                         size_t len)
 {
