@@ -11,6 +11,8 @@
 #include "cmd_priv.h"
 #include "dma_lines.h"
 #include "expr.h"
+#include "layer_origin.h"
+#include "loadable_plan.h"
 #include "path.h"
 #include "suggest.h"
 
@@ -104,9 +106,21 @@ static void on_report(void *ctx, enum report_level level, const char *text)
     sink_line(d, kinds[level <= REPORT_ERROR ? level : REPORT_ERROR], text);
 }
 
-static void on_diag(void *ctx, const struct dla_event *ev)
+/* A layer programmed by a loadable's operation: remember which. */
+static void record_origin(struct dbg *d, const struct dla_event *ev)
+{
+    struct drv_op op = {.known = false};
+    if (ev->layer < 0 || !d->session)
+        return;
+    session_action_op(d->session, &op);
+    layer_origins_set(d->origins, (size_t)ev->layer, &op);
+}
+
+static void on_model_event(void *ctx, const struct dla_event *ev)
 {
     struct dbg *d = ctx;
+    if (ev->kind == DLA_EV_LAYER_PROGRAM)
+        record_origin(d, ev);
     if (ev->kind != DLA_EV_DIAG)
         return;
     const char *rule = ev->u.diag.rule;
@@ -196,7 +210,8 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
         dma_lines_init(d->lines);
     d->log = proglog_create();
     d->plugins = plugin_host_create();
-    if (!d->bps || !d->cps || !d->ring || !d->lines || !d->log || !d->plugins) {
+    d->origins = layer_origins_create();
+    if (!d->bps || !d->cps || !d->ring || !d->lines || !d->log || !d->plugins || !d->origins) {
         dbg_destroy(d);
         return NULL;
     }
@@ -222,6 +237,12 @@ static void close_session(struct dbg *d)
     proglog_attach(d->log, NULL);
     session_close(d->session);
     d->session = NULL;
+    layer_origins_clear(d->origins);
+    if (d->plan)
+        loadable_plan_free(d->plan);
+    free(d->plan);
+    d->plan = NULL;
+    d->plan_read = false;
 }
 
 void dbg_destroy(struct dbg *d)
@@ -238,6 +259,7 @@ void dbg_destroy(struct dbg *d)
     proglog_destroy(d->log);
     cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
+    layer_origins_destroy(d->origins);
     free(d);
 }
 
@@ -253,7 +275,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
     dma_lines_attach(d->lines, dla);
-    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
+    dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }

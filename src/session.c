@@ -404,6 +404,18 @@ enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, 
     }
 }
 
+bool session_action_op(const struct session *s, struct drv_op *op)
+{
+    /* as session_where: a write is finished before it reaches the model */
+    const struct drv_action *a = s->have_act && s->act.kind == DRV_WAIT ? &s->act
+                                 : s->have_last                         ? &s->last
+                                                                        : NULL;
+    if (!a || !a->op.known)
+        return false;
+    *op = a->op;
+    return true;
+}
+
 uint64_t session_layers_done(const struct session *s)
 {
     return s->layers_done;
@@ -438,6 +450,14 @@ size_t session_task_count(const struct session *s)
 const struct session_task *session_task_get(const struct session *s, size_t i)
 {
     return i < s->n_tasks ? &s->tasks[i] : NULL;
+}
+
+const struct session_task *session_task_of(const struct session *s, int index)
+{
+    for (size_t i = 0; i < s->n_tasks; i++)
+        if (s->tasks[i].index == index)
+            return &s->tasks[i];
+    return NULL;
 }
 
 void session_set_hooks(struct session *s, const struct session_hooks *hooks, void *ctx)
@@ -631,7 +651,10 @@ void session_hang_report(struct session *s, FILE *out)
     report_layers(s, out);
     report_units(s, out);
     report_bits(out, "GLB.S_INTR_STATUS", dla_intr_status(s->dla));
-    report_bits(out, "GLB.S_INTR_MASK  ", dla_intr_mask(s->dla));
+    char mask_names[512];
+    format_reg_bits(dla_regmap(s->dla), "GLB.S_INTR_MASK", dla_intr_mask(s->dla), mask_names,
+                    sizeof mask_names);
+    fprintf(out, "  GLB.S_INTR_MASK   0x%08x%s\n", dla_intr_mask(s->dla), mask_names);
     report_masked(s, out);
     fprintf(out, "  interrupt line: %s\n", dla_intr_line(s->dla) ? "asserted" : "low");
 }
