@@ -385,10 +385,14 @@ static inline void aie_conv_streams(struct aie_regs *r, unsigned atom, struct ai
         a->loop[2].stride = aie_reg(r, "CDMA", "D_LINE_STRIDE", NULL);
     }
     st = aie_new_stream(s, n, "cdma.wt", false, "weights", prec);
-    /* uncompressed, CDMA reads kernels x BYTE_PER_KERNEL bytes (WEIGHT_BYTES
-     * rounds that up to 128) */
+    /* uncompressed, CDMA reads kernels x BYTE_PER_KERNEL bytes and the
+     * padding D_WEIGHT_BYTES adds after them, when under 128 bytes (compilers
+     * round up to 128; NVIDIA's VP reads those lines) */
     uint64_t kernels = aie_reg1(r, "CDMA", "D_WEIGHT_SIZE_1", "WEIGHT_KERNEL");
     uint64_t bytes = kernels * aie_reg1(r, "CDMA", "D_WEIGHT_SIZE_0", "BYTE_PER_KERNEL");
+    uint64_t programmed = aie_reg(r, "CDMA", "D_WEIGHT_BYTES", NULL);
+    if (programmed > bytes && programmed - bytes < 128)
+        bytes = programmed;
     snprintf(st->shape, sizeof st->shape, "%llu kernels, %llu bytes %s",
              (unsigned long long)kernels, (unsigned long long)bytes, st->type);
     if (aie_reg(r, "CDMA", "D_WEIGHT_FORMAT", "WEIGHT_FORMAT"))

@@ -360,6 +360,20 @@ bool cdma_weights_begin(struct dla *d, struct dla_exec *x, const struct conv_par
     return true;
 }
 
+/* The weight DMA fetches D_WEIGHT_BYTES, which compilers round up to 128
+ * bytes (nv_full's field is [31:7]): the padding after the last kernel is
+ * read too (NVIDIA's VP reads those lines), though no kernel uses it.  A
+ * larger gap is a programming error the rule checker reports; it is not read. */
+static bool read_weight_padding(struct dla_exec *x, const struct conv_params *p,
+                                const struct conv_wt_stream *ws)
+{
+    uint8_t pad[128];
+    if (p->compressed || p->wt_bytes <= ws->fetched || p->wt_bytes - ws->fetched >= sizeof pad)
+        return true;
+    return exec_read(x, DLA_C_CDMA_WT, p->wt_space, p->wt_addr + ws->fetched, pad,
+                     (size_t)(p->wt_bytes - ws->fetched));
+}
+
 bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                        const struct conv_cbuf_plan *plan, int32_t layer, struct conv_wt_stream *ws,
                        uint32_t g)
@@ -377,6 +391,8 @@ bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_para
     }
     ws->group_off = off;
     ws->fetched += n;
+    if (ok && plan->fetch_weight && g + 1 == ws->groups)
+        ok = read_weight_padding(x, p, ws);
     return ok;
 }
 

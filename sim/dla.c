@@ -247,6 +247,7 @@ void dla_reset(struct dla *d)
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
     memset(d->proc_busy, 0, sizeof d->proc_busy);
+    memset(d->rule_hits, 0, sizeof d->rule_hits);
     layers_release(d);
     for (int p = 0; p < DLA_P_COUNT; p++)
         d->cur_layer[p][0] = d->cur_layer[p][1] = -1;
@@ -349,6 +350,7 @@ void dla_diag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enu
 
 void dla_rule(struct dla *d, enum dla_unit unit, const char *rule, const char *fmt, ...)
 {
+    rule_count_hit(d, rule);
     va_list ap;
     va_start(ap, fmt);
     dla_vdiag(d, DLA_DIAG_RULE, DLA_SEV_WARNING, unit, 0, rule, fmt, ap);

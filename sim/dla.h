@@ -114,8 +114,11 @@ struct dla_lut_stats {
     uint64_t underflow; /* below both tables */
     uint64_t overflow;  /* above both tables */
     uint64_t hybrid;    /* hit in both tables: priority decided */
+    /* each table's own under/overflows (whichever the priorities chose), so
+     * that a table's hits + underflows + overflows are the lookups */
     uint64_t le_underflow, le_overflow, lo_underflow, lo_overflow;
-    /* input histogram across [min start, max end] of the two tables */
+    /* input histogram across [min start, max end] of the two tables; below
+     * and above are the samples that under/overflow both tables */
     uint64_t hist[DLA_LUT_HIST_BINS];
     uint64_t hist_below, hist_above;
 };
@@ -325,6 +328,21 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
  * stored (16-bit two's complement).  Returns the entries copied; 0 for other
  * units. */
 size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max);
+
+/* ---------------------------------------------------------------- rule checker */
+/* The programming-guide rules the model checks (sim/rules.c). */
+struct dla_rule_info {
+    const char *id;      /* "cdma.weight_bytes", as diagnostics and "break rule" name it */
+    enum dla_unit unit;  /* the unit whose registers the rule is about */
+    const char *section; /* the guide's section: "Convolution pipeline programming" */
+    const char *rule;    /* what the guide asks, in short */
+};
+size_t dla_rule_count(void);
+const struct dla_rule_info *dla_rule_info(size_t i);
+/* Row of a rule id, -1 when the model checks no such rule. */
+long dla_rule_find(const char *id);
+/* Violations of rule i found since power-on reset (follows checkpoints). */
+uint64_t dla_rule_hits(const struct dla *d, size_t i);
 
 /* ---------------------------------------------------------------- checkpoints */
 /* A complete, deterministic copy of the simulated state (registers,

@@ -77,7 +77,8 @@ struct dla_stage {
     uint64_t macs;
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
-    uint64_t client_done[DLA_C_COUNT]; /* cycle the client's last transfer ends */
+    uint64_t client_start[DLA_C_COUNT]; /* cycle the client's first transfer starts */
+    uint64_t client_done[DLA_C_COUNT];  /* cycle the client's last transfer ends */
     uint64_t client_stall[DLA_C_COUNT];
     uint64_t space_bytes[DLA_SPACE_COUNT];
     uint64_t start, end;
@@ -150,6 +151,8 @@ struct dla_listener {
 
 struct cbuf;
 
+#define DLA_MAX_RULES 96 /* rows of the rule table (rules.c) */
+
 struct dla {
     const struct dla_config *cfg;
     const struct regdb_map *map;
@@ -194,10 +197,13 @@ struct dla {
     int listener_handle[DLA_MAX_LISTENERS];
     int next_handle;
     char diag_buf[512];
+    uint64_t rule_hits[DLA_MAX_RULES]; /* dla_rule() calls per rules.c row */
 };
 
 /* ---------------------------------------------------------------- helpers */
 void dla_emit(struct dla *d, struct dla_event *ev);
+/* Count one violation of rule id (rules.c); ids not in the table are not counted. */
+void rule_count_hit(struct dla *d, const char *id);
 
 /* Room for element n of a growable array v of *cap elements of elem bytes:
  * v itself, or v reallocated to twice the capacity (first when empty).

@@ -9,7 +9,7 @@
 
 /* A name the model asks for that the database lacks is a bug in the model,
  * never a user error: stop loudly rather than compute with zeros. */
-_Noreturn static void model_bug(const struct dla *d, enum dla_unit u, const char *reg,
+static _Noreturn void model_bug(const struct dla *d, enum dla_unit u, const char *reg,
                                 const char *field)
 {
     fprintf(stderr, "dladbg: internal error: %s.%s%s%s is not in the %s register map\n",

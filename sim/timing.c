@@ -62,19 +62,42 @@ static uint64_t total_bytes(const struct dla_stage *st)
     return n;
 }
 
+/* CDMA's data and weight reads are two DMA engines that run at the same time
+ * (NVIDIA's cmod starts both request threads at the layer's kickoff): they
+ * share their part of the window fairly, so the smaller stream ends first, at
+ * twice its own bytes, and the larger at the end of both. */
+static bool concurrent_with_next(int c)
+{
+    return c == DLA_C_CDMA_DAT;
+}
+
 /* Clients share the stage's memory window in client order (reads of each
  * unit come before its writes in enum dla_client), each for its share of the
- * bytes; stall cycles are shared the same way. */
+ * bytes, except the concurrent pairs above; stall cycles are shared the same
+ * way. */
 static void time_clients(struct dla_stage *st, uint64_t t0, uint64_t latency, uint64_t dma_span)
 {
     uint64_t total = total_bytes(st);
     uint64_t cum = 0;
     for (int c = 0; c < DLA_C_COUNT; c++) {
-        if (!st->client_bytes[c])
+        uint64_t a = st->client_bytes[c];
+        uint64_t b = c + 1 < DLA_C_COUNT && concurrent_with_next(c) ? st->client_bytes[c + 1] : 0;
+        if (!a && !b)
             continue;
-        cum += st->client_bytes[c];
-        st->client_done[c] = t0 + latency + dma_span * cum / total;
-        st->client_stall[c] = st->stall_cycles * st->client_bytes[c] / total;
+        uint64_t start = t0 + latency + dma_span * cum / total;
+        uint64_t small = a < b ? a : b;
+        cum += a + b;
+        uint64_t both_done = t0 + latency + dma_span * cum / total;
+        uint64_t small_done = start + dma_span * 2 * small / total;
+        st->client_start[c] = start;
+        st->client_done[c] = b && a <= b ? small_done : both_done;
+        st->client_stall[c] = st->stall_cycles * a / total;
+        if (b) {
+            c++;
+            st->client_start[c] = start;
+            st->client_done[c] = a && b < a ? small_done : both_done;
+            st->client_stall[c] = st->stall_cycles * b / total;
+        }
     }
 }
 
@@ -118,12 +141,8 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
     uint64_t latency = stage_latency(d->cfg, st);
     /* each client's transfers run back to back inside its window */
     uint64_t cursor[DLA_C_COUNT];
-    uint64_t prev_done = t0 + latency;
-    for (int c = 0; c < DLA_C_COUNT; c++) {
-        cursor[c] = prev_done;
-        if (st->client_bytes[c])
-            prev_done = st->client_done[c];
-    }
+    for (int c = 0; c < DLA_C_COUNT; c++)
+        cursor[c] = st->client_bytes[c] ? st->client_start[c] : t0 + latency;
     for (size_t i = 0; i < p->n_xfers; i++) {
         const struct dla_transfer *t = &p->xfers[i];
         if (t->stage != stage)

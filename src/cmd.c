@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "dma_lines.h"
 #include "expr.h"
+#include "layer_origin.h"
+#include "loadable_plan.h"
 #include "path.h"
 #include "suggest.h"
 
@@ -103,9 +106,21 @@ static void on_report(void *ctx, enum report_level level, const char *text)
     sink_line(d, kinds[level <= REPORT_ERROR ? level : REPORT_ERROR], text);
 }
 
-static void on_diag(void *ctx, const struct dla_event *ev)
+/* A layer programmed by a loadable's operation: remember which. */
+static void record_origin(struct dbg *d, const struct dla_event *ev)
+{
+    struct drv_op op = {.known = false};
+    if (ev->layer < 0 || !d->session)
+        return;
+    session_action_op(d->session, &op);
+    layer_origins_set(d->origins, (size_t)ev->layer, &op);
+}
+
+static void on_model_event(void *ctx, const struct dla_event *ev)
 {
     struct dbg *d = ctx;
+    if (ev->kind == DLA_EV_LAYER_PROGRAM)
+        record_origin(d, ev);
     if (ev->kind != DLA_EV_DIAG)
         return;
     const char *rule = ev->u.diag.rule;
@@ -164,6 +179,7 @@ void dbg_session_changed(struct dbg *d)
     struct session *s = d->session;
     d->hung = false;
     trace_ring_clear(d->ring);
+    dma_lines_clear(d->lines);
     if (s)
         session_set_hooks(s, &dbg_hooks, d);
     proglog_attach(d->log, s);
@@ -189,9 +205,13 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     d->bps = bps_create();
     d->cps = cps_create(0);
     d->ring = trace_ring_create(d->opt.trace_ring_events);
+    d->lines = calloc(1, sizeof *d->lines);
+    if (d->lines)
+        dma_lines_init(d->lines);
     d->log = proglog_create();
     d->plugins = plugin_host_create();
-    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins) {
+    d->origins = layer_origins_create();
+    if (!d->bps || !d->cps || !d->ring || !d->lines || !d->log || !d->plugins || !d->origins) {
         dbg_destroy(d);
         return NULL;
     }
@@ -211,11 +231,18 @@ static void close_session(struct dbg *d)
     if (!d->session)
         return;
     trace_ring_detach(d->ring);
+    dma_lines_detach(d->lines);
     bps_attach(d->bps, NULL);
     cps_attach(d->cps, NULL, NULL, NULL, NULL);
     proglog_attach(d->log, NULL);
     session_close(d->session);
     d->session = NULL;
+    layer_origins_clear(d->origins);
+    if (d->plan)
+        loadable_plan_free(d->plan);
+    free(d->plan);
+    d->plan = NULL;
+    d->plan_read = false;
 }
 
 void dbg_destroy(struct dbg *d)
@@ -226,9 +253,13 @@ void dbg_destroy(struct dbg *d)
     bps_destroy(d->bps);
     cps_destroy(d->cps);
     trace_ring_destroy(d->ring);
+    if (d->lines)
+        dma_lines_free(d->lines);
+    free(d->lines);
     proglog_destroy(d->log);
     cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
+    layer_origins_destroy(d->origins);
     free(d);
 }
 
@@ -243,7 +274,8 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
-    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
+    dma_lines_attach(d->lines, dla);
+    dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }

@@ -50,6 +50,9 @@ struct checkpoints;
 struct trace_ring;
 struct proglog;
 struct plugin_host;
+struct dma_lines;
+struct layer_origins;
+struct loadable_plan;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -79,7 +82,8 @@ struct dbg {
     struct trace_ring *ring;
     struct proglog *log;
     struct plugin_host *plugins;
-    struct report rep; /* the open session's checks and messages */
+    struct dma_lines *lines; /* DRAM lines the model's DMA read and wrote ("info dma lines") */
+    struct report rep;       /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
     const struct dbg_sink *out; /* sink of the command being executed, else the default */
@@ -91,6 +95,10 @@ struct dbg {
     bool hung;                  /* the last run stopped because nothing could progress */
     uint64_t poll_count;        /* actions executed, for opt.poll */
     unsigned opens;             /* dbg_open calls: each replaces the model and its listeners */
+
+    struct layer_origins *origins; /* the loadable operation each hardware layer runs */
+    struct loadable_plan *plan;    /* the open loadable's tasks and operations (dbg_plan) */
+    bool plan_read;                /* dbg_plan tried already for this file */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
@@ -103,6 +111,19 @@ void dbg_destroy(struct dbg *d);
 /* Open a file (trace folder, .txn, .cfg, loadable, "sample:NAME"), replacing
  * the current session; breakpoints are kept.  false with err on failure. */
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
+
+/* What the open loadable will run (tasks, operations, tensor names), read
+ * once per file; NULL for traces or a loadable that cannot be placed
+ * (src/dbg_plan.c, with the two below). */
+const struct loadable_plan *dbg_plan(struct dbg *d);
+/* The loadable operation hardware layer `layer` runs, as "task 1 op 3" with
+ * the bound tensors it reads or writes ("task 1 op 0: data ->"; brief, for
+ * narrow panes: "t1.op0 data ->"); "" when the layer runs none (traces,
+ * pokes). */
+void dbg_layer_op_text(struct dbg *d, size_t layer, bool brief, char *buf, size_t len);
+/* The hardware layer that runs operation op of task `task`; false while it
+ * is still to come. */
+bool dbg_op_layer(struct dbg *d, uint32_t task, int16_t op, size_t *layer);
 
 /* Load one decoder plugin (--plugin FILE); false with err when refused. */
 bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen);

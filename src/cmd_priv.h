@@ -63,12 +63,29 @@ bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t 
 
 /* Run a step and report how it stopped (breakpoint, end, hang ...). */
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n);
-void cmd_report_stop(struct dbg *d, enum session_stop r);
+/* Where a step began: the event ring's next record, the tasks and layers done. */
+struct cmd_step_mark {
+    uint64_t seq, tasks_done, layers_done;
+};
+void cmd_step_mark(struct dbg *d, struct cmd_step_mark *mark);
+/* The stop in hardware terms (cmd_stop.c): the layers and tasks completed
+ * since mark, then what the hardware does next. */
+void cmd_hw_stop_line(struct dbg *d, const struct cmd_step_mark *mark, char *buf, size_t len);
+void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark);
+/* What the hardware does next, from the driver's pending action: "layer 5
+ * (PDP, group 1) programming", "layer 4 (CONV, group 0) running (the driver
+ * waits for the DLA interrupt)", "EMU task 2 begins". */
+void cmd_hw_next(struct dbg *d, char *buf, size_t len);
 /* One line: where the session is (the action executed last, cycle). */
 void cmd_where_line(struct dbg *d, char *buf, size_t len);
 
+/* The ids of every rule the model checks, a few to a line ("help break"). */
+void cmd_print_rule_ids(struct dbg *d);
+
 /* "info tensors" (cmd_data.c, next to "tensor"). */
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
+/* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
+enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);

@@ -353,6 +353,8 @@ struct engine {
     struct eng_action *q;
     size_t q_head, q_len, q_cap;
     char where[64];
+    int16_t where_op;   /* operation the queued writes program, -1: none (interrupts) */
+    uint8_t where_type; /* its enum fw_op_type */
 
     struct eng_log *log;
     size_t n_log, cap_log;

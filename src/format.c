@@ -101,6 +101,42 @@ void format_layer_event(int layer, enum dla_proc proc, unsigned group, const cha
         snprintf(buf, len, "layer %d (%s, group %u) %s", layer, dla_proc_name(proc), group, verb);
 }
 
+const char *format_layer_state(const struct dla_layer *l, bool run_over)
+{
+    if (format_layer_never_enabled(l, run_over))
+        return "never enabled";
+    return dla_layer_state_name((enum dla_layer_state)l->state);
+}
+
+bool format_layer_never_enabled(const struct dla_layer *l, bool run_over)
+{
+    return run_over && l->state == DLA_LAYER_PROGRAMMING;
+}
+
+size_t format_layers_of_run(const struct dla *d, bool run_over)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dla_layer_count(d); i++)
+        n += !format_layer_never_enabled(dla_layer_get(d, i), run_over);
+    return n;
+}
+
+const char *format_work_unit(enum dla_proc p)
+{
+    switch (p) {
+    case DLA_P_CONV:
+        return "MACs";
+    case DLA_P_BDMA:
+        return "bytes";
+    case DLA_P_PDP:
+        return "pool reads"; /* output elements x kernel window */
+    case DLA_P_CDP:
+        return "LRN terms"; /* elements x normalisation window */
+    default:
+        return "elements"; /* SDP, RUBIK: elements processed */
+    }
+}
+
 bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field)
 {
     if (field)
@@ -120,6 +156,15 @@ static void fields_touching(const struct regdb_reg *reg, uint32_t bits, char *bu
             append(buf, len, &used, f->name);
         }
     }
+}
+
+void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
+                     size_t len)
+{
+    struct regdb_ref ref;
+    buf[0] = 0;
+    if (map && regdb_resolve(map, reg, &ref))
+        fields_touching(ref.reg, bits, buf, len);
 }
 
 void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,

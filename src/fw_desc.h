@@ -227,6 +227,7 @@ void fw_encode_op(enum fw_layout layout, const struct fw_op *op, uint8_t opb[FW_
 void fw_encode_lut(const struct fw_lut *l, uint8_t b[FW_LUT_SIZE]);
 
 const char *fw_op_type_name(uint8_t type);
+
 const char *fw_event_name(uint8_t event);
 
 #endif

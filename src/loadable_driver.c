@@ -237,6 +237,9 @@ static void emit_wait(struct ldrv *l, struct drv_action *act, bool (*ready)(void
 static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
 {
     snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
+    if (a->op >= 0)
+        act->op =
+            (struct drv_op){.known = true, .task = l->st.task, .op = a->op, .type = a->op_type};
     if (a->kind == ENG_ACT_WRITE) {
         act->kind = DRV_WRITE;
         act->addr = a->addr;

@@ -54,6 +54,7 @@ void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *ou
                       ? l->end_cycle - l->start_cycle
                       : 0;
     out->macs = l->macs;
+    out->work_unit = format_work_unit((enum dla_proc)l->proc);
     out->compute_cycles = l->compute_cycles;
     out->stall_cycles = l->stall_cycles;
     out->bytes_read = l->bytes_read;
@@ -149,7 +150,8 @@ static bool ring_event(struct dla *d, const struct trace_ring *ring, const struc
     return true;
 }
 
-bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_event_fn fn, void *ctx)
+bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
+                        plugin_event_fn fn, void *ctx)
 {
     struct scratch *sc = malloc(sizeof *sc);
     if (!sc)
@@ -162,6 +164,8 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_eve
             go = fn(ctx, &ev);
     for (size_t i = 0; i < dla_layer_count(d) && go; i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
+        if (format_layer_never_enabled(l, run_over))
+            continue;
         memset(&ev, 0, sizeof ev);
         ev.struct_size = sizeof ev;
         ev.kind = DLADBG_EV_LAYER_RECORD;
@@ -255,7 +259,8 @@ static void run_each_event(const struct dladbg_run *run, dladbg_event_fn fn, voi
     if (!d || !fn)
         return;
     struct each_ctx e = {fn, ctx};
-    plugin_events_each(d, run_of(run)->ring, each_one, &e);
+    const struct plugin_run *pr = run_of(run);
+    plugin_events_each(d, pr->ring, pr->session && session_finished(pr->session), each_one, &e);
 }
 
 static int run_read_mem(const struct dladbg_run *run, const char *space, uint64_t addr, void *buf,

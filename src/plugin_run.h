@@ -15,10 +15,12 @@
 typedef bool (*plugin_event_fn)(void *ctx, const struct dladbg_event *ev);
 
 /* The ring's events oldest first (those decoders see), then one
- * DLADBG_EV_LAYER_RECORD per layer of the model.  false when fn stopped the
- * walk or memory ran out. */
-bool plugin_events_each(struct dla *d, const struct trace_ring *ring, plugin_event_fn fn,
-                        void *ctx);
+ * DLADBG_EV_LAYER_RECORD per layer of the model.  run_over: the driver has
+ * finished, so a layer still being programmed was never enabled (a poke after
+ * the end) and is no layer of the run.  false when fn stopped the walk or
+ * memory ran out. */
+bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
+                        plugin_event_fn fn, void *ctx);
 
 /* A layer's record in the ABI's terms; strings point into l or are static. */
 void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *out,

@@ -92,6 +92,20 @@ run_loadable() { # case dir
     rm -f "$tmp/out.dimg"
 }
 
+# NVIDIA virtual-platform replays: every read and "until" matched, and the
+# 64-byte DRAM lines the model read and wrote equal VP_mem_rd / VP_mem_wr.
+run_vp_trace() { # case dir
+    log="$tmp/log"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q -ex run \
+        -ex "info dma lines $2/VP_mem_rd $2/VP_mem_wr" "$2" >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        result "$1" yes "$(grep -m 1 'checks passed' "$log" | sed 's/^.*: //'); DMA lines equal"
+    else
+        result "$1" no "exit $rc: $(grep -m 1 -E 'error|DIFFERENT' "$log" | cut -c1-160)"
+    fi
+}
+
 # networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
 # the rule checker stays silent (real compiler output).  nvdla_compiler's
 # networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
@@ -308,6 +322,9 @@ for cfgdir in "$DATA"/traces_v2/*/; do
 done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
+done
+for d in "$DATA"/vp_traces/*/; do
+    [ -d "$d" ] && run_vp_trace "vp_traces/$(basename "$d")" "$d"
 done
 run_networks
 run_lenet_accuracy

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "format.h"
 #include "ui.h"
 
 static void layer_progress(struct ui *ui, char *buf, size_t len)
@@ -12,7 +13,8 @@ static void layer_progress(struct ui *ui, char *buf, size_t len)
     struct session *s = ui->g->session;
     struct dla *d = session_dla(s);
     unsigned long long done = session_layers_done(s);
-    unsigned long long seen = dla_layer_count(d);
+    /* a layer never enabled (a poke after the end) is no layer of the run */
+    unsigned long long seen = format_layers_of_run(d, session_finished(s));
     if (session_finished(s) || (ui->known_layers && ui->known_layers >= seen))
         snprintf(buf, len, "layer %llu/%llu", done,
                  session_finished(s) ? seen : (unsigned long long)ui->known_layers);

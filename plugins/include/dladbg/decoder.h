@@ -96,6 +96,9 @@ struct dladbg_layer {
     const struct dladbg_counter *counters;
     const struct dladbg_lut_stats *lut; /* NULL when the layer used no LUT */
     const char *lut_unit;               /* "SDP" or "CDP" with lut */
+    /* what macs counts for this unit: "MACs" (CONV), "bytes" (BDMA),
+     * "elements" (SDP, RUBIK), "pool reads" (PDP), "LRN terms" (CDP) */
+    const char *work_unit;
 };
 
 struct dladbg_intr_event {
