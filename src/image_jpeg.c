@@ -9,15 +9,32 @@
 
 #include <jpeglib.h>
 
+/* Every scan of a progressive JPEG walks every block of the image, and a
+ * file of a few kilobytes can hold thousands of scans: minutes of decoding
+ * for nothing.  Encoders write about ten; libjpeg-turbo's tools stop at 500. */
+#define JPEG_MAX_SCANS 500
+
 struct jpeg_failure {
     struct jpeg_error_mgr mgr; /* first: libjpeg hands back a pointer to it */
+    struct jpeg_progress_mgr progress;
     jmp_buf env;
     char warning[JMSG_LENGTH_MAX];
+    char refusal[JMSG_LENGTH_MAX]; /* ours, when we stop the decoder */
 };
 
 static void on_fatal_error(j_common_ptr info)
 {
     struct jpeg_failure *f = (struct jpeg_failure *)info->err;
+    longjmp(f->env, 1);
+}
+
+static void on_progress(j_common_ptr info)
+{
+    struct jpeg_failure *f = (struct jpeg_failure *)info->err;
+    int scans = ((j_decompress_ptr)info)->input_scan_number;
+    if (scans <= JPEG_MAX_SCANS)
+        return;
+    snprintf(f->refusal, sizeof f->refusal, "more than %d progressive scans", JPEG_MAX_SCANS);
     longjmp(f->env, 1);
 }
 
@@ -65,15 +82,20 @@ bool jpeg_decode(const uint8_t *buf, size_t len, const char *name, struct host_i
     info.err = jpeg_std_error(&fail.mgr);
     fail.mgr.error_exit = on_fatal_error;
     fail.mgr.output_message = on_warning;
+    fail.progress.progress_monitor = on_progress;
     if (setjmp(fail.env)) {
         char msg[JMSG_LENGTH_MAX];
-        (*fail.mgr.format_message)((j_common_ptr)&info, msg);
+        if (fail.refusal[0])
+            snprintf(msg, sizeof msg, "%s", fail.refusal);
+        else
+            (*fail.mgr.format_message)((j_common_ptr)&info, msg);
         snprintf(err, errlen, "%s: not a JPEG nvdla_runtime can read: %s", name, msg);
         jpeg_destroy_decompress(&info);
         free(pixels);
         return false;
     }
     jpeg_create_decompress(&info);
+    info.progress = &fail.progress;
     jpeg_mem_src(&info, buf, (unsigned long)len);
     jpeg_read_header(&info, TRUE);
     unsigned channels = choose_output(&info);

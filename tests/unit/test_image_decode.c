@@ -185,6 +185,72 @@ static void test_jpeg_cmyk_refused(void **state)
     free(jpg);
 }
 
+/* A 16x16 gray progressive JPEG of the given scan script (NULL: libjpeg's
+ * ordinary progression); *out is malloc'ed by libjpeg. */
+static void encode_progressive(const jpeg_scan_info *scans, int n, uint8_t **out,
+                               unsigned long *len)
+{
+    enum { W = 16, H = 16 };
+    uint8_t gray[W * H];
+    for (int i = 0; i < W * H; i++)
+        gray[i] = (uint8_t)(i * 37);
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr e;
+    c.err = jpeg_std_error(&e);
+    jpeg_create_compress(&c);
+    *out = NULL;
+    *len = 0;
+    jpeg_mem_dest(&c, out, len);
+    c.image_width = W;
+    c.image_height = H;
+    c.input_components = 1;
+    c.in_color_space = JCS_GRAYSCALE;
+    jpeg_set_defaults(&c);
+    if (scans) {
+        c.scan_info = scans;
+        c.num_scans = n;
+    } else {
+        jpeg_simple_progression(&c);
+    }
+    jpeg_start_compress(&c, TRUE);
+    for (JSAMPROW row = gray; c.next_scanline < H; row += W)
+        jpeg_write_scanlines(&c, &row, 1);
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+}
+
+/* A progressive JPEG walks the whole image once a scan; one of 694 valid
+ * scans (each AC coefficient alone, refined bit by bit) stands for the
+ * hostile files of thousands: refused by name instead of decoded for
+ * minutes.  An ordinary progressive JPEG still decodes. */
+static void test_jpeg_too_many_scans(void **state)
+{
+    (void)state;
+    enum { MAX_AL = 10 }; /* libjpeg's limit for 8-bit samples */
+    static jpeg_scan_info scans[1 + 63 * (MAX_AL + 1)];
+    int n = 0;
+    scans[n++] = (jpeg_scan_info){.comps_in_scan = 1, .Ss = 0, .Se = 0, .Ah = 0, .Al = 0};
+    for (int k = 1; k <= 63; k++)
+        for (int al = MAX_AL; al >= 0; al--)
+            scans[n++] = (jpeg_scan_info){
+                .comps_in_scan = 1, .Ss = k, .Se = k, .Ah = al == MAX_AL ? 0 : al + 1, .Al = al};
+    uint8_t *jpg;
+    unsigned long len;
+    struct host_image img;
+    char warn[256], err[256];
+    encode_progressive(scans, n, &jpg, &len);
+    assert_false(jpeg_decode(jpg, len, "p.jpg", &img, warn, sizeof warn, err, sizeof err));
+    assert_string_equal(err, "p.jpg: not a JPEG nvdla_runtime can read: more than 500 progressive "
+                             "scans");
+    assert_null(img.pixels);
+    free(jpg);
+    encode_progressive(NULL, 0, &jpg, &len);
+    assert_true(jpeg_decode(jpg, len, "q.jpg", &img, warn, sizeof warn, err, sizeof err));
+    assert_int_equal(img.width, 16);
+    host_image_free(&img);
+    free(jpg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_jpeg_colour_is_bgr),
         cmocka_unit_test(test_jpeg_gray),
         cmocka_unit_test(test_jpeg_cmyk_refused),
+        cmocka_unit_test(test_jpeg_too_many_scans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
