@@ -75,11 +75,24 @@ static void explain_folder(const char *path, const struct folder_scan *s, char *
     }
 }
 
+/* A FIFO, socket or device: reading one as a loadable would wait forever
+ * (a FIFO without a writer) or never end (/dev/zero). */
+static bool special_file(const struct stat *sb)
+{
+    return !S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode);
+}
+
 bool open_path_resolve(const char *path, char *out, size_t outlen, char *err, size_t errlen)
 {
     char file[4096];
     struct stat sb;
     snprintf(out, outlen, "%s", path);
+    if (stat(path, &sb) == 0 && special_file(&sb)) {
+        snprintf(err, errlen, "%s: a %s, not a kind dladbg opens (%s)", path,
+                 S_ISFIFO(sb.st_mode) ? "FIFO" : S_ISSOCK(sb.st_mode) ? "socket" : "device",
+                 open_path_kinds);
+        return false;
+    }
     if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode) || trace_detect(path, file, sizeof file))
         return true;
     struct folder_scan s;

@@ -38,6 +38,18 @@ expect_grep "$out" "^dladbg: $top/README.md: a text file ([0-9]* bytes), not a k
 run_exit 2 "file README.md" --batch -ex "file $top/README.md" sample:bdma
 expect_grep "$out" "^error: -ex 1: file: $top/README.md: a text file"
 
+# a FIFO (or a device) is refused at once: reading it would wait forever
+# (under timeout, so that a regression fails instead of hanging the suite)
+mkfifo "$tmp/pipe"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$DLADBG" >"$tmp/bounded"
+chmod +x "$tmp/bounded"
+unbounded=$DLADBG DLADBG=$tmp/bounded
+run_exit 2 "a FIFO" --batch "$tmp/pipe"
+expect_line "$out" "dladbg: $tmp/pipe: a FIFO, not a kind dladbg opens ($kinds)"
+run_exit 2 "/dev/zero" --batch /dev/zero
+expect_line "$out" "dladbg: /dev/zero: a device, not a kind dladbg opens ($kinds)"
+DLADBG=$unbounded
+
 # a damaged .nvdla keeps the reader's own message
 head -c 64 "$samples/bdma.nvdla" >"$tmp/cut.nvdla"
 run_exit 2 "truncated loadable" --batch "$tmp/cut.nvdla"
