@@ -742,6 +742,9 @@ static bool print_piece(void *ctx, bool pad, int64_t addr, uint64_t n)
     return true;
 }
 
+/* Overlapping tiles are found with one bit per buffer element: 16 MiB at most. */
+#define AIE_OVERLAP_CHECKED (1ull << 27)
+
 /* The seed's padding limits: memory tile only, dimensions 0-2, at most 64,
  * 32 and 16 words before or after. */
 static void padding_notes(struct printer *p)
@@ -800,10 +803,10 @@ static int cmd_tiling(const struct dladbg_console *con, int argc, const char *co
     p->con = con;
     p->t = &t;
     p->limit = limit;
-    p->seen_size = 1;
+    p->seen_size = 1; /* parse_tiling keeps the product within 2^40 */
     for (unsigned d = 0; d < t.n_dims; d++)
         p->seen_size *= t.buffer_dim[d];
-    if (p->seen_size <= (1ull << 27))
+    if (p->seen_size <= AIE_OVERLAP_CHECKED)
         p->seen = calloc((size_t)(p->seen_size + 7) / 8, 1);
     for (unsigned d = 0; d < t.n_dims; d++) {
         p->min_origin[d] = INT64_MAX;
@@ -821,6 +824,9 @@ static int cmd_tiling(const struct dladbg_console *con, int argc, const char *co
     if (p->overlaps)
         plugin_say(con, "overlap: %" PRIu64 " element reads repeat an address an earlier tile read",
                    p->overlaps);
+    else if (!p->seen)
+        plugin_say(con, "overlap not checked: the buffer holds %" PRIu64 " elements (2^27 at most)",
+                   p->seen_size);
     padding_notes(p);
     plugin_say(con,
                "buffer descriptors: %" PRIu64 " for external memory (3D), %" PRIu64

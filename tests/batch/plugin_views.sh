@@ -108,6 +108,12 @@ expect_grep "$out" "^note: dimension 0 pads 2 before and 0 after"
 expect_line "$out" "tile 1 at (2,0): 2 3 | 6 7"
 expect_line "$out" "tile 3 at (2,2): 10 11 | 14 15"
 expect_line "$out" "tile 0 at (0): 0 1 2 3"
+# a buffer too large for the overlap bitmap says so instead of "no overlap"
+# (tiles 1 and 2 here are the same tile)
+run_exit 0 "aie tiling, huge buffer" --batch -q \
+    -ex "aie tiling {65536,65536} {2,2} {0,0} {0,2,2} {0,2,2}"
+expect_line "$out" "overlap not checked: the buffer holds 4294967296 elements (2^27 at most)"
+printf '%s\n' "$out" | grep -q "tiles overlap" && fail "an unchecked overlap reported"
 run_exit 2 "alignment" --batch -q -ex "aie tiling {8,4} {4,2} {1,0} type int8"
 expect_grep "$out" "aie: offset\[0\] = 1 is not a multiple of 4: all generated addresses are 32-bit aligned and 8-bit data are accessed as fours"
 run_exit 2 "bad traversal" --batch -q -ex "aie tiling {8} {4} {0} {0,4}"
