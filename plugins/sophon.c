@@ -321,6 +321,10 @@ static int cmd_matrix(const struct dladbg_console *con, int argc, const char *co
         plugin_parse_u64(argv[first - 1], &w))
         return plugin_fail(con, vector ? "usage: sophon vector M w W [options]"
                                        : "usage: sophon matrix ROWS COLS w W [options]");
+    /* 32-bit sizes, as the layouts' N, C, H, W are (and cols + w cannot wrap) */
+    if (!rows || !cols || rows > UINT32_MAX || cols > UINT32_MAX)
+        return plugin_fail(con, "%s of %" PRIu64 "x%" PRIu64 ": rows and columns must be 1 to %u",
+                           argv[1], rows, cols, UINT32_MAX);
     if (!w || w > cols)
         return plugin_fail(con, "w = %" PRIu64 " must be in [1, %" PRIu64 "]", w, cols);
     struct opts o;

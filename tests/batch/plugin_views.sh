@@ -114,6 +114,12 @@ run_exit 0 "aie tiling, huge buffer" --batch -q \
     -ex "aie tiling {65536,65536} {2,2} {0,0} {0,2,2} {0,2,2}"
 expect_line "$out" "overlap not checked: the buffer holds 4294967296 elements (2^27 at most)"
 printf '%s\n' "$out" | grep -q "tiles overlap" && fail "an unchecked overlap reported"
+# a matrix of no rows or of more than 32-bit sizes is named as such (2^64-1
+# columns wrapped to an empty tensor: "every dimension must be at least 1")
+run_exit 2 "sophon matrix of no rows" --batch -q -ex "sophon matrix 0 5 w 2"
+expect_grep "$out" "sophon: matrix of 0x5: rows and columns must be 1 to 4294967295"
+run_exit 2 "sophon vector too long" --batch -q -ex "sophon vector 18446744073709551615 w 3"
+expect_grep "$out" "sophon: vector of 1x18446744073709551615: rows and columns must be 1 to 4294967295"
 run_exit 2 "alignment" --batch -q -ex "aie tiling {8,4} {4,2} {1,0} type int8"
 expect_grep "$out" "aie: offset\[0\] = 1 is not a multiple of 4: all generated addresses are 32-bit aligned and 8-bit data are accessed as fours"
 run_exit 2 "bad traversal" --batch -q -ex "aie tiling {8} {4} {0} {0,4}"
