@@ -69,6 +69,47 @@ static unsigned choose_output(struct jpeg_decompress_struct *info)
     }
 }
 
+/* Our handlers instead of libjpeg's, which print and exit. */
+static void failure_init(struct jpeg_failure *f, struct jpeg_decompress_struct *info)
+{
+    memset(f, 0, sizeof *f);
+    info->err = jpeg_std_error(&f->mgr);
+    f->mgr.error_exit = on_fatal_error;
+    f->mgr.output_message = on_warning;
+    f->progress.progress_monitor = on_progress;
+}
+
+/* After jpeg_read_header: a colour space and a size we decode, with the
+ * bytes of the decoded image in *bytes; false with err otherwise. */
+static bool header_acceptable(struct jpeg_decompress_struct *info, const char *name,
+                              unsigned *channels, uint64_t *bytes, char *err, size_t errlen)
+{
+    *channels = choose_output(info);
+    if (!*channels) {
+        snprintf(err, errlen,
+                 "%s: JPEG colour space %d; nvdla_runtime reads grayscale, YCbCr and RGB JPEGs "
+                 "only",
+                 name, (int)info->jpeg_color_space);
+        return false;
+    }
+    *bytes = (uint64_t)info->image_width * info->image_height * *channels;
+    if (*bytes == 0 || *bytes > HOST_IMAGE_MAX_BYTES) {
+        snprintf(err, errlen, "%s: JPEG of %ux%u pixels (1 to %u bytes expected)", name,
+                 info->image_width, info->image_height, HOST_IMAGE_MAX_BYTES);
+        return false;
+    }
+    return true;
+}
+
+static void read_rows(struct jpeg_decompress_struct *info, uint8_t *pixels, unsigned channels)
+{
+    size_t row_bytes = (size_t)info->output_width * channels;
+    while (info->output_scanline < info->output_height) {
+        JSAMPROW row = pixels + (size_t)info->output_scanline * row_bytes;
+        jpeg_read_scanlines(info, &row, 1);
+    }
+}
+
 bool jpeg_decode(const uint8_t *buf, size_t len, const char *name, struct host_image *img,
                  char *warn, size_t warnlen, char *err, size_t errlen)
 {
@@ -78,12 +119,8 @@ bool jpeg_decode(const uint8_t *buf, size_t len, const char *name, struct host_i
     struct jpeg_decompress_struct info;
     struct jpeg_failure fail;
     uint8_t *volatile pixels = NULL;
-    memset(&fail, 0, sizeof fail);
-    info.err = jpeg_std_error(&fail.mgr);
-    fail.mgr.error_exit = on_fatal_error;
-    fail.mgr.output_message = on_warning;
-    fail.progress.progress_monitor = on_progress;
-    if (setjmp(fail.env)) {
+    failure_init(&fail, &info);
+    if (setjmp(fail.env)) { /* libjpeg's fatal error, or on_progress's refusal */
         char msg[JMSG_LENGTH_MAX];
         if (fail.refusal[0])
             snprintf(msg, sizeof msg, "%s", fail.refusal);
@@ -98,17 +135,9 @@ bool jpeg_decode(const uint8_t *buf, size_t len, const char *name, struct host_i
     info.progress = &fail.progress;
     jpeg_mem_src(&info, buf, (unsigned long)len);
     jpeg_read_header(&info, TRUE);
-    unsigned channels = choose_output(&info);
-    uint64_t bytes = (uint64_t)info.image_width * info.image_height * channels;
-    if (!channels || bytes == 0 || bytes > HOST_IMAGE_MAX_BYTES) {
-        if (!channels)
-            snprintf(err, errlen,
-                     "%s: JPEG colour space %d; nvdla_runtime reads grayscale, YCbCr and RGB "
-                     "JPEGs only",
-                     name, (int)info.jpeg_color_space);
-        else
-            snprintf(err, errlen, "%s: JPEG of %ux%u pixels (1 to %u bytes expected)", name,
-                     info.image_width, info.image_height, HOST_IMAGE_MAX_BYTES);
+    unsigned channels;
+    uint64_t bytes;
+    if (!header_acceptable(&info, name, &channels, &bytes, err, errlen)) {
         jpeg_destroy_decompress(&info);
         return false;
     }
@@ -120,13 +149,9 @@ bool jpeg_decode(const uint8_t *buf, size_t len, const char *name, struct host_i
         jpeg_destroy_decompress(&info);
         return false;
     }
-    size_t row_bytes = (size_t)info.output_width * channels;
-    while (info.output_scanline < info.output_height) {
-        JSAMPROW row = pixels + (size_t)info.output_scanline * row_bytes;
-        jpeg_read_scanlines(&info, &row, 1);
-    }
+    read_rows(&info, pixels, channels);
     uint32_t width = info.output_width, height = info.output_height;
-    jpeg_finish_decompress(&info);
+    jpeg_finish_decompress(&info); /* may still fail: img stays empty until it is done */
     jpeg_destroy_decompress(&info);
     if (fail.warning[0] && warnlen)
         snprintf(warn, warnlen, "%s: %s", name, fail.warning);
