@@ -11,8 +11,15 @@ wait_for 'layer 1/'
 resize 100 30
 wait_for '7 Timeline'
 [ "$(screen | wc -l)" -eq 30 ] || fail "screen is not 30 lines"
-# the frames fill the new width: every line between the bars ends on a border
-[ "$(screen | sed -n '2,29p' | grep -vc '[┐│┘]$')" -eq 0 ] || fail "frames do not reach the right edge"
+# the frames fill the new width: every line between the bars ends on a border.
+# Polled: "7 Timeline" is already on the old screen tmux crops, so under load
+# the first capture can come before dladbg has redrawn at the new size.
+n=0
+until [ "$(screen | sed -n '2,29p' | grep -vc '[┐│┘]$')" -eq 0 ]; do
+    n=$((n + 1))
+    [ $n -gt $((TUI_WAIT * 20)) ] && fail "frames do not reach the right edge"
+    sleep 0.05
+done
 expect_screen '1 Layers (5)'
 expect_screen '2 Registers CDMA'
 expect_screen '^└.*┘$'
