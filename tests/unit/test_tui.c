@@ -5,8 +5,10 @@
  * the screen without overlap at every size, and colours follow --no-color
  * and NO_COLOR (on a curses screen writing to /dev/null).  The tmux tests in tests/tui drive the
  * whole thing. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "textfile.h"
 #include "ui.h"
 
 /* Resolve a command line's words as dispatch does: a command, then subcommands. */
@@ -301,12 +304,92 @@ static void test_layout_and_colours(void **state)
     fclose(in);
 }
 
+/* ---------------------------------------------------------------- key docs */
+
+static char *read_doc(const char *path)
+{
+    uint8_t *buf;
+    size_t len;
+    char err[256];
+    if (!file_read_all(path, 1u << 20, &buf, &len, err, sizeof err))
+        fail_msg("%s (run from the source tree, as tests/run.sh does)", err);
+    char *text = realloc(buf, len + 1);
+    assert_non_null(text);
+    text[len] = 0;
+    return text;
+}
+
+/* word occurs in text with no letter or digit right before or after it */
+static bool has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool open_before = p == text || !isalnum((unsigned char)p[-1]);
+        bool open_after = !isalnum((unsigned char)p[n]);
+        if (open_before && open_after)
+            return true;
+    }
+    return false;
+}
+
+/* The man page's KEYS section, its troff escapes ("\-") dropped. */
+static char *man_keys_section(void)
+{
+    char *man = read_doc("share/dladbg.1");
+    char *from = strstr(man, ".SH KEYS");
+    assert_non_null(from);
+    char *to = strstr(from + 1, ".SH ");
+    if (to)
+        *to = 0;
+    char *out = malloc(strlen(from) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *p = from; *p; p++)
+        if (*p != '\\')
+            *o++ = *p;
+    *o = 0;
+    free(man);
+    return out;
+}
+
+/* Every key of the help overlay is in README.md's key table (as `KEY`) and
+ * the man page's KEYS section: a key added to ui/keys.c without its docs
+ * fails here.  The pane digits are documented as the range `1`-`7`. */
+static void test_keys_documented(void **state)
+{
+    (void)state;
+    char *readme = read_doc("README.md");
+    char *man = man_keys_section();
+    assert_non_null(strstr(readme, "`1`-`7`"));
+    for (size_t i = 0; i < keys_count(); i++) {
+        const struct key_binding *b = keys_get(i);
+        if (b->action == KA_PANE)
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "%s", b->label);
+        for (char *tok = strtok(label, " "); tok; tok = strtok(NULL, " ")) {
+            char key[32], quoted[40];
+            if (!strncmp(tok, "C-", 2)) /* C-l is written Ctrl-L */
+                snprintf(key, sizeof key, "Ctrl-%c", toupper((unsigned char)tok[2]));
+            else
+                snprintf(key, sizeof key, "%s", tok);
+            snprintf(quoted, sizeof quoted, "`%s`", key);
+            if (!strstr(readme, quoted))
+                fail_msg("README.md's key table lacks %s (%s)", quoted, b->help);
+            if (!has_word(man, key))
+                fail_msg("share/dladbg.1's KEYS section lacks %s (%s)", key, b->help);
+        }
+    }
+    free(readme);
+    free(man);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_command_keys_are_commands), cmocka_unit_test(test_break_key_toggles),
         cmocka_unit_test(test_keys_to_readline),          cmocka_unit_test(test_text_clip),
         cmocka_unit_test(test_layout_and_colours),
+        cmocka_unit_test(test_keys_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
