@@ -388,8 +388,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_command_keys_are_commands), cmocka_unit_test(test_break_key_toggles),
         cmocka_unit_test(test_keys_to_readline),          cmocka_unit_test(test_text_clip),
-        cmocka_unit_test(test_layout_and_colours),
-        cmocka_unit_test(test_keys_documented),
+        cmocka_unit_test(test_layout_and_colours),        cmocka_unit_test(test_keys_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
