@@ -82,6 +82,13 @@ static bool special_file(const struct stat *sb)
     return !S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode);
 }
 
+static const char *special_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "FIFO";
+    return S_ISSOCK(mode) ? "socket" : "device";
+}
+
 bool open_path_resolve(const char *path, char *out, size_t outlen, char *err, size_t errlen)
 {
     char file[4096];
@@ -89,8 +96,7 @@ bool open_path_resolve(const char *path, char *out, size_t outlen, char *err, si
     snprintf(out, outlen, "%s", path);
     if (stat(path, &sb) == 0 && special_file(&sb)) {
         snprintf(err, errlen, "%s: a %s, not a kind dladbg opens (%s)", path,
-                 S_ISFIFO(sb.st_mode) ? "FIFO" : S_ISSOCK(sb.st_mode) ? "socket" : "device",
-                 open_path_kinds);
+                 special_kind(sb.st_mode), open_path_kinds);
         return false;
     }
     if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode) || trace_detect(path, file, sizeof file))
