@@ -217,6 +217,7 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     }
     d->out = out;
     plugin_host_reserve(d->plugins, cmd_builtin_taken, NULL);
+    plugin_host_limit_commands(d->plugins, CMD_PLUGIN_ROWS); /* never a command silently left out */
     if (!d->opt.no_builtin_plugins)
         plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
     else

@@ -9,7 +9,7 @@
 #include "cmd_priv.h"
 #include "plugin_run.h"
 
-#define PLUGIN_ROWS 64
+#define PLUGIN_ROWS CMD_PLUGIN_ROWS
 
 /* The command table is process-wide while plugins belong to a context: the
  * rows name the commands of the context that synchronised them last (every

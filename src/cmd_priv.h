@@ -104,6 +104,7 @@ extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, tenso
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
 extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
+#define CMD_PLUGIN_ROWS 64 /* plugin commands the table holds; more are refused at load */
 
 /* Plugin commands (cmd_plugin.c).  Rebuild the rows from d's plugins (d NULL:
  * none); forget them when d goes. */

@@ -15,12 +15,27 @@ struct plugin_host {
     struct plugin_info *p;
     plugin_name_taken_fn taken;
     void *taken_ctx;
+    uint32_t max_commands; /* 0: no limit */
 };
 
 void plugin_host_reserve(struct plugin_host *ph, plugin_name_taken_fn fn, void *ctx)
 {
     ph->taken = fn;
     ph->taken_ctx = ctx;
+}
+
+void plugin_host_limit_commands(struct plugin_host *ph, uint32_t max)
+{
+    ph->max_commands = max;
+}
+
+/* Commands of the plugins loaded so far. */
+static uint64_t commands_loaded(const struct plugin_host *ph)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < ph->n; i++)
+        n += ph->p[i].cmds ? ph->p[i].cmds->n_commands : 0;
+    return n;
 }
 
 struct plugin_host *plugin_host_create(void)
@@ -154,6 +169,11 @@ static const char *check_commands(const struct plugin_host *ph, const struct dla
     }
     if (!mapped(cs->commands))
         return "the command list points nowhere";
+    if (ph->max_commands && commands_loaded(ph) + cs->n_commands > ph->max_commands) {
+        snprintf(buf, len, "%u more command%s would pass the %u plugin commands dladbg holds",
+                 cs->n_commands, cs->n_commands == 1 ? "" : "s", ph->max_commands);
+        return buf;
+    }
     struct plugin_info probe = {.cmds = cs};
     for (uint32_t i = 0; i < cs->n_commands; i++) {
         const struct dladbg_command *c = plugin_command_at(&probe, i);

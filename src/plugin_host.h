@@ -30,6 +30,10 @@ void plugin_host_destroy(struct plugin_host *ph);
 /* Plugins whose commands clash with names fn calls taken are refused. */
 void plugin_host_reserve(struct plugin_host *ph, plugin_name_taken_fn fn, void *ctx);
 
+/* A plugin whose commands would bring all plugins' commands past max (the
+ * rows the command table has for them) is refused; 0, the default: no limit. */
+void plugin_host_limit_commands(struct plugin_host *ph, uint32_t max);
+
 /* Load one plugin file; false with err ("FILE: refused: ...") when refused. */
 bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen);
 

@@ -199,6 +199,25 @@ static void test_plugin_commands(void **state)
     dbg_destroy(d);
 }
 
+/* The command table has a fixed number of rows for plugin commands: a
+ * plugin that would overflow them is refused by name, not loaded with its
+ * commands silently missing. */
+static void test_command_rows_limit(void **state)
+{
+    (void)state;
+    struct plugin_host *ph = plugin_host_create();
+    plugin_host_limit_commands(ph, 1);
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/plugins/aie.so", fixture_build());
+    assert_true(plugin_host_load(ph, path, err, sizeof err));
+    snprintf(path, sizeof path, "%s/plugins/sophon.so", fixture_build());
+    assert_false(plugin_host_load(ph, path, err, sizeof err));
+    assert_non_null(strstr(err, "sophon.so: refused: 1 more command would pass the 1 plugin "
+                                "commands dladbg holds"));
+    assert_null(plugin_host_find(ph, "sophon"));
+    plugin_host_destroy(ph);
+}
+
 /* A plugin command may not take a built-in command's name. */
 static void test_command_clash(void **state)
 {
@@ -289,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_plugin_commands),
         cmocka_unit_test(test_command_clash),
+        cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);

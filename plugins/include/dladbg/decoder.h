@@ -223,7 +223,8 @@ struct dladbg_decoder {
  * and batch scripts, "help" lists them and Tab completes their words.  A
  * plugin without the symbol loads as before; one whose command set is
  * malformed (another version, a name that clashes with a built-in or loaded
- * command) is refused as a whole. */
+ * command), or whose commands would bring all plugins' past the 64 dladbg
+ * holds, is refused as a whole. */
 #define DLADBG_COMMANDS_ABI_VERSION 1
 #define DLADBG_COMMANDS_SYMBOL      "dladbg_commands"
 #define DLADBG_COMMANDS_MAX         16
