@@ -104,12 +104,9 @@ static bool from_picture(const struct ld_tensor *t, const struct input_opts *o,
     host_image_free(&img);
     if (!ok)
         return false;
-    bool norm_given = o->norm.normalize != 0;
-    for (int k = 0; k < 4; k++)
-        norm_given |= o->norm.mean[k] != 0.0f;
     append_warning(warn, warnlen, decode_warn);
     append_warning(warn, warnlen, convert_warn);
-    if (norm_given && t->data_type == LD_TYPE_INT8)
+    if (input_norm_given(&o->norm) && t->data_type == LD_TYPE_INT8)
         append_warning(warn, warnlen,
                        "--mean and --normalize ignored: the input tensor is int8 (nvdla_runtime "
                        "ignores them too)");
@@ -183,6 +180,14 @@ bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct inp
     free(buf);
     free(file);
     return ok;
+}
+
+bool input_norm_given(const struct input_norm *norm)
+{
+    bool given = norm->normalize != 0;
+    for (int k = 0; k < 4; k++)
+        given |= norm->mean[k] != 0.0f;
+    return given;
 }
 
 bool input_parse_mean(const char *text, struct input_norm *norm, char *err, size_t errlen)

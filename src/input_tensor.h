@@ -28,6 +28,9 @@ struct input_opts {
 bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct input_opts *o,
                        char *warn, size_t warnlen, char *err, size_t errlen);
 
+/* Whether --mean or --normalize was given (they only act on --image). */
+bool input_norm_given(const struct input_norm *norm);
+
 /* Parse --mean's value: up to four comma-separated numbers.  false with a
  * message. */
 bool input_parse_mean(const char *text, struct input_norm *norm, char *err, size_t errlen);

@@ -230,6 +230,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         fprintf(stderr, "dladbg: --image and --input both give the input tensor: use one\n");
         return 2;
     }
+    if (input_norm_given(&cli->opt.session.input.norm) && !cli->opt.session.input.image) {
+        fprintf(stderr, "dladbg: --mean and --normalize convert an --image: give one, or drop "
+                        "them\n");
+        return 2;
+    }
     cli->file = optind < argc ? argv[optind] : "sample:lenet";
     cli->opt.batch = cli->batch;
     return -1;

@@ -63,6 +63,10 @@ static void warn_unused_input(struct session *s)
     if (s->opt.input.image || s->opt.input.raw)
         report_msg(s->rep, REPORT_WARNING, "%s ignored: %s is a register trace, not a loadable",
                    s->opt.input.image ? "--image" : "--input", s->path);
+    if (s->opt.rawdump)
+        report_msg(s->rep, REPORT_WARNING,
+                   "--rawdump ignored: %s is a register trace, which has no output tensor",
+                   s->path);
 }
 
 static struct driver *open_driver(struct session *s, char *err, size_t errlen)

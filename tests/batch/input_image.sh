@@ -43,8 +43,14 @@ expect_grep "$out" "expected an integer from 1 to 255"
 run_exit 2 "--mean x" --batch --mean 1,x sample:lenet
 expect_grep "$out" "comma-separated numbers"
 
+# --mean and --normalize only act on --image: without one they are a usage error
+run_exit 2 "--mean without --image" --batch -q --mean 3 --input "$tmp/raw.bin" sample:lenet
+expect_line "$out" "dladbg: --mean and --normalize convert an --image: give one, or drop them"
+
 # a register trace loads its own memory: an input file for it is said to go nowhere
 top=$(cd "$(dirname "$0")/../.." && pwd)
 run_exit 0 "--image on a trace" --batch -q --image "$tmp/ok.pgm" "$top/traces/bdma_copy"
 expect_grep "$out" "warning: --image ignored: .*bdma_copy is a register trace, not a loadable"
+run_exit 0 "--rawdump on a trace" --batch -q --rawdump "$top/traces/bdma_copy"
+expect_grep "$out" "warning: --rawdump ignored: .*bdma_copy is a register trace, which has no output tensor"
 echo ok
