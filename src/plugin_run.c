@@ -36,8 +36,9 @@ static void reg_event(struct dla *d, const struct trace_rec *r, struct dladbg_ev
                                           .fields = sc->fields};
 }
 
-void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *out,
-                              struct dladbg_counter *counters, struct dladbg_lut_stats *lut)
+/* A layer's record in the ABI's terms; strings point into l or are static. */
+static void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *out,
+                                     struct dladbg_counter *counters, struct dladbg_lut_stats *lut)
 {
     memset(out, 0, sizeof *out);
     out->index = l->index;

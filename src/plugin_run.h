@@ -22,10 +22,6 @@ typedef bool (*plugin_event_fn)(void *ctx, const struct dladbg_event *ev);
 bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
                         plugin_event_fn fn, void *ctx);
 
-/* A layer's record in the ABI's terms; strings point into l or are static. */
-void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_layer *out,
-                              struct dladbg_counter *counters, struct dladbg_lut_stats *lut);
-
 struct reg_history;
 
 /* struct dladbg_run over s (may be NULL: no file open) and ring. */
