@@ -242,6 +242,7 @@ void dla_reset(struct dla *d)
     d->now = 0;
     d->seq = 0;
     d->cbuf_flushed = false;
+    d->csb_debt = 0;
     sched_push(d, d->cfg->cbuf_flush_cycles, SCHED_TIMER, TIMER_CBUF_FLUSH_DONE);
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
@@ -423,6 +424,13 @@ uint64_t dla_next_event_cycle(const struct dla *d)
 {
     const struct dla_sched_item *it = sched_peek(d);
     return it ? it->at : UINT64_MAX;
+}
+
+void dla_csb_settle(struct dla *d)
+{
+    uint64_t cycles = d->csb_debt;
+    d->csb_debt = 0;
+    dla_idle(d, cycles);
 }
 
 void dla_idle(struct dla *d, uint64_t cycles)

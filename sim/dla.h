@@ -266,6 +266,10 @@ bool dla_advance(struct dla *d);
 uint64_t dla_next_event_cycle(const struct dla *d);
 /* Let time pass with nothing else happening (CPU work, polling). */
 void dla_idle(struct dla *d, uint64_t cycles);
+/* Let pass the time the CSB accesses since the last call took (config
+ * csb_write_cycles / csb_read_cycles each; peeks are free).  Accesses
+ * themselves happen "now"; the driver loop settles between actions. */
+void dla_csb_settle(struct dla *d);
 
 /* ---------------------------------------------------------------- interrupts */
 uint32_t dla_intr_status(const struct dla *d);
