@@ -52,6 +52,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 128,
         .addr_bits = 64,
+        .timing_calibrated = true,
         .dram_read_latency = 100,
         .cvsram_read_latency = 80,
         .csb_write_cycles = 1,

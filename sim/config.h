@@ -60,6 +60,10 @@ struct dla_config {
      * *_latency figures above are the spec's latency-hiding targets (buffer
      * sizing), not what a transfer waits. */
     unsigned dram_read_latency, cvsram_read_latency;
+
+    /* The timing of this configuration was compared with its RTL
+     * (tests/calibration); dla_cycles_calibrated says for which units. */
+    bool timing_calibrated;
 };
 
 /* Configuration by name, or NULL. */

@@ -172,3 +172,10 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
         dla_emit(d, &ev);
     }
 }
+
+bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p)
+{
+    /* the units whose layers the calibration set times (BDMA copies, PDP
+     * pooling); the others' datapath figures are estimates */
+    return cfg->timing_calibrated && (p == DLA_P_BDMA || p == DLA_P_PDP);
+}

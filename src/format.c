@@ -121,6 +121,25 @@ size_t format_layers_of_run(const struct dla *d, bool run_over)
     return n;
 }
 
+const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p)
+{
+    return dla_cycles_calibrated(cfg, p) ? "calibrated against RTL" : "estimated";
+}
+
+void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int p = 0; p < DLA_P_COUNT && n < len; p++)
+        if (dla_cycles_calibrated(cfg, (enum dla_proc)p))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+                                  dla_proc_name((enum dla_proc)p));
+    if (n == 0)
+        snprintf(buf, len, "estimated (%s is not calibrated against RTL)", cfg->name);
+    else if (n < len)
+        snprintf(buf + n, len - n, " calibrated against RTL, the others estimated");
+}
+
 const char *format_work_unit(enum dla_proc p)
 {
     switch (p) {
