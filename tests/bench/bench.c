@@ -6,7 +6,8 @@ int main(void)
 {
     printf(
         "dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
-    bench_conv();
+    double sgemm = bench_conv();
     bench_trace();
+    bench_nets(sgemm);
     return 0;
 }

@@ -3,8 +3,11 @@
 #ifndef DLADBG_BENCH_H
 #define DLADBG_BENCH_H
 
-/* Convolution model vs. an OpenBLAS sgemm of the same im2col shape (bench_conv.c). */
-void bench_conv(void);
+/* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
+ * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
+double bench_conv(void);
+/* Whole networks and the debugger's costs on them (bench_net.c). */
+void bench_nets(double sgemm_rate);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
 void bench_trace(void);
 

@@ -131,10 +131,10 @@ void bench_trace(void)
     if (best_off >= 1e30)
         return;
     double overhead = (best_on - best_off) / best_off * 100.0;
-    printf("trace: %d BDMA operations, %llu events: %.2f ms without the ring, %.2f ms with it: "
-           "%+.1f%% (target < 5%%) %s\n",
-           OPS, (unsigned long long)events, best_off * 1e3, best_on * 1e3, overhead,
-           overhead < 5.0 ? "PASS" : "OVER TARGET");
+    printf("trace: %d BDMA operations, %llu events: %.2f ms without the ring, %.2f ms with it\n",
+           OPS, (unsigned long long)events, best_off * 1e3, best_on * 1e3);
+    printf("target: event ring cost < 5%%: %+.1f%% %s\n", overhead,
+           overhead < 5.0 ? "PASS" : "FAIL");
     /* the A/B figure is at the mercy of a busy machine; the cost of recording
      * times the events recorded, against the run, is the steadier estimate */
     double per_event = record_cost_ns();
