@@ -122,21 +122,16 @@ struct hard_queue {
 };
 
 static inline void enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                         const uint8_t *hard, uint32_t n, int32_t mx, uint32_t cell,
-                         struct hard_queue *q)
+                                uint64_t hard, int32_t mx, uint32_t cell, struct hard_queue *q)
 {
-    for (uint32_t i0 = 0; i0 < n; i0 += 8) {
-        uint64_t word = 0;
-        memcpy(&word, hard + i0, 8);
-        while (word) {
-            uint32_t i = i0 + (uint32_t)__builtin_ctzll(word) / 8, k = q->n++;
-            word &= word - 1;
-            q->cell[k] = cell;
-            q->neg[k] = (dm[i] < 0) ^ (wm[i] < 0);
-            q->d[k] = (uint32_t)(dm[i] < 0 ? -dm[i] : dm[i]);
-            q->w[k] = (uint32_t)(wm[i] < 0 ? -wm[i] : wm[i]);
-            q->shift[k] = (uint32_t)(mx - dh[i] - wh[i]);
-        }
+    while (hard) {
+        uint32_t i = (uint32_t)__builtin_ctzll(hard), k = q->n++;
+        hard &= hard - 1;
+        q->cell[k] = cell;
+        q->neg[k] = (dm[i] < 0) ^ (wm[i] < 0);
+        q->d[k] = (uint32_t)(dm[i] < 0 ? -dm[i] : dm[i]);
+        q->w[k] = (uint32_t)(wm[i] < 0 ? -wm[i] : wm[i]);
+        q->shift[k] = (uint32_t)(mx - dh[i] - wh[i]);
     }
 }
 
@@ -160,23 +155,28 @@ static inline int32_t largest_high(const int8_t *dh, const int8_t *wh, uint32_t 
 }
 
 /* The easy products of one atomic operation (shift 0 or 4, or zero): their
- * exact sum; the others are flagged in hard[] (*any set when there are). */
+ * exact sum and the cell's exponent; the others are flagged in *hard, one
+ * bit per channel.  The portable loops. */
 static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                               const int8_t *wh, uint32_t n, int32_t mx, uint8_t *hard,
-                               uint8_t *any)
+                               const int8_t *wh, uint32_t n, int32_t *mx_out, uint64_t *hard)
 {
+    int32_t mx = largest_high(dh, wh, n);
     int64_t total = 0;
-    uint8_t some = 0;
+    uint8_t flag[CELL_MAX], some = 0;
     for (uint32_t i = 0; i < n; i++) {
         int32_t s = mx - dh[i] - wh[i];
         int32_t p = (int32_t)dm[i] * wm[i];
         int32_t easy = s <= EASY_SHIFT;
         int32_t r = p >> (easy ? s : 0);
         total += easy ? r : 0;
-        hard[i] = (uint8_t)(!easy & (p != 0));
-        some |= hard[i];
+        flag[i] = (uint8_t)(!easy & (p != 0));
+        some |= flag[i];
     }
-    *any = some;
+    uint64_t mask = 0;
+    for (uint32_t i = 0; some && i < n; i++)
+        mask |= (uint64_t)flag[i] << i;
+    *hard = mask;
+    *mx_out = mx;
     return total;
 }
 
@@ -189,7 +189,7 @@ struct out_scratch {
 
 HOT_CLONES
 static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
-                       const int16_t *wm, const int8_t *wh, struct out_scratch *sc)
+                       const int16_t *wm, const int8_t *wh, struct out_scratch *sc, bool simd)
 {
     uint32_t cells = 0;
     sc->q.n = 0;
@@ -197,12 +197,14 @@ static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            uint8_t hard[CELL_MAX] = {0}, any;
-            int32_t mx = largest_high(dh + off, wh + off, nj);
+            uint64_t hard;
+            int32_t mx;
+            sc->total[cells] =
+                simd ? cmac_fp16_cell_avx512(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard)
+                     : easy_sum(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard);
             sc->mx[cells] = mx;
-            sc->total[cells] = easy_sum(dm + off, dh + off, wm + off, wh + off, nj, mx, hard, &any);
-            if (any)
-                enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, nj, mx, cells, &sc->q);
+            if (hard)
+                enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, mx, cells, &sc->q);
         }
     }
     run_hard(&sc->q);
@@ -251,6 +253,7 @@ struct fp16_job {
     struct fp16_rows w;
     const bool *kernel_nan;
     struct dla_cube *out;
+    bool simd; /* cmac_fp16_cell_avx512 */
     bool failed[DLA_MAX_THREADS];
     uint64_t nan_out[DLA_MAX_THREADS];
 };
@@ -275,7 +278,7 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
             uint32_t r = r0 + i;
             uint32_t f = row_nan[i] || j->kernel_nan[k]
                              ? cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth)
-                             : output(ops, d->m + i * depth, d->h + i * depth, wm, wh, sc);
+                             : output(ops, d->m + i * depth, d->h + i * depth, wm, wh, sc, j->simd);
             store(j, worker, r, k, f);
         }
     }
@@ -320,7 +323,7 @@ static void reference_layer(struct fp16_job *j)
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st)
 {
-    struct fp16_job j = {.p = p, .ops = ops, .out = out};
+    struct fp16_job j = {.p = p, .ops = ops, .out = out, .simd = cmac_fp16_simd()};
     size_t n = (size_t)ops->kernels * ops->depth;
     j.w.m = malloc(n * sizeof *j.w.m + 1);
     j.w.h = malloc(n + 1);
@@ -362,7 +365,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     }
     decode(a, n, dm, dh);
     decode(w, n, wm, wh);
-    uint32_t f = output(ops, dm, dh, wm, wh, &sc);
+    uint32_t f = output(ops, dm, dh, wm, wh, &sc, cmac_fp16_simd());
     scratch_free(&sc);
     return f;
 }

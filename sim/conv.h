@@ -251,6 +251,13 @@ uint64_t cacc_fp16_acc_add(uint64_t acc, uint64_t mac);
  * cacc_fp16_wino_op). */
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w);
 void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+/* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
+ * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
+ * their sum, the cell's exponent (*mx) and the products left out (*hard,
+ * one bit per channel). */
+bool cmac_fp16_simd(void);
+int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
+                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard);
 
 /* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
  * folding, PRA transform, MAC with the output transform, CACC). */

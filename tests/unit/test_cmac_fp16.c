@@ -65,7 +65,7 @@ static uint16_t operand(uint32_t *st, unsigned kind)
     return (uint16_t)(sign | e << 10 | frac);
 }
 
-static void compare_outputs(unsigned kind, int rounds)
+static void compare_outputs_once(unsigned kind, int rounds)
 {
     uint32_t st = 5 + kind;
     int16_t a[1024], w[1024];
@@ -83,6 +83,15 @@ static void compare_outputs(unsigned kind, int rounds)
             fail_msg("kind %u round %d (c %u taps %u seg %u): %08x, want %08x", kind, round, c,
                      taps, seg, got, want);
     }
+}
+
+/* With the host's SIMD kernel (when it has one) and with the portable loops. */
+static void compare_outputs(unsigned kind, int rounds)
+{
+    compare_outputs_once(kind, rounds);
+    setenv("DLADBG_NO_SIMD", "1", 1);
+    compare_outputs_once(kind, rounds);
+    unsetenv("DLADBG_NO_SIMD");
 }
 
 static void test_outputs_near_exponents(void **state)
