@@ -198,7 +198,7 @@ bench: deps-bench
 	$(MAKE) --no-print-directory all
 	$(CC) $(CPPFLAGS) -Itests/bench $(CSTD) $(WARN) -O2 -g $(wildcard tests/bench/*.c) \
 		$(LIBCORE) $(LIBSIM) -lopenblas $(LIBS) -o $(BUILD)/bench
-	DLADBG_PLUGIN_PATH=$(BUILD)/plugins NVDLA_TESTDATA=$(NVDLA_TESTDATA) $(BUILD)/bench
+	DLADBG_PLUGIN_PATH=$(BUILD)/plugins NVDLA_TESTDATA=$(NVDLA_TESTDATA) $(BUILD)/bench $(BENCH)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \

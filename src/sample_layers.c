@@ -18,12 +18,12 @@
 
 static unsigned bpe_of(uint8_t prec)
 {
-    return prec == FW_PREC_FP16 ? 2u : 1u;
+    return prec == FW_PREC_INT8 ? 1u : 2u;
 }
 
 static uint8_t prec_of(const struct net *n, int16_t index)
 {
-    return n->surf[index - A_DATA].bpe == 2 ? FW_PREC_FP16 : FW_PREC_INT8;
+    return n->surf[index - A_DATA].prec;
 }
 
 /* fp16 bits of a value drawn uniformly from [-a, a). */
@@ -45,6 +45,7 @@ int16_t layer_feature(struct net *n, const char *name, uint16_t c, uint16_t h, u
     s->h = h;
     s->w = w;
     s->bpe = (uint8_t)bpe_of(prec);
+    s->prec = prec;
     s->size = (uint64_t)((c + per_atom - 1) / per_atom) * h * w * ATOM;
     s->flags = LD_MEM_ALLOC;
     return index;
@@ -60,7 +61,8 @@ int16_t layer_input(struct net *n, uint16_t c, uint16_t h, uint16_t w, uint8_t p
         for (uint64_t p = 0; p < (uint64_t)h * w; p++) {
             uint64_t off = ((uint64_t)(ch / per_atom) * h * w + p) * ATOM + ch % per_atom * s->bpe;
             if (s->bpe == 2) {
-                uint16_t v = random_half(n, 1.0f);
+                uint16_t v = prec == FW_PREC_FP16 ? random_half(n, 1.0f)
+                                                  : (uint16_t)((next_random(n) % 8192u) - 4096u);
                 s->data[off] = (uint8_t)v;
                 s->data[off + 1] = (uint8_t)(v >> 8);
             } else {
@@ -270,6 +272,58 @@ int16_t layer_pool(struct net *n, int16_t in, uint8_t k, uint8_t stride, uint8_t
     o->precision = prec;
     o->partial_in_width_first = ps->src.width;
     o->partial_width_first = ps->dst.width;
+    chain(n, i, false);
+    return out;
+}
+
+static struct fw_cube whole(const struct net *n, int16_t index)
+{
+    return cube_of(n, index);
+}
+
+int16_t layer_sdp_sum(struct net *n, int16_t in, int16_t other)
+{
+    const struct surface *s = &n->surf[in - A_DATA];
+    uint8_t prec = prec_of(n, in);
+    int16_t out = layer_feature(n, "sum", s->c, s->h, s->w, prec);
+    int i = add_op(n, FW_OP_SDP);
+    struct fw_sdp_op *o = &n->ops[i].u.sdp.op;
+    struct fw_sdp_surface *ss = &n->ops[i].u.sdp.surface;
+    o->src_precision = o->dst_precision = prec;
+    o->lut_index = -1;
+    o->batch_num = 1;
+    o->out_cvt.scale = 1;
+    o->x1 = (struct fw_sdp_stage){.enable = 1,
+                                  .type = FW_SDP_ADD,
+                                  .alu_type = 2, /* sum */
+                                  .act = FW_ACT_RELU,
+                                  .mode = FW_SDP_PER_POINT,
+                                  .precision = prec};
+    o->x1.alu_cvt.scale = 1;
+    o->x1.alu_cvt.enable = prec != FW_PREC_FP16;
+    o->x2.mode = o->y.mode = FW_SDP_PER_LAYER;
+    ss->src = whole(n, in);
+    ss->x1 = whole(n, other);
+    ss->x2.address = ss->y.address = -1;
+    ss->dst = whole(n, out);
+    chain(n, i, false);
+    return out;
+}
+
+int16_t layer_lrn(struct net *n, int16_t in)
+{
+    const struct surface *s = &n->surf[in - A_DATA];
+    uint8_t prec = prec_of(n, in);
+    int16_t out = layer_feature(n, "lrn", s->c, s->h, s->w, prec);
+    int i = add_op(n, FW_OP_CDP);
+    struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
+    n->ops[i].u.cdp.surface.src = whole(n, in);
+    n->ops[i].u.cdp.surface.dst = whole(n, out);
+    o->in_precision = o->out_precision = prec;
+    o->lut_index = 0;
+    o->local_size = 5;
+    o->in_cvt.scale = o->out_cvt.scale = 1;
+    lrn_lut(n);
     chain(n, i, false);
     return out;
 }

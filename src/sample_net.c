@@ -415,7 +415,7 @@ static bool write_softmax(struct net *n, struct lw *w, int in_mem, uint16_t *emu
     return true;
 }
 
-static bool serialise(struct net *n, uint8_t **buf, size_t *len)
+bool net_serialise(struct net *n, uint8_t **buf, size_t *len)
 {
     struct lw *w = lw_create();
     bool ok = w != NULL;
@@ -527,18 +527,10 @@ static void build_pdp(struct net *n)
     add_pdp(n, in, out, 2, 2);
 }
 
-static void build_cdp(struct net *n)
+/* A linear LO table 0..256 over [0, 4096) and an exponent LE table of ones,
+ * as the CDP samples' LUT. */
+void lrn_lut(struct net *n)
 {
-    net_init(n, 0xcd9u);
-    int16_t in = add_input(n, "input", 32, 4, 4, -64, 64);
-    int16_t out = add_output(n, "output", 32, 4, 4);
-    int i = add_op(n, FW_OP_CDP);
-    struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
-    memory_cubes(n, &n->ops[i].u.cdp.surface, in, out);
-    o->in_precision = o->out_precision = FW_PREC_INT8;
-    o->lut_index = 0;
-    o->local_size = 3;
-    o->in_cvt.scale = o->out_cvt.scale = 1;
     n->has_lut = true;
     /* linear LO table 0..256 over [0, 4096), exponent LE table of ones */
     for (int k = 0; k < 65; k++)
@@ -552,6 +544,21 @@ static void build_cdp(struct net *n)
     n->lut.le_uflow_scale = n->lut.le_oflow_scale = 1;
     n->lut.lo_uflow_scale = n->lut.lo_oflow_scale = 1;
     n->lut.hybrid_priority = n->lut.underflow_priority = n->lut.overflow_priority = 1;
+}
+
+static void build_cdp(struct net *n)
+{
+    net_init(n, 0xcd9u);
+    int16_t in = add_input(n, "input", 32, 4, 4, -64, 64);
+    int16_t out = add_output(n, "output", 32, 4, 4);
+    int i = add_op(n, FW_OP_CDP);
+    struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
+    memory_cubes(n, &n->ops[i].u.cdp.surface, in, out);
+    o->in_precision = o->out_precision = FW_PREC_INT8;
+    o->lut_index = 0;
+    o->local_size = 3;
+    o->in_cvt.scale = o->out_cvt.scale = 1;
+    lrn_lut(n);
 }
 
 static void build_rubik(struct net *n)
@@ -592,7 +599,7 @@ bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, s
         }
         samples[i].build(n);
         bool too_big = n->overflow;
-        bool ok = serialise(n, buf, len);
+        bool ok = net_serialise(n, buf, len);
         if (ok && too_big) {
             free(*buf);
             ok = false;

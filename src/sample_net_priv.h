@@ -6,6 +6,7 @@
 #define DLADBG_SAMPLE_NET_PRIV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fw_desc.h"
@@ -21,7 +22,8 @@
 struct surface {
     char name[32];
     uint16_t c, h, w;
-    uint8_t bpe; /* bytes per element of a feature: 1 int8, 2 fp16 */
+    uint8_t bpe;  /* bytes per element of a feature: 1 int8, 2 int16 or fp16 */
+    uint8_t prec; /* enum fw_precision of a feature */
     uint64_t size;
     uint8_t *data; /* NULL: allocated, not set */
     uint16_t flags;
@@ -58,13 +60,16 @@ void depend(struct net *n, int producer, int consumer, uint8_t event);
 void fuse(struct net *n, int conv, int sdp);
 int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi);
 uint16_t ceil_div(uint32_t a, uint32_t b);
+void lrn_lut(struct net *n);
+bool net_serialise(struct net *n, uint8_t **buf, size_t *len);
 
 /* sample_layers.c: layers in one serial chain (every op waits for the one
  * added before it, so any earlier output may be read).  prec is
- * FW_PREC_INT8 or FW_PREC_FP16. */
+ * FW_PREC_INT8, FW_PREC_INT16 or FW_PREC_FP16 (convolutions: int8 or fp16). */
 int16_t layer_feature(struct net *n, const char *name, uint16_t c, uint16_t h, uint16_t w,
                       uint8_t prec);
-/* The input: int8 values in [-64, 63] or fp16 in [-1, 1). */
+/* The input: int8 values in [-64, 63], int16 in [-4096, 4095] or fp16 in
+ * [-1, 1). */
 int16_t layer_input(struct net *n, uint16_t c, uint16_t h, uint16_t w, uint8_t prec);
 /* Convolution k x k, stride, padding (k - 1) / 2 ... as given, seeded weights
  * (He-uniform for fp16, [-8, 8] for int8), then SDP: ReLU when relu, the
@@ -75,6 +80,10 @@ int16_t layer_conv(struct net *n, int16_t in, uint16_t kernels, uint8_t k, uint8
                    uint8_t pad, bool relu, int16_t residual, uint8_t shift);
 /* Pooling k x k (max or average) with stride and padding. */
 int16_t layer_pool(struct net *n, int16_t in, uint8_t k, uint8_t stride, uint8_t pad, bool max);
+/* SDP from memory: in + other (a feature of the same shape), then ReLU. */
+int16_t layer_sdp_sum(struct net *n, int16_t in, int16_t other);
+/* CDP: local response normalisation over 5 channels with the samples' LUT. */
+int16_t layer_lrn(struct net *n, int16_t in);
 
 /* sample_resnet.c */
 void build_resnet18(struct net *n);

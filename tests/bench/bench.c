@@ -1,13 +1,32 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "bench.h"
 
-int main(void)
+/* bench [conv|trace|units|nets]: every part, or the ones named (nets needs
+ * conv's sgemm figure and runs it too). */
+static int wanted(int argc, char **argv, const char *part)
+{
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], part) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     printf(
         "dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
-    double sgemm = bench_conv();
-    bench_trace();
-    bench_nets(sgemm);
+    double sgemm = 0;
+    if (wanted(argc, argv, "conv") || wanted(argc, argv, "nets"))
+        sgemm = bench_conv();
+    if (wanted(argc, argv, "trace"))
+        bench_trace();
+    if (wanted(argc, argv, "units"))
+        bench_units();
+    if (wanted(argc, argv, "nets"))
+        bench_nets(sgemm);
     return 0;
 }

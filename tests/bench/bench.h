@@ -6,6 +6,8 @@
 /* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
  * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
 double bench_conv(void);
+/* SDP, PDP and CDP per element, fp16 against int16 (bench_units.c). */
+void bench_units(void);
 /* Whole networks and the debugger's costs on them (bench_net.c). */
 void bench_nets(double sgemm_rate);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
