@@ -4,6 +4,8 @@
  * rounding and truncation happen exactly where it does them. */
 #include "fpnum.h"
 
+#include <pthread.h>
+
 struct fp_parts {
     unsigned sign;
     uint32_t expo;
@@ -385,9 +387,22 @@ static inline uint64_t narrow(struct fp_format in, struct fp_format out, uint64_
     return pack(out, o);
 }
 
+/* fp16 widenings by table: 2^16 entries each, filled once from widen(). */
+static uint32_t fp16_to_fp32_table[1u << 16], fp16_to_fp17_table[1u << 16];
+static pthread_once_t fp16_tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_fp16_tables(void)
+{
+    for (uint32_t h = 0; h < (1u << 16); h++) {
+        fp16_to_fp32_table[h] = (uint32_t)widen(FP16, FP32, h, true);
+        fp16_to_fp17_table[h] = (uint32_t)widen(FP16, FP17, h, true);
+    }
+}
+
 uint32_t fpnum_fp16_to_fp32(uint16_t h)
 {
-    return (uint32_t)widen(FP16, FP32, h, true);
+    pthread_once(&fp16_tables_once, fill_fp16_tables);
+    return fp16_to_fp32_table[h];
 }
 
 uint16_t fpnum_fp32_to_fp16(uint32_t f)
@@ -407,7 +422,8 @@ uint32_t fpnum_fp32_to_fp17(uint32_t f)
 
 uint32_t fpnum_fp16_to_fp17(uint16_t h)
 {
-    return (uint32_t)widen(FP16, FP17, h, true);
+    pthread_once(&fp16_tables_once, fill_fp16_tables);
+    return fp16_to_fp17_table[h];
 }
 
 /* Same mantissa width, narrower exponent (the cmod's FpExpoWidthDec). */
