@@ -16,6 +16,8 @@ struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */
     const struct dladbg_decoder *dec;
     FILE *fp;
+    char *line; /* one row, quoted, written with one fwrite */
+    size_t line_cap;
     size_t rows;
     bool failed;
     char error[256];
@@ -26,14 +28,40 @@ static struct csv_out *out_of(const struct dladbg_host *h)
     return (struct csv_out *)h->host_private;
 }
 
+/* Room for need more bytes of the row being built. */
+static bool line_room(struct csv_out *o, size_t used, size_t need)
+{
+    if (used + need <= o->line_cap)
+        return true;
+    size_t cap = o->line_cap ? o->line_cap : 256;
+    while (cap < used + need)
+        cap *= 2;
+    char *p = realloc(o->line, cap);
+    if (!p)
+        return false;
+    o->line = p;
+    o->line_cap = cap;
+    return true;
+}
+
+/* A row of cells quoted by libcsv (csv_write quotes as csv_fwrite does),
+ * built in memory and written at once: per-character stdio calls made the
+ * export slower than the decoders. */
 static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
 {
+    size_t used = 0;
     for (uint32_t i = 0; i < n; i++) {
         const char *c = cells[i] ? cells[i] : "";
-        if ((i && fputc(',', o->fp) == EOF) || csv_fwrite(o->fp, c, strlen(c)) != 0)
+        size_t len = strlen(c), need = 2 * len + 3; /* quotes doubled, two around, ',' */
+        if (!line_room(o, used, need + 2))
             return false;
+        if (i)
+            o->line[used++] = ',';
+        used += csv_write(o->line + used, o->line_cap - used, c, len);
     }
-    return fputs("\r\n", o->fp) != EOF;
+    o->line[used++] = '\r';
+    o->line[used++] = '\n';
+    return fwrite(o->line, 1, used, o->fp) == used;
 }
 
 static void host_row(const struct dladbg_host *h, const char *const *cells)
@@ -62,7 +90,7 @@ static void host_error(const struct dladbg_host *h, const char *message)
 
 /* Storage for the strings an event points to while it is being decoded. */
 struct scratch {
-    char unit[32], name[64], fields[1024];
+    char fields[1024];
     struct dladbg_counter counters[DLA_MAX_COUNTERS];
     struct dladbg_lut_stats lut;
 };
@@ -72,18 +100,17 @@ static void reg_event(struct dla *d, const struct trace_rec *r, struct dladbg_ev
 {
     const struct regdb_unit *u = NULL;
     const struct regdb_reg *reg = regdb_reg_at(dla_regmap(d), r->x, &u);
-    sc->unit[0] = sc->name[0] = sc->fields[0] = 0;
-    if (reg) {
-        snprintf(sc->unit, sizeof sc->unit, "%s", u->name);
-        snprintf(sc->name, sizeof sc->name, "%s", reg->name);
+    sc->fields[0] = 0;
+    if (reg)
         format_fields_inline(reg, r->y, sc->fields, sizeof sc->fields);
-    }
     ev->u.reg = (struct dladbg_reg_event){.addr = r->x,
                                           .value = r->y,
                                           .old = r->z,
                                           .group = r->b == 0xff ? -1 : r->b,
-                                          .unit = sc->unit,
-                                          .name = sc->name,
+                                          /* the register database's own
+                                           * strings live as long as the program */
+                                          .unit = reg ? u->name : "",
+                                          .name = reg ? reg->name : "",
                                           .fields = sc->fields};
 }
 
@@ -255,6 +282,7 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
         feed(&o, state, d, ring);
         pi->dec->close(state, &o.host);
     }
+    free(o.line);
     if (o.failed) {
         afile_abort(&af);
         snprintf(err, errlen, "%s: %s", path, o.error);

@@ -3,7 +3,7 @@
 
 #include "bench.h"
 
-/* bench [conv|trace|units|nets]: every part, or the ones named (nets needs
+/* bench [conv|trace|units|nets|debug]: every part, or the ones named (nets needs
  * conv's sgemm figure and runs it too). */
 static int wanted(int argc, char **argv, const char *part)
 {
@@ -28,5 +28,7 @@ int main(int argc, char **argv)
         bench_units();
     if (wanted(argc, argv, "nets"))
         bench_nets(sgemm);
+    if (wanted(argc, argv, "debug"))
+        bench_debug();
     return 0;
 }

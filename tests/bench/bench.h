@@ -10,6 +10,8 @@ double bench_conv(void);
 void bench_units(void);
 /* Whole networks and the debugger's costs on them (bench_net.c). */
 void bench_nets(double sgemm_rate);
+/* CSV export and back layer on a run of 100 layers or more (bench_net.c). */
+void bench_debug(void);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
 void bench_trace(void);
 

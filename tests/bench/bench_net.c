@@ -344,6 +344,18 @@ void bench_nets(double sgemm_rate)
         const char *label = nets[i] + strlen(dir) + 1;
         report_net(label, nets[i], "nv_small", NULL, 0, sgemm_rate);
     }
+    for (size_t i = 0; i < n; i++)
+        free(nets[i]);
+}
+
+void bench_debug(void)
+{
+    const char *data = getenv("NVDLA_TESTDATA");
+    if (!data || !*data)
+        data = "../shared/testdata";
+    char dir[2048], *nets[MAX_NETS];
+    snprintf(dir, sizeof dir, "%s/networks", data);
+    size_t n = find_loadables(dir, nets, MAX_NETS);
     bench_debugger(nets, n, "nv_small");
     for (size_t i = 0; i < n; i++)
         free(nets[i]);
