@@ -179,10 +179,10 @@ static int band_conv(struct net *n, int16_t in, int16_t wt, uint16_t kernels, ui
     return i;
 }
 
-static void band_sdp(struct net *n, int conv, int16_t out, int16_t residual, const struct band *b,
-                     bool relu, uint8_t shift)
+/* An SDP op of precision prec: X1 with ReLU when relu and, when sum, the
+ * per-point sum with a memory operand (whose cube the caller sets). */
+static int sdp_op(struct net *n, uint8_t prec, bool relu, bool sum)
 {
-    uint8_t prec = prec_of(n, out);
     int i = add_op(n, FW_OP_SDP);
     struct fw_sdp_op *o = &n->ops[i].u.sdp.op;
     struct fw_sdp_surface *s = &n->ops[i].u.sdp.surface;
@@ -190,25 +190,33 @@ static void band_sdp(struct net *n, int conv, int16_t out, int16_t residual, con
     o->lut_index = -1;
     o->batch_num = 1;
     o->out_cvt.scale = 1;
-    o->out_cvt.truncate = prec == FW_PREC_FP16 ? 0 : shift;
     o->x1 = (struct fw_sdp_stage){.enable = 1,
                                   .type = FW_SDP_NONE,
                                   .act = relu ? FW_ACT_RELU : FW_ACT_NONE,
                                   .mode = FW_SDP_PER_LAYER,
                                   .precision = prec};
-    if (residual >= 0) {
+    if (sum) {
         o->x1.type = FW_SDP_ADD;
         o->x1.alu_type = 2; /* sum */
         o->x1.mode = FW_SDP_PER_POINT;
         o->x1.alu_cvt.scale = 1;
         o->x1.alu_cvt.enable = prec != FW_PREC_FP16;
-        s->x1 = rows_of(n, residual, b->oy0, b->oh);
-    } else {
-        s->x1.address = -1;
     }
     o->x2.mode = o->y.mode = FW_SDP_PER_LAYER;
+    s->x1.address = s->x2.address = s->y.address = -1;
+    return i;
+}
+
+static void band_sdp(struct net *n, int conv, int16_t out, int16_t residual, const struct band *b,
+                     bool relu, uint8_t shift)
+{
+    uint8_t prec = prec_of(n, out);
+    int i = sdp_op(n, prec, relu, residual >= 0);
+    struct fw_sdp_surface *s = &n->ops[i].u.sdp.surface;
+    n->ops[i].u.sdp.op.out_cvt.truncate = prec == FW_PREC_FP16 ? 0 : shift;
+    if (residual >= 0)
+        s->x1 = rows_of(n, residual, b->oy0, b->oh);
     s->src = n->ops[conv].u.conv.surface.dst;
-    s->x2.address = s->y.address = -1;
     s->dst = rows_of(n, out, b->oy0, b->oh);
     fuse(n, conv, i);
     chain(n, i, true);
@@ -286,25 +294,10 @@ int16_t layer_sdp_sum(struct net *n, int16_t in, int16_t other)
     const struct surface *s = &n->surf[in - A_DATA];
     uint8_t prec = prec_of(n, in);
     int16_t out = layer_feature(n, "sum", s->c, s->h, s->w, prec);
-    int i = add_op(n, FW_OP_SDP);
-    struct fw_sdp_op *o = &n->ops[i].u.sdp.op;
+    int i = sdp_op(n, prec, true, true);
     struct fw_sdp_surface *ss = &n->ops[i].u.sdp.surface;
-    o->src_precision = o->dst_precision = prec;
-    o->lut_index = -1;
-    o->batch_num = 1;
-    o->out_cvt.scale = 1;
-    o->x1 = (struct fw_sdp_stage){.enable = 1,
-                                  .type = FW_SDP_ADD,
-                                  .alu_type = 2, /* sum */
-                                  .act = FW_ACT_RELU,
-                                  .mode = FW_SDP_PER_POINT,
-                                  .precision = prec};
-    o->x1.alu_cvt.scale = 1;
-    o->x1.alu_cvt.enable = prec != FW_PREC_FP16;
-    o->x2.mode = o->y.mode = FW_SDP_PER_LAYER;
     ss->src = whole(n, in);
     ss->x1 = whole(n, other);
-    ss->x2.address = ss->y.address = -1;
     ss->dst = whole(n, out);
     chain(n, i, false);
     return out;

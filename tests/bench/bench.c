@@ -1,7 +1,25 @@
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
+#include "cmd.h"
+
+double bench_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void quiet(void *ctx, enum dbg_out_kind kind, const char *text)
+{
+    (void)ctx;
+    (void)kind;
+    (void)text;
+}
+
+const struct dbg_sink bench_quiet_sink = {quiet, NULL};
 
 /* bench [conv|trace|units|nets|debug]: every part, or the ones named (nets needs
  * conv's sgemm figure and runs it too). */

@@ -3,6 +3,12 @@
 #ifndef DLADBG_BENCH_H
 #define DLADBG_BENCH_H
 
+struct dbg_sink;
+/* Monotonic wall-clock seconds. */
+double bench_seconds(void);
+/* A debugger output sink that drops everything. */
+extern const struct dbg_sink bench_quiet_sink;
+
 /* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
  * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
 double bench_conv(void);

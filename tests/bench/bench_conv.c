@@ -15,13 +15,6 @@
 void openblas_set_num_threads(int num_threads);
 int openblas_get_num_threads(void);
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static struct spec layer(unsigned prec)
 {
     struct spec s = spec_3x3_same("nv_full", prec, 56, 56, 64, 192);
@@ -45,9 +38,9 @@ static double time_model(const struct spec *s, uint64_t *macs, bool *exact)
     int reps = s->prec == 2 ? 2 : 3;
     for (int rep = 0; rep < reps; rep++) {
         cube_free(&out);
-        double t0 = now_s();
+        double t0 = bench_seconds();
         int rc = run_conv(d, &out);
-        double t = now_s() - t0;
+        double t = bench_seconds() - t0;
         if (rc != 0) {
             printf("conv: model failed on the bench layer\n");
             break;
@@ -92,10 +85,10 @@ static double time_sgemm(int m, int n, int k)
         b[i] = (float)(i % 7) - 3.0f;
     double best = 1e30;
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = now_s();
+        double t0 = bench_seconds();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c,
                     n);
-        double t = now_s() - t0;
+        double t = bench_seconds() - t0;
         if (t < best)
             best = t;
     }

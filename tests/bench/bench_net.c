@@ -32,21 +32,6 @@ struct net_figures {
     unsigned long long macs, layers, working_set, rss_before_kb;
 };
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void quiet(void *ctx, enum dbg_out_kind kind, const char *text)
-{
-    (void)ctx;
-    (void)kind;
-    (void)text;
-}
-
-static const struct dbg_sink quiet_sink = {quiet, NULL};
 
 static long rss_now_kb(void)
 {
@@ -66,7 +51,7 @@ static struct dbg *open_net(const char *path, const char *config, const char *in
     struct dbg_options opt = {.batch = true};
     opt.session.cfg = config ? dla_config_find(config) : NULL;
     opt.session.input = input;
-    struct dbg *d = dbg_create(&opt, &quiet_sink);
+    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
     char err[512];
     if (d && !dbg_open(d, path, err, sizeof err)) {
         printf("net: %s: %s\n", path, err);
@@ -95,9 +80,9 @@ static void child_run(int fd, const char *path, const char *config, const char *
     f.rss_before_kb = (unsigned long long)rss_now_kb();
     struct dbg *d = open_net(path, config, input);
     if (d) {
-        double t0 = seconds();
-        dbg_exec(d, "run", &quiet_sink);
-        f.seconds = seconds() - t0;
+        double t0 = bench_seconds();
+        dbg_exec(d, "run", &bench_quiet_sink);
+        f.seconds = bench_seconds() - t0;
         f.ok = session_finished(d->session);
         count_macs(session_dla(d->session), &f);
         dbg_destroy(d);
@@ -250,9 +235,9 @@ static void bench_export(struct dbg *d, const char *decoder)
     snprintf(cmd, sizeof cmd, "export csv %s --decoder %s", file, decoder);
     double best = 1e30;
     for (int r = 0; r < 3; r++) {
-        double t0 = seconds();
-        enum cmd_status st = dbg_exec(d, cmd, &quiet_sink);
-        double t = seconds() - t0;
+        double t0 = bench_seconds();
+        enum cmd_status st = dbg_exec(d, cmd, &bench_quiet_sink);
+        double t = bench_seconds() - t0;
         if (st != CMD_OK) {
             printf("debug: export through %s failed (is the plugin built?)\n", decoder);
             unlink(file);
@@ -273,10 +258,10 @@ static void bench_back(struct dbg *d, const char *label)
 {
     double best = 1e30;
     for (int r = 0; r < 3; r++) {
-        dbg_exec(d, "run", &quiet_sink);
-        double t0 = seconds();
-        enum cmd_status st = dbg_exec(d, "back layer", &quiet_sink);
-        double t = seconds() - t0;
+        dbg_exec(d, "run", &bench_quiet_sink);
+        double t0 = bench_seconds();
+        enum cmd_status st = dbg_exec(d, "back layer", &bench_quiet_sink);
+        double t = bench_seconds() - t0;
         if (st != CMD_OK) {
             printf("debug: back layer failed on %s\n", label);
             return;
@@ -294,7 +279,7 @@ static void bench_debugger(char **paths, size_t n, const char *config)
         struct dbg *d = open_net(paths[i], config, NULL);
         if (!d)
             continue;
-        dbg_exec(d, "run", &quiet_sink);
+        dbg_exec(d, "run", &bench_quiet_sink);
         size_t layers = dla_layer_count(session_dla(d->session));
         if (layers < 100) {
             dbg_destroy(d);

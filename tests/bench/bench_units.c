@@ -21,21 +21,6 @@ enum unit_kind { U_SDP, U_PDP, U_CDP };
 
 static const char *const unit_names[] = {"SDP x + y, ReLU", "PDP max 3x3", "CDP LRN 5"};
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void quiet(void *ctx, enum dbg_out_kind kind, const char *text)
-{
-    (void)ctx;
-    (void)kind;
-    (void)text;
-}
-
-static const struct dbg_sink quiet_sink = {quiet, NULL};
 
 /* The one-op network in a temporary file; false when it cannot be written. */
 static bool write_net(enum unit_kind u, uint8_t prec, char *path)
@@ -68,16 +53,16 @@ static bool write_net(enum unit_kind u, uint8_t prec, char *path)
 static double time_net(const char *path)
 {
     struct dbg_options opt = {.batch = true};
-    struct dbg *d = dbg_create(&opt, &quiet_sink);
+    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
     char err[512];
     double best = -1;
     if (d && dbg_open(d, path, err, sizeof err)) {
         for (int r = 0; r < RUNS; r++) {
             if (r > 0)
-                dbg_exec(d, "restart", &quiet_sink);
-            double t0 = seconds();
-            enum cmd_status st = dbg_exec(d, "run", &quiet_sink);
-            double t = seconds() - t0;
+                dbg_exec(d, "restart", &bench_quiet_sink);
+            double t0 = bench_seconds();
+            enum cmd_status st = dbg_exec(d, "run", &bench_quiet_sink);
+            double t = bench_seconds() - t0;
             if (st != CMD_OK || dbg_exit_status(d) != 0)
                 break;
             best = best < 0 || t < best ? t : best;
