@@ -37,6 +37,7 @@
 #define EASY_SHIFT 4
 #define ROW_BLOCK  4u /* rows sharing one pass over the weights */
 #define CELL_MAX   64u /* channels of one atomic operation, at most */
+#define HARD_GROUP 16u /* hard products computed together */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
@@ -124,20 +125,31 @@ struct hard_queue {
 static inline void enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
                                 uint64_t hard, int32_t mx, uint32_t cell, struct hard_queue *q)
 {
-    while (hard) {
-        uint32_t i = (uint32_t)__builtin_ctzll(hard), k = q->n++;
-        hard &= hard - 1;
-        q->cell[k] = cell;
-        q->neg[k] = (dm[i] < 0) ^ (wm[i] < 0);
-        q->d[k] = (uint32_t)(dm[i] < 0 ? -dm[i] : dm[i]);
-        q->w[k] = (uint32_t)(wm[i] < 0 ? -wm[i] : wm[i]);
-        q->shift[k] = (uint32_t)(mx - dh[i] - wh[i]);
+    uint32_t k = q->n; /* locals: the stores below cannot change them */
+    uint32_t *restrict qcell = q->cell, *restrict qneg = q->neg, *restrict qd = q->d,
+                       *restrict qw = q->w, *restrict qshift = q->shift;
+    for (; hard; hard &= hard - 1, k++) {
+        uint32_t i = (uint32_t)__builtin_ctzll(hard);
+        int32_t d = dm[i], w = wm[i];
+        qcell[k] = cell;
+        qneg[k] = (uint32_t)((d ^ w) < 0);
+        qd[k] = (uint32_t)(d < 0 ? -d : d);
+        qw[k] = (uint32_t)(w < 0 ? -w : w);
+        qshift[k] = (uint32_t)(mx - dh[i] - wh[i]);
     }
+    q->n = k;
 }
 
+/* The queue padded to whole groups of HARD_GROUP with products that give 0
+ * (a shift of 32), so that the loop is whole vectors with no scalar tail. */
 static inline void run_hard(struct hard_queue *q)
 {
-    const uint32_t n = q->n, *restrict neg = q->neg, *restrict w = q->w, *restrict d = q->d,
+    uint32_t n = (q->n + HARD_GROUP - 1) / HARD_GROUP * HARD_GROUP;
+    for (uint32_t k = q->n; k < n; k++) {
+        q->neg[k] = q->w[k] = q->d[k] = 0;
+        q->shift[k] = 32;
+    }
+    const uint32_t *restrict neg = q->neg, *restrict w = q->w, *restrict d = q->d,
                    *restrict shift = q->shift;
     int32_t *restrict r = q->r;
     for (uint32_t k = 0; k < n; k++)
@@ -220,7 +232,7 @@ static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const
  * most that many); false when out of memory. */
 static bool scratch_alloc(struct out_scratch *sc, size_t depth)
 {
-    size_t n = depth ? depth : 1;
+    size_t n = depth + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
                                .mx = malloc(n * sizeof *sc->mx),
                                .q = {.cell = malloc(n * sizeof(uint32_t)),
