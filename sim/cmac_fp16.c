@@ -66,6 +66,13 @@ static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
     }
 }
 
+/* Values of a row the MAC uses: the row is padded to depth with values
+ * nobody reads (a NaN there must not send the row to the reference path). */
+static size_t used_values(const struct conv_operands *ops)
+{
+    return (size_t)ops->taps * ops->c;
+}
+
 static bool has_nan(const int16_t *raw, size_t n)
 {
     bool nan = false;
@@ -309,8 +316,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
         bool row_nan[ROW_BLOCK];
         for (uint32_t i = 0; i < rn; i++) {
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
-            row_nan[i] = has_nan(raw, depth);
-            decode(raw, depth, d.m + i * depth, d.h + i * depth);
+            row_nan[i] = has_nan(raw, used_values(ops));
+            decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
         }
         row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
@@ -345,7 +352,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     if (fast) {
         decode(ops->weight, n, j.w.m, j.w.h);
         for (uint32_t k = 0; k < ops->kernels; k++)
-            kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, ops->depth);
+            kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, used_values(ops));
         unsigned workers = dla_threads(), blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
@@ -365,7 +372,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
 
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w)
 {
-    size_t n = ops->depth;
+    size_t n = used_values(ops);
     if (n > 4096 || ops->seg_len > CELL_MAX || has_nan(a, n) || has_nan(w, n))
         return cacc_fp16_output(ops, a, w);
     int16_t dm[4096], wm[4096];
