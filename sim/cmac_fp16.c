@@ -38,6 +38,7 @@
 #define ROW_BLOCK  4u /* rows sharing one pass over the weights */
 #define CELL_MAX   64u /* channels of one atomic operation, at most */
 #define HARD_GROUP 16u /* hard products computed together */
+#define SIMD_MIN_CELL 16u /* channels from which the AVX-512 cell pays */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
@@ -218,9 +219,11 @@ static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             uint64_t hard;
             int32_t mx;
+            /* a few channels (a first layer's) are quicker without the vector unit */
             sc->total[cells] =
-                simd ? cmac_fp16_cell_avx512(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard)
-                     : easy_sum(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard);
+                simd && nj >= SIMD_MIN_CELL
+                    ? cmac_fp16_cell_avx512(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard)
+                    : easy_sum(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard);
             sc->mx[cells] = mx;
             if (hard)
                 enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, mx, cells, &sc->q);
