@@ -356,9 +356,14 @@ static bool write_surfaces(struct net *n, struct lw *w, int *out_mem)
             struct ld_tensor t = feature_tensor(s, s->name, (uint16_t)(A_DATA + i));
             tensor = (uint16_t)lw_tensor(w, &t);
         }
-        if (s->data && lw_blob(w, s->name, LD_IF_NONE, 0, no_version, s->data, s->size) < 0)
+        bool set = s->data != NULL;
+        if (set && lw_blob(w, s->name, LD_IF_NONE, 0, no_version, s->data, s->size) < 0)
             return false;
-        if (lw_memory(w, LD_DOMAIN_SYSTEM, flags, s->size, 4096, s->data ? s->name : NULL, 0,
+        /* the writer holds its own copy: drop ours now (the ResNet samples
+         * carry tens of MB of weights) */
+        free(s->data);
+        s->data = NULL;
+        if (lw_memory(w, LD_DOMAIN_SYSTEM, flags, s->size, 4096, set ? s->name : NULL, 0,
                       tensor) < 0)
             return false;
         if ((int)i == n->output)

@@ -35,6 +35,8 @@ static int wanted(int argc, char **argv, const char *part)
 
 int main(int argc, char **argv)
 {
+    if (bench_net_child(argc, argv) >= 0)
+        return 0;
     printf(
         "dladbg bench (every figure measured in this process; cycle figures are model-derived)\n");
     double sgemm = 0;

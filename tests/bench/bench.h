@@ -16,6 +16,9 @@ double bench_conv(void);
 void bench_units(void);
 /* Whole networks and the debugger's costs on them (bench_net.c). */
 void bench_nets(double sgemm_rate);
+/* bench --net-child PATH CONFIG INPUT: one network's run in a fresh process
+ * (bench_nets starts it); -1 when argv is not that. */
+int bench_net_child(int argc, char **argv);
 /* CSV export and back layer on a run of 100 layers or more (bench_net.c). */
 void bench_debug(void);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */

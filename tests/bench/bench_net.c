@@ -2,8 +2,9 @@
  * end): wall time, effective GMAC/s (the convolution MACs of the run over
  * its wall time) next to the OpenBLAS sgemm of bench_conv in this process,
  * and the run's peak RSS growth against the network's working set (the
- * simulated memory resident at the end).  Each network runs in a child
- * process of its own, so that its peak RSS is its own.
+ * simulated memory resident at the end).  Each network runs in a fresh
+ * process (this program executed again with --net-child), so that its peak
+ * RSS is its own and not memory the bench had already touched.
  *
  * Also the debugger's own costs on a real run: CSV export through the
  * `regs` and `dma` decoders (rows per second) and `back layer` on a run of
@@ -76,6 +77,8 @@ static void count_macs(struct dla *dla, struct net_figures *f)
 /* In the child: open, run to the end, report through fd. */
 static void child_run(int fd, const char *path, const char *config, const char *input)
 {
+    config = config && *config ? config : NULL;
+    input = input && *input ? input : NULL;
     struct net_figures f = {0};
     f.rss_before_kb = (unsigned long long)rss_now_kb();
     struct dbg *d = open_net(path, config, input);
@@ -104,9 +107,13 @@ static bool measure(const char *path, const char *config, const char *input, int
             return false;
         fflush(stdout);
         pid_t pid = fork();
-        if (pid == 0) {
+        if (pid == 0) { /* a fresh image; the figures come back on fd 3 */
             close(fds[0]);
-            child_run(fds[1], path, config, input);
+            if (dup2(fds[1], 3) < 0)
+                _exit(1);
+            execl("/proc/self/exe", "bench", "--net-child", path, config ? config : "",
+                  input ? input : "", (char *)NULL);
+            _exit(1);
         }
         close(fds[1]);
         struct net_figures f = {0};
@@ -296,6 +303,14 @@ static void bench_debugger(char **paths, size_t n, const char *config)
     }
     printf("debug: no network of 100 layers or more at hand: CSV export and back layer "
            "skipped\n");
+}
+
+int bench_net_child(int argc, char **argv)
+{
+    if (argc != 5 || strcmp(argv[1], "--net-child") != 0)
+        return -1;
+    child_run(3, argv[2], argv[3], argv[4]);
+    return 0;
 }
 
 void bench_nets(double sgemm_rate)
