@@ -52,17 +52,6 @@ static bool parts_zero(struct fp_parts p)
     return p.expo == 0 && p.mant == 0;
 }
 
-bool fp_is_nan(struct fp_format f, uint64_t bits)
-{
-    return parts_nan(f, unpack(f, bits));
-}
-
-bool fp_is_inf(struct fp_format f, uint64_t bits)
-{
-    struct fp_parts p = unpack(f, bits);
-    return p.expo == expo_max(f) && p.mant == 0;
-}
-
 /* The cmod's "infinity": the largest finite value, sign kept. */
 static void saturate(struct fp_format f, struct fp_parts *p)
 {
@@ -284,7 +273,7 @@ uint64_t fp_relu(struct fp_format f, uint64_t a)
 
 /* Mantissa widening: the fraction moves to the top; a NaN keeps its
  * fraction bits where they were. */
-static inline uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t bits)
+__attribute__((always_inline)) static inline uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t bits)
 {
     struct fp_parts p = unpack(in, bits);
     struct fp_format out = {in.expo, out_mant};
@@ -295,7 +284,7 @@ static inline uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, ui
 
 /* Exponent widening with the same mantissa width.  subnormals: whether a
  * subnormal input is normalised (true) or read as if it had an implied one. */
-static inline uint64_t widen_exponent(struct fp_format in, unsigned out_expo, uint64_t bits,
+__attribute__((always_inline)) static inline uint64_t widen_exponent(struct fp_format in, unsigned out_expo, uint64_t bits,
                                bool subnormals)
 {
     struct fp_format out = {out_expo, in.mant};
@@ -319,7 +308,7 @@ static inline uint64_t widen_exponent(struct fp_format in, unsigned out_expo, ui
     return pack(out, o);
 }
 
-static inline uint64_t widen(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+__attribute__((always_inline)) static inline uint64_t widen(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
 {
     uint64_t m = in.mant == out.mant ? bits : widen_mantissa(in, out.mant, bits);
     struct fp_format mid = {in.expo, out.mant};
@@ -330,7 +319,7 @@ static inline uint64_t widen(struct fp_format in, struct fp_format out, uint64_t
 
 /* 1.mant shifted right by shift (>= 1) into a subnormal of out_mant bits,
  * nearest even; *carry when it rounds up to the smallest normal. */
-static inline uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out_mant,
+__attribute__((always_inline)) static inline uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out_mant,
                                    unsigned shift, bool *carry)
 {
     unsigned delta = in_mant - out_mant;
@@ -349,7 +338,7 @@ static inline uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsig
 
 /* Narrow exponent and mantissa (the cmod's FpWidthDec): saturate above the
  * range, flush below the subnormals, round to nearest even. */
-static inline uint64_t narrow(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+__attribute__((always_inline)) static inline uint64_t narrow(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
 {
     struct fp_parts p = unpack(in, bits), o = {.sign = p.sign};
     uint32_t delta = expo_bias(in) - expo_bias(out);
