@@ -111,6 +111,9 @@ static bool measure(const char *path, const char *config, const char *input, int
             close(fds[0]);
             if (dup2(fds[1], 3) < 0)
                 _exit(1);
+            /* OpenBLAS, linked into this program, would start its thread pool
+             * and touch its buffers while the network runs */
+            setenv("OPENBLAS_NUM_THREADS", "1", 1);
             execl("/proc/self/exe", "bench", "--net-child", path, config ? config : "",
                   input ? input : "", (char *)NULL);
             _exit(1);
