@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,7 +29,7 @@
 struct net_figures {
     int ok;
     double seconds;
-    unsigned long long macs, layers, working_set, rss_before_kb;
+    unsigned long long macs, layers, working_set, rss_before_kb, rss_peak_kb;
 };
 
 
@@ -44,6 +43,21 @@ static long rss_now_kb(void)
         fclose(fp);
     }
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* This process's peak RSS (VmHWM): the high-water mark of its own image,
+ * where getrusage() of an exec'd child also counts the image it replaced. */
+static long rss_peak_kb(void)
+{
+    long kb = 0;
+    char line[256];
+    FILE *fp = fopen("/proc/self/status", "r");
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
 }
 
 /* A debugger context on path with the bench's plugins; NULL on failure. */
@@ -88,6 +102,7 @@ static void child_run(int fd, const char *path, const char *config, const char *
         f.seconds = bench_seconds() - t0;
         f.ok = session_finished(d->session);
         count_macs(session_dla(d->session), &f);
+        f.rss_peak_kb = (unsigned long long)rss_peak_kb();
         dbg_destroy(d);
     }
     if (write(fd, &f, sizeof f) != (ssize_t)sizeof f)
@@ -123,12 +138,11 @@ static bool measure(const char *path, const char *config, const char *input, int
         ssize_t got = pid > 0 ? read(fds[0], &f, sizeof f) : -1;
         close(fds[0]);
         int status = 0;
-        struct rusage ru = {0};
         if (pid > 0)
-            wait4(pid, &status, 0, &ru);
+            waitpid(pid, &status, 0);
         if (got != (ssize_t)sizeof f || !f.ok)
             return false;
-        long grown = ru.ru_maxrss - (long)f.rss_before_kb;
+        long grown = (long)f.rss_peak_kb - (long)f.rss_before_kb;
         if (grown > *peak_kb)
             *peak_kb = grown;
         if (f.seconds < best->seconds)
