@@ -236,7 +236,8 @@ uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b)
 
 /* ---------------------------------------------------------------- compare */
 
-static uint64_t compare(struct fp_format f, uint64_t a, uint64_t b, bool want_max)
+__attribute__((always_inline)) static inline uint64_t compare(struct fp_format f, uint64_t a,
+                                                             uint64_t b, bool want_max)
 {
     struct fp_parts pa = unpack(f, a), pb = unpack(f, b);
     bool abs_a_greater = pa.expo != pb.expo ? pa.expo > pb.expo : pa.mant > pb.mant;
@@ -253,14 +254,24 @@ static uint64_t compare(struct fp_format f, uint64_t a, uint64_t b, bool want_ma
     return o;
 }
 
+/* fp16 (PDP pooling) and fp32 (SDP) get instances of their own. */
+static uint64_t compare_in(struct fp_format f, uint64_t a, uint64_t b, bool want_max)
+{
+    if (f.expo == FP16.expo && f.mant == FP16.mant)
+        return compare(FP16, a, b, want_max);
+    if (f.expo == FP32.expo && f.mant == FP32.mant)
+        return compare(FP32, a, b, want_max);
+    return compare(f, a, b, want_max);
+}
+
 uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b)
 {
-    return compare(f, a, b, true);
+    return compare_in(f, a, b, true);
 }
 
 uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b)
 {
-    return compare(f, a, b, false);
+    return compare_in(f, a, b, false);
 }
 
 uint64_t fp_relu(struct fp_format f, uint64_t a)
