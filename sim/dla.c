@@ -224,6 +224,11 @@ static void reset_registers(struct dla *d)
         for (unsigned i = 0; i < ru->n_regs; i++) {
             const struct regdb_reg *r = &ru->regs[i];
             unsigned w = r->offset / 4u;
+            if (w >= DLA_REG_WORDS) { /* a register database this build cannot hold */
+                fprintf(stderr, "dladbg: %s.%s at 0x%03x is past the model's register storage\n",
+                        ru->name, r->name, r->offset);
+                abort();
+            }
             d->regs[u][w] = r->reset;
             d->dregs[u][0][w] = r->reset;
             d->dregs[u][1][w] = r->reset;

@@ -14,7 +14,10 @@
 #include "cube.h"
 #include "dla.h"
 
-#define DLA_REG_WORDS         1024 /* 4 KiB unit window */
+/* Register storage per unit: the unit's window is 4 KiB, but no register of
+ * either map lies past byte 0x19c (test_regdb checks every map against
+ * this), and a smaller struct dla makes every checkpoint smaller. */
+#define DLA_REG_WORDS         128
 #define DLA_CSB_SPACE         0x40000u
 #define DLA_CSB_RESERVED_FROM 0x14000u
 #define DLA_MAX_LISTENERS     16
