@@ -149,6 +149,7 @@ static void check_dropped_low_bits(struct dla *d, const struct csb_target *t, ui
 
 void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
 {
+    d->csb_debt += d->cfg->csb_write_cycles;
     struct csb_target t;
     if (!decode(d, addr, "write", &t))
         return;
@@ -204,6 +205,7 @@ static uint32_t read_value(struct dla *d, const struct csb_target *t, bool peek)
 
 uint32_t dla_csb_read(struct dla *d, uint32_t addr)
 {
+    d->csb_debt += d->cfg->csb_read_cycles;
     struct csb_target t;
     if (!decode(d, addr, "read", &t))
         return 0;

@@ -224,6 +224,11 @@ static void reset_registers(struct dla *d)
         for (unsigned i = 0; i < ru->n_regs; i++) {
             const struct regdb_reg *r = &ru->regs[i];
             unsigned w = r->offset / 4u;
+            if (w >= DLA_REG_WORDS) { /* a register database this build cannot hold */
+                fprintf(stderr, "dladbg: %s.%s at 0x%03x is past the model's register storage\n",
+                        ru->name, r->name, r->offset);
+                abort();
+            }
             d->regs[u][w] = r->reset;
             d->dregs[u][0][w] = r->reset;
             d->dregs[u][1][w] = r->reset;
@@ -242,6 +247,7 @@ void dla_reset(struct dla *d)
     d->now = 0;
     d->seq = 0;
     d->cbuf_flushed = false;
+    d->csb_debt = 0;
     sched_push(d, d->cfg->cbuf_flush_cycles, SCHED_TIMER, TIMER_CBUF_FLUSH_DONE);
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
@@ -423,6 +429,13 @@ uint64_t dla_next_event_cycle(const struct dla *d)
 {
     const struct dla_sched_item *it = sched_peek(d);
     return it ? it->at : UINT64_MAX;
+}
+
+void dla_csb_settle(struct dla *d)
+{
+    uint64_t cycles = d->csb_debt;
+    d->csb_debt = 0;
+    dla_idle(d, cycles);
 }
 
 void dla_idle(struct dla *d, uint64_t cycles)

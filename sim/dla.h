@@ -264,8 +264,15 @@ bool dla_busy(const struct dla *d);
 bool dla_advance(struct dla *d);
 /* Cycle of the next scheduled hardware event (UINT64_MAX when idle). */
 uint64_t dla_next_event_cycle(const struct dla *d);
+/* Whether a unit's cycle figures are calibrated against NVIDIA's RTL
+ * (tests/calibration: nv_full BDMA and PDP) or estimated. */
+bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p);
 /* Let time pass with nothing else happening (CPU work, polling). */
 void dla_idle(struct dla *d, uint64_t cycles);
+/* Let pass the time the CSB accesses since the last call took (config
+ * csb_write_cycles / csb_read_cycles each; peeks are free).  Accesses
+ * themselves happen "now"; the driver loop settles between actions. */
+void dla_csb_settle(struct dla *d);
 
 /* ---------------------------------------------------------------- interrupts */
 uint32_t dla_intr_status(const struct dla *d);

@@ -2,10 +2,12 @@
  *
  * A stage keeps its datapath busy for compute_cycles (reported by its unit
  * from the configuration's throughput) and moves its bytes over the memory
- * interface of each space at bus-width bytes per cycle.  Each memory space is
- * one bus: a stage reserves it for its whole transfer time, so stages that
- * overlap in time queue behind each other, and the wait shows up as stall
- * cycles.  A stage then ends after the first-access latency plus the larger
+ * interface of each space at bus-width bytes per cycle.  Each memory space has
+ * a read and a write channel (AXI's): a stage reserves each for its transfer
+ * time in that direction, so stages that overlap in time queue behind each
+ * other, and the wait shows up as stall cycles; a unit's reads and writes
+ * stream at the same time (the RTL's BDMA copy of 2 KiB takes 148 cycles,
+ * not the 64 beats of both directions one after the other plus latency).  A stage then ends after the first-access latency plus the larger
  * of its compute and memory time.  Stages of one fused pipeline stream
  * through each other: a consumer ends no earlier than its producer plus a
  * short drain. */
@@ -19,7 +21,8 @@ unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s)
 
 unsigned timing_latency(const struct dla_config *cfg, enum dla_space s)
 {
-    return (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->sec_latency : cfg->pri_latency;
+    return (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->cvsram_read_latency
+                                                  : cfg->dram_read_latency;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -32,24 +35,28 @@ static uint64_t stage_latency(const struct dla_config *cfg, const struct dla_sta
 {
     uint64_t latency = 0;
     for (int s = 0; s < DLA_SPACE_COUNT; s++)
-        if (st->space_bytes[s] && timing_latency(cfg, (enum dla_space)s) > latency)
+        if ((st->space_bytes[s][0] || st->space_bytes[s][1]) &&
+            timing_latency(cfg, (enum dla_space)s) > latency)
             latency = timing_latency(cfg, (enum dla_space)s);
     return latency;
 }
 
-/* Reserve the buses for the stage's bytes; returns the cycle its memory
+/* Reserve the channels for the stage's bytes; returns the cycle its memory
  * traffic ends. */
 static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_t t0)
 {
     uint64_t dma_end = t0;
     for (int s = 0; s < DLA_SPACE_COUNT; s++) {
-        if (!st->space_bytes[s])
-            continue;
-        uint64_t begin = d->bus_free_at[s] > t0 ? d->bus_free_at[s] : t0;
-        uint64_t end = begin + ceil_div(st->space_bytes[s], timing_bus_bytes(d->cfg, s));
-        d->bus_free_at[s] = end;
-        if (end > dma_end)
-            dma_end = end;
+        for (int w = 0; w < 2; w++) {
+            if (!st->space_bytes[s][w])
+                continue;
+            uint64_t *free_at = &d->bus_free_at[s][w];
+            uint64_t begin = *free_at > t0 ? *free_at : t0;
+            uint64_t end = begin + ceil_div(st->space_bytes[s][w], timing_bus_bytes(d->cfg, s));
+            *free_at = end;
+            if (end > dma_end)
+                dma_end = end;
+        }
     }
     return dma_end;
 }
@@ -117,7 +124,8 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
         uint64_t dma_span = dma_end - t0;
         uint64_t busy = st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
         st->stall_cycles = dma_span > st->compute_cycles ? dma_span - st->compute_cycles : 0;
-        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD;
+        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD +
+                  (st->proc == DLA_P_CONV ? TIMING_CONV_DRAIN : 0);
         if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
             st->end = p->stage[s - 1].end + TIMING_DRAIN;
         time_clients(st, t0, latency, dma_span);
@@ -163,4 +171,11 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
         cursor[t->client] += share;
         dla_emit(d, &ev);
     }
+}
+
+bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p)
+{
+    /* the units whose layers the calibration set times (BDMA copies, PDP
+     * pooling); the others' datapath figures are estimates */
+    return cfg->timing_calibrated && (p == DLA_P_BDMA || p == DLA_P_PDP);
 }

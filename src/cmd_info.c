@@ -43,9 +43,16 @@ static void layers_brief(struct dbg *d)
             continue;
         }
         const char *state = format_layer_state(l, run_over(d));
-        cmd_print(d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
+        /* the cycles from launch to interrupt; the programming before the
+         * launch (first register write to the op enable) apart */
+        char programming[48] = "";
+        if (l->state != DLA_LAYER_PROGRAMMING && l->enable_cycle >= l->program_cycle)
+            snprintf(programming, sizeof programming, ", programmed in %llu",
+                     (unsigned long long)(l->enable_cycle - l->program_cycle));
+        cmd_print(d, "layer %u: %s group %s, %llu cycles (%s)%s%s%s", l->index,
                   dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
                   (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc), programming,
                   l->state == DLA_LAYER_DONE ? "" : ", ", l->state == DLA_LAYER_DONE ? "" : state);
     }
 }
@@ -104,7 +111,9 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
                   op[0] ? "  [" : "", op, op[0] ? "]" : "");
     }
     ops_to_come(d);
-    cmd_print(d, "(cycles are model-derived)");
+    char basis[128];
+    format_timing_basis(dla_cfg(dla), basis, sizeof basis);
+    cmd_print(d, "(cycles from launch to interrupt: %s)", basis);
     return CMD_OK;
 }
 
@@ -320,7 +329,9 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
                       dla_client_name((enum dla_client)c),
                       (unsigned long long)dla_client_bytes(dla, (enum dla_client)c),
                       (unsigned long long)dla_client_transactions(dla, (enum dla_client)c));
-    cmd_print(d, "(cycles and counters are model-derived)");
+    char basis[128];
+    format_timing_basis(dla_cfg(dla), basis, sizeof basis);
+    cmd_print(d, "(cycles: %s; counters model-derived)", basis);
     return CMD_OK;
 }
 

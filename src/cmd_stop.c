@@ -167,8 +167,12 @@ void cmd_hw_next(struct dbg *d, char *buf, size_t len)
     case DRV_WRITE:
         if (write_layer(dla, act.addr, act.value, buf, len))
             return;
+        /* a write of no layer (a pointer, an interrupt clear): say what the
+         * hardware is doing meanwhile, as for a wait */
         format_reg_name(dla_regmap(dla), act.addr, name, sizeof name);
-        snprintf(buf, len, "write %s = 0x%08x", name, act.value);
+        hw_activity(dla, running, sizeof running);
+        snprintf(buf, len, "write %s = 0x%08x%s%s%s", name, act.value, running[0] ? " (" : "",
+                 running, running[0] ? ")" : "");
         return;
     case DRV_WAIT:
         hw_activity(dla, running, sizeof running);

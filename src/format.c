@@ -15,6 +15,36 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
         *used = len - 1;
 }
 
+/* append() without the formatting: n bytes of text, cut where buf ends. */
+static void append_bytes(char *buf, size_t len, size_t *used, const char *text, size_t n)
+{
+    if (*used + 1 >= len)
+        return;
+    size_t room = len - 1 - *used, k = n < room ? n : room;
+    memcpy(buf + *used, text, k);
+    *used += k;
+    buf[*used] = 0;
+}
+
+/* v as "%u" (below 10) or "0x%x". */
+static void append_value(char *buf, size_t len, size_t *used, uint32_t v)
+{
+    char digits[16], *p = digits + sizeof digits;
+    if (v <= 9) {
+        *--p = (char)('0' + v);
+    } else {
+        do {
+            *--p = "0123456789abcdef"[v & 15u];
+            v >>= 4;
+        } while (v);
+        *--p = 'x';
+        *--p = '0';
+    }
+    append_bytes(buf, len, used, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* Called for every register event an export decodes: built by hand rather
+ * than with snprintf, which dominated CSV export. */
 void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len)
 {
     size_t used = 0;
@@ -25,14 +55,14 @@ void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf
         const struct regdb_field *f = &reg->fields[i];
         uint32_t v = regdb_field_get(f, value);
         const char *e = regdb_enum_name(f, v);
-        char item[128];
+        if (i)
+            append_bytes(buf, len, &used, " ", 1);
+        append_bytes(buf, len, &used, f->name, strlen(f->name));
+        append_bytes(buf, len, &used, "=", 1);
         if (e)
-            snprintf(item, sizeof item, "%s%s=%s", i ? " " : "", f->name, e);
-        else if (v > 9)
-            snprintf(item, sizeof item, "%s%s=0x%x", i ? " " : "", f->name, v);
+            append_bytes(buf, len, &used, e, strlen(e));
         else
-            snprintf(item, sizeof item, "%s%s=%u", i ? " " : "", f->name, v);
-        append(buf, len, &used, item);
+            append_value(buf, len, &used, v);
     }
 }
 
@@ -119,6 +149,25 @@ size_t format_layers_of_run(const struct dla *d, bool run_over)
     for (size_t i = 0; i < dla_layer_count(d); i++)
         n += !format_layer_never_enabled(dla_layer_get(d, i), run_over);
     return n;
+}
+
+const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p)
+{
+    return dla_cycles_calibrated(cfg, p) ? "calibrated against RTL" : "estimated";
+}
+
+void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int p = 0; p < DLA_P_COUNT && n < len; p++)
+        if (dla_cycles_calibrated(cfg, (enum dla_proc)p))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+                                  dla_proc_name((enum dla_proc)p));
+    if (n == 0)
+        snprintf(buf, len, "estimated (%s is not calibrated against RTL)", cfg->name);
+    else if (n < len)
+        snprintf(buf + n, len - n, " calibrated against RTL, the others estimated");
 }
 
 const char *format_work_unit(enum dla_proc p)

@@ -53,6 +53,11 @@ size_t format_layers_of_run(const struct dla *d, bool run_over);
  * "elements" (SDP, RUBIK), "pool reads" (PDP: output elements times the
  * kernel window), "LRN terms" (CDP: elements times the normalisation window). */
 const char *format_work_unit(enum dla_proc p);
+/* "calibrated against RTL" or "estimated": where a unit's cycle figures come from. */
+const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p);
+/* The same for a whole configuration, one phrase: "BDMA, PDP calibrated
+ * against RTL, the others estimated" (share/timing-model.md). */
+void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len);
 
 /* What a CSB write of written did to reg, in the hardware's terms, from the
  * stored value before and after it: "ignored: read-only (still 0x00303031)",

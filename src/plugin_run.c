@@ -11,7 +11,7 @@
 
 /* Storage for the strings an event points to while it is being decoded. */
 struct scratch {
-    char unit[32], name[64], fields[1024];
+    char fields[1024];
     struct dladbg_counter counters[DLA_MAX_COUNTERS];
     struct dladbg_lut_stats lut;
 };
@@ -21,18 +21,17 @@ static void reg_event(struct dla *d, const struct trace_rec *r, struct dladbg_ev
 {
     const struct regdb_unit *u = NULL;
     const struct regdb_reg *reg = regdb_reg_at(dla_regmap(d), r->x, &u);
-    sc->unit[0] = sc->name[0] = sc->fields[0] = 0;
-    if (reg) {
-        snprintf(sc->unit, sizeof sc->unit, "%s", u->name);
-        snprintf(sc->name, sizeof sc->name, "%s", reg->name);
+    sc->fields[0] = 0;
+    if (reg)
         format_fields_inline(reg, r->y, sc->fields, sizeof sc->fields);
-    }
     ev->u.reg = (struct dladbg_reg_event){.addr = r->x,
                                           .value = r->y,
                                           .old = r->z,
                                           .group = r->b == 0xff ? -1 : r->b,
-                                          .unit = sc->unit,
-                                          .name = sc->name,
+                                          /* the register database's own
+                                           * strings live as long as the program */
+                                          .unit = reg ? u->name : "",
+                                          .name = reg ? reg->name : "",
                                           .fields = sc->fields};
 }
 

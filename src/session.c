@@ -278,6 +278,9 @@ static void note_task(struct session *s, const struct drv_task *t)
 static enum session_stop execute(struct session *s)
 {
     fetch_action(s);
+    /* the driver's register accesses so far (the last write, the reads of
+     * its host work) take bus time before it does anything else */
+    dla_csb_settle(s->dla);
     struct drv_action *a = &s->act;
     switch (a->kind) {
     case DRV_WRITE:

