@@ -23,6 +23,7 @@
  * output positions are spread over dla_threads() workers.  A data row or
  * kernel holding a NaN takes the reference path (the NaN rules depend on
  * which operand comes first). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +94,9 @@ static inline uint32_t booth_csa(uint32_t x, uint32_t y, uint32_t z, uint32_t *c
     return x ^ y ^ z;
 }
 
-static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
+/* The array's two carry-save output words for (-1)^neg * wt * dat. */
+static inline void booth_words(unsigned neg, uint32_t wt, uint32_t dat, uint32_t *sum,
+                               uint32_t *carry)
 {
     uint32_t bits = (wt << 1) ^ (neg ? 0xffffffffu : 0u), pp[8], inv[8];
     for (int i = 0; i < 8; i++) {
@@ -115,37 +118,85 @@ static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, uns
     bs = booth_csa(bs, bc, hi[3], &bc);
     bs = booth_csa(bs, bc, hi[4], &bc);
     uint32_t cc, cs = booth_csa(as, ac, bs, &cc);
-    cs = booth_csa(cs, cc, bc, &cc);
+    *sum = booth_csa(cs, cc, bc, carry);
+}
+
+static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
+{
+    uint32_t cs, cc;
+    booth_words(neg, wt, dat, &cs, &cc);
     unsigned sh = shift & 31u; /* shifts of 32 and more give 0, below */
     uint32_t comp = shift > 28 ? 0 : (uint32_t)((int32_t)0xaaab0000u >> sh) + (shift >= 20);
     uint32_t r = (cs >> sh) + (cc >> sh) + comp;
     return (int32_t)(shift >= 32 ? 0 : r);
 }
 
-/* Products the fast loops leave out, queued with the cell they belong to
- * and computed together by the Booth array (a loop the compiler vectorises). */
+/* Products aligned by 8 bits, the commonest of the rest: floor(P / 256)
+ * minus the carry out of the two carry-save words' low bytes.  Those bytes
+ * depend only on the low bytes of both mantissas and the sign (the Booth
+ * digits below bit 8 read weight bits 0-7, the partial products' low bits
+ * dat's, and carry-save carries only move up), so the carry is a bit of a
+ * 2 x 256 x 256 table (16 KB), filled once from the Booth array itself. */
+static uint8_t shift8_carry[2 * 256 * 256 / 8];
+static pthread_once_t shift8_once = PTHREAD_ONCE_INIT;
+
+static void shift8_fill(void)
+{
+    for (uint32_t i = 0; i < 2 * 256 * 256; i++) {
+        uint32_t cs, cc;
+        booth_words(i >> 16, (i >> 8) & 0xffu, i & 0xffu, &cs, &cc);
+        uint32_t carry = ((cs & 0xffu) + (cc & 0xffu)) >> 8;
+        shift8_carry[i / 8] |= (uint8_t)(carry << (i % 8));
+    }
+}
+
+static inline int32_t shift8_product(int32_t d, int32_t w)
+{
+    int32_t p = d * w;
+    uint32_t i = (uint32_t)(p < 0) << 16 | ((uint32_t)abs(w) & 0xffu) << 8 | ((uint32_t)abs(d) & 0xffu);
+    return (p >> 8) - ((shift8_carry[i / 8] >> (i % 8)) & 1);
+}
+
+int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat)
+{
+    pthread_once(&shift8_once, shift8_fill);
+    int32_t d = (int32_t)dat, w = (int32_t)wt;
+    return shift8_product(neg ? -d : d, w);
+}
+
+/* Products the fast loops leave out: those aligned by 8 bits summed at once
+ * (shift8_product), the others queued with the cell they belong to and
+ * computed together by the Booth array (a loop the compiler vectorises). */
 struct hard_queue {
     uint32_t n;
     uint32_t *cell, *neg, *w, *d, *shift;
     int32_t *r;
 };
 
-static inline void enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                                uint64_t hard, int32_t mx, uint32_t cell, struct hard_queue *q)
+static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm,
+                                   const int8_t *wh, uint64_t hard, int32_t mx, uint32_t cell,
+                                   struct hard_queue *q)
 {
+    int64_t sum8 = 0;
     uint32_t k = q->n; /* locals: the stores below cannot change them */
     uint32_t *restrict qcell = q->cell, *restrict qneg = q->neg, *restrict qd = q->d,
                        *restrict qw = q->w, *restrict qshift = q->shift;
-    for (; hard; hard &= hard - 1, k++) {
+    for (; hard; hard &= hard - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(hard);
         int32_t d = dm[i], w = wm[i];
+        uint32_t shift = (uint32_t)(mx - dh[i] - wh[i]);
+        if (shift == 8) {
+            sum8 += shift8_product(d, w);
+            continue;
+        }
         qcell[k] = cell;
         qneg[k] = (uint32_t)((d ^ w) < 0);
         qd[k] = (uint32_t)(d < 0 ? -d : d);
         qw[k] = (uint32_t)(w < 0 ? -w : w);
-        qshift[k] = (uint32_t)(mx - dh[i] - wh[i]);
+        qshift[k++] = shift;
     }
     q->n = k;
+    return sum8;
 }
 
 /* The queue padded to whole groups of HARD_GROUP with products that give 0
@@ -226,7 +277,8 @@ static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const
                     : easy_sum(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard);
             sc->mx[cells] = mx;
             if (hard)
-                enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, mx, cells, &sc->q);
+                sc->total[cells] +=
+                    enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, mx, cells, &sc->q);
         }
     }
     run_hard(&sc->q);
@@ -345,6 +397,7 @@ static void reference_layer(struct fp16_job *j)
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st)
 {
+    pthread_once(&shift8_once, shift8_fill);
     struct fp16_job j = {.p = p, .ops = ops, .out = out, .simd = cmac_fp16_simd()};
     size_t n = (size_t)ops->kernels * ops->depth;
     j.w.m = malloc(n * sizeof *j.w.m + 1);
@@ -375,6 +428,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
 
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w)
 {
+    pthread_once(&shift8_once, shift8_fill);
     size_t n = used_values(ops);
     if (n > 4096 || ops->seg_len > CELL_MAX || has_nan(a, n) || has_nan(w, n))
         return cacc_fp16_output(ops, a, w);
@@ -399,6 +453,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
  * CACC's four accumulators. */
 void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4])
 {
+    pthread_once(&shift8_once, shift8_fill);
     if (has_nan(dat, 64) || has_nan(wt, 64)) {
         cacc_fp16_wino_op(dat, wt, acc);
         return;
@@ -418,7 +473,9 @@ void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
         any |= hard[i];
     }
     for (uint32_t i = 0; any && i < 64; i++)
-        if (hard[i])
+        if (hard[i] && mx - dh[i] - wh[i] == 8)
+            prod[i] = shift8_product(dm[i], wm[i]);
+        else if (hard[i])
             prod[i] = booth_shifted((dm[i] < 0) ^ (wm[i] < 0), (uint32_t)abs(wm[i]),
                                     (uint32_t)abs(dm[i]), (unsigned)(mx - dh[i] - wh[i]));
     int64_t m[16], o[4];

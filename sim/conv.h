@@ -251,6 +251,9 @@ uint64_t cacc_fp16_acc_add(uint64_t acc, uint64_t mac);
  * cacc_fp16_wino_op). */
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w);
 void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+/* A product aligned by 8 bits as the fast path computes it (from its carry
+ * table), for the test against cacc_fp16_booth(neg, wt, dat, 8). */
+int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat);
 /* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
  * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
  * their sum, the cell's exponent (*mx) and the products left out (*hard,

@@ -49,6 +49,23 @@ static void test_shift4_is_arithmetic_shift(void **state)
         }
 }
 
+/* The fast path's products aligned by 8 bits (a carry table) against the
+ * Booth array, for every pair of aligned mantissas and both signs. */
+static void test_shift8_carry_table(void **state)
+{
+    (void)state;
+    static uint32_t m[4 * 1024 + 1024];
+    uint32_t n = aligned_mantissas(m);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            for (unsigned neg = 0; neg < 2; neg++) {
+                int32_t want = cacc_fp16_booth(neg, m[i], m[j], 8),
+                        got = cmac_fp16_shift8(neg, m[i], m[j]);
+                if (got != want)
+                    fail_msg("shift 8: %x * %x neg %u: %d, want %d", m[i], m[j], neg, got, want);
+            }
+}
+
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
 static uint16_t operand(uint32_t *st, unsigned kind)
 {
@@ -193,6 +210,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
+        cmocka_unit_test(test_shift8_carry_table),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
