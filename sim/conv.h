@@ -254,6 +254,9 @@ void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
 /* A product aligned by 8 bits as the fast path computes it (from its carry
  * table), for the test against cacc_fp16_booth(neg, wt, dat, 8). */
 int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat);
+/* CACC's add as the fast path does it, for the test against
+ * cacc_fp16_acc_add(acc, cacc_fp16_mac_pack(exp6, mant)); exp6 < 63. */
+uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant);
 /* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
  * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
  * their sum, the cell's exponent (*mx) and the products left out (*hard,

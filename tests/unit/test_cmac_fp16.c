@@ -66,6 +66,52 @@ static void test_shift8_carry_table(void **state)
             }
 }
 
+/* A random value of at most bits bits (sign included), often small or at an
+ * edge of its range. */
+static int64_t random_mantissa(uint32_t *st, unsigned bits)
+{
+    uint64_t r = (uint64_t)lcg(st) << 32 | lcg(st);
+    unsigned width = 1 + lcg(st) % (bits - 1), pick = lcg(st) % 16;
+    int64_t top = (int64_t)1 << (bits - 1);
+    if (pick == 0)
+        return 0;
+    if (pick == 1)
+        return lcg(st) % 2 ? top - 1 : -top;
+    if (pick == 2)
+        return -((int64_t)1 << (lcg(st) % (bits - 1)));
+    int64_t v = (int64_t)(r & ((1ull << width) - 1));
+    return r >> 63 ? -v : v;
+}
+
+/* CACC's add of the fast path against the reference: chains of partial sums
+ * (exponents of every cell, mantissas of every width, exact cancellations)
+ * and accumulators of every exponent, the NaN code included. */
+static void test_acc_add_matches_reference(void **state)
+{
+    (void)state;
+    uint32_t st = 123;
+    for (int round = 0; round < 200000; round++) {
+        uint64_t acc = 0;
+        if (round % 4 == 0) {
+            unsigned exp = lcg(&st) % 256;
+            acc = (uint64_t)exp << 40 | ((uint64_t)random_mantissa(&st, 40) & ((1ull << 40) - 1));
+        }
+        for (int step = 0; step < 24; step++) {
+            unsigned exp6 = lcg(&st) % 8 == 0 ? lcg(&st) % 63 : 4 * (lcg(&st) % 15);
+            int64_t mant = random_mantissa(&st, 36);
+            if (step && lcg(&st) % 8 == 0) /* cancel the accumulator roughly */
+                mant = -mant;
+            uint64_t want = cacc_fp16_acc_add(acc, cacc_fp16_mac_pack(exp6, mant));
+            uint64_t got = cmac_fp16_acc_add(acc, exp6, mant);
+            if (got != want)
+                fail_msg("round %d step %d: acc %012llx + (%u, %lld): %012llx, want %012llx",
+                         round, step, (unsigned long long)acc, exp6, (long long)mant,
+                         (unsigned long long)got, (unsigned long long)want);
+            acc = want;
+        }
+    }
+}
+
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
 static uint16_t operand(uint32_t *st, unsigned kind)
 {
@@ -211,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
         cmocka_unit_test(test_shift8_carry_table),
+        cmocka_unit_test(test_acc_add_matches_reference),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
