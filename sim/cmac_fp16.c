@@ -254,6 +254,7 @@ static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_
 /* ---------------------------------------------------------------- CACC */
 
 #define ACC_LANES 8u /* outputs (kernels of one row) accumulated side by side */
+_Static_assert(ACC_LANES == 8, "cmac_fp16_acc_cells_avx512 adds eight lanes");
 #define MASK40    ((1ull << 40) - 1)
 #define LOW39     ((1ull << 39) - 1)
 
@@ -313,6 +314,24 @@ uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant)
     return acc_add_lane(acc, exp6, mant);
 }
 
+/* CACC's adds of ACC_LANES outputs, cell after cell (cell c of lane l at
+ * c * ACC_LANES + l), without the vector unit. */
+static inline void acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[ACC_LANES])
+{
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < ACC_LANES; l++)
+            acc[l] = acc_add_lane(acc[l], mx[c * ACC_LANES + l], total[c * ACC_LANES + l]);
+}
+
+void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8])
+{
+    if (cmac_fp16_simd())
+        cmac_fp16_acc_cells_avx512(mx, total, cells, acc);
+    else
+        acc_cells(mx, total, cells, acc);
+}
+
 /* Per-worker room for the cells of ACC_LANES outputs (cell c of lane l at
  * c * ACC_LANES + l) and their hard products. */
 struct out_scratch {
@@ -363,11 +382,10 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
     for (uint32_t k = 0; k < sc->q.n; k++)
         sc->total[sc->q.cell[k]] += sc->q.r[k];
     uint64_t acc[ACC_LANES] = {0};
-    for (uint32_t c = 0; c < cells; c++) {
-        const int64_t *total = sc->total + c * ACC_LANES, *mx = sc->mx + c * ACC_LANES;
-        for (uint32_t l = 0; l < ACC_LANES; l++)
-            acc[l] = acc_add_lane(acc[l], mx[l], total[l]);
-    }
+    if (simd)
+        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, acc);
+    else
+        acc_cells(sc->mx, sc->total, cells, acc);
     for (uint32_t l = 0; l < lanes; l++)
         res[l] = cacc_fp16_result(acc[l]);
 }

@@ -19,7 +19,7 @@ bool cmac_fp16_simd(void)
     static int cpu = -1;
     if (cpu < 0) {
         __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512bw") != 0;
+        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd");
     }
     const char *off = getenv("DLADBG_NO_SIMD");
     return cpu && !(off && *off);
@@ -77,7 +77,100 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
     return s0 + (s4 >> 4);
 }
 
+#define AVX512_CD __attribute__((target("avx512f,avx512cd")))
+
+AVX512_CD static __m512i sext40_epi64(__m512i v)
+{
+    return _mm512_srai_epi64(_mm512_slli_epi64(v, 24), 24);
+}
+
+/* Leading zeros of (v << 1 | 1): the reference's redundant-sign counts
+ * without a zero special case. */
+AVX512_CD static __m512i lzcnt_shifted(__m512i v)
+{
+    return _mm512_lzcnt_epi64(_mm512_or_si512(_mm512_slli_epi64(v, 1), _mm512_set1_epi64(1)));
+}
+
+/* The eight lanes of acc_add_lane (cmac_fp16.c, which explains each step)
+ * in one pass; exp6 and mant as there. */
+AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
+{
+    const __m512i mask40 = _mm512_set1_epi64((long long)((1ull << 40) - 1)),
+                  low39 = _mm512_set1_epi64((long long)((1ull << 39) - 1)),
+                  one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512(),
+                  c40 = _mm512_set1_epi64(40), byte = _mm512_set1_epi64(0xff);
+    __m512i acc_exp = _mm512_and_si512(_mm512_srli_epi64(acc, 40), byte);
+    __m512i acc_m = sext40_epi64(acc);
+    __m512i lead = _mm512_sub_epi64(
+        lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))), _mm512_set1_epi64(26));
+    __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
+    __m512i m_exp =
+        _mm512_and_si512(_mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead), byte);
+    __mmask8 acc_nan = _mm512_cmpeq_epi64_mask(acc_exp, byte);
+    acc_exp = _mm512_mask_mov_epi64(acc_exp, _mm512_cmpeq_epi64_mask(acc_m, zero), zero);
+    __mmask8 mac_bigger = _mm512_cmpgt_epi64_mask(m_exp, acc_exp);
+    __m512i big = _mm512_max_epi64(m_exp, acc_exp);
+    __m512i diff = _mm512_abs_epi64(_mm512_sub_epi64(m_exp, acc_exp));
+    __m512i smaller = _mm512_mask_blend_epi64(mac_bigger, m, acc_m);
+    __m512i other = _mm512_mask_blend_epi64(mac_bigger, acc_m, m);
+    __mmask8 near = _mm512_cmple_epi64_mask(diff, c40);
+    __m512i d = _mm512_min_epi64(diff, c40);
+    __m512i low = _mm512_and_si512(smaller, _mm512_sub_epi64(_mm512_sllv_epi64(one, d), one));
+    __m512i out_bits = _mm512_maskz_mov_epi64(near, _mm512_sllv_epi64(low, _mm512_sub_epi64(c40, d)));
+    __m512i sum_raw =
+        _mm512_add_epi64(other, _mm512_maskz_mov_epi64(near, _mm512_srav_epi64(smaller, d)));
+    __mmask8 overflow =
+        _mm512_cmpgt_epu64_mask(_mm512_add_epi64(_mm512_srai_epi64(sum_raw, 39), one), one);
+    __m512i sign_low =
+        _mm512_and_si512(_mm512_xor_si512(sum_raw, _mm512_srai_epi64(sum_raw, 63)), low39);
+    __m512i sh = _mm512_maskz_mov_epi64((__mmask8)~overflow,
+                                        _mm512_sub_epi64(lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
+    __m512i fill = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(sh, sh),
+                                          _mm512_srlv_epi64(out_bits, _mm512_sub_epi64(c40, sh)));
+    __m512i sum = _mm512_mask_mov_epi64(
+        sext40_epi64(_mm512_or_si512(_mm512_sllv_epi64(sum_raw, sh), fill)), overflow,
+        _mm512_srai_epi64(sum_raw, 1));
+    __m512i out_norm = _mm512_and_si512(_mm512_sllv_epi64(out_bits, sh), mask40);
+    __m512i exp = _mm512_mask_add_epi64(_mm512_sub_epi64(big, sh), overflow, big, one);
+    __mmask8 guard = (__mmask8)((overflow & _mm512_test_epi64_mask(sum_raw, one)) |
+                                (~overflow & _mm512_test_epi64_mask(out_norm, _mm512_slli_epi64(one, 39))));
+    __mmask8 sticky = (__mmask8)((overflow & _mm512_test_epi64_mask(out_bits, out_bits)) |
+                                 (~overflow & _mm512_test_epi64_mask(out_norm, low39)));
+    __mmask8 neg = _mm512_cmplt_epi64_mask(sum, zero);
+    __mmask8 round = (__mmask8)(guard & (sticky | ~neg));
+    __m512i rounded = sext40_epi64(_mm512_mask_add_epi64(sum, round, sum, one));
+    __mmask8 flip = (__mmask8)(_mm512_cmplt_epi64_mask(rounded, zero) ^ neg);
+    __m512i halved = sext40_epi64(_mm512_mask_or_epi64(
+        _mm512_srli_epi64(_mm512_and_si512(rounded, mask40), 1), neg,
+        _mm512_srli_epi64(_mm512_and_si512(rounded, mask40), 1), _mm512_slli_epi64(one, 39)));
+    __m512i fin = _mm512_mask_mov_epi64(rounded, flip, halved);
+    exp = _mm512_mask_add_epi64(exp, flip, exp, one);
+    exp = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(fin, fin), _mm512_and_si512(exp, byte));
+    __m512i r = _mm512_or_si512(_mm512_slli_epi64(exp, 40), _mm512_and_si512(fin, mask40));
+    __m512i nan = _mm512_or_si512(
+        _mm512_slli_epi64(byte, 40),
+        _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(acc_m, 29), _mm512_set1_epi64(0x7ff)), 29));
+    r = _mm512_mask_mov_epi64(r, acc_nan, nan);
+    return _mm512_mask_mov_epi64(r, _mm512_cmpeq_epi64_mask(mant, zero), acc);
+}
+
+AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                          uint64_t acc[8])
+{
+    __m512i a = _mm512_loadu_si512(acc);
+    for (uint32_t c = 0; c < cells; c++)
+        a = acc_add8(a, _mm512_loadu_si512(mx + 8 * c), _mm512_loadu_si512(total + 8 * c));
+    _mm512_storeu_si512(acc, a);
+}
+
 #else
+
+void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                uint64_t acc[8])
+{
+    (void)mx, (void)total, (void)cells, (void)acc;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
 
 bool cmac_fp16_simd(void)
 {

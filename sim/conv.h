@@ -264,6 +264,12 @@ uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant);
 bool cmac_fp16_simd(void);
 int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
                               const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard);
+/* CACC's adds of eight outputs side by side (cell c of lane l at 8 * c + l),
+ * as acc_add_lane in cmac_fp16.c, with AVX-512F/CD. */
+void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                uint64_t acc[8]);
+/* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
+void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 
 /* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
  * folding, PRA transform, MAC with the output transform, CACC). */

@@ -83,33 +83,77 @@ static int64_t random_mantissa(uint32_t *st, unsigned bits)
     return r >> 63 ? -v : v;
 }
 
+/* A random accumulator (every exponent, the NaN code included) or zero. */
+static uint64_t random_acc(uint32_t *st)
+{
+    if (lcg(st) % 4)
+        return 0;
+    unsigned exp = lcg(st) % 256;
+    return (uint64_t)exp << 40 | ((uint64_t)random_mantissa(st, 40) & ((1ull << 40) - 1));
+}
+
+/* A random partial sum: exponent (often a cell's, a multiple of 4) and mantissa. */
+static void random_partial(uint32_t *st, int64_t *exp6, int64_t *mant)
+{
+    *exp6 = lcg(st) % 8 == 0 ? lcg(st) % 63 : 4 * (lcg(st) % 15);
+    *mant = random_mantissa(st, 36);
+}
+
 /* CACC's add of the fast path against the reference: chains of partial sums
- * (exponents of every cell, mantissas of every width, exact cancellations)
- * and accumulators of every exponent, the NaN code included. */
+ * (exponents of every cell, mantissas of every width) on accumulators of
+ * every exponent, the NaN code included. */
 static void test_acc_add_matches_reference(void **state)
 {
     (void)state;
     uint32_t st = 123;
     for (int round = 0; round < 200000; round++) {
-        uint64_t acc = 0;
-        if (round % 4 == 0) {
-            unsigned exp = lcg(&st) % 256;
-            acc = (uint64_t)exp << 40 | ((uint64_t)random_mantissa(&st, 40) & ((1ull << 40) - 1));
-        }
+        uint64_t acc = random_acc(&st);
         for (int step = 0; step < 24; step++) {
-            unsigned exp6 = lcg(&st) % 8 == 0 ? lcg(&st) % 63 : 4 * (lcg(&st) % 15);
-            int64_t mant = random_mantissa(&st, 36);
-            if (step && lcg(&st) % 8 == 0) /* cancel the accumulator roughly */
-                mant = -mant;
-            uint64_t want = cacc_fp16_acc_add(acc, cacc_fp16_mac_pack(exp6, mant));
-            uint64_t got = cmac_fp16_acc_add(acc, exp6, mant);
+            int64_t exp6, mant;
+            random_partial(&st, &exp6, &mant);
+            uint64_t want = cacc_fp16_acc_add(acc, cacc_fp16_mac_pack((unsigned)exp6, mant));
+            uint64_t got = cmac_fp16_acc_add(acc, (unsigned)exp6, mant);
             if (got != want)
-                fail_msg("round %d step %d: acc %012llx + (%u, %lld): %012llx, want %012llx",
-                         round, step, (unsigned long long)acc, exp6, (long long)mant,
+                fail_msg("round %d step %d: acc %012llx + (%lld, %lld): %012llx, want %012llx",
+                         round, step, (unsigned long long)acc, (long long)exp6, (long long)mant,
                          (unsigned long long)got, (unsigned long long)want);
             acc = want;
         }
     }
+}
+
+/* Eight accumulators side by side (the host's vector unit when it has one,
+ * then the portable loop) against eight reference chains. */
+static void acc_cells_once(void)
+{
+    uint32_t st = 321;
+    enum { CELLS = 24 };
+    for (int round = 0; round < 20000; round++) {
+        int64_t mx[CELLS * 8], total[CELLS * 8];
+        uint64_t got[8], want[8];
+        for (int l = 0; l < 8; l++)
+            got[l] = want[l] = random_acc(&st);
+        for (int i = 0; i < CELLS * 8; i++)
+            random_partial(&st, &mx[i], &total[i]);
+        cmac_fp16_acc_cells(mx, total, CELLS, got);
+        for (int c = 0; c < CELLS; c++)
+            for (int l = 0; l < 8; l++)
+                want[l] = cacc_fp16_acc_add(
+                    want[l], cacc_fp16_mac_pack((unsigned)mx[c * 8 + l], total[c * 8 + l]));
+        for (int l = 0; l < 8; l++)
+            if (got[l] != want[l])
+                fail_msg("round %d lane %d: %012llx, want %012llx", round, l,
+                         (unsigned long long)got[l], (unsigned long long)want[l]);
+    }
+}
+
+static void test_acc_cells_match_reference(void **state)
+{
+    (void)state;
+    acc_cells_once();
+    setenv("DLADBG_NO_SIMD", "1", 1);
+    acc_cells_once();
+    unsetenv("DLADBG_NO_SIMD");
 }
 
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
@@ -258,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
         cmocka_unit_test(test_shift8_carry_table),
         cmocka_unit_test(test_acc_add_matches_reference),
+        cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
