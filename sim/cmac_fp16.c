@@ -150,11 +150,29 @@ static void shift8_fill(void)
     }
 }
 
+/* The carry for signed aligned mantissas d and w (both nonzero). */
+static inline int32_t shift8_carry_of(int32_t d, int32_t w)
+{
+    uint32_t i = (uint32_t)((d ^ w) < 0) << 16 | ((uint32_t)abs(w) & 0xffu) << 8 |
+                 ((uint32_t)abs(d) & 0xffu);
+    return (shift8_carry[i / 8] >> (i % 8)) & 1;
+}
+
 static inline int32_t shift8_product(int32_t d, int32_t w)
 {
-    int32_t p = d * w;
-    uint32_t i = (uint32_t)(p < 0) << 16 | ((uint32_t)abs(w) & 0xffu) << 8 | ((uint32_t)abs(d) & 0xffu);
-    return (p >> 8) - ((shift8_carry[i / 8] >> (i % 8)) & 1);
+    return ((d * w) >> 8) - shift8_carry_of(d, w);
+}
+
+/* The Booth carries of the products aligned by 8 bits (one bit per channel
+ * in mask), which the AVX-512 cell sums as floor(P / 256). */
+static inline int64_t shift8_carries(const int16_t *dm, const int16_t *wm, uint64_t mask)
+{
+    int64_t n = 0;
+    for (; mask; mask &= mask - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(mask);
+        n += shift8_carry_of(dm[i], wm[i]);
+    }
+    return n;
 }
 
 int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat)
@@ -362,14 +380,16 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
                     continue;
                 }
                 size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-                uint64_t hard;
+                uint64_t hard, shift8 = 0;
                 int32_t mx;
                 /* a few channels (a first layer's) are quicker without the vector unit */
                 int64_t total =
                     simd && nj >= SIMD_MIN_CELL
                         ? cmac_fp16_cell_avx512(dm + off, dh + off, wml + off, whl + off, nj, &mx,
-                                                &hard)
+                                                &hard, &shift8)
                         : easy_sum(dm + off, dh + off, wml + off, whl + off, nj, &mx, &hard);
+                if (shift8)
+                    total -= shift8_carries(dm + off, wml + off, shift8);
                 if (hard)
                     total += enqueue_hard(dm + off, dh + off, wml + off, whl + off, hard, mx, at,
                                           &sc->q);

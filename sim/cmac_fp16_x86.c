@@ -4,9 +4,12 @@
  * Products aligned by 0 bits sum to A0 = sum(d * w); those aligned by 4 bits
  * to sum(floor(d * w / 16)) = (A4 - L4) / 16, where A4 = sum(d * w) and L4 =
  * sum((d * w) mod 16) over them (the low four bits of a two's complement
- * product are those of the 16-bit product).  A0 and A4 are masked dot
- * products of 16-bit operands (vpmaddwd: no 32-bit lane holds more than four
- * products of at most 28 bits), L4 a masked sum of low nibbles. */
+ * product are those of the 16-bit product), and those aligned by 8 bits
+ * likewise to (A8 - L8) / 256, less the Booth carries the caller subtracts
+ * (cmac_fp16.c).  The A are masked dot products of 16-bit operands
+ * (vpmaddwd: no 32-bit lane holds more than four products of at most 28
+ * bits), the L masked sums of low bits; each lane's A - L divides exactly,
+ * so the three parts meet in one lane sum. */
 #include <stdlib.h>
 
 #include "conv.h"
@@ -43,9 +46,29 @@ __attribute__((target("avx512f,avx512bw"))) static int32_t max_epi8(__m512i h)
     return (int8_t)_mm_cvtsi128_si32(x);
 }
 
+/* The masked products' sum (two halves of 32 channels) in 32-bit lanes. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i masked_dot(__m512i d0, __m512i d1,
+                                                                      __m512i w0, __m512i w1,
+                                                                      __mmask64 m)
+{
+    return _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)m, d0), w0),
+                            _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), d1), w1));
+}
+
+/* The masked products' low bits (low = 15 or 255) summed in 32-bit lanes:
+ * the low bits of a two's complement product are those of the 16-bit one. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i masked_low(__m512i p0, __m512i p1,
+                                                                      __mmask64 m, short low)
+{
+    __m512i bits = _mm512_set1_epi16(low);
+    __m512i l = _mm512_add_epi16(_mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)m, p0), bits),
+                                 _mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), p1), bits));
+    return _mm512_madd_epi16(l, _mm512_set1_epi16(1));
+}
+
 __attribute__((target("avx512f,avx512bw"))) int64_t
 cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                      uint32_t n, int32_t *mx_out, uint64_t *hard)
+                      uint32_t n, int32_t *mx_out, uint64_t *hard, uint64_t *shift8)
 {
     __mmask64 live = n >= 64 ? ~0ull : (1ull << n) - 1;
     /* exponent sums; zeros (and lanes past n) stay far below any real sum */
@@ -55,26 +78,24 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
     mx = mx < 0 ? 0 : mx;
     __mmask64 m0 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)mx));
     __mmask64 m4 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 4)));
+    __mmask64 m8 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 8)));
     __mmask64 nonzero = _mm512_cmpge_epi8_mask(h, _mm512_setzero_si512());
-    *hard = nonzero & ~(m0 | m4);
+    m8 &= nonzero; /* (a zero's sum is below -99, under mx - 8 anyway) */
+    *hard = nonzero & ~(m0 | m4 | m8);
+    *shift8 = m8;
     *mx_out = mx;
 
     __m512i d0 = _mm512_maskz_loadu_epi16((__mmask32)live, dm);
     __m512i d1 = _mm512_maskz_loadu_epi16((__mmask32)(live >> 32), dm + 32);
     __m512i w0 = _mm512_maskz_loadu_epi16((__mmask32)live, wm);
     __m512i w1 = _mm512_maskz_loadu_epi16((__mmask32)(live >> 32), wm + 32);
-    __mmask32 m0a = (__mmask32)m0, m0b = (__mmask32)(m0 >> 32);
-    __mmask32 m4a = (__mmask32)m4, m4b = (__mmask32)(m4 >> 32);
-    __m512i a0 = _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16(m0a, d0), w0),
-                                  _mm512_madd_epi16(_mm512_maskz_mov_epi16(m0b, d1), w1));
-    __m512i a4 = _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16(m4a, d0), w0),
-                                  _mm512_madd_epi16(_mm512_maskz_mov_epi16(m4b, d1), w1));
-    __m512i nib = _mm512_set1_epi16(15);
-    __m512i l = _mm512_add_epi16(_mm512_maskz_mov_epi16(m4a, _mm512_and_si512(_mm512_mullo_epi16(d0, w0), nib)),
-                         _mm512_maskz_mov_epi16(m4b, _mm512_and_si512(_mm512_mullo_epi16(d1, w1), nib)));
-    __m512i l32 = _mm512_madd_epi16(l, _mm512_set1_epi16(1));
-    int64_t s0 = sum_epi32(a0), s4 = sum_epi32(_mm512_sub_epi32(a4, l32));
-    return s0 + (s4 >> 4);
+    __m512i p0 = _mm512_mullo_epi16(d0, w0), p1 = _mm512_mullo_epi16(d1, w1);
+    /* per 32-bit lane: floor(P / 16) summed is (sum P - sum P mod 16) / 16, exactly */
+    __m512i a4 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m4), masked_low(p0, p1, m4, 15));
+    __m512i a8 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m8), masked_low(p0, p1, m8, 255));
+    __m512i lanes = _mm512_add_epi32(masked_dot(d0, d1, w0, w1, m0),
+                                     _mm512_add_epi32(_mm512_srai_epi32(a4, 4), _mm512_srai_epi32(a8, 8)));
+    return sum_epi32(lanes);
 }
 
 #define AVX512_CD __attribute__((target("avx512f,avx512cd")))
@@ -178,9 +199,10 @@ bool cmac_fp16_simd(void)
 }
 
 int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                              const int8_t *wh, uint32_t n, int32_t *mx_out, uint64_t *hard)
+                              const int8_t *wh, uint32_t n, int32_t *mx_out, uint64_t *hard,
+                              uint64_t *shift8)
 {
-    (void)dm, (void)dh, (void)wm, (void)wh, (void)n, (void)mx_out, (void)hard;
+    (void)dm, (void)dh, (void)wm, (void)wh, (void)n, (void)mx_out, (void)hard, (void)shift8;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -259,11 +259,13 @@ int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat);
 uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant);
 /* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
  * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
- * their sum, the cell's exponent (*mx) and the products left out (*hard,
- * one bit per channel). */
+ * their sum, the cell's exponent (*mx), the products left out (*hard, one
+ * bit per channel) and those aligned by 8 bits, summed as floor(P / 256)
+ * without their Booth carries (*shift8). */
 bool cmac_fp16_simd(void);
 int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard);
+                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard,
+                              uint64_t *shift8);
 /* CACC's adds of eight outputs side by side (cell c of lane l at 8 * c + l),
  * as acc_add_lane in cmac_fp16.c, with AVX-512F/CD. */
 void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
