@@ -138,15 +138,22 @@ static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, uns
  * dat's, and carry-save carries only move up), so the carry is a bit of a
  * 2 x 256 x 256 table (16 KB), filled once from the Booth array itself. */
 static uint8_t shift8_carry[2 * 256 * 256 / 8];
+/* The same bits for the AVX-512 cells: a row of 512 bits per data sign and
+ * low byte, bit (weight sign << 8 | weight low byte) in it. */
+static uint32_t shift8_rows[2 * 256][16];
 static pthread_once_t shift8_once = PTHREAD_ONCE_INIT;
 
 static void shift8_fill(void)
 {
     for (uint32_t i = 0; i < 2 * 256 * 256; i++) {
-        uint32_t cs, cc;
-        booth_words(i >> 16, (i >> 8) & 0xffu, i & 0xffu, &cs, &cc);
+        uint32_t cs, cc, neg = i >> 16, w = (i >> 8) & 0xffu, d = i & 0xffu;
+        booth_words(neg, w, d, &cs, &cc);
         uint32_t carry = ((cs & 0xffu) + (cc & 0xffu)) >> 8;
         shift8_carry[i / 8] |= (uint8_t)(carry << (i % 8));
+        for (uint32_t d_neg = 0; d_neg < 2; d_neg++) { /* the weight's sign makes neg */
+            uint32_t key = (neg ^ d_neg) << 8 | w;
+            shift8_rows[d_neg << 8 | d][key / 32] |= carry << (key % 32);
+        }
     }
 }
 
@@ -273,6 +280,7 @@ static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_
 
 #define ACC_LANES 8u /* outputs (kernels of one row) accumulated side by side */
 _Static_assert(ACC_LANES == 8, "cmac_fp16_acc_cells_avx512 adds eight lanes");
+#define WIDE_LANES 16u /* kernels of cmac_fp16_cells16_avx512 */
 #define MASK40    ((1ull << 40) - 1)
 #define LOW39     ((1ull << 39) - 1)
 
@@ -345,7 +353,7 @@ static inline void acc_cells(const int64_t *mx, const int64_t *total, uint32_t c
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8])
 {
     if (cmac_fp16_simd())
-        cmac_fp16_acc_cells_avx512(mx, total, cells, acc);
+        cmac_fp16_acc_cells_avx512(mx, total, cells, ACC_LANES, acc);
     else
         acc_cells(mx, total, cells, acc);
 }
@@ -355,6 +363,7 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
 struct out_scratch {
     int64_t *total, *mx;
     struct hard_queue q;
+    struct cmac_fp16_rest *rest; /* cmac_fp16_cells16_avx512's */
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -403,7 +412,7 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
         sc->total[sc->q.cell[k]] += sc->q.r[k];
     uint64_t acc[ACC_LANES] = {0};
     if (simd)
-        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, acc);
+        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, ACC_LANES, acc);
     else
         acc_cells(sc->mx, sc->total, cells, acc);
     for (uint32_t l = 0; l < lanes; l++)
@@ -414,7 +423,7 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
  * most that many per lane); false when out of memory. */
 static bool scratch_alloc(struct out_scratch *sc, size_t depth)
 {
-    size_t n = depth * ACC_LANES + HARD_GROUP;
+    size_t n = depth * WIDE_LANES + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
                                .mx = malloc(n * sizeof *sc->mx),
                                .q = {.cell = malloc(n * sizeof(uint32_t)),
@@ -422,9 +431,10 @@ static bool scratch_alloc(struct out_scratch *sc, size_t depth)
                                      .w = malloc(n * sizeof(uint32_t)),
                                      .d = malloc(n * sizeof(uint32_t)),
                                      .shift = malloc(n * sizeof(uint32_t)),
-                                     .r = malloc(n * sizeof(int32_t))}};
+                                     .r = malloc(n * sizeof(int32_t))},
+                               .rest = malloc((depth + 1) * sizeof *sc->rest)};
     return sc->total && sc->mx && sc->q.cell && sc->q.neg && sc->q.w && sc->q.d && sc->q.shift &&
-           sc->q.r;
+           sc->q.r && sc->rest;
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -437,6 +447,7 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->q.d);
     free(sc->q.shift);
     free(sc->q.r);
+    free(sc->rest);
 }
 
 /* ---------------------------------------------------------------- layer */
@@ -445,6 +456,8 @@ struct fp16_job {
     const struct conv_params *p;
     const struct conv_operands *ops;
     struct fp16_rows w;
+    struct fp16_rows wide; /* w interleaved by WIDE_LANES kernels, for the AVX-512 cells */
+    int16_t *wide_key;     /* and each weight's sign << 8 | magnitude's low byte */
     const bool *kernel_nan;
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
@@ -457,6 +470,60 @@ static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, u
     uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
     j->out->v[cube_index(j->out, b, k, pos / j->p->out_w, pos % j->p->out_w)] = (int32_t)f;
     j->nan_out[worker] += fp_is_nan(FP32, f);
+}
+
+/* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
+ * the AVX-512 cells: the values the cells left over, then CACC's adds. */
+static void outputs16(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
+                      const struct fp16_rows *wide, const int16_t *wide_key, uint32_t k0,
+                      struct out_scratch *sc, uint32_t *res)
+{
+    const int16_t *wm = wide->m + (size_t)k0 * ops->depth;
+    const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
+    int64_t *total = sc->total, *mx = sc->mx;
+    const int16_t *wk = wide_key + (size_t)k0 * ops->depth;
+    uint32_t n = cmac_fp16_cells16_avx512(ops, dm, dh, wm, wh, wk, &shift8_rows[0][0], total, mx,
+                                          sc->rest);
+    for (uint32_t e = 0; e < n; e++) {
+        const struct cmac_fp16_rest *r = &sc->rest[e];
+        int32_t d = dm[r->i];
+        for (uint32_t lanes = r->lanes; lanes; lanes &= lanes - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(lanes), at = r->cell * WIDE_LANES + l;
+            int32_t w = wm[(size_t)r->i * WIDE_LANES + l];
+            int32_t shift = (int32_t)mx[at] - dh[r->i] - wh[(size_t)r->i * WIDE_LANES + l];
+            total[at] += booth_shifted((d ^ w) < 0, (uint32_t)abs(w), (uint32_t)abs(d),
+                                       (unsigned)shift);
+        }
+    }
+    uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
+    uint64_t acc[WIDE_LANES] = {0};
+    for (uint32_t half = 0; half < WIDE_LANES; half += 8)
+        cmac_fp16_acc_cells_avx512(mx + half, total + half, cells, WIDE_LANES, acc + half);
+    for (uint32_t l = 0; l < WIDE_LANES; l++)
+        res[l] = cacc_fp16_result(acc[l]);
+}
+
+/* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time. */
+static void row_block16(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
+                        const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
+{
+    const struct conv_operands *ops = j->ops;
+    size_t depth = ops->depth;
+    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += WIDE_LANES) {
+        uint32_t lanes = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
+        for (uint32_t i = 0; i < rn; i++) {
+            uint32_t r = r0 + i, res[WIDE_LANES];
+            if (!row_nan[i])
+                outputs16(ops, d->m + i * depth, d->h + i * depth, &j->wide, j->wide_key, k0, sc,
+                          res);
+            for (uint32_t l = 0; l < lanes; l++) {
+                uint32_t k = k0 + l;
+                if (row_nan[i] || j->kernel_nan[k])
+                    res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
+                store(j, worker, r, k, res[l]);
+            }
+        }
+    }
 }
 
 /* Rows [r0, r0 + rn) against every kernel, ACC_LANES kernels at a time. */
@@ -498,7 +565,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             row_nan[i] = has_nan(raw, used_values(ops));
             decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
         }
-        row_block(j, worker, r0, rn, &d, row_nan, &sc);
+        if (j->wide.m)
+            row_block16(j, worker, r0, rn, &d, row_nan, &sc);
+        else
+            row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
     scratch_free(&sc);
@@ -518,6 +588,37 @@ static void reference_layer(struct fp16_job *j)
                                    ops->weight + (size_t)k * ops->depth));
 }
 
+/* The decoded kernels interleaved by WIDE_LANES (value i of kernel k0 + l at
+ * (k0 * depth + WIDE_LANES * i + l)), the last block padded with zeros;
+ * wide stays empty (the per-kernel cells are used) when memory is short. */
+static void interleave(const struct fp16_rows *w, const struct conv_operands *ops,
+                       struct fp16_rows *wide, int16_t **key)
+{
+    size_t depth = ops->depth, blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    size_t n = blocks * WIDE_LANES * depth;
+    wide->m = malloc(n * sizeof *wide->m);
+    wide->h = malloc(n);
+    *key = malloc(n * sizeof **key);
+    if (!wide->m || !wide->h || !*key) {
+        free(wide->m);
+        free(wide->h);
+        free(*key);
+        *wide = (struct fp16_rows){0};
+        *key = NULL;
+        return;
+    }
+    for (size_t k = 0; k < blocks * WIDE_LANES; k++) {
+        size_t base = k / WIDE_LANES * WIDE_LANES * depth + k % WIDE_LANES;
+        for (size_t i = 0; i < depth; i++) {
+            bool real = k < ops->kernels;
+            int16_t m = real ? w->m[k * depth + i] : 0;
+            wide->m[base + WIDE_LANES * i] = m;
+            wide->h[base + WIDE_LANES * i] = real ? w->h[k * depth + i] : ZERO_HIGH;
+            (*key)[base + WIDE_LANES * i] = (int16_t)((m < 0) << 8 | (abs(m) & 0xff));
+        }
+    }
+}
+
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st)
 {
@@ -531,6 +632,8 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     bool fast = j.w.m && j.w.h && kernel_nan && ops->seg_len <= CELL_MAX;
     if (fast) {
         decode(ops->weight, n, j.w.m, j.w.h);
+        if (j.simd)
+            interleave(&j.w, ops, &j.wide, &j.wide_key);
         for (uint32_t k = 0; k < ops->kernels; k++)
             kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, used_values(ops));
         unsigned workers = dla_threads(), blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
@@ -547,6 +650,9 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         st->nan_out += j.nan_out[t];
     free(j.w.m);
     free(j.w.h);
+    free(j.wide.m);
+    free(j.wide.h);
+    free(j.wide_key);
     free(kernel_nan);
 }
 
