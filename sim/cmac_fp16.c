@@ -474,6 +474,7 @@ static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, u
 
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
  * the AVX-512 cells: the values the cells left over, then CACC's adds. */
+HOT_CLONES
 static void outputs16(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
                       const struct fp16_rows *wide, const int16_t *wide_key, uint32_t k0,
                       struct out_scratch *sc, uint32_t *res)
@@ -484,17 +485,24 @@ static void outputs16(const struct conv_operands *ops, const int16_t *dm, const 
     const int16_t *wk = wide_key + (size_t)k0 * ops->depth;
     uint32_t n = cmac_fp16_cells16_avx512(ops, dm, dh, wm, wh, wk, &shift8_rows[0][0], total, mx,
                                           sc->rest);
-    for (uint32_t e = 0; e < n; e++) {
+    struct hard_queue *q = &sc->q;
+    q->n = 0;
+    for (uint32_t e = 0; e < n; e++) { /* the products left out, through the Booth array */
         const struct cmac_fp16_rest *r = &sc->rest[e];
         int32_t d = dm[r->i];
-        for (uint32_t lanes = r->lanes; lanes; lanes &= lanes - 1) {
+        for (uint32_t lanes = r->lanes; lanes; lanes &= lanes - 1, q->n++) {
             uint32_t l = (uint32_t)__builtin_ctz(lanes), at = r->cell * WIDE_LANES + l;
             int32_t w = wm[(size_t)r->i * WIDE_LANES + l];
-            int32_t shift = (int32_t)mx[at] - dh[r->i] - wh[(size_t)r->i * WIDE_LANES + l];
-            total[at] += booth_shifted((d ^ w) < 0, (uint32_t)abs(w), (uint32_t)abs(d),
-                                       (unsigned)shift);
+            q->cell[q->n] = at;
+            q->neg[q->n] = (uint32_t)((d ^ w) < 0);
+            q->d[q->n] = (uint32_t)abs(d);
+            q->w[q->n] = (uint32_t)abs(w);
+            q->shift[q->n] = (uint32_t)(mx[at] - dh[r->i] - wh[(size_t)r->i * WIDE_LANES + l]);
         }
     }
+    run_hard(q);
+    for (uint32_t k = 0; k < q->n; k++)
+        total[q->cell[k]] += q->r[k];
     uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
     uint64_t acc[WIDE_LANES] = {0};
     for (uint32_t half = 0; half < WIDE_LANES; half += 8)
