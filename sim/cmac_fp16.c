@@ -51,8 +51,9 @@
 /* ---------------------------------------------------------------- operands */
 
 struct fp16_rows {
-    int16_t *m; /* signed aligned mantissa, 0 for a zero */
-    int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
+    int16_t *m;   /* signed aligned mantissa, 0 for a zero */
+    int8_t *h;    /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
+    int32_t *key; /* data rows for the AVX-512 cells: the value's row of shift8_rows */
 };
 
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
@@ -363,7 +364,7 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
 struct out_scratch {
     int64_t *total, *mx;
     struct hard_queue q;
-    struct cmac_fp16_rest *rest; /* cmac_fp16_cells16_avx512's */
+    uint16_t *rest; /* cmac_fp16_cells16_avx512's */
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -476,28 +477,33 @@ static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, u
  * the AVX-512 cells: the values the cells left over, then CACC's adds. */
 HOT_CLONES
 static void outputs16(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
-                      const struct fp16_rows *wide, const int16_t *wide_key, uint32_t k0,
-                      struct out_scratch *sc, uint32_t *res)
+                      const int32_t *dk, const struct fp16_rows *wide, const int16_t *wide_key,
+                      uint32_t k0, struct out_scratch *sc, uint32_t *res)
 {
     const int16_t *wm = wide->m + (size_t)k0 * ops->depth;
     const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
     const int16_t *wk = wide_key + (size_t)k0 * ops->depth;
-    uint32_t n = cmac_fp16_cells16_avx512(ops, dm, dh, wm, wh, wk, &shift8_rows[0][0], total, mx,
-                                          sc->rest);
+    cmac_fp16_cells16_avx512(ops, dm, dh, dk, wm, wh, wk, &shift8_rows[0][0], total, mx, sc->rest);
     struct hard_queue *q = &sc->q;
     q->n = 0;
-    for (uint32_t e = 0; e < n; e++) { /* the products left out, through the Booth array */
-        const struct cmac_fp16_rest *r = &sc->rest[e];
-        int32_t d = dm[r->i];
-        for (uint32_t lanes = r->lanes; lanes; lanes &= lanes - 1, q->n++) {
-            uint32_t l = (uint32_t)__builtin_ctz(lanes), at = r->cell * WIDE_LANES + l;
-            int32_t w = wm[(size_t)r->i * WIDE_LANES + l];
-            q->cell[q->n] = at;
-            q->neg[q->n] = (uint32_t)((d ^ w) < 0);
-            q->d[q->n] = (uint32_t)abs(d);
-            q->w[q->n] = (uint32_t)abs(w);
-            q->shift[q->n] = (uint32_t)(mx[at] - dh[r->i] - wh[(size_t)r->i * WIDE_LANES + l]);
+    uint32_t cell = 0; /* the products left out, through the Booth array */
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
+            uint32_t off = ops->taps * c0 + t * nj;
+            for (uint32_t i = off; i < off + nj; i++) {
+                int32_t d = dm[i];
+                for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
+                    uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;
+                    int32_t w = wm[(size_t)i * WIDE_LANES + l];
+                    q->cell[q->n] = at;
+                    q->neg[q->n] = (uint32_t)((d ^ w) < 0);
+                    q->d[q->n] = (uint32_t)abs(d);
+                    q->w[q->n] = (uint32_t)abs(w);
+                    q->shift[q->n] = (uint32_t)(mx[at] - dh[i] - wh[(size_t)i * WIDE_LANES + l]);
+                }
+            }
         }
     }
     run_hard(q);
@@ -522,8 +528,8 @@ static void row_block16(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
             if (!row_nan[i])
-                outputs16(ops, d->m + i * depth, d->h + i * depth, &j->wide, j->wide_key, k0, sc,
-                          res);
+                outputs16(ops, d->m + i * depth, d->h + i * depth, d->key + i * depth, &j->wide,
+                          j->wide_key, k0, sc, res);
             for (uint32_t l = 0; l < lanes; l++) {
                 uint32_t k = k0 + l;
                 if (row_nan[i] || j->kernel_nan[k])
@@ -562,9 +568,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct fp16_job *j = ctx;
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    struct fp16_rows d = {malloc(ROW_BLOCK * depth * sizeof *d.m), malloc(ROW_BLOCK * depth)};
+    struct fp16_rows d = {malloc(ROW_BLOCK * depth * sizeof *d.m), malloc(ROW_BLOCK * depth),
+                          malloc(ROW_BLOCK * depth * sizeof *d.key)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h;
+    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.key;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -572,6 +579,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = has_nan(raw, used_values(ops));
             decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
+            for (size_t v = 0; j->wide.m && v < used_values(ops); v++) {
+                int32_t m = d.m[i * depth + v];
+                d.key[i * depth + v] = 16 * ((m < 0) << 8 | (abs(m) & 0xff));
+            }
         }
         if (j->wide.m)
             row_block16(j, worker, r0, rn, &d, row_nan, &sc);
@@ -582,6 +593,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     scratch_free(&sc);
     free(d.m);
     free(d.h);
+    free(d.key);
 }
 
 /* Every output with the reference (when host memory for the fast path's

@@ -198,13 +198,13 @@ AVX512_F static void store_wide(int64_t *out, __m512i v)
  * sum, then per value the 16 products shifted by their alignment when it
  * is 0, 4 or 8 bits (an arithmetic shift: exact for 0 and 4, floor(P /
  * 256) for 8, less the Booth carry from the row of carry8 for the data
- * value's sign and low byte, indexed by the weight's key).  Eight values'
+ * value's sign and low byte, dk, indexed by the weight's key).  Eight values'
  * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
  * sums take each eight. */
-AVX512_F static uint32_t cell16(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                                const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
-                                uint32_t nj, uint32_t cell, uint32_t base, int64_t *total,
-                                int64_t *mx, struct cmac_fp16_rest *rest)
+AVX512_F static void cell16(const int16_t *dm, const int8_t *dh, const int32_t *dk,
+                            const int16_t *wm, const int8_t *wh, const int16_t *wk,
+                            const uint32_t *carry8, uint32_t nj, uint32_t cell, int64_t *total,
+                            int64_t *mx, uint16_t *rest)
 {
     __m512i h[64], top = _mm512_setzero_si512();
     for (uint32_t j = 0; j < nj; j++) {
@@ -216,7 +216,6 @@ AVX512_F static uint32_t cell16(const int16_t *dm, const int8_t *dh, const int16
                   span = _mm512_set1_epi32(64 - 12), one = _mm512_set1_epi32(1),
                   low5 = _mm512_set1_epi32(31);
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
-    uint32_t n = 0;
     for (uint32_t j0 = 0; j0 < nj; j0 += 8) {
         __m512i part = _mm512_setzero_si512();
         uint32_t end = nj - j0 < 8 ? nj : j0 + 8;
@@ -229,14 +228,12 @@ AVX512_F static uint32_t cell16(const int16_t *dm, const int8_t *dh, const int16
             part = _mm512_mask_add_epi32(part, easy, part, _mm512_srav_epi32(p, s));
             /* the carries of the products aligned by 8 bits */
             __m512i key = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(wk + 16 * j)));
-            __m512i row = _mm512_loadu_si512(carry8 + 16 * ((uint32_t)(d < 0) << 8 | ((uint32_t)abs(d) & 0xffu)));
+            __m512i row = _mm512_loadu_si512(carry8 + dk[j]);
             __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(key, 5), row);
             __m512i carry = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(key, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
             /* aligned by 12 to 60 bits (a zero's "alignment" is 72 or more) */
-            __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
-            rest[n] = (struct cmac_fp16_rest){cell, base + j, more};
-            n += more != 0;
+            rest[j] = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
         }
         lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));
         hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));
@@ -244,25 +241,22 @@ AVX512_F static uint32_t cell16(const int16_t *dm, const int8_t *dh, const int16
     _mm512_storeu_si512(total + 16 * cell, lo);
     _mm512_storeu_si512(total + 16 * cell + 8, hi);
     store_wide(mx + 16 * cell, top);
-    return n;
 }
 
-AVX512_F uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
-                                           const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                                           const int16_t *wk, const uint32_t *carry8,
-                                           int64_t *total, int64_t *mx,
-                                           struct cmac_fp16_rest *rest)
+AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
+                                       const int8_t *dh, const int32_t *dk, const int16_t *wm,
+                                       const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
+                                       int64_t *total, int64_t *mx, uint16_t *rest)
 {
-    uint32_t cells = 0, n = 0;
+    uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            n += cell16(dm + off, dh + off, wm + 16 * off, wh + 16 * off, wk + 16 * off, carry8, nj,
-                        cells, (uint32_t)off, total, mx, rest + n);
+            cell16(dm + off, dh + off, dk + off, wm + 16 * off, wh + 16 * off, wk + 16 * off,
+                   carry8, nj, cells, total, mx, rest + off);
         }
     }
-    return n;
 }
 
 #else
@@ -274,13 +268,13 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
-uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
-                                  const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                                  const int16_t *wk, const uint32_t *carry8, int64_t *total,
-                                  int64_t *mx, struct cmac_fp16_rest *rest)
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
+                              const int8_t *dh, const int32_t *dk, const int16_t *wm,
+                              const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
+                              int64_t *total, int64_t *mx, uint16_t *rest)
 {
-    (void)ops, (void)dm, (void)dh, (void)wm, (void)wh, (void)wk, (void)carry8, (void)total,
-        (void)mx, (void)rest;
+    (void)ops, (void)dm, (void)dh, (void)dk, (void)wm, (void)wh, (void)wk, (void)carry8,
+        (void)total, (void)mx, (void)rest;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -270,23 +270,19 @@ int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t
  * + l), as acc_add_lane in cmac_fp16.c, with AVX-512F/CD. */
 void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
                                 uint32_t stride, uint64_t acc[8]);
-/* A value of one cell whose products in some of the 16 kernels are aligned
- * by 12 bits or more (one bit per kernel in lanes). */
-struct cmac_fp16_rest {
-    uint32_t cell, i, lanes;
-};
 /* The cells of one row against 16 kernels with AVX-512F: dm, dh the row's
- * decoded values; wm, wh, wk the kernels' interleaved (value i of kernel l
- * at 16 * i + l; wk = sign << 8 | low byte of the magnitude); carry8 the
- * Booth carries of products aligned by 8 bits, a row of 512 bits per data
- * sign and low byte, indexed by wk.  Cell c of kernel l gets its exponent in
- * mx[16 * c + l] and in total[16 * c + l] the sum of its products aligned by
- * 0, 4 or 8 bits; rest lists the values with products aligned by 12 bits or
- * more (left out); returns its length (at most ops->depth). */
-uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
-                                  const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                                  const int16_t *wk, const uint32_t *carry8, int64_t *total,
-                                  int64_t *mx, struct cmac_fp16_rest *rest);
+ * decoded values, dk their rows of carry8 (16 x (sign << 8 | low byte of the
+ * magnitude)); wm, wh, wk the kernels' interleaved (value i of kernel l at
+ * 16 * i + l; wk = sign << 8 | low byte of the magnitude); carry8 the Booth
+ * carries of products aligned by 8 bits, 512 bits per data sign and low
+ * byte, indexed by wk.  Cell c of kernel l gets its exponent in
+ * mx[16 * c + l] and in total[16 * c + l] the sum of its products aligned
+ * by 0, 4 or 8 bits; rest[i] flags the kernels whose product with value i
+ * is aligned by 12 bits or more (left out). */
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
+                              const int8_t *dh, const int32_t *dk, const int16_t *wm,
+                              const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
+                              int64_t *total, int64_t *mx, uint16_t *rest);
 /* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 
