@@ -287,6 +287,24 @@ static void test_fp16_layer_threads(void **state)
     same_for_any_thread_count(&s, true);
 }
 
+/* Operands of every exponent (products aligned by every shift, infinities,
+ * rows and kernels with a NaN), kernels not a multiple of the vector
+ * lanes, channels in a full and a partial atomic operation: every output
+ * against the reference, with the host's vector unit and without. */
+static void test_fp16_layer_wide_operands(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 9, 7, 70, 37);
+    s.data_banks = 8;
+    s.weight_banks = 8;
+    s.fp16_wide = true;
+    s.seed = 77;
+    same_for_any_thread_count(&s, true);
+    setenv("DLADBG_NO_SIMD", "1", 1);
+    same_for_any_thread_count(&s, true);
+    unsetenv("DLADBG_NO_SIMD");
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -308,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_outputs_special_values),
         cmocka_unit_test(test_wino_op_matches_reference),
         cmocka_unit_test(test_fp16_layer_threads),
+        cmocka_unit_test(test_fp16_layer_wide_operands),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
