@@ -1,5 +1,5 @@
 /* CMAC + CACC, fp16 mode, fast: the same bits as the reference in
- * cacc_fp16.c, computed with loops the compiler vectorises.
+ * cacc_fp16.c, computed with integer arithmetic the vector unit runs.
  *
  * What is exact.  The MAC cell multiplies two aligned mantissas (at most
  * 14 bits each: 11 bits shifted left by the exponent's low two bits) with a
@@ -14,15 +14,25 @@
  * tests/unit/test_cmac_fp16.c), so s = 0 and s = 4 -- nearly every product
  * of real data, whose exponents within one atomic operation rarely differ
  * by more than one step -- are an arithmetic shift of an integer product.
- * The rest ("hard" products, s >= 8) are rare; a cell that has any computes
- * them with the reference Booth array.  The sum of a cell's products is
- * exact in 64 bits, so its order does not matter.
+ * For s = 8 the carry depends only on the low bytes of the two mantissas
+ * and the sign, so it comes from a 16 KB table filled from the Booth array
+ * (checked for every mantissa pair).  The rest ("hard" products, s >= 12:
+ * about 0.5% of ResNet-18's) go through the Booth array, queued and
+ * vectorised.  The sum of a cell's products is exact in 64 bits, so its
+ * order does not matter.
+ *
+ * CACC then adds the cells of an output one by one with its own rounding,
+ * a sequential chain per output; acc_add_lane does that add without
+ * branches so that the chains of 8 (portable) or 16 (AVX-512) kernels of
+ * one data row advance side by side.
  *
  * Operands are decoded once (a signed aligned mantissa and 4 x the
  * exponent's high part per element) instead of once per product, and
- * output positions are spread over dla_threads() workers.  A data row or
- * kernel holding a NaN takes the reference path (the NaN rules depend on
- * which operand comes first). */
+ * output positions are spread over dla_threads() workers.  With AVX-512
+ * (chosen at run time) the kernels are interleaved 16 at a time so that a
+ * cell is computed for 16 kernels in the vector lanes, with no horizontal
+ * reductions (cmac_fp16_x86.c).  A data row or kernel holding a NaN takes
+ * the reference path (the NaN rules depend on which operand comes first). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,40 +527,23 @@ static void outputs16(const struct conv_operands *ops, const int16_t *dm, const 
         res[l] = cacc_fp16_result(acc[l]);
 }
 
-/* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time. */
-static void row_block16(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
-                        const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
-{
-    const struct conv_operands *ops = j->ops;
-    size_t depth = ops->depth;
-    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += WIDE_LANES) {
-        uint32_t lanes = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
-        for (uint32_t i = 0; i < rn; i++) {
-            uint32_t r = r0 + i, res[WIDE_LANES];
-            if (!row_nan[i])
-                outputs16(ops, d->m + i * depth, d->h + i * depth, d->key + i * depth, &j->wide,
-                          j->wide_key, k0, sc, res);
-            for (uint32_t l = 0; l < lanes; l++) {
-                uint32_t k = k0 + l;
-                if (row_nan[i] || j->kernel_nan[k])
-                    res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
-                store(j, worker, r, k, res[l]);
-            }
-        }
-    }
-}
-
-/* Rows [r0, r0 + rn) against every kernel, ACC_LANES kernels at a time. */
+/* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
+ * with the AVX-512 cells (when the interleaved kernels exist), else
+ * ACC_LANES at a time. */
 static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
                       const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += ACC_LANES) {
-        uint32_t lanes = ops->kernels - k0 < ACC_LANES ? ops->kernels - k0 : ACC_LANES;
+    uint32_t group = j->wide.m ? WIDE_LANES : ACC_LANES;
+    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += group) {
+        uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
-            uint32_t r = r0 + i, res[ACC_LANES];
-            if (!row_nan[i])
+            uint32_t r = r0 + i, res[WIDE_LANES];
+            if (!row_nan[i] && j->wide.m)
+                outputs16(ops, d->m + i * depth, d->h + i * depth, d->key + i * depth, &j->wide,
+                          j->wide_key, k0, sc, res);
+            else if (!row_nan[i])
                 outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
                         j->w.h + k0 * depth, lanes, sc, j->simd, res);
             for (uint32_t l = 0; l < lanes; l++) {
@@ -584,10 +577,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
                 d.key[i * depth + v] = 16 * ((m < 0) << 8 | (abs(m) & 0xff));
             }
         }
-        if (j->wide.m)
-            row_block16(j, worker, r0, rn, &d, row_nan, &sc);
-        else
-            row_block(j, worker, r0, rn, &d, row_nan, &sc);
+        row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
     scratch_free(&sc);
