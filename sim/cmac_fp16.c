@@ -374,7 +374,8 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
 struct out_scratch {
     int64_t *total, *mx;
     struct hard_queue q;
-    uint16_t *rest; /* cmac_fp16_cells16_avx512's */
+    uint16_t *rest;     /* cmac_fp16_cells16_avx512's, per value */
+    uint64_t *flagged;  /* and per cell */
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -443,9 +444,10 @@ static bool scratch_alloc(struct out_scratch *sc, size_t depth)
                                      .d = malloc(n * sizeof(uint32_t)),
                                      .shift = malloc(n * sizeof(uint32_t)),
                                      .r = malloc(n * sizeof(int32_t))},
-                               .rest = malloc((depth + 1) * sizeof *sc->rest)};
+                               .rest = malloc((depth + 1) * sizeof *sc->rest),
+                               .flagged = malloc((depth + 1) * sizeof *sc->flagged)};
     return sc->total && sc->mx && sc->q.cell && sc->q.neg && sc->q.w && sc->q.d && sc->q.shift &&
-           sc->q.r && sc->rest;
+           sc->q.r && sc->rest && sc->flagged;
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -459,6 +461,7 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->q.shift);
     free(sc->q.r);
     free(sc->rest);
+    free(sc->flagged);
 }
 
 /* ---------------------------------------------------------------- layer */
@@ -494,7 +497,8 @@ static void outputs16(const struct conv_operands *ops, const int16_t *dm, const 
     const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
     const int16_t *wk = wide_key + (size_t)k0 * ops->depth;
-    cmac_fp16_cells16_avx512(ops, dm, dh, dk, wm, wh, wk, &shift8_rows[0][0], total, mx, sc->rest);
+    cmac_fp16_cells16_avx512(ops, dm, dh, dk, wm, wh, wk, &shift8_rows[0][0], total, mx, sc->rest,
+                             sc->flagged);
     struct hard_queue *q = &sc->q;
     q->n = 0;
     uint32_t cell = 0; /* the products left out, through the Booth array */
@@ -502,7 +506,8 @@ static void outputs16(const struct conv_operands *ops, const int16_t *dm, const 
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cell++) {
             uint32_t off = ops->taps * c0 + t * nj;
-            for (uint32_t i = off; i < off + nj; i++) {
+            for (uint64_t flagged = sc->flagged[cell]; flagged; flagged &= flagged - 1) {
+                uint32_t i = off + (uint32_t)__builtin_ctzll(flagged);
                 int32_t d = dm[i];
                 for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
                     uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;

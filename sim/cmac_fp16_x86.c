@@ -201,10 +201,10 @@ AVX512_F static void store_wide(int64_t *out, __m512i v)
  * value's sign and low byte, dk, indexed by the weight's key).  Eight values'
  * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
  * sums take each eight. */
-AVX512_F static void cell16(const int16_t *dm, const int8_t *dh, const int32_t *dk,
+AVX512_F static inline __attribute__((always_inline)) void cell16(const int16_t *dm, const int8_t *dh, const int32_t *dk,
                             const int16_t *wm, const int8_t *wh, const int16_t *wk,
                             const uint32_t *carry8, uint32_t nj, uint32_t cell, int64_t *total,
-                            int64_t *mx, uint16_t *rest)
+                            int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
     __m512i h[64], top = _mm512_setzero_si512();
     for (uint32_t j = 0; j < nj; j++) {
@@ -216,6 +216,7 @@ AVX512_F static void cell16(const int16_t *dm, const int8_t *dh, const int32_t *
                   span = _mm512_set1_epi32(64 - 12), one = _mm512_set1_epi32(1),
                   low5 = _mm512_set1_epi32(31);
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    uint64_t flags = 0;
     for (uint32_t j0 = 0; j0 < nj; j0 += 8) {
         __m512i part = _mm512_setzero_si512();
         uint32_t end = nj - j0 < 8 ? nj : j0 + 8;
@@ -233,7 +234,9 @@ AVX512_F static void cell16(const int16_t *dm, const int8_t *dh, const int32_t *
             __m512i carry = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(key, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
             /* aligned by 12 to 60 bits (a zero's "alignment" is 72 or more) */
-            rest[j] = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
+            __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
+            rest[j] = more;
+            flags |= (uint64_t)(more != 0) << j;
         }
         lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));
         hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));
@@ -241,12 +244,14 @@ AVX512_F static void cell16(const int16_t *dm, const int8_t *dh, const int32_t *
     _mm512_storeu_si512(total + 16 * cell, lo);
     _mm512_storeu_si512(total + 16 * cell + 8, hi);
     store_wide(mx + 16 * cell, top);
+    flagged[cell] = flags;
 }
 
 AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
                                        const int8_t *dh, const int32_t *dk, const int16_t *wm,
                                        const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
-                                       int64_t *total, int64_t *mx, uint16_t *rest)
+                                       int64_t *total, int64_t *mx, uint16_t *rest,
+                                       uint64_t *flagged)
 {
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
@@ -254,7 +259,7 @@ AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const in
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             cell16(dm + off, dh + off, dk + off, wm + 16 * off, wh + 16 * off, wk + 16 * off,
-                   carry8, nj, cells, total, mx, rest + off);
+                   carry8, nj, cells, total, mx, rest + off, flagged);
         }
     }
 }
@@ -271,10 +276,10 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
 void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
                               const int8_t *dh, const int32_t *dk, const int16_t *wm,
                               const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, uint16_t *rest)
+                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
     (void)ops, (void)dm, (void)dh, (void)dk, (void)wm, (void)wh, (void)wk, (void)carry8,
-        (void)total, (void)mx, (void)rest;
+        (void)total, (void)mx, (void)rest, (void)flagged;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
