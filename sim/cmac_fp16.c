@@ -61,9 +61,18 @@
 /* ---------------------------------------------------------------- operands */
 
 struct fp16_rows {
-    int16_t *m;   /* signed aligned mantissa, 0 for a zero */
-    int8_t *h;    /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
-    int32_t *key; /* data rows for the AVX-512 cells: the value's row of shift8_rows */
+    int16_t *m; /* signed aligned mantissa, 0 for a zero */
+    int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
+    /* data rows for the AVX-512 cells: m and h widened, the value's row of shift8_rows */
+    int32_t *m32, *h32, *key;
+};
+
+/* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
+ * kernel k0 + l at k0 * depth + WIDE_LANES * i + l, k0 a multiple of
+ * WIDE_LANES): mk = m << 16 | sign << 8 | low byte of |m|, h as in
+ * fp16_rows; NULL when not used. */
+struct wide_kernels {
+    int32_t *mk, *h;
 };
 
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
@@ -470,8 +479,7 @@ struct fp16_job {
     const struct conv_params *p;
     const struct conv_operands *ops;
     struct fp16_rows w;
-    struct fp16_rows wide; /* w interleaved by WIDE_LANES kernels, for the AVX-512 cells */
-    int16_t *wide_key;     /* and each weight's sign << 8 | magnitude's low byte */
+    struct wide_kernels wide;
     const bool *kernel_nan;
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
@@ -489,16 +497,16 @@ static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, u
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
  * the AVX-512 cells: the values the cells left over, then CACC's adds. */
 HOT_CLONES
-static void outputs16(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
-                      const int32_t *dk, const struct fp16_rows *wide, const int16_t *wide_key,
-                      uint32_t k0, struct out_scratch *sc, uint32_t *res)
+static void outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
+                      const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
+                      uint32_t *res)
 {
-    const int16_t *wm = wide->m + (size_t)k0 * ops->depth;
-    const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
+    const int16_t *dm = row->m;
+    const int8_t *dh = row->h;
+    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth, *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
-    const int16_t *wk = wide_key + (size_t)k0 * ops->depth;
-    cmac_fp16_cells16_avx512(ops, dm, dh, dk, wm, wh, wk, &shift8_rows[0][0], total, mx, sc->rest,
-                             sc->flagged);
+    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, wmk, wh, &shift8_rows[0][0], total,
+                             mx, sc->rest, sc->flagged);
     struct hard_queue *q = &sc->q;
     q->n = 0;
     uint32_t cell = 0; /* the products left out, through the Booth array */
@@ -511,7 +519,7 @@ static void outputs16(const struct conv_operands *ops, const int16_t *dm, const 
                 int32_t d = dm[i];
                 for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
                     uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;
-                    int32_t w = wm[(size_t)i * WIDE_LANES + l];
+                    int32_t w = wmk[(size_t)i * WIDE_LANES + l] >> 16;
                     q->cell[q->n] = at;
                     q->neg[q->n] = (uint32_t)((d ^ w) < 0);
                     q->d[q->n] = (uint32_t)abs(d);
@@ -540,14 +548,15 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    uint32_t group = j->wide.m ? WIDE_LANES : ACC_LANES;
+    uint32_t group = j->wide.mk ? WIDE_LANES : ACC_LANES;
     for (uint32_t k0 = 0; k0 < ops->kernels; k0 += group) {
         uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
-            if (!row_nan[i] && j->wide.m)
-                outputs16(ops, d->m + i * depth, d->h + i * depth, d->key + i * depth, &j->wide,
-                          j->wide_key, k0, sc, res);
+            struct fp16_rows row = {d->m + i * depth, d->h + i * depth, d->m32 + i * depth,
+                                    d->h32 + i * depth, d->key + i * depth};
+            if (!row_nan[i] && j->wide.mk)
+                outputs16(ops, &row, &j->wide, k0, sc, res);
             else if (!row_nan[i])
                 outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
                         j->w.h + k0 * depth, lanes, sc, j->simd, res);
@@ -566,10 +575,11 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct fp16_job *j = ctx;
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    struct fp16_rows d = {malloc(ROW_BLOCK * depth * sizeof *d.m), malloc(ROW_BLOCK * depth),
-                          malloc(ROW_BLOCK * depth * sizeof *d.key)};
+    size_t n = ROW_BLOCK * depth;
+    struct fp16_rows d = {malloc(n * sizeof *d.m), malloc(n), malloc(n * sizeof *d.m32),
+                          malloc(n * sizeof *d.h32), malloc(n * sizeof *d.key)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.key;
+    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -577,9 +587,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = has_nan(raw, used_values(ops));
             decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
-            for (size_t v = 0; j->wide.m && v < used_values(ops); v++) {
-                int32_t m = d.m[i * depth + v];
-                d.key[i * depth + v] = 16 * ((m < 0) << 8 | (abs(m) & 0xff));
+            for (size_t v = i * depth; j->wide.mk && v < i * depth + used_values(ops); v++) {
+                d.m32[v] = d.m[v];
+                d.h32[v] = d.h[v];
+                d.key[v] = 16 * ((d.m[v] < 0) << 8 | (abs(d.m[v]) & 0xff));
             }
         }
         row_block(j, worker, r0, rn, &d, row_nan, &sc);
@@ -588,6 +599,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     scratch_free(&sc);
     free(d.m);
     free(d.h);
+    free(d.m32);
+    free(d.h32);
     free(d.key);
 }
 
@@ -607,29 +620,26 @@ static void reference_layer(struct fp16_job *j)
  * (k0 * depth + WIDE_LANES * i + l)), the last block padded with zeros;
  * wide stays empty (the per-kernel cells are used) when memory is short. */
 static void interleave(const struct fp16_rows *w, const struct conv_operands *ops,
-                       struct fp16_rows *wide, int16_t **key)
+                       struct wide_kernels *wide)
 {
     size_t depth = ops->depth, blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
     size_t n = blocks * WIDE_LANES * depth;
-    wide->m = malloc(n * sizeof *wide->m);
-    wide->h = malloc(n);
-    *key = malloc(n * sizeof **key);
-    if (!wide->m || !wide->h || !*key) {
-        free(wide->m);
+    wide->mk = malloc(n * sizeof *wide->mk);
+    wide->h = malloc(n * sizeof *wide->h);
+    if (!wide->mk || !wide->h) {
+        free(wide->mk);
         free(wide->h);
-        free(*key);
-        *wide = (struct fp16_rows){0};
-        *key = NULL;
+        *wide = (struct wide_kernels){0};
         return;
     }
     for (size_t k = 0; k < blocks * WIDE_LANES; k++) {
         size_t base = k / WIDE_LANES * WIDE_LANES * depth + k % WIDE_LANES;
         for (size_t i = 0; i < depth; i++) {
             bool real = k < ops->kernels;
-            int16_t m = real ? w->m[k * depth + i] : 0;
-            wide->m[base + WIDE_LANES * i] = m;
+            int32_t m = real ? w->m[k * depth + i] : 0;
+            wide->mk[base + WIDE_LANES * i] =
+                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
             wide->h[base + WIDE_LANES * i] = real ? w->h[k * depth + i] : ZERO_HIGH;
-            (*key)[base + WIDE_LANES * i] = (int16_t)((m < 0) << 8 | (abs(m) & 0xff));
         }
     }
 }
@@ -648,7 +658,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     if (fast) {
         decode(ops->weight, n, j.w.m, j.w.h);
         if (j.simd)
-            interleave(&j.w, ops, &j.wide, &j.wide_key);
+            interleave(&j.w, ops, &j.wide);
         for (uint32_t k = 0; k < ops->kernels; k++)
             kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, used_values(ops));
         unsigned workers = dla_threads(), blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
@@ -665,9 +675,8 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         st->nan_out += j.nan_out[t];
     free(j.w.m);
     free(j.w.h);
-    free(j.wide.m);
+    free(j.wide.mk);
     free(j.wide.h);
-    free(j.wide_key);
     free(kernel_nan);
 }
 

@@ -198,18 +198,19 @@ AVX512_F static void store_wide(int64_t *out, __m512i v)
  * sum, then per value the 16 products shifted by their alignment when it
  * is 0, 4 or 8 bits (an arithmetic shift: exact for 0 and 4, floor(P /
  * 256) for 8, less the Booth carry from the row of carry8 for the data
- * value's sign and low byte, dk, indexed by the weight's key).  Eight values'
+ * value's sign and low byte, dk, indexed by the weight's key).  Operands are
+ * 32-bit so that they load without conversions (which share the vector
+ * unit's busiest port with the permutes and compares).  Eight values'
  * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
  * sums take each eight. */
-AVX512_F static inline __attribute__((always_inline)) void cell16(const int16_t *dm, const int8_t *dh, const int32_t *dk,
-                            const int16_t *wm, const int8_t *wh, const int16_t *wk,
-                            const uint32_t *carry8, uint32_t nj, uint32_t cell, int64_t *total,
-                            int64_t *mx, uint16_t *rest, uint64_t *flagged)
+AVX512_F static inline __attribute__((always_inline)) void
+cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *wmk,
+       const int32_t *wh, const uint32_t *carry8, uint32_t nj, uint32_t cell, int64_t *total,
+       int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
     __m512i h[64], top = _mm512_setzero_si512();
     for (uint32_t j = 0; j < nj; j++) {
-        h[j] = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(wh + 16 * j))),
-                                _mm512_set1_epi32(dh[j]));
+        h[j] = _mm512_add_epi32(_mm512_loadu_si512(wh + 16 * j), _mm512_set1_epi32(dh[j]));
         top = _mm512_max_epi32(top, h[j]);
     }
     const __m512i eight = _mm512_set1_epi32(8), twelve = _mm512_set1_epi32(12),
@@ -221,17 +222,16 @@ AVX512_F static inline __attribute__((always_inline)) void cell16(const int16_t 
         __m512i part = _mm512_setzero_si512();
         uint32_t end = nj - j0 < 8 ? nj : j0 + 8;
         for (uint32_t j = j0; j < end; j++) {
-            int32_t d = dm[j];
             __m512i s = _mm512_sub_epi32(top, h[j]);
-            __m512i w = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(wm + 16 * j)));
-            __m512i p = _mm512_mullo_epi32(w, _mm512_set1_epi32(d));
+            __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
+            __m512i p = _mm512_mullo_epi32(_mm512_srai_epi32(mk, 16), _mm512_set1_epi32(dm[j]));
             __mmask16 easy = _mm512_cmple_epu32_mask(s, eight);
             part = _mm512_mask_add_epi32(part, easy, part, _mm512_srav_epi32(p, s));
             /* the carries of the products aligned by 8 bits */
-            __m512i key = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(wk + 16 * j)));
             __m512i row = _mm512_loadu_si512(carry8 + dk[j]);
-            __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(key, 5), row);
-            __m512i carry = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(key, low5)), one);
+            /* vpermd reads the index's low four bits: the key's bits 5-8 */
+            __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(mk, 5), row);
+            __m512i carry = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
             /* aligned by 12 to 60 bits (a zero's "alignment" is 72 or more) */
             __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
@@ -247,19 +247,18 @@ AVX512_F static inline __attribute__((always_inline)) void cell16(const int16_t 
     flagged[cell] = flags;
 }
 
-AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
-                                       const int8_t *dh, const int32_t *dk, const int16_t *wm,
-                                       const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
-                                       int64_t *total, int64_t *mx, uint16_t *rest,
-                                       uint64_t *flagged)
+AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
+                                       const int32_t *dh, const int32_t *dk, const int32_t *wmk,
+                                       const int32_t *wh, const uint32_t *carry8, int64_t *total,
+                                       int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            cell16(dm + off, dh + off, dk + off, wm + 16 * off, wh + 16 * off, wk + 16 * off,
-                   carry8, nj, cells, total, mx, rest + off, flagged);
+            cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, nj, cells,
+                   total, mx, rest + off, flagged);
         }
     }
 }
@@ -273,13 +272,13 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int16_t *dm,
-                              const int8_t *dh, const int32_t *dk, const int16_t *wm,
-                              const int8_t *wh, const int16_t *wk, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
+                              const int32_t *dh, const int32_t *dk, const int32_t *wmk,
+                              const int32_t *wh, const uint32_t *carry8, int64_t *total,
+                              int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
-    (void)ops, (void)dm, (void)dh, (void)dk, (void)wm, (void)wh, (void)wk, (void)carry8,
-        (void)total, (void)mx, (void)rest, (void)flagged;
+    (void)ops, (void)dm, (void)dh, (void)dk, (void)wmk, (void)wh, (void)carry8, (void)total,
+        (void)mx, (void)rest, (void)flagged;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
