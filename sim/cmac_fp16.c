@@ -492,7 +492,7 @@ struct fp16_job {
     const struct conv_operands *ops;
     struct fp16_rows w;
     struct wide_kernels wide;
-    const bool *kernel_nan;
+    bool *kernel_nan;
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
     bool failed[DLA_MAX_THREADS];
@@ -628,32 +628,48 @@ static void reference_layer(struct fp16_job *j)
                                    ops->weight + (size_t)k * ops->depth));
 }
 
-/* The decoded kernels interleaved by WIDE_LANES (value i of kernel k0 + l at
- * (k0 * depth + WIDE_LANES * i + l)), the last block padded with zeros;
+/* Room for the kernels interleaved by WIDE_LANES, the last block padded;
  * wide stays empty (the per-kernel cells are used) when memory is short. */
-static void interleave(const struct fp16_rows *w, const struct conv_operands *ops,
-                       struct wide_kernels *wide)
+static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wide)
 {
-    size_t depth = ops->depth, blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
-    size_t n = blocks * WIDE_LANES * depth;
+    size_t blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    size_t n = blocks * WIDE_LANES * ops->depth;
     wide->mk = malloc(n * sizeof *wide->mk);
     wide->h = malloc(n * sizeof *wide->h);
     if (!wide->mk || !wide->h) {
         free(wide->mk);
         free(wide->h);
         *wide = (struct wide_kernels){0};
-        return;
     }
-    for (size_t k = 0; k < blocks * WIDE_LANES; k++) {
-        size_t base = k / WIDE_LANES * WIDE_LANES * depth + k % WIDE_LANES;
+}
+
+/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded into
+ * j->w, its NaN flags set and, for the AVX-512 cells, interleaved into
+ * j->wide (padding kernels are zeros). */
+static void prepare_block(struct fp16_job *j, size_t b)
+{
+    const struct conv_operands *ops = j->ops;
+    size_t depth = ops->depth, k0 = b * WIDE_LANES;
+    size_t kn = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
+    decode(ops->weight + k0 * depth, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+    for (size_t k = k0; k < k0 + kn; k++)
+        j->kernel_nan[k] = has_nan(ops->weight + k * depth, used_values(ops));
+    for (size_t l = 0; j->wide.mk && l < WIDE_LANES; l++) {
+        size_t k = k0 + l, base = k0 * depth + l;
         for (size_t i = 0; i < depth; i++) {
-            bool real = k < ops->kernels;
-            int32_t m = real ? w->m[k * depth + i] : 0;
-            wide->mk[base + WIDE_LANES * i] =
+            int32_t m = l < kn ? j->w.m[k * depth + i] : 0;
+            j->wide.mk[base + WIDE_LANES * i] =
                 (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
-            wide->h[base + WIDE_LANES * i] = real ? w->h[k * depth + i] : ZERO_HIGH;
+            j->wide.h[base + WIDE_LANES * i] = l < kn ? j->w.h[k * depth + i] : ZERO_HIGH;
         }
     }
+}
+
+static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
+{
+    struct fp16_job *j = ctx;
+    for (size_t b = worker; b * WIDE_LANES < j->ops->kernels; b += workers)
+        prepare_block(j, b);
 }
 
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
@@ -668,12 +684,11 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     j.kernel_nan = kernel_nan;
     bool fast = j.w.m && j.w.h && kernel_nan && ops->seg_len <= CELL_MAX;
     if (fast) {
-        decode(ops->weight, n, j.w.m, j.w.h);
         if (j.simd)
-            interleave(&j.w, ops, &j.wide);
-        for (uint32_t k = 0; k < ops->kernels; k++)
-            kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, used_values(ops));
-        unsigned workers = dla_threads(), blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
+            wide_alloc(ops, &j.wide);
+        unsigned workers = dla_threads(), kblocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+        dla_parallel(workers < kblocks ? workers : (kblocks ? kblocks : 1), prepare_worker, &j);
+        unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
             fast &= !j.failed[t];
