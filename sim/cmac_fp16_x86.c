@@ -80,7 +80,7 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
     __mmask64 m4 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 4)));
     __mmask64 m8 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 8)));
     __mmask64 nonzero = _mm512_cmpge_epi8_mask(h, _mm512_setzero_si512());
-    m8 &= nonzero; /* (a zero's sum is below -99, under mx - 8 anyway) */
+    m8 &= nonzero; /* real products only (a zero's sum is below -99) */
     *hard = nonzero & ~(m0 | m4 | m8);
     *shift8 = m8;
     *mx_out = mx;
