@@ -313,8 +313,8 @@ static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_
 #define ACC_LANES 8u /* outputs (kernels of one row) accumulated side by side */
 _Static_assert(ACC_LANES == 8, "cmac_fp16_acc_cells_avx512 adds eight lanes");
 #define WIDE_LANES 16u /* kernels of cmac_fp16_cells16_avx512 */
-#define MASK40    ((1ull << 40) - 1)
-#define LOW39     ((1ull << 39) - 1)
+#define MASK40     ((1ull << 40) - 1)
+#define LOW39      ((1ull << 39) - 1)
 
 static inline int64_t sext40(uint64_t v)
 {
@@ -359,8 +359,8 @@ static inline __attribute__((always_inline)) uint64_t acc_add_lane(uint64_t acc,
     uint64_t round = sum < 0 ? guard & sticky : guard;
     int64_t rounded = sext40((uint64_t)sum + round);
     bool flip = (rounded < 0) != (sum < 0);
-    int64_t fin = flip ? sext40(((uint64_t)rounded & MASK40) >> 1 | (uint64_t)(sum < 0) << 39)
-                       : rounded;
+    int64_t fin =
+        flip ? sext40(((uint64_t)rounded & MASK40) >> 1 | (uint64_t)(sum < 0) << 39) : rounded;
     exp += flip;
     uint64_t r = (uint64_t)(fin == 0 ? 0 : exp & 0xff) << 40 | ((uint64_t)fin & MASK40);
     uint64_t nan = 0xffull << 40 | (((uint64_t)acc_m >> 29) & 0x7ffu) << 29;
@@ -395,8 +395,8 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
 struct out_scratch {
     int64_t *total, *mx;
     struct hard_queue q;
-    uint16_t *rest;     /* cmac_fp16_cells16_avx512's, per value */
-    uint64_t *flagged;  /* and per cell */
+    uint16_t *rest;    /* cmac_fp16_cells16_avx512's, per value */
+    uint64_t *flagged; /* and per cell */
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -515,7 +515,8 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
 {
     const int16_t *dm = row->m;
     const int8_t *dh = row->h;
-    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth, *wh = wide->h + (size_t)k0 * ops->depth;
+    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth,
+                  *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
     cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, wmk, wh, &shift8_rows[0][0], total,
                              mx, sc->rest, sc->flagged);

@@ -47,12 +47,12 @@ __attribute__((target("avx512f,avx512bw"))) static int32_t max_epi8(__m512i h)
 }
 
 /* The masked products' sum (two halves of 32 channels) in 32-bit lanes. */
-__attribute__((target("avx512f,avx512bw"))) static __m512i masked_dot(__m512i d0, __m512i d1,
-                                                                      __m512i w0, __m512i w1,
-                                                                      __mmask64 m)
+__attribute__((target("avx512f,avx512bw"))) static __m512i
+masked_dot(__m512i d0, __m512i d1, __m512i w0, __m512i w1, __mmask64 m)
 {
-    return _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)m, d0), w0),
-                            _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), d1), w1));
+    return _mm512_add_epi32(
+        _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)m, d0), w0),
+        _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), d1), w1));
 }
 
 /* The masked products' low bits (low = 15 or 255) summed in 32-bit lanes:
@@ -61,8 +61,9 @@ __attribute__((target("avx512f,avx512bw"))) static __m512i masked_low(__m512i p0
                                                                       __mmask64 m, short low)
 {
     __m512i bits = _mm512_set1_epi16(low);
-    __m512i l = _mm512_add_epi16(_mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)m, p0), bits),
-                                 _mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), p1), bits));
+    __m512i l =
+        _mm512_add_epi16(_mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)m, p0), bits),
+                         _mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), p1), bits));
     return _mm512_madd_epi16(l, _mm512_set1_epi16(1));
 }
 
@@ -93,8 +94,9 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
     /* per 32-bit lane: floor(P / 16) summed is (sum P - sum P mod 16) / 16, exactly */
     __m512i a4 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m4), masked_low(p0, p1, m4, 15));
     __m512i a8 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m8), masked_low(p0, p1, m8, 255));
-    __m512i lanes = _mm512_add_epi32(masked_dot(d0, d1, w0, w1, m0),
-                                     _mm512_add_epi32(_mm512_srai_epi32(a4, 4), _mm512_srai_epi32(a8, 8)));
+    __m512i lanes =
+        _mm512_add_epi32(masked_dot(d0, d1, w0, w1, m0),
+                         _mm512_add_epi32(_mm512_srai_epi32(a4, 4), _mm512_srai_epi32(a8, 8)));
     return sum_epi32(lanes);
 }
 
@@ -125,8 +127,8 @@ AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
     __m512i lead = _mm512_sub_epi64(
         lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))), _mm512_set1_epi64(26));
     __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
-    __m512i m_exp =
-        _mm512_and_si512(_mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead), byte);
+    __m512i m_exp = _mm512_and_si512(
+        _mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead), byte);
     __mmask8 acc_nan = _mm512_cmpeq_epi64_mask(acc_exp, byte);
     acc_exp = _mm512_mask_mov_epi64(acc_exp, _mm512_cmpeq_epi64_mask(acc_m, zero), zero);
     __mmask8 mac_bigger = _mm512_cmpgt_epi64_mask(m_exp, acc_exp);
@@ -137,24 +139,26 @@ AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
     __mmask8 near = _mm512_cmple_epi64_mask(diff, c40);
     __m512i d = _mm512_min_epi64(diff, c40);
     __m512i low = _mm512_and_si512(smaller, _mm512_sub_epi64(_mm512_sllv_epi64(one, d), one));
-    __m512i out_bits = _mm512_maskz_mov_epi64(near, _mm512_sllv_epi64(low, _mm512_sub_epi64(c40, d)));
+    __m512i out_bits =
+        _mm512_maskz_mov_epi64(near, _mm512_sllv_epi64(low, _mm512_sub_epi64(c40, d)));
     __m512i sum_raw =
         _mm512_add_epi64(other, _mm512_maskz_mov_epi64(near, _mm512_srav_epi64(smaller, d)));
     __mmask8 overflow =
         _mm512_cmpgt_epu64_mask(_mm512_add_epi64(_mm512_srai_epi64(sum_raw, 39), one), one);
     __m512i sign_low =
         _mm512_and_si512(_mm512_xor_si512(sum_raw, _mm512_srai_epi64(sum_raw, 63)), low39);
-    __m512i sh = _mm512_maskz_mov_epi64((__mmask8)~overflow,
-                                        _mm512_sub_epi64(lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
+    __m512i sh = _mm512_maskz_mov_epi64(
+        (__mmask8)~overflow, _mm512_sub_epi64(lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
     __m512i fill = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(sh, sh),
                                           _mm512_srlv_epi64(out_bits, _mm512_sub_epi64(c40, sh)));
-    __m512i sum = _mm512_mask_mov_epi64(
-        sext40_epi64(_mm512_or_si512(_mm512_sllv_epi64(sum_raw, sh), fill)), overflow,
-        _mm512_srai_epi64(sum_raw, 1));
+    __m512i sum =
+        _mm512_mask_mov_epi64(sext40_epi64(_mm512_or_si512(_mm512_sllv_epi64(sum_raw, sh), fill)),
+                              overflow, _mm512_srai_epi64(sum_raw, 1));
     __m512i out_norm = _mm512_and_si512(_mm512_sllv_epi64(out_bits, sh), mask40);
     __m512i exp = _mm512_mask_add_epi64(_mm512_sub_epi64(big, sh), overflow, big, one);
-    __mmask8 guard = (__mmask8)((overflow & _mm512_test_epi64_mask(sum_raw, one)) |
-                                (~overflow & _mm512_test_epi64_mask(out_norm, _mm512_slli_epi64(one, 39))));
+    __mmask8 guard =
+        (__mmask8)((overflow & _mm512_test_epi64_mask(sum_raw, one)) |
+                   (~overflow & _mm512_test_epi64_mask(out_norm, _mm512_slli_epi64(one, 39))));
     __mmask8 sticky = (__mmask8)((overflow & _mm512_test_epi64_mask(out_bits, out_bits)) |
                                  (~overflow & _mm512_test_epi64_mask(out_norm, low39)));
     __mmask8 neg = _mm512_cmplt_epi64_mask(sum, zero);
@@ -170,7 +174,8 @@ AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
     __m512i r = _mm512_or_si512(_mm512_slli_epi64(exp, 40), _mm512_and_si512(fin, mask40));
     __m512i nan = _mm512_or_si512(
         _mm512_slli_epi64(byte, 40),
-        _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(acc_m, 29), _mm512_set1_epi64(0x7ff)), 29));
+        _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(acc_m, 29), _mm512_set1_epi64(0x7ff)),
+                          29));
     r = _mm512_mask_mov_epi64(r, acc_nan, nan);
     return _mm512_mask_mov_epi64(r, _mm512_cmpeq_epi64_mask(mant, zero), acc);
 }
@@ -231,7 +236,8 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
             __m512i row = _mm512_loadu_si512(carry8 + dk[j]);
             /* vpermd reads the index's low four bits: the key's bits 5-8 */
             __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(mk, 5), row);
-            __m512i carry = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
+            __m512i carry =
+                _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
             /* aligned by 12 to 60 bits (a zero's "alignment" is 72 or more) */
             __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
@@ -272,10 +278,10 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
-                              const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-                              const int32_t *wh, const uint32_t *carry8, int64_t *total,
-                              int64_t *mx, uint16_t *rest, uint64_t *flagged)
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
+                              const int32_t *dk, const int32_t *wmk, const int32_t *wh,
+                              const uint32_t *carry8, int64_t *total, int64_t *mx, uint16_t *rest,
+                              uint64_t *flagged)
 {
     (void)ops, (void)dm, (void)dh, (void)dk, (void)wmk, (void)wh, (void)carry8, (void)total,
         (void)mx, (void)rest, (void)flagged;

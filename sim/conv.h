@@ -281,10 +281,10 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
  * rest[i] flags the kernels whose product with value i is aligned by 12
  * bits or more (left out), flagged[c] the cell's values with such a product
  * (bit j for its value j). */
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
-                              const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-                              const int32_t *wh, const uint32_t *carry8, int64_t *total,
-                              int64_t *mx, uint16_t *rest, uint64_t *flagged);
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
+                              const int32_t *dk, const int32_t *wmk, const int32_t *wh,
+                              const uint32_t *carry8, int64_t *total, int64_t *mx, uint16_t *rest,
+                              uint64_t *flagged);
 /* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 
