@@ -63,8 +63,10 @@
 struct fp16_rows {
     int16_t *m; /* signed aligned mantissa, 0 for a zero */
     int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
-    /* data rows for the AVX-512 cells: m and h widened, the value's row of shift8_rows */
+    /* data rows for the AVX-512 cells: m and h widened, the value's row of
+     * shift8_rows, each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *h32, *key;
+    uint8_t *live, *nlive;
 };
 
 /* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
@@ -518,8 +520,8 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth,
                   *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
-    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, wmk, wh, &shift8_rows[0][0], total,
-                             mx, sc->rest, sc->flagged);
+    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
+                             &shift8_rows[0][0], total, mx, sc->rest, sc->flagged);
     struct hard_queue *q = &sc->q;
     q->n = 0;
     uint32_t cell = 0; /* the products left out, through the Booth array */
@@ -566,8 +568,9 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
         uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
-            struct fp16_rows row = {d->m + i * depth, d->h + i * depth, d->m32 + i * depth,
-                                    d->h32 + i * depth, d->key + i * depth};
+            struct fp16_rows row = {d->m + i * depth,     d->h + i * depth,    d->m32 + i * depth,
+                                    d->h32 + i * depth,   d->key + i * depth,  d->live + i * depth,
+                                    d->nlive + i * depth};
             if (!row_nan[i] && j->wide.mk)
                 outputs16(ops, &row, &j->wide, k0, sc, res);
             else if (!row_nan[i])
@@ -583,16 +586,43 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
     }
 }
 
+/* The AVX-512 cells' view of the decoded row at offset at of d: values
+ * widened, carry rows, and per cell the offsets of its nonzero values. */
+static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
+{
+    for (size_t v = at; v < at + used_values(ops); v++) {
+        d->m32[v] = d->m[v];
+        d->h32[v] = d->h[v];
+        d->key[v] = 16 * ((d->m[v] < 0) << 8 | (abs(d->m[v]) & 0xff));
+    }
+    uint32_t cell = 0;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
+            size_t off = at + (size_t)ops->taps * c0 + (size_t)t * nj;
+            uint8_t n = 0;
+            for (uint32_t v = 0; v < nj; v++) {
+                d->live[off + n] = (uint8_t)v;
+                n += d->m[off + v] != 0;
+            }
+            d->nlive[at + cell] = n;
+        }
+    }
+}
+
 static void layer_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     size_t n = ROW_BLOCK * depth;
-    struct fp16_rows d = {malloc(n * sizeof *d.m), malloc(n), malloc(n * sizeof *d.m32),
-                          malloc(n * sizeof *d.h32), malloc(n * sizeof *d.key)};
+    struct fp16_rows d = {malloc(n * sizeof *d.m),   malloc(n),
+                          malloc(n * sizeof *d.m32), malloc(n * sizeof *d.h32),
+                          malloc(n * sizeof *d.key), malloc(n),
+                          malloc(n)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key;
+    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
+              d.nlive;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -600,11 +630,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = has_nan(raw, used_values(ops));
             decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
-            for (size_t v = i * depth; j->wide.mk && v < i * depth + used_values(ops); v++) {
-                d.m32[v] = d.m[v];
-                d.h32[v] = d.h[v];
-                d.key[v] = 16 * ((d.m[v] < 0) << 8 | (abs(d.m[v]) & 0xff));
-            }
+            if (j->wide.mk)
+                widen_row(ops, &d, i * depth);
         }
         row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
@@ -615,6 +642,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     free(d.m32);
     free(d.h32);
     free(d.key);
+    free(d.live);
+    free(d.nlive);
 }
 
 /* Every output with the reference (when host memory for the fast path's

@@ -207,27 +207,31 @@ AVX512_F static void store_wide(int64_t *out, __m512i v)
  * 32-bit so that they load without conversions (which share the vector
  * unit's busiest port with the permutes and compares).  Eight values'
  * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
- * sums take each eight. */
+ * sums take each eight.  Only the data values that are not zero (live, their
+ * offsets in the cell) are visited: a zero's products are zero and its
+ * exponent sum never the largest. */
 AVX512_F static inline __attribute__((always_inline)) void
 cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-       const int32_t *wh, const uint32_t *carry8, uint32_t nj, uint32_t cell, int64_t *total,
-       int64_t *mx, uint16_t *rest, uint64_t *flagged)
+       const int32_t *wh, const uint32_t *carry8, const uint8_t *live, uint32_t nlive,
+       uint32_t cell, int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
     __m512i h[64], top = _mm512_setzero_si512();
-    for (uint32_t j = 0; j < nj; j++) {
-        h[j] = _mm512_add_epi32(_mm512_loadu_si512(wh + 16 * j), _mm512_set1_epi32(dh[j]));
-        top = _mm512_max_epi32(top, h[j]);
+    for (uint32_t t = 0; t < nlive; t++) {
+        uint32_t j = live[t];
+        h[t] = _mm512_add_epi32(_mm512_loadu_si512(wh + 16 * j), _mm512_set1_epi32(dh[j]));
+        top = _mm512_max_epi32(top, h[t]);
     }
     const __m512i eight = _mm512_set1_epi32(8), twelve = _mm512_set1_epi32(12),
                   span = _mm512_set1_epi32(64 - 12), one = _mm512_set1_epi32(1),
                   low5 = _mm512_set1_epi32(31);
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
     uint64_t flags = 0;
-    for (uint32_t j0 = 0; j0 < nj; j0 += 8) {
+    for (uint32_t t0 = 0; t0 < nlive; t0 += 8) {
         __m512i part = _mm512_setzero_si512();
-        uint32_t end = nj - j0 < 8 ? nj : j0 + 8;
-        for (uint32_t j = j0; j < end; j++) {
-            __m512i s = _mm512_sub_epi32(top, h[j]);
+        uint32_t end = nlive - t0 < 8 ? nlive : t0 + 8;
+        for (uint32_t t = t0; t < end; t++) {
+            uint32_t j = live[t];
+            __m512i s = _mm512_sub_epi32(top, h[t]);
             __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
             __m512i p = _mm512_mullo_epi32(_mm512_srai_epi32(mk, 16), _mm512_set1_epi32(dm[j]));
             __mmask16 easy = _mm512_cmple_epu32_mask(s, eight);
@@ -239,7 +243,7 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
             __m512i carry =
                 _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
-            /* aligned by 12 to 60 bits (a zero's "alignment" is 72 or more) */
+            /* aligned by 12 to 60 bits (a zero weight's "alignment" is 72 or more) */
             __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
             rest[j] = more;
             flags |= (uint64_t)(more != 0) << j;
@@ -254,17 +258,18 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
 }
 
 AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
-                                       const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-                                       const int32_t *wh, const uint32_t *carry8, int64_t *total,
-                                       int64_t *mx, uint16_t *rest, uint64_t *flagged)
+                                       const int32_t *dh, const int32_t *dk, const uint8_t *live,
+                                       const uint8_t *nlive, const int32_t *wmk, const int32_t *wh,
+                                       const uint32_t *carry8, int64_t *total, int64_t *mx,
+                                       uint16_t *rest, uint64_t *flagged)
 {
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, nj, cells,
-                   total, mx, rest + off, flagged);
+            cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,
+                   nlive[cells], cells, total, mx, rest + off, flagged);
         }
     }
 }
@@ -279,12 +284,12 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
 }
 
 void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
-                              const int32_t *dk, const int32_t *wmk, const int32_t *wh,
-                              const uint32_t *carry8, int64_t *total, int64_t *mx, uint16_t *rest,
-                              uint64_t *flagged)
+                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
+                              const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
+                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
 {
-    (void)ops, (void)dm, (void)dh, (void)dk, (void)wmk, (void)wh, (void)carry8, (void)total,
-        (void)mx, (void)rest, (void)flagged;
+    (void)ops, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
+        (void)carry8, (void)total, (void)mx, (void)rest, (void)flagged;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
