@@ -1,5 +1,5 @@
 /* CMAC + CACC, fp16 mode, fast: the same bits as the reference in
- * cacc_fp16.c, computed with loops the compiler vectorises.
+ * cacc_fp16.c, computed with integer arithmetic the vector unit runs.
  *
  * What is exact.  The MAC cell multiplies two aligned mantissas (at most
  * 14 bits each: 11 bits shifted left by the exponent's low two bits) with a
@@ -14,15 +14,26 @@
  * tests/unit/test_cmac_fp16.c), so s = 0 and s = 4 -- nearly every product
  * of real data, whose exponents within one atomic operation rarely differ
  * by more than one step -- are an arithmetic shift of an integer product.
- * The rest ("hard" products, s >= 8) are rare; a cell that has any computes
- * them with the reference Booth array.  The sum of a cell's products is
- * exact in 64 bits, so its order does not matter.
+ * For s = 8 the carry depends only on the low bytes of the two mantissas
+ * and the sign, so it comes from a 16 KB table filled from the Booth array
+ * (checked for every mantissa pair).  The rest ("hard" products, s >= 12:
+ * about 0.5% of ResNet-18's) go through the Booth array, queued and
+ * vectorised.  The sum of a cell's products is exact in 64 bits, so its
+ * order does not matter.
+ *
+ * CACC then adds the cells of an output one by one with its own rounding,
+ * a sequential chain per output; acc_add_lane does that add without
+ * branches so that the chains of 8 (portable) or 16 (AVX-512) kernels of
+ * one data row advance side by side.
  *
  * Operands are decoded once (a signed aligned mantissa and 4 x the
  * exponent's high part per element) instead of once per product, and
- * output positions are spread over dla_threads() workers.  A data row or
- * kernel holding a NaN takes the reference path (the NaN rules depend on
- * which operand comes first). */
+ * output positions are spread over dla_threads() workers.  With AVX-512
+ * (chosen at run time) the kernels are interleaved 16 at a time so that a
+ * cell is computed for 16 kernels in the vector lanes, with no horizontal
+ * reductions (cmac_fp16_x86.c).  A data row or kernel holding a NaN takes
+ * the reference path (the NaN rules depend on which operand comes first). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +63,18 @@
 struct fp16_rows {
     int16_t *m; /* signed aligned mantissa, 0 for a zero */
     int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
+    /* data rows for the AVX-512 cells: m and h widened, the value's row of
+     * shift8_rows, each cell's nonzero values (offsets in the cell) and their count */
+    int32_t *m32, *h32, *key;
+    uint8_t *live, *nlive;
+};
+
+/* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
+ * kernel k0 + l at k0 * depth + WIDE_LANES * i + l, k0 a multiple of
+ * WIDE_LANES): mk = m << 16 | sign << 8 | low byte of |m|, h as in
+ * fp16_rows; NULL when not used. */
+struct wide_kernels {
+    int32_t *mk, *h;
 };
 
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
@@ -93,7 +116,9 @@ static inline uint32_t booth_csa(uint32_t x, uint32_t y, uint32_t z, uint32_t *c
     return x ^ y ^ z;
 }
 
-static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
+/* The array's two carry-save output words for (-1)^neg * wt * dat. */
+static inline void booth_words(unsigned neg, uint32_t wt, uint32_t dat, uint32_t *sum,
+                               uint32_t *carry)
 {
     uint32_t bits = (wt << 1) ^ (neg ? 0xffffffffu : 0u), pp[8], inv[8];
     for (int i = 0; i < 8; i++) {
@@ -115,37 +140,122 @@ static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, uns
     bs = booth_csa(bs, bc, hi[3], &bc);
     bs = booth_csa(bs, bc, hi[4], &bc);
     uint32_t cc, cs = booth_csa(as, ac, bs, &cc);
-    cs = booth_csa(cs, cc, bc, &cc);
+    *sum = booth_csa(cs, cc, bc, carry);
+}
+
+static inline int32_t booth_shifted(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
+{
+    uint32_t cs, cc;
+    booth_words(neg, wt, dat, &cs, &cc);
     unsigned sh = shift & 31u; /* shifts of 32 and more give 0, below */
     uint32_t comp = shift > 28 ? 0 : (uint32_t)((int32_t)0xaaab0000u >> sh) + (shift >= 20);
     uint32_t r = (cs >> sh) + (cc >> sh) + comp;
     return (int32_t)(shift >= 32 ? 0 : r);
 }
 
-/* Products the fast loops leave out, queued with the cell they belong to
- * and computed together by the Booth array (a loop the compiler vectorises). */
+/* Products aligned by 8 bits, the commonest of the rest: floor(P / 256)
+ * minus the carry out of the two carry-save words' low bytes.  Those bytes
+ * depend only on the low bytes of both mantissas and the sign (the Booth
+ * digits below bit 8 read weight bits 0-7, the partial products' low bits
+ * dat's, and carry-save carries only move up), so the carry is a bit of a
+ * 2 x 256 x 256 table (16 KB), filled once from the Booth array itself. */
+static uint8_t shift8_carry[2 * 256 * 256 / 8];
+/* The same bits for the AVX-512 cells: a row of 512 bits per data sign and
+ * low byte, bit (weight sign << 8 | weight low byte) in it. */
+static uint32_t shift8_rows[2 * 256][16];
+static pthread_once_t shift8_once = PTHREAD_ONCE_INIT;
+
+/* The carries of all 2 x 256 x 256 products, one byte each (a loop the
+ * compiler vectorises: the table is filled at the first fp16 layer). */
+HOT_CLONES
+static void shift8_carries_of_all(uint8_t *carry)
+{
+    for (uint32_t i = 0; i < 2 * 256 * 256; i++) {
+        uint32_t cs, cc;
+        booth_words(i >> 16, (i >> 8) & 0xffu, i & 0xffu, &cs, &cc);
+        carry[i] = (uint8_t)(((cs & 0xffu) + (cc & 0xffu)) >> 8);
+    }
+}
+
+static void shift8_fill(void)
+{
+    static uint8_t all[2 * 256 * 256];
+    shift8_carries_of_all(all);
+    for (uint32_t i = 0; i < 2 * 256 * 256; i++) {
+        uint32_t neg = i >> 16, w = (i >> 8) & 0xffu, d = i & 0xffu, carry = all[i];
+        shift8_carry[i / 8] |= (uint8_t)(carry << (i % 8));
+        for (uint32_t d_neg = 0; d_neg < 2; d_neg++) { /* the weight's sign makes neg */
+            uint32_t key = (neg ^ d_neg) << 8 | w;
+            shift8_rows[d_neg << 8 | d][key / 32] |= carry << (key % 32);
+        }
+    }
+}
+
+/* The carry for signed aligned mantissas d and w (both nonzero). */
+static inline int32_t shift8_carry_of(int32_t d, int32_t w)
+{
+    uint32_t i = (uint32_t)((d ^ w) < 0) << 16 | ((uint32_t)abs(w) & 0xffu) << 8 |
+                 ((uint32_t)abs(d) & 0xffu);
+    return (shift8_carry[i / 8] >> (i % 8)) & 1;
+}
+
+static inline int32_t shift8_product(int32_t d, int32_t w)
+{
+    return ((d * w) >> 8) - shift8_carry_of(d, w);
+}
+
+/* The Booth carries of the products aligned by 8 bits (one bit per channel
+ * in mask), which the AVX-512 cell sums as floor(P / 256). */
+static inline int64_t shift8_carries(const int16_t *dm, const int16_t *wm, uint64_t mask)
+{
+    int64_t n = 0;
+    for (; mask; mask &= mask - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(mask);
+        n += shift8_carry_of(dm[i], wm[i]);
+    }
+    return n;
+}
+
+int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat)
+{
+    pthread_once(&shift8_once, shift8_fill);
+    int32_t d = (int32_t)dat, w = (int32_t)wt;
+    return shift8_product(neg ? -d : d, w);
+}
+
+/* Products the fast loops leave out: those aligned by 8 bits summed at once
+ * (shift8_product), the others queued with the cell they belong to and
+ * computed together by the Booth array (a loop the compiler vectorises). */
 struct hard_queue {
     uint32_t n;
     uint32_t *cell, *neg, *w, *d, *shift;
     int32_t *r;
 };
 
-static inline void enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                                uint64_t hard, int32_t mx, uint32_t cell, struct hard_queue *q)
+static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm,
+                                   const int8_t *wh, uint64_t hard, int32_t mx, uint32_t cell,
+                                   struct hard_queue *q)
 {
+    int64_t sum8 = 0;
     uint32_t k = q->n; /* locals: the stores below cannot change them */
     uint32_t *restrict qcell = q->cell, *restrict qneg = q->neg, *restrict qd = q->d,
                        *restrict qw = q->w, *restrict qshift = q->shift;
-    for (; hard; hard &= hard - 1, k++) {
+    for (; hard; hard &= hard - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(hard);
         int32_t d = dm[i], w = wm[i];
+        uint32_t shift = (uint32_t)(mx - dh[i] - wh[i]);
+        if (shift == 8) {
+            sum8 += shift8_product(d, w);
+            continue;
+        }
         qcell[k] = cell;
         qneg[k] = (uint32_t)((d ^ w) < 0);
         qd[k] = (uint32_t)(d < 0 ? -d : d);
         qw[k] = (uint32_t)(w < 0 ? -w : w);
-        qshift[k] = (uint32_t)(mx - dh[i] - wh[i]);
+        qshift[k++] = shift;
     }
     q->n = k;
+    return sum8;
 }
 
 /* The queue padded to whole groups of HARD_GROUP with products that give 0
@@ -200,49 +310,155 @@ static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_
     return total;
 }
 
-/* Per-worker room for one output's cells and hard products. */
+/* ---------------------------------------------------------------- CACC */
+
+#define ACC_LANES 8u /* outputs (kernels of one row) accumulated side by side */
+_Static_assert(ACC_LANES == 8, "cmac_fp16_acc_cells_avx512 adds eight lanes");
+#define WIDE_LANES 16u /* kernels of cmac_fp16_cells16_avx512 */
+#define MASK40     ((1ull << 40) - 1)
+#define LOW39      ((1ull << 39) - 1)
+
+static inline int64_t sext40(uint64_t v)
+{
+    return (int64_t)(v << 24) >> 24;
+}
+
+/* cacc_fp16_acc_add(acc, cacc_fp16_mac_pack(exp6, mant)) without branches,
+ * so that the accumulators of several outputs advance side by side (the
+ * loop over them vectorises) and no lane waits on a mispredicted jump.
+ * Each line mirrors a step of the reference; mant is the cell's exact sum
+ * (under 2^36 in magnitude) and exp6 its exponent (never the NaN code). */
+static inline __attribute__((always_inline)) uint64_t acc_add_lane(uint64_t acc, int64_t exp6,
+                                                                   int64_t mant)
+{
+    int64_t acc_exp = (int64_t)((acc >> 40) & 0xffu), acc_m = sext40(acc);
+    /* the partial sum normalised into the 40-bit frame */
+    int64_t lead = __builtin_clzll(((uint64_t)(mant ^ (mant >> 63)) << 1) | 1) - 26;
+    lead = lead > 37 ? 37 : lead;
+    int64_t m = (int64_t)((uint64_t)mant << (lead + 2));
+    int64_t m_exp = (exp6 + 49 - lead) & 0xff;
+    bool acc_nan = acc_exp == 0xff;
+    acc_exp = acc_m == 0 ? 0 : acc_exp;
+    /* align to the larger exponent, keeping the bits shifted out */
+    bool mac_bigger = m_exp > acc_exp;
+    int64_t big = mac_bigger ? m_exp : acc_exp;
+    int64_t diff = mac_bigger ? m_exp - acc_exp : acc_exp - m_exp;
+    int64_t smaller = mac_bigger ? acc_m : m, other = mac_bigger ? m : acc_m;
+    int64_t d = diff > 40 ? 40 : diff;
+    uint64_t out_bits = diff > 40 ? 0 : ((uint64_t)smaller & ((1ull << d) - 1)) << (40 - d);
+    int64_t sum_raw = other + (diff > 40 ? 0 : smaller >> d);
+    /* one bit too many, or redundant sign bits to shift out */
+    bool overflow = (uint64_t)((sum_raw >> 39) + 1) > 1;
+    int64_t sign_low = (sum_raw ^ (sum_raw >> 63)) & (int64_t)LOW39;
+    int64_t sh = overflow ? 0 : __builtin_clzll(((uint64_t)sign_low << 1) | 1) - 24;
+    uint64_t fill = sh ? out_bits >> (40 - sh) : 0;
+    int64_t sum = overflow ? sum_raw >> 1 : sext40(((uint64_t)sum_raw << sh) | fill);
+    uint64_t out_norm = (out_bits << sh) & MASK40;
+    int64_t exp = overflow ? big + 1 : big - sh;
+    /* round: positive results on the guard bit, negative ones on guard and sticky */
+    uint64_t guard = overflow ? (uint64_t)sum_raw & 1u : out_norm >> 39;
+    uint64_t sticky = overflow ? out_bits != 0 : (out_norm & LOW39) != 0;
+    uint64_t round = sum < 0 ? guard & sticky : guard;
+    int64_t rounded = sext40((uint64_t)sum + round);
+    bool flip = (rounded < 0) != (sum < 0);
+    int64_t fin =
+        flip ? sext40(((uint64_t)rounded & MASK40) >> 1 | (uint64_t)(sum < 0) << 39) : rounded;
+    exp += flip;
+    uint64_t r = (uint64_t)(fin == 0 ? 0 : exp & 0xff) << 40 | ((uint64_t)fin & MASK40);
+    uint64_t nan = 0xffull << 40 | (((uint64_t)acc_m >> 29) & 0x7ffu) << 29;
+    return mant == 0 ? acc : acc_nan ? nan : r;
+}
+
+uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant)
+{
+    return acc_add_lane(acc, exp6, mant);
+}
+
+/* CACC's adds of ACC_LANES outputs, cell after cell (cell c of lane l at
+ * c * ACC_LANES + l), without the vector unit. */
+static inline void acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[ACC_LANES])
+{
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < ACC_LANES; l++)
+            acc[l] = acc_add_lane(acc[l], mx[c * ACC_LANES + l], total[c * ACC_LANES + l]);
+}
+
+void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8])
+{
+    if (cmac_fp16_simd())
+        cmac_fp16_acc_cells_avx512(mx, total, cells, ACC_LANES, acc);
+    else
+        acc_cells(mx, total, cells, acc);
+}
+
+/* Per-worker room for the cells of ACC_LANES outputs (cell c of lane l at
+ * c * ACC_LANES + l) and their hard products. */
 struct out_scratch {
-    int64_t *total;
-    int32_t *mx;
+    int64_t *total, *mx;
     struct hard_queue q;
+    uint16_t *rest;    /* cmac_fp16_cells16_avx512's, per value */
+    uint64_t *flagged; /* and per cell */
 };
 
+/* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
+ * and wh on: each cell's products, then CACC's adds of every lane side by
+ * side; res[l] gets lane l's fp32 result. */
 HOT_CLONES
-static uint32_t output(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
-                       const int16_t *wm, const int8_t *wh, struct out_scratch *sc, bool simd)
+static void outputs(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
+                    const int16_t *wm, const int8_t *wh, uint32_t lanes, struct out_scratch *sc,
+                    bool simd, uint32_t *res)
 {
     uint32_t cells = 0;
     sc->q.n = 0;
-    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
-        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
-        for (uint32_t t = 0; t < ops->taps; t++, cells++) {
-            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            uint64_t hard;
-            int32_t mx;
-            /* a few channels (a first layer's) are quicker without the vector unit */
-            sc->total[cells] =
-                simd && nj >= SIMD_MIN_CELL
-                    ? cmac_fp16_cell_avx512(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard)
-                    : easy_sum(dm + off, dh + off, wm + off, wh + off, nj, &mx, &hard);
-            sc->mx[cells] = mx;
-            if (hard)
-                enqueue_hard(dm + off, dh + off, wm + off, wh + off, hard, mx, cells, &sc->q);
+    for (uint32_t l = 0; l < ACC_LANES; l++) {
+        const int16_t *wml = wm + (size_t)l * ops->depth;
+        const int8_t *whl = wh + (size_t)l * ops->depth;
+        cells = 0;
+        for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+            uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+            for (uint32_t t = 0; t < ops->taps; t++, cells++) {
+                uint32_t at = cells * ACC_LANES + l;
+                if (l >= lanes) { /* an unused lane: zero partial sums leave it alone */
+                    sc->total[at] = sc->mx[at] = 0;
+                    continue;
+                }
+                size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
+                uint64_t hard, shift8 = 0;
+                int32_t mx;
+                /* a few channels (a first layer's) are quicker without the vector unit */
+                int64_t total =
+                    simd && nj >= SIMD_MIN_CELL
+                        ? cmac_fp16_cell_avx512(dm + off, dh + off, wml + off, whl + off, nj, &mx,
+                                                &hard, &shift8)
+                        : easy_sum(dm + off, dh + off, wml + off, whl + off, nj, &mx, &hard);
+                if (shift8)
+                    total -= shift8_carries(dm + off, wml + off, shift8);
+                if (hard)
+                    total += enqueue_hard(dm + off, dh + off, wml + off, whl + off, hard, mx, at,
+                                          &sc->q);
+                sc->total[at] = total;
+                sc->mx[at] = mx;
+            }
         }
     }
     run_hard(&sc->q);
     for (uint32_t k = 0; k < sc->q.n; k++)
         sc->total[sc->q.cell[k]] += sc->q.r[k];
-    uint64_t acc = 0;
-    for (uint32_t c = 0; c < cells; c++)
-        acc = cacc_fp16_acc_add(acc, cacc_fp16_mac_pack((unsigned)sc->mx[c], sc->total[c]));
-    return cacc_fp16_result(acc);
+    uint64_t acc[ACC_LANES] = {0};
+    if (simd)
+        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, ACC_LANES, acc);
+    else
+        acc_cells(sc->mx, sc->total, cells, acc);
+    for (uint32_t l = 0; l < lanes; l++)
+        res[l] = cacc_fp16_result(acc[l]);
 }
 
 /* Scratch for operands of depth values (cells and hard products are at
- * most that many); false when out of memory. */
+ * most that many per lane); false when out of memory. */
 static bool scratch_alloc(struct out_scratch *sc, size_t depth)
 {
-    size_t n = depth + HARD_GROUP;
+    size_t n = depth * WIDE_LANES + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
                                .mx = malloc(n * sizeof *sc->mx),
                                .q = {.cell = malloc(n * sizeof(uint32_t)),
@@ -250,9 +466,11 @@ static bool scratch_alloc(struct out_scratch *sc, size_t depth)
                                      .w = malloc(n * sizeof(uint32_t)),
                                      .d = malloc(n * sizeof(uint32_t)),
                                      .shift = malloc(n * sizeof(uint32_t)),
-                                     .r = malloc(n * sizeof(int32_t))}};
+                                     .r = malloc(n * sizeof(int32_t))},
+                               .rest = malloc((depth + 1) * sizeof *sc->rest),
+                               .flagged = malloc((depth + 1) * sizeof *sc->flagged)};
     return sc->total && sc->mx && sc->q.cell && sc->q.neg && sc->q.w && sc->q.d && sc->q.shift &&
-           sc->q.r;
+           sc->q.r && sc->rest && sc->flagged;
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -265,6 +483,8 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->q.d);
     free(sc->q.shift);
     free(sc->q.r);
+    free(sc->rest);
+    free(sc->flagged);
 }
 
 /* ---------------------------------------------------------------- layer */
@@ -273,7 +493,8 @@ struct fp16_job {
     const struct conv_params *p;
     const struct conv_operands *ops;
     struct fp16_rows w;
-    const bool *kernel_nan;
+    struct wide_kernels wide;
+    bool *kernel_nan;
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
     bool failed[DLA_MAX_THREADS];
@@ -287,21 +508,104 @@ static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, u
     j->nan_out[worker] += fp_is_nan(FP32, f);
 }
 
-/* Rows [r0, r0 + rn) against every kernel. */
+/* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
+ * the AVX-512 cells: the values the cells left over, then CACC's adds. */
+HOT_CLONES
+static void outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
+                      const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
+                      uint32_t *res)
+{
+    const int16_t *dm = row->m;
+    const int8_t *dh = row->h;
+    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth,
+                  *wh = wide->h + (size_t)k0 * ops->depth;
+    int64_t *total = sc->total, *mx = sc->mx;
+    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
+                             &shift8_rows[0][0], total, mx, sc->rest, sc->flagged);
+    struct hard_queue *q = &sc->q;
+    q->n = 0;
+    uint32_t cell = 0; /* the products left out, through the Booth array */
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
+            uint32_t off = ops->taps * c0 + t * nj;
+            for (uint64_t flagged = sc->flagged[cell]; flagged; flagged &= flagged - 1) {
+                uint32_t i = off + (uint32_t)__builtin_ctzll(flagged);
+                int32_t d = dm[i];
+                for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
+                    uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;
+                    int32_t w = wmk[(size_t)i * WIDE_LANES + l] >> 16;
+                    q->cell[q->n] = at;
+                    q->neg[q->n] = (uint32_t)((d ^ w) < 0);
+                    q->d[q->n] = (uint32_t)abs(d);
+                    q->w[q->n] = (uint32_t)abs(w);
+                    q->shift[q->n] = (uint32_t)(mx[at] - dh[i] - wh[(size_t)i * WIDE_LANES + l]);
+                }
+            }
+        }
+    }
+    run_hard(q);
+    for (uint32_t k = 0; k < q->n; k++)
+        total[q->cell[k]] += q->r[k];
+    uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
+    uint64_t acc[WIDE_LANES] = {0};
+    for (uint32_t half = 0; half < WIDE_LANES; half += 8)
+        cmac_fp16_acc_cells_avx512(mx + half, total + half, cells, WIDE_LANES, acc + half);
+    for (uint32_t l = 0; l < WIDE_LANES; l++)
+        res[l] = cacc_fp16_result(acc[l]);
+}
+
+/* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
+ * with the AVX-512 cells (when the interleaved kernels exist), else
+ * ACC_LANES at a time. */
 static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
                       const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    for (uint32_t k = 0; k < ops->kernels; k++) {
-        const int16_t *wm = j->w.m + k * depth;
-        const int8_t *wh = j->w.h + k * depth;
+    uint32_t group = j->wide.mk ? WIDE_LANES : ACC_LANES;
+    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += group) {
+        uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
-            uint32_t r = r0 + i;
-            uint32_t f = row_nan[i] || j->kernel_nan[k]
-                             ? cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth)
-                             : output(ops, d->m + i * depth, d->h + i * depth, wm, wh, sc, j->simd);
-            store(j, worker, r, k, f);
+            uint32_t r = r0 + i, res[WIDE_LANES];
+            struct fp16_rows row = {d->m + i * depth,     d->h + i * depth,    d->m32 + i * depth,
+                                    d->h32 + i * depth,   d->key + i * depth,  d->live + i * depth,
+                                    d->nlive + i * depth};
+            if (!row_nan[i] && j->wide.mk)
+                outputs16(ops, &row, &j->wide, k0, sc, res);
+            else if (!row_nan[i])
+                outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
+                        j->w.h + k0 * depth, lanes, sc, j->simd, res);
+            for (uint32_t l = 0; l < lanes; l++) {
+                uint32_t k = k0 + l;
+                if (row_nan[i] || j->kernel_nan[k])
+                    res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
+                store(j, worker, r, k, res[l]);
+            }
+        }
+    }
+}
+
+/* The AVX-512 cells' view of the decoded row at offset at of d: values
+ * widened, carry rows, and per cell the offsets of its nonzero values. */
+static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
+{
+    for (size_t v = at; v < at + used_values(ops); v++) {
+        d->m32[v] = d->m[v];
+        d->h32[v] = d->h[v];
+        d->key[v] = 16 * ((d->m[v] < 0) << 8 | (abs(d->m[v]) & 0xff));
+    }
+    uint32_t cell = 0;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
+            size_t off = at + (size_t)ops->taps * c0 + (size_t)t * nj;
+            uint8_t n = 0;
+            for (uint32_t v = 0; v < nj; v++) {
+                d->live[off + n] = (uint8_t)v;
+                n += d->m[off + v] != 0;
+            }
+            d->nlive[at + cell] = n;
         }
     }
 }
@@ -311,9 +615,14 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct fp16_job *j = ctx;
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    struct fp16_rows d = {malloc(ROW_BLOCK * depth * sizeof *d.m), malloc(ROW_BLOCK * depth)};
+    size_t n = ROW_BLOCK * depth;
+    struct fp16_rows d = {malloc(n * sizeof *d.m),   malloc(n),
+                          malloc(n * sizeof *d.m32), malloc(n * sizeof *d.h32),
+                          malloc(n * sizeof *d.key), malloc(n),
+                          malloc(n)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h;
+    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
+              d.nlive;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -321,6 +630,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = has_nan(raw, used_values(ops));
             decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
+            if (j->wide.mk)
+                widen_row(ops, &d, i * depth);
         }
         row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
@@ -328,6 +639,11 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     scratch_free(&sc);
     free(d.m);
     free(d.h);
+    free(d.m32);
+    free(d.h32);
+    free(d.key);
+    free(d.live);
+    free(d.nlive);
 }
 
 /* Every output with the reference (when host memory for the fast path's
@@ -342,9 +658,54 @@ static void reference_layer(struct fp16_job *j)
                                    ops->weight + (size_t)k * ops->depth));
 }
 
+/* Room for the kernels interleaved by WIDE_LANES, the last block padded;
+ * wide stays empty (the per-kernel cells are used) when memory is short. */
+static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wide)
+{
+    size_t blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    size_t n = blocks * WIDE_LANES * ops->depth;
+    wide->mk = malloc(n * sizeof *wide->mk);
+    wide->h = malloc(n * sizeof *wide->h);
+    if (!wide->mk || !wide->h) {
+        free(wide->mk);
+        free(wide->h);
+        *wide = (struct wide_kernels){0};
+    }
+}
+
+/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded into
+ * j->w, its NaN flags set and, for the AVX-512 cells, interleaved into
+ * j->wide (padding kernels are zeros). */
+static void prepare_block(struct fp16_job *j, size_t b)
+{
+    const struct conv_operands *ops = j->ops;
+    size_t depth = ops->depth, k0 = b * WIDE_LANES;
+    size_t kn = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
+    decode(ops->weight + k0 * depth, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+    for (size_t k = k0; k < k0 + kn; k++)
+        j->kernel_nan[k] = has_nan(ops->weight + k * depth, used_values(ops));
+    for (size_t l = 0; j->wide.mk && l < WIDE_LANES; l++) {
+        size_t k = k0 + l, base = k0 * depth + l;
+        for (size_t i = 0; i < depth; i++) {
+            int32_t m = l < kn ? j->w.m[k * depth + i] : 0;
+            j->wide.mk[base + WIDE_LANES * i] =
+                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
+            j->wide.h[base + WIDE_LANES * i] = l < kn ? j->w.h[k * depth + i] : ZERO_HIGH;
+        }
+    }
+}
+
+static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
+{
+    struct fp16_job *j = ctx;
+    for (size_t b = worker; b * WIDE_LANES < j->ops->kernels; b += workers)
+        prepare_block(j, b);
+}
+
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st)
 {
+    pthread_once(&shift8_once, shift8_fill);
     struct fp16_job j = {.p = p, .ops = ops, .out = out, .simd = cmac_fp16_simd()};
     size_t n = (size_t)ops->kernels * ops->depth;
     j.w.m = malloc(n * sizeof *j.w.m + 1);
@@ -353,10 +714,11 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     j.kernel_nan = kernel_nan;
     bool fast = j.w.m && j.w.h && kernel_nan && ops->seg_len <= CELL_MAX;
     if (fast) {
-        decode(ops->weight, n, j.w.m, j.w.h);
-        for (uint32_t k = 0; k < ops->kernels; k++)
-            kernel_nan[k] = has_nan(ops->weight + (size_t)k * ops->depth, used_values(ops));
-        unsigned workers = dla_threads(), blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
+        if (j.simd)
+            wide_alloc(ops, &j.wide);
+        unsigned workers = dla_threads(), kblocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+        dla_parallel(workers < kblocks ? workers : (kblocks ? kblocks : 1), prepare_worker, &j);
+        unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
             fast &= !j.failed[t];
@@ -370,11 +732,14 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         st->nan_out += j.nan_out[t];
     free(j.w.m);
     free(j.w.h);
+    free(j.wide.mk);
+    free(j.wide.h);
     free(kernel_nan);
 }
 
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w)
 {
+    pthread_once(&shift8_once, shift8_fill);
     size_t n = used_values(ops);
     if (n > 4096 || ops->seg_len > CELL_MAX || has_nan(a, n) || has_nan(w, n))
         return cacc_fp16_output(ops, a, w);
@@ -387,7 +752,8 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     }
     decode(a, n, dm, dh);
     decode(w, n, wm, wh);
-    uint32_t f = output(ops, dm, dh, wm, wh, &sc, cmac_fp16_simd());
+    uint32_t f;
+    outputs(ops, dm, dh, wm, wh, 1, &sc, cmac_fp16_simd(), &f);
     scratch_free(&sc);
     return f;
 }
@@ -399,6 +765,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
  * CACC's four accumulators. */
 void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4])
 {
+    pthread_once(&shift8_once, shift8_fill);
     if (has_nan(dat, 64) || has_nan(wt, 64)) {
         cacc_fp16_wino_op(dat, wt, acc);
         return;
@@ -418,7 +785,9 @@ void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
         any |= hard[i];
     }
     for (uint32_t i = 0; any && i < 64; i++)
-        if (hard[i])
+        if (hard[i] && mx - dh[i] - wh[i] == 8)
+            prod[i] = shift8_product(dm[i], wm[i]);
+        else if (hard[i])
             prod[i] = booth_shifted((dm[i] < 0) ^ (wm[i] < 0), (uint32_t)abs(wm[i]),
                                     (uint32_t)abs(dm[i]), (unsigned)(mx - dh[i] - wh[i]));
     int64_t m[16], o[4];

@@ -4,9 +4,12 @@
  * Products aligned by 0 bits sum to A0 = sum(d * w); those aligned by 4 bits
  * to sum(floor(d * w / 16)) = (A4 - L4) / 16, where A4 = sum(d * w) and L4 =
  * sum((d * w) mod 16) over them (the low four bits of a two's complement
- * product are those of the 16-bit product).  A0 and A4 are masked dot
- * products of 16-bit operands (vpmaddwd: no 32-bit lane holds more than four
- * products of at most 28 bits), L4 a masked sum of low nibbles. */
+ * product are those of the 16-bit product), and those aligned by 8 bits
+ * likewise to (A8 - L8) / 256, less the Booth carries the caller subtracts
+ * (cmac_fp16.c).  The A are masked dot products of 16-bit operands
+ * (vpmaddwd: no 32-bit lane holds more than four products of at most 28
+ * bits), the L masked sums of low bits; each lane's A - L divides exactly,
+ * so the three parts meet in one lane sum. */
 #include <stdlib.h>
 
 #include "conv.h"
@@ -19,7 +22,7 @@ bool cmac_fp16_simd(void)
     static int cpu = -1;
     if (cpu < 0) {
         __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512bw") != 0;
+        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd");
     }
     const char *off = getenv("DLADBG_NO_SIMD");
     return cpu && !(off && *off);
@@ -43,9 +46,30 @@ __attribute__((target("avx512f,avx512bw"))) static int32_t max_epi8(__m512i h)
     return (int8_t)_mm_cvtsi128_si32(x);
 }
 
+/* The masked products' sum (two halves of 32 channels) in 32-bit lanes. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i
+masked_dot(__m512i d0, __m512i d1, __m512i w0, __m512i w1, __mmask64 m)
+{
+    return _mm512_add_epi32(
+        _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)m, d0), w0),
+        _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), d1), w1));
+}
+
+/* The masked products' low bits (low = 15 or 255) summed in 32-bit lanes:
+ * the low bits of a two's complement product are those of the 16-bit one. */
+__attribute__((target("avx512f,avx512bw"))) static __m512i masked_low(__m512i p0, __m512i p1,
+                                                                      __mmask64 m, short low)
+{
+    __m512i bits = _mm512_set1_epi16(low);
+    __m512i l =
+        _mm512_add_epi16(_mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)m, p0), bits),
+                         _mm512_and_si512(_mm512_maskz_mov_epi16((__mmask32)(m >> 32), p1), bits));
+    return _mm512_madd_epi16(l, _mm512_set1_epi16(1));
+}
+
 __attribute__((target("avx512f,avx512bw"))) int64_t
 cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                      uint32_t n, int32_t *mx_out, uint64_t *hard)
+                      uint32_t n, int32_t *mx_out, uint64_t *hard, uint64_t *shift8)
 {
     __mmask64 live = n >= 64 ? ~0ull : (1ull << n) - 1;
     /* exponent sums; zeros (and lanes past n) stay far below any real sum */
@@ -55,29 +79,219 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
     mx = mx < 0 ? 0 : mx;
     __mmask64 m0 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)mx));
     __mmask64 m4 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 4)));
+    __mmask64 m8 = _mm512_cmpeq_epi8_mask(h, _mm512_set1_epi8((char)(mx - 8)));
     __mmask64 nonzero = _mm512_cmpge_epi8_mask(h, _mm512_setzero_si512());
-    *hard = nonzero & ~(m0 | m4);
+    m8 &= nonzero; /* real products only (a zero's sum is below -99) */
+    *hard = nonzero & ~(m0 | m4 | m8);
+    *shift8 = m8;
     *mx_out = mx;
 
     __m512i d0 = _mm512_maskz_loadu_epi16((__mmask32)live, dm);
     __m512i d1 = _mm512_maskz_loadu_epi16((__mmask32)(live >> 32), dm + 32);
     __m512i w0 = _mm512_maskz_loadu_epi16((__mmask32)live, wm);
     __m512i w1 = _mm512_maskz_loadu_epi16((__mmask32)(live >> 32), wm + 32);
-    __mmask32 m0a = (__mmask32)m0, m0b = (__mmask32)(m0 >> 32);
-    __mmask32 m4a = (__mmask32)m4, m4b = (__mmask32)(m4 >> 32);
-    __m512i a0 = _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16(m0a, d0), w0),
-                                  _mm512_madd_epi16(_mm512_maskz_mov_epi16(m0b, d1), w1));
-    __m512i a4 = _mm512_add_epi32(_mm512_madd_epi16(_mm512_maskz_mov_epi16(m4a, d0), w0),
-                                  _mm512_madd_epi16(_mm512_maskz_mov_epi16(m4b, d1), w1));
-    __m512i nib = _mm512_set1_epi16(15);
-    __m512i l = _mm512_add_epi16(_mm512_maskz_mov_epi16(m4a, _mm512_and_si512(_mm512_mullo_epi16(d0, w0), nib)),
-                         _mm512_maskz_mov_epi16(m4b, _mm512_and_si512(_mm512_mullo_epi16(d1, w1), nib)));
-    __m512i l32 = _mm512_madd_epi16(l, _mm512_set1_epi16(1));
-    int64_t s0 = sum_epi32(a0), s4 = sum_epi32(_mm512_sub_epi32(a4, l32));
-    return s0 + (s4 >> 4);
+    __m512i p0 = _mm512_mullo_epi16(d0, w0), p1 = _mm512_mullo_epi16(d1, w1);
+    /* per 32-bit lane: floor(P / 16) summed is (sum P - sum P mod 16) / 16, exactly */
+    __m512i a4 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m4), masked_low(p0, p1, m4, 15));
+    __m512i a8 = _mm512_sub_epi32(masked_dot(d0, d1, w0, w1, m8), masked_low(p0, p1, m8, 255));
+    __m512i lanes =
+        _mm512_add_epi32(masked_dot(d0, d1, w0, w1, m0),
+                         _mm512_add_epi32(_mm512_srai_epi32(a4, 4), _mm512_srai_epi32(a8, 8)));
+    return sum_epi32(lanes);
+}
+
+#define AVX512_CD __attribute__((target("avx512f,avx512cd")))
+
+AVX512_CD static __m512i sext40_epi64(__m512i v)
+{
+    return _mm512_srai_epi64(_mm512_slli_epi64(v, 24), 24);
+}
+
+/* Leading zeros of (v << 1 | 1): the reference's redundant-sign counts
+ * without a zero special case. */
+AVX512_CD static __m512i lzcnt_shifted(__m512i v)
+{
+    return _mm512_lzcnt_epi64(_mm512_or_si512(_mm512_slli_epi64(v, 1), _mm512_set1_epi64(1)));
+}
+
+/* The eight lanes of acc_add_lane (cmac_fp16.c, which explains each step)
+ * in one pass; exp6 and mant as there. */
+AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
+{
+    const __m512i mask40 = _mm512_set1_epi64((long long)((1ull << 40) - 1)),
+                  low39 = _mm512_set1_epi64((long long)((1ull << 39) - 1)),
+                  one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512(),
+                  c40 = _mm512_set1_epi64(40), byte = _mm512_set1_epi64(0xff);
+    __m512i acc_exp = _mm512_and_si512(_mm512_srli_epi64(acc, 40), byte);
+    __m512i acc_m = sext40_epi64(acc);
+    __m512i lead = _mm512_sub_epi64(
+        lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))), _mm512_set1_epi64(26));
+    __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
+    __m512i m_exp = _mm512_and_si512(
+        _mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead), byte);
+    __mmask8 acc_nan = _mm512_cmpeq_epi64_mask(acc_exp, byte);
+    acc_exp = _mm512_mask_mov_epi64(acc_exp, _mm512_cmpeq_epi64_mask(acc_m, zero), zero);
+    __mmask8 mac_bigger = _mm512_cmpgt_epi64_mask(m_exp, acc_exp);
+    __m512i big = _mm512_max_epi64(m_exp, acc_exp);
+    __m512i diff = _mm512_abs_epi64(_mm512_sub_epi64(m_exp, acc_exp));
+    __m512i smaller = _mm512_mask_blend_epi64(mac_bigger, m, acc_m);
+    __m512i other = _mm512_mask_blend_epi64(mac_bigger, acc_m, m);
+    __mmask8 near = _mm512_cmple_epi64_mask(diff, c40);
+    __m512i d = _mm512_min_epi64(diff, c40);
+    __m512i low = _mm512_and_si512(smaller, _mm512_sub_epi64(_mm512_sllv_epi64(one, d), one));
+    __m512i out_bits =
+        _mm512_maskz_mov_epi64(near, _mm512_sllv_epi64(low, _mm512_sub_epi64(c40, d)));
+    __m512i sum_raw =
+        _mm512_add_epi64(other, _mm512_maskz_mov_epi64(near, _mm512_srav_epi64(smaller, d)));
+    __mmask8 overflow =
+        _mm512_cmpgt_epu64_mask(_mm512_add_epi64(_mm512_srai_epi64(sum_raw, 39), one), one);
+    __m512i sign_low =
+        _mm512_and_si512(_mm512_xor_si512(sum_raw, _mm512_srai_epi64(sum_raw, 63)), low39);
+    __m512i sh = _mm512_maskz_mov_epi64(
+        (__mmask8)~overflow, _mm512_sub_epi64(lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
+    __m512i fill = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(sh, sh),
+                                          _mm512_srlv_epi64(out_bits, _mm512_sub_epi64(c40, sh)));
+    __m512i sum =
+        _mm512_mask_mov_epi64(sext40_epi64(_mm512_or_si512(_mm512_sllv_epi64(sum_raw, sh), fill)),
+                              overflow, _mm512_srai_epi64(sum_raw, 1));
+    __m512i out_norm = _mm512_and_si512(_mm512_sllv_epi64(out_bits, sh), mask40);
+    __m512i exp = _mm512_mask_add_epi64(_mm512_sub_epi64(big, sh), overflow, big, one);
+    __mmask8 guard =
+        (__mmask8)((overflow & _mm512_test_epi64_mask(sum_raw, one)) |
+                   (~overflow & _mm512_test_epi64_mask(out_norm, _mm512_slli_epi64(one, 39))));
+    __mmask8 sticky = (__mmask8)((overflow & _mm512_test_epi64_mask(out_bits, out_bits)) |
+                                 (~overflow & _mm512_test_epi64_mask(out_norm, low39)));
+    __mmask8 neg = _mm512_cmplt_epi64_mask(sum, zero);
+    __mmask8 round = (__mmask8)(guard & (sticky | ~neg));
+    __m512i rounded = sext40_epi64(_mm512_mask_add_epi64(sum, round, sum, one));
+    __mmask8 flip = (__mmask8)(_mm512_cmplt_epi64_mask(rounded, zero) ^ neg);
+    __m512i halved = sext40_epi64(_mm512_mask_or_epi64(
+        _mm512_srli_epi64(_mm512_and_si512(rounded, mask40), 1), neg,
+        _mm512_srli_epi64(_mm512_and_si512(rounded, mask40), 1), _mm512_slli_epi64(one, 39)));
+    __m512i fin = _mm512_mask_mov_epi64(rounded, flip, halved);
+    exp = _mm512_mask_add_epi64(exp, flip, exp, one);
+    exp = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(fin, fin), _mm512_and_si512(exp, byte));
+    __m512i r = _mm512_or_si512(_mm512_slli_epi64(exp, 40), _mm512_and_si512(fin, mask40));
+    __m512i nan = _mm512_or_si512(
+        _mm512_slli_epi64(byte, 40),
+        _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(acc_m, 29), _mm512_set1_epi64(0x7ff)),
+                          29));
+    r = _mm512_mask_mov_epi64(r, acc_nan, nan);
+    return _mm512_mask_mov_epi64(r, _mm512_cmpeq_epi64_mask(mant, zero), acc);
+}
+
+AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                          uint32_t stride, uint64_t acc[8])
+{
+    __m512i a = _mm512_loadu_si512(acc);
+    for (uint32_t c = 0; c < cells; c++)
+        a = acc_add8(a, _mm512_loadu_si512(mx + (size_t)stride * c),
+                     _mm512_loadu_si512(total + (size_t)stride * c));
+    _mm512_storeu_si512(acc, a);
+}
+
+#define AVX512_F __attribute__((target("avx512f")))
+
+/* 16 int32 lanes as two vectors of 8 int64, stored at out. */
+AVX512_F static void store_wide(int64_t *out, __m512i v)
+{
+    _mm512_storeu_si512(out, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)));
+    _mm512_storeu_si512(out + 8, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)));
+}
+
+/* One cell of nj values against 16 kernels (lanes): the largest exponent
+ * sum, then per value the 16 products shifted by their alignment when it
+ * is 0, 4 or 8 bits (an arithmetic shift: exact for 0 and 4, floor(P /
+ * 256) for 8, less the Booth carry from the row of carry8 for the data
+ * value's sign and low byte, dk, indexed by the weight's key).  Operands are
+ * 32-bit so that they load without conversions (which share the vector
+ * unit's busiest port with the permutes and compares).  Eight values'
+ * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
+ * sums take each eight.  Only the data values that are not zero (live, their
+ * offsets in the cell) are visited: a zero's products are zero and its
+ * exponent sum never the largest. */
+AVX512_F static inline __attribute__((always_inline)) void
+cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *wmk,
+       const int32_t *wh, const uint32_t *carry8, const uint8_t *live, uint32_t nlive,
+       uint32_t cell, int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
+{
+    __m512i h[64], top = _mm512_setzero_si512();
+    for (uint32_t t = 0; t < nlive; t++) {
+        uint32_t j = live[t];
+        h[t] = _mm512_add_epi32(_mm512_loadu_si512(wh + 16 * j), _mm512_set1_epi32(dh[j]));
+        top = _mm512_max_epi32(top, h[t]);
+    }
+    const __m512i eight = _mm512_set1_epi32(8), twelve = _mm512_set1_epi32(12),
+                  span = _mm512_set1_epi32(64 - 12), one = _mm512_set1_epi32(1),
+                  low5 = _mm512_set1_epi32(31);
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    uint64_t flags = 0;
+    for (uint32_t t0 = 0; t0 < nlive; t0 += 8) {
+        __m512i part = _mm512_setzero_si512();
+        uint32_t end = nlive - t0 < 8 ? nlive : t0 + 8;
+        for (uint32_t t = t0; t < end; t++) {
+            uint32_t j = live[t];
+            __m512i s = _mm512_sub_epi32(top, h[t]);
+            __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
+            __m512i p = _mm512_mullo_epi32(_mm512_srai_epi32(mk, 16), _mm512_set1_epi32(dm[j]));
+            __mmask16 easy = _mm512_cmple_epu32_mask(s, eight);
+            part = _mm512_mask_add_epi32(part, easy, part, _mm512_srav_epi32(p, s));
+            /* the carries of the products aligned by 8 bits */
+            __m512i row = _mm512_loadu_si512(carry8 + dk[j]);
+            /* vpermd reads the index's low four bits: the key's bits 5-8 */
+            __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(mk, 5), row);
+            __m512i carry =
+                _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
+            part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
+            /* aligned by 12 to 60 bits (a zero weight's "alignment" is 72 or more) */
+            __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
+            rest[j] = more;
+            flags |= (uint64_t)(more != 0) << j;
+        }
+        lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));
+        hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));
+    }
+    _mm512_storeu_si512(total + 16 * cell, lo);
+    _mm512_storeu_si512(total + 16 * cell + 8, hi);
+    store_wide(mx + 16 * cell, top);
+    flagged[cell] = flags;
+}
+
+AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
+                                       const int32_t *dh, const int32_t *dk, const uint8_t *live,
+                                       const uint8_t *nlive, const int32_t *wmk, const int32_t *wh,
+                                       const uint32_t *carry8, int64_t *total, int64_t *mx,
+                                       uint16_t *rest, uint64_t *flagged)
+{
+    uint32_t cells = 0;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cells++) {
+            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
+            cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,
+                   nlive[cells], cells, total, mx, rest + off, flagged);
+        }
+    }
 }
 
 #else
+
+void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                uint32_t stride, uint64_t acc[8])
+{
+    (void)mx, (void)total, (void)cells, (void)stride, (void)acc;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
+
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
+                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
+                              const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
+                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
+{
+    (void)ops, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
+        (void)carry8, (void)total, (void)mx, (void)rest, (void)flagged;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
 
 bool cmac_fp16_simd(void)
 {
@@ -85,9 +299,10 @@ bool cmac_fp16_simd(void)
 }
 
 int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                              const int8_t *wh, uint32_t n, int32_t *mx_out, uint64_t *hard)
+                              const int8_t *wh, uint32_t n, int32_t *mx_out, uint64_t *hard,
+                              uint64_t *shift8)
 {
-    (void)dm, (void)dh, (void)wm, (void)wh, (void)n, (void)mx_out, (void)hard;
+    (void)dm, (void)dh, (void)wm, (void)wh, (void)n, (void)mx_out, (void)hard, (void)shift8;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -251,13 +251,43 @@ uint64_t cacc_fp16_acc_add(uint64_t acc, uint64_t mac);
  * cacc_fp16_wino_op). */
 uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w);
 void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+/* A product aligned by 8 bits as the fast path computes it (from its carry
+ * table), for the test against cacc_fp16_booth(neg, wt, dat, 8). */
+int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat);
+/* CACC's add as the fast path does it, for the test against
+ * cacc_fp16_acc_add(acc, cacc_fp16_mac_pack(exp6, mant)); exp6 < 63. */
+uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant);
 /* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
  * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
- * their sum, the cell's exponent (*mx) and the products left out (*hard,
- * one bit per channel). */
+ * their sum, the cell's exponent (*mx), the products left out (*hard, one
+ * bit per channel) and those aligned by 8 bits, summed as floor(P / 256)
+ * without their Booth carries (*shift8). */
 bool cmac_fp16_simd(void);
 int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
-                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard);
+                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard,
+                              uint64_t *shift8);
+/* CACC's adds of eight outputs side by side (cell c of lane l at stride * c
+ * + l), as acc_add_lane in cmac_fp16.c, with AVX-512F/CD. */
+void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                uint32_t stride, uint64_t acc[8]);
+/* The cells of one row against 16 kernels with AVX-512F: dm, dh the row's
+ * decoded values (32-bit), dk their rows of carry8 (16 x (sign << 8 | low
+ * byte of the magnitude)), live the offsets of a cell's nonzero values in
+ * it (from the cell's first value on; nlive[c] of them for cell c); wmk, wh
+ * the kernels' interleaved (value i of kernel l at 16 * i + l; wmk =
+ * mantissa << 16 | sign << 8 | low byte of the magnitude); carry8 the Booth
+ * carries of products aligned by 8 bits, 512 bits per data sign and low
+ * byte, indexed by the weight's low 9 bits.  Cell c of kernel l gets its
+ * exponent in mx[16 * c + l] and in total[16 * c + l] the sum of its
+ * products aligned by 0, 4 or 8 bits; rest[i] flags the kernels whose
+ * product with value i is aligned by 12 bits or more (left out), flagged[c]
+ * the cell's values with such a product (bit j for its value j). */
+void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
+                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
+                              const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
+                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged);
+/* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
+void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 
 /* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
  * folding, PRA transform, MAC with the output transform, CACC). */

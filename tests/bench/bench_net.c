@@ -65,7 +65,7 @@ static struct dbg *open_net(const char *path, const char *config, const char *in
 {
     struct dbg_options opt = {.batch = true};
     opt.session.cfg = config ? dla_config_find(config) : NULL;
-    opt.session.input = input;
+    opt.session.input.image = input; /* a PGM: the runtime converts it as --image does */
     struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
     char err[512];
     if (d && !dbg_open(d, path, err, sizeof err)) {

@@ -39,6 +39,7 @@ struct spec {
     bool skip_data_rls, skip_weight_rls, data_reuse, weight_reuse;
     uint32_t rls_slices;
     uint32_t seed;
+    bool fp16_wide; /* fp16 values of every exponent, infinities and rare NaNs */
 };
 
 /* Values of the layer, as the reference sees them. */
@@ -150,6 +151,18 @@ static inline int32_t random_value(const struct spec *s, uint32_t *st, bool weig
         return (int32_t)(int8_t)(r & 0xff);
     if (s->prec == 1)
         return (int32_t)(int16_t)(r & 0xffff);
+    if (s->fp16_wide) { /* every exponent, zeros, subnormals, infinities, a NaN in 4000 */
+        uint32_t sign = (r & 1u) << 15, frac = (r >> 1) & 0x3ffu, pick = (r >> 11) % 4000;
+        if (pick == 0)
+            return (int32_t)(sign | 0x7c00u | (frac ? frac : 1));
+        if (pick < 40)
+            return (int32_t)(sign | 0x7c00u);
+        if (pick < 200)
+            return (int32_t)sign;
+        if (pick < 400)
+            return (int32_t)(sign | (frac ? frac : 1));
+        return (int32_t)(sign | (1 + (r >> 21) % 30) << 10 | frac);
+    }
     /* fp16: moderate finite values, some subnormals and signed zeros */
     float v = (float)((int32_t)(r % 2001) - 1000) / (weight ? 512.0f : 64.0f);
     if (r % 97 == 0)

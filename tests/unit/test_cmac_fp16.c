@@ -49,6 +49,113 @@ static void test_shift4_is_arithmetic_shift(void **state)
         }
 }
 
+/* The fast path's products aligned by 8 bits (a carry table) against the
+ * Booth array, for every pair of aligned mantissas and both signs. */
+static void test_shift8_carry_table(void **state)
+{
+    (void)state;
+    static uint32_t m[4 * 1024 + 1024];
+    uint32_t n = aligned_mantissas(m);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            for (unsigned neg = 0; neg < 2; neg++) {
+                int32_t want = cacc_fp16_booth(neg, m[i], m[j], 8),
+                        got = cmac_fp16_shift8(neg, m[i], m[j]);
+                if (got != want)
+                    fail_msg("shift 8: %x * %x neg %u: %d, want %d", m[i], m[j], neg, got, want);
+            }
+}
+
+/* A random value of at most bits bits (sign included), often small or at an
+ * edge of its range. */
+static int64_t random_mantissa(uint32_t *st, unsigned bits)
+{
+    uint64_t r = (uint64_t)lcg(st) << 32 | lcg(st);
+    unsigned width = 1 + lcg(st) % (bits - 1), pick = lcg(st) % 16;
+    int64_t top = (int64_t)1 << (bits - 1);
+    if (pick == 0)
+        return 0;
+    if (pick == 1)
+        return lcg(st) % 2 ? top - 1 : -top;
+    if (pick == 2)
+        return -((int64_t)1 << (lcg(st) % (bits - 1)));
+    int64_t v = (int64_t)(r & ((1ull << width) - 1));
+    return r >> 63 ? -v : v;
+}
+
+/* A random accumulator (every exponent, the NaN code included) or zero. */
+static uint64_t random_acc(uint32_t *st)
+{
+    if (lcg(st) % 4)
+        return 0;
+    unsigned exp = lcg(st) % 256;
+    return (uint64_t)exp << 40 | ((uint64_t)random_mantissa(st, 40) & ((1ull << 40) - 1));
+}
+
+/* A random partial sum: exponent (often a cell's, a multiple of 4) and mantissa. */
+static void random_partial(uint32_t *st, int64_t *exp6, int64_t *mant)
+{
+    *exp6 = lcg(st) % 8 == 0 ? lcg(st) % 63 : 4 * (lcg(st) % 15);
+    *mant = random_mantissa(st, 36);
+}
+
+/* CACC's add of the fast path against the reference: chains of partial sums
+ * (exponents of every cell, mantissas of every width) on accumulators of
+ * every exponent, the NaN code included. */
+static void test_acc_add_matches_reference(void **state)
+{
+    (void)state;
+    uint32_t st = 123;
+    for (int round = 0; round < 200000; round++) {
+        uint64_t acc = random_acc(&st);
+        for (int step = 0; step < 24; step++) {
+            int64_t exp6, mant;
+            random_partial(&st, &exp6, &mant);
+            uint64_t want = cacc_fp16_acc_add(acc, cacc_fp16_mac_pack((unsigned)exp6, mant));
+            uint64_t got = cmac_fp16_acc_add(acc, (unsigned)exp6, mant);
+            if (got != want)
+                fail_msg("round %d step %d: acc %012llx + (%lld, %lld): %012llx, want %012llx",
+                         round, step, (unsigned long long)acc, (long long)exp6, (long long)mant,
+                         (unsigned long long)got, (unsigned long long)want);
+            acc = want;
+        }
+    }
+}
+
+/* Eight accumulators side by side (the host's vector unit when it has one,
+ * then the portable loop) against eight reference chains. */
+static void acc_cells_once(void)
+{
+    uint32_t st = 321;
+    enum { CELLS = 24 };
+    for (int round = 0; round < 20000; round++) {
+        int64_t mx[CELLS * 8], total[CELLS * 8];
+        uint64_t got[8], want[8];
+        for (int l = 0; l < 8; l++)
+            got[l] = want[l] = random_acc(&st);
+        for (int i = 0; i < CELLS * 8; i++)
+            random_partial(&st, &mx[i], &total[i]);
+        cmac_fp16_acc_cells(mx, total, CELLS, got);
+        for (int c = 0; c < CELLS; c++)
+            for (int l = 0; l < 8; l++)
+                want[l] = cacc_fp16_acc_add(
+                    want[l], cacc_fp16_mac_pack((unsigned)mx[c * 8 + l], total[c * 8 + l]));
+        for (int l = 0; l < 8; l++)
+            if (got[l] != want[l])
+                fail_msg("round %d lane %d: %012llx, want %012llx", round, l,
+                         (unsigned long long)got[l], (unsigned long long)want[l]);
+    }
+}
+
+static void test_acc_cells_match_reference(void **state)
+{
+    (void)state;
+    acc_cells_once();
+    setenv("DLADBG_NO_SIMD", "1", 1);
+    acc_cells_once();
+    unsetenv("DLADBG_NO_SIMD");
+}
+
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
 static uint16_t operand(uint32_t *st, unsigned kind)
 {
@@ -180,6 +287,24 @@ static void test_fp16_layer_threads(void **state)
     same_for_any_thread_count(&s, true);
 }
 
+/* Operands of every exponent (products aligned by every shift, infinities,
+ * rows and kernels with a NaN), kernels not a multiple of the vector
+ * lanes, channels in a full and a partial atomic operation: every output
+ * against the reference, with the host's vector unit and without. */
+static void test_fp16_layer_wide_operands(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 9, 7, 70, 37);
+    s.data_banks = 8;
+    s.weight_banks = 8;
+    s.fp16_wide = true;
+    s.seed = 77;
+    same_for_any_thread_count(&s, true);
+    setenv("DLADBG_NO_SIMD", "1", 1);
+    same_for_any_thread_count(&s, true);
+    unsetenv("DLADBG_NO_SIMD");
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -193,11 +318,15 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
+        cmocka_unit_test(test_shift8_carry_table),
+        cmocka_unit_test(test_acc_add_matches_reference),
+        cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
         cmocka_unit_test(test_wino_op_matches_reference),
         cmocka_unit_test(test_fp16_layer_threads),
+        cmocka_unit_test(test_fp16_layer_wide_operands),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
