@@ -318,7 +318,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     uint32_t plane = p->out_w * p->out_h;
     for (uint32_t r = 0; r < ops->rows; r++) {
         uint32_t b = r / plane, pos = r % plane;
-        for (uint32_t k = 0; k < ops->kernels; k++) {
+        for (uint32_t k = 0; k < ops->kernels && k < out->c; k++) { /* CACC's channels only */
             uint32_t f = output_value(ops, ops->data + (size_t)r * ops->depth,
                                       ops->weight + (size_t)k * ops->depth, &st->nan_out);
             out->v[cube_index(out, b, k, pos / p->out_w, pos % p->out_w)] = (int32_t)f;
