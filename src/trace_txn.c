@@ -235,6 +235,15 @@ static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
 {
     char golden[8300], loc[96];
     where(t, c, loc, sizeof loc);
+    /* the size comes from the file: range and budget before the buffer */
+    enum mem_status st = mem_check_extent(dla_memory(d, space_of(c->mem_addr)), c->mem_addr, c->size);
+    if (st != MEM_OK) {
+        report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx: %s", loc,
+                   (unsigned long long)c->size, (unsigned long long)c->mem_addr,
+                   mem_status_str(st));
+        t->base.rep->input_errors++;
+        return;
+    }
     uint8_t *mem = malloc((size_t)c->size);
     if (!mem || dla_mem_read(d, space_of(c->mem_addr), c->mem_addr, mem, (size_t)c->size)) {
         report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx failed", loc,
