@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "afile.h"
 #include "console.h"
 #include "tui.h"
 
@@ -282,6 +283,9 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &cli);
     if (status >= 0)
         return status;
+    /* batch: a SIGTERM/SIGINT/SIGHUP in the middle of an export leaves no temporary behind */
+    if (cli.batch)
+        afile_cleanup_on_signals();
     struct dbg_sink out = {.line = print_line, .ctx = &cli};
     struct dbg *d = dbg_create(&cli.opt, &out);
     if (!d) {
