@@ -325,6 +325,7 @@ struct eng_proc {
 };
 
 struct eng_buffer {
+    int16_t index; /* the task address index it came from (for messages) */
     uint8_t space;
     uint64_t base, size;
 };
@@ -353,6 +354,10 @@ struct engine {
     struct eng_action *q;
     size_t q_head, q_len, q_cap;
     char where[64];
+    /* the descriptor being read or acted on, by its place in the loadable
+     * ("dependency graph entry 3 at address list entry 2 (memory 2, blob ...,
+     * file offset 0x..)"); eng_fail adds it to every message */
+    char place[800];
 
     struct eng_log *log;
     size_t n_log, cap_log;

@@ -4,7 +4,7 @@
 
 void report_vmsg(struct report *r, enum report_level level, const char *fmt, va_list ap)
 {
-    char text[1024];
+    char text[2048];
     vsnprintf(text, sizeof text, fmt, ap);
     if (r && r->print)
         r->print(r->ctx, level, text);

@@ -24,8 +24,8 @@ static bool write_blob(const struct runtime *rt, struct dla *d, uint32_t m, uint
     enum mem_status st = dla_mem_write(d, (enum dla_space)rt->mem[m].space,
                                        rt->mem[m].addr + mm->offsets[k], b->data, b->data_len);
     if (st != MEM_OK) {
-        snprintf(err, errlen, "%s: memory %u: cannot store blob \"%s\": %s", rt->ld->name, mm->id,
-                 b->name, mem_status_str(st));
+        snprintf(err, errlen, "%s: memory %u (file offset 0x%x): cannot store blob \"%s\": %s",
+                 rt->ld->name, mm->id, mm->at, b->name, mem_status_str(st));
         return false;
     }
     return true;
@@ -50,8 +50,8 @@ static bool place_memories(struct runtime *rt, struct dla *d, char *err, size_t 
         rt->mem[i].placed = true;
         next[s] = at + (m->size ? m->size : 1);
         if (!dla_memory(d, s) || !mem_in_range(dla_memory(d, s), at, m->size ? m->size : 1)) {
-            snprintf(err, errlen, "%s: memory %u (%llu bytes) does not fit in %s", l->name, m->id,
-                     (unsigned long long)m->size, dla_space_name(s));
+            snprintf(err, errlen, "%s: memory %u (file offset 0x%x): %llu bytes do not fit in %s",
+                     l->name, m->id, m->at, (unsigned long long)m->size, dla_space_name(s));
             return false;
         }
         if (m->flags & LD_MEM_SET)
@@ -146,6 +146,38 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
     *base = rt->mem[a->mem].addr;
     *size = rt->ld->memories[a->mem].size;
     return true;
+}
+
+void runtime_locate(const struct runtime *rt, uint32_t task, int32_t index, uint64_t mem_offset,
+                    char *buf, size_t len)
+{
+    const struct loadable *l = rt->ld;
+    const struct ld_address *a = task_entry(rt, task, index);
+    if (!a) {
+        snprintf(buf, len, "address list entry %d", index);
+        return;
+    }
+    const struct ld_memory *m = &l->memories[a->mem];
+    int n = snprintf(buf, len, "address list entry %d (memory %u", index, m->id);
+    for (uint32_t k = 0; k < m->n_contents && n >= 0 && (size_t)n < len; k++) {
+        const struct ld_blob *b = &l->blobs[m->content_blob[k]];
+        if (mem_offset < m->offsets[k] || mem_offset - m->offsets[k] >= b->data_len)
+            continue;
+        uint64_t in_blob = mem_offset - m->offsets[k];
+        n += snprintf(buf + n, len - (size_t)n, ", blob \"%s\" + 0x%llx, file offset 0x%llx",
+                      b->name, (unsigned long long)in_blob,
+                      (unsigned long long)((size_t)(b->data - l->buf) + in_blob));
+        break;
+    }
+    if (n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ")");
+}
+
+void runtime_tensor_place(const struct runtime *rt, int index, char *buf, size_t len)
+{
+    const struct ld_tensor *t = &rt->ld->tensors[index];
+    snprintf(buf, len, "%s: tensor %u \"%s\" (file offset 0x%x)", rt->ld->name, t->id,
+             t->name ? t->name : "", t->at);
 }
 
 bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
@@ -258,7 +290,9 @@ static bool store_elements(const struct runtime *rt, struct dla *d, const struct
     enum mem_status st =
         dla_mem_write(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
     if (st != MEM_OK) {
-        snprintf(err, errlen, "input tensor: %s", mem_status_str(st));
+        char place[512];
+        runtime_tensor_place(rt, rt->input_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: input tensor: %s", place, mem_status_str(st));
         return false;
     }
     return true;
@@ -314,8 +348,11 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     }
     const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
     uint64_t len = t->size;
+    char place[512];
+    runtime_tensor_place(rt, rt->input_tensor, place, sizeof place);
     if (len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "input tensor of %llu bytes is too large", (unsigned long long)len);
+        snprintf(err, errlen, "%s: input tensor of %llu bytes is too large", place,
+                 (unsigned long long)len);
         return false;
     }
     uint8_t *file;
@@ -366,8 +403,11 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
         .size = (uint32_t)t->size,
     };
     uint64_t len = t->size;
+    char place[512];
+    runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
     if (len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "output tensor of %llu bytes is too large", (unsigned long long)len);
+        snprintf(err, errlen, "%s: output tensor of %llu bytes is too large", place,
+                 (unsigned long long)len);
         return false;
     }
     uint8_t *buf = malloc(len ? len : 1);
@@ -382,8 +422,8 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
     size_t plen = 0;
     bool ok = st == MEM_OK && dimg_pack(&h, buf, len, &payload, &plen);
     if (!ok)
-        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (%s)", h.channel, h.height,
-                 h.width, st == MEM_OK ? "too large" : mem_status_str(st));
+        snprintf(err, errlen, "%s: output tensor %ux%ux%u cannot be gathered (%s)", place,
+                 h.channel, h.height, h.width, st == MEM_OK ? "too large" : mem_status_str(st));
     else
         ok = dimg_write(path, &h, payload, plen, err, errlen);
     free(payload);
