@@ -433,6 +433,9 @@ uint64_t session_events(const struct session *s)
 
 const char *session_where(const struct session *s)
 {
+    /* host-side work inside the driver's next(): its own line */
+    if (s->drv && s->drv->host_where[0])
+        return s->drv->host_where;
     /* a write is finished before it reaches the model; a wait stays current
      * while its hardware events run */
     if (s->have_act && s->act.kind == DRV_WAIT)

@@ -691,7 +691,10 @@ static void cfg_next(struct driver *drv, struct dla *d, const struct drv_result 
         t->st.mem_done = true;
     }
     while (t->st.pc < t->n) {
-        if (run_register_cmd(t, d, prev, act))
+        where(t, &t->cmd[t->st.pc], t->base.host_where, sizeof t->base.host_where);
+        bool produced = run_register_cmd(t, d, prev, act);
+        t->base.host_where[0] = 0;
+        if (produced)
             return;
         prev = NULL;
     }

@@ -12,15 +12,19 @@ csv() { # FILE: export the layers of sample:lenet as CSV to FILE
     run_dladbg --batch -q -ex continue -ex "export csv $1 --decoder layers" sample:lenet
 }
 
-# a full device: the error names the reason, nothing claims success, exit 2
-if [ -w /dev/full ]; then
-    run_exit 2 "csv to /dev/full" --batch -q -ex continue -ex 'export csv /dev/full --decoder layers' \
+# a full device: the error names the reason, nothing claims success, exit 2.
+# Reached through a link in the work folder, so that a regression (a file
+# renamed over the target) replaces the link, never the system's /dev/full.
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+    ln -s /dev/full full
+    run_exit 2 "csv to /dev/full" --batch -q -ex continue -ex 'export csv full --decoder layers' \
         sample:lenet
     expect_grep "$out" "export csv: /dev/full: write failed: No space left on device"
     printf '%s\n' "$out" | grep -q "Wrote CSV" && fail "a failed write reported success"
-    [ -c /dev/full ] || fail "/dev/full is no longer a device"
-    run_exit 2 "-o /dev/full" --batch -q -o /dev/full sample:lenet
+    [ -L full ] || fail "the link to /dev/full was replaced"
+    run_exit 2 "-o /dev/full" --batch -q -o full sample:lenet
     expect_grep "$out" "/dev/full: write failed: No space left on device"
+    [ -L full ] || fail "the link to /dev/full was replaced"
 fi
 
 # new files: 0666 less the umask; replaced files keep their mode
