@@ -130,7 +130,7 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     s->rep = rep;
     s->cfg = pick_config(s->path, opt, rep);
     s->opt.cfg = s->cfg;
-    struct dla_options dopt = {.mem_budget = s->opt.mem_budget};
+    struct dla_options dopt = {.mem_budget = s->opt.mem_budget, .work_budget = s->opt.work_budget};
     s->dla = dla_create(s->cfg, &dopt);
     if (!s->dla) {
         snprintf(err, errlen, "cannot create the %s model (out of memory?)", s->cfg->name);

@@ -24,6 +24,7 @@ struct session_opts {
     const char *input;            /* loadable: input tensor file (PGM, DIMG or raw) */
     const char *output;           /* loadable: output DIMG file */
     uint64_t mem_budget;          /* per memory space; 0 = default */
+    uint64_t work_budget;         /* model work per layer (dla_options); 0 = default */
 };
 
 enum session_stop {
