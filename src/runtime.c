@@ -319,20 +319,20 @@ static bool fill_from_dimg(const struct runtime *rt, struct dla *d, const struct
     const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
     unsigned bpe = type_bpe(t->data_type);
     /* a DIMG payload is packed c, h, w; copy element by element into the
-     * tensor's own layout */
-    size_t k = 0;
-    for (uint32_t c = 0; c < h->channel; c++)
-        for (uint32_t y = 0; y < h->height; y++)
-            for (uint32_t x = 0; x < h->width; x++, k += bpe) {
-                if (k + bpe > plen)
-                    goto done;
-                if (c >= (uint32_t)t->c || y >= (uint32_t)t->h || x >= (uint32_t)t->w)
-                    continue;
-                uint64_t off = tensor_offset(t, c, y, x);
-                if (off + bpe <= len)
-                    memcpy(img + off, payload + k, bpe);
-            }
-done:
+     * tensor's own layout.  The walk is over the payload's elements, so
+     * header dimensions (a zero width with a huge height) cannot make it long. */
+    uint64_t elems = (uint64_t)h->channel * h->height * h->width; /* 0: nothing to copy */
+    if (h->width && h->height && elems / h->width / h->height != h->channel)
+        elems = UINT64_MAX; /* overflowed: the payload bounds the walk anyway */
+    uint64_t plane = (uint64_t)h->width * h->height;
+    for (uint64_t i = 0; i < elems && (i + 1) * bpe <= plen; i++) {
+        uint64_t c = i / plane, y = i % plane / h->width, x = i % h->width;
+        if (c >= (uint64_t)t->c || y >= (uint64_t)t->h || x >= (uint64_t)t->w)
+            continue;
+        uint64_t off = tensor_offset(t, (uint32_t)c, (uint32_t)y, (uint32_t)x);
+        if (off + bpe <= len)
+            memcpy(img + off, payload + i * bpe, bpe);
+    }
     return store_elements(rt, d, t, img, len, err, errlen);
 }
 

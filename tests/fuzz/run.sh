@@ -36,7 +36,7 @@ for name in "$@"; do
     rm -f "$arts/$name"-*
     # absolute paths: the cmd harness works in its scratch folder
     nice -n 15 "$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
-        -max_len="$(max_len "$name")" -timeout=20 -rss_limit_mb=2048 -jobs=1 -workers=1 \
+        -max_len="$(max_len "$name")" -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="$arts/$name-" "$corpus" "$top/tests/fuzz/corpus/$name" "$seeds/$name" \
         >"$logs/$name.log" 2>&1
     rc=$?
