@@ -153,17 +153,21 @@ static bool resolve_target(struct afile *af, const char *path, struct stat *st, 
     }
     *exists = lstat(path, st) == 0;
     if (*exists && S_ISLNK(st->st_mode)) {
-        char *target = realpath(path, NULL);
-        if (!target) {
+        if (stat(path, st) != 0) {
             snprintf(err, errlen, "%s: a symbolic link to nothing writable (%s)", path,
                      strerror(errno));
             return false;
         }
-        bool fits = snprintf(af->path, sizeof af->path, "%s", target) < (int)sizeof af->path;
-        free(target);
-        if (!fits || stat(af->path, st) != 0) {
-            snprintf(err, errlen, "%s: cannot follow the symbolic link", path);
-            return false;
+        /* a link to a device or pipe (/dev/stdout) is written through as it is */
+        char *target = S_ISREG(st->st_mode) ? realpath(path, NULL) : NULL;
+        if (S_ISREG(st->st_mode)) {
+            bool fits = target && snprintf(af->path, sizeof af->path, "%s", target) <
+                                      (int)sizeof af->path;
+            free(target);
+            if (!fits) {
+                snprintf(err, errlen, "%s: cannot follow the symbolic link", path);
+                return false;
+            }
         }
     }
     if (*exists && S_ISDIR(st->st_mode)) {

@@ -19,13 +19,18 @@ if [ -c /dev/full ] && [ -w /dev/full ]; then
     ln -s /dev/full full
     run_exit 2 "csv to /dev/full" --batch -q -ex continue -ex 'export csv full --decoder layers' \
         sample:lenet
-    expect_grep "$out" "export csv: /dev/full: write failed: No space left on device"
+    expect_grep "$out" "export csv: full: write failed: No space left on device"
     printf '%s\n' "$out" | grep -q "Wrote CSV" && fail "a failed write reported success"
     [ -L full ] || fail "the link to /dev/full was replaced"
     run_exit 2 "-o /dev/full" --batch -q -o full sample:lenet
-    expect_grep "$out" "/dev/full: write failed: No space left on device"
+    expect_grep "$out" "full: write failed: No space left on device"
     [ -L full ] || fail "the link to /dev/full was replaced"
 fi
+
+# /dev/stdout on a pipe: a link to a pipe, written through
+n=$(run_dladbg --batch -q -ex continue -ex 'export csv /dev/stdout --decoder layers' sample:lenet |
+    grep -c '"layer"\|SDP\|CONV' || true)
+[ "$n" -gt 0 ] || fail "export csv /dev/stdout wrote nothing to the pipe"
 
 # new files: 0666 less the umask; replaced files keep their mode
 (umask 027 && csv new.csv >/dev/null)
