@@ -59,6 +59,22 @@ static void temp_unlist(int slot)
         temp_kind[slot] = TEMP_FREE;
 }
 
+/* mkstemp (a file: returns its descriptor) or mkdtemp (a folder: returns 0)
+ * on template, listed for the signal handler in the same breath; -1 on
+ * failure with errno set. */
+static int create_listed(char *template, enum temp_kind kind, int *slot)
+{
+    sigset_t saved;
+    hold_signals(&saved);
+    int fd = kind == TEMP_FILE ? mkstemp(template) : mkdtemp(template) ? 0 : -1;
+    int e = errno;
+    if (fd >= 0)
+        *slot = temp_list(template, kind);
+    release_signals(&saved);
+    errno = e;
+    return fd;
+}
+
 /* Remove a folder and the files in it, with async-signal-safe calls only
  * (open, getdents64, unlinkat, rmdir): also called from the signal handler. */
 struct linux_dirent64 {
@@ -193,12 +209,7 @@ bool afile_open(struct afile *af, const char *path, char *err, size_t errlen)
         af->tmp[0] = 0;
         return false;
     }
-    sigset_t saved;
-    hold_signals(&saved);
-    int fd = mkstemp(af->tmp);
-    if (fd >= 0)
-        af->slot = temp_list(af->tmp, TEMP_FILE);
-    release_signals(&saved);
+    int fd = create_listed(af->tmp, TEMP_FILE, &af->slot);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         af->tmp[0] = 0;
@@ -325,13 +336,7 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
         ad->tmp[0] = 0;
         return false;
     }
-    sigset_t saved;
-    hold_signals(&saved);
-    bool made = mkdtemp(ad->tmp) != NULL;
-    if (made)
-        ad->slot = temp_list(ad->tmp, TEMP_DIR);
-    release_signals(&saved);
-    if (!made) {
+    if (create_listed(ad->tmp, TEMP_DIR, &ad->slot) < 0) {
         snprintf(err, errlen, "%s: cannot create: %s", ad->path, strerror(errno));
         ad->tmp[0] = 0;
         return false;

@@ -336,6 +336,20 @@ static bool fill_from_dimg(const struct runtime *rt, struct dla *d, const struct
     return store_elements(rt, d, t, img, len, err, errlen);
 }
 
+/* Tensors are copied whole through host buffers: beyond DIMG_MAX_PAYLOAD is refused. */
+static bool tensor_too_large(const struct runtime *rt, int index, const char *what, char *err,
+                             size_t errlen)
+{
+    uint64_t len = rt->ld->tensors[index].size;
+    if (len <= DIMG_MAX_PAYLOAD)
+        return false;
+    char place[512];
+    runtime_tensor_place(rt, index, place, sizeof place);
+    snprintf(err, errlen, "%s: %s tensor of %llu bytes is too large", place, what,
+             (unsigned long long)len);
+    return true;
+}
+
 bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
                         size_t errlen)
 {
@@ -348,13 +362,8 @@ bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *pat
     }
     const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
     uint64_t len = t->size;
-    char place[512];
-    runtime_tensor_place(rt, rt->input_tensor, place, sizeof place);
-    if (len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "%s: input tensor of %llu bytes is too large", place,
-                 (unsigned long long)len);
+    if (tensor_too_large(rt, rt->input_tensor, "input", err, errlen))
         return false;
-    }
     uint8_t *file;
     size_t flen;
     if (!file_read_all(path, DIMG_MAX_PAYLOAD, &file, &flen, err, errlen))
@@ -403,13 +412,10 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
         .size = (uint32_t)t->size,
     };
     uint64_t len = t->size;
+    if (tensor_too_large(rt, rt->output_tensor, "output", err, errlen))
+        return false;
     char place[512];
     runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
-    if (len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "%s: output tensor of %llu bytes is too large", place,
-                 (unsigned long long)len);
-        return false;
-    }
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) {
         snprintf(err, errlen, "out of memory");

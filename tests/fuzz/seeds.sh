@@ -18,12 +18,17 @@ bundle() { # OUT MAIN FILE...: the first file, then "#@ NAME" and each other
     shift 2
     { cat "$main"; for f in "$@"; do printf '\n#@ %s\n' "$(basename "$f")"; cat "$f"; done; } >"$o"
 }
-for dir in "$top"/traces/*/; do
-    [ -f "$dir/input.txn" ] || continue
-    bundle "$out/txn/project_$(basename "$dir")" "$dir/input.txn" \
-        $(grep -o '[A-Za-z0-9_.-]*\.dat' "$dir/input.txn" | sort -u | sed "s|^|$dir/|" |
-            while read -r f; do [ -f "$f" ] && small "$f" 32768 && echo "$f"; done)
-done
+bundle_traces() { # PREFIX FOLDER...: each traceplayer folder with the small .dat files it names
+    prefix=$1
+    shift
+    for dir in "$@"; do
+        [ -f "$dir/input.txn" ] || continue
+        bundle "$out/txn/${prefix}_$(basename "$dir")" "$dir/input.txn" \
+            $(grep -o '[A-Za-z0-9_.-]*\.dat' "$dir/input.txn" | sort -u | sed "s|^|$dir/|" |
+                while read -r f; do [ -f "$f" ] && small "$f" 32768 && echo "$f"; done)
+    done
+}
+bundle_traces project "$top"/traces/*/
 [ -d "$data" ] || exit 0
 for f in "$data"/loadables/*/*.nvdla; do
     [ -f "$f" ] && small "$f" 262144 || continue
@@ -32,12 +37,7 @@ done
 for f in "$data"/loadables/*/golden.dimg; do
     [ -f "$f" ] && small "$f" 65536 && cp "$f" "$out/image/$(basename "$(dirname "$f")").dimg"
 done
-for dir in "$data"/traces/*/; do
-    [ -f "$dir/input.txn" ] || continue
-    bundle "$out/txn/nvidia_$(basename "$dir")" "$dir/input.txn" \
-        $(grep -o '[A-Za-z0-9_.-]*\.dat' "$dir/input.txn" | sort -u | sed "s|^|$dir/|" |
-            while read -r f; do [ -f "$f" ] && small "$f" 32768 && echo "$f"; done)
-done
+bundle_traces nvidia "$data"/traces/*/
 for cfg in "$data"/traces_v2/nv_small/*/*.cfg; do
     [ -f "$cfg" ] || continue
     dir=$(dirname "$cfg")
