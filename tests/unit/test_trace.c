@@ -420,6 +420,26 @@ static void test_cfg_huge_mem_init(void **state)
         }
 }
 
+/* dump_mem's size is checked before its buffer is allocated. */
+static void test_txn_huge_dump(void **state)
+{
+    (void)state;
+    write_file("input.txn", "dump_mem 0x80000000 0x100000000 out.dat\n");
+    struct captured cap = {{0}};
+    struct report rep = {.print = capture, .ctx = &cap};
+    char err[512], path[512];
+    snprintf(path, sizeof path, "%s/input.txn", dir);
+    struct session_opts opt = {.outdir = dir, .mem_budget = 64u << 20};
+    struct session *s = session_open(path, &opt, &rep, err, sizeof err);
+    assert_non_null(s);
+    run_to_end(s);
+    assert_int_equal(rep.input_errors, 1);
+    if (!strstr(cap.text, "input.txn:1: dump_mem of 0x100000000 bytes at 0x80000000: memory "
+                          "budget exhausted"))
+        fail_msg("%s", cap.text);
+    session_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
         cmocka_unit_test(test_cfg_huge_mem_init),
+        cmocka_unit_test(test_txn_huge_dump),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
