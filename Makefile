@@ -34,7 +34,7 @@ endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
-LIBS := -lreadline -lncursesw -lcsv -ldl -lm -pthread
+LIBS := -lreadline -lncursesw -lcsv -ljpeg -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
 SIM_SRC := $(wildcard sim/*.c)
@@ -86,14 +86,18 @@ ifeq ($(BUILD),build)
 endif
 
 # ---------------------------------------------------------------- dependencies
-# Header -> Debian package.  Missing packages are installed with apt-get when we
-# are root or have password-less sudo; otherwise we stop and print the command.
+# Header -> Debian package (bin/NAME: a command; lib/NAME: a library the linker
+# must find as -lNAME, for headers that more than one package provides).  Missing
+# packages are installed with apt-get when we are root or have password-less sudo;
+# otherwise we stop and print the command.
 define need_pkgs
 	@missing=""; \
 	for pair in $(1); do \
 		hdr=$${pair%%:*}; pkg=$${pair##*:}; \
 		case "$$hdr" in \
 		bin/*) command -v $${hdr#bin/} >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+		lib/*) printf 'int main(void) { return 0; }\n' | \
+			$(CC) -x c - -l$${hdr#lib/} -o /dev/null >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
 		*) printf '#include <%s>\n' "$$hdr" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
 		esac; \
 	done; \
@@ -110,13 +114,14 @@ define need_pkgs
 endef
 
 deps:
-	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev)
+	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev \
+		jpeglib.h:libjpeg-dev)
 
 deps-test: deps
 	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler)
 
 deps-bench: deps
-	$(call need_pkgs,cblas.h:libopenblas-dev)
+	$(call need_pkgs,cblas.h:libopenblas-dev lib/openblas:libopenblas-dev)
 
 deps-fuzz: deps
 	$(call need_pkgs,bin/clang:clang)
@@ -126,7 +131,7 @@ deps-fuzz: deps
 Q := $(if $(V),,@)
 # The MAC kernels are the hot loop of the convolution model: let the compiler
 # vectorise them (portable flags only; no -march).
-$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o: HOT_CFLAGS := -O3
+$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o: HOT_CFLAGS := -O3
 
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)
@@ -233,7 +238,7 @@ bench: deps-bench
 	$(MAKE) --no-print-directory all
 	$(CC) $(CPPFLAGS) -Itests/bench $(CSTD) $(WARN) -O2 -g $(wildcard tests/bench/*.c) \
 		$(LIBCORE) $(LIBSIM) -lopenblas $(LIBS) -o $(BUILD)/bench
-	$(BUILD)/bench
+	DLADBG_PLUGIN_PATH=$(BUILD)/plugins NVDLA_TESTDATA=$(NVDLA_TESTDATA) $(BUILD)/bench $(BENCH)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \

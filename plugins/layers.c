@@ -1,9 +1,12 @@
 /* Decoder "layers": one row per hardware layer, from the model's layer records. */
+#include <string.h>
+
 #include "plugin_util.h"
 
 static const char *const columns[] = {"index",       "unit",          "op",           "group",
                                       "start_cycle", "end_cycle",     "cycles",       "macs",
-                                      "bytes_read",  "bytes_written", "stall_cycles", "state"};
+                                      "bytes_read",  "bytes_written", "stall_cycles", "state",
+                                      "work",        "work_unit"};
 
 static void layers_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
@@ -11,21 +14,18 @@ static void layers_event(void *state, const struct dladbg_host *host, const stru
     if (ev->kind != DLADBG_EV_LAYER_RECORD)
         return;
     const struct dladbg_layer *l = &ev->u.layer;
-    char num[9][PLUGIN_CELL_LEN];
+    char num[10][PLUGIN_CELL_LEN];
     /* BDMA layers get their group at launch: none (above 1) before */
     long long group = l->group > 1 ? -1 : (long long)l->group;
-    const char *cells[] = {plugin_cell_u64(num[0], l->index),
-                           l->unit,
-                           l->op,
-                           plugin_cell_index_or_blank(num[1], group),
-                           plugin_cell_u64(num[2], l->start_cycle),
-                           plugin_cell_u64(num[3], l->end_cycle),
-                           plugin_cell_u64(num[4], l->cycles),
-                           plugin_cell_u64(num[5], l->macs),
-                           plugin_cell_u64(num[6], l->bytes_read),
-                           plugin_cell_u64(num[7], l->bytes_written),
-                           plugin_cell_u64(num[8], l->stall_cycles),
-                           l->state};
+    const char *cells[] = {
+        plugin_cell_u64(num[0], l->index), l->unit, l->op,
+        plugin_cell_index_or_blank(num[1], group), plugin_cell_u64(num[2], l->start_cycle),
+        plugin_cell_u64(num[3], l->end_cycle), plugin_cell_u64(num[4], l->cycles),
+        /* MACs only where they are MACs; "work" says what others count */
+        strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
+        plugin_cell_u64(num[6], l->bytes_read), plugin_cell_u64(num[7], l->bytes_written),
+        plugin_cell_u64(num[8], l->stall_cycles), l->state, plugin_cell_u64(num[9], l->macs),
+        l->work_unit ? l->work_unit : ""};
     host->row(host, cells);
 }
 
@@ -34,7 +34,8 @@ const struct dladbg_decoder dladbg_decoder = {
     .struct_size = sizeof(struct dladbg_decoder),
     .name = "layers",
     .description =
-        "one row per hardware layer: unit, op, group, cycles (model-derived), MACs, bytes",
+        "one row per hardware layer: unit, op, group, cycles (model-derived), MACs (CONV), "
+        "bytes, work (what each unit counts: MACs, bytes, elements, pool reads, LRN terms)",
     .n_columns = sizeof columns / sizeof columns[0],
     .columns = columns,
     .open = plugin_stateless_open,

@@ -1,5 +1,9 @@
 /* Decoder "perf": per layer, its model-derived figures and performance
  * counters, one row per (layer, counter). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "plugin_util.h"
 
 static const char *const columns[] = {"layer", "unit", "counter", "value"};
@@ -22,7 +26,14 @@ static void perf_event(void *state, const struct dladbg_host *host, const struct
     row(host, l, "cycles", l->cycles);
     row(host, l, "compute_cycles", l->compute_cycles);
     row(host, l, "stall_cycles", l->stall_cycles);
-    row(host, l, "macs", l->macs);
+    /* "macs" only where they are MACs; other units' work by what it counts */
+    char work[48] = "macs";
+    if (strcmp(l->unit, "CONV") && l->work_unit) {
+        snprintf(work, sizeof work, "work_%s", l->work_unit); /* "work_pool reads" */
+        for (char *c = work; *c; c++)
+            *c = *c == ' ' ? '_' : (char)tolower((unsigned char)*c);
+    }
+    row(host, l, work, l->macs);
     row(host, l, "bytes_read", l->bytes_read);
     row(host, l, "bytes_written", l->bytes_written);
     for (uint32_t i = 0; i < l->n_counters; i++)

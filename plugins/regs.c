@@ -17,9 +17,9 @@ static void regs_event(void *state, const struct dladbg_host *host, const struct
     plugin_cell_u64(num[1], ev->cycle);
     plugin_cell_index_or_blank(num[2], ev->layer);
     plugin_cell_index_or_blank(num[3], r->group);
-    snprintf(num[4], sizeof num[4], "0x%05x", r->addr);
-    snprintf(num[5], sizeof num[5], "0x%08x", r->value);
-    snprintf(num[6], sizeof num[6], "0x%08x", r->old);
+    plugin_cell_hex(num[4], r->addr, 5);
+    plugin_cell_hex(num[5], r->value, 8);
+    plugin_cell_hex(num[6], r->old, 8);
     const char *cells[] = {num[0], num[1], num[2], r->unit, r->name,
                            num[3], num[4], num[5], num[6],  r->fields};
     host->row(host, cells);

@@ -8,29 +8,16 @@
  * saturate and the result is the exact dot product, which cmac.c computes
  * fast; otherwise the partial sums are added one by one in the hardware's
  * order (channel block, then tap) with saturation. */
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "conv.h"
 #include "fixpt.h"
+#include "threads.h"
 
 #define ACC48_MAX        ((int64_t)0x7fffffffffff)
 #define ACC48_MIN        (-ACC48_MAX - 1)
 #define BLOCK_ROWS       64u
 #define BLOCK_KERNELS    64u
-#define CONV_MAX_THREADS 8u
-
-/* Worker threads for the MAC work: DLADBG_THREADS, else the online CPUs.
- * Results do not depend on it (every output is computed by one worker). */
-static unsigned conv_threads(void)
-{
-    const char *e = getenv("DLADBG_THREADS");
-    long n = e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1)
-        n = 1;
-    return n > (long)CONV_MAX_THREADS ? CONV_MAX_THREADS : (unsigned)n;
-}
 
 int64_t cacc_sat48(int64_t v)
 {
@@ -146,27 +133,24 @@ struct cacc_job {
     const struct conv_operands *ops;
     const struct cmac_weights *cw;
     struct dla_cube *out;
-    uint32_t first_block, block_step;
-    uint64_t saturated;
+    uint64_t saturated[DLA_MAX_THREADS];
 };
 
-/* Row blocks first_block, first_block + step, ...: every worker writes its
- * own cube elements, so the result does not depend on the thread count. */
-static void *run_blocks(void *arg)
+/* Row blocks worker, worker + workers, ...: every worker writes its own
+ * outputs and its own saturation count. */
+static void run_blocks(void *arg, unsigned worker, unsigned workers)
 {
     struct cacc_job *j = arg;
     const struct conv_operands *ops = j->ops;
     int64_t acc[BLOCK_ROWS * BLOCK_KERNELS];
-    for (uint32_t r0 = j->first_block * BLOCK_ROWS; r0 < ops->rows;
-         r0 += j->block_step * BLOCK_ROWS) {
+    for (uint32_t r0 = worker * BLOCK_ROWS; r0 < ops->rows; r0 += workers * BLOCK_ROWS) {
         uint32_t rn = ops->rows - r0 < BLOCK_ROWS ? ops->rows - r0 : BLOCK_ROWS;
         for (uint32_t k0 = 0; k0 < ops->kernels; k0 += BLOCK_KERNELS) {
             uint32_t kn = ops->kernels - k0 < BLOCK_KERNELS ? ops->kernels - k0 : BLOCK_KERNELS;
             cmac_block(ops, j->cw, r0, rn, k0, kn, acc);
-            deliver_block(j->p, j->out, r0, rn, k0, kn, acc, &j->saturated);
+            deliver_block(j->p, j->out, r0, rn, k0, kn, acc, &j->saturated[worker]);
         }
     }
-    return NULL;
 }
 
 static void ordered_path(const struct conv_params *p, const struct conv_operands *ops,
@@ -194,27 +178,10 @@ void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
         return;
     }
     uint32_t blocks = (ops->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
-    unsigned n = conv_threads();
-    if (n > blocks)
-        n = blocks ? blocks : 1;
-    struct cacc_job jobs[CONV_MAX_THREADS];
-    pthread_t tid[CONV_MAX_THREADS];
-    bool started[CONV_MAX_THREADS] = {false};
-    for (unsigned t = 0; t < n; t++) {
-        jobs[t] = (struct cacc_job){
-            .p = p, .ops = ops, .cw = &cw, .out = out, .first_block = t, .block_step = n};
-        if (t > 0)
-            started[t] = pthread_create(&tid[t], NULL, run_blocks, &jobs[t]) == 0;
-    }
-    /* the calling thread takes its own share and that of any worker that
-     * could not be started */
-    for (unsigned t = 0; t < n; t++)
-        if (!started[t])
-            run_blocks(&jobs[t]);
-    for (unsigned t = 1; t < n; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
-    for (unsigned t = 0; t < n; t++)
-        st->saturated += jobs[t].saturated;
+    unsigned n = dla_threads();
+    struct cacc_job job = {.p = p, .ops = ops, .cw = &cw, .out = out};
+    dla_parallel(n < blocks ? n : (blocks ? blocks : 1), run_blocks, &job);
+    for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
+        st->saturated += job.saturated[t];
     cmac_weights_free(&cw);
 }

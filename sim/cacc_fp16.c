@@ -74,7 +74,7 @@ static uint32_t sign_compensation(unsigned shift)
 }
 
 /* (-1)^neg * wt * dat >> shift, the way the Booth multiplier produces it. */
-static int32_t booth_product(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
+int32_t cacc_fp16_booth(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift)
 {
     if (shift >= 32)
         return 0;
@@ -144,19 +144,19 @@ static uint64_t cell_products(const int16_t *dat, const int16_t *wt, uint32_t n,
         unsigned de = (d >> 10) & 0x1fu, we = (w >> 10) & 0x1fu;
         uint32_t dm = ((d & 0x3ffu) | (de ? 0x400u : 0)) << (de ? (de & 3u) : 1u);
         uint32_t wm = ((w & 0x3ffu) | (we ? 0x400u : 0)) << (we ? (we & 3u) : 1u);
-        prod[i] = booth_product((d ^ w) >> 15, wm, dm, (max_high - high[i]) * 4);
+        prod[i] = cacc_fp16_booth((d ^ w) >> 15, wm, dm, (max_high - high[i]) * 4);
     }
     *exp6 = max_high * 4;
     return 0;
 }
 
-static uint64_t mac_pack(unsigned exp6, int64_t mant)
+uint64_t cacc_fp16_mac_pack(unsigned exp6, int64_t mant)
 {
     return (uint64_t)exp6 << 38 | ((uint64_t)mant & MASK38);
 }
 
 /* One atomic operation: n channel pairs -> packed 6-bit exponent, 38-bit mantissa. */
-static uint64_t mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
+uint64_t cacc_fp16_mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
 {
     int32_t prod[64];
     unsigned exp6;
@@ -166,7 +166,7 @@ static uint64_t mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n)
     int64_t total = 0;
     for (uint32_t i = 0; i < n; i++)
         total += prod[i];
-    return mac_pack(exp6, total);
+    return cacc_fp16_mac_pack(exp6, total);
 }
 
 /* ---------------------------------------------------------------- CACC adder */
@@ -181,17 +181,17 @@ static uint64_t acc_nan(uint64_t top11)
     return acc_pack(ACC_EXP_NAN, (top11 & 0x7ffu) << 29);
 }
 
-/* Count of leading copies of the sign below bit top (top is the sign bit). */
+/* Count of leading copies of the sign below bit top (top is the sign bit):
+ * the bits below top, flipped when the sign is set, have that many leading
+ * zeros. */
 static unsigned redundant_signs(uint64_t v, unsigned top)
 {
-    unsigned s = bit(v, top), n = 0;
-    for (int i = (int)top - 1; i >= 0 && bit(v, (unsigned)i) == s; i--)
-        n++;
-    return n;
+    uint64_t below = (v ^ (0 - (uint64_t)bit(v, top))) & ((1ull << top) - 1);
+    return below ? (unsigned)__builtin_clzll(below) - (64 - top) : top;
 }
 
 /* accumulator (48-bit float) + MAC partial sum (44-bit float) */
-static uint64_t acc_add(uint64_t acc, uint64_t mac)
+uint64_t cacc_fp16_acc_add(uint64_t acc, uint64_t mac)
 {
     unsigned mac_exp = (unsigned)(mac >> 38) & 0x3fu;
     int64_t mac_m = sext(mac, 38);
@@ -294,44 +294,26 @@ static uint32_t acc_to_fp32(uint64_t acc)
     return sign << 31 | e << 23 | frac;
 }
 
-/* ---------------------------------------------------------------- layer */
+/* ---------------------------------------------------------------- one output */
 
-static uint32_t output_value(const struct conv_operands *ops, const int16_t *a, const int16_t *w,
-                             uint64_t *nan)
+uint32_t cacc_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w)
 {
     uint64_t acc = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            acc = acc_add(acc, mac_cell(a + off, w + off, nj));
+            acc = cacc_fp16_acc_add(acc, cacc_fp16_mac_cell(a + off, w + off, nj));
         }
     }
-    uint32_t f = acc_to_fp32(acc);
-    *nan += fp_is_nan(FP32, f);
-    return f;
-}
-
-void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
-                    struct dla_cube *out, struct cacc_stats *st)
-{
-    uint32_t plane = p->out_w * p->out_h;
-    for (uint32_t r = 0; r < ops->rows; r++) {
-        uint32_t b = r / plane, pos = r % plane;
-        for (uint32_t k = 0; k < ops->kernels && k < out->c; k++) { /* CACC's channels only */
-            uint32_t f = output_value(ops, ops->data + (size_t)r * ops->depth,
-                                      ops->weight + (size_t)k * ops->depth, &st->nan_out);
-            out->v[cube_index(out, b, k, pos / p->out_w, pos % p->out_w)] = (int32_t)f;
-        }
-    }
+    return acc_to_fp32(acc);
 }
 
 uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32_t seg)
 {
     struct conv_operands ops = {
         .rows = 1, .kernels = 1, .depth = n, .taps = 1, .seg_len = seg, .c = n};
-    uint64_t nan = 0;
-    return output_value(&ops, dat, wt, &nan);
+    return cacc_fp16_output(&ops, dat, wt);
 }
 
 /* Winograd: one atomic operation on 16 tile positions x 4 channels (lane =
@@ -346,7 +328,7 @@ void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
     uint64_t nan = cell_products(dat, wt, 64, prod, &exp6);
     if (nan) {
         for (int q = 0; q < 4; q++)
-            acc[q] = acc_add(acc[q], nan);
+            acc[q] = cacc_fp16_acc_add(acc[q], nan);
         return;
     }
     int64_t m[16], o[4];
@@ -354,7 +336,7 @@ void cacc_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc
         m[i] = (int64_t)prod[4 * i] + prod[4 * i + 1] + prod[4 * i + 2] + prod[4 * i + 3];
     cmac_wino_output_transform(m, o);
     for (int q = 0; q < 4; q++)
-        acc[q] = acc_add(acc[q], mac_pack(exp6, o[q]));
+        acc[q] = cacc_fp16_acc_add(acc[q], cacc_fp16_mac_pack(exp6, o[q]));
 }
 
 uint32_t cacc_fp16_result(uint64_t acc)

@@ -9,17 +9,18 @@
 #include "conv.h"
 #include "fp16.h"
 
-/* The CBUF flush completes at reset and stays done: S_CBUF_FLUSH_STATUS reads
- * FLUSH_DONE = 1 whatever was written to it (the v2 traces write 0 first). */
+/* After reset the RTL clears the CBUF data banks, one step a clock, and
+ * raises FLUSH_DONE when done (config cbuf_flush_cycles, a scheduled timer in
+ * dla.c); it then stays done, whatever is written to the register (the v2
+ * traces write 0 first).  Drivers poll it before the first convolution. */
 static bool cdma_read(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
                       bool peek)
 {
-    (void)d;
     (void)group;
     (void)peek;
     if (!regdb_reg_is(reg, "S_CBUF_FLUSH_STATUS"))
         return false;
-    *value = 1;
+    *value = d->cbuf_flushed ? 1u : 0u;
     return true;
 }
 
@@ -360,6 +361,20 @@ bool cdma_weights_begin(struct dla *d, struct dla_exec *x, const struct conv_par
     return true;
 }
 
+/* The weight DMA fetches D_WEIGHT_BYTES, which compilers round up to 128
+ * bytes (nv_full's field is [31:7]): the padding after the last kernel is
+ * read too (NVIDIA's VP reads those lines), though no kernel uses it.  A
+ * larger gap is a programming error the rule checker reports; it is not read. */
+static bool read_weight_padding(struct dla_exec *x, const struct conv_params *p,
+                                const struct conv_wt_stream *ws)
+{
+    uint8_t pad[128];
+    if (p->compressed || p->wt_bytes <= ws->fetched || p->wt_bytes - ws->fetched >= sizeof pad)
+        return true;
+    return exec_read(x, DLA_C_CDMA_WT, p->wt_space, p->wt_addr + ws->fetched, pad,
+                     (size_t)(p->wt_bytes - ws->fetched));
+}
+
 bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_params *p,
                        const struct conv_cbuf_plan *plan, int32_t layer, struct conv_wt_stream *ws,
                        uint32_t g)
@@ -377,6 +392,8 @@ bool cdma_weight_group(struct dla *d, struct dla_exec *x, const struct conv_para
     }
     ws->group_off = off;
     ws->fetched += n;
+    if (ok && plan->fetch_weight && g + 1 == ws->groups)
+        ok = read_weight_padding(x, p, ws);
     return ok;
 }
 

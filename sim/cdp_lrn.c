@@ -43,46 +43,46 @@ static int64_t window_sum(const struct cdp_lrn_cfg *c, const int32_t *conv, unsi
     return sum;
 }
 
-/* fp16: the square (or bypassed value) of channel k, +0 outside. */
-static uint32_t fp_term(const struct cdp_lrn_cfg *c, const uint32_t *conv32, unsigned n, int k)
+/* fp16: the square (or bypassed value) of channel k, +0 outside; sq holds
+ * the squares, computed once per pixel. */
+static uint32_t fp_term(const uint32_t *sq, unsigned n, int k)
 {
-    uint32_t v = k >= 0 && k < (int)n ? conv32[k] : 0;
-    return c->sqsum_bypass ? v : (uint32_t)fp_mul(FP32, v, v);
+    return k >= 0 && k < (int)n ? sq[k] : 0;
 }
 
 /* fp16: neighbours are added in pairs outwards, as the hardware's adder
  * tree does: ((c-1 + c+1) + c) + (c-2 + c+2) + ... */
-static uint32_t fp_window_sum(const struct cdp_lrn_cfg *c, const uint32_t *conv32, unsigned n,
+static uint32_t fp_window_sum(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
                               unsigned ch)
 {
     int k = (int)ch;
     if (c->sqsum_bypass)
-        return fp_term(c, conv32, n, k);
-    uint32_t sum =
-        (uint32_t)fp_add(FP32, fp_term(c, conv32, n, k - 1), fp_term(c, conv32, n, k + 1));
-    sum = (uint32_t)fp_add(FP32, sum, fp_term(c, conv32, n, k));
+        return fp_term(sq, n, k);
+    uint32_t sum = (uint32_t)fp_add(FP32, fp_term(sq, n, k - 1), fp_term(sq, n, k + 1));
+    sum = (uint32_t)fp_add(FP32, sum, fp_term(sq, n, k));
     for (int j = 2; j <= (int)c->half_window; j++) {
-        uint32_t pair =
-            (uint32_t)fp_add(FP32, fp_term(c, conv32, n, k - j), fp_term(c, conv32, n, k + j));
+        uint32_t pair = (uint32_t)fp_add(FP32, fp_term(sq, n, k - j), fp_term(sq, n, k + j));
         sum = (uint32_t)fp_add(FP32, sum, pair);
     }
     return sum;
 }
 
-/* fp16 pipeline; scratch holds 2n words (the fp17 and fp32 forms). */
+/* fp16 pipeline; scratch holds 3n words (the fp17 and fp32 forms, and the
+ * squares). */
 static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n,
                           unsigned valid, int32_t *out, int32_t *scratch, struct dla_lut_stats *s)
 {
-    uint32_t *conv17 = (uint32_t *)scratch, *conv32 = conv17 + n;
+    uint32_t *conv17 = (uint32_t *)scratch, *conv32 = conv17 + n, *sq = conv32 + n;
     for (unsigned i = 0; i < n; i++) {
         uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
         if (c->nan_to_zero && fp_is_nan(FP16, h))
             h = 0;
         conv17[i] = fpnum_fp16_to_fp17(h);
         conv32[i] = fpnum_fp17_to_fp32(conv17[i]);
+        sq[i] = c->sqsum_bypass ? conv32[i] : (uint32_t)fp_mul(FP32, conv32[i], conv32[i]);
     }
     for (unsigned ch = 0; ch < n; ch++) {
-        uint32_t y = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, fp_window_sum(c, conv32, n, ch), s);
+        uint32_t y = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, fp_window_sum(c, sq, n, ch), s);
         uint32_t v;
         if (c->mul_bypass)
             v = fp_is_nan(FP32, conv32[ch]) ? conv17[ch] : y; /* a NaN input passes through */

@@ -1,9 +1,11 @@
 /* Configuration table.  Figures from nvdla/hw spec/defs (nv_full from the
  * nvdlav1 branch, the others from master), as summarised in
- * ../shared/docs/nvdla-v2-traces.md section 5.  CBUF entries are one MAC
- * atomic-C slice wide: 128 bytes on the 64-channel configurations (the cmod
- * models nv_full's CBUF as 16 banks x 256 entries x 128 bytes), the bank width
- * on the small ones.
+ * ../shared/docs/nvdla-v2-traces.md section 5; tests/unit/test_config.c
+ * checks them against the .spec figures.  A CBUF entry is one bank-RAM line:
+ * the bank width on the v2 configurations (nv_large's traces program 16
+ * entries a slice for 8 pixels x 128 int8 channels: 64 bytes), and 128 bytes
+ * on nv_full, whose int16/fp16 atomic-C slice is 64 x 2 bytes (the cmod
+ * models its CBUF as 16 banks x 256 entries x 128 bytes).
  *
  * nv_large follows master's spec/defs/nv_large.spec, the branch its trace tests
  * come from: INT8 only, no Winograd, weight compression, batch, BDMA or Rubik.
@@ -50,6 +52,12 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 128,
         .addr_bits = 64,
+        .timing_calibrated = true,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 4096,
     },
     {
         .name = "nv_large",
@@ -61,7 +69,7 @@ static const struct dla_config configs[] = {
         .dtypes = DLA_DT_INT8,
         .cbuf_banks = 16,
         .cbuf_bank_bytes = 32 * KIB,
-        .cbuf_entry_bytes = 128,
+        .cbuf_entry_bytes = 64, /* the trace registers: 8x128 int8 = 16 entries a slice */
         .max_batch = 32,
         .cvsram = true,
         .sdp_bs = true,
@@ -80,6 +88,11 @@ static const struct dla_config configs[] = {
         .sec_burst = 1,
         .sec_latency = 1024,
         .addr_bits = 64,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small",
@@ -102,6 +115,11 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small_256",
@@ -124,6 +142,11 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_small_256_full",
@@ -153,6 +176,11 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 64,
         .addr_bits = 32,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 8192,
     },
     {
         .name = "nv_medium_512",
@@ -175,6 +203,11 @@ static const struct dla_config configs[] = {
         .pri_burst = 4,
         .pri_latency = 256,
         .addr_bits = 64,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 16384,
     },
     {
         .name = "nv_medium_1024_full",
@@ -204,6 +237,11 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 1024,
         .addr_bits = 64,
+        .dram_read_latency = 100,
+        .cvsram_read_latency = 80,
+        .csb_write_cycles = 1,
+        .csb_read_cycles = 18,
+        .cbuf_flush_cycles = 8192,
     },
 };
 

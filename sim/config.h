@@ -41,6 +41,29 @@ struct dla_config {
     unsigned pri_bus_bits, pri_burst, pri_latency; /* primary memory interface (MCIF) */
     unsigned sec_bus_bits, sec_burst, sec_latency; /* secondary interface; 0 bits when absent */
     unsigned addr_bits;                            /* memory address width */
+
+    /* Cycles after reset until CDMA's CBUF flush is done (S_CBUF_FLUSH_STATUS
+     * reads FLUSH_DONE): the RTL clears the data banks with a counter that
+     * runs one step a core clock and signals done when its top bit sets
+     * (NV_NVDLA_CDMA_cvt.v). */
+    unsigned cbuf_flush_cycles;
+
+    /* Cycles a CSB access keeps the driver busy: a write is posted, a read
+     * waits for its response (nv_full calibrated on the RTL's testbench, see
+     * tests/calibration; the v2 figures are the same, not measured). */
+    unsigned csb_write_cycles, csb_read_cycles;
+
+    /* First-access read latency as a DLA unit sees it through MCIF (DRAM) and
+     * CVIF (CV-SRAM), memory included: calibrated on nv_full against the RTL
+     * with NVIDIA's testbench memory (32 cycles of AXI read latency); the
+     * other configurations use the same figures, not measured.  The
+     * *_latency figures above are the spec's latency-hiding targets (buffer
+     * sizing), not what a transfer waits. */
+    unsigned dram_read_latency, cvsram_read_latency;
+
+    /* The timing of this configuration was compared with its RTL
+     * (tests/calibration); dla_cycles_calibrated says for which units. */
+    bool timing_calibrated;
 };
 
 /* Configuration by name, or NULL. */

@@ -235,13 +235,39 @@ bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
 
 void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
                    struct dla_cube *out, struct cacc_stats *st);
-/* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation. */
+/* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation
+ * (cmac_fp16.c; on dla_threads() workers). */
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
                     struct dla_cube *out, struct cacc_stats *st);
 
-/* cacc_fp16.c: one output of an fp16 layer from n channel pairs in atomic
- * operations of seg channels: the fp32 bit pattern CACC delivers. */
+/* cacc_fp16.c: the bit-level reference of the fp16 MAC cell and CACC.
+ * One output of an fp16 layer from n channel pairs in atomic operations of
+ * seg channels: the fp32 bit pattern CACC delivers. */
 uint32_t cacc_fp16_dot(const int16_t *dat, const int16_t *wt, uint32_t n, uint32_t seg);
+/* One output of the layer's operands (data row a, weight row w). */
+uint32_t cacc_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w);
+/* One atomic operation of n channel pairs: the cell's packed partial sum
+ * (6-bit exponent, 38-bit mantissa), and the pieces it is made of: the
+ * Booth multiplier's product of two aligned mantissas shifted right by
+ * shift, and the packing. */
+uint64_t cacc_fp16_mac_cell(const int16_t *dat, const int16_t *wt, uint32_t n);
+int32_t cacc_fp16_booth(unsigned neg, uint32_t wt, uint32_t dat, unsigned shift);
+uint64_t cacc_fp16_mac_pack(unsigned exp6, int64_t mant);
+/* CACC's 48-bit float accumulator plus a packed partial sum. */
+uint64_t cacc_fp16_acc_add(uint64_t acc, uint64_t mac);
+
+/* cmac_fp16.c: the fast fp16 path, bit-identical to the reference.  One
+ * output (as cacc_fp16_output) and one Winograd operation (as
+ * cacc_fp16_wino_op). */
+uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, const int16_t *w);
+void cmac_fp16_wino_op(const int16_t dat[64], const int16_t wt[64], uint64_t acc[4]);
+/* cmac_fp16_x86.c: the cell's easy products with AVX-512BW when the host has
+ * it (and DLADBG_NO_SIMD is unset): decoded operands of n <= 64 channels ->
+ * their sum, the cell's exponent (*mx) and the products left out (*hard,
+ * one bit per channel). */
+bool cmac_fp16_simd(void);
+int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
+                              const int8_t *wh, uint32_t n, int32_t *mx, uint64_t *hard);
 
 /* conv_wino.c: a whole Winograd layer (CDMA fetch with padding and stride
  * folding, PRA transform, MAC with the output transform, CACC). */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "conv.h"
+#include "threads.h"
 #include "fixpt.h"
 #include "fp16.h"
 #include "fpnum.h"
@@ -297,7 +298,7 @@ static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32
                 dl[pos * 4 + cc] = a[(size_t)pos * c + c0 + cc];
                 wl[pos * 4 + cc] = w[(size_t)pos * c + c0 + cc];
             }
-        cacc_fp16_wino_op(dl, wl, acc);
+        cmac_fp16_wino_op(dl, wl, acc);
     }
     for (int q = 0; q < 4; q++) {
         uint32_t f = cacc_fp16_result(acc[q]);
@@ -308,24 +309,45 @@ static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32
 
 /* Every cell of the layer: the walk over 2x2 output blocks and kernels and
  * where a cell's four outputs land are the same for both precisions; only
- * the cell's arithmetic differs. */
+ * the cell's arithmetic differs.  Output blocks are shared out among
+ * dla_threads() workers, each with its own statistics. */
+struct wino_job {
+    const struct conv_params *p;
+    uint32_t c;
+    const int16_t *tiles, *wt;
+    struct dla_cube *out;
+    struct cacc_stats st[DLA_MAX_THREADS];
+};
+
+static void wino_worker(void *ctx, unsigned worker, unsigned workers)
+{
+    struct wino_job *j = ctx;
+    const struct conv_params *p = j->p;
+    const uint32_t bw = p->out_w / 2, bh = p->out_h / 2, c = j->c;
+    for (uint32_t blk = worker; blk < bw * bh; blk += workers)
+        for (uint32_t k = 0; k < p->kernels && k < j->out->c; k++) { /* CACC's channels only */
+            const int16_t *a = j->tiles + (size_t)blk * TILE * c, *w = j->wt + (size_t)k * TILE * c;
+            int32_t res[4];
+            if (p->prec == CONV_FP16)
+                wino_cell_fp16(c, a, w, res, &j->st[worker]);
+            else
+                wino_cell_int(p, c, a, w, res, &j->st[worker]);
+            uint32_t oy = blk / bw * 2, ox = blk % bw * 2;
+            for (int q = 0; q < 4; q++)
+                j->out->v[cube_index(j->out, 0, k, oy + q / 2, ox + q % 2)] = res[q];
+        }
+}
+
 static void wino_compute(const struct conv_params *p, uint32_t c, const int16_t *tiles,
                          const int16_t *wt, struct dla_cube *out, struct cacc_stats *st)
 {
-    const bool fp16 = p->prec == CONV_FP16;
-    const uint32_t bw = p->out_w / 2, bh = p->out_h / 2;
-    for (uint32_t blk = 0; blk < bw * bh; blk++)
-        for (uint32_t k = 0; k < p->kernels && k < out->c; k++) {
-            const int16_t *a = tiles + (size_t)blk * TILE * c, *w = wt + (size_t)k * TILE * c;
-            int32_t res[4];
-            if (fp16)
-                wino_cell_fp16(c, a, w, res, st);
-            else
-                wino_cell_int(p, c, a, w, res, st);
-            uint32_t oy = blk / bw * 2, ox = blk % bw * 2;
-            for (int q = 0; q < 4; q++)
-                out->v[cube_index(out, 0, k, oy + q / 2, ox + q % 2)] = res[q];
-        }
+    struct wino_job j = {.p = p, .c = c, .tiles = tiles, .wt = wt, .out = out};
+    unsigned blocks = (p->out_w / 2) * (p->out_h / 2), workers = dla_threads();
+    dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), wino_worker, &j);
+    for (unsigned t = 0; t < DLA_MAX_THREADS; t++) {
+        st->saturated += j.st[t].saturated;
+        st->nan_out += j.st[t].nan_out;
+    }
 }
 
 /* ---------------------------------------------------------------- layer */

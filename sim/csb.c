@@ -125,8 +125,31 @@ static void op_enabled_written(struct dla *d, const struct csb_target *t, int gr
     pipeline_try_launch(d);
 }
 
+/* In the v1 (nv_full) map every DMA address and stride register has one field
+ * starting at bit 5 ([31:5], CACC's strides [23:5]), the weight and WMB byte
+ * counts at bit 7: the low bits of a written value are not stored and the
+ * hardware uses the aligned value.  The programming guide's limitations ask
+ * for aligned addresses, strides and sizes (its Table 35), so a write that
+ * loses bits is worth a warning; it is stored as the hardware stores it. */
+static void check_dropped_low_bits(struct dla *d, const struct csb_target *t, uint32_t addr,
+                                   uint32_t value)
+{
+    const struct regdb_reg *r = t->reg;
+    if (r->access != REGDB_RW || r->n_fields != 1 || r->fields[0].lsb == 0)
+        return;
+    uint32_t below = (1u << r->fields[0].lsb) - 1u;
+    if (!(value & below) || (below & r->write_mask))
+        return;
+    dla_diag(d, DLA_DIAG_RULE, DLA_SEV_WARNING, t->unit, addr, "csb.low_bits_dropped",
+             "%s.%s 0x%08x: bits %u:0 are not stored (field %s[%u:%u]), the hardware uses "
+             "0x%08x; the programming guide asks for multiples of %u",
+             dla_unit_name(t->unit), r->name, value, r->fields[0].lsb - 1u, r->fields[0].name,
+             r->fields[0].msb, r->fields[0].lsb, value & ~below & r->write_mask, below + 1u);
+}
+
 void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
 {
+    d->csb_debt += d->cfg->csb_write_cycles;
     struct csb_target t;
     if (!decode(d, addr, "write", &t))
         return;
@@ -141,6 +164,7 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
                  t.reg->name, group);
 
     int32_t li = track_layer(d, &t, group);
+    check_dropped_low_bits(d, &t, addr, value);
     const struct dla_unit_hooks *h = dla_hooks(t.unit);
     bool handled = h && h->write && h->write(d, t.reg, group, value);
     if (!handled) {
@@ -181,6 +205,7 @@ static uint32_t read_value(struct dla *d, const struct csb_target *t, bool peek)
 
 uint32_t dla_csb_read(struct dla *d, uint32_t addr)
 {
+    d->csb_debt += d->cfg->csb_read_cycles;
     struct csb_target t;
     if (!decode(d, addr, "read", &t))
         return 0;

@@ -224,6 +224,11 @@ static void reset_registers(struct dla *d)
         for (unsigned i = 0; i < ru->n_regs; i++) {
             const struct regdb_reg *r = &ru->regs[i];
             unsigned w = r->offset / 4u;
+            if (w >= DLA_REG_WORDS) { /* a register database this build cannot hold */
+                fprintf(stderr, "dladbg: %s.%s at 0x%03x is past the model's register storage\n",
+                        ru->name, r->name, r->offset);
+                abort();
+            }
             d->regs[u][w] = r->reset;
             d->dregs[u][0][w] = r->reset;
             d->dregs[u][1][w] = r->reset;
@@ -241,10 +246,14 @@ void dla_reset(struct dla *d)
     cbuf_reset(d->cbuf);
     d->now = 0;
     d->seq = 0;
+    d->cbuf_flushed = false;
+    d->csb_debt = 0;
+    sched_push(d, d->cfg->cbuf_flush_cycles, SCHED_TIMER, TIMER_CBUF_FLUSH_DONE);
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
     memset(d->proc_busy, 0, sizeof d->proc_busy);
+    memset(d->rule_hits, 0, sizeof d->rule_hits);
     layers_release(d);
     for (int p = 0; p < DLA_P_COUNT; p++)
         d->cur_layer[p][0] = d->cur_layer[p][1] = -1;
@@ -347,6 +356,7 @@ void dla_diag(struct dla *d, enum dla_diag_kind kind, enum dla_severity sev, enu
 
 void dla_rule(struct dla *d, enum dla_unit unit, const char *rule, const char *fmt, ...)
 {
+    rule_count_hit(d, rule);
     va_list ap;
     va_start(ap, fmt);
     dla_vdiag(d, DLA_DIAG_RULE, DLA_SEV_WARNING, unit, 0, rule, fmt, ap);
@@ -406,15 +416,26 @@ uint64_t dla_now(const struct dla *d)
     return d->now;
 }
 
+/* A pipeline in flight; the post-reset CBUF flush alone does not count. */
 bool dla_busy(const struct dla *d)
 {
-    return sched_peek(d) != NULL;
+    for (int i = 0; i < DLA_MAX_PIPES; i++)
+        if (d->pipe[i].active)
+            return true;
+    return false;
 }
 
 uint64_t dla_next_event_cycle(const struct dla *d)
 {
     const struct dla_sched_item *it = sched_peek(d);
     return it ? it->at : UINT64_MAX;
+}
+
+void dla_csb_settle(struct dla *d)
+{
+    uint64_t cycles = d->csb_debt;
+    d->csb_debt = 0;
+    dla_idle(d, cycles);
 }
 
 void dla_idle(struct dla *d, uint64_t cycles)
@@ -426,6 +447,15 @@ void dla_idle(struct dla *d, uint64_t cycles)
         d->now = target;
 }
 
+static void process_timer(struct dla *d, enum sched_timer t)
+{
+    switch (t) {
+    case TIMER_CBUF_FLUSH_DONE:
+        d->cbuf_flushed = true;
+        break;
+    }
+}
+
 bool dla_advance(struct dla *d)
 {
     struct dla_sched_item it;
@@ -433,6 +463,9 @@ bool dla_advance(struct dla *d)
         return false;
     if (it.at > d->now)
         d->now = it.at;
-    pipeline_process_milestone(d, it.pipe, it.ms);
+    if (it.pipe == SCHED_TIMER)
+        process_timer(d, (enum sched_timer)it.ms);
+    else
+        pipeline_process_milestone(d, it.pipe, it.ms);
     return true;
 }

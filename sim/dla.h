@@ -114,8 +114,11 @@ struct dla_lut_stats {
     uint64_t underflow; /* below both tables */
     uint64_t overflow;  /* above both tables */
     uint64_t hybrid;    /* hit in both tables: priority decided */
+    /* each table's own under/overflows (whichever the priorities chose), so
+     * that a table's hits + underflows + overflows are the lookups */
     uint64_t le_underflow, le_overflow, lo_underflow, lo_overflow;
-    /* input histogram across [min start, max end] of the two tables */
+    /* input histogram across [min start, max end] of the two tables; below
+     * and above are the samples that under/overflow both tables */
     uint64_t hist[DLA_LUT_HIST_BINS];
     uint64_t hist_below, hist_above;
 };
@@ -252,7 +255,8 @@ uint32_t dla_csb_peek(struct dla *d, uint32_t addr);
 
 /* ---------------------------------------------------------------- time */
 uint64_t dla_now(const struct dla *d);
-/* True when a hardware event is scheduled. */
+/* True while an operation is in flight (the post-reset CBUF flush, also a
+ * scheduled event, does not count). */
 bool dla_busy(const struct dla *d);
 /* Run the scheduler to the next hardware event and process it (events of
  * the same cycle are processed one call at a time, in the order they were
@@ -260,8 +264,15 @@ bool dla_busy(const struct dla *d);
 bool dla_advance(struct dla *d);
 /* Cycle of the next scheduled hardware event (UINT64_MAX when idle). */
 uint64_t dla_next_event_cycle(const struct dla *d);
+/* Whether a unit's cycle figures are calibrated against NVIDIA's RTL
+ * (tests/calibration: nv_full BDMA and PDP) or estimated. */
+bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p);
 /* Let time pass with nothing else happening (CPU work, polling). */
 void dla_idle(struct dla *d, uint64_t cycles);
+/* Let pass the time the CSB accesses since the last call took (config
+ * csb_write_cycles / csb_read_cycles each; peeks are free).  Accesses
+ * themselves happen "now"; the driver loop settles between actions. */
+void dla_csb_settle(struct dla *d);
 
 /* ---------------------------------------------------------------- interrupts */
 uint32_t dla_intr_status(const struct dla *d);
@@ -324,6 +335,21 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
  * stored (16-bit two's complement).  Returns the entries copied; 0 for other
  * units. */
 size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max);
+
+/* ---------------------------------------------------------------- rule checker */
+/* The programming-guide rules the model checks (sim/rules.c). */
+struct dla_rule_info {
+    const char *id;      /* "cdma.weight_bytes", as diagnostics and "break rule" name it */
+    enum dla_unit unit;  /* the unit whose registers the rule is about */
+    const char *section; /* the guide's section: "Convolution pipeline programming" */
+    const char *rule;    /* what the guide asks, in short */
+};
+size_t dla_rule_count(void);
+const struct dla_rule_info *dla_rule_info(size_t i);
+/* Row of a rule id, -1 when the model checks no such rule. */
+long dla_rule_find(const char *id);
+/* Violations of rule i found since power-on reset (follows checkpoints). */
+uint64_t dla_rule_hits(const struct dla *d, size_t i);
 
 /* ---------------------------------------------------------------- checkpoints */
 /* A complete, deterministic copy of the simulated state (registers,

@@ -14,7 +14,10 @@
 #include "cube.h"
 #include "dla.h"
 
-#define DLA_REG_WORDS         1024 /* 4 KiB unit window */
+/* Register storage per unit: the unit's window is 4 KiB, but no register of
+ * either map lies past byte 0x19c (test_regdb checks every map against
+ * this), and a smaller struct dla makes every checkpoint smaller. */
+#define DLA_REG_WORDS         128
 #define DLA_CSB_SPACE         0x40000u
 #define DLA_CSB_RESERVED_FROM 0x14000u
 #define DLA_MAX_LISTENERS     16
@@ -77,9 +80,10 @@ struct dla_stage {
     uint64_t macs;
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
-    uint64_t client_done[DLA_C_COUNT]; /* cycle the client's last transfer ends */
+    uint64_t client_start[DLA_C_COUNT]; /* cycle the client's first transfer starts */
+    uint64_t client_done[DLA_C_COUNT];  /* cycle the client's last transfer ends */
     uint64_t client_stall[DLA_C_COUNT];
-    uint64_t space_bytes[DLA_SPACE_COUNT];
+    uint64_t space_bytes[DLA_SPACE_COUNT][2]; /* [space][write]: AXI's read and write channels */
     uint64_t start, end;
     uint64_t stall_cycles;
     bool done;
@@ -133,8 +137,14 @@ struct dla_exec {
 struct dla_sched_item {
     uint64_t at;
     uint64_t seq; /* insertion order breaks ties deterministically */
-    uint8_t pipe;
-    uint8_t ms;
+    uint8_t pipe; /* a pipeline slot, or SCHED_TIMER */
+    uint8_t ms;   /* the pipeline's milestone, or enum sched_timer */
+};
+
+/* Scheduled events that belong to no pipeline. */
+#define SCHED_TIMER 0xffu
+enum sched_timer {
+    TIMER_CBUF_FLUSH_DONE, /* CDMA's post-reset CBUF flush completes */
 };
 
 /* ---------------------------------------------------------------- the model */
@@ -144,6 +154,8 @@ struct dla_listener {
 };
 
 struct cbuf;
+
+#define DLA_MAX_RULES 96 /* rows of the rule table (rules.c) */
 
 struct dla {
     const struct dla_config *cfg;
@@ -158,13 +170,15 @@ struct dla {
 
     uint64_t now;
     uint64_t seq;
+    bool cbuf_flushed; /* CDMA S_CBUF_FLUSH_STATUS.FLUSH_DONE */
+    uint64_t csb_debt; /* cycles of CSB accesses not yet let pass (dla_csb_settle) */
     size_t n_sched, cap_sched;
     struct dla_sched_item *sched; /* binary min-heap on (at, seq) */
 
     struct dla_mem *mem[DLA_SPACE_COUNT];
     uint64_t mem_budget;
     uint64_t work_budget;
-    uint64_t bus_free_at[DLA_SPACE_COUNT]; /* bandwidth model: bus reserved until */
+    uint64_t bus_free_at[DLA_SPACE_COUNT][2]; /* bandwidth model: [space][write] channel reserved until */
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
 
@@ -188,10 +202,13 @@ struct dla {
     int listener_handle[DLA_MAX_LISTENERS];
     int next_handle;
     char diag_buf[512];
+    uint64_t rule_hits[DLA_MAX_RULES]; /* dla_rule() calls per rules.c row */
 };
 
 /* ---------------------------------------------------------------- helpers */
 void dla_emit(struct dla *d, struct dla_event *ev);
+/* Count one violation of rule id (rules.c); ids not in the table are not counted. */
+void rule_count_hit(struct dla *d, const char *id);
 
 /* Room for element n of a growable array v of *cap elements of elem bytes:
  * v itself, or v reallocated to twice the capacity (first when empty).

@@ -1,8 +1,15 @@
 #include "fp16.h"
 
-/* binary32 -> binary16, round to nearest, ties to even.  NaNs keep their top
- * payload bits and stay NaN (quiet bit forced). */
-uint16_t fp16_from_f32_bits(uint32_t f)
+/* Round the truncated half up?  rem is what was cut off, mid half a unit of
+ * the last place, lsb_odd the parity of the truncated result. */
+static int rounds_up(uint32_t rem, uint32_t mid, uint32_t lsb_odd, int ties_away)
+{
+    return rem > mid || (rem == mid && (ties_away || lsb_odd));
+}
+
+/* binary32 -> binary16, round to nearest, ties to even (or away from zero).
+ * NaNs keep their top payload bits and stay NaN (quiet bit forced). */
+static uint16_t from_f32_bits(uint32_t f, int ties_away)
 {
     uint32_t sign = (f >> 16) & 0x8000u;
     uint32_t exp = (f >> 23) & 0xffu;
@@ -24,15 +31,25 @@ uint16_t fp16_from_f32_bits(uint32_t f)
         uint32_t half = sig >> shift;
         uint32_t rem = sig & ((1u << shift) - 1u);
         uint32_t mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1u)))
+        if (rounds_up(rem, mid, half & 1u, ties_away))
             half++;
         return (uint16_t)(sign | half);
     }
     uint32_t half = ((uint32_t)e << 10) | (man >> 13);
     uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (half & 1u)))
+    if (rounds_up(rem, 0x1000u, half & 1u, ties_away))
         half++; /* may carry into the exponent, up to infinity: still correct */
     return (uint16_t)(sign | half);
+}
+
+uint16_t fp16_from_f32_bits(uint32_t f)
+{
+    return from_f32_bits(f, 0);
+}
+
+uint16_t fp16_from_f32_bits_ties_away(uint32_t f)
+{
+    return from_f32_bits(f, 1);
 }
 
 uint32_t fp16_to_f32_bits(uint16_t h)

@@ -9,6 +9,9 @@
 #include <string.h>
 
 uint16_t fp16_from_f32_bits(uint32_t f);
+/* Round to nearest with ties away from zero: the half_float library's
+ * default, which NVIDIA's runtime converts host values to fp16 with. */
+uint16_t fp16_from_f32_bits_ties_away(uint32_t f);
 uint32_t fp16_to_f32_bits(uint16_t h);
 
 static inline float f32_from_bits(uint32_t u)

@@ -4,6 +4,8 @@
  * rounding and truncation happen exactly where it does them. */
 #include "fpnum.h"
 
+#include <pthread.h>
+
 struct fp_parts {
     unsigned sign;
     uint32_t expo;
@@ -50,17 +52,6 @@ static bool parts_zero(struct fp_parts p)
     return p.expo == 0 && p.mant == 0;
 }
 
-bool fp_is_nan(struct fp_format f, uint64_t bits)
-{
-    return parts_nan(f, unpack(f, bits));
-}
-
-bool fp_is_inf(struct fp_format f, uint64_t bits)
-{
-    struct fp_parts p = unpack(f, bits);
-    return p.expo == expo_max(f) && p.mant == 0;
-}
-
 /* The cmod's "infinity": the largest finite value, sign kept. */
 static void saturate(struct fp_format f, struct fp_parts *p)
 {
@@ -68,18 +59,16 @@ static void saturate(struct fp_format f, struct fp_parts *p)
     p->mant = low_mask(f.mant);
 }
 
-/* Leading zeros of v seen as a width-bit number. */
+/* Leading zeros of v seen as a width-bit number (v < 2^width). */
 static unsigned leading_zeros(uint64_t v, unsigned width)
 {
-    unsigned n = 0;
-    for (int b = (int)width - 1; b >= 0 && !((v >> b) & 1u); b--)
-        n++;
-    return n;
+    v &= low_mask(width);
+    return v ? (unsigned)__builtin_clzll(v) - (64u - width) : width;
 }
 
 /* Round a width-bit value to its top keep bits, nearest even.  *carry_out
  * is set when rounding up overflows the keep bits (the result is then 0). */
-static uint64_t round_nearest_even(uint64_t v, unsigned width, unsigned keep, bool *carry_out)
+static inline uint64_t round_nearest_even(uint64_t v, unsigned width, unsigned keep, bool *carry_out)
 {
     unsigned drop = width - keep;
     if (drop == 0) {
@@ -105,7 +94,7 @@ static uint64_t shift_signed(uint64_t v, int amount, unsigned width)
 
 /* ---------------------------------------------------------------- add */
 
-uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
+__attribute__((always_inline)) static inline uint64_t add_impl(struct fp_format f, uint64_t a, uint64_t b)
 {
     const unsigned guard_bits = f.mant + 2;         /* room below the mantissa */
     const unsigned width = guard_bits + f.mant + 1; /* the internal mantissa */
@@ -158,6 +147,17 @@ uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
     return pack(f, o);
 }
 
+/* The formats the datapaths use get instances of their own, so that the
+ * compiler folds the widths into constants. */
+uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
+{
+    if (f.expo == FP17.expo && f.mant == FP17.mant)
+        return add_impl(FP17, a, b);
+    if (f.expo == FP32.expo && f.mant == FP32.mant)
+        return add_impl(FP32, a, b);
+    return add_impl(f, a, b);
+}
+
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b)
 {
     return fp_add(f, a, b ^ (1ull << (f.expo + f.mant)));
@@ -168,7 +168,7 @@ uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b)
 /* The cmod's mantissa narrowing after a multiply: round 1.mant to the
  * output width, carry into the exponent, saturate at the top; no subnormal
  * and no NaN handling. */
-static struct fp_parts narrow_mantissa(struct fp_format f, unsigned in_mant, struct fp_parts p)
+static inline struct fp_parts narrow_mantissa(struct fp_format f, unsigned in_mant, struct fp_parts p)
 {
     bool carry;
     uint64_t with_one = p.mant | (1ull << in_mant);
@@ -182,7 +182,7 @@ static struct fp_parts narrow_mantissa(struct fp_format f, unsigned in_mant, str
     return p;
 }
 
-uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b)
+__attribute__((always_inline)) static inline uint64_t mul_impl(struct fp_format f, uint64_t a, uint64_t b)
 {
     const unsigned prod_mant = 2 * f.mant + 1;
     const uint32_t bias = expo_bias(f), top = expo_max(f);
@@ -225,9 +225,19 @@ uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b)
     return pack(f, o);
 }
 
+uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b)
+{
+    if (f.expo == FP17.expo && f.mant == FP17.mant)
+        return mul_impl(FP17, a, b);
+    if (f.expo == FP32.expo && f.mant == FP32.mant)
+        return mul_impl(FP32, a, b);
+    return mul_impl(f, a, b);
+}
+
 /* ---------------------------------------------------------------- compare */
 
-static uint64_t compare(struct fp_format f, uint64_t a, uint64_t b, bool want_max)
+__attribute__((always_inline)) static inline uint64_t compare(struct fp_format f, uint64_t a,
+                                                             uint64_t b, bool want_max)
 {
     struct fp_parts pa = unpack(f, a), pb = unpack(f, b);
     bool abs_a_greater = pa.expo != pb.expo ? pa.expo > pb.expo : pa.mant > pb.mant;
@@ -244,14 +254,24 @@ static uint64_t compare(struct fp_format f, uint64_t a, uint64_t b, bool want_ma
     return o;
 }
 
+/* fp16 (PDP pooling) and fp32 (SDP) get instances of their own. */
+static uint64_t compare_in(struct fp_format f, uint64_t a, uint64_t b, bool want_max)
+{
+    if (f.expo == FP16.expo && f.mant == FP16.mant)
+        return compare(FP16, a, b, want_max);
+    if (f.expo == FP32.expo && f.mant == FP32.mant)
+        return compare(FP32, a, b, want_max);
+    return compare(f, a, b, want_max);
+}
+
 uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b)
 {
-    return compare(f, a, b, true);
+    return compare_in(f, a, b, true);
 }
 
 uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b)
 {
-    return compare(f, a, b, false);
+    return compare_in(f, a, b, false);
 }
 
 uint64_t fp_relu(struct fp_format f, uint64_t a)
@@ -264,7 +284,7 @@ uint64_t fp_relu(struct fp_format f, uint64_t a)
 
 /* Mantissa widening: the fraction moves to the top; a NaN keeps its
  * fraction bits where they were. */
-static uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t bits)
+__attribute__((always_inline)) static inline uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t bits)
 {
     struct fp_parts p = unpack(in, bits);
     struct fp_format out = {in.expo, out_mant};
@@ -275,7 +295,7 @@ static uint64_t widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t 
 
 /* Exponent widening with the same mantissa width.  subnormals: whether a
  * subnormal input is normalised (true) or read as if it had an implied one. */
-static uint64_t widen_exponent(struct fp_format in, unsigned out_expo, uint64_t bits,
+__attribute__((always_inline)) static inline uint64_t widen_exponent(struct fp_format in, unsigned out_expo, uint64_t bits,
                                bool subnormals)
 {
     struct fp_format out = {out_expo, in.mant};
@@ -299,7 +319,7 @@ static uint64_t widen_exponent(struct fp_format in, unsigned out_expo, uint64_t 
     return pack(out, o);
 }
 
-static uint64_t widen(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+__attribute__((always_inline)) static inline uint64_t widen(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
 {
     uint64_t m = in.mant == out.mant ? bits : widen_mantissa(in, out.mant, bits);
     struct fp_format mid = {in.expo, out.mant};
@@ -310,7 +330,7 @@ static uint64_t widen(struct fp_format in, struct fp_format out, uint64_t bits, 
 
 /* 1.mant shifted right by shift (>= 1) into a subnormal of out_mant bits,
  * nearest even; *carry when it rounds up to the smallest normal. */
-static uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out_mant,
+__attribute__((always_inline)) static inline uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out_mant,
                                    unsigned shift, bool *carry)
 {
     unsigned delta = in_mant - out_mant;
@@ -329,7 +349,7 @@ static uint64_t subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out
 
 /* Narrow exponent and mantissa (the cmod's FpWidthDec): saturate above the
  * range, flush below the subnormals, round to nearest even. */
-static uint64_t narrow(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+__attribute__((always_inline)) static inline uint64_t narrow(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
 {
     struct fp_parts p = unpack(in, bits), o = {.sign = p.sign};
     uint32_t delta = expo_bias(in) - expo_bias(out);
@@ -367,9 +387,22 @@ static uint64_t narrow(struct fp_format in, struct fp_format out, uint64_t bits,
     return pack(out, o);
 }
 
+/* fp16 widenings by table: 2^16 entries each, filled once from widen(). */
+static uint32_t fp16_to_fp32_table[1u << 16], fp16_to_fp17_table[1u << 16];
+static pthread_once_t fp16_tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_fp16_tables(void)
+{
+    for (uint32_t h = 0; h < (1u << 16); h++) {
+        fp16_to_fp32_table[h] = (uint32_t)widen(FP16, FP32, h, true);
+        fp16_to_fp17_table[h] = (uint32_t)widen(FP16, FP17, h, true);
+    }
+}
+
 uint32_t fpnum_fp16_to_fp32(uint16_t h)
 {
-    return (uint32_t)widen(FP16, FP32, h, true);
+    pthread_once(&fp16_tables_once, fill_fp16_tables);
+    return fp16_to_fp32_table[h];
 }
 
 uint16_t fpnum_fp32_to_fp16(uint32_t f)
@@ -389,7 +422,8 @@ uint32_t fpnum_fp32_to_fp17(uint32_t f)
 
 uint32_t fpnum_fp16_to_fp17(uint16_t h)
 {
-    return (uint32_t)widen(FP16, FP17, h, true);
+    pthread_once(&fp16_tables_once, fill_fp16_tables);
+    return fp16_to_fp17_table[h];
 }
 
 /* Same mantissa width, narrower exponent (the cmod's FpExpoWidthDec). */

@@ -25,8 +25,18 @@ struct fp_format {
 
 static const struct fp_format FP16 = {5, 10}, FP17 = {6, 10}, FP32 = {8, 23};
 
-bool fp_is_nan(struct fp_format f, uint64_t bits);
-bool fp_is_inf(struct fp_format f, uint64_t bits);
+/* Inline: called per element, and a constant format folds away. */
+static inline bool fp_is_nan(struct fp_format f, uint64_t bits)
+{
+    uint64_t top = (1ull << f.expo) - 1u;
+    return ((bits >> f.mant) & top) == top && (bits & ((1ull << f.mant) - 1u)) != 0;
+}
+
+static inline bool fp_is_inf(struct fp_format f, uint64_t bits)
+{
+    uint64_t top = (1ull << f.expo) - 1u;
+    return ((bits >> f.mant) & top) == top && (bits & ((1ull << f.mant) - 1u)) == 0;
+}
 
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);

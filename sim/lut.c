@@ -199,45 +199,41 @@ void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct d
     dla_reg_hw_set(d, u, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
 }
 
-/* Histogram of integer inputs over [lo, hi]. */
-static void histogram_int(struct dla_lut_stats *s, int64_t lo, int64_t hi, int64_t x)
+/* The histogram's "below" and "above" are the samples that under- or
+ * overflow both tables, so they equal the LUT chapter's UnderflowNum and
+ * OverflowNum; every other sample goes into a bin by where it lies between
+ * the lower start and the higher end (clamped: a value at a table's start
+ * underflows that table but is in range of the other). */
+static void histogram_count(struct dla_lut_stats *s, enum lut_range range, double bin)
 {
-    if (x < lo) {
+    if (range == LUT_BOTH_UNDER) {
         s->hist_below++;
-    } else if (x > hi) {
+    } else if (range == LUT_BOTH_OVER) {
         s->hist_above++;
     } else {
-        /* 38-bit operands: the products stay far inside 128 bits */
-        __int128 span = (__int128)hi - lo + 1;
-        __int128 bin = ((__int128)x - lo) * DLA_LUT_HIST_BINS / span;
-        s->hist[(int)bin]++;
+        int b = !(bin >= 0) ? 0 : bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin;
+        s->hist[b]++;
     }
 }
 
-/* Histogram of fp inputs over [lo, hi]. */
-static void histogram_float(struct dla_lut_stats *s, float lo, float hi, float v)
+void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x,
+                                   enum lut_range range)
 {
-    if (!(v >= lo)) {
-        s->hist_below++;
-    } else if (!(v <= hi) || !(hi > lo)) {
-        s->hist_above++;
-    } else {
-        double bin = ((double)v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo);
-        s->hist[bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin]++;
-    }
+    int64_t lo = lut_min64(c->le_start, c->lo_start), hi = lut_max64(c->le_end, c->lo_end);
+    /* 38-bit operands: exact in 128 bits, the bin itself needs no more than a double */
+    __int128 span = (__int128)hi - lo + 1;
+    double bin = span > 0 ? (double)(((__int128)x - lo) * DLA_LUT_HIST_BINS / span) : 0;
+    if (x < lo)
+        bin = -1;
+    histogram_count(s, range, bin);
 }
 
-/* The input histogram spans both tables, from the lower start to the higher
- * end; CDP and SDP count their inputs the same way (integer bounds, or the
- * fp32 values of their low 32 bits on the fp paths). */
-void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x)
-{
-    histogram_int(s, lut_min64(c->le_start, c->lo_start), lut_max64(c->le_end, c->lo_end), x);
-}
-
-void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x)
+void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x,
+                                  enum lut_range range)
 {
     float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
     float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
-    histogram_float(s, a < b ? a : b, e > g ? e : g, lut_f32(x));
+    float lo = a < b ? a : b, hi = e > g ? e : g;
+    double v = lut_f32(x);
+    histogram_count(s, range, hi > lo ? (v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo) : 0);
 }

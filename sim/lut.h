@@ -16,9 +16,11 @@
  * The statistics follow each unit's hardware: CDP counts a sample once, in
  * exactly one of LE hit / LO hit / underflow / overflow / hybrid (priority);
  * SDP counts the LE and LO hits of every sample independently and the
- * under/overflow of the table the priorities selected.  Both also fill the
- * per-table range flags and the input histogram that only the debugger
- * shows (struct dla_lut_stats). */
+ * under/overflow of the table the priorities selected.  Both also fill what
+ * only the debugger shows (struct dla_lut_stats): each table's own under-
+ * and overflows (whichever table the priorities chose), and the input
+ * histogram, whose below/above are the samples under/overflowing both tables
+ * (the LUT chapter's UnderflowNum/OverflowNum), so the figures add up. */
 #ifndef DLA_LUT_H
 #define DLA_LUT_H
 
@@ -121,6 +123,7 @@ struct lut_pick {
     uint64_t fraction;
     bool uflow, oflow; /* of the chosen table */
     bool le_hit, lo_hit;
+    bool le_uflow, le_oflow, lo_uflow, lo_oflow; /* each table's own range */
 };
 
 /* Index stage of SDP's Y LUT for one value of the integer precisions. */

@@ -175,7 +175,8 @@ int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enu
                c->lo_uflow_scale, c->lo_uflow_shift, c->lo_oflow_scale, c->lo_oflow_shift, x, &lo);
     if (s) {
         cdp_classes(&le, &lo, s);
-        lut_histogram_over_tables_int(s, c, x);
+        lut_histogram_over_tables_int(s, c, x,
+                                      lut_range_of(le.uflow, le.oflow, lo.uflow, lo.oflow));
     }
     if (le.uflow && lo.uflow)
         return c->uflow_lo ? lo.y : le.y;
@@ -298,7 +299,7 @@ uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c,
     uint32_t y_lo = fp_table_lookup(&lo_t, x, &lo);
     if (s) {
         cdp_classes(&le, &lo, s);
-        lut_histogram_over_tables_fp(s, c, x);
+        lut_histogram_over_tables_fp(s, c, x, lut_range_of(le.uflow, le.oflow, lo.uflow, lo.oflow));
     }
     if (le.uflow && lo.uflow)
         return c->uflow_lo ? y_lo : y_le;

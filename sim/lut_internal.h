@@ -11,10 +11,28 @@
 #define LUT_LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */
 #define LUT_LO_LAST (DLA_LUT_LO_ENTRIES - 1) /* 256 */
 
-/* Count input x in the statistics' histogram, which spans both tables
- * (struct dla_lut_stats); the fp form takes fp32 bits. */
-void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x);
-void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x);
+/* Where a sample fell relative to the two tables. */
+enum lut_range {
+    LUT_IN_RANGE,   /* hit in at least one table, or under one and over the other */
+    LUT_BOTH_UNDER, /* underflows both tables (the chapter's UnderflowNum) */
+    LUT_BOTH_OVER,  /* overflows both tables (OverflowNum) */
+};
+
+static inline enum lut_range lut_range_of(bool le_uflow, bool le_oflow, bool lo_uflow,
+                                          bool lo_oflow)
+{
+    return le_uflow && lo_uflow   ? LUT_BOTH_UNDER
+           : le_oflow && lo_oflow ? LUT_BOTH_OVER
+                                  : LUT_IN_RANGE;
+}
+
+/* Count input x in the statistics' histogram (struct dla_lut_stats): below
+ * and above are the samples under- or overflowing both tables, the bins span
+ * the lower start to the higher end; the fp form takes fp32 bits. */
+void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x,
+                                   enum lut_range range);
+void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x,
+                                  enum lut_range range);
 
 static inline float lut_f32(uint32_t bits)
 {

@@ -114,6 +114,10 @@ static void sdp_choose(const struct lut_cfg *c, const struct sdp_side *le,
     p->oflow = s->oflow;
     p->le_hit = !le_miss;
     p->lo_hit = !lo_miss;
+    p->le_uflow = le->uflow;
+    p->le_oflow = le->oflow;
+    p->lo_uflow = lo->uflow;
+    p->lo_oflow = lo->oflow;
 }
 
 void lut_sdp_index(const struct lut_cfg *c, int32_t x, struct lut_pick *p)
@@ -212,19 +216,17 @@ void lut_sdp_count(const struct lut_cfg *c, const struct lut_pick *p, int32_t x,
     s->underflow += p->uflow;
     s->overflow += p->oflow;
     s->hybrid += !(p->uflow || p->oflow);
-    /* the per-table flags of the tables the pick did not choose are not
-     * kept by the hardware; record the chosen table's */
-    if (p->table == LUT_LE) {
-        s->le_underflow += p->uflow;
-        s->le_overflow += p->oflow;
-    } else {
-        s->lo_underflow += p->uflow;
-        s->lo_overflow += p->oflow;
-    }
+    /* each table's own range, whichever table the priorities chose: with
+     * LO chosen on a double underflow, LE underflowed as well */
+    s->le_underflow += p->le_uflow;
+    s->le_overflow += p->le_oflow;
+    s->lo_underflow += p->lo_uflow;
+    s->lo_overflow += p->lo_oflow;
+    enum lut_range range = lut_range_of(p->le_uflow, p->le_oflow, p->lo_uflow, p->lo_oflow);
     if (fp)
-        lut_histogram_over_tables_fp(s, c, (uint32_t)x);
+        lut_histogram_over_tables_fp(s, c, (uint32_t)x, range);
     else
-        lut_histogram_over_tables_int(s, c, x);
+        lut_histogram_over_tables_int(s, c, x, range);
 }
 
 void lut_sdp_extrap(const struct lut_cfg *c, const struct lut_pick *p, bool fp,

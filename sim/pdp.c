@@ -520,7 +520,12 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                  "%llu output elements are covered by no input window (the hardware would "
                  "wait for them); written as 0",
                  (unsigned long long)missing);
-    uint64_t elems = input_elements(j);
+    /* an input line goes through the pooling datapath once for each output
+     * row whose window covers it (ceil(kernel_h / stride_h) times): the
+     * RTL's 8x8x64 int16 2x2/1 pooling takes 1109 cycles, two passes of 512
+     * at 8 elements a cycle plus latency (tests/calibration) */
+    unsigned passes = (j->pool.kernel_h + j->pool.stride_h - 1) / j->pool.stride_h;
+    uint64_t elems = input_elements(j) * passes;
     unsigned tp = d->cfg->pdp_throughput ? d->cfg->pdp_throughput : 1;
     exec_compute(x, (elems + tp - 1) / tp,
                  (uint64_t)j->out_w * j->pool.out_h * j->n_surf * j->cpa * j->pool.kernel_w *

@@ -392,7 +392,7 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
     uint64_t tx = (len + bus_bytes - 1) / bus_bytes;
     st->client_bytes[c] += len;
     st->client_transactions[c] += tx;
-    st->space_bytes[s] += len;
+    st->space_bytes[s][write] += len;
     d->client_bytes[c] += len;
     d->client_transactions[c] += tx;
     struct dla_layer *l = exec_layer(x);

@@ -4,13 +4,13 @@
  * v2 map come out right without the unit knowing. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdnoreturn.h>
 
 #include "dla_priv.h"
 
 /* A name the model asks for that the database lacks is a bug in the model,
  * never a user error: stop loudly rather than compute with zeros. */
-noreturn static void model_bug(const struct dla *d, enum dla_unit u, const char *reg, const char *field)
+static _Noreturn void model_bug(const struct dla *d, enum dla_unit u, const char *reg,
+                                const char *field)
 {
     fprintf(stderr, "dladbg: internal error: %s.%s%s%s is not in the %s register map\n",
             dla_unit_name(u), reg, field ? "." : "", field ? field : "", d->map->name);

@@ -521,17 +521,21 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
     return ok;
 }
 
+/* PDP on the fly takes whole atoms, like memory: the padding channels of the
+ * last surface carry what SDP computed from the input's padding bytes, and
+ * PDP pools and writes them (NVIDIA's nv_large pdp_3x3x33_2x2_ave_int8_0 CRC
+ * covers them). */
 static bool hand_to_pdp(struct dla *d, const struct sdp_layer *L, const struct dla_cube *res,
                         struct dla_cube *to_pdp)
 {
-    if (!cube_alloc(to_pdp, L->w, L->h, L->c, L->n,
+    if (!cube_alloc(to_pdp, L->w, L->h, L->cw, L->n,
                     L->out_prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT)) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
                  "SDP -> PDP cube cannot be allocated");
         return false;
     }
     for (uint32_t b = 0; b < L->n; b++)
-        for (uint32_t c = 0; c < L->c; c++)
+        for (uint32_t c = 0; c < L->cw; c++)
             for (uint32_t y = 0; y < L->h; y++)
                 for (uint32_t x = 0; x < L->w; x++)
                     to_pdp->v[cube_index(to_pdp, b, c, y, x)] = res->v[cube_index(res, b, c, y, x)];

@@ -2,10 +2,12 @@
  *
  * A stage keeps its datapath busy for compute_cycles (reported by its unit
  * from the configuration's throughput) and moves its bytes over the memory
- * interface of each space at bus-width bytes per cycle.  Each memory space is
- * one bus: a stage reserves it for its whole transfer time, so stages that
- * overlap in time queue behind each other, and the wait shows up as stall
- * cycles.  A stage then ends after the first-access latency plus the larger
+ * interface of each space at bus-width bytes per cycle.  Each memory space has
+ * a read and a write channel (AXI's): a stage reserves each for its transfer
+ * time in that direction, so stages that overlap in time queue behind each
+ * other, and the wait shows up as stall cycles; a unit's reads and writes
+ * stream at the same time (the RTL's BDMA copy of 2 KiB takes 148 cycles,
+ * not the 64 beats of both directions one after the other plus latency).  A stage then ends after the first-access latency plus the larger
  * of its compute and memory time.  Stages of one fused pipeline stream
  * through each other: a consumer ends no earlier than its producer plus a
  * short drain. */
@@ -19,7 +21,8 @@ unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s)
 
 unsigned timing_latency(const struct dla_config *cfg, enum dla_space s)
 {
-    return (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->sec_latency : cfg->pri_latency;
+    return (s == DLA_CVSRAM && cfg->sec_bus_bits) ? cfg->cvsram_read_latency
+                                                  : cfg->dram_read_latency;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -32,24 +35,28 @@ static uint64_t stage_latency(const struct dla_config *cfg, const struct dla_sta
 {
     uint64_t latency = 0;
     for (int s = 0; s < DLA_SPACE_COUNT; s++)
-        if (st->space_bytes[s] && timing_latency(cfg, (enum dla_space)s) > latency)
+        if ((st->space_bytes[s][0] || st->space_bytes[s][1]) &&
+            timing_latency(cfg, (enum dla_space)s) > latency)
             latency = timing_latency(cfg, (enum dla_space)s);
     return latency;
 }
 
-/* Reserve the buses for the stage's bytes; returns the cycle its memory
+/* Reserve the channels for the stage's bytes; returns the cycle its memory
  * traffic ends. */
 static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_t t0)
 {
     uint64_t dma_end = t0;
     for (int s = 0; s < DLA_SPACE_COUNT; s++) {
-        if (!st->space_bytes[s])
-            continue;
-        uint64_t begin = d->bus_free_at[s] > t0 ? d->bus_free_at[s] : t0;
-        uint64_t end = begin + ceil_div(st->space_bytes[s], timing_bus_bytes(d->cfg, s));
-        d->bus_free_at[s] = end;
-        if (end > dma_end)
-            dma_end = end;
+        for (int w = 0; w < 2; w++) {
+            if (!st->space_bytes[s][w])
+                continue;
+            uint64_t *free_at = &d->bus_free_at[s][w];
+            uint64_t begin = *free_at > t0 ? *free_at : t0;
+            uint64_t end = begin + ceil_div(st->space_bytes[s][w], timing_bus_bytes(d->cfg, s));
+            *free_at = end;
+            if (end > dma_end)
+                dma_end = end;
+        }
     }
     return dma_end;
 }
@@ -62,19 +69,42 @@ static uint64_t total_bytes(const struct dla_stage *st)
     return n;
 }
 
+/* CDMA's data and weight reads are two DMA engines that run at the same time
+ * (NVIDIA's cmod starts both request threads at the layer's kickoff): they
+ * share their part of the window fairly, so the smaller stream ends first, at
+ * twice its own bytes, and the larger at the end of both. */
+static bool concurrent_with_next(int c)
+{
+    return c == DLA_C_CDMA_DAT;
+}
+
 /* Clients share the stage's memory window in client order (reads of each
  * unit come before its writes in enum dla_client), each for its share of the
- * bytes; stall cycles are shared the same way. */
+ * bytes, except the concurrent pairs above; stall cycles are shared the same
+ * way. */
 static void time_clients(struct dla_stage *st, uint64_t t0, uint64_t latency, uint64_t dma_span)
 {
     uint64_t total = total_bytes(st);
     uint64_t cum = 0;
     for (int c = 0; c < DLA_C_COUNT; c++) {
-        if (!st->client_bytes[c])
+        uint64_t a = st->client_bytes[c];
+        uint64_t b = c + 1 < DLA_C_COUNT && concurrent_with_next(c) ? st->client_bytes[c + 1] : 0;
+        if (!a && !b)
             continue;
-        cum += st->client_bytes[c];
-        st->client_done[c] = t0 + latency + dma_span * cum / total;
-        st->client_stall[c] = st->stall_cycles * st->client_bytes[c] / total;
+        uint64_t start = t0 + latency + dma_span * cum / total;
+        uint64_t small = a < b ? a : b;
+        cum += a + b;
+        uint64_t both_done = t0 + latency + dma_span * cum / total;
+        uint64_t small_done = start + dma_span * 2 * small / total;
+        st->client_start[c] = start;
+        st->client_done[c] = b && a <= b ? small_done : both_done;
+        st->client_stall[c] = st->stall_cycles * a / total;
+        if (b) {
+            c++;
+            st->client_start[c] = start;
+            st->client_done[c] = a && b < a ? small_done : both_done;
+            st->client_stall[c] = st->stall_cycles * b / total;
+        }
     }
 }
 
@@ -94,7 +124,8 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
         uint64_t dma_span = dma_end - t0;
         uint64_t busy = st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
         st->stall_cycles = dma_span > st->compute_cycles ? dma_span - st->compute_cycles : 0;
-        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD;
+        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD +
+                  (st->proc == DLA_P_CONV ? TIMING_CONV_DRAIN : 0);
         if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
             st->end = p->stage[s - 1].end + TIMING_DRAIN;
         time_clients(st, t0, latency, dma_span);
@@ -118,12 +149,8 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
     uint64_t latency = stage_latency(d->cfg, st);
     /* each client's transfers run back to back inside its window */
     uint64_t cursor[DLA_C_COUNT];
-    uint64_t prev_done = t0 + latency;
-    for (int c = 0; c < DLA_C_COUNT; c++) {
-        cursor[c] = prev_done;
-        if (st->client_bytes[c])
-            prev_done = st->client_done[c];
-    }
+    for (int c = 0; c < DLA_C_COUNT; c++)
+        cursor[c] = st->client_bytes[c] ? st->client_start[c] : t0 + latency;
     for (size_t i = 0; i < p->n_xfers; i++) {
         const struct dla_transfer *t = &p->xfers[i];
         if (t->stage != stage)
@@ -144,4 +171,11 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
         cursor[t->client] += share;
         dla_emit(d, &ev);
     }
+}
+
+bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p)
+{
+    /* the units whose layers the calibration set times (BDMA copies, PDP
+     * pooling); the others' datapath figures are estimates */
+    return cfg->timing_calibrated && (p == DLA_P_BDMA || p == DLA_P_PDP);
 }

@@ -6,10 +6,20 @@
 #include "dla_priv.h"
 
 /* Fixed cycles a stage needs beyond its datapath and memory time (pipeline
- * fill and the completion handshake), and the extra cycles a downstream
- * stage of a fused pipeline finishes after its producer. */
+ * fill and the completion handshake: calibrated, BDMA and PDP match the RTL
+ * with it), and the extra cycles a downstream stage of a fused pipeline
+ * finishes after its producer (estimated: SDP's pipeline, its write DMA and
+ * the write response after CACC's last output; NVIDIA's conv_8x8_fc_int16
+ * trace reads and clears the status between CACC_DONE and SDP_DONE, about
+ * 20 cycles of CSB time). */
 #define TIMING_STAGE_OVERHEAD 16
-#define TIMING_DRAIN          8
+#define TIMING_DRAIN          40
+/* The convolution pipeline after its last input arrives: CBUF write, CSC,
+ * the CMAC pipeline, CACC's assembly and delivery.  Estimated, not measured
+ * (NVIDIA's Verilator testbench stalls on every trace that writes through
+ * SDP); NVIDIA's VP raises CACC_DONE only after the driver's next two status
+ * reads following CDMA_WT_DONE on LeNet's last layer, some 40 cycles. */
+#define TIMING_CONV_DRAIN 64
 
 /* Time every stage of a started pipeline and fill its milestones. */
 void timing_plan(struct dla *d, struct dla_pipe *p);

@@ -9,7 +9,12 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "dma_lines.h"
 #include "expr.h"
+#include "layer_origin.h"
+#include "loadable_plan.h"
+#include "path.h"
+#include "suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,
@@ -18,6 +23,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_data_entries,
     cmd_export_entries,
     cmd_misc_entries,
+    cmd_plugin_entries,
     NULL,
 };
 
@@ -100,9 +106,21 @@ static void on_report(void *ctx, enum report_level level, const char *text)
     sink_line(d, kinds[level <= REPORT_ERROR ? level : REPORT_ERROR], text);
 }
 
-static void on_diag(void *ctx, const struct dla_event *ev)
+/* A layer programmed by a loadable's operation: remember which. */
+static void record_origin(struct dbg *d, const struct dla_event *ev)
+{
+    struct drv_op op = {.known = false};
+    if (ev->layer < 0 || !d->session)
+        return;
+    session_action_op(d->session, &op);
+    layer_origins_set(d->origins, (size_t)ev->layer, &op);
+}
+
+static void on_model_event(void *ctx, const struct dla_event *ev)
 {
     struct dbg *d = ctx;
+    if (ev->kind == DLA_EV_LAYER_PROGRAM)
+        record_origin(d, ev);
     if (ev->kind != DLA_EV_DIAG)
         return;
     const char *rule = ev->u.diag.rule;
@@ -161,6 +179,7 @@ void dbg_session_changed(struct dbg *d)
     struct session *s = d->session;
     d->hung = false;
     trace_ring_clear(d->ring);
+    dma_lines_clear(d->lines);
     if (s)
         session_set_hooks(s, &dbg_hooks, d);
     proglog_attach(d->log, s);
@@ -186,17 +205,23 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
     d->bps = bps_create();
     d->cps = cps_create(0);
     d->ring = trace_ring_create(d->opt.trace_ring_events);
+    d->lines = calloc(1, sizeof *d->lines);
+    if (d->lines)
+        dma_lines_init(d->lines);
     d->log = proglog_create();
     d->plugins = plugin_host_create();
-    if (!d->bps || !d->cps || !d->ring || !d->log || !d->plugins) {
+    d->origins = layer_origins_create();
+    if (!d->bps || !d->cps || !d->ring || !d->lines || !d->log || !d->plugins || !d->origins) {
         dbg_destroy(d);
         return NULL;
     }
     d->out = out;
+    plugin_host_reserve(d->plugins, cmd_builtin_taken, NULL);
     if (!d->opt.no_builtin_plugins)
         plugin_host_scan_default(d->plugins, d->opt.plugin_path, refusal, d);
     else
         plugin_host_scan_list(d->plugins, d->opt.plugin_path, refusal, d);
+    cmd_plugin_sync(d);
     /* the default sink: output of runs driven directly through the session */
     return d;
 }
@@ -206,11 +231,18 @@ static void close_session(struct dbg *d)
     if (!d->session)
         return;
     trace_ring_detach(d->ring);
+    dma_lines_detach(d->lines);
     bps_attach(d->bps, NULL);
     cps_attach(d->cps, NULL, NULL, NULL, NULL);
     proglog_attach(d->log, NULL);
     session_close(d->session);
     d->session = NULL;
+    layer_origins_clear(d->origins);
+    if (d->plan)
+        loadable_plan_free(d->plan);
+    free(d->plan);
+    d->plan = NULL;
+    d->plan_read = false;
 }
 
 void dbg_destroy(struct dbg *d)
@@ -221,8 +253,13 @@ void dbg_destroy(struct dbg *d)
     bps_destroy(d->bps);
     cps_destroy(d->cps);
     trace_ring_destroy(d->ring);
+    if (d->lines)
+        dma_lines_free(d->lines);
+    free(d->lines);
     proglog_destroy(d->log);
+    cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
+    layer_origins_destroy(d->origins);
     free(d);
 }
 
@@ -237,14 +274,18 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
         return false;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
-    dla_listen(dla, on_diag, d); /* the model goes with the session: never unlistened */
+    dma_lines_attach(d->lines, dla);
+    dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
     dbg_session_changed(d);
     return true;
 }
 
 bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen)
 {
-    return plugin_host_load(d->plugins, path, err, errlen);
+    if (!plugin_host_load(d->plugins, path, err, errlen))
+        return false;
+    cmd_plugin_sync(d);
+    return true;
 }
 
 int dbg_exit_status(const struct dbg *d)
@@ -284,6 +325,13 @@ bool cmd_need_session(struct dbg *d, struct cmd_args *a)
     return false;
 }
 
+bool cmd_confirm(struct dbg *d, const char *question)
+{
+    if (!d->opt.confirm || d->where[0] || d->internal_depth > 0)
+        return true;
+    return d->opt.confirm(d->opt.confirm_ctx, question);
+}
+
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
 {
     struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL, .group = -1};
@@ -298,11 +346,54 @@ bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
     return false;
 }
 
-bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+/* The field whose enum names a value may use: the one named, or the only
+ * field of a register named whole (SDP.D_OP_ENABLE: OP_EN). */
+static const struct regdb_field *enum_field(const struct regdb_ref *ref)
+{
+    if (ref->field)
+        return ref->field;
+    return ref->reg->n_fields == 1 ? &ref->reg->fields[0] : NULL;
+}
+
+static bool is_plain_word(const char *t)
+{
+    if (!isalpha((unsigned char)*t) && *t != '_')
+        return false;
+    while (isalnum((unsigned char)*t) || *t == '_')
+        t++;
+    return *t == 0;
+}
+
+/* A word that is no enum name of f: fails naming the names there are. */
+static bool fail_enum(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref,
+                      const struct regdb_field *f, const char *text)
+{
+    char names[512] = "", hint[128] = "";
+    struct suggest s;
+    suggest_init(&s, text);
+    for (uint16_t i = 0; i < f->n_enums; i++) {
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s, ", f->enums[i].name);
+        suggest_consider(&s, f->enums[i].name);
+    }
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    cmd_fail(d, a, "\"%s\" is not a value of %s.%s.%s%s; expected one of: %sor a number", text,
+             ref->unit->name, ref->reg->name, f->name, hint, names);
+    return false;
+}
+
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v)
 {
-    if (f && regdb_enum_value(f, text, v))
+    const struct regdb_field *f = enum_field(ref);
+    if (f && regdb_enum_value(f, text, v)) {
+        if (!ref->field) /* a whole register: the field's bits in place */
+            *v = regdb_field_set(f, 0, *v);
         return true;
+    }
+    if (f && f->n_enums && is_plain_word(text))
+        return fail_enum(d, a, ref, f, text);
     int64_t x;
     if (!cmd_number(d, a, text, &x))
         return false;
@@ -472,6 +563,47 @@ static void entry_names(const struct cmd_entry *table, const char *prefix, char 
     snprintf(buf, len, "%s", n.buf);
 }
 
+static bool consider_name(const struct cmd_entry *e, void *ctx)
+{
+    suggest_consider(ctx, e->name);
+    return true;
+}
+
+/* The name of the table closest to a mistyped word, or NULL. */
+static const char *closest_name(const struct cmd_entry *table, const char *word)
+{
+    struct suggest s;
+    suggest_init(&s, word);
+    each_entry(table, consider_name, &s);
+    return suggest_best(&s);
+}
+
+/* An unknown or ambiguous command word.  A top-level word gets no command
+ * name in front ("error: tour.dladbg:4: unknown command \"brek\"; did you
+ * mean \"break\"?"); a subcommand is named after its command. */
+static enum cmd_status fail_lookup(struct dbg *d, const struct cmd_entry *table,
+                                   struct cmd_args *a, const char *word, bool ambiguous)
+{
+    char names[512], hint[600] = "";
+    entry_names(table, ambiguous ? word : NULL, names, sizeof names);
+    const char *best = ambiguous ? NULL : closest_name(table, word);
+    if (table) {
+        if (best)
+            snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", best);
+        return cmd_fail(d, a, "%s \"%s\"%s; expected one of: %s",
+                        ambiguous ? "ambiguous" : "unknown", word, hint, names);
+    }
+    if (ambiguous)
+        snprintf(hint, sizeof hint, " (%s)", names);
+    else if (best)
+        snprintf(hint, sizeof hint, "; did you mean \"%s\"?", best);
+    else
+        snprintf(hint, sizeof hint, " (try \"help\")");
+    cmd_out(d, DBG_OUT_ERROR, "%s%s%s command \"%s\"%s", d->where, d->where[0] ? ": " : "",
+            ambiguous ? "ambiguous" : "unknown", word, hint);
+    return CMD_ERROR;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 static void append_path(struct cmd_args *a, const char *name)
@@ -486,17 +618,8 @@ static enum cmd_status dispatch(struct dbg *d, const struct cmd_entry *table, st
     const char *word = a->argv[index];
     bool ambiguous;
     const struct cmd_entry *e = cmd_lookup(table, word, &ambiguous);
-    if (!e) {
-        char names[512];
-        entry_names(table, ambiguous ? word : NULL, names, sizeof names);
-        if (!table)
-            return cmd_fail(d, a,
-                            ambiguous ? "ambiguous command \"%s\" (%s)"
-                                      : "unknown command \"%s\" (try \"help\")",
-                            word, names);
-        return cmd_fail(d, a, "%s \"%s\"; expected one of: %s", ambiguous ? "ambiguous" : "unknown",
-                        word, names);
-    }
+    if (!e)
+        return fail_lookup(d, table, a, word, ambiguous);
     append_path(a, e->name);
     if (e->subs && index + 1 < a->argc) {
         const struct cmd_entry *sub = cmd_lookup(e->subs, a->argv[index + 1], &ambiguous);
@@ -537,6 +660,7 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     const struct dbg_sink *saved = d->out;
     if (out)
         d->out = out;
+    cmd_plugin_sync(d); /* plugins may have been loaded through d->plugins directly */
     char repeat[sizeof d->last_cmd];
     if (blank(line)) {
         if (strchr(line, '#') || !d->last_cmd[0]) {
@@ -631,6 +755,11 @@ static void offer(struct completion *c, const char *cand)
     c->n++;
 }
 
+static void offer_word(void *ctx, const char *cand)
+{
+    offer(ctx, cand);
+}
+
 static bool offer_entry(const struct cmd_entry *e, void *ctx)
 {
     offer(ctx, e->name);
@@ -673,6 +802,15 @@ static void offer_registers(struct completion *c)
     }
 }
 
+static void offer_file(void *ctx, const char *cand)
+{
+    struct completion *c = ctx;
+    if (strncmp(cand, c->word, c->wlen)) /* file names are case-sensitive */
+        return;
+    c->fn(c->ctx, cand);
+    c->n++;
+}
+
 static void offer_placeholder(struct completion *c, const char *tok, size_t len)
 {
     char cand[64];
@@ -703,6 +841,8 @@ static void offer_placeholder(struct completion *c, const char *tok, size_t len)
             offer(c, plugin_host_get(c->d->plugins, i)->dec->name);
     } else if (len == 3 && !strncmp(tok, "CMD", 3)) {
         each_entry(NULL, offer_entry, c);
+    } else if ((len == 4 && !strncmp(tok, "FILE", 4)) || (len == 3 && !strncmp(tok, "DIR", 3))) {
+        path_complete(c->word, len == 3, offer_file, c);
     }
 }
 
@@ -759,6 +899,7 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         *word_start = start;
     char word[1024];
     snprintf(word, sizeof word, "%s", buf + start);
+    cmd_plugin_sync(d);
     struct completion c = {.d = d, .word = word, .wlen = cursor - start, .fn = fn, .ctx = ctx};
     /* the words before the one being completed */
     buf[start] = 0;
@@ -782,7 +923,9 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         e = sub;
         i++;
     }
-    if (e) {
+    if (e && cmd_plugin_entry(e)) {
+        cmd_plugin_complete(d, e, a->argc, a->argv, word, offer_word, &c);
+    } else if (e) {
         int k = a->argc - i; /* argument index being completed */
         if (e->subs && k == 0)
             each_entry(e->subs, offer_entry, &c);
@@ -791,4 +934,10 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
     }
     args_free(a);
     return c.n;
+}
+
+bool dbg_completion_continues(const char *candidate)
+{
+    size_t n = strlen(candidate);
+    return n && (candidate[n - 1] == '.' || candidate[n - 1] == '/');
 }

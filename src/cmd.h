@@ -50,6 +50,9 @@ struct checkpoints;
 struct trace_ring;
 struct proglog;
 struct plugin_host;
+struct dma_lines;
+struct layer_origins;
+struct loadable_plan;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -62,6 +65,11 @@ struct dbg_options {
      * its keys here and can redraw a progress line).  NULL: never. */
     bool (*poll)(void *ctx);
     void *poll_ctx;
+    /* Asks the person at the terminal a yes/no question ("Delete all
+     * breakpoints? (y or n) ") before a command typed there does something
+     * drastic; true goes ahead.  NULL (batch): nothing is asked. */
+    bool (*confirm)(void *ctx, const char *question);
+    void *confirm_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change
@@ -74,7 +82,8 @@ struct dbg {
     struct trace_ring *ring;
     struct proglog *log;
     struct plugin_host *plugins;
-    struct report rep; /* the open session's checks and messages */
+    struct dma_lines *lines; /* DRAM lines the model's DMA read and wrote ("info dma lines") */
+    struct report rep;       /* the open session's checks and messages */
 
     char last_cmd[512];         /* what an empty line repeats (steps only) */
     const struct dbg_sink *out; /* sink of the command being executed, else the default */
@@ -86,6 +95,10 @@ struct dbg {
     bool hung;                  /* the last run stopped because nothing could progress */
     uint64_t poll_count;        /* actions executed, for opt.poll */
     unsigned opens;             /* dbg_open calls: each replaces the model and its listeners */
+
+    struct layer_origins *origins; /* the loadable operation each hardware layer runs */
+    struct loadable_plan *plan;    /* the open loadable's tasks and operations (dbg_plan) */
+    bool plan_read;                /* dbg_plan tried already for this file */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
@@ -98,6 +111,19 @@ void dbg_destroy(struct dbg *d);
 /* Open a file (trace folder, .txn, .cfg, loadable, "sample:NAME"), replacing
  * the current session; breakpoints are kept.  false with err on failure. */
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
+
+/* What the open loadable will run (tasks, operations, tensor names), read
+ * once per file; NULL for traces or a loadable that cannot be placed
+ * (src/dbg_plan.c, with the two below). */
+const struct loadable_plan *dbg_plan(struct dbg *d);
+/* The loadable operation hardware layer `layer` runs, as "task 1 op 3" with
+ * the bound tensors it reads or writes ("task 1 op 0: data ->"; brief, for
+ * narrow panes: "t1.op0 data ->"); "" when the layer runs none (traces,
+ * pokes). */
+void dbg_layer_op_text(struct dbg *d, size_t layer, bool brief, char *buf, size_t len);
+/* The hardware layer that runs operation op of task `task`; false while it
+ * is still to come. */
+bool dbg_op_layer(struct dbg *d, uint32_t task, int16_t op, size_t *layer);
 
 /* Load one decoder plugin (--plugin FILE); false with err when refused. */
 bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen);
@@ -129,11 +155,15 @@ int dbg_exit_status(const struct dbg *d);
 typedef void (*dbg_candidate_fn)(void *ctx, const char *candidate);
 
 /* Complete the word that ends at line[cursor]: commands, subcommands and
- * keywords, unit, register and field names, breakpoint numbers, decoder names.
+ * keywords, unit, register and field names, breakpoint numbers, decoder names,
+ * file and folder names (file, source, export, plugins load).
  * Calls fn once per candidate (the whole replacement word) and returns the
  * count; *word_start receives the offset where the word being completed begins. */
 size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word_start,
                     dbg_candidate_fn fn, void *ctx);
+/* A lone candidate the user goes on typing after, with no blank appended:
+ * "CDMA." continues with a register, "share/" with a file in the folder. */
+bool dbg_completion_continues(const char *candidate);
 
 /* ---------------------------------------------------------------- command table */
 
@@ -155,7 +185,8 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c). */
+ * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c), then the
+ * commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "suggest.h"
 
 /* Index of the "if" word among the arguments, or nargs when there is none. */
 static int if_index(const struct cmd_args *a)
@@ -143,7 +144,7 @@ static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)
     if (op && (!strcmp(op, "==") || !strcmp(op, "!="))) {
         if (!cmd_arg(a, 2) || !strcmp(cmd_arg(a, 2), "if"))
             return cmd_fail(d, a, "expected a value after %s", op);
-        if (!cmd_reg_value(d, a, ref.field, cmd_arg(a, 2), &bp.value))
+        if (!cmd_reg_value(d, a, &ref, cmd_arg(a, 2), &bp.value))
             return CMD_ERROR;
         bp.cmp = !strcmp(op, "==") ? BP_EQ : BP_NE;
         used = 3;
@@ -159,16 +160,21 @@ static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)
     return add(d, a, &bp);
 }
 
+/* SDP_DONE_STATUS0 -> SDP_DONE0 */
+static void intr_short_name(const char *name, char *buf, size_t len)
+{
+    const char *st = strstr(name, "_STATUS");
+    snprintf(buf, len, "%.*s%s", st ? (int)(st - name) : (int)strlen(name), name, st ? st + 7 : "");
+}
+
 static bool parse_intr(const char *word, uint8_t *bit)
 {
     for (unsigned b = 0; b < 32; b++) {
         const char *name = dla_intr_bit_name(b);
         if (!name)
             continue;
-        char shortname[64]; /* SDP_DONE_STATUS0 -> SDP_DONE0 */
-        const char *st = strstr(name, "_STATUS");
-        snprintf(shortname, sizeof shortname, "%.*s%s", st ? (int)(st - name) : (int)strlen(name),
-                 name, st ? st + 7 : "");
+        char shortname[64];
+        intr_short_name(name, shortname, sizeof shortname);
         if (!strcasecmp(word, name) || !strcasecmp(word, shortname)) {
             *bit = (uint8_t)b;
             return true;
@@ -177,11 +183,36 @@ static bool parse_intr(const char *word, uint8_t *bit)
     return false;
 }
 
+/* No such interrupt: every name there is (the short forms), and the nearest. */
+static enum cmd_status fail_intr(struct dbg *d, struct cmd_args *a, const char *word)
+{
+    char names[512] = "", hint[128] = "";
+    static char shortnames[32][64]; /* suggest keeps pointers */
+    struct suggest s;
+    suggest_init(&s, word ? word : "");
+    for (unsigned b = 0; b < 32; b++) {
+        const char *name = dla_intr_bit_name(b);
+        if (!name)
+            continue;
+        intr_short_name(name, shortnames[b], sizeof shortnames[b]);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%.63s", used ? " " : "", shortnames[b]);
+        suggest_consider(&s, shortnames[b]);
+        suggest_consider(&s, name);
+    }
+    if (word && suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    if (!word)
+        return cmd_fail(d, a, "expected an interrupt name: %s (or as SDP_DONE_STATUS0)", names);
+    return cmd_fail(d, a, "no interrupt \"%s\"%s; expected one of: %s (or as SDP_DONE_STATUS0)",
+                    word, hint, names);
+}
+
 static enum cmd_status do_break_intr(struct dbg *d, struct cmd_args *a)
 {
     struct breakpoint bp = {.kind = BP_INTR};
     if (!cmd_arg(a, 0) || !parse_intr(cmd_arg(a, 0), &bp.intr_bit))
-        return cmd_fail(d, a, "expected an interrupt status bit name (e.g. SDP_DONE_STATUS0)");
+        return fail_intr(d, a, cmd_arg(a, 0));
     if (!no_extra(d, a, 1))
         return CMD_ERROR;
     snprintf(bp.what, sizeof bp.what, "interrupt %s", dla_intr_bit_name(bp.intr_bit));
@@ -201,11 +232,33 @@ static enum cmd_status do_break_lut(struct dbg *d, struct cmd_args *a)
     return add(d, a, &bp);
 }
 
+/* A diagnostic kind the model reports ("csb-hole"), else fails naming them. */
+static bool diag_kind_known(struct dbg *d, struct cmd_args *a, const char *word)
+{
+    char names[256] = "", hint[128] = "";
+    struct suggest s;
+    suggest_init(&s, word);
+    for (int k = 0; k <= DLA_DIAG_HANG; k++) {
+        const char *name = dla_diag_kind_name((enum dla_diag_kind)k);
+        if (!strcmp(word, name))
+            return true;
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", name);
+        suggest_consider(&s, name);
+    }
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    cmd_fail(d, a, "no diagnostic kind \"%s\"%s; expected one of: %s", word, hint, names);
+    return false;
+}
+
 static enum cmd_status break_diag(struct dbg *d, struct cmd_args *a, uint8_t kind)
 {
     struct breakpoint bp = {.kind = kind};
     const char *w = cmd_arg(a, 0);
     int used = 0;
+    if (w && strcmp(w, "if") && kind == BP_DIAG && !diag_kind_known(d, a, w))
+        return CMD_ERROR;
     if (w && strcmp(w, "if")) {
         snprintf(bp.pattern, sizeof bp.pattern, "%s", w);
         used = 1;
@@ -308,7 +361,16 @@ static void disable_one(struct dbg *d, struct breakpoint *bp)
 
 static enum cmd_status do_delete(struct dbg *d, struct cmd_args *a)
 {
-    return each_number(d, a, delete_one);
+    size_t n = bps_count(d->bps);
+    if (cmd_nargs(a) > 0 || n == 0)
+        return each_number(d, a, delete_one);
+    if (!cmd_confirm(d, "Delete all breakpoints? (y or n) ")) {
+        cmd_print(d, "Not confirmed: %zu breakpoint%s kept.", n, n == 1 ? "" : "s");
+        return CMD_OK;
+    }
+    each_number(d, a, delete_one);
+    cmd_print(d, "Deleted %zu breakpoint%s.", n, n == 1 ? "" : "s");
+    return CMD_OK;
 }
 
 static enum cmd_status do_enable(struct dbg *d, struct cmd_args *a)
@@ -413,7 +475,8 @@ const struct cmd_entry cmd_break_entries[] = {
     {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag ...",
      "Set a breakpoint that is deleted when it first stops.", NULL, break_subs, false},
     {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
-    {"delete", "d del", "[BP] ...", "delete [N...]", "Delete breakpoints (all without numbers).",
+    {"delete", "d del", "[BP] ...", "delete [N...]",
+     "Delete breakpoints (all without numbers: asked first at the terminal, then counted).",
      do_delete, NULL, false},
     {"enable", "en", "[BP] ...", "enable [N...]", "Enable breakpoints (all without numbers).",
      do_enable, NULL, false},

@@ -66,6 +66,33 @@ static uint64_t total_hits(struct dbg *d)
     return n;
 }
 
+/* What a poke of a D_ register did to the layer accounting: a write to a
+ * group whose layer has finished programs a new hardware layer (the hardware
+ * cannot tell a debugger from the driver); it becomes a layer of the run
+ * only when its operation is enabled. */
+static void poke_layer_note(struct dbg *d, enum dla_unit u, int group, size_t layers_before)
+{
+    struct dla *dla = session_dla(d->session);
+    const struct dla_layer *l = dla_layer_current(dla, dla_unit_proc(u), group);
+    if (!l)
+        return;
+    char what[96];
+    if (dla_layer_count(dla) > layers_before) {
+        format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "", what, sizeof what);
+        cmd_print(d,
+                  "This write starts %sprogramming: it counts as a layer of the run only once its "
+                  "operation is enabled%s.",
+                  what,
+                  session_finished(d->session) ? " (the run is over: until then it shows as never "
+                                                 "enabled)"
+                                               : "");
+    } else if (l->state == DLA_LAYER_PROGRAMMING) {
+        format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "programming", what,
+                           sizeof what);
+        cmd_print(d, "Part of %s.", what);
+    }
+}
+
 /* A poke is a CSB write, so it is traced, checked and seen by breakpoints. */
 static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref,
                             int group, const char *value_text)
@@ -79,17 +106,27 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
                         "written now",
                         producer, ref->unit->name, group);
     uint32_t v;
-    if (!cmd_reg_value(d, a, ref->field, value_text, &v))
+    if (!cmd_reg_value(d, a, ref, value_text, &v))
         return CMD_ERROR;
     uint32_t addr = regdb_addr(ref->unit, ref->reg);
     uint32_t word = v;
     if (ref->field) {
-        uint32_t cur = dla_reg_value(dla, u, producer, ref->reg->offset);
+        /* W1C: the other fields' ones would clear their bits too, so they are written 0 */
+        uint32_t cur = ref->reg->access == REGDB_W1C ? 0 : dla_reg_value(dla, u, producer, ref->reg->offset);
         word = regdb_field_set(ref->field, cur, v);
     }
     uint64_t hits = total_hits(d);
+    size_t layers_before = dla_layer_count(dla);
+    uint32_t before = dla_reg_value(dla, u, producer, ref->reg->offset);
     dla_csb_write(dla, addr, word);
+    char effect[384];
+    format_write_effect(ref->reg, ref->field, word, before,
+                        dla_reg_value(dla, u, producer, ref->reg->offset), effect, sizeof effect);
+    cmd_print(d, "%s.%s%s%s: %s", ref->unit->name, ref->reg->name, ref->field ? "." : "",
+              ref->field ? ref->field->name : "", effect);
     show_reg(d, &(struct regdb_ref){ref->unit, ref->reg, NULL}, producer);
+    if (ref->reg->dual)
+        poke_layer_note(d, u, producer, layers_before);
     if (total_hits(d) != hits) /* the poke itself hit a breakpoint: say so now */
         cmd_out(d, DBG_OUT_STOP, "%s", session_stop_message(d->session));
     return CMD_OK;

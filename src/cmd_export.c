@@ -106,6 +106,15 @@ static enum cmd_status do_plugins(struct dbg *d, struct cmd_args *a)
             snprintf(cols + len, sizeof cols - len, "%s%s", c ? "," : "", p->dec->columns[c]);
         }
         cmd_print(d, "         columns: %s", cols);
+        if (p->cmds) {
+            char names[512] = "";
+            for (uint32_t c = 0; c < p->cmds->n_commands; c++) {
+                size_t len = strlen(names);
+                snprintf(names + len, sizeof names - len, "%s%s", c ? ", " : "",
+                         plugin_command_at(p, c)->name);
+            }
+            cmd_print(d, "         commands: %s (\"help NAME\")", names);
+        }
         cmd_print(d, "         from %s (ABI %u)", p->path, p->dec->abi_version);
     }
     return CMD_OK;

@@ -6,6 +6,7 @@
 
 #include "cmd_priv.h"
 #include "format.h"
+#include "loadable_plan.h"
 
 static struct dla *dla_of(struct dbg *d)
 {
@@ -21,7 +22,13 @@ static uint64_t layer_cycles(const struct dla_layer *l, uint64_t now)
     return 0;
 }
 
-/* "info layers brief": what a batch run prints at its end. */
+static bool run_over(struct dbg *d)
+{
+    return session_finished(d->session);
+}
+
+/* "info layers brief": what a batch run prints at its end.  A layer never
+ * enabled is no layer of the run: it gets a note, not a line of its own. */
 static void layers_brief(struct dbg *d)
 {
     struct dla *dla = dla_of(d);
@@ -29,12 +36,41 @@ static void layers_brief(struct dbg *d)
         const struct dla_layer *l = dla_layer_get(dla, i);
         char group[8];
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(
-            d, "layer %u: %s group %s, %llu cycles (model-derived)%s%s", l->index,
-            dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-            (unsigned long long)layer_cycles(l, dla_now(dla)),
-            l->state == DLA_LAYER_DONE ? "" : ", ",
-            l->state == DLA_LAYER_DONE ? "" : dla_layer_state_name((enum dla_layer_state)l->state));
+        if (format_layer_never_enabled(l, run_over(d))) {
+            cmd_print(
+                d, "(registers of %s group %s written but never enabled: not a layer of the run)",
+                dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group);
+            continue;
+        }
+        const char *state = format_layer_state(l, run_over(d));
+        /* the cycles from launch to interrupt; the programming before the
+         * launch (first register write to the op enable) apart */
+        char programming[48] = "";
+        if (l->state != DLA_LAYER_PROGRAMMING && l->enable_cycle >= l->program_cycle)
+            snprintf(programming, sizeof programming, ", programmed in %llu",
+                     (unsigned long long)(l->enable_cycle - l->program_cycle));
+        cmd_print(d, "layer %u: %s group %s, %llu cycles (%s)%s%s%s", l->index,
+                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+                  (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc), programming,
+                  l->state == DLA_LAYER_DONE ? "" : ", ", l->state == DLA_LAYER_DONE ? "" : state);
+    }
+}
+
+/* A loadable's operations no hardware layer has run yet: what is to come. */
+static void ops_to_come(struct dbg *d)
+{
+    const struct loadable_plan *p = dbg_plan(d);
+    size_t layer, shown = 0;
+    for (size_t i = 0; p && i < p->n_ops; i++) {
+        const struct plan_op *o = &p->ops[i];
+        if (dbg_op_layer(d, o->task, o->op, &layer))
+            continue;
+        if (!shown++)
+            cmd_print(d, "Operations to come (no hardware layer has run them yet):");
+        cmd_print(d, "  %-5s task %u op %-4d %-13s %s%s%s%s", dla_proc_name((enum dla_proc)o->type),
+                  o->task, o->op, "to come", o->desc, o->names[0] ? "  [" : "", o->names,
+                  o->names[0] ? "]" : "");
     }
 }
 
@@ -53,43 +89,88 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
     size_t n = dla_layer_count(dla);
     if (!n) {
         cmd_print(d, "No hardware layer has been programmed yet.");
+        ops_to_come(d);
         return CMD_OK;
     }
-    cmd_print(d, "%-5s %-5s %-5s %-11s %10s %10s %10s %12s %10s %10s %s", "layer", "unit", "group",
-              "state", "start", "end", "cycles", "MACs", "read", "written", "operation");
+    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit", "group",
+              "state", "start", "end", "cycles", "work", "read", "written", "operation");
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
-        char end[24], group[8];
+        char end[24], group[8], work[40], op[160];
+        dbg_layer_op_text(d, i, false, op, sizeof op);
         snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
         snprintf(group, sizeof group, "%u", l->group);
-        cmd_print(d, "%-5u %-5s %-5s %-11s %10llu %10s %10llu %12llu %10llu %10llu %s", l->index,
-                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-                  dla_layer_state_name((enum dla_layer_state)l->state),
-                  (unsigned long long)l->start_cycle, l->state == DLA_LAYER_DONE ? end : "-",
-                  (unsigned long long)layer_cycles(l, dla_now(dla)), (unsigned long long)l->macs,
-                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc);
+        snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,
+                 format_work_unit((enum dla_proc)l->proc));
+        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s%s%s%s",
+                  l->index, dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
+                  format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
+                  l->state == DLA_LAYER_DONE ? end : "-",
+                  (unsigned long long)layer_cycles(l, dla_now(dla)), work,
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc,
+                  op[0] ? "  [" : "", op, op[0] ? "]" : "");
     }
-    cmd_print(d, "(cycles are model-derived)");
+    ops_to_come(d);
+    char basis[128];
+    format_timing_basis(dla_cfg(dla), basis, sizeof basis);
+    cmd_print(d, "(cycles from launch to interrupt: %s)", basis);
     return CMD_OK;
+}
+
+static void task_state(const struct session_task *t, char *buf, size_t len)
+{
+    if (!t)
+        snprintf(buf, len, "to come");
+    else if (t->done)
+        snprintf(buf, len, "done, cycles %llu-%llu", (unsigned long long)t->begin_cycle,
+                 (unsigned long long)t->end_cycle);
+    else
+        snprintf(buf, len, "running since cycle %llu", (unsigned long long)t->begin_cycle);
+}
+
+/* One line per operation of a DLA task: the layer that ran it, or "to come". */
+static void task_ops(struct dbg *d, const struct loadable_plan *p, const struct plan_task *t)
+{
+    struct dla *dla = dla_of(d);
+    for (size_t k = 0; k < t->n_ops; k++) {
+        const struct plan_op *o = &p->ops[t->first_op + k];
+        char state[48] = "to come";
+        size_t layer;
+        if (dbg_op_layer(d, o->task, o->op, &layer))
+            snprintf(state, sizeof state, "layer %zu %s", layer,
+                     format_layer_state(dla_layer_get(dla, layer), run_over(d)));
+        cmd_print(d, "    op %-4d %-5s %-22s %s%s%s%s", o->op,
+                  dla_proc_name((enum dla_proc)o->type), state, o->desc, o->names[0] ? "  [" : "",
+                  o->names, o->names[0] ? "]" : "");
+    }
+    if (t->problem[0])
+        cmd_print(d, "    (operations not listed: %s)", t->problem);
 }
 
 static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    size_t n = session_task_count(d->session);
-    if (!n) {
-        cmd_print(d, "No task has run (register traces have none).");
+    const struct loadable_plan *p = dbg_plan(d);
+    if (!p) {
+        bool loadable = !strcmp(session_driver(d->session)->ops->kind, "loadable");
+        cmd_print(d, "%s: %s.", session_path(d->session),
+                  loadable ? "its tasks cannot be listed (the runtime cannot place it)"
+                           : "no tasks (register traces have none)");
         return CMD_OK;
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct session_task *t = session_task_get(d->session, i);
-        char end[24];
-        snprintf(end, sizeof end, "%llu", (unsigned long long)t->end_cycle);
-        cmd_print(d, "task %d %s %-24s %s, cycles %llu-%s", t->index, t->emu ? "CPU" : "DLA",
-                  t->name, t->done ? "done" : "running", (unsigned long long)t->begin_cycle,
-                  t->done ? end : "");
+    for (size_t i = 0; i < p->n_tasks; i++) {
+        const struct plan_task *t = &p->tasks[i];
+        char state[80], ops[32] = "";
+        task_state(session_task_of(d->session, (int)t->index), state, sizeof state);
+        if (!t->emu)
+            snprintf(ops, sizeof ops, ", %zu operation%s", t->n_ops, t->n_ops == 1 ? "" : "s");
+        cmd_print(d, "task %u: %s task %u%s%s%s: %s", t->index, t->emu ? "EMU (CPU)" : "DLA", t->id,
+                  ops, t->tensors[0] ? ", tensors " : "", t->tensors, state);
+        task_ops(d, p, t);
     }
+    if (!p->n_tasks)
+        cmd_print(d, "The loadable has no tasks.");
     return CMD_OK;
 }
 
@@ -248,7 +329,9 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
                       dla_client_name((enum dla_client)c),
                       (unsigned long long)dla_client_bytes(dla, (enum dla_client)c),
                       (unsigned long long)dla_client_transactions(dla, (enum dla_client)c));
-    cmd_print(d, "(cycles and counters are model-derived)");
+    char basis[128];
+    format_timing_basis(dla_cfg(dla), basis, sizeof basis);
+    cmd_print(d, "(cycles: %s; counters model-derived)", basis);
     return CMD_OK;
 }
 
@@ -367,7 +450,10 @@ static enum cmd_status do_info_intr(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     struct dla *dla = dla_of(d);
     print_bits(d, "GLB.S_INTR_STATUS", dla_intr_status(dla));
-    print_bits(d, "GLB.S_INTR_MASK  ", dla_intr_mask(dla));
+    char mask_names[512];
+    format_reg_bits(dla_regmap(dla), "GLB.S_INTR_MASK", dla_intr_mask(dla), mask_names,
+                    sizeof mask_names);
+    cmd_print(d, "GLB.S_INTR_MASK   0x%08x%s", dla_intr_mask(dla), mask_names);
     print_bits(d, "pending & masked ", dla_intr_status(dla) & dla_intr_mask(dla));
     cmd_print(d, "interrupt line: %s", dla_intr_line(dla) ? "asserted" : "low");
     return CMD_OK;
@@ -407,37 +493,78 @@ static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* "info rules": every rule the model checks, with the hits of this run. */
+static enum cmd_status do_info_rules(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    struct dla *dla = dla_of(d);
+    size_t fired = 0;
+    cmd_print(d, "%-28s %-8s %6s  %s", "rule", "unit", "fired", "guide section: what it asks");
+    for (size_t i = 0; i < dla_rule_count(); i++) {
+        const struct dla_rule_info *r = dla_rule_info(i);
+        uint64_t hits = dla_rule_hits(dla, i);
+        fired += hits != 0;
+        cmd_print(d, "%-28s %-8s %6llu  %s: %s", r->id, dla_unit_name(r->unit),
+                  (unsigned long long)hits, r->section, r->rule);
+    }
+    cmd_print(d, "%zu of %zu rules fired in this run (\"break rule ID\" stops at one).", fired,
+              dla_rule_count());
+    return CMD_OK;
+}
+
+void cmd_print_rule_ids(struct dbg *d)
+{
+    char line[128] = "  ";
+    cmd_print(d, "Rule ids (\"info rules\" says what each checks and how often it fired):");
+    for (size_t i = 0; i < dla_rule_count(); i++) {
+        const char *id = dla_rule_info(i)->id;
+        if (strlen(line) + strlen(id) + 1 > 90) {
+            cmd_print(d, "%s", line);
+            snprintf(line, sizeof line, "  ");
+        }
+        size_t n = strlen(line);
+        snprintf(line + n, sizeof line - n, "%s%s", n > 2 ? " " : "", id);
+    }
+    if (strlen(line) > 2)
+        cmd_print(d, "%s", line);
+}
+
 static enum cmd_status do_where(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    char line[512];
-    cmd_where_line(d, line, sizeof line);
-    cmd_print(d, "%s: %s", session_path(d->session), line);
+    char line[512], next[512];
+    cmd_where_line(d, line, sizeof line); /* names the file already */
+    cmd_print(d, "%s", line);
     struct drv_action act;
-    if (session_pending(d->session, &act)) {
-        char name[96];
-        if (act.kind == DRV_WRITE) {
-            format_reg_name(dla_regmap(dla_of(d)), act.addr, name, sizeof name);
-            cmd_print(d, "next: %s: write %s = 0x%08x", act.where, name, act.value);
-        } else if (act.kind == DRV_WAIT) {
-            cmd_print(d, "next: %s: wait for %s", act.where, act.wait.what);
-        } else if (act.kind == DRV_TASK) {
-            cmd_print(d, "next: %s: task %d %s", act.where, act.task.index,
-                      act.task.begin ? "begins" : "ends");
-        }
-    } else {
+    if (!session_pending(d->session, &act)) {
         cmd_print(d, "the run has finished");
+        return CMD_OK;
     }
+    cmd_hw_next(d, next, sizeof next);
+    cmd_print(d, "next: %s", next);
+    cmd_print(d, "  driver: %s", act.where[0] ? act.where : "?");
     return CMD_OK;
 }
 
 static const struct cmd_entry info_subs[] = {
     {"layers", "l", "[brief]", "info layers [brief]",
-     "Hardware layers: unit, group, state, model-derived cycles, MACs, bytes, operation.",
+     "Hardware layers: unit, group, state (programming, enabled, running, done; never\n"
+     "enabled: registers written but no operation enabled by the end of the run, not\n"
+     "counted), model-derived cycles, work (CONV: MACs; BDMA: bytes; SDP, RUBIK: elements;\n"
+     "PDP: pool reads; CDP: LRN terms), bytes, operation.",
      do_info_layers, NULL, false},
-    {"tasks", "t", NULL, "info tasks", "Tasks of a loadable (DLA and CPU), with their cycles.",
+    {"tasks", "t", NULL, "info tasks",
+     "Tasks of a loadable in submit order, before and while they run: DLA or CPU (EMU), the\n"
+     "bound tensors each reaches, its state and cycles, and a DLA task's operations with the\n"
+     "hardware layer that ran each (or \"to come\").",
      do_info_tasks, NULL, false},
+    {"dma", NULL, "lines [READ WRITE]", "info dma lines [READ WRITE]",
+     "The 64-byte DRAM lines the model's DMA read and wrote; with two golden lists (one hex\n"
+     "address a line, as NVIDIA's VP_mem_rd and VP_mem_wr) the lines only one side has.\n"
+     "A difference is a failed check (exit status 1 in batch mode).",
+     cmd_info_dma, NULL, false},
     {"tensors", NULL, NULL, "info tensors",
      "The tensors a loadable names: id, name, memory, address, size, shape, type.",
      cmd_info_tensors, NULL, false},
@@ -465,6 +592,10 @@ static const struct cmd_entry info_subs[] = {
      do_info_intr, NULL, false},
     {"units", "u", NULL, "info units", "Which units have an operation enabled in which group.",
      do_info_units, NULL, false},
+    {"rules", NULL, NULL, "info rules",
+     "Every programming-guide rule the model checks: id, unit, the guide's section and what\n"
+     "it asks, and how often it fired in this run.",
+     do_info_rules, NULL, false},
     {"hang", "diagnose", NULL, "info hang",
      "Why nothing progresses: what the driver waits for, layers not running and the units\n"
      "they lack, interrupt status and mask by name.",

@@ -39,7 +39,7 @@ static enum cmd_status do_help(struct dbg *d, struct cmd_args *a)
         cmd_print(d, "\"help COMMAND [SUBCOMMAND]\" tells more.");
         return CMD_OK;
     }
-    const struct cmd_entry *e = NULL, *table = NULL;
+    const struct cmd_entry *e = NULL, *table = NULL, *top = NULL;
     for (int i = 0; i < cmd_nargs(a); i++) {
         bool ambiguous;
         const struct cmd_entry *next = cmd_lookup(table, cmd_arg(a, i), &ambiguous);
@@ -47,6 +47,8 @@ static enum cmd_status do_help(struct dbg *d, struct cmd_args *a)
             return cmd_fail(d, a, "%s \"%s\"", ambiguous ? "ambiguous" : "no command",
                             cmd_arg(a, i));
         e = next;
+        if (!top)
+            top = e;
         table = e->subs;
         if (!table)
             break;
@@ -57,6 +59,9 @@ static enum cmd_status do_help(struct dbg *d, struct cmd_args *a)
     cmd_print(d, "%s", e->help);
     if (e->subs)
         list_table(d, e->subs);
+    bool breaks = top && (!strcmp(top->name, "break") || !strcmp(top->name, "tbreak"));
+    if (breaks && (e == top || !strcmp(e->name, "rule")))
+        cmd_print_rule_ids(d);
     return CMD_OK;
 }
 

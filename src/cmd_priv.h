@@ -46,25 +46,46 @@ enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...
 /* The session's hang report (session_hang_report) as output lines of kind. */
 void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 
+/* The answer to a yes/no question (dbg_options.confirm); true without asking
+ * in batch mode and while a script runs, as gdb asks only at the terminal. */
+bool cmd_confirm(struct dbg *d, const char *question);
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
-/* A value for a register or field (f NULL: a whole register): an enum name of
- * the field, else a number (truncated to 32 bits). */
-bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_field *f, const char *text,
+/* A value for a register or field: an enum name of the field (or of a
+ * register's only field), else a number (truncated to 32 bits).  A word that
+ * is neither fails listing the field's enum names. */
+bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v);
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);
 
 /* Run a step and report how it stopped (breakpoint, end, hang ...). */
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n);
-void cmd_report_stop(struct dbg *d, enum session_stop r);
+/* Where a step began: the event ring's next record, the tasks and layers done. */
+struct cmd_step_mark {
+    uint64_t seq, tasks_done, layers_done;
+};
+void cmd_step_mark(struct dbg *d, struct cmd_step_mark *mark);
+/* The stop in hardware terms (cmd_stop.c): the layers and tasks completed
+ * since mark, then what the hardware does next. */
+void cmd_hw_stop_line(struct dbg *d, const struct cmd_step_mark *mark, char *buf, size_t len);
+void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark);
+/* What the hardware does next, from the driver's pending action: "layer 5
+ * (PDP, group 1) programming", "layer 4 (CONV, group 0) running (the driver
+ * waits for the DLA interrupt)", "EMU task 2 begins". */
+void cmd_hw_next(struct dbg *d, char *buf, size_t len);
 /* One line: where the session is (the action executed last, cycle). */
 void cmd_where_line(struct dbg *d, char *buf, size_t len);
 
+/* The ids of every rule the model checks, a few to a line ("help break"). */
+void cmd_print_rule_ids(struct dbg *d);
+
 /* "info tensors" (cmd_data.c, next to "tensor"). */
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
+/* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
+enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
@@ -82,5 +103,17 @@ extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
 extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, tensor, print */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
+extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
+
+/* Plugin commands (cmd_plugin.c).  Rebuild the rows from d's plugins (d NULL:
+ * none); forget them when d goes. */
+void cmd_plugin_sync(struct dbg *d);
+void cmd_plugin_forget(const struct dbg *d);
+bool cmd_plugin_entry(const struct cmd_entry *e);
+/* A plugin_name_taken_fn: the word is a built-in command's name or alias. */
+bool cmd_builtin_taken(void *ctx, const char *name);
+/* Completion of a plugin command's word after argv[0..argc-1]. */
+void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
+                         const char *word, dladbg_offer_fn offer, void *ctx);
 
 #endif

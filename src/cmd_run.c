@@ -48,9 +48,9 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
              layers == 1 ? "" : "s");
 }
 
-void cmd_report_stop(struct dbg *d, enum session_stop r)
+void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
-    char where[512], summary[512];
+    char where[512], summary[512], hw[1024];
     struct session *s = d->session;
     switch (r) {
     case SESSION_DONE:
@@ -71,6 +71,8 @@ void cmd_report_stop(struct dbg *d, enum session_stop r)
     default:
         break;
     }
+    cmd_hw_stop_line(d, mark, hw, sizeof hw);
+    cmd_out(d, DBG_OUT_STOP, "%s", hw);
     cmd_where_line(d, where, sizeof where);
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
 }
@@ -84,8 +86,10 @@ enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_uni
         cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
         return CMD_OK;
     }
+    struct cmd_step_mark mark;
+    cmd_step_mark(d, &mark);
     enum session_stop r = session_step(d->session, unit, n);
-    cmd_report_stop(d, r);
+    cmd_report_stop(d, r, &mark);
     return CMD_OK;
 }
 
@@ -193,8 +197,10 @@ static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
     const struct dla_layer *l = dla_layer_get(session_dla(d->session), (size_t)li);
     cmd_print(d, "Run till layer %ld (%s, group %u) completes.", li,
               dla_proc_name((enum dla_proc)l->proc), l->group);
+    struct cmd_step_mark mark;
+    cmd_step_mark(d, &mark);
     enum session_stop r = session_step_until(d->session, layer_done, (void *)(intptr_t)li);
-    cmd_report_stop(d, r);
+    cmd_report_stop(d, r, &mark);
     return CMD_OK;
 }
 

@@ -103,7 +103,7 @@ static char **complete(const char *text, int start, int end)
     memcpy(v + 1, m.v, m.n * sizeof *v);
     v[m.n + 1] = NULL;
     v[0] = m.n == 1 ? strdup(m.v[0]) : common_prefix(m.v, m.n);
-    if (m.n == 1 && v[0] && v[0][strlen(v[0]) - 1] == '.')
+    if (m.n == 1 && v[0] && dbg_completion_continues(v[0]))
         rl_completion_append_character = 0; /* "CDMA." goes on with a register name */
     free(m.v);
     if (m.n == 1) {
@@ -181,6 +181,23 @@ bool console_feed(struct console *c)
     return !c->done;
 }
 
+/* The command layer's yes/no question.  Input that is not a terminal cannot
+ * answer: yes, and the output says so (as gdb does). */
+static bool confirm(void *ctx, const char *question)
+{
+    struct console *c = ctx;
+    if (!isatty(STDIN_FILENO)) {
+        char line[256];
+        snprintf(line, sizeof line, "%s[answered y: input is not a terminal]", question);
+        c->out->line(c->out->ctx, DBG_OUT_TEXT, line);
+        return true;
+    }
+    char *answer = readline(question); /* the callback handler is removed while a command runs */
+    bool yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
+    free(answer);
+    return yes;
+}
+
 static void on_sigint(int sig)
 {
     (void)sig;
@@ -192,6 +209,8 @@ int console_run(struct console *c)
     struct sigaction sa = {.sa_handler = on_sigint};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    c->d->opt.confirm = confirm;
+    c->d->opt.confirm_ctx = c;
     console_prompt(c, "(dladbg) ");
     while (!c->done) {
         fd_set in;
@@ -212,5 +231,6 @@ int console_run(struct console *c)
         if (r > 0)
             console_feed(c);
     }
+    c->d->opt.confirm = NULL;
     return dbg_exit_status(c->d);
 }

@@ -7,50 +7,85 @@
 #include <string.h>
 
 #include "afile.h"
-#include "cube.h"
 #include "le_bytes.h"
 
-unsigned dimg_bpe(uint32_t format)
+struct dimg_header dimg_header_for(const struct tensor_layout *lay)
+{
+    bool x8_era = lay->pixel_format == LD_PIXEL_FEATURE_X8;
+    uint32_t format;
+    switch (lay->surface) {
+    case TSURF_X32_INT8:
+        format = DIMG_FMT_INT8_X32;
+        break;
+    case TSURF_X8_INT8:
+        format = DIMG_FMT_INT8_X8;
+        break;
+    case TSURF_X16_INT16:
+        format = x8_era ? DIMG_FMT_INT16_X16 : DIMG_FMT_OLD_INT16_X16;
+        break;
+    default:
+        format = x8_era ? DIMG_FMT_FP16_X16 : DIMG_FMT_OLD_FP16_X16;
+        break;
+    }
+    return (struct dimg_header){
+        .format = format,
+        .width = lay->w,
+        .height = lay->h,
+        .channel = lay->c,
+        .line_stride = (uint32_t)lay->line_stride,
+        .surf_stride = (uint32_t)lay->surf_stride,
+        .size = (uint32_t)lay->size,
+    };
+}
+
+bool dimg_format_has_bpe(uint32_t format, unsigned bpe)
 {
     switch (format) {
     case DIMG_FMT_INT8_X32:
-        return 1;
-    case DIMG_FMT_INT16_X16:
+        return bpe == 1;
+    case DIMG_FMT_INT8_X8: /* = DIMG_FMT_OLD_INT16_X16 */
+        return bpe == 1 || bpe == 2;
+    case DIMG_FMT_INT16_X16: /* = DIMG_FMT_OLD_FP16_X16 */
     case DIMG_FMT_FP16_X16:
-        return 2;
+        return bpe == 2;
     default:
-        return 0;
+        return false;
     }
 }
 
-/* Hashing-stable fp16: one zero and one NaN. */
+/* nvdla_runtime's "stable hash" of fp16 output as its code behaves, not as
+ * its comments say: it compares the half with the integer 0x8000 and assigns
+ * the integers 0 and 0x7C00, all as numbers (half_float converts through
+ * float).  So an element equal to 32768.0 becomes +0, every NaN becomes
+ * 31744.0 (0x77c0), and -0 stays -0. */
 static uint16_t stable_fp16(uint16_t v)
 {
-    if (v == 0x8000u)
+    if (v == 0x7800u) /* 32768.0 */
         return 0;
     if ((v & 0x7c00u) == 0x7c00u && (v & 0x03ffu))
-        return 0x7c00u;
+        return 0x77c0u; /* 31744.0 */
     return v;
 }
 
-bool dimg_pack(const struct dimg_header *h, const uint8_t *buf, uint64_t len, uint8_t **out,
+bool dimg_pack(const struct tensor_layout *lay, const uint8_t *buf, uint64_t len, uint8_t **out,
                size_t *out_len)
 {
-    unsigned bpe = dimg_bpe(h->format);
-    uint64_t n = (uint64_t)h->channel * h->height * h->width;
-    if (bpe == 0 || n > DIMG_MAX_PAYLOAD / bpe)
+    unsigned bpe = lay->bpe;
+    uint64_t n = (uint64_t)lay->c * lay->h * lay->w;
+    if (n > DIMG_MAX_PAYLOAD / bpe)
         return false;
     uint8_t *p = malloc(n ? n * bpe : 1);
     if (!p)
         return false;
+    bool fp16 = lay->surface == TSURF_X16_FP16 || lay->surface == TSURF_A16B16G16R16_F;
     size_t k = 0;
-    for (uint32_t c = 0; c < h->channel; c++)
-        for (uint32_t y = 0; y < h->height; y++)
-            for (uint32_t x = 0; x < h->width; x++) {
-                uint64_t off = feature_offset(c, y, x, h->line_stride, h->surf_stride, 32, bpe);
+    for (uint32_t c = 0; c < lay->c; c++)
+        for (uint32_t y = 0; y < lay->h; y++)
+            for (uint32_t x = 0; x < lay->w; x++) {
+                uint64_t off = tensor_layout_offset(lay, c, y, x);
                 for (unsigned b = 0; b < bpe; b++)
                     p[k + b] = off + b < len ? buf[off + b] : 0;
-                if (h->format == DIMG_FMT_FP16_X16)
+                if (fp16)
                     le_put16(p + k, stable_fp16(le_get16(p + k)));
                 k += bpe;
             }
@@ -89,6 +124,10 @@ bool dimg_parse(const uint8_t *file, size_t len, const char *name, struct dimg_h
 {
     if (len < DIMG_HEADER_SIZE || memcmp(file, "DIMG", 4) != 0) {
         snprintf(err, errlen, "%s: offset 0: expected the DIMG magic and a 36-byte header", name);
+        return false;
+    }
+    if (le_get32(file + 4) != 0) {
+        snprintf(err, errlen, "%s: offset 4: DIMG version %u, expected 0", name, le_get32(file + 4));
         return false;
     }
     h->format = le_get32(file + 8);

@@ -38,12 +38,21 @@ struct drv_task {
     char name[48];
 };
 
+/* The loadable operation an action programs (the loadable driver's writes). */
+struct drv_op {
+    bool known;    /* false: not an operation's write (traces, interrupt handling) */
+    uint32_t task; /* index into the loadable's task list */
+    int16_t op;    /* operation index in the task's network descriptor */
+    uint8_t type;  /* enum dla_proc of the operation */
+};
+
 struct drv_action {
     uint8_t kind;         /* enum drv_act_kind */
     uint32_t addr, value; /* DRV_WRITE: CSB byte address and value */
     struct drv_wait wait;
     struct drv_task task;
     char where[96]; /* source of the action: "input.txn:34", "op 3 SDP group 0" */
+    struct drv_op op;
 };
 
 /* drv_wait.ready of a wait for the DLA interrupt line: how every driver

@@ -1,20 +1,21 @@
 /* EMU task execution (see emu.h).
  *
- * Descriptor offsets (little-endian, packed):
+ * Descriptor offsets (little-endian):
  *   network: operation_desc_index s16 @0, operation_buffer_desc_index s16 @2,
  *            num_operations u16 @4 (256-byte aligned block)
- *   legacy op (16 bytes): op_type u8 @0; POWER power f32 @4, scale @8,
- *            shift @12; SOFTMAX axis u8 @1
- *   current op (24 bytes): op_type u8 @0, input_scale f32 @4,
- *            output_scale f32 @8; POWER power @12, scale @16, shift @20;
- *            SOFTMAX axis u8 @12
+ *   legacy op (16 bytes, packed after a one-byte common part): op_type u8
+ *            @0; POWER power f32 @1, scale @5, shift @9; SOFTMAX axis u8 @1
+ *   current op (24 bytes; the common part {u8, f32, f32} is not packed):
+ *            op_type u8 @0, input_scale f32 @4, output_scale f32 @8;
+ *            POWER power @12, scale @16, shift @20; SOFTMAX axis u8 @12
  *   buffer (256 bytes each; src then dst, 512 per op):
  *     legacy:  addressIndex s16 @0, size u32 @2, format u16 @6, w/h/c u16
  *              @8/10/12, line_stride u32 @14, surf_stride u32 @18
  *     current: addressIndex s16 @0, addressIndexOffset u32 @2, size u32 @6,
  *              format u16 @10, w/h/c u16 @12/14/16, line u32 @18, surf @22
- *   formats: current INT8 0, INT8_8 1, INT16 2, FF16 3; the legacy blobs tag
- *   their fp16 tensors 2 (NN_L0_0), so legacy FF16 is 2 and INT8 0. */
+ *   formats: legacy INT8 0, INT16 1, FF16 2 (the DLA precision codes);
+ *            current INT8 0, INT8_8 1, INT16 2, FF16 3, UINT8 4, UINT16 5.
+ * The emulator computes FF16, INT8 and INT8_8 only; it refuses the others. */
 #include "emu.h"
 
 #include <math.h>
@@ -26,10 +27,44 @@
 #include "fp16.h"
 #include "le_bytes.h"
 
-#define EMU_BUFFER_DESC  256u
-#define EMU_MAX_ELEMENTS (16u << 20)
+#define EMU_BUFFER_DESC   256u
+#define EMU_MAX_ELEMENTS  (16u << 20)
+#define EMU_SUB_IF_OPS    3u /* NVDLA_LOADABLE_SUB_INTERFACE_EMU1_OPS */
+#define EMU_MAX_OP_BYTES  24u
 
-enum emu_format { EMU_FMT_INT8, EMU_FMT_INT8_8, EMU_FMT_FF16, EMU_FMT_OTHER };
+enum emu_format {
+    EMU_FMT_INT8,
+    EMU_FMT_INT8_8,
+    EMU_FMT_INT16,
+    EMU_FMT_FF16,
+    EMU_FMT_UINT8,
+    EMU_FMT_UINT16,
+    EMU_FMT_UNKNOWN,
+};
+
+static const char *const format_names[] = {"INT8", "INT8_8", "INT16", "FF16",
+                                           "UINT8", "UINT16", "unknown"};
+
+/* Where one layout keeps each field. */
+struct emu_layout {
+    const char *name;
+    size_t op_size;        /* one operation container */
+    size_t power_at;       /* power, scale, shift: three f32 from here */
+    size_t axis_at;        /* softmax axis */
+    bool has_scales;       /* input/output scale factors at 4 and 8 */
+    bool has_index_offset; /* buffer descriptors carry addressIndexOffset */
+    const enum emu_format *formats;
+    size_t n_formats;
+};
+
+static const enum emu_format legacy_formats[] = {EMU_FMT_INT8, EMU_FMT_INT16, EMU_FMT_FF16};
+static const enum emu_format current_formats[] = {EMU_FMT_INT8, EMU_FMT_INT8_8, EMU_FMT_INT16,
+                                                  EMU_FMT_FF16, EMU_FMT_UINT8, EMU_FMT_UINT16};
+
+static const struct emu_layout layout_legacy = {"legacy", 16, 1, 1, false, false,
+                                                legacy_formats, 3};
+static const struct emu_layout layout_current = {"current", 24, 12, 12, true, true,
+                                                 current_formats, 6};
 
 struct emu_buffer {
     int16_t index;
@@ -53,7 +88,7 @@ struct emu_ctx {
     struct dla *d;
     const struct runtime *rt;
     uint32_t task;
-    bool legacy;
+    const struct emu_layout *lay;
     char *msg;
     size_t len;
 };
@@ -86,9 +121,22 @@ uint16_t emu_half_from_float(float f)
     return (uint16_t)(sign | h);
 }
 
+int8_t emu_int8_from_float(float y)
+{
+    if (!(y == y))
+        return 0; /* the float->int conversion of NaN; x86 and Arm both give 0 here */
+    if (y >= 127.0f)
+        return 127;
+    if (y <= -128.0f)
+        return -128;
+    return (int8_t)y;
+}
+
 static bool fail(struct emu_ctx *c, const char *fmt, const char *what, long v)
 {
-    snprintf(c->msg, c->len, fmt, what, v);
+    char text[200];
+    snprintf(text, sizeof text, fmt, what, v);
+    snprintf(c->msg, c->len, "%s (%s EMU layout)", text, c->lay ? c->lay->name : "unknown");
     return false;
 }
 
@@ -97,45 +145,64 @@ static float get_f32(const uint8_t *b)
     return f32_from_bits(le_get32(b));
 }
 
-static bool read_at(struct emu_ctx *c, int32_t index, uint64_t offset, void *buf, size_t len,
-                    const char *what)
+/* Bytes of the memory behind a task address, from the address on. */
+static bool bytes_from(struct emu_ctx *c, int32_t index, uint64_t *avail)
 {
     enum dla_space s;
     uint64_t addr, base, size;
     if (!runtime_task_address(c->rt, c->task, index, &s, &addr) ||
         !runtime_task_buffer(c->rt, c->task, index, &s, &base, &size))
+        return false;
+    *avail = addr - base <= size ? size - (addr - base) : 0;
+    return true;
+}
+
+static bool read_at(struct emu_ctx *c, int32_t index, uint64_t offset, void *buf, size_t len,
+                    const char *what)
+{
+    enum dla_space s;
+    uint64_t addr, avail;
+    if (!runtime_task_address(c->rt, c->task, index, &s, &addr) || !bytes_from(c, index, &avail))
         return fail(c, "%s: address index %ld is not in the task's address list", what, index);
     /* descriptors must lie inside their memory */
-    uint64_t end = addr - base + offset + len;
-    if (end > size)
-        return fail(c, "%s: descriptor beyond its memory (%ld bytes)", what, (long)size);
+    if (offset + len > avail)
+        return fail(c, "%s: descriptor beyond its memory (%ld bytes)", what, (long)avail);
     if (dla_mem_read(c->d, s, addr + offset, buf, len) != MEM_OK)
         return fail(c, "%s: cannot read memory (index %ld)", what, index);
     return true;
 }
 
-static uint8_t format_of(bool legacy, uint16_t code)
+/* The operation list holds exactly n containers of the compiler's layout;
+ * when its memory is padded, the blob's sub-interface tells: only the
+ * current compiler tags its blobs (EMU1_OPS), the old one and ONNC write 0. */
+static const struct emu_layout *pick_layout(struct emu_ctx *c, int16_t op_index, uint16_t n)
 {
-    if (legacy)
-        return code == 2 ? EMU_FMT_FF16 : code == 0 ? EMU_FMT_INT8 : EMU_FMT_OTHER;
-    switch (code) {
-    case 0:
-        return EMU_FMT_INT8;
-    case 1:
-        return EMU_FMT_INT8_8;
-    case 3:
-        return EMU_FMT_FF16;
-    default:
-        return EMU_FMT_OTHER;
+    uint64_t avail;
+    if (n && bytes_from(c, op_index, &avail)) {
+        if (avail == (uint64_t)layout_current.op_size * n)
+            return &layout_current;
+        if (avail == (uint64_t)layout_legacy.op_size * n)
+            return &layout_legacy;
+        const struct ld_blob *b = runtime_task_blob(c->rt, c->task, op_index);
+        if (b && b->interface == LD_IF_EMU1)
+            return b->sub_interface == EMU_SUB_IF_OPS ? &layout_current : &layout_legacy;
+        if (avail < (uint64_t)layout_current.op_size * n)
+            return &layout_legacy;
     }
+    return &layout_current;
 }
 
-static void decode_buffer(bool legacy, const uint8_t *b, struct emu_buffer *x)
+static uint8_t format_of(const struct emu_layout *lay, uint16_t code)
+{
+    return code < lay->n_formats ? (uint8_t)lay->formats[code] : EMU_FMT_UNKNOWN;
+}
+
+static void decode_buffer(const struct emu_layout *lay, const uint8_t *b, struct emu_buffer *x)
 {
     memset(x, 0, sizeof *x);
     x->index = (int16_t)le_get16(b);
     const uint8_t *p = b + 2;
-    if (!legacy) {
+    if (lay->has_index_offset) {
         x->index_offset = le_get32(p);
         p += 4;
     }
@@ -146,7 +213,12 @@ static void decode_buffer(bool legacy, const uint8_t *b, struct emu_buffer *x)
     x->c = le_get16(p + 10);
     x->line = le_get32(p + 12);
     x->surf = le_get32(p + 16);
-    x->format = format_of(legacy, x->format_code);
+    x->format = format_of(lay, x->format_code);
+}
+
+static bool computed_format(uint8_t f)
+{
+    return f == EMU_FMT_FF16 || f == EMU_FMT_INT8 || f == EMU_FMT_INT8_8;
 }
 
 static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *what)
@@ -156,8 +228,15 @@ static bool resolve_buffer(struct emu_ctx *c, struct emu_buffer *x, const char *
         return fail(c, "%s: address index %ld is not in the task's address list", what, x->index);
     x->addr += x->index_offset;
     x->space = (uint8_t)s;
-    if (x->format == EMU_FMT_OTHER)
-        return fail(c, "%s: unsupported format %ld", what, x->format_code);
+    if (x->format == EMU_FMT_UNKNOWN)
+        return fail(c, "%s: unknown format code %ld", what, x->format_code);
+    if (!computed_format(x->format)) {
+        snprintf(c->msg, c->len,
+                 "%s: %s surfaces (format code %u) are not computed by NVIDIA's emulator either "
+                 "(%s EMU layout)",
+                 what, format_names[x->format], x->format_code, c->lay->name);
+        return false;
+    }
     if ((uint64_t)x->w * x->h * x->c > EMU_MAX_ELEMENTS)
         return fail(c, "%s: %ld elements is too many", what, (long)x->w * x->h * x->c);
     return true;
@@ -187,15 +266,39 @@ static bool store(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, c
     return true;
 }
 
-static int8_t saturate_int8(float y)
+static bool load_half(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, float *v)
 {
-    if (!(y == y))
-        return 0;
-    if (y >= 127.0f)
-        return 127;
-    if (y <= -128.0f)
-        return -128;
-    return (int8_t)y;
+    uint8_t b[2];
+    if (!load(c, x, off, b, 2))
+        return false;
+    *v = fp16_to_float(le_get16(b));
+    return true;
+}
+
+static bool store_half(struct emu_ctx *c, const struct emu_buffer *x, uint64_t off, float v)
+{
+    uint8_t b[2];
+    le_put16(b, emu_half_from_float(v));
+    return store(c, x, off, b, 2);
+}
+
+/* One element of POWER: fp16 in float, int8 scaled into float and back. */
+static bool power_element(struct emu_ctx *c, const struct emu_op *op, const struct emu_buffer *src,
+                          uint64_t so, const struct emu_buffer *dst, uint64_t dof)
+{
+    if (src->format == EMU_FMT_FF16) {
+        float x;
+        return load_half(c, src, so, &x) &&
+               store_half(c, dst, dof, powf(op->shift + op->scale * x, op->power));
+    }
+    int8_t v;
+    if (!load(c, src, so, &v, 1))
+        return false;
+    float x = (float)v * op->input_scale;
+    float y = powf(op->shift + op->scale * x, op->power);
+    y /= op->output_scale;
+    int8_t r = emu_int8_from_float(y);
+    return store(c, dst, dof, &r, 1);
 }
 
 static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct emu_buffer *src,
@@ -203,35 +306,17 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
 {
     for (uint32_t ch = 0; ch < src->c; ch++)
         for (uint32_t h = 0; h < src->h; h++)
-            for (uint32_t w = 0; w < src->w; w++) {
-                uint64_t so = element_offset(src, w, h, ch), dof = element_offset(dst, w, h, ch);
-                if (src->format == EMU_FMT_FF16) {
-                    uint8_t b[2];
-                    if (!load(c, src, so, b, 2))
-                        return false;
-                    float x = fp16_to_float(le_get16(b));
-                    float y = powf(op->shift + op->scale * x, op->power);
-                    uint16_t r = emu_half_from_float(y);
-                    uint8_t o[2];
-                    le_put16(o, r);
-                    if (!store(c, dst, dof, o, 2))
-                        return false;
-                } else {
-                    int8_t v;
-                    if (!load(c, src, so, &v, 1))
-                        return false;
-                    float x = (float)v * op->input_scale;
-                    float y = powf(op->shift + op->scale * x, op->power) / op->output_scale;
-                    int8_t r = saturate_int8(y);
-                    if (!store(c, dst, dof, &r, 1))
-                        return false;
-                }
-            }
+            for (uint32_t w = 0; w < src->w; w++)
+                if (!power_element(c, op, src, element_offset(src, w, h, ch), dst,
+                                   element_offset(dst, w, h, ch)))
+                    return false;
     return true;
 }
 
 /* Softmax over the channels of a 1x1xC vector stored contiguously (the
- * emulator ignores strides here). */
+ * emulator ignores strides here).  int8 inputs are scaled and rounded to
+ * half first, the probabilities rounded to half, then divided by the
+ * output scale and stored as int8. */
 static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct emu_buffer *src,
                         const struct emu_buffer *dst)
 {
@@ -243,9 +328,7 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         if (fp16) {
-            uint8_t b[2];
-            ok = load(c, src, 2ull * i, b, 2);
-            x[i] = fp16_to_float(le_get16(b));
+            ok = load_half(c, src, 2ull * i, &x[i]);
         } else {
             int8_t v = 0;
             ok = load(c, src, i, &v, 1);
@@ -260,13 +343,11 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
     for (uint32_t i = 0; i < n; i++)
         sum += expf(x[i] - maxval);
     for (uint32_t i = 0; i < n && ok; i++) {
-        uint16_t r = emu_half_from_float(expf(x[i] - maxval) / sum);
+        float p = expf(x[i] - maxval) / sum;
         if (fp16) {
-            uint8_t o[2];
-            le_put16(o, r);
-            ok = store(c, dst, 2ull * i, o, 2);
+            ok = store_half(c, dst, 2ull * i, p);
         } else {
-            int8_t v = saturate_int8(fp16_to_float(r) / op->output_scale);
+            int8_t v = emu_int8_from_float(fp16_to_float(emu_half_from_float(p)) / op->output_scale);
             ok = store(c, dst, i, &v, 1);
         }
     }
@@ -274,56 +355,53 @@ static bool run_softmax(struct emu_ctx *c, const struct emu_op *op, const struct
     return ok;
 }
 
-static void decode_op(bool legacy, const uint8_t *b, struct emu_op *op)
+static void decode_op(const struct emu_layout *lay, const uint8_t *b, struct emu_op *op)
 {
     memset(op, 0, sizeof *op);
     op->type = b[0];
-    op->input_scale = op->output_scale = 1.0f;
-    const uint8_t *p = b + 4;
-    if (!legacy) {
+    op->input_scale = op->output_scale = 1.0f; /* the legacy layout has none: unscaled */
+    if (lay->has_scales) {
         op->input_scale = get_f32(b + 4);
         op->output_scale = get_f32(b + 8);
-        p = b + 12;
     }
-    op->power = get_f32(p);
-    op->scale = get_f32(p + 4);
-    op->shift = get_f32(p + 8);
-    op->axis = legacy ? b[1] : b[12];
+    op->power = get_f32(b + lay->power_at);
+    op->scale = get_f32(b + lay->power_at + 4);
+    op->shift = get_f32(b + lay->power_at + 8);
+    op->axis = b[lay->axis_at];
 }
 
 static bool run_op(struct emu_ctx *c, int16_t op_index, int16_t buf_index, uint16_t i)
 {
-    size_t op_size = c->legacy ? 16 : 24;
-    uint8_t ob[24] = {0}, bb[2 * EMU_BUFFER_DESC];
+    size_t op_size = c->lay->op_size;
+    uint8_t ob[EMU_MAX_OP_BYTES] = {0}, bb[2 * EMU_BUFFER_DESC];
     if (!read_at(c, op_index, (uint64_t)op_size * i, ob, op_size, "EMU operation list") ||
         !read_at(c, buf_index, (uint64_t)sizeof bb * i, bb, sizeof bb, "EMU buffer list"))
         return false;
     struct emu_op op;
     struct emu_buffer src, dst;
-    decode_op(c->legacy, ob, &op);
-    decode_buffer(c->legacy, bb, &src);
-    decode_buffer(c->legacy, bb + EMU_BUFFER_DESC, &dst);
+    decode_op(c->lay, ob, &op);
+    decode_buffer(c->lay, bb, &src);
+    decode_buffer(c->lay, bb + EMU_BUFFER_DESC, &dst);
+    if (op.type != EMU_OP_POWER && op.type != EMU_OP_SOFTMAX)
+        return fail(c, "%s: unknown operation type %ld", "EMU", op.type);
     if (!resolve_buffer(c, &src, "EMU source") || !resolve_buffer(c, &dst, "EMU destination"))
         return false;
     if (src.format != dst.format)
         return fail(c, "%s: source and destination formats differ (%ld)", "EMU", src.format_code);
     if (op.type == EMU_OP_POWER)
         return run_power(c, &op, &src, &dst);
-    if (op.type == EMU_OP_SOFTMAX)
-        return run_softmax(c, &op, &src, &dst);
-    return fail(c, "%s: unknown operation type %ld", "EMU", op.type);
+    return run_softmax(c, &op, &src, &dst);
 }
 
 bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *msg, size_t len)
 {
     struct emu_ctx c = {.d = d, .rt = rt, .task = task, .msg = msg, .len = len};
-    struct ld_version v;
-    c.legacy = runtime_task_blob_version(rt, task, &v) && v.major == 0 && v.minor == 0;
     uint8_t nb[6];
     if (!read_at(&c, 0, 0, nb, sizeof nb, "EMU network descriptor"))
         return false;
     int16_t op_index = (int16_t)le_get16(nb), buf_index = (int16_t)le_get16(nb + 2);
     uint16_t n = le_get16(nb + 4);
+    c.lay = pick_layout(&c, op_index, n);
     for (uint16_t i = 0; i < n; i++)
         if (!run_op(&c, op_index, buf_index, i))
             return false;

@@ -2,13 +2,21 @@
  * POWER y = (shift + scale * x) ^ power, and SOFTMAX over the channels.
  *
  * Arithmetic follows the emulator exactly: single-precision float math with
- * the C library's powf/expf, and fp16 results rounded the way the half
- * library it uses rounds by default (to nearest, ties away from zero).
+ * the C library's powf/expf, fp16 results rounded the way the half library
+ * it uses rounds by default (to nearest, ties away from zero), int8 results
+ * clamped to [-128, 127] and truncated toward zero.
  *
- * Two descriptor layouts exist.  The one in compiled networks of the 0.11
- * era (EMU blob version 0.0.x, as in NN_L0_0) has no scale factors in the
- * common op descriptor and no addressIndexOffset in buffer descriptors; the
- * later one (emu_interface.h) has both.  See emu.c for offsets. */
+ * Two descriptor layouts exist and both are tagged EMU version 0.0.1 by
+ * NVIDIA's compilers (ONNC tags the old one 1.2.0), so the version cannot
+ * tell them apart:
+ *   legacy  (nvdla/sw before int8 support, NN_L0_0, ONNC): 16-byte operation
+ *           containers with packed fields, no scale factors, buffer
+ *           descriptors without addressIndexOffset, FF16 coded 2;
+ *   current (emu_interface.h since int8 support, today's nvdla_compiler):
+ *           24-byte containers with input/output scale factors, buffers
+ *           with addressIndexOffset, FF16 coded 3, INT8_8 for 8-byte atoms.
+ * emu.c picks the layout from the size of the operation list (16 or 24
+ * bytes per operation), then from the blob's sub-interface tag. */
 #ifndef DLADBG_EMU_H
 #define DLADBG_EMU_H
 
@@ -27,5 +35,9 @@ bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *
 
 /* fp32 -> fp16 as the emulator's half type converts (ties away from zero). */
 uint16_t emu_half_from_float(float f);
+
+/* The emulator's float -> int8 store: clamp, then truncate toward zero
+ * (NaN stores 0). */
+int8_t emu_int8_from_float(float y);
 
 #endif

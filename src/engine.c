@@ -182,7 +182,11 @@ void eng_write(struct engine *e, enum eng_reg r, uint32_t value)
                  e->cfg->name);
         return;
     }
-    struct eng_action a = {.kind = ENG_ACT_WRITE, .addr = e->reg_addr[r], .value = value};
+    struct eng_action a = {.kind = ENG_ACT_WRITE,
+                           .addr = e->reg_addr[r],
+                           .value = value,
+                           .op = e->where_op,
+                           .op_type = e->where_type};
     snprintf(a.where, sizeof a.where, "%s", e->where);
     push_action(e, &a);
 }
@@ -190,7 +194,9 @@ void eng_write(struct engine *e, enum eng_reg r, uint32_t value)
 void eng_queue_flush_poll(struct engine *e)
 {
     struct eng_action a = {.kind = ENG_ACT_POLL_FLUSH,
-                           .addr = e->reg_addr[R_CDMA_S_CBUF_FLUSH_STATUS]};
+                           .addr = e->reg_addr[R_CDMA_S_CBUF_FLUSH_STATUS],
+                           .op = e->where_op,
+                           .op_type = e->where_type};
     snprintf(a.where, sizeof a.where, "%s", e->where);
     push_action(e, &a);
 }
@@ -299,6 +305,8 @@ static void set_where(struct engine *e, const struct eng_proc *p, const struct e
 {
     snprintf(e->where, sizeof e->where, "task %u op %d %s group %u", e->task, g->op,
              fw_op_type_name(p->type), g->id);
+    e->where_op = g->op;
+    e->where_type = p->type;
 }
 
 /* ---------------------------------------------------------------- memory reads */
@@ -743,11 +751,11 @@ static void reset_processors(struct engine *e)
     }
 }
 
-static enum fw_layout pick_layout(const struct runtime *rt, uint32_t task)
+enum fw_layout engine_task_layout(const struct runtime *rt, uint32_t task)
 {
-    struct ld_version v;
-    if (runtime_task_blob_version(rt, task, &v) && (v.major || v.minor || v.sub_minor))
-        return fw_layout_for_version(v.major, v.minor);
+    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
+    if (b && (b->version.major || b->version.minor || b->version.sub_minor))
+        return fw_layout_for_blob(b->version.major, b->version.minor, b->sub_interface);
     return FW_LAYOUT_CURRENT;
 }
 
@@ -763,10 +771,11 @@ bool engine_start(struct engine *e, struct dla *d, const struct runtime *rt, uin
     e->done_ops = 0;
     e->n_log = 0;
     e->q_head = e->q_len = 0;
-    e->layout = pick_layout(rt, task);
+    e->layout = engine_task_layout(rt, task);
     memset(&e->net, 0, sizeof e->net);
     reset_processors(e);
     snprintf(e->where, sizeof e->where, "task %u", task);
+    e->where_op = -1;
     e->place[0] = 0;
     if (!read_network(e, d) || (e->net.num_operations && !read_dependency_graph(e, d))) {
         e->running = false;
@@ -812,6 +821,7 @@ void engine_interrupt(struct engine *e, struct dla *d)
             e->proc[s->proc].groups[s->group].events |= (uint8_t)(1u << s->event);
     }
     snprintf(e->where, sizeof e->where, "task %u interrupt", e->task);
+    e->where_op = -1;
     eng_write(e, R_GLB_S_INTR_STATUS, status);
     process_events(e, d);
     if (e->failed)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "dla.h"
+#include "fw_desc.h"
 #include "report.h"
 #include "runtime.h"
 
@@ -35,6 +36,8 @@ enum eng_action_kind {
 struct eng_action {
     uint8_t kind;
     uint32_t addr, value;
+    int16_t op;      /* operation being programmed, -1: none (interrupt handling) */
+    uint8_t op_type; /* its enum fw_op_type */
     char where[64];
 };
 
@@ -57,6 +60,10 @@ void engine_destroy(struct engine *e);
 struct engine *engine_clone(const struct engine *e);
 /* Make dst an exact copy of src (both from the same engine_create). */
 bool engine_copy(struct engine *dst, const struct engine *src);
+
+/* The descriptor layout of DLA task `task`: from the version of the blob that
+ * fills its network descriptor (legacy up to 0.11), current without one. */
+enum fw_layout engine_task_layout(const struct runtime *rt, uint32_t task);
 
 /* Start task `task` of the runtime's loadable.  false (and a report) when
  * its descriptors are invalid; the task is then over. */

@@ -354,6 +354,8 @@ struct engine {
     struct eng_action *q;
     size_t q_head, q_len, q_cap;
     char where[64];
+    int16_t where_op;   /* operation the queued writes program, -1: none (interrupts) */
+    uint8_t where_type; /* its enum fw_op_type */
     /* the descriptor being read or acted on, by its place in the loadable
      * ("dependency graph entry 3 at address list entry 2 (memory 2, blob ...,
      * file offset 0x..)"); eng_fail adds it to every message */

@@ -85,34 +85,24 @@ struct sdp_addrs {
     bool streams[3];
 };
 
-static bool atom_aligned(struct engine *e, const char *what, uint64_t v)
-{
-    if (v % e->cfg->mem_atom == 0)
-        return true;
-    eng_fail(e, "%s: %s address 0x%llx is not atom aligned", e->where, what, (unsigned long long)v);
-    return false;
-}
-
+/* The firmware does not check SDP alignment: an address with low bits set is
+ * programmed as given and the hardware drops them (the CSB model does). */
 static int sdp_addresses(struct engine *e, const struct fw_sdp_op *o,
                          const struct fw_sdp_surface *s, struct sdp_addrs *a)
 {
     const struct fw_sdp_stage *stages[3] = {&o->x1, &o->x2, &o->y};
     const struct fw_cube *cubes[3] = {&s->x1, &s->x2, &s->y};
-    static const char *const names[3] = {"X1", "X2", "Y"};
     if (s->src.type != FW_MEM_HW &&
-        (!eng_dma_address(e, s->src.address, s->src.offset, &a->src, NULL) ||
-         !atom_aligned(e, "input", a->src)))
+        !eng_dma_address(e, s->src.address, s->src.offset, &a->src, NULL))
         return -1;
     if (s->dst.type != FW_MEM_HW &&
-        (!eng_dma_address(e, s->dst.address, s->dst.offset, &a->dst, NULL) ||
-         !atom_aligned(e, "output", a->dst)))
+        !eng_dma_address(e, s->dst.address, s->dst.offset, &a->dst, NULL))
         return -1;
     for (int i = 0; i < 3; i++) {
         a->streams[i] = stages[i]->enable && stages[i]->type != FW_SDP_NONE &&
                         stages[i]->mode != FW_SDP_PER_LAYER;
         if (a->streams[i] &&
-            (!eng_dma_address(e, cubes[i]->address, cubes[i]->offset, &a->stream[i], NULL) ||
-             !atom_aligned(e, names[i], a->stream[i])))
+            !eng_dma_address(e, cubes[i]->address, cubes[i]->offset, &a->stream[i], NULL))
             return -1;
     }
     return 0;

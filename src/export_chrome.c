@@ -9,6 +9,7 @@
 
 #include "afile.h"
 #include "export.h"
+#include "format.h"
 #include "trace_ring.h"
 
 struct json_out {
@@ -65,10 +66,12 @@ static void layer_slice(struct json_out *o, const struct dla_layer *l, uint64_t 
             "\"args\":{\"group\":%u,\"op\":",
             l->proc + 1, us(l->start_cycle), us(end - l->start_cycle), l->group);
     json_string(o->fp, l->desc);
-    fprintf(o->fp,
-            ",\"cycles\":%llu,\"macs\":%llu,\"bytes_read\":%llu,\"bytes_written\":%llu,"
-            "\"stall_cycles\":%llu}}",
-            (unsigned long long)(end - l->start_cycle), (unsigned long long)l->macs,
+    fprintf(o->fp, ",\"cycles\":%llu", (unsigned long long)(end - l->start_cycle));
+    if (l->proc == DLA_P_CONV) /* "macs" only where they are MACs */
+        fprintf(o->fp, ",\"macs\":%llu", (unsigned long long)l->macs);
+    fprintf(o->fp, ",\"work\":%llu,\"work_unit\":", (unsigned long long)l->macs);
+    json_string(o->fp, format_work_unit((enum dla_proc)l->proc));
+    fprintf(o->fp, ",\"bytes_read\":%llu,\"bytes_written\":%llu,\"stall_cycles\":%llu}}",
             (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written,
             (unsigned long long)l->stall_cycles);
 }

@@ -15,6 +15,36 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
         *used = len - 1;
 }
 
+/* append() without the formatting: n bytes of text, cut where buf ends. */
+static void append_bytes(char *buf, size_t len, size_t *used, const char *text, size_t n)
+{
+    if (*used + 1 >= len)
+        return;
+    size_t room = len - 1 - *used, k = n < room ? n : room;
+    memcpy(buf + *used, text, k);
+    *used += k;
+    buf[*used] = 0;
+}
+
+/* v as "%u" (below 10) or "0x%x". */
+static void append_value(char *buf, size_t len, size_t *used, uint32_t v)
+{
+    char digits[16], *p = digits + sizeof digits;
+    if (v <= 9) {
+        *--p = (char)('0' + v);
+    } else {
+        do {
+            *--p = "0123456789abcdef"[v & 15u];
+            v >>= 4;
+        } while (v);
+        *--p = 'x';
+        *--p = '0';
+    }
+    append_bytes(buf, len, used, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* Called for every register event an export decodes: built by hand rather
+ * than with snprintf, which dominated CSV export. */
 void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len)
 {
     size_t used = 0;
@@ -25,14 +55,14 @@ void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf
         const struct regdb_field *f = &reg->fields[i];
         uint32_t v = regdb_field_get(f, value);
         const char *e = regdb_enum_name(f, v);
-        char item[128];
+        if (i)
+            append_bytes(buf, len, &used, " ", 1);
+        append_bytes(buf, len, &used, f->name, strlen(f->name));
+        append_bytes(buf, len, &used, "=", 1);
         if (e)
-            snprintf(item, sizeof item, "%s%s=%s", i ? " " : "", f->name, e);
-        else if (v > 9)
-            snprintf(item, sizeof item, "%s%s=0x%x", i ? " " : "", f->name, v);
+            append_bytes(buf, len, &used, e, strlen(e));
         else
-            snprintf(item, sizeof item, "%s%s=%u", i ? " " : "", f->name, v);
-        append(buf, len, &used, item);
+            append_value(buf, len, &used, v);
     }
 }
 
@@ -99,4 +129,119 @@ void format_layer_event(int layer, enum dla_proc proc, unsigned group, const cha
         snprintf(buf, len, "layer %d (%s) %s", layer, dla_proc_name(proc), verb);
     else
         snprintf(buf, len, "layer %d (%s, group %u) %s", layer, dla_proc_name(proc), group, verb);
+}
+
+const char *format_layer_state(const struct dla_layer *l, bool run_over)
+{
+    if (format_layer_never_enabled(l, run_over))
+        return "never enabled";
+    return dla_layer_state_name((enum dla_layer_state)l->state);
+}
+
+bool format_layer_never_enabled(const struct dla_layer *l, bool run_over)
+{
+    return run_over && l->state == DLA_LAYER_PROGRAMMING;
+}
+
+size_t format_layers_of_run(const struct dla *d, bool run_over)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dla_layer_count(d); i++)
+        n += !format_layer_never_enabled(dla_layer_get(d, i), run_over);
+    return n;
+}
+
+const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p)
+{
+    return dla_cycles_calibrated(cfg, p) ? "calibrated against RTL" : "estimated";
+}
+
+void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int p = 0; p < DLA_P_COUNT && n < len; p++)
+        if (dla_cycles_calibrated(cfg, (enum dla_proc)p))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+                                  dla_proc_name((enum dla_proc)p));
+    if (n == 0)
+        snprintf(buf, len, "estimated (%s is not calibrated against RTL)", cfg->name);
+    else if (n < len)
+        snprintf(buf + n, len - n, " calibrated against RTL, the others estimated");
+}
+
+const char *format_work_unit(enum dla_proc p)
+{
+    switch (p) {
+    case DLA_P_CONV:
+        return "MACs";
+    case DLA_P_BDMA:
+        return "bytes";
+    case DLA_P_PDP:
+        return "pool reads"; /* output elements x kernel window */
+    case DLA_P_CDP:
+        return "LRN terms"; /* elements x normalisation window */
+    default:
+        return "elements"; /* SDP, RUBIK: elements processed */
+    }
+}
+
+bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field)
+{
+    if (field)
+        return field->access == REGDB_RO || reg->access == REGDB_RO;
+    return reg->access == REGDB_RO;
+}
+
+/* " SDP_DONE_STATUS0 BDMA_DONE_STATUS1": the fields of reg with a bit in bits. */
+static void fields_touching(const struct regdb_reg *reg, uint32_t bits, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint16_t i = 0; i < reg->n_fields; i++) {
+        const struct regdb_field *f = &reg->fields[i];
+        if (regdb_field_get(f, bits)) {
+            append(buf, len, &used, " ");
+            append(buf, len, &used, f->name);
+        }
+    }
+}
+
+void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
+                     size_t len)
+{
+    struct regdb_ref ref;
+    buf[0] = 0;
+    if (map && regdb_resolve(map, reg, &ref))
+        fields_touching(ref.reg, bits, buf, len);
+}
+
+void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,
+                         uint32_t written, uint32_t before, uint32_t after, char *buf, size_t len)
+{
+    if (format_is_read_only(reg, field)) {
+        snprintf(buf, len, "ignored: read-only (wrote 0x%08x, still 0x%08x)", written, after);
+        return;
+    }
+    if (reg->access == REGDB_W1C) {
+        uint32_t cleared = before & ~after;
+        if (!cleared) {
+            snprintf(buf, len, "no bit cleared (the bits written, 0x%08x, were not set): 0x%08x",
+                     written, after);
+            return;
+        }
+        char names[256];
+        fields_touching(reg, cleared, names, sizeof names);
+        snprintf(buf, len, "cleared bits%s: 0x%08x -> 0x%08x", names[0] ? names : " (unnamed)",
+                 before, after);
+        return;
+    }
+    if (reg->access == REGDB_WO) {
+        snprintf(buf, len, "wrote 0x%08x (write-only: reads return 0)", written);
+        return;
+    }
+    if (before == after)
+        snprintf(buf, len, "0x%08x unchanged", after);
+    else
+        snprintf(buf, len, "0x%08x -> 0x%08x", before, after);
 }

@@ -3,6 +3,7 @@
 #ifndef DLADBG_FORMAT_H
 #define DLADBG_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,10 +28,48 @@ void format_reg_name(const struct regdb_map *map, uint32_t addr, char *buf, size
  * set in bits, each after a blank ("" when none). */
 void format_intr_bits(uint32_t bits, char *buf, size_t len);
 
+/* " SDP_DONE_MASK0 BDMA_DONE_MASK1": the fields of register reg
+ * ("GLB.S_INTR_MASK") with a bit set in bits, by the names the register
+ * itself gives them, each after a blank ("" when none or when map has no
+ * such register). */
+void format_reg_bits(const struct regdb_map *map, const char *reg, uint32_t bits, char *buf,
+                     size_t len);
+
 /* A layer event: "layer 1 (SDP, group 0) programmed", or "layer 3 (BDMA)
  * programmed" while the layer has no group yet (group > 1). */
 void format_layer_event(int layer, enum dla_proc proc, unsigned group, const char *verb, char *buf,
                         size_t len);
+
+/* One name per layer state, everywhere: "programming", "enabled", "running",
+ * "done", and "never enabled" for a layer still being programmed when the run
+ * is over (run_over: the driver has finished): registers written (a poke
+ * after the end, a trace that never launches) but no operation enabled. */
+const char *format_layer_state(const struct dla_layer *l, bool run_over);
+bool format_layer_never_enabled(const struct dla_layer *l, bool run_over);
+/* The layers of the run: every layer but the never-enabled ones. */
+size_t format_layers_of_run(const struct dla *d, bool run_over);
+
+/* What dla_layer.macs counts for a processor: "MACs" (CONV), "bytes" (BDMA),
+ * "elements" (SDP, RUBIK), "pool reads" (PDP: output elements times the
+ * kernel window), "LRN terms" (CDP: elements times the normalisation window). */
+const char *format_work_unit(enum dla_proc p);
+/* "calibrated against RTL" or "estimated": where a unit's cycle figures come from. */
+const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p);
+/* The same for a whole configuration, one phrase: "BDMA, PDP calibrated
+ * against RTL, the others estimated" (share/timing-model.md). */
+void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len);
+
+/* What a CSB write of written did to reg, in the hardware's terms, from the
+ * stored value before and after it: "ignored: read-only (still 0x00303031)",
+ * "cleared bits SDP_DONE_STATUS0: 0x00000011 -> 0x00000010", "no bit cleared
+ * (bits written were not set): 0x00000000", "0x00000007 -> 0x00000009" (field
+ * writes pass field, else NULL).  The reg command and the TUI's edits (which
+ * run it) both say this. */
+void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *field,
+                         uint32_t written, uint32_t before, uint32_t after, char *buf, size_t len);
+
+/* A write to reg (field: to that field) cannot change anything: it is read-only. */
+bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field);
 
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);

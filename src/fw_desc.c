@@ -376,9 +376,14 @@ static void lut(struct codec *c, struct fw_lut *l)
 
 /* ---------------------------------------------------------------- API */
 
-enum fw_layout fw_layout_for_version(uint8_t major, uint8_t minor)
+enum fw_layout fw_layout_for_blob(uint8_t major, uint8_t minor, uint32_t sub_interface)
 {
-    return (major == 0 && minor <= 11) ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
+    if (major == 0) /* NVIDIA's firmware numbering: the offset field came with 0.12 */
+        return minor <= 11 ? FW_LAYOUT_LEGACY : FW_LAYOUT_CURRENT;
+    /* another compiler's own numbering (ONNC tags its blobs 1.2.0 and writes
+     * the data cube without offset): NVIDIA's DLA1 sub-interface tags came
+     * with the current layout, an untagged blob is the legacy one */
+    return sub_interface ? FW_LAYOUT_CURRENT : FW_LAYOUT_LEGACY;
 }
 
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n)

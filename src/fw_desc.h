@@ -2,7 +2,8 @@
  * descriptor, dependency graph entries, operation and surface descriptors of
  * each processor, LUT parameters.  Decoded from little-endian bytes into
  * plain C structs; two layouts exist:
- *   legacy (blob version <= 0.11): data cubes are 28 bytes, no offset field;
+ *   legacy (blob version <= 0.11, and ONNC's untagged 1.2.0 blobs): data
+ *           cubes are 28 bytes, no offset field;
  *   current (0.12): data cubes are 32 bytes with an offset after the address.
  * The containers keep their sizes in both layouts (operation 116 bytes,
  * surface 644 bytes, common op 36 bytes, LUT 700 bytes, network 40 bytes). */
@@ -206,8 +207,10 @@ struct fw_lut {
     uint8_t hybrid_priority, underflow_priority, overflow_priority, method;
 };
 
-/* Layout from a DLA blob version: <= 0.11 is legacy. */
-enum fw_layout fw_layout_for_version(uint8_t major, uint8_t minor);
+/* Layout of a DLA blob: NVIDIA's versions 0.x say it (<= 0.11 is legacy);
+ * under another compiler's numbering (ONNC's 1.2.0) an untagged blob
+ * (sub-interface 0) is legacy, a tagged one current. */
+enum fw_layout fw_layout_for_blob(uint8_t major, uint8_t minor, uint32_t sub_interface);
 
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n);
 void fw_decode_common_op(const uint8_t b[FW_COMMON_OP_SIZE], struct fw_common_op *c);
@@ -224,6 +227,7 @@ void fw_encode_op(enum fw_layout layout, const struct fw_op *op, uint8_t opb[FW_
 void fw_encode_lut(const struct fw_lut *l, uint8_t b[FW_LUT_SIZE]);
 
 const char *fw_op_type_name(uint8_t type);
+
 const char *fw_event_name(uint8_t event);
 
 #endif

@@ -14,8 +14,11 @@
 #include <string.h>
 
 #include "emu.h"
+#include "input_tensor.h"
 #include "engine.h"
+#include "afile.h"
 #include "loadable.h"
+#include "rawdump.h"
 #include "runtime.h"
 #include "sample_net.h"
 
@@ -56,7 +59,9 @@ struct ldrv {
     struct engine *eng;
     struct ldrv_state st;
     uint32_t flush_addr;
-    char input[4096], output[4096];
+    struct input_opts input; /* paths point into image_path / raw_path */
+    char image_path[4096], raw_path[4096], output[4096];
+    bool rawdump;
 };
 
 struct ldrv_saved {
@@ -181,10 +186,13 @@ static bool do_load(struct ldrv *l, struct dla *d)
         fail(l, "%s", err);
         return false;
     }
-    if (!runtime_fill_input(&l->rt, d, l->input[0] ? l->input : NULL, err, sizeof err)) {
+    char warn[512];
+    if (!input_tensor_fill(&l->rt, d, &l->input, warn, sizeof warn, err, sizeof err)) {
         fail(l, "%s", err);
         return false;
     }
+    if (warn[0])
+        report_msg(l->base.rep, REPORT_WARNING, "%s", warn);
     return true;
 }
 
@@ -229,6 +237,9 @@ static void emit_wait(struct ldrv *l, struct drv_action *act, bool (*ready)(void
 static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
 {
     snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
+    if (a->op >= 0)
+        act->op =
+            (struct drv_op){.known = true, .task = l->st.task, .op = a->op, .type = a->op_type};
     if (a->kind == ENG_ACT_WRITE) {
         act->kind = DRV_WRITE;
         act->addr = a->addr;
@@ -258,6 +269,48 @@ static void dla_step(struct ldrv *l, struct drv_action *act)
     snprintf(act->where, sizeof act->where, "%.40s: DLA task %u", l->ld->name,
              l->ld->tasks[l->st.task].id);
     emit_wait(l, act, drv_intr_line_ready, "the DLA interrupt", PH_DLA_WAITED);
+}
+
+/* --rawdump: the text goes to stdout, and with -o into the file instead of
+ * a DIMG, as nvdla_runtime --rawdump writes its output.dimg. */
+static bool write_rawdump(struct ldrv *l, struct dla *d, char *msg, size_t len)
+{
+    uint8_t *buf;
+    uint64_t n;
+    char *text = NULL;
+    size_t text_len = 0;
+    bool ok = runtime_read_output(&l->rt, d, &buf, &n, msg, len) &&
+              rawdump_text(&l->ld->tensors[l->rt.output_tensor], buf, n, &text, &text_len, msg,
+                           len);
+    free(buf);
+    if (ok)
+        report_msg(l->base.rep, REPORT_NOTE, "%s", text);
+    if (ok && l->output[0]) {
+        struct afile af;
+        ok = afile_open(&af, l->output, msg, len);
+        if (ok && fwrite(text, 1, text_len, af.fp) != text_len) {
+            snprintf(msg, len, "%.400s: write failed", l->output);
+            afile_abort(&af);
+            ok = false;
+        } else if (ok) {
+            ok = afile_commit(&af, msg, len);
+        }
+        l->st.output_written = ok;
+    }
+    free(text);
+    return ok;
+}
+
+static void write_output(struct ldrv *l, struct dla *d)
+{
+    char msg[512];
+    bool ok = true;
+    if (l->rawdump)
+        ok = write_rawdump(l, d, msg, sizeof msg);
+    else if (l->output[0])
+        ok = l->st.output_written = runtime_write_output(&l->rt, d, l->output, msg, sizeof msg);
+    if (!ok)
+        fail(l, "%s", msg);
 }
 
 static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result *prev,
@@ -300,12 +353,8 @@ static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result
             continue;
         case PH_OUTPUT:
             l->st.phase = PH_DONE;
-            if (l->output[0] && !l->st.failed) {
-                if (runtime_write_output(&l->rt, d, l->output, msg, sizeof msg))
-                    l->st.output_written = true;
-                else
-                    fail(l, "%s", msg);
-            }
+            if (!l->st.failed)
+                write_output(l, d);
             continue;
         case PH_DONE:
         default:
@@ -400,6 +449,20 @@ static const struct driver_ops ldrv_ops = {
     .describe = ldrv_describe,
 };
 
+/* The driver outlives the command line: keep copies of the paths. */
+static void keep_input_opts(struct ldrv *l, const struct input_opts *in)
+{
+    l->input = *in;
+    if (in->image) {
+        snprintf(l->image_path, sizeof l->image_path, "%s", in->image);
+        l->input.image = l->image_path;
+    }
+    if (in->raw) {
+        snprintf(l->raw_path, sizeof l->raw_path, "%s", in->raw);
+        l->input.raw = l->raw_path;
+    }
+}
+
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen)
 {
@@ -418,10 +481,11 @@ struct driver *loadable_driver_open(const char *path, const struct session_opts 
     l->base.rep = rep;
     const char *base = strrchr(path, '/');
     snprintf(l->base.name, sizeof l->base.name, "%s", base ? base + 1 : path);
-    if (opt && opt->input)
-        snprintf(l->input, sizeof l->input, "%s", opt->input);
+    if (opt)
+        keep_input_opts(l, &opt->input);
     if (opt && opt->output)
         snprintf(l->output, sizeof l->output, "%s", opt->output);
+    l->rawdump = opt && opt->rawdump;
     l->st.phase = PH_LOAD;
     return &l->base;
 }

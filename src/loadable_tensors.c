@@ -8,8 +8,7 @@
 #include "loadable.h"
 #include "runtime.h"
 #include "sample_net.h"
-
-#define FEATURE_ATOM 32u /* bytes per feature atom in NVIDIA's tensor layout */
+#include "tensor_layout.h"
 
 static void describe(const struct ld_tensor *t, const struct rt_memory *m, struct tensor_info *o)
 {
@@ -37,7 +36,11 @@ static void describe(const struct ld_tensor *t, const struct rt_memory *m, struc
     }
     unsigned bpe = o->elem == TENSOR_FP16 || o->elem == TENSOR_INT16 ? 2 : 1;
     o->pitch = t->pixel_format < LD_FIRST_FEATURE_FORMAT;
-    o->elem_stride = o->pitch ? (t->stride[0] ? t->stride[0] : bpe * o->c) : FEATURE_ATOM;
+    /* feature tensors: the atom of the runtime's surface (x32 or x8 int8, x16 16-bit) */
+    struct tensor_layout lay;
+    char err[160];
+    unsigned atom = tensor_layout_output(t, &lay, err, sizeof err) ? lay.group * lay.bpe : 32;
+    o->elem_stride = o->pitch ? (t->stride[0] ? t->stride[0] : bpe * o->c) : atom;
     o->line_stride = t->stride[1] ? t->stride[1] : o->w * o->elem_stride;
     o->surf_stride = t->stride[2] ? t->stride[2] : o->line_stride * o->h;
 }

@@ -24,11 +24,18 @@ static const char usage_text[] =
     "                      -x/-ex, run FILE to the end and print one line per hardware layer\n"
     "  -x FILE             execute the commands of FILE (repeatable)\n"
     "  -ex CMD             execute one command (repeatable; in order with -x)\n"
-    "  --config NAME       hardware configuration (default nv_full; .cfg traces: from the path)\n"
+    "  --config NAME       hardware configuration (default: told from the file, else nv_full;\n"
+    "                      one the file cannot run on is refused)\n"
     "  --list-configs      list the hardware configurations\n"
     "  --plugin FILE       load a decoder plugin (repeatable)\n"
-    "  --input FILE        loadable: input tensor (PGM, DIMG or raw bytes)\n"
+    "  --image FILE        loadable: input image (JPEG, PGM, PPM or DIMG) converted to the\n"
+    "                      input tensor as nvdla_runtime --image does\n"
+    "  --mean V[,V...]     --image into an fp16 tensor: subtract V per channel (B,G,R order)\n"
+    "  --normalize N       --image into an fp16 tensor: then divide by N (1..255)\n"
+    "  --input FILE        loadable: the input tensor's bytes (raw, or a DIMG)\n"
     "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
+    "  --rawdump           loadable: print the output tensor as nvdla_runtime --rawdump does\n"
+    "                      (with -o, the file holds that text instead of a DIMG)\n"
     "  -q, --quiet         only errors and the summary\n"
     "  --nx                do not read ~/.dladbgrc\n"
     "  --no-color          plain text output\n"
@@ -38,7 +45,20 @@ static const char usage_text[] =
     "exit status: 0 ok, 1 a check or golden mismatch, 2 usage or input error, or a command\n"
     "of a batch script failed\n";
 
-enum { OPT_BATCH = 256, OPT_CONFIG, OPT_LIST, OPT_PLUGIN, OPT_INPUT, OPT_NX, OPT_NOCOLOR, OPT_EX };
+enum {
+    OPT_BATCH = 256,
+    OPT_CONFIG,
+    OPT_LIST,
+    OPT_PLUGIN,
+    OPT_INPUT,
+    OPT_IMAGE,
+    OPT_MEAN,
+    OPT_NORMALIZE,
+    OPT_NX,
+    OPT_NOCOLOR,
+    OPT_EX,
+    OPT_RAWDUMP
+};
 
 struct script_item {
     bool is_file; /* -x FILE, else -ex CMD */
@@ -120,7 +140,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"list-configs", no_argument, NULL, OPT_LIST},
         {"plugin", required_argument, NULL, OPT_PLUGIN},
         {"input", required_argument, NULL, OPT_INPUT},
+        {"image", required_argument, NULL, OPT_IMAGE},
+        {"mean", required_argument, NULL, OPT_MEAN},
+        {"normalize", required_argument, NULL, OPT_NORMALIZE},
         {"output", required_argument, NULL, 'o'},
+        {"rawdump", no_argument, NULL, OPT_RAWDUMP},
         {"quiet", no_argument, NULL, 'q'},
         {"nx", no_argument, NULL, OPT_NX},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -130,6 +154,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {0, 0, 0, 0},
     };
     rewrite_ex(argc, argv);
+    char err[256];
     int ch;
     while ((ch = getopt_long(argc, argv, "x:o:qhV", longopts, NULL)) != -1) {
         struct script_item item = {.is_file = ch == 'x', .text = optarg};
@@ -153,11 +178,25 @@ static int parse_options(int argc, char **argv, struct cli *cli)
                 return 2;
             break;
         case OPT_INPUT:
-            cli->opt.session.input = optarg;
+            cli->opt.session.input.raw = optarg;
+            break;
+        case OPT_IMAGE:
+            cli->opt.session.input.image = optarg;
+            break;
+        case OPT_MEAN:
+        case OPT_NORMALIZE:
+            if (!(ch == OPT_MEAN ? input_parse_mean : input_parse_normalize)(
+                    optarg, &cli->opt.session.input.norm, err, sizeof err)) {
+                fprintf(stderr, "dladbg: %s\n", err);
+                return 2;
+            }
             break;
         case 'o':
             cli->opt.session.outdir = optarg;
             cli->opt.session.output = optarg;
+            break;
+        case OPT_RAWDUMP:
+            cli->opt.session.rawdump = true;
             break;
         case 'q':
             cli->quiet = true;
@@ -186,6 +225,10 @@ static int parse_options(int argc, char **argv, struct cli *cli)
     }
     if (optind + 1 < argc) {
         fprintf(stderr, "dladbg: expected one FILE\n%s", usage_text);
+        return 2;
+    }
+    if (cli->opt.session.input.image && cli->opt.session.input.raw) {
+        fprintf(stderr, "dladbg: --image and --input both give the input tensor: use one\n");
         return 2;
     }
     cli->file = optind < argc ? argv[optind] : "sample:lenet";

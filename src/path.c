@@ -1,6 +1,7 @@
 /* File-name helpers shared by the core and the UI. */
 #include "path.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,4 +62,42 @@ bool path_history_file(char *buf, size_t len)
         return false;
     snprintf(buf, len, "%s/history", dir);
     return true;
+}
+
+void path_complete(const char *word, bool dirs_only, void (*fn)(void *ctx, const char *cand),
+                   void *ctx)
+{
+    const char *slash = strrchr(word, '/');
+    size_t dir_len = slash ? (size_t)(slash - word) + 1 : 0; /* "share/" of "share/ex" */
+    const char *base = word + dir_len;
+    char dir[4096];
+    const char *home = getenv("HOME");
+    if (!dir_len)
+        snprintf(dir, sizeof dir, ".");
+    else if (!strncmp(word, "~/", 2) && home)
+        snprintf(dir, sizeof dir, "%s/%.*s", home, (int)dir_len - 2, word + 2);
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)dir_len, word);
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return;
+    size_t blen = strlen(base);
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (e->d_name[0] == '.' && base[0] != '.')
+            continue;
+        if (strncmp(e->d_name, base, blen))
+            continue;
+        char full[4096 + 256];
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        bool is_dir = stat(full, &sb) == 0 && S_ISDIR(sb.st_mode);
+        if (dirs_only && !is_dir)
+            continue;
+        char cand[4096];
+        snprintf(cand, sizeof cand, "%.*s%.255s%s", (int)dir_len, word, e->d_name, is_dir ? "/" : "");
+        fn(ctx, cand);
+    }
+    closedir(dp);
 }

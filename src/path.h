@@ -19,4 +19,11 @@ int path_make_dirs(const char *path, mode_t mode);
  * there is no home to keep it in or the folder cannot be made. */
 bool path_history_file(char *buf, size_t len);
 
+/* File-name completion: fn(ctx, candidate) for each entry of the folder that
+ * word names whose name begins with the rest of word ("share/ex" offers
+ * "share/examples/"); folders end in '/', dot files only when asked for with
+ * a leading '.', "~/" stands for $HOME.  dirs_only: folders alone. */
+void path_complete(const char *word, bool dirs_only, void (*fn)(void *ctx, const char *cand),
+                   void *ctx);
+
 #endif

@@ -13,7 +13,15 @@
 struct plugin_host {
     size_t n, cap;
     struct plugin_info *p;
+    plugin_name_taken_fn taken;
+    void *taken_ctx;
 };
+
+void plugin_host_reserve(struct plugin_host *ph, plugin_name_taken_fn fn, void *ctx)
+{
+    ph->taken = fn;
+    ph->taken_ctx = ctx;
+}
 
 struct plugin_host *plugin_host_create(void)
 {
@@ -83,6 +91,82 @@ static const char *check_descriptor(const struct dladbg_decoder *d, char *buf, s
     return NULL;
 }
 
+const struct dladbg_command *plugin_command_at(const struct plugin_info *pi, uint32_t i)
+{
+    if (!pi->cmds || i >= pi->cmds->n_commands)
+        return NULL;
+    return (const struct dladbg_command *)(const void *)((const char *)pi->cmds->commands +
+                                                         (size_t)i * pi->cmds->command_size);
+}
+
+const struct dladbg_command *plugin_host_command(const struct plugin_host *ph, const char *name,
+                                                 const struct plugin_info **from)
+{
+    for (size_t i = 0; i < ph->n; i++)
+        for (uint32_t k = 0; ph->p[i].cmds && k < ph->p[i].cmds->n_commands; k++) {
+            const struct dladbg_command *c = plugin_command_at(&ph->p[i], k);
+            if (!strcmp(c->name, name)) {
+                if (from)
+                    *from = &ph->p[i];
+                return c;
+            }
+        }
+    return NULL;
+}
+
+/* What is wrong with one command of a set, or NULL. */
+static const char *check_command(const struct plugin_host *ph, const struct dladbg_command *c,
+                                 uint32_t i, char *buf, size_t len)
+{
+    if (!mapped(c->name) || !valid_name(c->name)) {
+        snprintf(buf, len, "command %u: the name is missing or not [a-z0-9_-]{1,31}", i + 1);
+        return buf;
+    }
+    if (!mapped(c->usage) || !mapped(c->help) || !mapped((const void *)(uintptr_t)c->exec) ||
+        (c->complete && !mapped((const void *)(uintptr_t)c->complete))) {
+        snprintf(buf, len, "command \"%.31s\": usage, help or exec is missing", c->name);
+        return buf;
+    }
+    if ((ph->taken && ph->taken(ph->taken_ctx, c->name)) ||
+        plugin_host_command(ph, c->name, NULL)) {
+        snprintf(buf, len, "command \"%.31s\" is already taken", c->name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* What is wrong with the optional command set, or NULL when it is usable. */
+static const char *check_commands(const struct plugin_host *ph, const struct dladbg_command_set *cs,
+                                  char *buf, size_t len)
+{
+    if (cs->abi_version != DLADBG_COMMANDS_ABI_VERSION) {
+        snprintf(buf, len,
+                 "command set ABI version %u, but this dladbg speaks version %d (rebuild it "
+                 "against dladbg/decoder.h)",
+                 cs->abi_version, DLADBG_COMMANDS_ABI_VERSION);
+        return buf;
+    }
+    if (cs->struct_size < sizeof *cs || cs->command_size < sizeof(struct dladbg_command))
+        return "the command set is smaller than version 1 defines (struct_size, command_size)";
+    if (cs->n_commands < 1 || cs->n_commands > DLADBG_COMMANDS_MAX) {
+        snprintf(buf, len, "%u commands (1 to %d expected)", cs->n_commands, DLADBG_COMMANDS_MAX);
+        return buf;
+    }
+    if (!mapped(cs->commands))
+        return "the command list points nowhere";
+    struct plugin_info probe = {.cmds = cs};
+    for (uint32_t i = 0; i < cs->n_commands; i++) {
+        const struct dladbg_command *c = plugin_command_at(&probe, i);
+        const char *problem = check_command(ph, c, i, buf, len);
+        for (uint32_t k = 0; !problem && k < i; k++)
+            if (!strcmp(plugin_command_at(&probe, k)->name, c->name))
+                problem = "two commands have the same name";
+        if (problem)
+            return problem;
+    }
+    return NULL;
+}
+
 const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const char *name)
 {
     for (size_t i = 0; i < ph->n; i++)
@@ -113,6 +197,9 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
                  dup->path);
         problem = why;
     }
+    const struct dladbg_command_set *cmds = problem ? NULL : dlsym(h, DLADBG_COMMANDS_SYMBOL);
+    if (!problem && cmds)
+        problem = check_commands(ph, cmds, why, sizeof why);
     if (!problem && ph->n == ph->cap) {
         size_t cap = ph->cap ? ph->cap * 2 : 16;
         struct plugin_info *p = realloc(ph->p, cap * sizeof *p);
@@ -130,6 +217,7 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
     }
     struct plugin_info *pi = &ph->p[ph->n++];
     pi->dec = dec;
+    pi->cmds = cmds;
     pi->handle = h;
     snprintf(pi->path, sizeof pi->path, "%s", path);
     return true;

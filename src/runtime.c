@@ -5,11 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
 #include "dimg.h"
-#include "fp16.h"
-#include "le_bytes.h"
-#include "textfile.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -180,258 +176,79 @@ void runtime_tensor_place(const struct runtime *rt, int index, char *buf, size_t
              t->name ? t->name : "", t->at);
 }
 
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v)
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index)
 {
-    const struct ld_address *a = task_entry(rt, task, 0);
+    const struct ld_address *a = task_entry(rt, task, index);
     if (!a)
-        return false;
+        return NULL;
     const struct ld_memory *m = &rt->ld->memories[a->mem];
     if (!(m->flags & LD_MEM_SET) || m->n_contents == 0)
-        return false;
-    *v = rt->ld->blobs[m->content_blob[0]].version;
-    return true;
+        return NULL;
+    return &rt->ld->blobs[m->content_blob[0]];
 }
 
-/* ---------------------------------------------------------------- tensors */
+/* ---------------------------------------------------------------- output */
 
-static unsigned type_bpe(uint8_t data_type)
+bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
+                         char *err, size_t errlen)
 {
-    switch (data_type) {
-    case LD_TYPE_INT8:
-        return 1;
-    case LD_TYPE_INT16:
-    case LD_TYPE_HALF:
-        return 2;
-    case LD_TYPE_FLOAT:
-        return 4;
-    default:
-        return 1;
-    }
-}
-
-/* The old runtime's output PixelFormat numbering (see dimg.h). */
-static uint32_t old_dimg_format(uint8_t data_type)
-{
-    switch (data_type) {
-    case LD_TYPE_HALF:
-        return DIMG_FMT_FP16_X16;
-    case LD_TYPE_INT16:
-        return DIMG_FMT_INT16_X16;
-    default:
-        return DIMG_FMT_INT8_X32;
-    }
-}
-
-/* Store one element value (a number) in the tensor's data type. */
-static void encode_value(uint8_t data_type, double v, uint8_t *out)
-{
-    if (data_type == LD_TYPE_HALF) {
-        le_put16(out, fp16_from_float((float)v));
-    } else if (data_type == LD_TYPE_INT16) {
-        int32_t x = v > 32767 ? 32767 : v < -32768 ? -32768 : (int32_t)v;
-        le_put16(out, (uint16_t)x);
-    } else {
-        int32_t x = v > 127 ? 127 : v < -128 ? -128 : (int32_t)v;
-        out[0] = (uint8_t)x;
-    }
-}
-
-/* Offset of element (c, y, x) in the tensor: feature layout of one 32-byte
- * atom group, or plain pitch-linear rows for pixel formats. */
-static uint64_t tensor_offset(const struct ld_tensor *t, uint32_t c, uint32_t y, uint32_t x)
-{
-    unsigned bpe = type_bpe(t->data_type);
-    if (t->pixel_format < LD_FIRST_FEATURE_FORMAT)
-        return (uint64_t)y * t->stride[1] + (uint64_t)x * t->stride[0] + c * bpe;
-    return feature_offset(c, y, x, t->stride[1], t->stride[2], 32, bpe);
-}
-
-struct pgm {
-    uint32_t width, height;
-    const uint8_t *pixels;
-};
-
-static bool parse_pgm(const uint8_t *b, size_t len, struct pgm *p)
-{
-    if (len < 2 || b[0] != 'P' || b[1] != '5')
-        return false;
-    size_t i = 2;
-    uint32_t vals[3];
-    for (int k = 0; k < 3; k++) {
-        while (i < len &&
-               (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n' || b[i] == '#')) {
-            if (b[i] == '#')
-                while (i < len && b[i] != '\n')
-                    i++;
-            else
-                i++;
-        }
-        uint64_t v = 0;
-        size_t start = i;
-        while (i < len && b[i] >= '0' && b[i] <= '9' && v < 100000)
-            v = v * 10 + (uint64_t)(b[i++] - '0');
-        if (i == start)
-            return false;
-        vals[k] = (uint32_t)v;
-    }
-    if (i >= len || vals[2] != 255)
-        return false;
-    i++; /* the single whitespace after maxval */
-    p->width = vals[0];
-    p->height = vals[1];
-    p->pixels = b + i;
-    return (uint64_t)p->width * p->height <= len - i;
-}
-
-static bool store_elements(const struct runtime *rt, struct dla *d, const struct ld_tensor *t,
-                           uint8_t *buf, uint64_t len, char *err, size_t errlen)
-{
-    int m = rt->input_memory;
-    enum mem_status st =
-        dla_mem_write(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
-    if (st != MEM_OK) {
-        char place[512];
-        runtime_tensor_place(rt, rt->input_tensor, place, sizeof place);
-        snprintf(err, errlen, "%s: input tensor: %s", place, mem_status_str(st));
-        return false;
-    }
-    return true;
-}
-
-static bool fill_from_pgm(const struct runtime *rt, struct dla *d, const struct pgm *p,
-                          uint8_t *img, uint64_t len, char *err, size_t errlen)
-{
-    const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
-    unsigned bpe = type_bpe(t->data_type);
-    for (uint32_t y = 0; y < p->height && y < (uint32_t)t->h; y++)
-        for (uint32_t x = 0; x < p->width && x < (uint32_t)t->w; x++) {
-            uint64_t off = tensor_offset(t, 0, y, x);
-            if (off + bpe <= len)
-                encode_value(t->data_type, p->pixels[(uint64_t)y * p->width + x], img + off);
-        }
-    return store_elements(rt, d, t, img, len, err, errlen);
-}
-
-static bool fill_from_dimg(const struct runtime *rt, struct dla *d, const struct dimg_header *h,
-                           const uint8_t *payload, size_t plen, uint8_t *img, uint64_t len,
-                           char *err, size_t errlen)
-{
-    const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
-    unsigned bpe = type_bpe(t->data_type);
-    /* a DIMG payload is packed c, h, w; copy element by element into the
-     * tensor's own layout.  The walk is over the payload's elements, so
-     * header dimensions (a zero width with a huge height) cannot make it long. */
-    uint64_t elems = (uint64_t)h->channel * h->height * h->width; /* 0: nothing to copy */
-    if (h->width && h->height && elems / h->width / h->height != h->channel)
-        elems = UINT64_MAX; /* overflowed: the payload bounds the walk anyway */
-    uint64_t plane = (uint64_t)h->width * h->height;
-    for (uint64_t i = 0; i < elems && (i + 1) * bpe <= plen; i++) {
-        uint64_t c = i / plane, y = i % plane / h->width, x = i % h->width;
-        if (c >= (uint64_t)t->c || y >= (uint64_t)t->h || x >= (uint64_t)t->w)
-            continue;
-        uint64_t off = tensor_offset(t, (uint32_t)c, (uint32_t)y, (uint32_t)x);
-        if (off + bpe <= len)
-            memcpy(img + off, payload + i * bpe, bpe);
-    }
-    return store_elements(rt, d, t, img, len, err, errlen);
-}
-
-/* Tensors are copied whole through host buffers: beyond DIMG_MAX_PAYLOAD is refused. */
-static bool tensor_too_large(const struct runtime *rt, int index, const char *what, char *err,
-                             size_t errlen)
-{
-    uint64_t len = rt->ld->tensors[index].size;
-    if (len <= DIMG_MAX_PAYLOAD)
-        return false;
-    char place[512];
-    runtime_tensor_place(rt, index, place, sizeof place);
-    snprintf(err, errlen, "%s: %s tensor of %llu bytes is too large", place, what,
-             (unsigned long long)len);
-    return true;
-}
-
-bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
-                        size_t errlen)
-{
-    if (!path)
-        return true;
-    if (rt->input_tensor < 0) {
-        snprintf(err, errlen, "%s: --input given, but the loadable has no input tensor",
-                 rt->ld->name);
-        return false;
-    }
-    const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
-    uint64_t len = t->size;
-    if (tensor_too_large(rt, rt->input_tensor, "input", err, errlen))
-        return false;
-    uint8_t *file;
-    size_t flen;
-    if (!file_read_all(path, DIMG_MAX_PAYLOAD, &file, &flen, err, errlen))
-        return false;
-    uint8_t *img = calloc(len ? len : 1, 1);
-    bool ok = img != NULL;
-    struct pgm pgm;
-    struct dimg_header h;
-    const uint8_t *payload;
-    size_t plen;
-    if (!ok) {
-        snprintf(err, errlen, "out of memory");
-    } else if (flen >= 2 && file[0] == 'P' && file[1] == '5') {
-        ok = parse_pgm(file, flen, &pgm);
-        if (!ok)
-            snprintf(err, errlen, "%s: offset 0: expected a binary PGM (P5) with maxval 255", path);
-        else
-            ok = fill_from_pgm(rt, d, &pgm, img, len, err, errlen);
-    } else if (flen >= 4 && memcmp(file, "DIMG", 4) == 0) {
-        ok = dimg_parse(file, flen, path, &h, &payload, &plen, err, errlen) &&
-             fill_from_dimg(rt, d, &h, payload, plen, img, len, err, errlen);
-    } else {
-        memcpy(img, file, flen < len ? flen : len); /* raw bytes in the tensor's layout */
-        ok = store_elements(rt, d, t, img, len, err, errlen);
-    }
-    free(img);
-    free(file);
-    return ok;
-}
-
-bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
-                          size_t errlen)
-{
+    *buf = NULL;
     if (rt->output_tensor < 0) {
         snprintf(err, errlen, "%s: the loadable has no output tensor to write", rt->ld->name);
         return false;
     }
     const struct ld_tensor *t = &rt->ld->tensors[rt->output_tensor];
-    struct dimg_header h = {
-        .format = old_dimg_format(t->data_type),
-        .width = (uint32_t)t->w,
-        .height = (uint32_t)t->h,
-        .channel = (uint32_t)t->c,
-        .line_stride = t->stride[1],
-        .surf_stride = t->stride[2],
-        .size = (uint32_t)t->size,
-    };
-    uint64_t len = t->size;
-    if (tensor_too_large(rt, rt->output_tensor, "output", err, errlen))
+    *len = t->size;
+    if (*len > DIMG_MAX_PAYLOAD) {
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor of %llu bytes is too large", place,
+                 (unsigned long long)*len);
         return false;
-    char place[512];
-    runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf) {
+    }
+    *buf = malloc(*len ? *len : 1);
+    if (!*buf) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
     int m = rt->output_memory;
-    enum mem_status st =
-        dla_mem_read(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, len);
+    enum mem_status st = dla_mem_read(d, (enum dla_space)rt->mem[m].space,
+                                      rt->mem[m].addr + t->offset, *buf, *len);
+    if (st != MEM_OK) {
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor: %s", place, mem_status_str(st));
+        free(*buf);
+        *buf = NULL;
+        return false;
+    }
+    return true;
+}
+
+bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
+                          size_t errlen)
+{
+    uint8_t *buf;
+    uint64_t len;
+    if (!runtime_read_output(rt, d, &buf, &len, err, errlen))
+        return false;
+    struct tensor_layout lay;
+    if (!tensor_layout_output(&rt->ld->tensors[rt->output_tensor], &lay, err, errlen)) {
+        free(buf);
+        return false;
+    }
+    struct dimg_header h = dimg_header_for(&lay);
     uint8_t *payload = NULL;
     size_t plen = 0;
-    bool ok = st == MEM_OK && dimg_pack(&h, buf, len, &payload, &plen);
-    if (!ok)
-        snprintf(err, errlen, "%s: output tensor %ux%ux%u cannot be gathered (%s)", place,
-                 h.channel, h.height, h.width, st == MEM_OK ? "too large" : mem_status_str(st));
-    else
+    bool ok = dimg_pack(&lay, buf, len, &payload, &plen);
+    if (!ok) {
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor %ux%ux%u cannot be gathered (too large)", place,
+                 h.channel, h.height, h.width);
+    } else {
         ok = dimg_write(path, &h, payload, plen, err, errlen);
+    }
     free(payload);
     free(buf);
     return ok;

@@ -1,7 +1,7 @@
 /* The runtime (the user-mode driver's job): places every memory of a
  * loadable in simulated DRAM or CV-SRAM, fills SET memories from blobs,
- * resolves task address lists, binds the input and output tensors, fills the
- * input from a file and writes the output tensor as a DIMG.
+ * resolves task address lists, binds the input and output tensors and writes
+ * the output tensor as a DIMG.
  *
  * Allocation is a deterministic bump allocator (DRAM from 0x80000000,
  * CV-SRAM from 0x50000000), so the same loadable always lands at the same
@@ -59,15 +59,15 @@ void runtime_locate(const struct runtime *rt, uint32_t task, int32_t index, uint
                     char *buf, size_t len);
 /* "tensor 1 \"output\" (file offset 0x..)": a tensor descriptor, for messages. */
 void runtime_tensor_place(const struct runtime *rt, int index, char *buf, size_t len);
-/* Blob version that fills the memory behind task address 0 (descriptor
- * layout selection); false when that memory is not filled from a blob. */
-bool runtime_task_blob_version(const struct runtime *rt, uint32_t task, struct ld_version *v);
+/* The blob that fills the memory behind task address `index` (its first
+ * content); NULL when that memory is not filled from a blob. */
+const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);
 
-/* Fill the input tensor from a file: PGM (P5, 8-bit), DIMG or raw bytes.
- * NULL path: leave it zero. */
-bool runtime_fill_input(const struct runtime *rt, struct dla *d, const char *path, char *err,
-                        size_t errlen);
-/* Write the output tensor as a DIMG the way the regression harness did. */
+/* Write the output tensor as a DIMG the way nvdla_runtime does (see dimg.h;
+ * the input tensor is filled by input_tensor.h). */
+/* The output tensor's bytes in its own layout (t->size of them, malloc'd). */
+bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf, uint64_t *len,
+                         char *err, size_t errlen);
 bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *path, char *err,
                           size_t errlen);
 

@@ -15,9 +15,8 @@
 #include "fw_desc.h"
 #include "loadable.h"
 #include "loadable_writer.h"
+#include "sample_net_priv.h"
 
-#define MAX_OPS      8
-#define MAX_SURFACES 16
 #define ATOM         32u
 #define ENTRY_BYTES  128u        /* nv_full CBUF entry */
 #define BANK_BYTES   (32u << 10) /* nv_full CBUF bank */
@@ -26,46 +25,20 @@ static const struct ld_version dla_version = {0, 12, 0};
 static const struct ld_version emu_version = {0, 1, 0};
 static const struct ld_version no_version = {0, 0, 0};
 
-/* One feature surface (or raw buffer) of the network. */
-struct surface {
-    char name[32];
-    uint16_t c, h, w;
-    uint64_t size;
-    uint8_t *data; /* NULL: allocated, not set */
-    uint16_t flags;
-};
-
-struct net {
-    struct fw_network nd;
-    unsigned n_ops;
-    struct fw_common_op deps[MAX_OPS];
-    struct fw_op ops[MAX_OPS];
-    bool has_lut;
-    struct fw_lut lut;
-    unsigned n_surfaces;
-    struct surface surf[MAX_SURFACES];
-    int output;       /* surface index of the network output, -1 none */
-    int input;        /* surface index bound as input, -1 none */
-    bool emu_softmax; /* append an EMU softmax task on the output */
-    uint32_t seed;
-};
-
-/* Positions in the DLA task's address list. */
-enum { A_NETWORK, A_OPS, A_SURFACES, A_DEPS, A_LUTS, A_DATA };
-
-static uint32_t next_random(struct net *n)
+uint32_t next_random(struct net *n)
 {
     n->seed = n->seed * 1664525u + 1013904223u;
     return n->seed >> 8;
 }
 
-static void net_init(struct net *n, uint32_t seed)
+void net_init(struct net *n, uint32_t seed)
 {
     memset(n, 0, sizeof *n);
     n->seed = seed;
     n->output = n->input = -1;
+    n->last_op = -1;
     for (int i = 0; i < FW_OP_TYPES; i++)
-        n->nd.op_head[i] = -1;
+        n->nd.op_head[i] = n->last_of_type[i] = -1;
     n->nd.roi_array_index = n->nd.surface_index = n->nd.stat_list_index = -1;
     n->nd.operation_desc_index = A_OPS;
     n->nd.surface_desc_index = A_SURFACES;
@@ -75,16 +48,31 @@ static void net_init(struct net *n, uint32_t seed)
     n->nd.input_layer = 0;
 }
 
+/* The next surface; past the limit, the last one again (the build then
+ * fails on n->overflow). */
+static struct surface *new_surface(struct net *n)
+{
+    if (n->n_surfaces >= MAX_SURFACES) {
+        n->overflow = true;
+        n->n_surfaces = MAX_SURFACES - 1;
+        free(n->surf[n->n_surfaces].data);
+    }
+    struct surface *s = &n->surf[n->n_surfaces];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
 /* A feature surface c x h x w of int8 (atoms of 32 channels); values drawn
  * uniformly from [lo, hi] when fill is set.  Returns its address index. */
 static int16_t add_feature(struct net *n, const char *name, uint16_t c, uint16_t h, uint16_t w,
                            bool fill, int lo, int hi)
 {
-    struct surface *s = &n->surf[n->n_surfaces];
+    struct surface *s = new_surface(n);
     snprintf(s->name, sizeof s->name, "%s", name);
     s->c = c;
     s->h = h;
     s->w = w;
+    s->bpe = 1;
     s->size = (uint64_t)((c + ATOM - 1) / ATOM) * h * w * ATOM;
     s->flags = LD_MEM_ALLOC;
     if (fill) {
@@ -103,9 +91,9 @@ static int16_t add_feature(struct net *n, const char *name, uint16_t c, uint16_t
 }
 
 /* Raw bytes (weights), values in [lo, hi]. */
-static int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi)
+int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi)
 {
-    struct surface *s = &n->surf[n->n_surfaces];
+    struct surface *s = new_surface(n);
     snprintf(s->name, sizeof s->name, "%s", name);
     s->size = size;
     s->data = calloc(size ? size : 1, 1);
@@ -115,7 +103,7 @@ static int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, i
     return (int16_t)(A_DATA + n->n_surfaces++);
 }
 
-static struct fw_cube cube_of(const struct net *n, int16_t index)
+struct fw_cube cube_of(const struct net *n, int16_t index)
 {
     const struct surface *s = &n->surf[index - A_DATA];
     struct fw_cube c = {.type = FW_MEM_MC,
@@ -154,7 +142,7 @@ static void memory_cubes(const struct net *n, struct fw_pdp_surface *s, int16_t 
 }
 
 /* An on-the-fly cube between two units: shape only, no address. */
-static struct fw_cube flying(uint16_t c, uint16_t h, uint16_t w)
+struct fw_cube flying(uint16_t c, uint16_t h, uint16_t w)
 {
     struct fw_cube q = {.type = FW_MEM_HW,
                         .address = -1,
@@ -167,8 +155,12 @@ static struct fw_cube flying(uint16_t c, uint16_t h, uint16_t w)
     return q;
 }
 
-static int add_op(struct net *n, uint8_t type)
+int add_op(struct net *n, uint8_t type)
 {
+    if (n->n_ops >= MAX_OPS) {
+        n->overflow = true;
+        n->n_ops = MAX_OPS - 1;
+    }
     int i = (int)n->n_ops++;
     struct fw_common_op *d = &n->deps[i];
     memset(d, 0, sizeof *d);
@@ -184,7 +176,7 @@ static int add_op(struct net *n, uint8_t type)
 }
 
 /* consumer waits for `event` of producer (one consumer per type and producer). */
-static void depend(struct net *n, int producer, int consumer, uint8_t event)
+void depend(struct net *n, int producer, int consumer, uint8_t event)
 {
     n->deps[producer].consumers[n->ops[consumer].type] =
         (struct fw_consumer){.index = (int16_t)consumer, .event = event};
@@ -193,7 +185,7 @@ static void depend(struct net *n, int producer, int consumer, uint8_t event)
 
 /* SDP fed on the fly by CONV: programmed conv lets SDP go, enabled SDP lets
  * the convolution go (so the consumer is ready first). */
-static void fuse(struct net *n, int conv, int sdp)
+void fuse(struct net *n, int conv, int sdp)
 {
     depend(n, conv, sdp, FW_EV_OP_PROGRAMMED);
     n->deps[sdp].fused_parent =
@@ -201,7 +193,7 @@ static void fuse(struct net *n, int conv, int sdp)
     n->deps[conv].dependency_count++;
 }
 
-static uint16_t ceil_div(uint32_t a, uint32_t b)
+uint16_t ceil_div(uint32_t a, uint32_t b)
 {
     return (uint16_t)((a + b - 1) / b);
 }
@@ -336,7 +328,7 @@ static struct ld_tensor feature_tensor(const struct surface *s, const char *name
                           .mem_id = mem,
                           .size = s->size,
                           .data_format = 3,
-                          .data_type = LD_TYPE_INT8,
+                          .data_type = s->bpe == 2 ? LD_TYPE_HALF : LD_TYPE_INT8,
                           .data_category = 2,
                           .pixel_format = 36,
                           .n = 1,
@@ -364,9 +356,14 @@ static bool write_surfaces(struct net *n, struct lw *w, int *out_mem)
             struct ld_tensor t = feature_tensor(s, s->name, (uint16_t)(A_DATA + i));
             tensor = (uint16_t)lw_tensor(w, &t);
         }
-        if (s->data && lw_blob(w, s->name, LD_IF_NONE, 0, no_version, s->data, s->size) < 0)
+        bool set = s->data != NULL;
+        if (set && lw_blob(w, s->name, LD_IF_NONE, 0, no_version, s->data, s->size) < 0)
             return false;
-        if (lw_memory(w, LD_DOMAIN_SYSTEM, flags, s->size, 4096, s->data ? s->name : NULL, 0,
+        /* the writer holds its own copy: drop ours now (the ResNet samples
+         * carry tens of MB of weights) */
+        free(s->data);
+        s->data = NULL;
+        if (lw_memory(w, LD_DOMAIN_SYSTEM, flags, s->size, 4096, set ? s->name : NULL, 0,
                       tensor) < 0)
             return false;
         if ((int)i == n->output)
@@ -423,7 +420,7 @@ static bool write_softmax(struct net *n, struct lw *w, int in_mem, uint16_t *emu
     return true;
 }
 
-static bool serialise(struct net *n, uint8_t **buf, size_t *len)
+bool net_serialise(struct net *n, uint8_t **buf, size_t *len)
 {
     struct lw *w = lw_create();
     bool ok = w != NULL;
@@ -535,18 +532,10 @@ static void build_pdp(struct net *n)
     add_pdp(n, in, out, 2, 2);
 }
 
-static void build_cdp(struct net *n)
+/* A linear LO table 0..256 over [0, 4096) and an exponent LE table of ones,
+ * as the CDP samples' LUT. */
+void lrn_lut(struct net *n)
 {
-    net_init(n, 0xcd9u);
-    int16_t in = add_input(n, "input", 32, 4, 4, -64, 64);
-    int16_t out = add_output(n, "output", 32, 4, 4);
-    int i = add_op(n, FW_OP_CDP);
-    struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
-    memory_cubes(n, &n->ops[i].u.cdp.surface, in, out);
-    o->in_precision = o->out_precision = FW_PREC_INT8;
-    o->lut_index = 0;
-    o->local_size = 3;
-    o->in_cvt.scale = o->out_cvt.scale = 1;
     n->has_lut = true;
     /* linear LO table 0..256 over [0, 4096), exponent LE table of ones */
     for (int k = 0; k < 65; k++)
@@ -560,6 +549,21 @@ static void build_cdp(struct net *n)
     n->lut.le_uflow_scale = n->lut.le_oflow_scale = 1;
     n->lut.lo_uflow_scale = n->lut.lo_oflow_scale = 1;
     n->lut.hybrid_priority = n->lut.underflow_priority = n->lut.overflow_priority = 1;
+}
+
+static void build_cdp(struct net *n)
+{
+    net_init(n, 0xcd9u);
+    int16_t in = add_input(n, "input", 32, 4, 4, -64, 64);
+    int16_t out = add_output(n, "output", 32, 4, 4);
+    int i = add_op(n, FW_OP_CDP);
+    struct fw_cdp_op *o = &n->ops[i].u.cdp.op;
+    memory_cubes(n, &n->ops[i].u.cdp.surface, in, out);
+    o->in_precision = o->out_precision = FW_PREC_INT8;
+    o->lut_index = 0;
+    o->local_size = 3;
+    o->in_cvt.scale = o->out_cvt.scale = 1;
+    lrn_lut(n);
 }
 
 static void build_rubik(struct net *n)
@@ -583,8 +587,9 @@ struct sample {
 };
 
 static const struct sample samples[] = {
-    {"lenet", build_lenet}, {"bdma", build_bdma}, {"conv", build_conv},   {"sdp", build_sdp},
-    {"pdp", build_pdp},     {"cdp", build_cdp},   {"rubik", build_rubik},
+    {"lenet", build_lenet},       {"bdma", build_bdma},        {"conv", build_conv},
+    {"sdp", build_sdp},           {"pdp", build_pdp},          {"cdp", build_cdp},
+    {"rubik", build_rubik},       {"resnet18", build_resnet18}, {"resnet50", build_resnet50},
 };
 
 bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, size_t errlen)
@@ -598,21 +603,30 @@ bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, s
             return false;
         }
         samples[i].build(n);
-        bool ok = serialise(n, buf, len);
+        bool too_big = n->overflow;
+        bool ok = net_serialise(n, buf, len);
+        if (ok && too_big) {
+            free(*buf);
+            ok = false;
+        }
         free(n);
         if (!ok)
-            snprintf(err, errlen, "sample:%s: out of memory", name);
+            snprintf(err, errlen, "sample:%s: %s", name,
+                     too_big ? "more operations or surfaces than the builder holds"
+                             : "out of memory");
         return ok;
     }
-    snprintf(err, errlen, "sample:%s: no such sample (lenet, bdma, conv, sdp, pdp, cdp, rubik)",
+    snprintf(err, errlen,
+             "sample:%s: no such sample (lenet, bdma, conv, sdp, pdp, cdp, rubik, resnet18, "
+             "resnet50)",
              name);
     return false;
 }
 
 const char *const *sample_net_names(void)
 {
-    static const char *const names[] = {"lenet", "bdma", "conv",  "sdp",
-                                        "pdp",   "cdp",  "rubik", NULL};
+    static const char *const names[] = {"lenet", "bdma",  "conv",     "sdp",      "pdp",
+                                        "cdp",   "rubik", "resnet18", "resnet50", NULL};
     return names;
 }
 

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_choice.h"
 #include "format.h"
 #include "loadable_driver.h"
+#include "open_path.h"
 #include "trace.h"
 
 volatile sig_atomic_t session_interrupt;
@@ -43,51 +45,6 @@ struct session {
 
 /* ---------------------------------------------------------------- opening */
 
-/* A trace dladbg exported ("export txn") names the configuration it ran on in
- * its first line: "# exported by dladbg V from FILE (configuration NAME)". */
-static const struct dla_config *exported_config(const char *file)
-{
-    FILE *fp = fopen(file, "r");
-    if (!fp)
-        return NULL;
-    char line[8192];
-    const struct dla_config *c = NULL;
-    if (fgets(line, sizeof line, fp) && !strncmp(line, "# exported by dladbg ", 21)) {
-        const char *at = strstr(line, "(configuration ");
-        char name[64];
-        if (at && sscanf(at, "(configuration %63[^)])", name) == 1)
-            c = dla_config_find(name);
-    }
-    fclose(fp);
-    return c;
-}
-
-static const struct dla_config *pick_config(const char *path, const struct session_opts *opt,
-                                            struct report *rep)
-{
-    if (opt && opt->cfg)
-        return opt->cfg;
-    char file[4096];
-    enum trace_kind kind = trace_detect(path, file, sizeof file);
-    const struct dla_config *exported = kind == TRACE_TXN ? exported_config(file) : NULL;
-    if (exported) {
-        if (exported != dla_config_default())
-            report_msg(rep, REPORT_NOTE,
-                       "configuration %s (the trace was exported from a run on it; use --config "
-                       "to choose another)",
-                       exported->name);
-        return exported;
-    }
-    if (kind == TRACE_CFG) {
-        const char *hint = trace_cfg_config_hint(file);
-        const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
-        report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",
-                   c->name, hint ? "from the trace's folder" : "v2 trace default");
-        return c;
-    }
-    return dla_config_default();
-}
-
 static void on_event(void *ctx, const struct dla_event *ev)
 {
     struct session *s = ctx;
@@ -100,17 +57,31 @@ static void on_event(void *ctx, const struct dla_event *ev)
         s->rep->input_errors++;
 }
 
+/* A trace loads its own memory: an input tensor given for it goes nowhere. */
+static void warn_unused_input(struct session *s)
+{
+    if (s->opt.input.image || s->opt.input.raw)
+        report_msg(s->rep, REPORT_WARNING, "%s ignored: %s is a register trace, not a loadable",
+                   s->opt.input.image ? "--image" : "--input", s->path);
+}
+
 static struct driver *open_driver(struct session *s, char *err, size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
     switch (trace_detect(s->path, file, sizeof file)) {
     case TRACE_TXN:
+        warn_unused_input(s);
         return trace_txn_open(file, &topt, s->rep, err, errlen);
     case TRACE_CFG:
+        warn_unused_input(s);
         return trace_cfg_open(file, &topt, s->rep, err, errlen);
-    default:
-        return loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+    default: {
+        struct driver *drv = loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+        if (!drv)
+            open_path_explain(s->path, err, errlen);
+        return drv;
+    }
     }
 }
 
@@ -125,10 +96,22 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     snprintf(s->path, sizeof s->path, "%s", path);
     for (size_t n = strlen(s->path); n > 1 && s->path[n - 1] == '/';)
         s->path[--n] = 0; /* "traces/sanity1/" names the folder, not a file in it */
+    char named[sizeof s->path];
+    snprintf(named, sizeof named, "%s", s->path);
+    if (!open_path_resolve(named, s->path, sizeof s->path, err, errlen)) {
+        free(s);
+        return NULL;
+    }
+    if (strcmp(named, s->path))
+        report_msg(rep, REPORT_NOTE, "%s: opening %s, the only loadable in it", named, s->path);
     if (opt)
         s->opt = *opt;
     s->rep = rep;
-    s->cfg = pick_config(s->path, opt, rep);
+    s->cfg = config_choose(s->path, opt ? opt->cfg : NULL, rep, err, errlen);
+    if (!s->cfg) {
+        free(s);
+        return NULL;
+    }
     s->opt.cfg = s->cfg;
     struct dla_options dopt = {.mem_budget = s->opt.mem_budget, .work_budget = s->opt.work_budget};
     s->dla = dla_create(s->cfg, &dopt);
@@ -291,6 +274,9 @@ static void note_task(struct session *s, const struct drv_task *t)
 static enum session_stop execute(struct session *s)
 {
     fetch_action(s);
+    /* the driver's register accesses so far (the last write, the reads of
+     * its host work) take bus time before it does anything else */
+    dla_csb_settle(s->dla);
     struct drv_action *a = &s->act;
     switch (a->kind) {
     case DRV_WRITE:
@@ -421,6 +407,18 @@ enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, 
     }
 }
 
+bool session_action_op(const struct session *s, struct drv_op *op)
+{
+    /* as session_where: a write is finished before it reaches the model */
+    const struct drv_action *a = s->have_act && s->act.kind == DRV_WAIT ? &s->act
+                                 : s->have_last                         ? &s->last
+                                                                        : NULL;
+    if (!a || !a->op.known)
+        return false;
+    *op = a->op;
+    return true;
+}
+
 uint64_t session_layers_done(const struct session *s)
 {
     return s->layers_done;
@@ -458,6 +456,14 @@ size_t session_task_count(const struct session *s)
 const struct session_task *session_task_get(const struct session *s, size_t i)
 {
     return i < s->n_tasks ? &s->tasks[i] : NULL;
+}
+
+const struct session_task *session_task_of(const struct session *s, int index)
+{
+    for (size_t i = 0; i < s->n_tasks; i++)
+        if (s->tasks[i].index == index)
+            return &s->tasks[i];
+    return NULL;
 }
 
 void session_set_hooks(struct session *s, const struct session_hooks *hooks, void *ctx)
@@ -651,7 +657,10 @@ void session_hang_report(struct session *s, FILE *out)
     report_layers(s, out);
     report_units(s, out);
     report_bits(out, "GLB.S_INTR_STATUS", dla_intr_status(s->dla));
-    report_bits(out, "GLB.S_INTR_MASK  ", dla_intr_mask(s->dla));
+    char mask_names[512];
+    format_reg_bits(dla_regmap(s->dla), "GLB.S_INTR_MASK", dla_intr_mask(s->dla), mask_names,
+                    sizeof mask_names);
+    fprintf(out, "  GLB.S_INTR_MASK   0x%08x%s\n", dla_intr_mask(s->dla), mask_names);
     report_masked(s, out);
     fprintf(out, "  interrupt line: %s\n", dla_intr_line(s->dla) ? "asserted" : "low");
 }

@@ -16,13 +16,15 @@
 
 #include "dla.h"
 #include "driver.h"
+#include "input_tensor.h"
 #include "report.h"
 
 struct session_opts {
     const struct dla_config *cfg; /* NULL: chosen from the file (default nv_full) */
     const char *outdir;           /* trace dumps without a golden */
-    const char *input;            /* loadable: input tensor file (PGM, DIMG or raw) */
+    struct input_opts input;      /* loadable: --image / --input, --mean, --normalize */
     const char *output;           /* loadable: output DIMG file */
+    bool rawdump;                 /* loadable: print the output as nvdla_runtime --rawdump */
     uint64_t mem_budget;          /* per memory space; 0 = default */
     uint64_t work_budget;         /* model work per layer (dla_options); 0 = default */
 };
@@ -84,6 +86,10 @@ uint64_t session_events(const struct session *s);
 /* Where the action executing now comes from ("input.txn:34", "op 3 SDP group 0"),
  * for messages about what it caused; "" when nothing has run. */
 const char *session_where(const struct session *s);
+/* The loadable operation the action executing now programs (listeners of
+ * the model see it while the action's write is executed); false when the
+ * action belongs to no operation. */
+bool session_action_op(const struct session *s, struct drv_op *op);
 /* The action executed last (for "where" after a stop); false before the first. */
 bool session_last_action(const struct session *s, struct drv_action *act);
 
@@ -102,6 +108,8 @@ struct session_task {
 };
 size_t session_task_count(const struct session *s);
 const struct session_task *session_task_get(const struct session *s, size_t i);
+/* The record of task list entry `index` (drv_task.index), NULL before it began. */
+const struct session_task *session_task_of(const struct session *s, int index);
 
 /* Observer of execution (the debugger core): checkpoints at layer boundaries,
  * watchpoints, the programming log for "export txn". */

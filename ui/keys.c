@@ -37,6 +37,10 @@ static const struct key_binding bindings[] = {
     {{':', 0}, ":", "focus the console (Esc leaves it)", KA_CONSOLE, NULL, 0},
     {{'?', KEY_F(1), 0}, "? F1", "this help", KA_HELP, NULL, 0},
     {{CTRL('l'), 0}, "C-l", "redraw the screen", KA_REDRAW, NULL, 0},
+    {{KEY_F(2), 'M', 0}, "F2 M", "maximise the console (again: restore)", KA_CONSOLE_MAX, NULL, 0},
+    {{KEY_F(4), '}', 0}, "F4 }", "console taller (the panes above give the rows)", KA_CONSOLE_SIZE,
+     NULL, 2},
+    {{KEY_F(3), '{', 0}, "F3 {", "console shorter", KA_CONSOLE_SIZE, NULL, -2},
     {{'q', KEY_F(12), 0}, "q", "quit (asks while a run is in progress)", KA_QUIT, NULL, 0},
 };
 
@@ -106,7 +110,9 @@ size_t keys_to_readline(int key, char *buf, size_t len)
     } seqs[] = {
         {KEY_UP, "\033[A"},   {KEY_DOWN, "\033[B"}, {KEY_RIGHT, "\033[C"}, {KEY_LEFT, "\033[D"},
         {KEY_HOME, "\033[H"}, {KEY_END, "\033[F"},  {KEY_DC, "\033[3~"},   {KEY_BACKSPACE, "\177"},
-        {KEY_ENTER, "\n"},    {'\r', "\n"},
+        /* Enter is C-m, accept-line everywhere: C-j would only end a Ctrl-R
+         * search (it is one of readline's isearch terminators) */
+        {KEY_ENTER, "\r"},    {'\r', "\r"},      {'\n', "\r"},
     };
     for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
         if (seqs[i].key != key)

@@ -44,6 +44,20 @@ static void hide(struct pane *p)
     p->h = p->w = 0;
 }
 
+/* The console's height: a default that grows with the screen, plus what the
+ * user added or took (F3/F4), kept between 3 rows and what leaves the panes
+ * above it MIN_TOP_ROWS; the user's share is clamped too, so the keys act at
+ * once in the other direction. */
+#define MIN_TOP_ROWS 6
+static int console_height(struct ui *ui, int room)
+{
+    int def = ui->rows >= 36 ? 10 : ui->rows >= 30 ? 8 : 6;
+    int hi = room - MIN_TOP_ROWS > 3 ? room - MIN_TOP_ROWS : 3;
+    int h = clamp(def + ui->console_extra, 3, hi);
+    ui->console_extra = h - def;
+    return h;
+}
+
 void layout_place(struct ui *ui)
 {
     getmaxyx(stdscr, ui->rows, ui->cols);
@@ -55,8 +69,12 @@ void layout_place(struct ui *ui)
     if (!is_right_pane(ui->detail))
         ui->detail = PANE_REGS;
     int body = ui->rows - 2; /* minus status line and key bar */
-    int console_h = ui->rows >= 36 ? 10 : ui->rows >= 30 ? 8 : 6;
+    if (ui->console_max) {
+        place(ui->pane[PANE_CONSOLE], (struct rect){1, 0, body, ui->cols});
+        return;
+    }
     int timeline_h = ui->rows >= 36 ? 9 : ui->rows >= 30 ? 7 : 6;
+    int console_h = console_height(ui, body - timeline_h);
     int top_h = body - console_h - timeline_h;
     int left_w = clamp(ui->cols * 2 / 5, 40, 64);
     struct rect layers = {1, 0, top_h, left_w};

@@ -181,8 +181,8 @@ static char **complete(const char *text, int start, int end)
     size_t len = common_prefix(c.v + 1, c.n);
     c.v[0] = strndup(c.v[1], len);
     c.v[c.n + 1] = NULL;
-    /* "CDMA." and the like continue: no space after them */
-    rl_completion_append_character = c.n == 1 && len && c.v[1][len - 1] == '.' ? '\0' : ' ';
+    /* "CDMA." and "share/" continue: no space after them */
+    rl_completion_append_character = c.n == 1 && dbg_completion_continues(c.v[1]) ? '\0' : ' ';
     if (!c.v[0]) {
         for (size_t i = 1; i <= c.n; i++)
             free(c.v[i]);
@@ -368,11 +368,18 @@ static void draw_log(struct pane *p, int bottom)
     }
 }
 
+/* The prompt readline shows now: ours, or one of its own while a command of
+ * its asks for something ("(reverse-i-search)`re': " during Ctrl-R). */
+static const char *input_prompt(void)
+{
+    return rl_display_prompt && *rl_display_prompt ? rl_display_prompt : PROMPT;
+}
+
 /* The input line scrolled so the point is visible; returns the point's column. */
 static int draw_input(struct pane *p, struct ui *ui, int row)
 {
     int width = pane_cols(p);
-    const char *prompt = PROMPT;
+    const char *prompt = input_prompt();
     const char *buf = rl_line_buffer ? rl_line_buffer : "";
     int point = rl_point;
     int plen = (int)strlen(prompt);
@@ -409,7 +416,7 @@ void console_place_cursor(struct ui *ui)
         return;
     }
     int width = pane_cols(p);
-    int plen = (int)strlen(PROMPT);
+    int plen = (int)strlen(input_prompt());
     int room = width - plen - 1;
     int point = rl_point;
     int col = plen + (point > room ? room : point);

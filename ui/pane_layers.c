@@ -7,27 +7,13 @@
 #include <string.h>
 
 #include "breakpoints.h"
+#include "format.h"
+#include "loadable_plan.h"
 #include "ui.h"
 
 struct layers_pane {
     bool tasks; /* show tasks instead of layers */
 };
-
-static const char *state_label(uint8_t state)
-{
-    switch (state) {
-    case DLA_LAYER_PROGRAMMING:
-        return "programmed";
-    case DLA_LAYER_ENABLED:
-        return "pending";
-    case DLA_LAYER_RUNNING:
-        return "running";
-    case DLA_LAYER_DONE:
-        return "done";
-    default:
-        return "?";
-    }
-}
 
 static enum theme_role state_role(uint8_t state)
 {
@@ -84,7 +70,16 @@ static unsigned long long layer_cycles(struct dla *d, const struct dla_layer *l)
     return 0;
 }
 
-static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool focused)
+/* Width of the state column: "never enabled" only widens it when shown. */
+static int state_width(struct dla *d, bool over)
+{
+    for (size_t i = 0; over && i < dla_layer_count(d); i++)
+        if (format_layer_never_enabled(dla_layer_get(d, i), over))
+            return 13;
+    return 11; /* "programming" */
+}
+
+static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool focused, int sw)
 {
     struct dla *d = ui_dla(ui);
     const struct dla_layer *l = dla_layer_get(d, (size_t)i);
@@ -108,21 +103,29 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
     if (l->state >= DLA_LAYER_RUNNING)
         short_count(layer_cycles(d, l), cycles, sizeof cycles);
     x += pane_print(p, row, x, base, "%3ld ", i);
-    x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-10s ",
-                    state_label(l->state));
+    bool over = session_finished(ui->g->session);
+    x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-*s ", sw,
+                    format_layer_state(l, over));
     char group[4] = "-";
     if (l->group <= 1)
         snprintf(group, sizeof group, "%u", l->group);
-    pane_print(p, row, x, base, "%-5s %1s %-4s %7s  %s", dla_proc_name((enum dla_proc)l->proc),
-               group, deps, cycles, l->desc);
+    /* the loadable's operation and its tensors' names come first: the
+     * network's own names for the layer, where the loadable has them */
+    char op[128];
+    dbg_layer_op_text(ui->g, (size_t)i, true, op, sizeof op);
+    pane_print(p, row, x, base, "%-5s %1s %-4s %7s  %s%s%s", dla_proc_name((enum dla_proc)l->proc),
+               group, deps, cycles, op, op[0] ? "  " : "", l->desc);
 }
 
+/* A loadable's tasks in submit order, before they run too (the plan). */
 static void draw_tasks(struct pane *p, struct ui *ui)
 {
     struct session *s = ui->g->session;
-    size_t n = session_task_count(s);
-    pane_print(p, 0, 0, theme(TH_HEADER), "%-5s %-4s %-7s %10s %10s  %s", "task", "kind", "state",
-               "begin", "end", "name");
+    const struct loadable_plan *plan = dbg_plan(ui->g);
+    size_t n = plan ? plan->n_tasks : 0;
+    /* narrow: the tensors' names matter more than the cycles ("info tasks" has both) */
+    pane_print(p, 0, 0, theme(TH_HEADER), "%-4s %-3s %-7s %3s %7s  %s", "task", "cpu", "state",
+               "ops", "begin", "tensors (Enter: show)");
     if (n == 0) {
         pane_print(p, 1, 1, theme(TH_DIM), "no tasks (only loadables have tasks; t: layers)");
         return;
@@ -130,16 +133,38 @@ static void draw_tasks(struct pane *p, struct ui *ui)
     int visible = pane_rows(p) - 1;
     pane_list_clamp(p, (int)n, visible);
     for (int r = 0; r < visible && p->top + r < (int)n; r++) {
-        const struct session_task *t = session_task_get(s, (size_t)(p->top + r));
+        const struct plan_task *t = &plan->tasks[p->top + r];
+        const struct session_task *rec = session_task_of(s, (int)t->index);
         attr_t a = p->top + r == p->cursor ? theme(TH_CURSOR) : theme(TH_NORMAL);
         pane_fill(p, r + 1, 0, a);
-        char end[24] = "-";
-        if (t->done)
-            snprintf(end, sizeof end, "%llu", (unsigned long long)t->end_cycle);
-        pane_print(p, r + 1, 0, a, "%-5d %-4s %-7s %10llu %10s  %s", t->index,
-                   t->emu ? "CPU" : "DLA", t->done ? "done" : "running",
-                   (unsigned long long)t->begin_cycle, end, t->name);
+        char begin[24] = "-", ops[12] = "-";
+        if (rec)
+            snprintf(begin, sizeof begin, "%llu", (unsigned long long)rec->begin_cycle);
+        if (!t->emu)
+            snprintf(ops, sizeof ops, "%zu", t->n_ops);
+        pane_print(p, r + 1, 0, a, "%-4u %-3s %-7s %3s %7s  %s", t->index, t->emu ? "EMU" : "DLA",
+                   !rec        ? "to come"
+                   : rec->done ? "done"
+                               : "running",
+                   ops, begin, t->tensors);
     }
+}
+
+/* Enter on a task: its tensors' contents in the console ("tensor NAME"). */
+static bool show_task_tensors(struct pane *p, struct ui *ui)
+{
+    const struct loadable_plan *plan = dbg_plan(ui->g);
+    if (!plan || p->cursor < 0 || (size_t)p->cursor >= plan->n_tasks)
+        return false;
+    char names[sizeof plan->tasks[0].tensors];
+    snprintf(names, sizeof names, "%s", plan->tasks[p->cursor].tensors);
+    for (char *save = NULL, *name = strtok_r(names, " ", &save); name;
+         name = strtok_r(NULL, " ", &save)) {
+        char cmd[96];
+        snprintf(cmd, sizeof cmd, "tensor %s", name);
+        ui_exec(ui, cmd);
+    }
+    return true;
 }
 
 static void draw(struct pane *p, struct ui *ui)
@@ -154,8 +179,9 @@ static void draw(struct pane *p, struct ui *ui)
         draw_tasks(p, ui);
         return;
     }
-    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-10s %-5s g %-4s %7s  %s", "state", "unit",
-               "from", "cycles", "description");
+    int sw = state_width(d, session_finished(ui->g->session));
+    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-*s %-5s g %-4s %7s  %s", sw, "state", "unit",
+               "from", "cycles", "operation");
     int n = (int)dla_layer_count(d);
     if (n == 0) {
         pane_print(p, 1, 1, theme(TH_DIM), "no hardware layer yet.");
@@ -169,7 +195,7 @@ static void draw(struct pane *p, struct ui *ui)
     pane_list_clamp(p, n, visible);
     bool focused = ui->focus == PANE_LAYERS;
     for (int r = 0; r < visible && p->top + r < n; r++)
-        draw_layer_row(p, ui, r + 1, p->top + r, focused);
+        draw_layer_row(p, ui, r + 1, p->top + r, focused, sw);
 }
 
 static bool key(struct pane *p, struct ui *ui, int k)
@@ -185,8 +211,12 @@ static bool key(struct pane *p, struct ui *ui, int k)
             p->cursor = (int)ui->layer;
         return true;
     }
-    if (lp->tasks)
-        return pane_list_key(p, k, (int)session_task_count(ui->g->session), pane_rows(p) - 1);
+    if (lp->tasks) {
+        if (k == '\n' || k == KEY_ENTER)
+            return show_task_tensors(p, ui);
+        const struct loadable_plan *plan = dbg_plan(ui->g);
+        return pane_list_key(p, k, plan ? (int)plan->n_tasks : 0, pane_rows(p) - 1);
+    }
     int n = (int)dla_layer_count(d);
     if (n == 0)
         return false;
@@ -227,17 +257,29 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     struct layers_pane *lp = p->priv;
     struct dla *d = ui_dla(ui);
     if (lp->tasks) {
-        snprintf(buf, len, "Tasks (%zu)", ui->g->session ? session_task_count(ui->g->session) : 0);
+        const struct loadable_plan *plan = dbg_plan(ui->g);
+        snprintf(buf, len, "Tasks (%zu)", plan ? plan->n_tasks : 0);
         return;
     }
-    snprintf(buf, len, "Layers (%zu)", d ? dla_layer_count(d) : 0);
+    if (!d) {
+        snprintf(buf, len, "Layers (0)");
+        return;
+    }
+    /* layers never enabled (registers poked after the end) are no layers of the run */
+    bool over = session_finished(ui->g->session);
+    size_t run = format_layers_of_run(d, over), all = dla_layer_count(d);
+    if (run == all)
+        snprintf(buf, len, "Layers (%zu)", run);
+    else
+        snprintf(buf, len, "Layers (%zu, %zu never enabled)", run, all - run);
 }
 
 static const struct pane_ops ops = {
     .name = "layers",
     .keys_help = "Enter\tshow the registers of the selected layer's unit\n"
+                 "\t(tasks: the selected task's tensors in the console)\n"
                  ".\tselect the layer in progress\n"
-                 "t\tlayers / tasks of a loadable\n"
+                 "t\tlayers / tasks of a loadable (all of them, before they run)\n"
                  "marks\t"
                  "* or o: breakpoint (enabled/disabled), u: unit breakpoint, >: in progress",
     .draw = draw,

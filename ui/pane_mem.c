@@ -199,12 +199,16 @@ static int dump_line(char *buf, size_t len, const uint8_t *b, int n, enum dump_f
     return (int)used;
 }
 
+/* The most bytes (a power of two, 4 to 32) whose row fits the pane: the
+ * address "0x000000000:" (12 cells), then per value " %02x" and its character
+ * after a 2-cell gap (hex: 4 cells a byte), "%5d" (int8), "%7d" (int16) or
+ * "%10.4g" (fp16, 2 bytes each). */
 static int bytes_per_line(struct pane *p, enum dump_format fmt)
 {
-    int cols = pane_cols(p) - 12;
+    int cols = pane_cols(p) - 12 - (fmt == FMT_HEX ? 2 : 0);
     int per = fmt == FMT_HEX ? 4 : fmt == FMT_INT8 ? 5 : fmt == FMT_INT16 ? 7 : 10;
     int unit = fmt == FMT_INT16 || fmt == FMT_FP16 ? 2 : 1;
-    int n = cols / (per + (fmt == FMT_HEX ? 1 : 0)) * unit;
+    int n = cols / per * unit;
     int pow2 = 4;
     while (pow2 * 2 <= n && pow2 < 32)
         pow2 *= 2;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "ui.h"
 
 /* Columns of the unit table before the bar: "unit layers busy compute stall util ". */
@@ -32,12 +33,12 @@ static uint64_t busy_cycles(struct dla *d, const struct dla_layer *l)
     return 0;
 }
 
-static void totals(struct dla *d, struct unit_totals t[DLA_P_COUNT])
+static void totals(struct dla *d, bool run_over, struct unit_totals t[DLA_P_COUNT])
 {
     memset(t, 0, sizeof(struct unit_totals) * DLA_P_COUNT);
     for (size_t i = 0; i < dla_layer_count(d); i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
-        if (l->proc >= DLA_P_COUNT)
+        if (l->proc >= DLA_P_COUNT || format_layer_never_enabled(l, run_over))
             continue;
         struct unit_totals *u = &t[l->proc];
         u->layers++;
@@ -84,11 +85,14 @@ static int draw_units(struct pane *p, struct ui *ui, int row)
 {
     struct dla *d = ui_dla(ui);
     struct unit_totals t[DLA_P_COUNT];
-    totals(d, t);
+    totals(d, session_finished(ui->g->session), t);
     uint64_t now = dla_now(d);
     int bw = bar_width(p);
-    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %9s %9s %8s %5s %-*s %s", "unit", "layers",
-               "busy", "compute", "stall", "util", bw, "busy: compute|stall", "active");
+    /* each heading as wide as its column (the bar's the longest that fits),
+     * so the last one ends where the rows do */
+    const char *bar = bw >= 19 ? "busy: compute|stall" : bw >= 13 ? "compute|stall" : "c|s";
+    pane_print(p, row++, 0, theme(TH_HEADER), "%-5s %6s %9s %9s %8s %5s %-*s %5s", "unit",
+               "layers", "busy", "compute", "stall", "util", bw, bar, "run%");
     for (int i = 0; i < DLA_P_COUNT; i++) {
         if (!proc_present(d, (enum dla_proc)i))
             continue;
@@ -118,7 +122,8 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
     pane_print(p, row++, 0, theme(TH_HEADER), "layer %u %s group %u: %s", l->index,
                dla_proc_name((enum dla_proc)l->proc), l->group, l->desc);
     if (l->state < DLA_LAYER_RUNNING) {
-        pane_print(p, row++, 0, theme(TH_DIM), "not started (%s)", dla_layer_state_name(l->state));
+        pane_print(p, row++, 0, theme(TH_DIM), "not started (%s)",
+                   format_layer_state(l, session_finished(ui->g->session)));
         return row;
     }
     uint64_t latency = l->start_cycle >= l->enable_cycle ? l->start_cycle - l->enable_cycle : 0;
@@ -128,9 +133,10 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
                (unsigned long long)(l->state == DLA_LAYER_DONE ? l->end_cycle : dla_now(d)),
                (unsigned long long)busy, (unsigned long long)latency,
                (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles);
-    pane_print(p, row++, 0, theme(TH_NORMAL), "MACs %llu (%.1f/cycle)  read %llu B  written %llu B",
-               (unsigned long long)l->macs, busy ? (double)l->macs / (double)busy : 0.0,
-               (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
+    pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu (%.1f/cycle)  read %llu B  written %llu B",
+               format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs,
+               busy ? (double)l->macs / (double)busy : 0.0, (unsigned long long)l->bytes_read,
+               (unsigned long long)l->bytes_written);
     /* counters in two columns when the names fit, else one */
     int name_w = 8;
     for (uint32_t i = 0; i < l->n_counters; i++) {
@@ -197,8 +203,9 @@ static bool key(struct pane *p, struct ui *ui, int k)
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     (void)p;
-    (void)ui;
-    snprintf(buf, len, "Performance (model-derived cycles)");
+    char basis[128];
+    format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
+    snprintf(buf, len, "Performance (cycles: %s)", basis);
 }
 
 static const struct pane_ops ops = {

@@ -399,8 +399,7 @@ static void start_edit(struct pane *p, struct ui *ui)
     struct dla *d = ui_dla(ui);
     const struct regdb_unit *ru = dla_unit_db(d, (enum dla_unit)ui->unit);
     const struct regdb_reg *r = &ru->regs[rp->reg];
-    bool ro = rp->field >= 0 ? r->fields[rp->field].access == REGDB_RO : r->access == REGDB_RO;
-    if (ro) {
+    if (format_is_read_only(r, rp->field >= 0 ? &r->fields[rp->field] : NULL)) {
         ui_message(ui, true, "%s.%s%s%s is read-only", ru->name, r->name, rp->field >= 0 ? "." : "",
                    rp->field >= 0 ? r->fields[rp->field].name : "");
         return;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "ui.h"
 
 #define LABEL_W 6
@@ -290,8 +291,10 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     struct timeline_pane *tp = p->priv;
-    (void)ui;
-    snprintf(buf, len, "Timeline %s%.3g cycles/column", tp->fit ? "(whole run) " : "", tp->cpc);
+    char basis[128];
+    format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
+    snprintf(buf, len, "Timeline %s%.3g cycles/column; cycles: %s", tp->fit ? "(whole run) " : "",
+             tp->cpc, basis);
 }
 
 static const struct pane_ops ops = {

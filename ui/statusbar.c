@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "format.h"
 #include "ui.h"
 
 static void layer_progress(struct ui *ui, char *buf, size_t len)
@@ -12,7 +13,8 @@ static void layer_progress(struct ui *ui, char *buf, size_t len)
     struct session *s = ui->g->session;
     struct dla *d = session_dla(s);
     unsigned long long done = session_layers_done(s);
-    unsigned long long seen = dla_layer_count(d);
+    /* a layer never enabled (a poke after the end) is no layer of the run */
+    unsigned long long seen = format_layers_of_run(d, session_finished(s));
     if (session_finished(s) || (ui->known_layers && ui->known_layers >= seen))
         snprintf(buf, len, "layer %llu/%llu", done,
                  session_finished(s) ? seen : (unsigned long long)ui->known_layers);
@@ -87,28 +89,56 @@ static void prompt_draw(struct ui *ui)
     attrset(theme(TH_NORMAL));
 }
 
+struct keybar_item {
+    const char *key, *label;
+    int rank;
+};
+
+/* "F1 Help  ": the cells an item takes. */
+static int item_width(const struct keybar_item *it)
+{
+    return (int)(strlen(it->key) + 1 + strlen(it->label) + 2);
+}
+
+/* The highest rank whose items all fit in cols (0 when even those do not). */
+static int keybar_rank_that_fits(const struct keybar_item *items, size_t n, int cols)
+{
+    for (int rank = 4; rank > 0; rank--) {
+        int w = 0;
+        for (size_t i = 0; i < n; i++)
+            if (items[i].rank <= rank)
+                w += item_width(&items[i]);
+        if (w - 2 <= cols) /* the last item needs no gap after it */
+            return rank;
+    }
+    return 0;
+}
+
 void keybar_draw(struct ui *ui)
 {
     if (ui->prompt.kind != PROMPT_NONE) {
         prompt_draw(ui);
         return;
     }
-    static const struct {
-        const char *key, *label;
-    } items[] = {
-        {"F1", "Help"}, {"F5", "Cont"},  {"F10", "Layer"}, {"F11", "Write"}, {"b", "Break"},
-        {"B", "Back"},  {"Tab", "Pane"}, {"/", "Search"},  {":", "Console"}, {"q", "Quit"},
+    /* rank: what a narrow screen drops first (highest first); q Quit always stays */
+    static const struct keybar_item items[] = {
+        {"F1", "Help", 0}, {"F5", "Cont", 0},    {"F10", "Layer", 0}, {"F11", "Write", 1},
+        {"b", "Break", 1}, {"B", "Back", 2},     {"Tab", "Pane", 3},  {"/", "Search", 3},
+        {"F2", "Max", 4},  {":", "Console", 0}, {"q", "Quit", 0},
     };
-    static const struct {
-        const char *key, *label;
-    } running[] = {{"Ctrl-C", "Interrupt"}, {"Esc", "Interrupt"}};
+    static const struct keybar_item running[] = {{"Ctrl-C", "Interrupt", 0},
+                                                 {"Esc", "Interrupt", 0}};
     int y = ui->rows - 1, x = 0;
     attrset(theme(TH_KEY_LABEL));
     mvhline(y, 0, ' ', ui->cols);
+    const struct keybar_item *shown = ui->running ? running : items;
     size_t n = ui->running ? sizeof running / sizeof running[0] : sizeof items / sizeof items[0];
+    int rank = keybar_rank_that_fits(shown, n, ui->cols);
     for (size_t i = 0; i < n && x < ui->cols; i++) {
-        const char *key = ui->running ? running[i].key : items[i].key;
-        const char *label = ui->running ? running[i].label : items[i].label;
+        if (shown[i].rank > rank)
+            continue;
+        const char *key = shown[i].key;
+        const char *label = shown[i].label;
         attrset(theme(TH_KEY));
         mvaddnstr(y, x, key, ui->cols - x);
         x += (int)strlen(key) + 1;

@@ -221,6 +221,10 @@ void ui_focus(struct ui *ui, enum pane_id id)
         return;
     if (id == PANE_CONSOLE && ui->focus != PANE_CONSOLE)
         ui->back_focus = ui->focus;
+    if (ui->console_max && id != PANE_CONSOLE) { /* another pane wanted: share the screen again */
+        ui->console_max = false;
+        layout_place(ui);
+    }
     if (is_right_pane(id)) {
         bool hidden = !layout_visible(ui, id);
         ui->detail = id;
@@ -590,6 +594,32 @@ static void request_quit(struct ui *ui)
     ui_prompt(ui, PROMPT_YESNO, label, "", quit_answer, NULL);
 }
 
+/* The command layer's yes/no question (delete all breakpoints): asked in the
+ * key bar while the command waits, answered by one key; the question and the
+ * answer stay in the console as gdb leaves them in its transcript. */
+static bool on_confirm(void *ctx, const char *question)
+{
+    struct ui *ui = ctx;
+    ui_prompt(ui, PROMPT_YESNO, question, "", NULL, NULL);
+    int k;
+    for (;;) {
+        draw_all(ui);
+        timeout(-1);
+        k = getch();
+        if (k == KEY_RESIZE)
+            relayout(ui);
+        else if (k != ERR && k != KEY_MOUSE)
+            break;
+    }
+    timeout(IDLE_POLL_MS);
+    prompt_close(ui);
+    bool yes = k == 'y' || k == 'Y';
+    char echo[256];
+    snprintf(echo, sizeof echo, "%s%s", question, yes ? "y" : "n");
+    console_out(ui, DBG_OUT_TEXT, echo);
+    return yes;
+}
+
 /* ---------------------------------------------------------------- keys */
 
 static char last_search[128];
@@ -654,6 +684,17 @@ static void global_key(struct ui *ui, const struct key_binding *b)
         clearok(curscr, TRUE);
         relayout(ui);
         return;
+    case KA_CONSOLE_MAX:
+        ui->console_max = !ui->console_max;
+        relayout(ui);
+        if (ui->console_max)
+            ui_focus(ui, PANE_CONSOLE);
+        return;
+    case KA_CONSOLE_SIZE:
+        ui->console_max = false;
+        ui->console_extra += b->arg;
+        relayout(ui); /* layout_place keeps the height within what the screen allows */
+        return;
     }
 }
 
@@ -677,8 +718,8 @@ static void handle_mouse(struct ui *ui)
 /* Keys that work in the console too: function keys, and Tab out of nothing. */
 static bool console_passes_through(int k)
 {
-    return k == KEY_F(1) || k == KEY_F(5) || k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) ||
-           k == KEY_BTAB;
+    return k == KEY_F(1) || k == KEY_F(2) || k == KEY_F(3) || k == KEY_F(4) || k == KEY_F(5) ||
+           k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) || k == KEY_BTAB;
 }
 
 static void handle_key(struct ui *ui, int k)
@@ -869,6 +910,8 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     void *saved_poll_ctx = g->opt.poll_ctx;
     g->opt.poll = on_poll;
     g->opt.poll_ctx = &ui;
+    g->opt.confirm = on_confirm;
+    g->opt.confirm_ctx = &ui;
     /* output outside commands would write over the screen: the console takes it */
     static struct dbg_sink console_sink = {.line = sink_line};
     console_sink.ctx = &ui;
@@ -910,6 +953,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
         dla_unlisten(ui_dla(&ui), ui.listener);
     g->opt.poll = saved_poll;
     g->opt.poll_ctx = saved_poll_ctx;
+    g->opt.confirm = NULL;
     g->out = saved_out;
     console_shutdown(&ui);
     destroy_panes(&ui);

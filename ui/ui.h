@@ -58,6 +58,8 @@ struct ui {
     enum pane_id placed_with; /* wide screens: the pane sharing the right side */
     int rows, cols;
     bool too_small;
+    int console_extra; /* rows the user added to the console's height (negative: took) */
+    bool console_max;  /* the console has the whole screen between the bars */
     bool quit;
     bool dirty; /* redraw everything at the next chance */
 
@@ -175,6 +177,8 @@ enum key_action {
     KA_PREV_PANE, /* Shift-Tab */
     KA_PANE,      /* 1-7: focus pane arg */
     KA_REDRAW,    /* Ctrl-L */
+    KA_CONSOLE_MAX,  /* the console takes the whole screen, or gives it back */
+    KA_CONSOLE_SIZE, /* the console arg rows taller (negative: shorter) */
 };
 
 struct key_binding {

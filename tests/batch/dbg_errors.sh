@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf 'step\nfrobnicate now\necho not reached\n' >"$tmp/bad.dladbg"
 run_exit 2 "unknown command" --batch -x "$tmp/bad.dladbg" "$top/traces/bdma_copy"
-expect_line "$out" "error: $tmp/bad.dladbg:2: dladbg: unknown command \"frobnicate\" (try \"help\")"
+expect_line "$out" "error: $tmp/bad.dladbg:2: unknown command \"frobnicate\" (try \"help\")"
 printf '%s\n' "$out" | grep -q "not reached" && fail "the script went on after the error"
 
 run_exit 2 "failing -ex" --batch -ex 'break layer' "$top/traces/bdma_copy"

@@ -10,7 +10,7 @@ run_exit 1 "masked interrupt" --batch "$top/traces/hang_masked_intr"
 expect_line "$out" "error: no progress: input.txn:19: waiting for interrupt, but the hardware is idle"
 expect_line "$out" "  trace: at input.txn:19 (wait), command 15 of 15"
 expect_line "$out" "  GLB.S_INTR_STATUS 0x00000040 BDMA_DONE_STATUS0"
-expect_line "$out" "  GLB.S_INTR_MASK   0x000000c0 BDMA_DONE_STATUS0 BDMA_DONE_STATUS1"
+expect_line "$out" "  GLB.S_INTR_MASK   0x000000c0 BDMA_DONE_MASK0 BDMA_DONE_MASK1"
 expect_line "$out" "  pending but masked (the interrupt line stays low): BDMA_DONE_STATUS0"
 expect_grep "$out" "^    SDP       group0 idle     group1 idle"
 

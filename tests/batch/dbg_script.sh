@@ -1,6 +1,6 @@
 #!/bin/sh
 # The debugger's batch scripts: the tour script (break, run, info, reg, step
-# layer, back layer, exports, continue, quit) exits 0 on our traces and on
+# layer, back layer, delete, continue to the end, export, quit) exits 0 on our traces and on
 # NVIDIA's sanity traces when ../shared is there, and its exports parse.
 set -eu
 . "$(dirname "$0")/lib.inc"
@@ -20,9 +20,12 @@ expect_grep "$out" "^CDMA.D_DATAIN_SIZE_0 (group 0) at 0x0501c = 0x00000000"
 expect_grep "$out" "^Back at layer boundary 1, cycle [0-9]*\.$"
 expect_line "$out" "CBUF: 16 banks of 32768 bytes (256 entries of 128 bytes)"
 expect_line "$out" "No layer has used a LUT yet."
-expect_line "$out" "(cycles and counters are model-derived)"
+expect_line "$out" "(cycles: BDMA, PDP calibrated against RTL, the others estimated; counters model-derived)"
 expect_grep "$out" "^layers   one row per hardware layer"
-expect_line "$out" "Wrote CSV out.csv (1 row)."
+# the tour finishes the run it says it finishes, then exports all of it
+expect_line "$out" "Deleted 1 breakpoint."
+expect_line "$out" "Run finished: bdma_copy: 4 checks passed, 0 failed; 2 dumps matched"
+expect_line "$out" "Wrote CSV out.csv (2 rows)."
 head -n 1 out.csv | grep -q '^"index","unit","op","group","start_cycle","end_cycle","cycles","macs","bytes_read","bytes_written","stall_cycles","state"' ||
     fail "out.csv header: $(head -n 1 out.csv)"
 
@@ -44,11 +47,11 @@ expect_grep "$out" "^replay: 4 checks passed, 0 failed; [0-9]* dumps matched$"
 # DLA part is conv -> relu (SDP, fused) -> pool (PDP) -> fc (conv) -> SDP: two
 # CONV, two SDP and one PDP layers; softmax is the CPU task.
 out=$(run_dladbg --batch sample:lenet) || fail "sample:lenet: exit $?"
-[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (estimated), programmed in [0-9]*$')" = 2 ] ||
     fail "expected two CONV layers: $out"
-[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (model-derived)$')" = 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (estimated), programmed in [0-9]*$')" = 2 ] ||
     fail "expected two SDP layers: $out"
-[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: PDP group [01], [0-9]* cycles (model-derived)$')" = 1 ] ||
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: PDP group [01], [0-9]* cycles (calibrated against RTL), programmed in [0-9]*$')" = 1 ] ||
     fail "expected one PDP layer: $out"
 [ "$(printf '%s\n' "$out" | tail -n 1)" = "sample:lenet: 2 of 2 tasks run (1 DLA, 1 EMU), 5 DLA operations" ] ||
     fail "summary: $(printf '%s\n' "$out" | tail -n 1)"
@@ -59,10 +62,12 @@ out=$(run_dladbg --batch -q sample:lenet)
 for n in lenet bdma conv sdp pdp cdp rubik; do
     out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" "sample:$n") ||
         fail "tour on sample:$n: exit $?"
+    expect_grep "$out" "^Run finished: sample:$n: "
     expect_grep "$out" "^Wrote CSV out.csv ([0-9]* rows*)\.$"
 done
 out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" sample:lenet)
 expect_line "$out" "Breakpoint 1, layer 1 (CONV, group 1) programmed"
+expect_line "$out" "Wrote CSV out.csv (5 rows)."
 # a loadable's run exported as a trace folder replays to the same outputs
 run_dladbg --batch -q -ex continue -ex 'export txn lenet_txn' sample:lenet >/dev/null ||
     fail "export txn of sample:lenet"

@@ -27,6 +27,14 @@ run_dladbg --batch -q -o "$tmp/file.dimg" "$samples/bdma.nvdla" >/dev/null 2>&1 
     fail "$samples/bdma.nvdla: exit $?"
 cmp -s "$tmp/bdma.dimg" "$tmp/file.dimg" || fail "file and built-in bdma sample differ"
 
+# the ResNet-shaped samples: ImageNet input and a 1000-way output, fp16 and int8
+for pair in resnet18:fp16 resnet50:int8; do
+    s=${pair%%:*} ty=${pair##*:}
+    out=$(run_dladbg --batch -ex "info tensors" "sample:$s" 2>&1)
+    expect_grep "$out" "input .* NCHW 1x3x224x224 $ty"
+    expect_grep "$out" "NCHW 1x1000x1x1 $ty"
+done
+
 # an unknown sample is an input error
 run_exit 2 "sample:nosuch" --batch sample:nosuch
 expect_grep "$out" "no such sample"

@@ -24,7 +24,7 @@ expect_grep "$out" "input.txn:2: expected \"write_reg ADDR DATA\""
 # a write to a reserved CSB address: a diagnostic naming the trace line, exit 2
 printf 'write_reg 0xffff0000 0x0\nwrite_reg 0xffff5000 0x1\n' >"$tmp/input.txn"
 run_exit 2 "reserved address" --batch "$tmp"
-expect_grep "$out" "input.txn:2: cycle 0: CSB write of reserved address 0x14000"
+expect_grep "$out" "input.txn:2: cycle 1: CSB write of reserved address 0x14000"
 expect_grep "$out" "1 input error"
 
 # usage errors: exit 2

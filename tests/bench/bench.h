@@ -3,9 +3,27 @@
 #ifndef DLADBG_BENCH_H
 #define DLADBG_BENCH_H
 
-/* Convolution model vs. an OpenBLAS sgemm of the same im2col shape (bench_conv.c). */
-void bench_conv(void);
+struct dbg_sink;
+/* Monotonic wall-clock seconds. */
+double bench_seconds(void);
+/* A debugger output sink that drops everything. */
+extern const struct dbg_sink bench_quiet_sink;
+
+/* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
+ * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
+double bench_conv(void);
+/* SDP, PDP and CDP per element, fp16 against int16 (bench_units.c). */
+void bench_units(void);
+/* Whole networks and the debugger's costs on them (bench_net.c). */
+void bench_nets(double sgemm_rate);
+/* bench --net-child PATH CONFIG INPUT: one network's run in a fresh process
+ * (bench_nets starts it); -1 when argv is not that. */
+int bench_net_child(int argc, char **argv);
+/* CSV export and back layer on a run of 100 layers or more (bench_net.c). */
+void bench_debug(void);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
 void bench_trace(void);
+/* The timing model against NVIDIA's RTL cycle counts (bench_calibration.c). */
+void bench_calibration(void);
 
 #endif

@@ -1,11 +1,12 @@
-/* Fuzz harness: input images as --input reads them (binary PGM, DIMG, or raw
- * bytes) into the input tensor of the sample LeNet loadable, and the DIMG
- * reader on its own. */
+/* Fuzz harness: input images as --image and --input read them (JPEG, PGM,
+ * PPM, DIMG, raw bytes) into the input tensor of the sample LeNet loadable,
+ * and the DIMG reader on its own. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dimg.h"
 #include "fuzz_util.h"
+#include "input_tensor.h"
 #include "loadable.h"
 #include "runtime.h"
 #include "sample_net.h"
@@ -42,12 +43,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct dimg_header h;
     const uint8_t *payload;
     size_t plen;
-    char err[1024];
+    char err[1024], warn[1024];
     (void)dimg_parse(data, size, "fuzz.dimg", &h, &payload, &plen, err, sizeof err);
     const char *dir = fuzz_scratch();
     fuzz_write(dir, "input", data, size);
     char path[512];
     snprintf(path, sizeof path, "%s/input", dir);
-    (void)runtime_fill_input(&rt, dla, path, err, sizeof err);
+    struct input_opts image = {.image = path}, raw = {.raw = path};
+    (void)input_tensor_fill(&rt, dla, &image, warn, sizeof warn, err, sizeof err);
+    (void)input_tensor_fill(&rt, dla, &raw, warn, sizeof warn, err, sizeof err);
     return 0;
 }

@@ -34,6 +34,9 @@ for f in "$data"/loadables/*/*.nvdla; do
     [ -f "$f" ] && small "$f" 262144 || continue
     cp "$f" "$out/loadable/" && cp "$f" "$out/runtime/"
 done
+for f in "$data"/networks/*/images/*.jpg; do
+    [ -f "$f" ] && small "$f" 16384 && cp "$f" "$out/image/$(basename "$(dirname "$(dirname "$f")")")_$(basename "$f")"
+done
 for f in "$data"/loadables/*/golden.dimg; do
     [ -f "$f" ] && small "$f" 65536 && cp "$f" "$out/image/$(basename "$(dirname "$f")").dimg"
 done

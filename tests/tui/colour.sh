@@ -29,7 +29,7 @@ run_to_end
 has_colour && fail "NO_COLOR=1: colours drawn"
 expect_screen '││\* '
 # timeline bars are drawn with characters
-expect_screen '^│CONV  *\[=*[0-9]*=*\]'
+expect_screen '^│CONV .*\[=*[0-9]*=*\]'
 quit_now
 
 tui_restart --no-color

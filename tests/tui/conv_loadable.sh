@@ -13,7 +13,7 @@ tui_start "$file"
 expect_screen '^ dladbg | CONV_D_L0_0.nvdla | nv_full | layer 0/'
 keys n
 wait_for 'layer 1/'
-expect_screen '^│ *0 done  *CONV  0 -  *[0-9][0-9]*  conv'
+expect_screen '^│ *0 done  *CONV  0 -  *[0-9][0-9]*  op0  c'
 wait_for '2 Registers CDMA group 0 (layer 0;'
 # the convolution's input cube as programmed: 8x8x128
 keys 2 /

@@ -36,7 +36,7 @@ expect_screen 'LO table (257)'
 
 keys 5
 wait_for '5 Performance'
-expect_screen 'busy: compute|stall'
+expect_screen 'util compute|stall  *run%│'
 expect_screen '││CONV  *2 '
 expect_screen 'layer 3 SDP group 1: '
 
@@ -47,16 +47,18 @@ expect_screen 'sdp.wdma *W'
 expect_screen '^.*0x0[0-9a-f]*: [0-9a-f][0-9a-f] '
 
 keys 7
-expect_screen 'Timeline (whole run) 50 cycles/column'
+wait_for 'Timeline (whole run) [0-9.]* cycles/column'
 expect_screen '^│CONV '
 expect_screen '^│cycle |0 '
 # zoom in twice (4x), scroll right, fit the whole run again
+whole=$(screen | sed -n 's/.*Timeline (whole run) \([0-9.]*\) cycles\/column.*/\1/p' | head -n 1)
+zoomed=$(awk -v w="$whole" 'BEGIN { printf("%.3g", w / 4) }')
 keys + +
-wait_for '7 Timeline 12.5 cycles/column'
+wait_for "7 Timeline $zoomed cycles/column"
 keys l
 wait_for '^│cycle |[1-9][0-9]* '
 keys z
-wait_for 'Timeline (whole run) 50 cycles/column'
+wait_for "Timeline (whole run) $whole cycles/column"
 expect_screen '^│cycle |0 '
 
 keys 2

@@ -19,6 +19,7 @@ type_text 0x00030000
 keys Enter
 wait_for '││\* S_INTR_MASK  *0x00030000'
 console_has '(dladbg) reg GLB.S_INTR_MASK = 0x00030000 '
+console_has 'GLB.S_INTR_MASK: 0x00000000 -> 0x00030000 '
 
 # a D_ register of a unit's producer group, then one of its fields
 keys /

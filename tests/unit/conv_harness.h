@@ -496,4 +496,35 @@ static inline void ref_conv_fp16(const struct spec *s, const struct layer_data *
                 }
 }
 
+/* One output of an fp16 layer as the bit-level reference model computes it
+ * (cacc_fp16_output on the operands in CSC order: channel blocks of seg, then
+ * kernel taps, then channels): the fp32 bit pattern. */
+static inline uint32_t ref_fp16_output_bits(const struct spec *s, const struct layer_data *ld,
+                                            uint32_t seg, uint32_t b, uint32_t k, uint32_t oy,
+                                            uint32_t ox)
+{
+    uint32_t taps = s->kh * s->kw, n = taps * s->c;
+    int16_t *a = malloc(sizeof *a * n), *w = malloc(sizeof *w * n);
+    uint32_t i = 0;
+    for (uint32_t c0 = 0; c0 < s->c; c0 += seg) {
+        uint32_t nj = s->c - c0 < seg ? s->c - c0 : seg;
+        for (uint32_t r = 0; r < s->kh; r++)
+            for (uint32_t t = 0; t < s->kw; t++)
+                for (uint32_t c = c0; c < c0 + nj; c++, i++) {
+                    int64_t iy = (int64_t)oy * s->sy + r * s->dy - s->pt;
+                    int64_t ix = (int64_t)ox * s->sx + t * s->dx - s->pl;
+                    a[i] = (int16_t)((iy < 0 || ix < 0 || iy >= s->h || ix >= s->w)
+                                         ? s->pad
+                                         : ld->in[((b * s->c + c) * s->h + iy) * s->w + ix]);
+                    w[i] = (int16_t)ld->wt[((k * s->kh + r) * s->kw + t) * s->c + c];
+                }
+    }
+    struct conv_operands ops = {
+        .rows = 1, .kernels = 1, .depth = n, .taps = taps, .seg_len = seg, .c = s->c};
+    uint32_t f = cacc_fp16_output(&ops, a, w);
+    free(a);
+    free(w);
+    return f;
+}
+
 #endif

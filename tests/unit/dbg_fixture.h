@@ -87,6 +87,27 @@ static inline enum cmd_status fixture_exec(struct dbg *d, const char *line)
     return dbg_exec(d, line, &fixture_sink);
 }
 
+/* Completion candidates of a line, as "[cand1][cand2]" in the order offered. */
+struct fixture_cands {
+    char all[4096];
+    size_t n;
+};
+
+static inline void fixture_add_cand(void *ctx, const char *c)
+{
+    struct fixture_cands *k = ctx;
+    size_t n = strlen(k->all);
+    snprintf(k->all + n, sizeof k->all - n, "[%s]", c);
+    k->n++;
+}
+
+static inline struct fixture_cands fixture_complete(struct dbg *d, const char *line, size_t *start)
+{
+    struct fixture_cands k = {0};
+    dbg_complete(d, line, strlen(line), start, fixture_add_cand, &k);
+    return k;
+}
+
 static inline int fixture_mkdir(void)
 {
     snprintf(fixture_dir, sizeof fixture_dir, "/tmp/dladbg-test-XXXXXX");

@@ -61,4 +61,32 @@ static inline void rig_close(struct rig *r)
     dla_destroy(r->d);
 }
 
+/* A minimal driver loop around the engine of the rig (engine_rig.h), so the
+ * test sees its log: run DLA task `task`; false when it failed.  Never loops forever: the
+ * hardware going idle without an interrupt ends the run. */
+static inline bool rig_run(struct rig *r, uint32_t task)
+{
+    engine_start(r->e, r->d, &r->rt, task);
+    for (int guard = 0; guard < 100000; guard++) {
+        struct eng_action a;
+        while (engine_next_action(r->e, &a)) {
+            if (a.kind == ENG_ACT_WRITE)
+                dla_csb_write(r->d, a.addr, a.value);
+            else /* the CBUF flush poll: the flush ends on its own after reset */
+                while (!(dla_csb_peek(r->d, a.addr) & 1u))
+                    assert_true(dla_advance(r->d));
+        }
+        if (engine_task_done(r->e))
+            return !engine_task_failed(r->e);
+        while (!dla_intr_line(r->d))
+            if (!dla_advance(r->d)) {
+                engine_abort(r->e, "idle");
+                return false;
+            }
+        engine_interrupt(r->e, r->d);
+    }
+    fail_msg("engine loop did not end");
+    return false;
+}
+
 #endif

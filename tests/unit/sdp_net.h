@@ -2,7 +2,9 @@
  * index 4 to index 5 of six), built as a loadable with the loadable writer.
  * Shared by test_engine (the network broken in one way at a time) and
  * test_cmd_hang (the operation waiting on a dependency): both start from the
- * same healthy descriptors, change what their case needs, then encode.
+ * same healthy descriptors, change what their case needs, then encode;
+ * test_low_bits adds an X1 operand, test_config_detect replaces the operation
+ * by a convolution, sets its memories' size and adds a tensor.
  * Header-only (static inline) so each suite stays one binary; include it
  * after <cmocka.h>. */
 #ifndef DLADBG_TEST_SDP_NET_H
@@ -18,6 +20,8 @@ struct sdp_net {
     struct fw_network nd;
     struct fw_common_op dep;
     struct fw_op op;
+    uint32_t mem_bytes;      /* size of memories 4 and 5 (512) */
+    struct ld_tensor tensor; /* a tensor descriptor in memory 4 when its name is set */
 };
 
 /* The healthy network: one SDP operation, no dependencies, no LUT. */
@@ -41,6 +45,8 @@ static inline void sdp_net_init(struct sdp_net *n)
         n->dep.consumers[i].index = -1;
     n->dep.fused_parent.index = -1;
     n->op = (struct fw_op){.type = FW_OP_SDP};
+    n->mem_bytes = 512;
+    n->tensor = (struct ld_tensor){0};
     struct fw_sdp_op *o = &n->op.u.sdp.op;
     o->batch_num = 1;
     o->lut_index = -1;
@@ -58,15 +64,16 @@ static inline void sdp_net_init(struct sdp_net *n)
     n->op.u.sdp.surface.dst = c;
 }
 
-/* The loadable of the network (one DLA task); *buf is malloc'ed. */
-static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t *len)
+/* The loadable of the network (one DLA task), its descriptors in `layout`
+ * and its blobs marked version v; *buf is malloc'ed. */
+static inline void sdp_net_encode_as(const struct sdp_net *n, enum fw_layout layout,
+                                     struct ld_version v, uint8_t **buf, size_t *len)
 {
     uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
     fw_encode_network(&n->nd, ndb);
-    fw_encode_op(FW_LAYOUT_CURRENT, &n->op, opb, sb);
+    fw_encode_op(layout, &n->op, opb, sb);
     fw_encode_common_op(&n->dep, db);
     struct lw *w = lw_create();
-    struct ld_version v = {0, 12, 0};
     lw_blob(w, "nd", 1, 1, v, ndb, sizeof ndb);
     lw_blob(w, "op", 1, 3, v, opb, sizeof opb);
     lw_blob(w, "surf", 1, 4, v, sb, sizeof sb);
@@ -75,15 +82,23 @@ static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t
     lw_memory(w, 0, 3, sizeof opb, 0, "op", 0, 0);
     lw_memory(w, 0, 3, sizeof sb, 0, "surf", 0, 0);
     lw_memory(w, 0, 3, sizeof db, 0, "dep", 0, 0);
-    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
-    lw_memory(w, 0, 1, 512, 0, NULL, 0, 0);
+    lw_memory(w, 0, 1, n->mem_bytes, 0, NULL, 0, 0);
+    lw_memory(w, 0, 1, n->mem_bytes, 0, NULL, 0, 0);
     uint16_t addrs[6], task = 0;
     for (uint16_t i = 0; i < 6; i++)
         addrs[i] = (uint16_t)lw_address(w, i, 0, 0);
+    if (n->tensor.name)
+        lw_tensor(w, &n->tensor);
     lw_task(w, LD_IF_DLA1, addrs, 6, NULL, 0, NULL, 0);
     lw_submit(w, &task, 1);
     assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, buf, len));
     lw_destroy(w);
+}
+
+/* The same in the current layout, version 0.12.0 (NVIDIA's compiler). */
+static inline void sdp_net_encode(const struct sdp_net *n, uint8_t **buf, size_t *len)
+{
+    sdp_net_encode_as(n, FW_LAYOUT_CURRENT, (struct ld_version){0, 12, 0}, buf, len);
 }
 
 #endif

@@ -526,6 +526,50 @@ static void test_kernel_count_mismatch(void **state)
     dla_destroy(d);
 }
 
+/* WEIGHT_BYTES: the compiler's padding to a CBUF entry (nv_small LeNet: 504
+ * for 500 bytes of kernels) is fine; too few bytes, or more than one
+ * granule of padding, break the guide's rule. */
+struct rule_count {
+    const char *id;
+    unsigned n;
+};
+
+static void count_rule(void *ctx, const struct dla_event *ev)
+{
+    struct rule_count *r = ctx;
+    if (ev->kind == DLA_EV_DIAG && ev->u.diag.kind == DLA_DIAG_RULE && ev->u.diag.rule &&
+        !strcmp(ev->u.diag.rule, r->id))
+        r->n++;
+}
+
+static unsigned weight_bytes_rules(uint32_t wt_bytes)
+{
+    struct dla *d = dla_create(dla_config_find("nv_small"), NULL);
+    struct rule_count rc = {.id = "cdma.weight_bytes"};
+    dla_listen(d, count_rule, &rc);
+    struct spec s = base("nv_small", 0); /* 3*3*11*1*7 = 693 bytes of kernels */
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    set_field(d, "CDMA.D_WEIGHT_BYTES", NULL, wt_bytes);
+    set_field(d, "CSC.D_WEIGHT_BYTES", NULL, wt_bytes);
+    struct dla_cube out = {0};
+    run_conv(d, &out);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+    return rc.n;
+}
+
+static void test_rule_weight_bytes_padding(void **state)
+{
+    (void)state;
+    assert_int_equal(weight_bytes_rules(693), 0);
+    assert_int_equal(weight_bytes_rules(696), 0); /* padded to the 8-byte entry */
+    assert_int_equal(weight_bytes_rules(768), 0); /* padded to 128 */
+    assert_int_equal(weight_bytes_rules(692), 1); /* the last kernel is short */
+    assert_int_equal(weight_bytes_rules(896), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_rule_output_size),
         cmocka_unit_test(test_kernel_count_mismatch),
+        cmocka_unit_test(test_rule_weight_bytes_padding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

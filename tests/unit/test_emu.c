@@ -1,6 +1,8 @@
 /* EMU tasks: the fp16 rounding of the emulator's half type (ties away from
  * zero) against a nearest-value search over every half, and POWER/SOFTMAX
- * tasks built with the writer, checked against plain float references. */
+ * tasks in both descriptor layouts (legacy and current), fp16, int8 and
+ * int8 on 8-byte atoms, built with the writer and checked against the
+ * emulator's float arithmetic computed here independently. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,45 +73,72 @@ static void test_half_rounding(void **state)
     }
 }
 
-/* One EMU task in the current layout: src (address 1) -> dst (address 2). */
-static void build_task(uint8_t op_type, float power, float scale, float shift, uint16_t c,
-                       uint16_t h, uint16_t w, const uint16_t *src, uint8_t **buf, size_t *len)
+/* One EMU task: network descriptor at address 0, src at 1, dst at 2, the
+ * operation list at 3, the buffer list at 4; fields placed as the layout
+ * under test keeps them. */
+struct emu_case {
+    bool legacy;
+    uint8_t op_type;
+    float power, scale, shift, in_scale, out_scale;
+    uint16_t format; /* the layout's own code */
+    uint16_t c, h, w;
+    uint32_t line, surf, size;
+    struct ld_version version;
+    uint32_t op_sub_interface;
+    uint32_t op_mem_size; /* 0: exactly one operation container */
+    const void *src;
+};
+
+static void put_f32(uint8_t *b, float f)
+{
+    memcpy(b, &f, 4);
+}
+
+static void put_buffer(const struct emu_case *k, uint8_t *b, int16_t index)
+{
+    memcpy(b, &index, 2);
+    uint8_t *p = b + (k->legacy ? 2 : 6); /* the current layout has addressIndexOffset */
+    memcpy(p, &k->size, 4);
+    memcpy(p + 4, &k->format, 2);
+    memcpy(p + 6, &k->w, 2);
+    memcpy(p + 8, &k->h, 2);
+    memcpy(p + 10, &k->c, 2);
+    memcpy(p + 12, &k->line, 4);
+    memcpy(p + 16, &k->surf, 4);
+}
+
+static void build_case(const struct emu_case *k, uint8_t **buf, size_t *len)
 {
     struct lw *lw = lw_create();
     uint8_t nd[256] = {0}, op[24] = {0}, bufs[512] = {0};
+    size_t op_size = k->legacy ? 16 : 24;
     nd[0] = 3;
     nd[2] = 4;
     nd[4] = 1;
-    op[0] = op_type;
-    float one = 1.0f;
-    memcpy(op + 4, &one, 4);
-    memcpy(op + 8, &one, 4);
-    if (op_type == EMU_OP_POWER) {
-        memcpy(op + 12, &power, 4);
-        memcpy(op + 16, &scale, 4);
-        memcpy(op + 20, &shift, 4);
+    op[0] = k->op_type;
+    size_t at = k->legacy ? 1 : 12; /* legacy: packed after the one-byte type */
+    if (!k->legacy) {
+        put_f32(op + 4, k->in_scale);
+        put_f32(op + 8, k->out_scale);
     }
-    uint32_t line = (uint32_t)w * 32, surf = line * h, size = surf * ((c + 15u) / 16u);
-    for (int k = 0; k < 2; k++) {
-        uint8_t *b = bufs + 256 * k;
-        b[0] = (uint8_t)(1 + k);
-        memcpy(b + 6, &size, 4);
-        b[10] = 3; /* FF16 */
-        memcpy(b + 12, &w, 2);
-        memcpy(b + 14, &h, 2);
-        memcpy(b + 16, &c, 2);
-        memcpy(b + 18, &line, 4);
-        memcpy(b + 22, &surf, 4);
+    if (k->op_type == EMU_OP_SOFTMAX) {
+        op[at] = 1;
+    } else {
+        put_f32(op + at, k->power);
+        put_f32(op + at + 4, k->scale);
+        put_f32(op + at + 8, k->shift);
     }
-    struct ld_version v = {0, 1, 0};
-    lw_blob(lw, "nd", LD_IF_EMU1, 1, v, nd, sizeof nd);
-    lw_blob(lw, "src", LD_IF_NONE, 0, (struct ld_version){0, 0, 0}, src, size);
-    lw_blob(lw, "op", LD_IF_EMU1, 3, v, op, sizeof op);
-    lw_blob(lw, "bufs", LD_IF_EMU1, 4, v, bufs, sizeof bufs);
+    put_buffer(k, bufs, 1);
+    put_buffer(k, bufs + 256, 2);
+    uint32_t op_mem = k->op_mem_size ? k->op_mem_size : (uint32_t)op_size;
+    lw_blob(lw, "nd", LD_IF_EMU1, 1, k->version, nd, sizeof nd);
+    lw_blob(lw, "src", LD_IF_NONE, 0, (struct ld_version){0, 0, 0}, k->src, k->size);
+    lw_blob(lw, "op", LD_IF_EMU1, k->op_sub_interface, k->version, op, op_size);
+    lw_blob(lw, "bufs", LD_IF_EMU1, 4, k->version, bufs, sizeof bufs);
     lw_memory(lw, 0, 3, 256, 0, "nd", 0, 0);
-    lw_memory(lw, 0, 3, size, 0, "src", 0, 0);
-    lw_memory(lw, 0, 1, size, 0, NULL, 0, 0);
-    lw_memory(lw, 0, 3, 24, 0, "op", 0, 0);
+    lw_memory(lw, 0, 3, k->size, 0, "src", 0, 0);
+    lw_memory(lw, 0, 1, k->size, 0, NULL, 0, 0);
+    lw_memory(lw, 0, 3, op_mem, 0, "op", 0, 0);
     lw_memory(lw, 0, 3, 512, 0, "bufs", 0, 0);
     for (uint16_t i = 0; i < 5; i++)
         lw_address(lw, i, 0, 0);
@@ -120,30 +149,68 @@ static void build_task(uint8_t op_type, float power, float scale, float shift, u
     lw_destroy(lw);
 }
 
+/* A current-layout fp16 case as NVIDIA's compiler writes one today
+ * (version 0.0.1, sub-interface EMU1_OPS). */
+static struct emu_case fp16_case(uint8_t op_type, uint16_t c, uint16_t h, uint16_t w,
+                                 const uint16_t *src)
+{
+    struct emu_case k = {.op_type = op_type, .in_scale = 1, .out_scale = 1, .format = 3,
+                         .c = c, .h = h, .w = w, .version = {0, 0, 1},
+                         .op_sub_interface = 3, .src = src};
+    k.line = (uint32_t)w * 32;
+    k.surf = k.line * h;
+    k.size = k.surf * ((c + 15u) / 16u);
+    return k;
+}
+
 struct run {
     struct dla *d;
     struct loadable *l;
     struct runtime rt;
+    bool ok;
+    char err[512];
 };
 
-static void run_task(struct run *r, const uint8_t *buf, size_t len)
+static void run_case(struct run *r, const struct emu_case *k)
 {
-    char err[512];
+    uint8_t *buf;
+    size_t len;
+    build_case(k, &buf, &len);
     r->d = dla_create(dla_config_default(), NULL);
-    r->l = loadable_parse(buf, len, "emu", err, sizeof err);
+    r->l = loadable_parse(buf, len, "emu", r->err, sizeof r->err);
+    free(buf);
     if (!r->l)
-        fail_msg("%s", err);
-    assert_true(runtime_load(&r->rt, r->l, r->d, err, sizeof err));
-    if (!emu_run_task(r->d, &r->rt, 0, err, sizeof err))
-        fail_msg("%s", err);
+        fail_msg("%s", r->err);
+    assert_true(runtime_load(&r->rt, r->l, r->d, r->err, sizeof r->err));
+    r->ok = emu_run_task(r->d, &r->rt, 0, r->err, sizeof r->err);
+}
+
+static void run_ok(struct run *r, const struct emu_case *k)
+{
+    run_case(r, k);
+    if (!r->ok)
+        fail_msg("%s", r->err);
+}
+
+/* Bytes of the destination (address 2) at off. */
+static void read_dst(struct run *r, uint64_t off, void *v, size_t n)
+{
+    assert_int_equal(
+        dla_mem_read(r->d, (enum dla_space)r->rt.mem[2].space, r->rt.mem[2].addr + off, v, n),
+        MEM_OK);
 }
 
 static uint16_t result(struct run *r, uint64_t off)
 {
     uint16_t v;
-    assert_int_equal(
-        dla_mem_read(r->d, (enum dla_space)r->rt.mem[2].space, r->rt.mem[2].addr + off, &v, 2),
-        MEM_OK);
+    read_dst(r, off, &v, 2);
+    return v;
+}
+
+static int8_t result8(struct run *r, uint64_t off)
+{
+    int8_t v;
+    read_dst(r, off, &v, 1);
     return v;
 }
 
@@ -154,32 +221,94 @@ static void run_free(struct run *r)
     dla_destroy(r->d);
 }
 
-static void test_power(void **state)
+/* fp16 surface of two 16-channel groups: element (c, y, x) of a C x H x W cube */
+enum { PC = 20, PH = 2, PW = 3 };
+
+static size_t x16_at(int c, int y, int x)
 {
-    (void)state;
-    enum { C = 20, H = 2, W = 3 };
-    /* surface of two 16-channel groups, element (c,h,w) at the x16 offset */
-    uint16_t src[2 * H * W * 16] = {0};
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++)
-                src[(c / 16) * H * W * 16 + (y * W + x) * 16 + c % 16] =
+    return (size_t)(c / 16) * PH * PW * 16 + (size_t)(y * PW + x) * 16 + c % 16;
+}
+
+static void fill_power_source(uint16_t *src)
+{
+    for (int c = 0; c < PC; c++)
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++)
+                src[x16_at(c, y, x)] =
                     fp16_from_float((float)(c - 7) * 0.37f + (float)y - (float)x * 0.5f);
-    uint8_t *buf;
-    size_t len;
-    build_task(EMU_OP_POWER, 2.0f, 0.5f, 1.25f, C, H, W, src, &buf, &len);
+}
+
+/* A POWER case over the x16 source: run it (the layout given by k) and
+ * compare every element with powf in float, rounded as the half type does. */
+static void check_power(const struct emu_case *k, const uint16_t *src)
+{
     struct run r;
-    run_task(&r, buf, len);
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                size_t at = (size_t)(c / 16) * H * W * 16 + (size_t)(y * W + x) * 16 + c % 16;
-                float xv = fp16_to_float(src[at]);
-                float want = powf(1.25f + 0.5f * xv, 2.0f);
+    run_ok(&r, k);
+    for (int c = 0; c < PC; c++)
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++) {
+                size_t at = x16_at(c, y, x);
+                float want = powf(k->shift + k->scale * fp16_to_float(src[at]), k->power);
                 assert_int_equal(result(&r, 2 * at), reference_half(want));
             }
     run_free(&r);
-    free(buf);
+}
+
+static struct emu_case power_case(const uint16_t *src, float power, float scale, float shift)
+{
+    struct emu_case k = fp16_case(EMU_OP_POWER, PC, PH, PW, src);
+    k.power = power;
+    k.scale = scale;
+    k.shift = shift;
+    return k;
+}
+
+static void make_legacy(struct emu_case *k)
+{
+    k->legacy = true;
+    k->format = 2;          /* FF16 in the old numbering */
+    k->op_sub_interface = 0; /* the old compiler and ONNC leave it 0 */
+}
+
+static void test_power(void **state)
+{
+    (void)state;
+    uint16_t src[2 * PH * PW * 16] = {0};
+    fill_power_source(src);
+    struct emu_case k = power_case(src, 2.0f, 0.5f, 1.25f);
+    check_power(&k, src);
+}
+
+/* The layout of nvdla/sw before int8 support (NN_L0_0): power, scale and
+ * shift packed right after the type byte (offsets 1, 5, 9), buffers without
+ * addressIndexOffset, FF16 coded 2; NVIDIA's compilers tag it 0.0.1 just
+ * like the current layout.  Reading the floats at 4/8/12 made NN_L0_0's
+ * power operation write +inf. */
+static void test_power_legacy_layout(void **state)
+{
+    (void)state;
+    uint16_t src[2 * PH * PW * 16] = {0};
+    fill_power_source(src);
+    struct emu_case k = power_case(src, 3.0f, -0.25f, 0.5f);
+    make_legacy(&k);
+    check_power(&k, src);
+    /* ONNC writes the same layout and tags it 1.2.0 */
+    k.version = (struct ld_version){1, 2, 0};
+    check_power(&k, src);
+}
+
+/* When the operation list's memory is padded, its size says nothing; the
+ * blob's sub-interface does: only the current compiler tags it EMU1_OPS. */
+static void test_layout_from_sub_interface(void **state)
+{
+    (void)state;
+    uint16_t src[2 * PH * PW * 16] = {0};
+    fill_power_source(src);
+    struct emu_case k = power_case(src, 1.0f, 2.0f, -1.0f);
+    k.op_mem_size = 4096;
+    check_power(&k, src);
+    make_legacy(&k);
+    check_power(&k, src);
 }
 
 static void test_softmax(void **state)
@@ -189,47 +318,117 @@ static void test_softmax(void **state)
     uint16_t src[16] = {0};
     for (int c = 0; c < C; c++)
         src[c] = fp16_from_float((float)c * 0.75f - 3.0f);
-    uint8_t *buf;
-    size_t len;
-    build_task(EMU_OP_SOFTMAX, 0, 0, 0, C, 1, 1, src, &buf, &len);
+    struct emu_case k = fp16_case(EMU_OP_SOFTMAX, C, 1, 1, src);
     struct run r;
-    run_task(&r, buf, len);
-    /* reference: in double, then rounded; must agree to one half ulp step */
-    double sum = 0, e[C], max = -1e30;
+    run_ok(&r, &k);
+    /* the emulator's arithmetic: float max, float sum of expf in order */
+    float max = -INFINITY, sum = 0;
     for (int c = 0; c < C; c++)
-        max = fmax(max, fp16_to_float(src[c]));
+        max = fmaxf(max, fp16_to_float(src[c]));
     for (int c = 0; c < C; c++)
-        sum += e[c] = exp(fp16_to_float(src[c]) - max);
-    double total = 0;
-    for (int c = 0; c < C; c++) {
-        uint16_t got = result(&r, 2 * (uint64_t)c);
-        double want = e[c] / sum;
-        total += fp16_to_float(got);
-        assert_true(fabs(fp16_to_float(got) - want) <= fabs(want) * 0x1p-10 + 0x1p-24);
-    }
-    assert_true(fabs(total - 1.0) < 10 * 0x1p-11); /* fp16 precision, ten terms */
+        sum += expf(fp16_to_float(src[c]) - max);
+    for (int c = 0; c < C; c++)
+        assert_int_equal(result(&r, 2 * (uint64_t)c),
+                         reference_half(expf(fp16_to_float(src[c]) - max) / sum));
     run_free(&r);
-    free(buf);
+}
+
+/* int8 softmax (nv_small, INT8_8): inputs times the input scale rounded to
+ * half, probabilities rounded to half, divided by the output scale, then
+ * clamped and truncated toward zero into int8.  Scales of the ResNet-18 /
+ * LeNet loadables. */
+static void test_softmax_int8(void **state)
+{
+    (void)state;
+    enum { C = 10 };
+    int8_t src[16] = {12, -40, 77, 3, 0, -128, 127, 55, 54, -1};
+    const float in_scale = 0.14163326f, out_scale = 0.0083160335f;
+    struct emu_case k = {.op_type = EMU_OP_SOFTMAX, .in_scale = in_scale, .out_scale = out_scale,
+                         .format = 1, .c = C, .h = 1, .w = 1, .line = 8, .surf = 8, .size = 16,
+                         .version = {0, 0, 1}, .op_sub_interface = 3, .src = src};
+    struct run r;
+    run_ok(&r, &k);
+    float x[C], max = -INFINITY, sum = 0;
+    for (int c = 0; c < C; c++) {
+        x[c] = fp16_to_float(reference_half((float)src[c] * in_scale));
+        max = fmaxf(max, x[c]);
+    }
+    for (int c = 0; c < C; c++)
+        sum += expf(x[c] - max);
+    for (int c = 0; c < C; c++) {
+        float q = fp16_to_float(reference_half(expf(x[c] - max) / sum)) / out_scale;
+        int8_t want = q >= 127 ? 127 : q <= -128 ? -128 : (int8_t)q;
+        assert_int_equal(result8(&r, (uint64_t)c), want);
+    }
+    assert_int_equal(result8(&r, 6), 120); /* the largest: 0.9985 / out_scale, truncated */
+    run_free(&r);
+}
+
+/* int8 POWER on 8-byte atoms: scaled into float, powf, scaled back,
+ * clamped and truncated; channel 9 lives in the second surface. */
+static void test_power_int8_x8(void **state)
+{
+    (void)state;
+    enum { C = 10, W = 2 };
+    int8_t src[2 * W * 8] = {0};
+    for (int c = 0; c < C; c++)
+        for (int x = 0; x < W; x++)
+            src[(c / 8) * W * 8 + x * 8 + c % 8] = (int8_t)(c * 13 - 60 + x * 7);
+    struct emu_case k = {.op_type = EMU_OP_POWER, .power = 2.0f, .scale = 1.0f, .shift = 0.5f,
+                         .in_scale = 0.25f, .out_scale = 0.5f, .format = 1, .c = C, .h = 1,
+                         .w = W, .line = W * 8, .surf = W * 8, .size = 2 * W * 8,
+                         .version = {0, 0, 1}, .op_sub_interface = 3, .src = src};
+    struct run r;
+    run_ok(&r, &k);
+    for (int c = 0; c < C; c++)
+        for (int x = 0; x < W; x++) {
+            size_t at = (size_t)(c / 8) * W * 8 + (size_t)x * 8 + c % 8;
+            float y = powf(0.5f + (float)src[at] * 0.25f, 2.0f) / 0.5f;
+            assert_int_equal(result8(&r, at), emu_int8_from_float(y));
+        }
+    run_free(&r);
+}
+
+static void test_int8_store(void **state)
+{
+    (void)state;
+    assert_int_equal(emu_int8_from_float(126.99f), 126);
+    assert_int_equal(emu_int8_from_float(-127.99f), -127);
+    assert_int_equal(emu_int8_from_float(1e9f), 127);
+    assert_int_equal(emu_int8_from_float(-1e9f), -128);
+    assert_int_equal(emu_int8_from_float(-0.7f), 0);
+    assert_int_equal(emu_int8_from_float(NAN), 0);
+}
+
+/* INT16 and the unsigned formats: NVIDIA's emulator refuses them too. */
+static void test_int16_refused(void **state)
+{
+    (void)state;
+    uint16_t src[16] = {0};
+    struct emu_case k = fp16_case(EMU_OP_SOFTMAX, 4, 1, 1, src);
+    k.format = 2; /* INT16 in the current layout */
+    struct run r;
+    run_case(&r, &k);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "INT16 surfaces (format code 2) are not computed"));
+    run_free(&r);
+    k.format = 9;
+    run_case(&r, &k);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "unknown format code 9"));
+    run_free(&r);
 }
 
 static void test_bad_descriptor(void **state)
 {
     (void)state;
     uint16_t src[16] = {0};
-    uint8_t *buf;
-    size_t len;
-    build_task(7, 0, 0, 0, 4, 1, 1, src, &buf, &len); /* unknown op type */
-    char err[512];
-    struct dla *d = dla_create(dla_config_default(), NULL);
-    struct loadable *l = loadable_parse(buf, len, "emu", err, sizeof err);
-    struct runtime rt;
-    assert_true(runtime_load(&rt, l, d, err, sizeof err));
-    assert_false(emu_run_task(d, &rt, 0, err, sizeof err));
-    assert_non_null(strstr(err, "unknown operation type 7"));
-    runtime_free(&rt);
-    loadable_free(l);
-    dla_destroy(d);
-    free(buf);
+    struct emu_case k = fp16_case(7, 4, 1, 1, src); /* unknown op type */
+    struct run r;
+    run_case(&r, &k);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "unknown operation type 7"));
+    run_free(&r);
 }
 
 int main(void)
@@ -237,7 +436,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_half_rounding),
         cmocka_unit_test(test_power),
+        cmocka_unit_test(test_power_legacy_layout),
+        cmocka_unit_test(test_layout_from_sub_interface),
         cmocka_unit_test(test_softmax),
+        cmocka_unit_test(test_softmax_int8),
+        cmocka_unit_test(test_power_int8_x8),
+        cmocka_unit_test(test_int8_store),
+        cmocka_unit_test(test_int16_refused),
         cmocka_unit_test(test_bad_descriptor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

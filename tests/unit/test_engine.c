@@ -23,33 +23,6 @@
 #include "sdp_net.h"
 #include "session.h"
 
-/* A minimal driver loop around the engine of the rig (engine_rig.h), so the
- * test sees its log: run DLA task `task`; false when it failed.  Never loops forever: the
- * hardware going idle without an interrupt ends the run. */
-static bool rig_run(struct rig *r, uint32_t task)
-{
-    engine_start(r->e, r->d, &r->rt, task);
-    for (int guard = 0; guard < 100000; guard++) {
-        struct eng_action a;
-        while (engine_next_action(r->e, &a)) {
-            if (a.kind == ENG_ACT_WRITE)
-                dla_csb_write(r->d, a.addr, a.value);
-            else
-                assert_true(dla_csb_peek(r->d, a.addr) & 1u);
-        }
-        if (engine_task_done(r->e))
-            return !engine_task_failed(r->e);
-        while (!dla_intr_line(r->d))
-            if (!dla_advance(r->d)) {
-                engine_abort(r->e, "idle");
-                return false;
-            }
-        engine_interrupt(r->e, r->d);
-    }
-    fail_msg("engine loop did not end");
-    return false;
-}
-
 /* Position of the first log entry of kind for op, or -1. */
 static int log_at(const struct engine *e, uint8_t kind, int16_t op)
 {
@@ -306,7 +279,8 @@ static void test_lenet_session_with_emu(void **state)
 
 /* NVIDIA's compiled MNIST network (NN_L0_0, when ../shared is present):
  * power on the CPU, eleven DLA layers, softmax on the CPU; the ten fp16
- * probabilities sum to 1 within fp16 precision. */
+ * probabilities sum to 1 within fp16 precision, and the DIMG equals the
+ * regression's golden.dimg byte for byte. */
 static void test_nn_l0_0_softmax(void **state)
 {
     (void)state;
@@ -332,10 +306,18 @@ static void test_nn_l0_0_softmax(void **state)
     session_close(s);
     FILE *fp = fopen(out, "rb");
     assert_non_null(fp);
-    uint8_t b[36 + 20];
+    uint8_t b[36 + 20], g[sizeof b + 1];
     assert_int_equal(fread(b, 1, sizeof b, fp), sizeof b);
     fclose(fp);
     remove(out);
+    snprintf(path, sizeof path, "%s/loadables/NN_L0_0/golden.dimg",
+             data ? data : "../shared/testdata");
+    FILE *golden = fopen(path, "rb");
+    if (golden) {
+        assert_int_equal(fread(g, 1, sizeof g, golden), sizeof b);
+        fclose(golden);
+        assert_memory_equal(b, g, sizeof b);
+    }
     double sum = 0;
     for (int i = 0; i < 10; i++) {
         float p = fp16_to_float((uint16_t)(b[36 + 2 * i] | (b[37 + 2 * i] << 8)));
@@ -343,6 +325,19 @@ static void test_nn_l0_0_softmax(void **state)
         sum += p;
     }
     assert_true(sum > 1.0 - 10 * 0x1p-11 && sum < 1.0 + 10 * 0x1p-11);
+}
+
+/* The DLA descriptor layout: NVIDIA's blob versions say it; ONNC numbers
+ * its blobs 1.2.0, leaves them untagged and writes the legacy data cube
+ * (the AlexNet slice decoded as current read garbage addresses). */
+static void test_layout_for_blob(void **state)
+{
+    (void)state;
+    assert_int_equal(fw_layout_for_blob(0, 11, 0), FW_LAYOUT_LEGACY); /* NN_L0_0 */
+    assert_int_equal(fw_layout_for_blob(0, 12, 1), FW_LAYOUT_CURRENT); /* nvdla_compiler */
+    assert_int_equal(fw_layout_for_blob(0, 12, 0), FW_LAYOUT_CURRENT);
+    assert_int_equal(fw_layout_for_blob(1, 2, 0), FW_LAYOUT_LEGACY); /* ONNC */
+    assert_int_equal(fw_layout_for_blob(1, 2, 1), FW_LAYOUT_CURRENT);
 }
 
 static struct writes after_a, after_b;
@@ -383,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_lenet_session_with_emu),
         cmocka_unit_test(test_restore_replays_identically),
         cmocka_unit_test(test_nn_l0_0_softmax),
+        cmocka_unit_test(test_layout_for_blob),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

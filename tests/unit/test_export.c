@@ -117,7 +117,7 @@ static void test_csv_layers(void **state)
         char **row = t->cell[1 + i];
         const struct dla_layer *l = dla_layer_get(dla, (size_t)i);
         char want[32];
-        assert_int_equal(t->cols[1 + i], 12);
+        assert_int_equal(t->cols[1 + i], 14);
         snprintf(want, sizeof want, "%d", i);
         assert_string_equal(row[0], want);
         assert_string_equal(row[1], "BDMA");
@@ -130,7 +130,13 @@ static void test_csv_layers(void **state)
         assert_string_equal(row[6], want);
         assert_string_equal(row[8], "256"); /* 8 lines of 32 bytes read ... */
         assert_string_equal(row[9], "256"); /* ... and written */
+        /* "macs" holds MACs only (CONV); what BDMA counts is in work: bytes */
+        assert_string_equal(row[7], "");
+        assert_string_equal(row[12], "256");
+        assert_string_equal(row[13], "bytes");
     }
+    assert_string_equal(t->cell[0][12], "work");
+    assert_string_equal(t->cell[0][13], "work_unit");
     free_table(t);
     dbg_destroy(d);
 }
@@ -330,6 +336,9 @@ static void test_chrome_json(void **state)
     assert_non_null(strstr(text, "\"traceEvents\""));
     assert_non_null(strstr(text, "\"name\":\"dram bandwidth\",\"ph\":\"C\""));
     assert_non_null(strstr(text, "\"name\":\"BDMA_DONE_STATUS1\""));
+    /* BDMA layers count bytes, not MACs */
+    assert_non_null(strstr(text, "\"work\":256,\"work_unit\":\"bytes\""));
+    assert_null(strstr(text, "\"macs\""));
     free(text);
     /* the checker itself rejects broken JSON */
     struct json bad = {.p = "{\"a\":[1,2,}"};

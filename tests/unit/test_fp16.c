@@ -56,6 +56,28 @@ static void test_specials(void **state)
     assert_int_equal(fp16_to_f32_bits(0x7c00), 0x7f800000u);
 }
 
+/* The half_float library's default (NVIDIA's runtime converts host values
+ * with it): ties go away from zero, everything else as ties-to-even. */
+static void ties_away(float f, uint16_t want)
+{
+    assert_int_equal(fp16_from_f32_bits_ties_away(f32_bits(f)), want);
+}
+
+static void test_ties_away(void **state)
+{
+    (void)state;
+    ties_away(1.0f + 0x1p-11f, 0x3c01);     /* even would keep 0x3c00 */
+    ties_away(-(1.0f + 0x1p-11f), 0xbc01);  /* away from zero on both sides */
+    ties_away(1.0f + 3 * 0x1p-11f, 0x3c02); /* same as even here */
+    ties_away(2049.0f, 0x6801);
+    ties_away(0x1p-25f, 0x0001); /* the subnormal tie */
+    ties_away(0x1p-26f, 0x0000);
+    ties_away(65519.0f, 0x7bff);
+    ties_away(65520.0f, 0x7c00);
+    for (uint32_t h = 0; h < 0x7c00u; h++) /* exact values are untouched */
+        assert_int_equal(fp16_from_f32_bits_ties_away(fp16_to_f32_bits((uint16_t)h)), h);
+}
+
 static void test_round_trip_all(void **state)
 {
     (void)state;
@@ -71,7 +93,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_values),   cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_subnormals),     cmocka_unit_test(test_specials),
-        cmocka_unit_test(test_round_trip_all),
+        cmocka_unit_test(test_round_trip_all), cmocka_unit_test(test_ties_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

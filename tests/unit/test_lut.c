@@ -196,18 +196,18 @@ static void test_cdp_counts_by_hand(void **state)
     assert_int_equal(s.le_overflow, 3);
     assert_int_equal(s.lo_underflow, 4);
     assert_int_equal(s.lo_overflow, 2);
-    /* histogram over [0, 1124]: -5 below, 5000 above */
-    assert_int_equal(s.hist_below, 1);
-    assert_int_equal(s.hist_above, 1);
+    /* histogram: below and above are the samples under- or overflowing both
+     * tables (-5, 0 and 1124, 5000: the underflow and overflow counts); the
+     * rest in bins over [0, 1124], 1125 / 32 = 35.2 wide: 50 | 100 101 | ... */
+    assert_int_equal(s.hist_below, s.underflow);
+    assert_int_equal(s.hist_above, s.overflow);
     uint64_t in_bins = 0;
     for (int b = 0; b < DLA_LUT_HIST_BINS; b++)
         in_bins += s.hist[b];
-    assert_int_equal(in_bins, 7);
-    /* bins are 1125 / 32 = 35.2 wide: 0 | 50 | 100 101 | ... */
-    assert_int_equal(s.hist[0], 1);
+    assert_int_equal(in_bins, 5);
     assert_int_equal(s.hist[1], 1);
     assert_int_equal(s.hist[2], 2);
-    assert_int_equal(s.hist[DLA_LUT_HIST_BINS - 1], 1); /* 1124 */
+    assert_int_equal(s.hist[29], 2); /* 1023, 1024 */
 
     /* one table underflows while the other overflows: counted as hybrid.
      * LE covers (2000, 2064), LO (0, 256); x = 1000 is below LE, above LO */
@@ -367,6 +367,54 @@ static void test_sdp_counts_by_hand(void **state)
     assert_int_equal(s.underflow, 2);
     assert_int_equal(s.overflow, 2);
     assert_int_equal(s.hybrid, 5);
+}
+
+/* SDP with the LE table in exponent mode (the LUT chapter: coverage 2^offset
+ * above the start) and LO far above, as trace sdp_3x3x33_ew_le_exp_int8
+ * programs them: every int8 input underflows both tables.  The figures must
+ * add up the chapter's way: each table's hits + underflows + overflows are
+ * the lookups, and the histogram's below equals the double underflows
+ * (127, the LE start itself, underflows: log2 of 0 does not exist). */
+static void test_sdp_exponent_counts_add_up(void **state)
+{
+    (void)state;
+    struct lut_cfg c = linear_cfg(0, 0, 0, 0);
+    c.le_linear = false;
+    c.le_start = 0x7f;
+    c.le_end = 0x81;
+    c.le_index_offset = 0xc1; /* -63 */
+    c.lo_start = 0x53b19eb3;
+    c.lo_end = 0x53b1a0b3;
+    c.lo_index_select = 1;
+    c.uflow_lo = true;
+    c.hybrid_lo = true;
+    struct dla_lut_stats s;
+    lut_stats_begin(&s);
+    for (int32_t x = -128; x <= 127; x++) {
+        struct lut_pick p;
+        lut_sdp_index(&c, x, &p);
+        assert_int_equal(p.table, LUT_LO); /* the underflow priority */
+        lut_sdp_count(&c, &p, x, false, &s);
+    }
+    assert_int_equal(s.lookups, 256);
+    assert_int_equal(s.underflow, 256);
+    assert_int_equal(s.le_underflow, 256); /* LE underflowed too, though LO was chosen */
+    assert_int_equal(s.lo_underflow, 256);
+    assert_int_equal(s.le_hit + s.le_underflow + s.le_overflow, s.lookups);
+    assert_int_equal(s.lo_hit + s.lo_underflow + s.lo_overflow, s.lookups);
+    assert_int_equal(s.hist_below, s.underflow);
+    assert_int_equal(s.hist_above, 0);
+    /* one above the start hits LE's first entry: 2^0 >= 2^-63 */
+    struct lut_pick p;
+    lut_sdp_index(&c, 128, &p);
+    assert_true(p.le_hit);
+    assert_false(p.le_uflow);
+    assert_true(p.lo_uflow);
+    lut_stats_begin(&s);
+    lut_sdp_count(&c, &p, 128, false, &s);
+    assert_int_equal(s.hist_below, 0);
+    assert_int_equal(s.le_underflow, 0);
+    assert_int_equal(s.lo_underflow, 1);
 }
 
 static void test_sdp_index_and_interpolation(void **state)
@@ -588,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_cdp_hostile_config),
         cmocka_unit_test(test_cdp_fp16_lookup),
         cmocka_unit_test(test_sdp_counts_by_hand),
+        cmocka_unit_test(test_sdp_exponent_counts_add_up),
         cmocka_unit_test(test_sdp_index_and_interpolation),
         cmocka_unit_test(test_sdp_exponent_fraction),
         cmocka_unit_test(test_sdp_fp_index),

@@ -1,7 +1,9 @@
 /* Decoder plugins: the shipped decoders load; broken ones (wrong ABI version,
  * no decoder symbol, an unusable descriptor, not a shared object, a second
- * decoder of the same name) are refused with a message naming the file and
- * the reason, and never called. */
+ * decoder of the same name, a command set of another version or a command
+ * that takes a built-in name) are refused with a message naming the file and
+ * the reason, and never called.  Plugin commands (aie, sophon) join help,
+ * completion and dispatch, and read the run through struct dladbg_run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 
 #include "dbg_fixture.h"
 #include "plugin_host.h"
+#include "plugin_run.h"
 
 static void test_path(char *buf, size_t len, const char *name)
 {
@@ -23,14 +26,21 @@ static void test_shipped_decoders(void **state)
     struct plugin_host *ph = plugin_host_create();
     char dir[512];
     snprintf(dir, sizeof dir, "%s/plugins", fixture_build());
-    assert_int_equal(plugin_host_scan(ph, dir, NULL, NULL), 6);
-    const char *names[] = {"layers", "regs", "dma", "lut", "perf", "cbuf"};
-    for (size_t i = 0; i < 6; i++) {
+    assert_int_equal(plugin_host_scan(ph, dir, NULL, NULL), 8);
+    const char *names[] = {"layers", "regs", "dma", "lut", "perf", "cbuf", "aie", "sophon"};
+    for (size_t i = 0; i < 8; i++) {
         const struct plugin_info *p = plugin_host_find(ph, names[i]);
         assert_non_null(p);
         assert_int_equal(p->dec->abi_version, DLADBG_DECODER_ABI_VERSION);
         assert_true(p->dec->n_columns >= 1);
+        /* the six decoders of version 1 add no commands and load as before */
+        assert_int_equal(p->cmds != NULL, i >= 6);
     }
+    const struct dladbg_command *c = plugin_host_command(ph, "aie", NULL);
+    assert_non_null(c);
+    assert_non_null(c->complete);
+    assert_non_null(plugin_host_command(ph, "sophon", NULL));
+    assert_null(plugin_host_command(ph, "layers", NULL));
     /* "layers" has the columns the issue asks for */
     const struct dladbg_decoder *l = plugin_host_find(ph, "layers")->dec;
     const char *want[] = {"index",       "unit",          "op",          "group",
@@ -73,6 +83,10 @@ static void test_broken_plugins_refused(void **state)
     expect_refused(path, "no symbol \"dladbg_decoder\"");
     test_path(path, sizeof path, "bad_columns");
     expect_refused(path, "0 columns");
+    snprintf(want, sizeof want, "command set ABI version %d, but this dladbg speaks version %d",
+             DLADBG_COMMANDS_ABI_VERSION + 41, DLADBG_COMMANDS_ABI_VERSION);
+    test_path(path, sizeof path, "bad_commands");
+    expect_refused(path, want);
     fixture_write("fake.so", "this is not a shared object\n");
     fixture_path(path, sizeof path, "fake.so");
     expect_refused(path, "cannot load it");
@@ -93,8 +107,10 @@ static void test_scan_reports_refusals(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/tests/plugins", fixture_build());
     int refusals = 0;
-    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 0);
-    assert_int_equal(refusals, 3);
+    /* a bare host knows no built-in commands: only "clashing" is usable */
+    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 1);
+    assert_non_null(plugin_host_find(ph, "clashing"));
+    assert_int_equal(refusals, 4);
     assert_int_equal(plugin_host_scan(ph, "/nonexistent/folder", record_refusal, &refusals), 0);
     plugin_host_destroy(ph);
 }
@@ -120,6 +136,150 @@ static void test_commands(void **state)
     dbg_destroy(d);
 }
 
+struct cands {
+    char all[4096];
+};
+
+static void add_cand(void *ctx, const char *c)
+{
+    struct cands *k = ctx;
+    size_t n = strlen(k->all);
+    snprintf(k->all + n, sizeof k->all - n, "[%s]", c);
+}
+
+static struct cands complete(struct dbg *d, const char *line)
+{
+    struct cands k = {{0}};
+    size_t start;
+    dbg_complete(d, line, strlen(line), &start, add_cand, &k);
+    return k;
+}
+
+static void expect_text(const char *want)
+{
+    if (!strstr(fixture_out.text, want))
+        fail_msg("output does not hold \"%s\":\n%s", want, fixture_out.text);
+}
+
+/* aie and sophon add commands: help lists and describes them, Tab completes
+ * them and their words, their output reaches the command's sink (the TUI's
+ * console pane is one), and a failure names what is wrong. */
+static void test_plugin_commands(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_dbg();
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "help"), CMD_OK);
+    expect_text("aie tiling BUFFER_DIM TILING_DIM OFFSET");
+    expect_text("Sophon BM1684x local-memory layouts");
+    assert_int_equal(fixture_exec(d, "help aie"), CMD_OK);
+    expect_text("usage: aie tiling");
+    expect_text("16-bit data move in pairs");
+    assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
+    expect_text("commands: aie");
+    assert_string_equal(complete(d, "ai").all, "[aie]");
+    assert_string_equal(complete(d, "sop").all, "[sophon]");
+    assert_string_equal(complete(d, "aie ").all, "[tiling][streams]");
+    assert_string_equal(complete(d, "aie t").all, "[tiling]");
+    assert_string_equal(complete(d, "aie tiling {8} {4} {0} type int1").all, "[int16]");
+    assert_string_equal(complete(d, "sophon layout 2,3,4,5 dt").all, "[dtype]");
+    assert_string_equal(complete(d, "sophon layout 2,3,4,5 dtype b").all, "[bf16]");
+    /* unique prefixes work as for built-in commands */
+    assert_int_equal(fixture_exec(d, "ai tiling {8} {4} {0} {0,4,2}"), CMD_OK);
+    expect_text("tile 0 at (0): 0 1 2 3");
+    expect_text("tile 1 at (4): 4 5 6 7");
+    assert_int_equal(fixture_exec(d, "aie tiling {8} {3} {0} type int16"), CMD_ERROR);
+    expect_text("aie: tiling_dimension[0] = 3 is not a multiple of 2");
+    assert_int_equal(fixture_exec(d, "aie streams"), CMD_OK);
+    expect_text("No hardware layer");
+    assert_int_equal(fixture_exec(d, "sophon layout 2,3,4,5 dtype fp16 npus 4 npu 2"), CMD_OK);
+    expect_text("strides (elements): N 64, C 32, H 5, W 1; 2 channels per NPU");
+    assert_int_equal(fixture_exec(d, "sophon layout 2,3"), CMD_ERROR);
+    expect_text("usage: sophon layout");
+    dbg_destroy(d);
+}
+
+/* A plugin command may not take a built-in command's name. */
+static void test_command_clash(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_dbg();
+    assert_non_null(d);
+    char path[600], cmd[700];
+    test_path(path, sizeof path, "clashing_command");
+    snprintf(cmd, sizeof cmd, "plugins load %s", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    expect_text("command \"break\" is already taken");
+    assert_int_equal(fixture_exec(d, "help break"), CMD_OK);
+    expect_text("usage: break");
+    dbg_destroy(d);
+}
+
+/* struct dladbg_run: a layer's registers are the ones it started with, not
+ * what later layers wrote; the streams the aie plugin derives from them are
+ * the addresses the model's DMA accessed. */
+static void test_run_access(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t4", 4);
+    char path[600];
+    fixture_path(path, sizeof path, "t4");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    struct plugin_run pr;
+    plugin_run_init(&pr, d->session, d->ring);
+    const struct dladbg_run *run = &pr.run;
+    assert_int_equal(run->layer_count(run), 4);
+    assert_string_equal(run->config, "nv_full");
+    assert_int_equal(run->atom_bytes, 32);
+    for (uint32_t l = 0; l < 4; l++) {
+        uint32_t v = 0;
+        assert_int_equal(run->layer_reg(run, l, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), 0);
+        assert_int_equal(v, 0x80100000u + l * 0x1000u);
+        assert_int_equal(run->layer_reg(run, l, "BDMA", "CFG_LINE_REPEAT", "NUMBER", &v), 0);
+        assert_int_equal(v, 7);
+    }
+    uint32_t v;
+    /* back to an earlier layer after a later one: the replay starts over */
+    assert_int_equal(run->layer_reg(run, 1, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), 0);
+    assert_int_equal(v, 0x80101000u);
+    assert_int_equal(run->layer_reg(run, 9, "BDMA", "CFG_LINE", NULL, &v), -1);
+    assert_int_equal(run->layer_reg(run, 0, "BDMA", "NO_SUCH_REG", NULL, &v), -1);
+    assert_int_equal(run->layer_reg(run, 0, "BDMA", "CFG_LINE", "NO_FIELD", &v), -1);
+    uint8_t byte;
+    assert_int_equal(run->read_mem(run, "dram", 0x80100000, &byte, 1), 0);
+    assert_int_equal(byte, 5); /* source.dat's first byte, copied by layer 0 */
+    assert_int_equal(run->read_mem(run, "flash", 0, &byte, 1), -1);
+    struct dladbg_layer info;
+    assert_int_equal(run->layer(run, 3, &info), 0);
+    assert_string_equal(info.unit, "BDMA");
+    assert_int_equal(run->layer(run, 4, &info), -1);
+    assert_int_equal(fixture_exec(d, "aie streams"), CMD_OK);
+    expect_text("8 streams: 8 match the model's transfers, 0 do not");
+    assert_int_equal(fixture_exec(d, "aie streams 2"), CMD_OK);
+    expect_text("layer 2 (BDMA) bdma.wr write, destination 1 operation, 256 bytes:");
+    expect_text("2 streams: 2 match");
+    assert_string_equal(complete(d, "aie streams ").all, "[0][1][2][3]");
+    assert_int_equal(fixture_exec(d, "aie streams 4"), CMD_ERROR);
+    expect_text("no layer \"4\" (the run has 4)");
+    plugin_run_release(&pr);
+    dbg_destroy(d);
+    /* a ring too short to reach back to layer 0's start: that is said, not guessed */
+    struct dbg_options opt = {.batch = true, .no_builtin_plugins = true, .trace_ring_events = 24};
+    d = dbg_create(&opt, &fixture_sink);
+    char err[256];
+    assert_true(dbg_open(d, path, err, sizeof err));
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_true(trace_ring_dropped(d->ring) > 0);
+    plugin_run_init(&pr, d->session, d->ring);
+    assert_int_equal(run->layer_reg(run, 0, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), -1);
+    assert_int_equal(run->layer_reg(run, 3, "BDMA", "CFG_DST_ADDR_LOW", NULL, &v), 0);
+    assert_int_equal(v, 0x80103000u);
+    plugin_run_release(&pr);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +287,9 @@ int main(void)
         cmocka_unit_test(test_broken_plugins_refused),
         cmocka_unit_test(test_scan_reports_refusals),
         cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_plugin_commands),
+        cmocka_unit_test(test_command_clash),
+        cmocka_unit_test(test_run_access),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "dla_priv.h"
 #include "regdb.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -178,6 +179,7 @@ static void check_map_invariants(const struct regdb_map *map)
                 assert_true(u->regs[ri - 1].offset < r->offset);
             assert_int_equal(r->offset % 4, 0);
             assert_int_equal(r->dual, u->op_enable != 0xffff && r->offset >= u->op_enable);
+            assert_true(r->offset / 4u < DLA_REG_WORDS); /* the model's register storage */
             uint32_t all = 0, reset = 0;
             for (size_t fi = 0; fi < r->n_fields; fi++) {
                 const struct regdb_field *f = &r->fields[fi];

@@ -867,20 +867,22 @@ static void test_on_the_fly_batches_and_pdp(void **state)
                     assert_int_equal((int8_t)got, want);
                 }
     one_stage_close(&f);
-    /* the same layer handed to PDP: the converted values of the real channels */
+    /* the same layer handed to PDP: whole atoms, the padding channels computed
+     * from CACC's zeros as they would be written to memory */
     wr(wd.d, "SDP.D_FEATURE_MODE_CFG", 1 | 2 | (batches - 1) << 8);
     struct dla_cube to_pdp = {0};
     flying_open(&f, wd.d);
     assert_int_equal(sdp_execute(wd.d, &f.x, 0, 0xff, &in, &to_pdp), 0);
     assert_int_equal(f.pipe.n_writes, 0);
-    assert_int_equal(to_pdp.c, L.c);
+    assert_true(wd.cw > L.c);
+    assert_int_equal(to_pdp.c, wd.cw);
     assert_int_equal(to_pdp.n, batches);
     assert_int_equal(to_pdp.kind, DLA_CUBE_INT);
     for (uint32_t b = 0; b < batches; b++)
-        for (uint32_t c = 0; c < L.c; c++) {
+        for (uint32_t c = 0; c < wd.cw; c++) {
             bool sat;
-            int32_t want =
-                ref_element(&wd, &L, in.v[cube_index(&in, b, c, 1, 2)], c, 1, 2, &sat, NULL);
+            long double v = c < L.c ? in.v[cube_index(&in, b, c, 1, 2)] : 0;
+            int32_t want = ref_element(&wd, &L, v, c, 1, 2, &sat, NULL);
             assert_int_equal(to_pdp.v[cube_index(&to_pdp, b, c, 1, 2)], want);
         }
     one_stage_close(&f);

@@ -180,8 +180,15 @@ static void test_int16_lookup_cases_and_counters(void **state)
     assert_int_equal(ev.n, 1);
     assert_int_equal(ev.last.lookups, 96);
     assert_int_equal(ev.last.le_hit, 16);
+    /* each table's own range (what only the debugger shows): LE underflows
+     * in cases 0, 1, 5 and overflows in 3, 4; LO under in 0, over in 4, so
+     * each table's hits + underflows + overflows are the lookups */
+    assert_int_equal(ev.last.le_underflow, 48);
+    assert_int_equal(ev.last.le_overflow, 32);
     assert_int_equal(ev.last.lo_underflow, 16);
-    assert_int_equal(ev.last.le_overflow, 16);
+    assert_int_equal(ev.last.lo_overflow, 16);
+    assert_int_equal(ev.last.hist_below, 16); /* case 0: both under */
+    assert_int_equal(ev.last.hist_above, 16); /* case 4: both over */
     dla_destroy(d);
 }
 

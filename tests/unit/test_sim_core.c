@@ -95,6 +95,63 @@ static uint32_t rd(struct dla *d, const char *name)
 
 /* ---------------------------------------------------------------- registers */
 
+/* CSB accesses take bus time (nv_full calibrated: a posted write 1 cycle, a
+ * read 18), let pass by dla_csb_settle between driver actions; peeks are
+ * free, and the time lets due hardware events happen. */
+static void test_csb_access_time(void **state)
+{
+    (void)state;
+    struct fixture f = make("nv_full");
+    const struct dla_config *cfg = dla_cfg(f.d);
+    wr(f.d, "BDMA.CFG_LINE", 7);
+    (void)rd(f.d, "BDMA.CFG_LINE");
+    (void)dla_csb_peek(f.d, addr_of(f.d, "BDMA.CFG_LINE"));
+    assert_int_equal(dla_now(f.d), 0); /* accesses happen now */
+    dla_csb_settle(f.d);
+    assert_int_equal(dla_now(f.d), cfg->csb_write_cycles + cfg->csb_read_cycles);
+    assert_int_equal(cfg->csb_write_cycles, 1);
+    assert_int_equal(cfg->csb_read_cycles, 18);
+    dla_csb_settle(f.d); /* nothing more owed */
+    assert_int_equal(dla_now(f.d), 19);
+    /* the CBUF flush (cycle 4096) happens during reads that span it */
+    for (int i = 0; i < 230; i++)
+        (void)rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS");
+    dla_csb_settle(f.d);
+    assert_int_equal(dla_now(f.d), 19 + 230 * 18);
+    assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 1);
+    drop(&f);
+}
+
+/* After reset the CBUF flush runs for the configuration's count of core
+ * clocks (nv_full 4096: NV_NVDLA_CDMA_cvt.v's 13-bit counter; nv_small 8192;
+ * nv_medium_512 16384) before S_CBUF_FLUSH_STATUS reads FLUSH_DONE, which
+ * then stays set whatever is written; a reset starts it again. */
+static void test_cbuf_flush_after_reset(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *config;
+        uint64_t cycles;
+    } cases[] = {{"nv_full", 4096}, {"nv_small", 8192}, {"nv_medium_512", 16384}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fixture f = make(cases[i].config);
+        assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 0);
+        assert_false(dla_busy(f.d)); /* the flush is no operation */
+        assert_int_equal(dla_next_event_cycle(f.d), cases[i].cycles);
+        dla_idle(f.d, cases[i].cycles - 1);
+        assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 0);
+        assert_true(dla_advance(f.d));
+        assert_int_equal(dla_now(f.d), cases[i].cycles);
+        assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 1);
+        wr(f.d, "CDMA.S_CBUF_FLUSH_STATUS", 0);
+        assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 1);
+        assert_false(dla_advance(f.d));
+        dla_reset(f.d);
+        assert_int_equal(rd(f.d, "CDMA.S_CBUF_FLUSH_STATUS"), 0);
+        drop(&f);
+    }
+}
+
 static void test_reset_values(void **state)
 {
     (void)state;
@@ -463,6 +520,8 @@ int main(void)
         cmocka_unit_test(test_bdma_slots_and_perf),
         cmocka_unit_test(test_bdma_out_of_range),
         cmocka_unit_test(test_snapshot_restore),
+        cmocka_unit_test(test_cbuf_flush_after_reset),
+        cmocka_unit_test(test_csb_access_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,8 +141,11 @@ static void test_keys_to_readline(void **state)
     assert_memory_equal(buf, "\033[3~", 4);
     assert_int_equal(keys_to_readline(KEY_BACKSPACE, buf, sizeof buf), 1);
     assert_int_equal(buf[0], 0x7f);
+    /* Enter is C-m (accept-line, also ending a Ctrl-R search); C-j only ends the search */
     assert_int_equal(keys_to_readline(KEY_ENTER, buf, sizeof buf), 1);
-    assert_int_equal(buf[0], '\n');
+    assert_int_equal(buf[0], '\r');
+    assert_int_equal(keys_to_readline('\n', buf, sizeof buf), 1);
+    assert_int_equal(buf[0], '\r');
     assert_int_equal(keys_to_readline('x', buf, sizeof buf), 1);
     assert_int_equal(buf[0], 'x');
     assert_int_equal(keys_to_readline('\t', buf, sizeof buf), 1);

@@ -26,10 +26,14 @@
  * Every cycle figure is model-derived (dladbg's timing model, not RTL).
  *
  * The ABI version changes whenever a structure below changes incompatibly;
- * new fields are only ever appended, and struct_size says how much is there. */
+ * new fields are only ever appended, and struct_size says how much is there.
+ * Version 1 grew, compatibly: struct dladbg_run (read-only access to the run,
+ * also reachable from a decoder through host->run) and the optional
+ * "dladbg_commands" symbol that adds console commands (end of this file). */
 #ifndef DLADBG_DECODER_H
 #define DLADBG_DECODER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -92,6 +96,9 @@ struct dladbg_layer {
     const struct dladbg_counter *counters;
     const struct dladbg_lut_stats *lut; /* NULL when the layer used no LUT */
     const char *lut_unit;               /* "SDP" or "CDP" with lut */
+    /* what macs counts for this unit: "MACs" (CONV), "bytes" (BDMA),
+     * "elements" (SDP, RUBIK), "pool reads" (PDP), "LRN terms" (CDP) */
+    const char *work_unit;
 };
 
 struct dladbg_intr_event {
@@ -140,6 +147,37 @@ struct dladbg_event {
     } u;
 };
 
+/* ---------------------------------------------------------------- the run
+ * Read-only access to the current run, for views that need more than the
+ * event stream: layers, the register values a layer ran with, the events
+ * again, memory.  Handed to commands (below) and, appended to struct
+ * dladbg_host, to decoders.  Every function returns 0 on success and -1 when
+ * what was asked for does not exist. */
+typedef void (*dladbg_event_fn)(void *ctx, const struct dladbg_event *ev);
+
+struct dladbg_run {
+    uint32_t struct_size; /* sizeof(struct dladbg_run) of the host */
+    const char *config;   /* hardware configuration, "nv_full"; "" without an open file */
+    uint32_t atom_bytes;  /* memory atom of the configuration (32 nv_full, 8 nv_small) */
+    /* Hardware layers recorded so far (0 without an open file). */
+    uint32_t (*layer_count)(const struct dladbg_run *run);
+    /* Layer index's record; its strings stay valid until the next call. */
+    int (*layer)(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out);
+    /* The value register unit.reg ("SDP", "D_DST_LINE_STRIDE"), or one field
+     * of it (field non-NULL), held in the layer's register group when the
+     * layer started (now, if it has not started).  -1 also when the event
+     * ring no longer reaches back to the layer's start. */
+    int (*layer_reg)(const struct dladbg_run *run, uint32_t layer, const char *unit,
+                     const char *reg, const char *field, uint32_t *value);
+    /* The events of the run, oldest first, then one DLADBG_EV_LAYER_RECORD
+     * per layer: the same stream an export gives a decoder. */
+    void (*each_event)(const struct dladbg_run *run, dladbg_event_fn fn, void *ctx);
+    /* Memory as it is now; space "dram" or "cvsram". */
+    int (*read_mem)(const struct dladbg_run *run, const char *space, uint64_t addr, void *buf,
+                    size_t len);
+    void *host_private; /* dladbg's, do not touch */
+};
+
 /* Services of the host. */
 struct dladbg_host {
     uint32_t struct_size;
@@ -149,7 +187,11 @@ struct dladbg_host {
     void (*error)(const struct dladbg_host *host, const char *message);
     const char *config; /* hardware configuration name, "nv_full" */
     void *host_private; /* dladbg's, do not touch */
+    /* Appended in dladbg 1.1 (check struct_size >= DLADBG_HOST_HAS_RUN): */
+    const struct dladbg_run *run;
 };
+
+#define DLADBG_HOST_HAS_RUN (offsetof(struct dladbg_host, run) + sizeof(const void *))
 
 struct dladbg_decoder {
     uint32_t abi_version; /* DLADBG_DECODER_ABI_VERSION */
@@ -163,6 +205,60 @@ struct dladbg_decoder {
     void (*event)(void *state, const struct dladbg_host *host, const struct dladbg_event *ev);
     /* Flush remaining rows and free the state. */
     void (*close)(void *state, const struct dladbg_host *host);
+};
+
+/* ---------------------------------------------------------------- commands
+ * Optional: a plugin that also exports
+ *
+ *     const struct dladbg_command_set dladbg_commands = {
+ *         .abi_version = DLADBG_COMMANDS_ABI_VERSION,
+ *         .struct_size = sizeof(struct dladbg_command_set),
+ *         .command_size = sizeof(struct dladbg_command),
+ *         .n_commands = 1,
+ *         .commands = (const struct dladbg_command[]){
+ *             {"hello", "hello [NAME]", "Greet NAME.", hello_exec, hello_complete}},
+ *     };
+ *
+ * adds console commands: they run from the console, the TUI's console pane
+ * and batch scripts, "help" lists them and Tab completes their words.  A
+ * plugin without the symbol loads as before; one whose command set is
+ * malformed (another version, a name that clashes with a built-in or loaded
+ * command) is refused as a whole. */
+#define DLADBG_COMMANDS_ABI_VERSION 1
+#define DLADBG_COMMANDS_SYMBOL      "dladbg_commands"
+#define DLADBG_COMMANDS_MAX         16
+
+/* What a command's exec and complete get from dladbg. */
+struct dladbg_console {
+    uint32_t struct_size;
+    /* Output text (may hold several lines); error() also makes the command fail. */
+    void (*print)(const struct dladbg_console *con, const char *text);
+    void (*error)(const struct dladbg_console *con, const char *text);
+    const struct dladbg_run *run; /* never NULL; layer_count is 0 without a file */
+    void *host_private;           /* dladbg's, do not touch */
+};
+
+typedef void (*dladbg_offer_fn)(void *ctx, const char *candidate);
+
+struct dladbg_command {
+    const char *name;  /* the command word, [a-z0-9_-]{1,31} */
+    const char *usage; /* one line: "aie tiling BUFFER_DIM TILING_DIM OFFSET TRAVERSAL..." */
+    const char *help;  /* a few lines; the first sentence is help's summary */
+    /* argv[0] is the command word; return 0, or nonzero when it failed (after
+     * con->error() says why). */
+    int (*exec)(const struct dladbg_console *con, int argc, const char *const *argv);
+    /* Offer candidates for word argc (argv[0..argc-1] are complete, the
+     * partial word is prefix; dladbg filters by it).  May be NULL. */
+    void (*complete)(const struct dladbg_console *con, int argc, const char *const *argv,
+                     const char *prefix, dladbg_offer_fn offer, void *ctx);
+};
+
+struct dladbg_command_set {
+    uint32_t abi_version;  /* DLADBG_COMMANDS_ABI_VERSION */
+    uint32_t struct_size;  /* sizeof(struct dladbg_command_set) when built */
+    uint32_t command_size; /* sizeof(struct dladbg_command) when built: the array's stride */
+    uint32_t n_commands;   /* 1 .. DLADBG_COMMANDS_MAX */
+    const struct dladbg_command *commands;
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,23 @@
+/* Worker threads for the model's data-parallel work (convolution MACs).
+ *
+ * Results never depend on the thread count: a job splits its work by worker
+ * index into disjoint parts, every worker writes only its own outputs and
+ * statistics, and the caller combines the statistics in worker order after
+ * all have finished.  The simulation itself (events, checkpoints, the
+ * debugger) stays on the calling thread. */
+#ifndef DLA_THREADS_H
+#define DLA_THREADS_H
+
+#define DLA_MAX_THREADS 16u
+
+/* DLADBG_THREADS when set (1 = everything on the calling thread), else the
+ * online CPUs; at most DLA_MAX_THREADS. */
+unsigned dla_threads(void);
+
+/* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
+ * calling thread; returns when all are done.  A worker that cannot be
+ * started runs on the calling thread instead. */
+typedef void (*dla_work_fn)(void *ctx, unsigned worker, unsigned workers);
+void dla_parallel(unsigned workers, dla_work_fn work, void *ctx);
+
+#endif

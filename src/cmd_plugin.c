@@ -1,0 +1,149 @@
+/* Commands that plugins add (dladbg/decoder.h, "dladbg_commands"): one group
+ * of the command table whose rows are rebuilt from the loaded plugins, so
+ * that lookup, unique prefixes, "help" and dispatch treat them like built-in
+ * commands; running one hands the plugin a console (its text goes to the sink
+ * of the command, the TUI's console pane included) and the run, read-only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_priv.h"
+#include "plugin_run.h"
+
+#define PLUGIN_ROWS 64
+
+/* The command table is process-wide while plugins belong to a context: the
+ * rows name the commands of the context that synchronised them last (every
+ * dbg_exec and dbg_complete does), and executing one looks the command up in
+ * the executing context's plugins. */
+struct cmd_entry cmd_plugin_entries[PLUGIN_ROWS + 1];
+static const struct dbg *rows_owner;
+
+bool cmd_plugin_entry(const struct cmd_entry *e)
+{
+    return e >= cmd_plugin_entries && e < cmd_plugin_entries + PLUGIN_ROWS;
+}
+
+bool cmd_builtin_taken(void *ctx, const char *name)
+{
+    (void)ctx;
+    for (const struct cmd_entry *const *g = cmd_groups; *g; g++) {
+        if (*g == cmd_plugin_entries)
+            continue;
+        const struct cmd_entry *e = cmd_lookup(*g, name, NULL);
+        /* an exact name, or an alias (a name that does not extend the word) */
+        if (e && (!strcasecmp(e->name, name) || strncasecmp(e->name, name, strlen(name))))
+            return true;
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------- console */
+
+struct console {
+    struct dladbg_console con; /* first: the plugin gets a pointer to it */
+    struct dbg *d;
+    struct cmd_args *a;
+    bool failed;
+};
+
+static struct console *console_of(const struct dladbg_console *con)
+{
+    return con->host_private;
+}
+
+/* Text of any length, line by line (cmd_out's buffer holds one line). */
+static void each_line(struct console *c, enum dbg_out_kind kind, const char *text)
+{
+    while (text && *text) {
+        size_t n = strcspn(text, "\n");
+        cmd_out(c->d, kind, "%.*s", (int)n, text);
+        text += n + (text[n] == '\n');
+    }
+}
+
+static void console_print(const struct dladbg_console *con, const char *text)
+{
+    each_line(console_of(con), DBG_OUT_TEXT, text);
+}
+
+static void console_error(const struct dladbg_console *con, const char *text)
+{
+    struct console *c = console_of(con);
+    c->failed = true;
+    cmd_fail(c->d, c->a, "%s", text && *text ? text : "failed");
+}
+
+static void console_init(struct console *c, struct plugin_run *pr, struct dbg *d,
+                         struct cmd_args *a)
+{
+    plugin_run_init(pr, d->session, d->ring);
+    *c = (struct console){.d = d, .a = a};
+    c->con = (struct dladbg_console){.struct_size = sizeof c->con,
+                                     .print = console_print,
+                                     .error = console_error,
+                                     .run = &pr->run,
+                                     .host_private = c};
+}
+
+static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
+{
+    const struct dladbg_command *pc = plugin_host_command(d->plugins, a->path, NULL);
+    if (!pc)
+        return cmd_fail(d, a, "no plugin of this session provides \"%s\"", a->path);
+    const char *argv[CMD_MAX_WORDS + 1];
+    int argc = 0;
+    argv[argc++] = pc->name;
+    for (int i = 0; i < cmd_nargs(a); i++)
+        argv[argc++] = cmd_arg(a, i);
+    argv[argc] = NULL;
+    struct plugin_run pr;
+    struct console c;
+    console_init(&c, &pr, d, a);
+    int rc = pc->exec(&c.con, argc, argv);
+    plugin_run_release(&pr);
+    if (rc != 0 && !c.failed)
+        return cmd_fail(d, a, "failed");
+    return rc == 0 && !c.failed ? CMD_OK : CMD_ERROR;
+}
+
+void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
+                         const char *word, dladbg_offer_fn offer, void *ctx)
+{
+    const struct dladbg_command *pc = plugin_host_command(d->plugins, e->name, NULL);
+    if (!pc || !pc->complete)
+        return;
+    const char *words[CMD_MAX_WORDS + 1];
+    int n = 0;
+    words[n++] = pc->name;
+    for (int i = 1; i < argc && n < CMD_MAX_WORDS; i++)
+        words[n++] = argv[i];
+    words[n] = NULL;
+    struct plugin_run pr;
+    struct console c;
+    console_init(&c, &pr, d, NULL);
+    pc->complete(&c.con, n, words, word, offer, ctx);
+    plugin_run_release(&pr);
+}
+
+/* ---------------------------------------------------------------- the rows */
+
+void cmd_plugin_sync(struct dbg *d)
+{
+    memset(cmd_plugin_entries, 0, sizeof cmd_plugin_entries);
+    rows_owner = d;
+    size_t row = 0;
+    for (size_t i = 0; d && i < plugin_host_count(d->plugins); i++) {
+        const struct plugin_info *pi = plugin_host_get(d->plugins, i);
+        for (uint32_t k = 0; pi->cmds && k < pi->cmds->n_commands && row < PLUGIN_ROWS; k++) {
+            const struct dladbg_command *pc = plugin_command_at(pi, k);
+            cmd_plugin_entries[row++] = (struct cmd_entry){
+                .name = pc->name, .usage = pc->usage, .help = pc->help, .exec = do_plugin_command};
+        }
+    }
+}
+
+void cmd_plugin_forget(const struct dbg *d)
+{
+    if (rows_owner == d)
+        cmd_plugin_sync(NULL);
+}

@@ -1,0 +1,91 @@
+/* Choosing the configuration of a session (see config_choice.h). */
+#include "config_choice.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config_detect.h"
+#include "loadable.h"
+#include "path.h"
+#include "sample_net.h"
+#include "trace.h"
+
+/* A trace dladbg exported ("export txn") names the configuration it ran on in
+ * its first line: "# exported by dladbg V from FILE (configuration NAME)". */
+static const struct dla_config *exported_config(const char *file)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp)
+        return NULL;
+    char line[8192];
+    const struct dla_config *c = NULL;
+    if (fgets(line, sizeof line, fp) && !strncmp(line, "# exported by dladbg ", 21)) {
+        const char *at = strstr(line, "(configuration ");
+        char name[64];
+        if (at && sscanf(at, "(configuration %63[^)])", name) == 1)
+            c = dla_config_find(name);
+    }
+    fclose(fp);
+    return c;
+}
+
+/* What the file tells; false when it tells nothing (or cannot be read: the
+ * driver then reports why). */
+static bool detect(const char *path, enum trace_kind kind, const char *file,
+                   struct cfg_detection *det)
+{
+    char err[512];
+    if (kind == TRACE_TXN)
+        return config_detect_txn(file, det, err, sizeof err) && det->evidence;
+    if (kind != TRACE_NONE)
+        return false;
+    struct loadable *l = sample_net_load(path, err, sizeof err);
+    if (!l)
+        return false;
+    config_detect_loadable(l, det);
+    loadable_free(l);
+    return det->evidence;
+}
+
+const struct dla_config *config_choose(const char *path, const struct dla_config *asked,
+                                       struct report *rep, char *err, size_t errlen)
+{
+    char file[4096], name[256], line[600];
+    enum trace_kind kind = trace_detect(path, file, sizeof file);
+    const struct dla_config *exported = kind == TRACE_TXN ? exported_config(file) : NULL;
+    if (!asked && exported) {
+        if (exported != dla_config_default())
+            report_msg(rep, REPORT_NOTE,
+                       "configuration %s (the trace was exported from a run on it; use --config "
+                       "to choose another)",
+                       exported->name);
+        return exported;
+    }
+    if (kind == TRACE_CFG) {
+        if (asked)
+            return asked;
+        const char *hint = trace_cfg_config_hint(file);
+        const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
+        report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",
+                   c->name, hint ? "from the trace's folder" : "v2 trace default");
+        return c;
+    }
+    struct cfg_detection det;
+    if (exported || !detect(path, kind, file, &det))
+        return asked ? asked : dla_config_default();
+    path_last_component(kind == TRACE_TXN ? file : path, name, sizeof name);
+    const char *verb = kind == TRACE_TXN ? "written for" : "compiled for";
+    const struct cfg_fit *best = &det.fits[0];
+    if (asked) {
+        const struct cfg_fit *f = config_detection_fit(&det, asked);
+        if (f && f->violations && !best->violations) {
+            snprintf(err, errlen, "%s: %s %s, it cannot run on %s: %s (use --config %s)", name,
+                     verb, best->cfg->name, asked->name, f->why_not, best->cfg->name);
+            return NULL;
+        }
+        return asked;
+    }
+    config_detection_line(&det, name, verb, line, sizeof line);
+    report_msg(rep, REPORT_INFO, "%s", line); /* -q leaves it out */
+    return best->cfg;
+}

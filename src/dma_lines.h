@@ -1,0 +1,50 @@
+/* The 64-byte DRAM lines the model's DMA clients read and wrote, as sets:
+ * the golden NVIDIA's virtual platform records for address generation
+ * (vp_traces/: VP_mem_rd, VP_mem_wr list one hex line address a line).
+ * A listener on the model collects them from DLA_EV_DMA events (host loads
+ * and debugger pokes are not DMA); each transfer marks every line its byte
+ * range touches. */
+#ifndef DLADBG_DMA_LINES_H
+#define DLADBG_DMA_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dla.h"
+
+#define DMA_LINE_BYTES 64u
+
+struct line_set {
+    uint64_t *slots; /* open addressing; 0 is empty, so line n is stored as n + 1 */
+    size_t cap, count;
+};
+
+void line_set_free(struct line_set *s);
+/* false when memory runs out (the set is left as it was). */
+bool line_set_add(struct line_set *s, uint64_t line);
+bool line_set_has(const struct line_set *s, uint64_t line);
+/* The line numbers in ascending order, malloc'ed (NULL when empty or out of memory). */
+uint64_t *line_set_sorted(const struct line_set *s);
+
+/* Read a golden list: one hex byte address a line (optional 0x; blank lines
+ * and '#' comments skipped), each mapped to its line.  false with
+ * "FILE:LINE: expected ..." in err. */
+bool line_set_read(struct line_set *s, const char *path, char *err, size_t errlen);
+
+struct dma_lines {
+    struct line_set read, written;
+    struct dla *dla;
+    int listener;
+    bool out_of_memory;
+};
+
+void dma_lines_init(struct dma_lines *l);
+void dma_lines_attach(struct dma_lines *l, struct dla *d);
+void dma_lines_detach(struct dma_lines *l);
+void dma_lines_clear(struct dma_lines *l);
+void dma_lines_free(struct dma_lines *l);
+/* The listener (exposed for tests). */
+void dma_lines_record(void *ctx, const struct dla_event *ev);
+
+#endif

@@ -1,0 +1,38 @@
+/* The loadable's input tensor filled before the run, from what the user
+ * gave on the command line:
+ *   --image FILE  a JPEG, PGM, PPM (decoded and converted exactly as
+ *                 nvdla_runtime --image does, see input_image.h) or a DIMG;
+ *   --input FILE  the tensor's bytes: raw (exactly the tensor's buffer, in
+ *                 its memory layout) or a DIMG.
+ * A DIMG holds the elements packed c, h, w; they are placed in the tensor's
+ * surface unchanged, so its shape and element size must be the tensor's. */
+#ifndef DLADBG_INPUT_TENSOR_H
+#define DLADBG_INPUT_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dla.h"
+#include "input_image.h"
+#include "runtime.h"
+
+struct input_opts {
+    const char *image;      /* --image, or NULL */
+    const char *raw;        /* --input, or NULL */
+    struct input_norm norm; /* --mean / --normalize (fp16 tensors only) */
+};
+
+/* Fill the input tensor of rt in d; nothing to do without a file.  false
+ * with a message naming the file (and both shapes when they differ); warn
+ * (empty when none) says what the runtime would only warn about. */
+bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct input_opts *o,
+                       char *warn, size_t warnlen, char *err, size_t errlen);
+
+/* Parse --mean's value: up to four comma-separated numbers.  false with a
+ * message. */
+bool input_parse_mean(const char *text, struct input_norm *norm, char *err, size_t errlen);
+/* Parse --normalize's value: an integer 1..255 (the runtime keeps it in
+ * 8 bits).  false with a message. */
+bool input_parse_normalize(const char *text, struct input_norm *norm, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,380 @@
+/* Whole networks through the debugger as a user runs them ("run" to the
+ * end): wall time, effective GMAC/s (the convolution MACs of the run over
+ * its wall time) next to the OpenBLAS sgemm of bench_conv in this process,
+ * and the run's peak RSS growth against the network's working set (the
+ * simulated memory resident at the end).  Each network runs in a fresh
+ * process (this program executed again with --net-child), so that its peak
+ * RSS is its own and not memory the bench had already touched.
+ *
+ * Also the debugger's own costs on a real run: CSV export through the
+ * `regs` and `dma` decoders (rows per second) and `back layer` on a run of
+ * at least 100 layers.  Targets are printed as PASS/FAIL lines. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cmd.h"
+#include "mem.h"
+#include "session.h"
+#include "threads.h"
+
+#define MAX_NETS 32
+
+struct net_figures {
+    int ok;
+    double seconds;
+    unsigned long long macs, layers, working_set, rss_before_kb, rss_peak_kb;
+};
+
+
+static long rss_now_kb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *fp = fopen("/proc/self/statm", "r");
+    if (fp) {
+        if (fscanf(fp, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(fp);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* This process's peak RSS (VmHWM): the high-water mark of its own image,
+ * where getrusage() of an exec'd child also counts the image it replaced. */
+static long rss_peak_kb(void)
+{
+    long kb = 0;
+    char line[256];
+    FILE *fp = fopen("/proc/self/status", "r");
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kb;
+}
+
+/* A debugger context on path with the bench's plugins; NULL on failure. */
+static struct dbg *open_net(const char *path, const char *config, const char *input)
+{
+    struct dbg_options opt = {.batch = true};
+    opt.session.cfg = config ? dla_config_find(config) : NULL;
+    opt.session.input = input;
+    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
+    char err[512];
+    if (d && !dbg_open(d, path, err, sizeof err)) {
+        printf("net: %s: %s\n", path, err);
+        dbg_destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+static void count_macs(struct dla *dla, struct net_figures *f)
+{
+    f->layers = dla_layer_count(dla);
+    for (size_t i = 0; i < f->layers; i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->proc == DLA_P_CONV)
+            f->macs += l->macs;
+    }
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        f->working_set += mem_resident_bytes(dla_memory(dla, (enum dla_space)s));
+}
+
+/* In the child: open, run to the end, report through fd. */
+static void child_run(int fd, const char *path, const char *config, const char *input)
+{
+    config = config && *config ? config : NULL;
+    input = input && *input ? input : NULL;
+    struct net_figures f = {0};
+    f.rss_before_kb = (unsigned long long)rss_now_kb();
+    struct dbg *d = open_net(path, config, input);
+    if (d) {
+        double t0 = bench_seconds();
+        dbg_exec(d, "run", &bench_quiet_sink);
+        f.seconds = bench_seconds() - t0;
+        f.ok = session_finished(d->session);
+        count_macs(session_dla(d->session), &f);
+        f.rss_peak_kb = (unsigned long long)rss_peak_kb();
+        dbg_destroy(d);
+    }
+    if (write(fd, &f, sizeof f) != (ssize_t)sizeof f)
+        _exit(1);
+    _exit(0);
+}
+
+/* One network: best of `runs` child runs; returns false when it failed. */
+static bool measure(const char *path, const char *config, const char *input, int runs,
+                    struct net_figures *best, long *peak_kb)
+{
+    *best = (struct net_figures){.seconds = 1e30};
+    *peak_kb = 0;
+    for (int r = 0; r < runs; r++) {
+        int fds[2];
+        if (pipe(fds) != 0)
+            return false;
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) { /* a fresh image; the figures come back on fd 3 */
+            close(fds[0]);
+            if (dup2(fds[1], 3) < 0)
+                _exit(1);
+            /* OpenBLAS, linked into this program, would start its thread pool
+             * and touch its buffers while the network runs */
+            setenv("OPENBLAS_NUM_THREADS", "1", 1);
+            execl("/proc/self/exe", "bench", "--net-child", path, config ? config : "",
+                  input ? input : "", (char *)NULL);
+            _exit(1);
+        }
+        close(fds[1]);
+        struct net_figures f = {0};
+        ssize_t got = pid > 0 ? read(fds[0], &f, sizeof f) : -1;
+        close(fds[0]);
+        int status = 0;
+        if (pid > 0)
+            waitpid(pid, &status, 0);
+        if (got != (ssize_t)sizeof f || !f.ok)
+            return false;
+        long grown = (long)f.rss_peak_kb - (long)f.rss_before_kb;
+        if (grown > *peak_kb)
+            *peak_kb = grown;
+        if (f.seconds < best->seconds)
+            *best = f;
+    }
+    return true;
+}
+
+static const char *verdict(bool pass)
+{
+    return pass ? "PASS" : "FAIL";
+}
+
+/* One line of figures, and the time and memory targets. */
+static void report_net(const char *label, const char *path, const char *config,
+                       const char *input, double target_s, double sgemm_rate)
+{
+    struct net_figures f;
+    long peak_kb;
+    if (!measure(path, config, input, 3, &f, &peak_kb)) {
+        printf("net: %-28s did not run to the end (skipped)\n", label);
+        return;
+    }
+    double rate = f.seconds > 0 ? (double)f.macs / f.seconds : 0;
+    printf("net: %-28s %8.1f ms %6llu layers %9.1f MMAC %7.2f GMAC/s (%.3f x sgemm)\n", label,
+           f.seconds * 1e3, f.layers, (double)f.macs * 1e-6, rate * 1e-9,
+           sgemm_rate > 0 ? rate / sgemm_rate : 0);
+    if (target_s > 0)
+        printf("target: %-26s < %g ms: %.1f ms %s\n", label, target_s * 1e3, f.seconds * 1e3,
+               verdict(f.seconds < target_s));
+    double ws_kb = (double)f.working_set / 1024;
+    printf("target: %-26s peak RSS growth %ld KiB < 2 x working set %.0f KiB %s\n", label,
+           peak_kb, ws_kb, verdict((double)peak_kb < 2 * ws_kb));
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every .nvdla below dir (one level of folders), sorted. */
+static size_t find_loadables(const char *dir, char **out, size_t max)
+{
+    size_t n = 0;
+    DIR *top = opendir(dir);
+    struct dirent *e;
+    while (top && (e = readdir(top)) && n < max) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[1024];
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        DIR *in = opendir(sub);
+        struct dirent *f;
+        while (in && (f = readdir(in)) && n < max) {
+            size_t len = strlen(f->d_name);
+            if (len > 6 && strcmp(f->d_name + len - 6, ".nvdla") == 0) {
+                char path[2048];
+                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                out[n++] = strdup(path);
+            }
+        }
+        if (in)
+            closedir(in);
+    }
+    if (top)
+        closedir(top);
+    qsort(out, n, sizeof *out, by_name);
+    return n;
+}
+
+/* A seeded 28x28 grey image (PGM) for NN_L0_0, which the runtime converts
+ * to the input tensor (NVIDIA's regression used zeros, which the MAC cell
+ * skips; raw random bytes would fill the tensor's padding channels too). */
+static bool write_nn_input(const char *path)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return false;
+    fprintf(fp, "P5\n28 28\n255\n");
+    uint32_t st = 12345;
+    for (int i = 0; i < 28 * 28; i++) {
+        st = st * 1664525u + 1013904223u;
+        fputc((int)(st >> 24), fp);
+    }
+    return fclose(fp) == 0;
+}
+
+/* ---------------------------------------------------------------- debugger costs */
+
+static unsigned long long count_lines(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    unsigned long long n = 0;
+    int c;
+    while (fp && (c = getc(fp)) != EOF)
+        n += c == '\n';
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+static void bench_export(struct dbg *d, const char *decoder)
+{
+    char file[] = "/tmp/dladbg-bench-csv-XXXXXX", cmd[128];
+    int fd = mkstemp(file);
+    if (fd < 0)
+        return;
+    close(fd);
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder %s", file, decoder);
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        double t0 = bench_seconds();
+        enum cmd_status st = dbg_exec(d, cmd, &bench_quiet_sink);
+        double t = bench_seconds() - t0;
+        if (st != CMD_OK) {
+            printf("debug: export through %s failed (is the plugin built?)\n", decoder);
+            unlink(file);
+            return;
+        }
+        best = t < best ? t : best;
+    }
+    unsigned long long rows = count_lines(file);
+    rows -= rows > 0; /* the header */
+    unlink(file);
+    double rate = (double)rows / best;
+    printf("target: export csv --decoder %-6s >= 1M rows/s: %llu rows in %.1f ms, %.2f M rows/s "
+           "%s\n",
+           decoder, rows, best * 1e3, rate * 1e-6, verdict(rate >= 1e6));
+}
+
+static void bench_back(struct dbg *d, const char *label)
+{
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        dbg_exec(d, "run", &bench_quiet_sink);
+        double t0 = bench_seconds();
+        enum cmd_status st = dbg_exec(d, "back layer", &bench_quiet_sink);
+        double t = bench_seconds() - t0;
+        if (st != CMD_OK) {
+            printf("debug: back layer failed on %s\n", label);
+            return;
+        }
+        best = t < best ? t : best;
+    }
+    printf("target: back layer on %-22s < 50 ms: %.1f ms %s\n", label, best * 1e3,
+           verdict(best < 0.05));
+}
+
+/* The debugger's costs on the largest network at hand (>= 100 layers). */
+static void bench_debugger(char **paths, size_t n, const char *config)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct dbg *d = open_net(paths[i], config, NULL);
+        if (!d)
+            continue;
+        dbg_exec(d, "run", &bench_quiet_sink);
+        size_t layers = dla_layer_count(session_dla(d->session));
+        if (layers < 100) {
+            dbg_destroy(d);
+            continue;
+        }
+        const char *label = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+        printf("debug: %s, %zu layers\n", paths[i], layers);
+        bench_export(d, "regs");
+        bench_export(d, "dma");
+        bench_back(d, label);
+        dbg_destroy(d);
+        return;
+    }
+    printf("debug: no network of 100 layers or more at hand: CSV export and back layer "
+           "skipped\n");
+}
+
+int bench_net_child(int argc, char **argv)
+{
+    if (argc != 5 || strcmp(argv[1], "--net-child") != 0)
+        return -1;
+    child_run(3, argv[2], argv[3], argv[4]);
+    return 0;
+}
+
+void bench_nets(double sgemm_rate)
+{
+    const char *data = getenv("NVDLA_TESTDATA");
+    if (!data || !*data)
+        data = "../shared/testdata";
+    char path[2048], input[] = "/tmp/dladbg-bench-nn-XXXXXX";
+    printf("net: wall time of \"run\" to the end, best of 3; GMAC/s = convolution MACs / wall "
+           "time; %u model threads\n",
+           dla_threads());
+    snprintf(path, sizeof path, "%s/loadables/NN_L0_0/NN_L0_0.nvdla", data);
+    int fd = mkstemp(input);
+    if (fd >= 0)
+        close(fd);
+    if (!is_file(path))
+        printf("net: %s absent: NN_L0_0 skipped (NVDLA_TESTDATA)\n", path);
+    else if (fd >= 0 && write_nn_input(input))
+        report_net("NN_L0_0 (seeded image)", path, NULL, input, 0.020, sgemm_rate);
+    if (fd >= 0)
+        unlink(input);
+
+    report_net("sample:resnet18 (fp16)", "sample:resnet18", NULL, NULL, 0.5, sgemm_rate);
+    report_net("sample:resnet50 (int8)", "sample:resnet50", NULL, NULL, 1.0, sgemm_rate);
+
+    char dir[2048], *nets[MAX_NETS];
+    snprintf(dir, sizeof dir, "%s/networks", data);
+    size_t n = find_loadables(dir, nets, MAX_NETS);
+    if (n == 0)
+        printf("net: no loadables under %s: networks skipped (NVDLA_TESTDATA)\n", dir);
+    for (size_t i = 0; i < n; i++) {
+        const char *label = nets[i] + strlen(dir) + 1;
+        report_net(label, nets[i], "nv_small", NULL, 0, sgemm_rate);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(nets[i]);
+}
+
+void bench_debug(void)
+{
+    const char *data = getenv("NVDLA_TESTDATA");
+    if (!data || !*data)
+        data = "../shared/testdata";
+    char dir[2048], *nets[MAX_NETS];
+    snprintf(dir, sizeof dir, "%s/networks", data);
+    size_t n = find_loadables(dir, nets, MAX_NETS);
+    bench_debugger(nets, n, "nv_small");
+    for (size_t i = 0; i < n; i++)
+        free(nets[i]);
+}
