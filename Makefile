@@ -5,6 +5,7 @@
 #   make check      every test suite, once plain and once under ASan+UBSan
 #   make conformance  NVIDIA's traces and loadables from $(NVDLA_TESTDATA)
 #   make bench      speed figures against a reference run in the same process
+#   make fuzz       every libFuzzer harness of tests/fuzz for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Sources are found by wildcard: adding a file under sim/, src/, ui/, plugins/
@@ -24,6 +25,11 @@ CSTD := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CPPFLAGS += -Isim -Isrc -Iui -Iplugins/include -I$(BUILD)/gen -DDLADBG_VERSION='"$(VERSION)"'
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+# the fuzz build (make fuzz): libFuzzer's coverage instrumentation on everything
+ifeq ($(SAN),fuzz)
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
 endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
@@ -47,6 +53,13 @@ UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 PLUGINS := $(PLUGIN_SRC:plugins/%.c=$(BUILD)/plugins/%.so)
 TEST_PLUGINS := $(TEST_PLUGIN_SRC:plugins/test_%.c=$(BUILD)/tests/plugins/%.so)
 TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# tests/fuzz/fuzz_NAME.c: a libFuzzer harness (make fuzz) and, linked with the
+# plain driver tests/fuzz/replay.c, the replay of its seeds and regression
+# inputs that make check runs with any compiler.
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay_%)
+FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
+FUZZ_SECONDS ?= 60
 
 LIBSIM := $(BUILD)/libdlasim.a
 # dladbg-mknet writes the project's sample networks; the example loadables are
@@ -60,7 +73,7 @@ LIBUI := $(BUILD)/libdladbg-ui.a
 BIN := $(BUILD)/dladbg
 
 .PHONY: all run check check-plain check-san test-run conformance bench clean install deps deps-test \
-	deps-bench format
+	deps-bench deps-fuzz format fuzz fuzz-run
 .DEFAULT_GOAL := all
 
 all: deps $(BIN) $(PLUGINS) dladbg $(SAMPLES)
@@ -109,6 +122,9 @@ deps-test: deps
 
 deps-bench: deps
 	$(call need_pkgs,cblas.h:libopenblas-dev lib/openblas:libopenblas-dev)
+
+deps-fuzz: deps
+	$(call need_pkgs,bin/clang:clang)
 
 # ---------------------------------------------------------------- build rules
 # V=1 shows full command lines
@@ -176,6 +192,19 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBUI) $(LIBCORE) $(LIBSIM)
 	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< $(LIBUI) $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) \
 		$(TEST_LIBS) $(LIBS) -o $@
 
+$(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_util.h \
+		$(LIBUI) $(LIBCORE) $(LIBSIM)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC+LD   $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $< tests/fuzz/replay.c $(LIBUI) $(LIBCORE) \
+		$(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
+
+$(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(LIBUI) $(LIBCORE) $(LIBSIM)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  FUZZ    $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIBUI) $(LIBCORE) \
+		$(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- use
@@ -189,8 +218,18 @@ check: deps-test
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
 
-test-run: $(BIN) $(PLUGINS) $(TEST_PLUGINS) $(TESTS) $(SAMPLES)
+test-run: $(BIN) $(PLUGINS) $(TEST_PLUGINS) $(TESTS) $(SAMPLES) $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
+
+# Every harness for FUZZ_SECONDS (niced, one at a time), in build/fuzz with
+# clang's libFuzzer + ASan + UBSan; a crash is copied to tests/fuzz/regress/
+# (make check replays it from then on) and fails the target.
+fuzz: deps-fuzz
+	$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang SAN=fuzz OPT=-O1 fuzz-run
+
+fuzz-run: $(FUZZ_BINS)
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) NVDLA_TESTDATA=$(NVDLA_TESTDATA) \
+		sh tests/fuzz/run.sh $(FUZZ_NAMES)
 
 conformance: all
 	@NVDLA_TESTDATA=$(NVDLA_TESTDATA) DLADBG=./dladbg sh tests/conformance.sh

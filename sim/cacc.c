@@ -104,6 +104,12 @@ static void deliver_block(const struct conv_params *p, struct dla_cube *out, uin
         pos[r] = cube_index(out, b, k0, xy / p->out_w, xy % p->out_w);
     }
     uint64_t sat_count = 0;
+    /* CACC delivers the output cube's channels only: kernels CSC computed
+     * beyond them are dropped */
+    if (k0 >= out->c)
+        return;
+    if (kn > out->c - k0)
+        kn = out->c - k0;
     /* a block within one batch is a run of consecutive positions */
     bool run = pos[n - 1] - pos[0] == n - 1;
     for (uint32_t k = 0; k < kn; k++) {

@@ -302,7 +302,8 @@ static bool group_sizes(struct dla_exec *x, const struct conv_params *p, struct 
 {
     for (uint32_t g = 0; g < ws->groups; g++) {
         uint32_t first = g * p->kernel_group;
-        uint32_t n = p->kernels - first < p->kernel_group ? p->kernels - first : p->kernel_group;
+        uint32_t n = p->cdma_kernels - first < p->kernel_group ? p->cdma_kernels - first
+                                                               : p->kernel_group;
         if (!p->compressed) {
             ws->bytes[g] = (uint64_t)n * p->byte_per_kernel;
             continue;
@@ -334,7 +335,7 @@ bool cdma_weights_begin(struct dla *d, struct dla_exec *x, const struct conv_par
                         const struct conv_cbuf_plan *plan, int32_t layer, struct conv_wt_stream *ws)
 {
     *ws = (struct conv_wt_stream){0};
-    ws->groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
+    ws->groups = (p->cdma_kernels + p->kernel_group - 1) / p->kernel_group;
     ws->bytes = calloc(ws->groups, sizeof *ws->bytes);
     if (!ws->bytes || !group_sizes(x, p, ws))
         return false;

@@ -503,6 +503,8 @@ struct fp16_job {
 
 static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, uint32_t f)
 {
+    if (k >= j->out->c)
+        return; /* CACC delivers its output channels only: kernels beyond are dropped */
     uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
     j->out->v[cube_index(j->out, b, k, pos / j->p->out_w, pos % j->p->out_w)] = (int32_t)f;
     j->nan_out[worker] += fp_is_nan(FP32, f);

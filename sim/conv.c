@@ -48,8 +48,9 @@ static bool load_weights(struct dla *d, struct dla_exec *x, const struct conv_pa
     bool ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
     for (uint32_t g = 0; ok && g < ws.groups; g++)
         ok = cdma_weight_group(d, x, p, plan, layer, &ws, g) &&
-             (p->image && p->y_extension ? csc_image_weight_group(d, p, &ws, g, ops)
-                                         : csc_weight_group(d, p, plan, &ws, g, &dec, ops));
+             (!conv_csc_uses_group(p, g) ||
+              (p->image && p->y_extension ? csc_image_weight_group(d, p, &ws, g, ops)
+                                          : csc_weight_group(d, p, plan, &ws, g, &dec, ops)));
     cdma_weights_end(d, p, plan, layer, &ws);
     return ok;
 }

@@ -55,6 +55,9 @@ struct conv_params {
 
     /* CSC's view */
     uint32_t ext_w, ext_h, ext_c;
+    /* kernels: CSC's WEIGHT_KERNEL, the kernels CSC sequences and CMAC/CACC
+     * compute (nvdla/hw cmod NV_NVDLA_csc: kernel_num = csc_weight_kernel_ + 1);
+     * CDMA fetches its own count (cdma_kernels, below) into CBUF. */
     uint32_t k_w, k_h, k_c, kernels;
     uint32_t out_w, out_h, out_k;
     uint32_t stride_x, stride_y, dil_x, dil_y;
@@ -71,6 +74,7 @@ struct conv_params {
     enum dla_space wt_space;
     uint64_t wt_bytes, wmb_bytes;
     uint32_t byte_per_kernel;
+    uint32_t cdma_kernels; /* CDMA's WEIGHT_KERNEL: the kernels fetched into CBUF */
 
     /* CBUF */
     uint32_t data_banks, weight_banks;
@@ -93,6 +97,12 @@ static inline int16_t conv_element(const uint8_t *b, size_t i, const struct conv
 }
 
 /* CSC's pad value as an operand: applied as is, the low byte (signed) for int8. */
+/* True when CSC reads kernel group g: CDMA may fetch more groups than CSC uses. */
+static inline bool conv_csc_uses_group(const struct conv_params *p, uint32_t g)
+{
+    return (uint64_t)g * p->kernel_group < p->kernels;
+}
+
 static inline int16_t csc_pad_operand(const struct conv_params *p)
 {
     return p->prec == CONV_INT8 ? (int8_t)p->csc_pad_value : (int16_t)p->csc_pad_value;

@@ -62,7 +62,7 @@ static void read_cdma(struct dla *d, int g, struct conv_params *p)
     p->entry_per_slice = f(d, u, g, "D_ENTRY_PER_SLICE", "ENTRIES") + 1;
     p->compressed = f(d, u, g, "D_WEIGHT_FORMAT", "WEIGHT_FORMAT") == 1;
     p->byte_per_kernel = f(d, u, g, "D_WEIGHT_SIZE_0", "BYTE_PER_KERNEL") + 1;
-    p->kernels = f(d, u, g, "D_WEIGHT_SIZE_1", "WEIGHT_KERNEL") + 1;
+    p->cdma_kernels = f(d, u, g, "D_WEIGHT_SIZE_1", "WEIGHT_KERNEL") + 1;
     p->wt_space = dla_ram_space(d, u, f(d, u, g, "D_WEIGHT_RAM_TYPE", "WEIGHT_RAM_TYPE"));
     p->wt_addr = addr(d, g, "D_WEIGHT_ADDR_HIGH", "D_WEIGHT_ADDR_LOW");
     p->wt_bytes = dla_reg(d, u, g, "D_WEIGHT_BYTES");
@@ -100,6 +100,7 @@ static void read_csc(struct dla *d, int g, struct conv_params *p)
     p->k_w = f(d, u, g, "D_WEIGHT_SIZE_EXT_0", "WEIGHT_WIDTH_EXT") + 1;
     p->k_h = f(d, u, g, "D_WEIGHT_SIZE_EXT_0", "WEIGHT_HEIGHT_EXT") + 1;
     p->k_c = f(d, u, g, "D_WEIGHT_SIZE_EXT_1", "WEIGHT_CHANNEL_EXT") + 1;
+    p->kernels = f(d, u, g, "D_WEIGHT_SIZE_EXT_1", "WEIGHT_KERNEL") + 1;
     p->out_w = f(d, u, g, "D_DATAOUT_SIZE_0", "DATAOUT_WIDTH") + 1;
     p->out_h = f(d, u, g, "D_DATAOUT_SIZE_0", "DATAOUT_HEIGHT") + 1;
     p->out_k = f(d, u, g, "D_DATAOUT_SIZE_1", "DATAOUT_CHANNEL") + 1;
@@ -234,7 +235,7 @@ static void check_weight_bytes(struct dla *d, const struct conv_params *p)
 {
     if (p->winograd || p->image)
         return;
-    uint64_t want = (uint64_t)p->k_w * p->k_h * p->k_c * p->bpe * p->kernels;
+    uint64_t want = (uint64_t)p->k_w * p->k_h * p->k_c * p->bpe * p->cdma_kernels;
     uint64_t granule = d->cfg->cbuf_entry_bytes > 128 ? d->cfg->cbuf_entry_bytes : 128;
     uint64_t most = (want + granule - 1) / granule * granule;
     if (p->wt_bytes < want || p->wt_bytes > most)
@@ -255,9 +256,16 @@ static void check_consistency(struct dla *d, const struct conv_params *p)
         dla_rule(d, DLA_U_CACC, "cacc.dataout_size",
                  "CACC DATAOUT_SIZE %ux%ux%u differs from CSC's %ux%ux%u", p->cacc_w, p->cacc_h,
                  p->cacc_k, p->out_w, p->out_h, p->out_k);
+    /* CACC delivers its DATAOUT_CHANNEL channels whatever CSC computed: kernels
+     * beyond them are dropped, channels beyond the kernels are zero */
     if (p->out_k != p->kernels)
         dla_rule(d, DLA_U_CSC, "csc.kernels", "%u output channels but %u kernels", p->out_k,
                  p->kernels);
+    if (p->cdma_kernels > p->kernels)
+        dla_rule(d, DLA_U_CSC, "csc.weight_kernel",
+                 "CDMA fetches %u kernels but CSC WEIGHT_KERNEL uses %u (the rest stay unused in "
+                 "CBUF)",
+                 p->cdma_kernels, p->kernels);
     if (!p->winograd && p->atomics != p->out_w * p->out_h)
         dla_rule(d, DLA_U_CSC, "csc.atomics", "D_ATOMICS %u, expected out_w*out_h = %u", p->atomics,
                  p->out_w * p->out_h);
@@ -266,6 +274,19 @@ static void check_consistency(struct dla *d, const struct conv_params *p)
                  "CLIP_TRUNCATE %u exceeds 16 (48-bit accumulator, 32-bit output)",
                  p->clip_truncate);
     check_weight_bytes(d, p);
+}
+
+/* CSC waits until CBUF holds the kernels it computes; CDMA fetching fewer
+ * would stop the hardware for good.  Not modelled: the layer is refused. */
+static bool check_kernels_fetched(struct dla *d, const struct conv_params *p)
+{
+    if (p->kernels <= p->cdma_kernels || p->skip_weight_rls || p->weight_reuse)
+        return true;
+    dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+             "CSC WEIGHT_KERNEL asks for %u kernels but CDMA fetches %u: the hardware waits for "
+             "kernels that never come",
+             p->kernels, p->cdma_kernels);
+    return false;
 }
 
 static bool check_size(struct dla *d, const struct conv_params *p)
@@ -304,5 +325,5 @@ bool conv_params_read(struct dla *d, int group, struct conv_params *p)
         return false;
     check_geometry(d, p);
     check_consistency(d, p);
-    return check_size(d, p);
+    return check_kernels_fetched(d, p) && check_size(d, p);
 }

@@ -325,7 +325,7 @@ static void wino_worker(void *ctx, unsigned worker, unsigned workers)
     const struct conv_params *p = j->p;
     const uint32_t bw = p->out_w / 2, bh = p->out_h / 2, c = j->c;
     for (uint32_t blk = worker; blk < bw * bh; blk += workers)
-        for (uint32_t k = 0; k < p->kernels; k++) {
+        for (uint32_t k = 0; k < p->kernels && k < j->out->c; k++) { /* CACC's channels only */
             const int16_t *a = j->tiles + (size_t)blk * TILE * c, *w = j->wt + (size_t)k * TILE * c;
             int32_t res[4];
             if (p->prec == CONV_FP16)
@@ -387,7 +387,8 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
         ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
         for (uint32_t grp = 0; ok && grp < ws.groups; grp++)
             ok = cdma_weight_group(d, x, p, plan, layer, &ws, grp) &&
-                 wino_weight_group(d, p, plan, &ws, grp, g.ext_c, &dec, wt);
+                 (!conv_csc_uses_group(p, grp) ||
+                  wino_weight_group(d, p, plan, &ws, grp, g.ext_c, &dec, wt));
         cdma_weights_end(d, p, plan, layer, &ws);
     } else {
         dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,

@@ -101,6 +101,7 @@ struct dla_pending_write {
     uint8_t stage, space, client;
     uint64_t addr;
     size_t len;
+    size_t cap; /* bytes allocated at data: appends grow it geometrically */
     uint8_t *data;
 };
 

@@ -273,6 +273,17 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
     return MEM_OK;
 }
 
+enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    if (len == 0)
+        return MEM_OK;
+    uint64_t pages = ((addr + len - 1) >> MEM_PAGE_SHIFT) - (addr >> MEM_PAGE_SHIFT) + 1;
+    uint64_t room = (m->budget - mem_resident_bytes(m)) >> MEM_PAGE_SHIFT;
+    return pages > room ? MEM_OVER_BUDGET : MEM_OK;
+}
+
 uint64_t mem_resident_bytes(const struct dla_mem *m)
 {
     return (uint64_t)m->used * MEM_PAGE_SIZE;

@@ -33,6 +33,10 @@ bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len);
 enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len);
 enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len);
 enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len);
+/* Whether len bytes at addr are within the space's range and, if every page
+ * they touch were new, within its budget: for sizes read from a file,
+ * checked before anything is allocated or written.  Allocates nothing. */
+enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len);
 
 /* Drop every page (all bytes read as zero again). */
 void mem_clear(struct dla_mem *m);

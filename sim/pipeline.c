@@ -470,11 +470,19 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
     struct dla_pending_write *last = p->n_writes ? &p->writes[p->n_writes - 1] : NULL;
     if (last && last->stage == x->stage && last->space == s && last->client == c &&
         last->addr + last->len == addr && last->data) {
-        uint8_t *grown = realloc(last->data, last->len + len);
-        if (!grown)
-            abort();
-        memcpy(grown + last->len, buf, len);
-        last->data = grown;
+        /* doubling: a DMA of many short contiguous lines (BDMA) appends in
+         * linear time, not one reallocation and copy per line */
+        if (len > last->cap - last->len) {
+            size_t cap = last->cap ? last->cap : 1;
+            while (cap - last->len < len)
+                cap *= 2;
+            uint8_t *grown = realloc(last->data, cap);
+            if (!grown)
+                abort();
+            last->data = grown;
+            last->cap = cap;
+        }
+        memcpy(last->data + last->len, buf, len);
         last->len += len;
     } else {
         p->writes = dla_grow(p->writes, p->n_writes, &p->cap_writes, 16, sizeof *p->writes);
@@ -487,6 +495,7 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
                                                               .client = (uint8_t)c,
                                                               .addr = addr,
                                                               .len = len,
+                                                              .cap = len ? len : 1,
                                                               .data = data};
     }
     account(x, c, s, true, addr, len);

@@ -71,6 +71,8 @@ static const struct dla_rule_info rules[] = {
      "CSC DATAIN_SIZE_EXT equals CDMA DATAIN_SIZE for direct convolution"},
     {"csc.kernels", DLA_U_CSC, "Convolution pipeline programming (register definition)",
      "output channels equal the number of kernels"},
+    {"csc.weight_kernel", DLA_U_CSC, "Convolution pipeline programming (register definition)",
+     "CSC WEIGHT_KERNEL equals CDMA WEIGHT_KERNEL (CSC computes its own count)"},
     {"csc.atomics", DLA_U_CSC, "Convolution pipeline programming (register definition)",
      "D_ATOMICS = output width x output height (direct convolution)"},
     {"cacc.dataout_size", DLA_U_CACC, "Convolution pipeline programming (register definition)",

@@ -34,6 +34,7 @@ static bool clone_pipe(struct dla_pipe *dst, const struct dla_pipe *src)
         return false;
     for (size_t i = 0; i < src->n_writes; i++) {
         dst->writes[i].data = NULL;
+        dst->writes[i].cap = src->writes[i].len; /* the copy holds exactly the bytes */
         if (src->writes[i].data &&
             !clone_array((void **)&dst->writes[i].data, src->writes[i].data, src->writes[i].len, 1))
             return false;

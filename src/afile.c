@@ -1,28 +1,227 @@
 #include "afile.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "path.h"
+
+/* ---------------------------------------------------------------- temporaries */
+
+/* The temporaries that exist right now, for the signal handler: a slot is
+ * filled with its path first and marked used last, so the handler never
+ * sees half a name. */
+#define MAX_TEMPS 32
+enum temp_kind { TEMP_FREE, TEMP_FILE, TEMP_DIR };
+static char temp_path[MAX_TEMPS][4096];
+static volatile sig_atomic_t temp_kind[MAX_TEMPS];
+
+static const int cleanup_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+
+/* Creating a temporary and listing it, or renaming one and unlisting it,
+ * happen with the cleanup signals held back: no moment leaves one unlisted. */
+static void hold_signals(sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+static void release_signals(const sigset_t *saved)
+{
+    sigprocmask(SIG_SETMASK, saved, NULL);
+}
+
+static int temp_list(const char *path, enum temp_kind kind)
+{
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp_kind[i] == TEMP_FREE) {
+            snprintf(temp_path[i], sizeof temp_path[i], "%s", path);
+            temp_kind[i] = kind;
+            return i;
+        }
+    return -1; /* more than MAX_TEMPS at once: still removed on every ordinary way out */
+}
+
+static void temp_unlist(int slot)
+{
+    if (slot >= 0)
+        temp_kind[slot] = TEMP_FREE;
+}
+
+/* mkstemp (a file: returns its descriptor) or mkdtemp (a folder: returns 0)
+ * on template, listed for the signal handler in the same breath; -1 on
+ * failure with errno set. */
+static int create_listed(char *template, enum temp_kind kind, int *slot)
+{
+    sigset_t saved;
+    hold_signals(&saved);
+    int fd = kind == TEMP_FILE ? mkstemp(template) : mkdtemp(template) ? 0 : -1;
+    int e = errno;
+    if (fd >= 0)
+        *slot = temp_list(template, kind);
+    release_signals(&saved);
+    errno = e;
+    return fd;
+}
+
+/* Remove a folder and the files in it, with async-signal-safe calls only
+ * (open, getdents64, unlinkat, rmdir): also called from the signal handler. */
+struct linux_dirent64 {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+static void remove_flat_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[4096] __attribute__((aligned(8)));
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+            for (long off = 0; off < n;) {
+                struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + off);
+                off += e->d_reclen;
+                if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                    unlinkat(fd, e->d_name, 0);
+            }
+        close(fd);
+    }
+    rmdir(path);
+}
+
+static void remove_listed(void)
+{
+    for (int i = 0; i < MAX_TEMPS; i++) /* files first: some live in listed folders */
+        if (temp_kind[i] == TEMP_FILE)
+            unlink(temp_path[i]);
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp_kind[i] == TEMP_DIR)
+            remove_flat_dir(temp_path[i]);
+}
+
+static void on_cleanup_signal(int sig)
+{
+    remove_listed();
+    raise(sig); /* SA_RESETHAND: delivered with the default action once we return */
+}
+
+void afile_cleanup_on_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_cleanup_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+        sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+static mode_t current_umask(void)
+{
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* A device or FIFO: written where it is.  A FIFO is opened without waiting
+ * for a reader, so that a FIFO nobody reads is an error, not a hang. */
+static bool open_in_place(struct afile *af, char *err, size_t errlen)
+{
+    int fd = open(af->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", af->path,
+                 errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+        return false;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    af->fp = fdopen(fd, "wb");
+    if (!af->fp) {
+        snprintf(err, errlen, "%s: %s", af->path, strerror(errno));
+        close(fd);
+        return false;
+    }
+    return true;
+}
+
+/* path, or the file a symbolic link at path leads to, in af->path; st
+ * describes it when *exists. */
+static bool resolve_target(struct afile *af, const char *path, struct stat *st, bool *exists,
+                           char *err, size_t errlen)
+{
+    if (snprintf(af->path, sizeof af->path, "%s", path) >= (int)sizeof af->path) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return false;
+    }
+    *exists = lstat(path, st) == 0;
+    if (*exists && S_ISLNK(st->st_mode)) {
+        if (stat(path, st) != 0) {
+            snprintf(err, errlen, "%s: a symbolic link to nothing writable (%s)", path,
+                     strerror(errno));
+            return false;
+        }
+        /* a link to a device or pipe (/dev/stdout) is written through as it is */
+        char *target = S_ISREG(st->st_mode) ? realpath(path, NULL) : NULL;
+        if (S_ISREG(st->st_mode)) {
+            bool fits = target && snprintf(af->path, sizeof af->path, "%s", target) <
+                                      (int)sizeof af->path;
+            free(target);
+            if (!fits) {
+                snprintf(err, errlen, "%s: cannot follow the symbolic link", path);
+                return false;
+            }
+        }
+    }
+    if (*exists && S_ISDIR(st->st_mode)) {
+        snprintf(err, errlen, "%s: is a folder", path);
+        return false;
+    }
+    return true;
+}
 
 bool afile_open(struct afile *af, const char *path, char *err, size_t errlen)
 {
     af->fp = NULL;
-    if (snprintf(af->path, sizeof af->path, "%s", path) >= (int)sizeof af->path ||
-        snprintf(af->tmp, sizeof af->tmp, "%s.tmpXXXXXX", path) >= (int)sizeof af->tmp) {
+    af->tmp[0] = 0;
+    af->slot = -1;
+    struct stat st;
+    bool exists;
+    if (!resolve_target(af, path, &st, &exists, err, errlen))
+        return false;
+    if (exists && !S_ISREG(st.st_mode))
+        return open_in_place(af, err, errlen);
+    if (snprintf(af->tmp, sizeof af->tmp, "%s.tmpXXXXXX", af->path) >= (int)sizeof af->tmp) {
         snprintf(err, errlen, "%s: path too long", path);
+        af->tmp[0] = 0;
         return false;
     }
-    int fd = mkstemp(af->tmp);
+    int fd = create_listed(af->tmp, TEMP_FILE, &af->slot);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        af->tmp[0] = 0;
         return false;
     }
+    /* mkstemp makes 0600: give the file the mode it would have had */
+    fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~current_umask());
     af->fp = fdopen(fd, "wb");
     if (!af->fp) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         close(fd);
-        unlink(af->tmp);
+        afile_abort(af);
         return false;
     }
     return true;
@@ -37,13 +236,25 @@ bool afile_commit(struct afile *af, char *err, size_t errlen)
         saved = errno;
     }
     af->fp = NULL;
+    if (!af->tmp[0]) { /* written in place */
+        if (!ok)
+            snprintf(err, errlen, "%s: write failed: %s", af->path, strerror(saved));
+        return ok;
+    }
+    sigset_t mask;
+    hold_signals(&mask);
     if (ok && rename(af->tmp, af->path) != 0) {
         ok = false;
         saved = errno;
     }
+    if (ok) {
+        temp_unlist(af->slot);
+        af->slot = -1;
+    }
+    release_signals(&mask);
     if (!ok) {
         snprintf(err, errlen, "%s: write failed: %s", af->path, strerror(saved));
-        unlink(af->tmp);
+        afile_abort(af);
     }
     return ok;
 }
@@ -53,5 +264,128 @@ void afile_abort(struct afile *af)
     if (af->fp)
         fclose(af->fp);
     af->fp = NULL;
-    unlink(af->tmp);
+    if (af->tmp[0])
+        unlink(af->tmp);
+    temp_unlist(af->slot);
+    af->slot = -1;
+}
+
+/* ---------------------------------------------------------------- folders */
+
+/* An existing folder may be replaced when every entry is a file ours() accepts. */
+static bool replaceable(const char *path, bool (*ours)(const char *name), char *err, size_t errlen)
+{
+    DIR *dir = opendir(path);
+    if (!dir) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (!ours || !ours(e->d_name)) {
+            snprintf(err, errlen,
+                     "%s: the folder holds %s, which an export did not write: choose a new or "
+                     "empty folder",
+                     path, e->d_name);
+            ok = false;
+        }
+    }
+    closedir(dir);
+    return ok;
+}
+
+bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name), char *err,
+               size_t errlen)
+{
+    ad->tmp[0] = 0;
+    ad->slot = -1;
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    if (n + sizeof ".tmpXXXXXX" > sizeof ad->tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return false;
+    }
+    memcpy(ad->path, path, n);
+    ad->path[n] = 0;
+    struct stat st;
+    if (stat(ad->path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: exists and is not a folder", ad->path);
+            return false;
+        }
+        if (!replaceable(ad->path, ours, err, errlen))
+            return false;
+    } else {
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", ad->path);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = 0;
+            if (path_make_dirs(parent, 0777) != 0) {
+                snprintf(err, errlen, "%s: %s", parent, strerror(errno));
+                return false;
+            }
+        }
+    }
+    if (snprintf(ad->tmp, sizeof ad->tmp, "%s.tmpXXXXXX", ad->path) >= (int)sizeof ad->tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        ad->tmp[0] = 0;
+        return false;
+    }
+    if (create_listed(ad->tmp, TEMP_DIR, &ad->slot) < 0) {
+        snprintf(err, errlen, "%s: cannot create: %s", ad->path, strerror(errno));
+        ad->tmp[0] = 0;
+        return false;
+    }
+    chmod(ad->tmp, 0777 & ~current_umask()); /* mkdtemp makes 0700 */
+    return true;
+}
+
+bool adir_commit(struct adir *ad, char *err, size_t errlen)
+{
+    char old[4096 + 16];
+    snprintf(old, sizeof old, "%s.oldXXXXXX", ad->path);
+    sigset_t mask;
+    hold_signals(&mask); /* the old folder goes and the new one comes with no signal between */
+    struct stat st;
+    bool had_old = stat(ad->path, &st) == 0;
+    int saved = 0;
+    bool ok = true;
+    if (had_old && (!mkdtemp(old) || rename(ad->path, old) != 0)) {
+        saved = errno;
+        ok = false;
+        rmdir(old);
+    }
+    if (ok && rename(ad->tmp, ad->path) != 0) {
+        saved = errno;
+        ok = false;
+        if (had_old)
+            rename(old, ad->path); /* put the previous folder back */
+    }
+    if (ok) {
+        temp_unlist(ad->slot);
+        ad->slot = -1;
+        if (had_old)
+            remove_flat_dir(old);
+    }
+    release_signals(&mask);
+    if (!ok) {
+        snprintf(err, errlen, "%s: cannot put the folder in place: %s", ad->path,
+                 strerror(saved));
+        adir_abort(ad);
+    }
+    return ok;
+}
+
+void adir_abort(struct adir *ad)
+{
+    if (ad->tmp[0])
+        remove_flat_dir(ad->tmp);
+    temp_unlist(ad->slot);
+    ad->slot = -1;
+    ad->tmp[0] = 0;
 }

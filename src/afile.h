@@ -1,16 +1,28 @@
 /* Files written whole or not at all: output goes to a temporary name in the
  * same directory and is renamed over the target only when complete, so a
- * failure never leaves half a file behind. */
+ * failure never leaves half a file behind.
+ *
+ * Only regular files (or new ones) are replaced that way.  A character or
+ * block device or a FIFO is written in place (there is nothing to rename
+ * over: "-o /dev/stdout" works, "/dev/full" reports the write error); a
+ * symbolic link is followed and its target written; a directory, a dangling
+ * link or a FIFO with no reader is refused with a message.  New files get
+ * 0666 less the umask, replaced ones keep their permissions.
+ *
+ * Temporaries still open are listed so that a fatal signal in batch mode
+ * removes them (afile_cleanup_on_signals): no *.tmpXXXXXX is left behind. */
 #ifndef DLADBG_AFILE_H
 #define DLADBG_AFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct afile {
     FILE *fp;
     char path[4096];
-    char tmp[4096];
+    char tmp[4096]; /* "" when written in place */
+    int slot;       /* in the list of temporaries, or -1 */
 };
 
 /* Open path for writing (binary); false with a message in err on failure. */
@@ -19,5 +31,25 @@ bool afile_open(struct afile *af, const char *path, char *err, size_t errlen);
 bool afile_commit(struct afile *af, char *err, size_t errlen);
 /* Give up: close and remove the temporary. */
 void afile_abort(struct afile *af);
+
+/* A folder written whole or not at all: its files are written into a
+ * temporary folder next to it, which replaces it on commit.  An existing
+ * folder is replaced only when it is empty or every entry satisfies ours()
+ * (files a previous export wrote); otherwise adir_open refuses. */
+struct adir {
+    char path[4096];
+    char tmp[4096]; /* write the files here */
+    int slot;
+};
+
+bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name), char *err,
+               size_t errlen);
+bool adir_commit(struct adir *ad, char *err, size_t errlen);
+/* Give up: remove the temporary folder and the files in it. */
+void adir_abort(struct adir *ad);
+
+/* Batch mode: SIGTERM, SIGINT and SIGHUP remove the temporaries still open,
+ * then end the process as the signal would have (exit status 128 + signal). */
+void afile_cleanup_on_signals(void);
 
 #endif

@@ -419,37 +419,51 @@ bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t 
     return true;
 }
 
+enum tokenize_result { TOKENS_OK, TOKENS_UNBALANCED_QUOTE, TOKENS_TOO_MANY_WORDS, TOKENS_NO_MEMORY };
+
 /* Split into words: blanks separate, "double quotes" group, '#' at the start
- * of a word begins a comment.  Returns false when a quote is not closed. */
-static bool tokenize(const char *line, struct cmd_args *a)
+ * of a word begins a comment.  The words are copied into storage sized for the
+ * whole line (the words and their terminators never exceed strlen(line) + 1
+ * bytes), so no line is too long; more than CMD_MAX_WORDS words is an error
+ * rather than a silently shortened command.  Free with args_free. */
+static enum tokenize_result tokenize(const char *line, struct cmd_args *a)
 {
     memset(a, 0, sizeof *a);
     a->line = line;
     a->suffix = "";
-    size_t out = 0, i = 0, cap = sizeof a->storage;
+    a->storage = malloc(strlen(line) + 1);
+    if (!a->storage)
+        return TOKENS_NO_MEMORY;
+    size_t out = 0, i = 0;
     while (line[i]) {
         while (isspace((unsigned char)line[i]))
             i++;
-        if (!line[i] || line[i] == '#' || a->argc == CMD_MAX_WORDS)
+        if (!line[i] || line[i] == '#')
             break;
+        if (a->argc == CMD_MAX_WORDS)
+            return TOKENS_TOO_MANY_WORDS;
         a->offset[a->argc] = i;
         a->argv[a->argc++] = &a->storage[out];
         bool quoted = false;
         while (line[i] && (quoted || !isspace((unsigned char)line[i]))) {
-            if (line[i] == '"') {
+            if (line[i] == '"')
                 quoted = !quoted;
-                i++;
-                continue;
-            }
-            if (out + 2 < cap) /* room for this byte and the terminator */
+            else
                 a->storage[out++] = line[i];
             i++;
         }
         if (quoted)
-            return false;
+            return TOKENS_UNBALANCED_QUOTE;
         a->storage[out++] = 0;
     }
-    return true;
+    return TOKENS_OK;
+}
+
+static void args_free(struct cmd_args *a)
+{
+    if (a)
+        free(a->storage);
+    free(a);
 }
 
 /* ---------------------------------------------------------------- lookup */
@@ -659,10 +673,13 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     }
     struct cmd_args *a = malloc(sizeof *a);
     enum cmd_status st = CMD_ERROR;
-    if (!a) {
+    enum tokenize_result tr = a ? tokenize(line, a) : TOKENS_NO_MEMORY;
+    if (tr == TOKENS_NO_MEMORY) {
         cmd_fail(d, NULL, "out of memory");
-    } else if (!tokenize(line, a)) {
+    } else if (tr == TOKENS_UNBALANCED_QUOTE) {
         cmd_fail(d, NULL, "unbalanced quotes in \"%s\"", line);
+    } else if (tr == TOKENS_TOO_MANY_WORDS) {
+        cmd_fail(d, NULL, "too many words (at most %d) in \"%.40s...\"", CMD_MAX_WORDS, line);
     } else if (a->argc) {
         split_suffix(a);
         const struct cmd_entry *ran = NULL;
@@ -674,7 +691,7 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     } else {
         st = CMD_OK;
     }
-    free(a);
+    args_free(a);
     if (st == CMD_ERROR)
         d->failed_cmds++;
     if (d->quit)
@@ -888,13 +905,13 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
     /* the words before the one being completed */
     buf[start] = 0;
     struct cmd_args *a = malloc(sizeof *a);
-    if (!a || !tokenize(buf, a)) {
-        free(a);
+    if (!a || tokenize(buf, a) != TOKENS_OK) {
+        args_free(a);
         return 0;
     }
     if (a->argc == 0) {
         each_entry(NULL, offer_entry, &c);
-        free(a);
+        args_free(a);
         return c.n;
     }
     split_suffix(a);
@@ -916,7 +933,7 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         if (e->args && (e->exec || !e->subs))
             offer_template(&c, e->args, k);
     }
-    free(a);
+    args_free(a);
     return c.n;
 }
 

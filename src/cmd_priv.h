@@ -26,7 +26,7 @@ struct cmd_args {
     int first;          /* index of the first argument of the executing entry */
     const char *suffix; /* "/4w" of "x/4w", or "" */
     char path[64];      /* full command name for messages: "info regs" */
-    char storage[1024];
+    char *storage;      /* the words, NUL-separated: sized by tokenize for the whole line */
 };
 
 /* Arguments of the executing entry: n, and word i (NULL past the end). */

@@ -216,6 +216,8 @@ static int parse_record(struct cursor *c, dat_record_fn fn, void *ctx, uint64_t 
         return -1;
     if (size == 0 || size > DAT_MAX_RECORD)
         return fail(c, "a record size between 1 and 65536");
+    if (offset + size < offset)
+        return fail(c, "a record that ends within the 64-bit address space");
     if (expect_key(c, "payload", "value"))
         return -1;
     uint8_t bytes[DAT_MAX_RECORD];

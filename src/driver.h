@@ -91,6 +91,10 @@ struct driver {
     const struct driver_ops *ops;
     struct report *rep;
     char name[64]; /* short name of what runs: trace folder or loadable file name */
+    /* While next() does host-side work that touches the model (a read_reg
+     * check, a memory load), the source line of that work ("input.txn:5"),
+     * which the session gives diagnostics raised meanwhile; "" otherwise. */
+    char host_where[96];
 };
 
 #endif

@@ -133,12 +133,25 @@ int eng_fail(struct engine *e, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (!e->failed) {
-        report_msg(e->rep, REPORT_ERROR, "task %u: %s", e->task, msg);
+        char task[32]; /* messages placed by e->where name the task already */
+        snprintf(task, sizeof task, "task %u", e->task);
+        bool named = strncmp(msg, task, strlen(task)) == 0;
+        report_msg(e->rep, REPORT_ERROR, "%s%s%s%s%s%s%s%s", e->rt ? e->rt->ld->name : "",
+                   e->rt ? ": " : "", named ? "" : task, named ? "" : ": ", msg,
+                   e->place[0] ? " [" : "", e->place, e->place[0] ? "]" : "");
         if (e->rep)
             e->rep->input_errors++;
     }
     e->failed = true;
     return -1;
+}
+
+/* Name what is read next by its place in the loadable (see struct engine). */
+static void set_place(struct engine *e, const char *what, const struct eng_buffer *b, uint64_t off)
+{
+    char loc[320];
+    runtime_locate(e->rt, e->task, b->index, off, loc, sizeof loc);
+    snprintf(e->place, sizeof e->place, "%s at %s", what, loc);
 }
 
 static bool push_action(struct engine *e, const struct eng_action *a)
@@ -303,6 +316,7 @@ static void set_where(struct engine *e, const struct eng_proc *p, const struct e
 static bool resolve_buffer(struct engine *e, int16_t index, struct eng_buffer *b, const char *what)
 {
     enum dla_space s;
+    b->index = index;
     if (index < 0 || !runtime_task_buffer(e->rt, e->task, index, &s, &b->base, &b->size)) {
         eng_fail(e, "network descriptor: %s index %d is not in the task's address list", what,
                  index);
@@ -335,6 +349,7 @@ bool eng_read_lut(struct engine *e, struct dla *d, int16_t index, struct fw_lut 
                  e->net.num_luts);
         return false;
     }
+    set_place(e, "LUT list entry", &e->luts, (uint64_t)FW_LUT_SIZE * (uint64_t)index);
     if (!read_buffer(e, d, &e->luts, (uint64_t)FW_LUT_SIZE * (uint64_t)index, raw, sizeof raw,
                      "LUT list"))
         return false;
@@ -382,6 +397,11 @@ static int update_consumers(struct engine *e, struct dla *d, struct eng_proc *p,
     if (e->failed)
         return -1;
     const struct fw_common_op *op = desc_of(e, g->op, g->roi);
+    uint64_t pos = (uint64_t)e->net.num_operations * g->roi + (uint64_t)g->op;
+    char what[64];
+    snprintf(what, sizeof what, "dependency graph entry %llu (consumers of operation %d)",
+             (unsigned long long)pos, g->op);
+    set_place(e, what, &e->deps_buf, FW_COMMON_OP_SIZE * pos);
     log_event(e, ENG_LOG_EVENT, p, g->id, g->op, event);
     for (int i = 0; i < FW_OP_TYPES; i++)
         if (update_dependency(e, d, &op->consumers[i], (uint8_t)i, g->roi, event))
@@ -416,10 +436,22 @@ static int free_group(struct engine *e, struct dla *d, struct eng_proc *p, uint8
     return 0;
 }
 
+/* An operation's descriptors: its entries in the operation and surface lists. */
+static void place_operation(struct engine *e, const struct eng_group *g)
+{
+    uint64_t pos = (uint64_t)e->net.num_operations * g->roi + (uint64_t)g->op;
+    char op[320], surf[320];
+    runtime_locate(e->rt, e->task, e->ops.index, FW_OP_SIZE * pos, op, sizeof op);
+    runtime_locate(e->rt, e->task, e->surfaces.index, FW_SURFACE_SIZE * pos, surf, sizeof surf);
+    snprintf(e->place, sizeof e->place, "operation %d at %s; its surface descriptor at %s", g->op,
+             op, surf);
+}
+
 static bool read_config(struct engine *e, struct dla *d, struct eng_proc *p, struct eng_group *g)
 {
     uint8_t opb[FW_OP_SIZE], surf[FW_SURFACE_SIZE];
     uint64_t pos = (uint64_t)e->net.num_operations * g->roi + (uint64_t)g->op;
+    place_operation(e, g);
     if (!read_buffer(e, d, &e->ops, FW_OP_SIZE * pos, opb, sizeof opb, "operation list") ||
         !read_buffer(e, d, &e->surfaces, FW_SURFACE_SIZE * pos, surf, sizeof surf, "surface list"))
         return false;
@@ -456,6 +488,7 @@ static int program_operation(struct engine *e, struct dla *d, struct eng_proc *p
 {
     const struct eng_unit *u = units[p->type];
     set_where(e, p, g);
+    place_operation(e, g);
     g->programming = true;
     u->set_producer(e, g->id, g->rdma_id);
     int rc = u->program(e, d, g);
@@ -618,7 +651,8 @@ static void process_events(struct engine *e, struct dla *d)
 static bool read_network(struct engine *e, struct dla *d)
 {
     uint8_t raw[FW_NETWORK_SIZE];
-    struct eng_buffer nb;
+    struct eng_buffer nb = {.index = 0};
+    set_place(e, "network descriptor", &nb, 0);
     if (!resolve_buffer(e, 0, &nb, "network descriptor (address 0)") ||
         !read_buffer(e, d, &nb, 0, raw, sizeof raw, "network descriptor"))
         return false;
@@ -647,6 +681,7 @@ static bool read_dependency_graph(struct engine *e, struct dla *d)
 {
     e->n_desc = (uint32_t)e->net.num_operations * e->net.num_rois;
     /* the graph must be in memory before anything is allocated for it */
+    set_place(e, "dependency graph", &e->deps_buf, 0);
     if ((uint64_t)e->n_desc * FW_COMMON_OP_SIZE > e->deps_buf.size)
         return eng_fail(e,
                         "dependency graph: %u operations x %u ROIs need %llu bytes, the buffer "
@@ -660,6 +695,9 @@ static bool read_dependency_graph(struct engine *e, struct dla *d)
         return eng_fail(e, "out of memory for %u descriptors", e->n_desc), false;
     for (uint32_t i = 0; i < e->n_desc; i++) {
         uint8_t raw[FW_COMMON_OP_SIZE];
+        char what[40];
+        snprintf(what, sizeof what, "dependency graph entry %u", i);
+        set_place(e, what, &e->deps_buf, (uint64_t)FW_COMMON_OP_SIZE * i);
         if (!read_buffer(e, d, &e->deps_buf, (uint64_t)FW_COMMON_OP_SIZE * i, raw, sizeof raw,
                          "dependency graph"))
             return false;
@@ -738,6 +776,7 @@ bool engine_start(struct engine *e, struct dla *d, const struct runtime *rt, uin
     reset_processors(e);
     snprintf(e->where, sizeof e->where, "task %u", task);
     e->where_op = -1;
+    e->place[0] = 0;
     if (!read_network(e, d) || (e->net.num_operations && !read_dependency_graph(e, d))) {
         e->running = false;
         return false;
@@ -747,6 +786,8 @@ bool engine_start(struct engine *e, struct dla *d, const struct runtime *rt, uin
         e->done = true;
         return true;
     }
+    struct eng_buffer nb = {.index = 0};
+    set_place(e, "network descriptor", &nb, 0);
     for (int i = 0; i < FW_OP_TYPES && !e->failed; i++) {
         int16_t head = e->net.op_head[i];
         if (head == -1)
@@ -807,7 +848,14 @@ bool engine_task_failed(const struct engine *e)
 
 void engine_abort(struct engine *e, const char *why)
 {
-    eng_fail(e, "%s", why);
+    /* a hang is a failed run, not bad input: exit status 1 (README), as a
+     * trace's wait that never sees its interrupt */
+    if (!e->failed) {
+        report_msg(e->rep, REPORT_ERROR, "task %u: %s", e->task, why);
+        if (e->rep)
+            e->rep->checks_failed++;
+    }
+    e->failed = true;
     e->running = false;
     e->q_head = e->q_len = 0;
 }

@@ -325,6 +325,7 @@ struct eng_proc {
 };
 
 struct eng_buffer {
+    int16_t index; /* the task address index it came from (for messages) */
     uint8_t space;
     uint64_t base, size;
 };
@@ -355,6 +356,10 @@ struct engine {
     char where[64];
     int16_t where_op;   /* operation the queued writes program, -1: none (interrupts) */
     uint8_t where_type; /* its enum fw_op_type */
+    /* the descriptor being read or acted on, by its place in the loadable
+     * ("dependency graph entry 3 at address list entry 2 (memory 2, blob ...,
+     * file offset 0x..)"); eng_fail adds it to every message */
+    char place[800];
 
     struct eng_log *log;
     size_t n_log, cap_log;

@@ -186,6 +186,21 @@ static bool emit_dumps(struct txn_writer *w)
     return true;
 }
 
+/* The files an export writes: a folder holding only these may be replaced. */
+static bool export_file_name(const char *name)
+{
+    size_t n = strlen(name);
+    bool dat = n > 4 && strcmp(name + n - 4, ".dat") == 0;
+    return strcmp(name, "input.txn") == 0 || (dat && strncmp(name, "load_", 5) == 0) ||
+           (dat && strncmp(name, "golden_", 7) == 0);
+}
+
+static bool write_folder(struct session *s, struct proglog *log, const char *dir,
+                         const char *final_dir, struct export_result *res, char *err,
+                         size_t errlen);
+
+/* The trace folder appears complete or not at all: written into a
+ * temporary folder next to dir, which then takes its place. */
 bool export_txn(struct session *s, struct proglog *log, const char *dir, struct export_result *res,
                 char *err, size_t errlen)
 {
@@ -195,10 +210,20 @@ bool export_txn(struct session *s, struct proglog *log, const char *dir, struct 
         snprintf(err, errlen, "the programming log is incomplete: %s", why);
         return false;
     }
-    if (path_make_dirs(dir, 0777) != 0) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+    struct adir ad;
+    if (!adir_open(&ad, dir, export_file_name, err, errlen))
+        return false;
+    if (!write_folder(s, log, ad.tmp, ad.path, res, err, errlen)) {
+        adir_abort(&ad);
         return false;
     }
+    return adir_commit(&ad, err, errlen);
+}
+
+static bool write_folder(struct session *s, struct proglog *log, const char *dir,
+                         const char *final_dir, struct export_result *res, char *err,
+                         size_t errlen)
+{
     proglog_fetched(log); /* host changes not yet compared */
     char path[4300];
     snprintf(path, sizeof path, "%s/input.txn", dir);
@@ -215,7 +240,7 @@ bool export_txn(struct session *s, struct proglog *log, const char *dir, struct 
                            .errlen = errlen};
     fprintf(af.fp, "# exported by dladbg %s from %s (configuration %s)\n", DLADBG_VERSION,
             session_path(s), dla_cfg(w.d)->name);
-    fprintf(af.fp, "# replay: dladbg --batch %s (it reads the configuration above)\n", dir);
+    fprintf(af.fp, "# replay: dladbg --batch %s (it reads the configuration above)\n", final_dir);
     bool ok = emit_log(&w);
     if (ok)
         emit_trailing_wait(&w);

@@ -141,9 +141,9 @@ static bool apply_events(struct ldrv *l, const uint16_t *ids, uint32_t n, const 
             v->value = e->val;
         } else if (v->value < e->val) {
             fail(l,
-                 "%s: task %u %s waits for event %u (chain %u value %u), but the chain is at "
-                 "%u and no task can signal it any more",
-                 l->ld->name, l->ld->tasks[l->st.task].id, when, e->id, e->target, e->val,
+                 "%s: task %u %s waits for event %u (file offset 0x%x; chain %u value %u), but "
+                 "the chain is at %u and no task can signal it any more",
+                 l->ld->name, l->ld->tasks[l->st.task].id, when, e->id, e->at, e->target, e->val,
                  v->value);
             return false;
         }

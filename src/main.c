@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "afile.h"
 #include "console.h"
 #include "tui.h"
 
@@ -330,6 +331,11 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &cli);
     if (status >= 0)
         return status;
+    /* batch and the line console: a SIGTERM/SIGINT/SIGHUP in the middle of an
+     * export leaves no temporary behind (the console then takes SIGINT for
+     * interrupting runs; the TUI handles its signals itself) */
+    if (cli.batch || !on_terminal())
+        afile_cleanup_on_signals();
     struct dbg_sink out = {.line = print_line, .ctx = &cli};
     struct dbg *d = dbg_create(&cli.opt, &out);
     if (!d) {

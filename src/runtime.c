@@ -20,8 +20,8 @@ static bool write_blob(const struct runtime *rt, struct dla *d, uint32_t m, uint
     enum mem_status st = dla_mem_write(d, (enum dla_space)rt->mem[m].space,
                                        rt->mem[m].addr + mm->offsets[k], b->data, b->data_len);
     if (st != MEM_OK) {
-        snprintf(err, errlen, "%s: memory %u: cannot store blob \"%s\": %s", rt->ld->name, mm->id,
-                 b->name, mem_status_str(st));
+        snprintf(err, errlen, "%s: memory %u (file offset 0x%x): cannot store blob \"%s\": %s",
+                 rt->ld->name, mm->id, mm->at, b->name, mem_status_str(st));
         return false;
     }
     return true;
@@ -46,8 +46,8 @@ static bool place_memories(struct runtime *rt, struct dla *d, char *err, size_t 
         rt->mem[i].placed = true;
         next[s] = at + (m->size ? m->size : 1);
         if (!dla_memory(d, s) || !mem_in_range(dla_memory(d, s), at, m->size ? m->size : 1)) {
-            snprintf(err, errlen, "%s: memory %u (%llu bytes) does not fit in %s", l->name, m->id,
-                     (unsigned long long)m->size, dla_space_name(s));
+            snprintf(err, errlen, "%s: memory %u (file offset 0x%x): %llu bytes do not fit in %s",
+                     l->name, m->id, m->at, (unsigned long long)m->size, dla_space_name(s));
             return false;
         }
         if (m->flags & LD_MEM_SET)
@@ -144,6 +144,38 @@ bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
     return true;
 }
 
+void runtime_locate(const struct runtime *rt, uint32_t task, int32_t index, uint64_t mem_offset,
+                    char *buf, size_t len)
+{
+    const struct loadable *l = rt->ld;
+    const struct ld_address *a = task_entry(rt, task, index);
+    if (!a) {
+        snprintf(buf, len, "address list entry %d", index);
+        return;
+    }
+    const struct ld_memory *m = &l->memories[a->mem];
+    int n = snprintf(buf, len, "address list entry %d (memory %u", index, m->id);
+    for (uint32_t k = 0; k < m->n_contents && n >= 0 && (size_t)n < len; k++) {
+        const struct ld_blob *b = &l->blobs[m->content_blob[k]];
+        if (mem_offset < m->offsets[k] || mem_offset - m->offsets[k] >= b->data_len)
+            continue;
+        uint64_t in_blob = mem_offset - m->offsets[k];
+        n += snprintf(buf + n, len - (size_t)n, ", blob \"%s\" + 0x%llx, file offset 0x%llx",
+                      b->name, (unsigned long long)in_blob,
+                      (unsigned long long)((size_t)(b->data - l->buf) + in_blob));
+        break;
+    }
+    if (n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ")");
+}
+
+void runtime_tensor_place(const struct runtime *rt, int index, char *buf, size_t len)
+{
+    const struct ld_tensor *t = &rt->ld->tensors[index];
+    snprintf(buf, len, "%s: tensor %u \"%s\" (file offset 0x%x)", rt->ld->name, t->id,
+             t->name ? t->name : "", t->at);
+}
+
 const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index)
 {
     const struct ld_address *a = task_entry(rt, task, index);
@@ -168,8 +200,10 @@ bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf,
     const struct ld_tensor *t = &rt->ld->tensors[rt->output_tensor];
     *len = t->size;
     if (*len > DIMG_MAX_PAYLOAD) {
-        snprintf(err, errlen, "%s: output tensor \"%s\" of %llu bytes; dladbg reads at most %u",
-                 rt->ld->name, t->name ? t->name : "", (unsigned long long)*len, DIMG_MAX_PAYLOAD);
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor of %llu bytes; dladbg reads at most %u", place,
+                 (unsigned long long)*len, DIMG_MAX_PAYLOAD);
         return false;
     }
     *buf = malloc(*len ? *len : 1);
@@ -181,7 +215,9 @@ bool runtime_read_output(const struct runtime *rt, struct dla *d, uint8_t **buf,
     enum mem_status st = dla_mem_read(d, (enum dla_space)rt->mem[m].space,
                                       rt->mem[m].addr + t->offset, *buf, *len);
     if (st != MEM_OK) {
-        snprintf(err, errlen, "output tensor: %s", mem_status_str(st));
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor: %s", place, mem_status_str(st));
         free(*buf);
         *buf = NULL;
         return false;
@@ -205,11 +241,14 @@ bool runtime_write_output(const struct runtime *rt, struct dla *d, const char *p
     uint8_t *payload = NULL;
     size_t plen = 0;
     bool ok = dimg_pack(&lay, buf, len, &payload, &plen);
-    if (!ok)
-        snprintf(err, errlen, "output tensor %ux%ux%u cannot be gathered (too large)", h.channel,
-                 h.height, h.width);
-    else
+    if (!ok) {
+        char place[512];
+        runtime_tensor_place(rt, rt->output_tensor, place, sizeof place);
+        snprintf(err, errlen, "%s: output tensor %ux%ux%u cannot be gathered (too large)", place,
+                 h.channel, h.height, h.width);
+    } else {
         ok = dimg_write(path, &h, payload, plen, err, errlen);
+    }
     free(payload);
     free(buf);
     return ok;

@@ -51,6 +51,14 @@ bool runtime_task_address(const struct runtime *rt, uint32_t task, int32_t index
  * base of the address entry, without its offset. */
 bool runtime_task_buffer(const struct runtime *rt, uint32_t task, int32_t index,
                          enum dla_space *space, uint64_t *base, uint64_t *size);
+/* Where byte mem_offset of the memory behind a task's address index comes
+ * from in the loadable, for messages: 'address list entry 3 (memory 2, blob
+ * "task-0-dep_graph" + 0x2c, file offset 0x1a2c)', or without the blob part
+ * when no blob fills that byte. */
+void runtime_locate(const struct runtime *rt, uint32_t task, int32_t index, uint64_t mem_offset,
+                    char *buf, size_t len);
+/* "tensor 1 \"output\" (file offset 0x..)": a tensor descriptor, for messages. */
+void runtime_tensor_place(const struct runtime *rt, int index, char *buf, size_t len);
 /* The blob that fills the memory behind task address `index` (its first
  * content); NULL when that memory is not filled from a blob. */
 const struct ld_blob *runtime_task_blob(const struct runtime *rt, uint32_t task, int32_t index);

@@ -117,7 +117,7 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
         return NULL;
     }
     s->opt.cfg = s->cfg;
-    struct dla_options dopt = {.mem_budget = s->opt.mem_budget};
+    struct dla_options dopt = {.mem_budget = s->opt.mem_budget, .work_budget = s->opt.work_budget};
     s->dla = dla_create(s->cfg, &dopt);
     if (!s->dla) {
         snprintf(err, errlen, "cannot create the %s model (out of memory?)", s->cfg->name);
@@ -435,6 +435,9 @@ uint64_t session_events(const struct session *s)
 
 const char *session_where(const struct session *s)
 {
+    /* host-side work inside the driver's next(): its own line */
+    if (s->drv && s->drv->host_where[0])
+        return s->drv->host_where;
     /* a write is finished before it reaches the model; a wait stays current
      * while its hardware events run */
     if (s->have_act && s->act.kind == DRV_WAIT)

@@ -26,6 +26,7 @@ struct session_opts {
     const char *output;           /* loadable: output DIMG file */
     bool rawdump;                 /* loadable: print the output as nvdla_runtime --rawdump */
     uint64_t mem_budget;          /* per memory space; 0 = default */
+    uint64_t work_budget;         /* model work per layer (dla_options); 0 = default */
 };
 
 enum session_stop {

@@ -472,8 +472,11 @@ static void do_init(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
     char loc[96];
     where(t, c, loc, sizeof loc);
     uint64_t size = c->file ? record_extent(t, c) : c->size;
-    enum mem_status st = MEM_OK;
-    if (c->pattern <= PAT_FIVEA) { /* one byte value: filled at once */
+    /* the size comes from the file: range and budget first, then the bytes */
+    enum mem_status st = mem_check_extent(dla_memory(d, (enum dla_space)c->space), c->base, size);
+    if (st != MEM_OK) {
+        /* reported below */
+    } else if (c->pattern <= PAT_FIVEA) { /* one byte value: filled at once */
         uint8_t v = pattern_byte((enum pattern)c->pattern, 0, NULL);
         st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, v, size);
     } else {
@@ -688,7 +691,10 @@ static void cfg_next(struct driver *drv, struct dla *d, const struct drv_result 
         t->st.mem_done = true;
     }
     while (t->st.pc < t->n) {
-        if (run_register_cmd(t, d, prev, act))
+        where(t, &t->cmd[t->st.pc], t->base.host_where, sizeof t->base.host_where);
+        bool produced = run_register_cmd(t, d, prev, act);
+        t->base.host_where[0] = 0;
+        if (produced)
             return;
         prev = NULL;
     }

@@ -124,8 +124,17 @@ static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t
                  c->line, sp->usage);
         return -1;
     }
-    if (c->op == TXN_WRITE || c->op == TXN_READ || c->op == TXN_UNTIL)
+    if (c->op == TXN_WRITE || c->op == TXN_READ || c->op == TXN_UNTIL) {
+        /* the traceplayer's register addresses are 0xffffNNNN: other upper
+         * bits would be dropped by the conversion, so they are an error */
+        if (c->addr >> 16 != 0xffffu) {
+            snprintf(err, errlen,
+                     "%s:%u: expected a CSB word address 0xffffNNNN in \"%s\", found 0x%08x",
+                     path, c->line, sp->usage, c->addr);
+            return -1;
+        }
         c->addr = csb_byte_addr(c->addr);
+    }
     return 0;
 }
 
@@ -235,6 +244,15 @@ static void do_dump(struct txn *t, struct dla *d, const struct txn_cmd *c)
 {
     char golden[8300], loc[96];
     where(t, c, loc, sizeof loc);
+    /* the size comes from the file: range and budget before the buffer */
+    enum mem_status st = mem_check_extent(dla_memory(d, space_of(c->mem_addr)), c->mem_addr, c->size);
+    if (st != MEM_OK) {
+        report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx: %s", loc,
+                   (unsigned long long)c->size, (unsigned long long)c->mem_addr,
+                   mem_status_str(st));
+        t->base.rep->input_errors++;
+        return;
+    }
     uint8_t *mem = malloc((size_t)c->size);
     if (!mem || dla_mem_read(d, space_of(c->mem_addr), c->mem_addr, mem, (size_t)c->size)) {
         report_msg(t->base.rep, REPORT_ERROR, "%s: dump_mem of 0x%llx bytes at 0x%llx failed", loc,
@@ -348,7 +366,10 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
     struct txn *t = (struct txn *)drv;
     memset(act, 0, sizeof *act);
     while (t->st.pc < t->n) {
-        if (run_cmd(t, d, prev, act))
+        where(t, &t->cmd[t->st.pc], t->base.host_where, sizeof t->base.host_where);
+        bool produced = run_cmd(t, d, prev, act);
+        t->base.host_where[0] = 0;
+        if (produced)
             return;
         prev = NULL;
     }

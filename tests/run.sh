@@ -42,6 +42,12 @@ for t in "$top"/tests/batch/*.sh; do
     [ -f "$t" ] || continue
     run_one "batch/$(basename "$t" .sh)" sh "$t"
 done
+echo "== $label: fuzz seeds and regression inputs (tests/fuzz, plain driver)"
+for t in "$top/$BUILD"/tests/fuzz/replay_*; do
+    [ -x "$t" ] || continue
+    name=${t##*/replay_}
+    run_one "fuzz/$name" "$t" "$top/tests/fuzz/corpus/$name" "$top/tests/fuzz/regress/$name"
+done
 echo "== $label: tui tests"
 for t in "$top"/tests/tui/*.sh; do
     [ -f "$t" ] || continue

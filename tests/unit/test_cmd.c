@@ -370,6 +370,30 @@ static void test_hostile_arguments(void **state)
     dbg_destroy(d);
 }
 
+/* A word longer than any fixed buffer, followed by more words, is kept whole
+ * (it once overflowed the tokenizer's storage); too many words is an error,
+ * not a silently shortened command. */
+static void test_long_and_many_words(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t3");
+    static char line[4200];
+    int n = snprintf(line, sizeof line, "echo ");
+    memset(line + n, 'A', 4000);
+    snprintf(line + n + 4000, sizeof line - (size_t)n - 4000, " b c");
+    fixture_clear();
+    assert_int_equal(fixture_exec(d, line), CMD_OK);
+    assert_int_equal(strlen(fixture_out.text), 4000 + strlen(" b c\n"));
+    assert_non_null(strstr(fixture_out.text, "AAAA b c\n"));
+    char many[512] = "echo";
+    for (int i = 0; i < 70; i++)
+        strcat(many, " w");
+    fixture_clear();
+    assert_int_equal(fixture_exec(d, many), CMD_ERROR);
+    assert_non_null(strstr(fixture_out.text, "too many words (at most 64)"));
+    dbg_destroy(d);
+}
+
 static bool stop_now(void *ctx)
 {
     (*(int *)ctx)++;
@@ -428,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_where_and_info),
         cmocka_unit_test(test_named_tensor),
         cmocka_unit_test(test_hostile_arguments),
+        cmocka_unit_test(test_long_and_many_words),
         cmocka_unit_test(test_poll_interrupts),
         cmocka_unit_test(test_opens_counted),
     };

@@ -56,6 +56,12 @@ static void test_broken_dependency_graph(void **state)
     assert_non_null(strstr(fixture_out.text, "GLB.S_INTR_MASK"));
     assert_non_null(strstr(fixture_out.text, "SDP       group0 idle"));
     assert_int_equal(dbg_exit_status(d), 1);
+    /* running on past the hang (what a plain --batch run does) gives up the
+     * task: still a hang, exit status 1, not an input error */
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_true(session_finished(d->session));
+    assert_non_null(strstr(fixture_out.text, "the hardware went idle without raising an interrupt"));
+    assert_int_equal(dbg_exit_status(d), 1);
     dbg_destroy(d);
 }
 

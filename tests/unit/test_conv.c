@@ -16,6 +16,7 @@
 struct diag_log {
     unsigned n[DLA_DIAG_HANG + 1];
     char last[256];
+    char all[2048]; /* every message, one a line */
 };
 
 static void on_event(void *ctx, const struct dla_event *ev)
@@ -25,6 +26,8 @@ static void on_event(void *ctx, const struct dla_event *ev)
         return;
     l->n[ev->u.diag.kind]++;
     snprintf(l->last, sizeof l->last, "%s", ev->u.diag.msg);
+    size_t n = strlen(l->all);
+    snprintf(l->all + n, sizeof l->all - n, "%s\n", ev->u.diag.msg);
 }
 
 /* Run a spec and compare every output with the reference. */
@@ -465,6 +468,64 @@ static void test_rule_output_size(void **state)
     dla_destroy(d);
 }
 
+/* Kernel counts that disagree (nvdla/hw cmod: CSC computes its own
+ * WEIGHT_KERNEL kernels, CDMA fetches its own count into CBUF, CACC delivers
+ * its DATAOUT_CHANNEL channels).  More kernels than output channels once
+ * wrote past the output cube. */
+static void expect_channels(const struct spec *s, const struct layer_data *ld,
+                            const struct dla_cube *out, uint32_t channels)
+{
+    uint32_t ow = spec_ow(s), oh = spec_oh(s);
+    int32_t *want = malloc(sizeof *want * (size_t)s->k * ow * oh);
+    ref_conv_int(s, ld, want);
+    assert_int_equal(out->c, channels);
+    for (uint32_t k = 0; k < channels; k++)
+        for (uint32_t y = 0; y < oh; y++)
+            for (uint32_t x = 0; x < ow; x++)
+                if (want[(k * oh + y) * ow + x] != out->v[cube_index(out, 0, k, y, x)])
+                    fail_msg("k%u y%u x%u: want %d got %d", k, y, x, want[(k * oh + y) * ow + x],
+                             out->v[cube_index(out, 0, k, y, x)]);
+    free(want);
+}
+
+static void test_kernel_count_mismatch(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct diag_log log = {0};
+    dla_listen(d, on_event, &log);
+    struct spec s = base("nv_full", 0);
+    s.k = 40; /* a full group of 32 kernels and one of 8 */
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    /* CSC and CACC produce 32 channels of CSC's 40 kernels: the rest are dropped */
+    set_field(d, "CSC.D_DATAOUT_SIZE_1", NULL, 31);
+    set_field(d, "CACC.D_DATAOUT_SIZE_1", NULL, 31);
+    struct dla_cube out;
+    assert_int_equal(run_conv(d, &out), 0);
+    assert_int_equal(log.n[DLA_DIAG_RULE], 1); /* csc.kernels */
+    expect_channels(&s, &ld, &out, 32);
+    cube_free(&out);
+    /* CDMA fetches 41 kernels, CSC computes its 40: the output is unchanged */
+    free_layer_data(&ld);
+    prepare(d, &s, &ld);
+    set_field(d, "CDMA.D_WEIGHT_SIZE_1", NULL, 40);
+    assert_int_equal(run_conv(d, &out), 0);
+    assert_non_null(strstr(log.all, "CDMA fetches 41 kernels but CSC WEIGHT_KERNEL uses 40"));
+    expect_channels(&s, &ld, &out, 40);
+    cube_free(&out);
+    /* CSC asking for more kernels than CDMA fetched would wait for ever: refused */
+    free_layer_data(&ld);
+    prepare(d, &s, &ld);
+    set_field(d, "CDMA.D_WEIGHT_SIZE_1", NULL, 38);
+    unsigned before = log.n[DLA_DIAG_UNSUPPORTED];
+    assert_int_equal(run_conv(d, &out), -1);
+    assert_int_equal(log.n[DLA_DIAG_UNSUPPORTED], before + 1);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 /* WEIGHT_BYTES: the compiler's padding to a CBUF entry (nv_small LeNet: 504
  * for 500 bytes of kernels) is fine; too few bytes, or more than one
  * granule of padding, break the guide's rule. */
@@ -531,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_absent_precision),
         cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_rule_output_size),
+        cmocka_unit_test(test_kernel_count_mismatch),
         cmocka_unit_test(test_rule_weight_bytes_padding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

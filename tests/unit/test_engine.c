@@ -183,6 +183,14 @@ static void build_broken(enum breakage how, uint8_t **buf, size_t *len)
     sdp_net_encode(&n, buf, len);
 }
 
+/* The first error message of a run. */
+static void keep_message(void *ctx, enum report_level level, const char *text)
+{
+    char *msg = ctx;
+    if (level == REPORT_ERROR && !msg[0])
+        snprintf(msg, 2048, "%s", text);
+}
+
 static void test_hostile_descriptors(void **state)
 {
     (void)state;
@@ -192,9 +200,28 @@ static void test_hostile_descriptors(void **state)
         build_broken((enum breakage)how, &buf, &len);
         struct rig r;
         rig_open_buf(&r, buf, len);
+        char msg[2048] = "";
+        r.rep.print = keep_message;
+        r.rep.ctx = msg;
         if (rig_run(&r, 0))
             fail_msg("breakage %d was not detected", how);
-        assert_true(r.rep.input_errors > 0);
+        /* bad input is placed: the file, the descriptor and its file offset */
+        if (how != BREAK_NEVER_READY &&
+            (strncmp(msg, "net: task 0", 11) != 0 || !strstr(msg, ", file offset 0x")))
+            fail_msg("breakage %d: no place in \"%s\"", how, msg);
+        if (how == BREAK_OP_TYPE) { /* the offset is that of the broken entry: op_type at +3 */
+            const char *at = strstr(msg, "dependency graph entry 0 at ");
+            const char *off = at ? strstr(at, "file offset 0x") : NULL;
+            assert_non_null(off);
+            unsigned long file_off = strtoul(off + strlen("file offset 0x"), NULL, 16);
+            assert_true(file_off + 3 < len);
+            assert_int_equal(buf[file_off + 3], 9);
+        }
+        /* a network that never becomes ready hangs: a failed run (exit 1), the others are bad input */
+        if (how == BREAK_NEVER_READY)
+            assert_true(r.rep.checks_failed > 0 && r.rep.input_errors == 0);
+        else
+            assert_true(r.rep.input_errors > 0);
         rig_close(&r);
         free(buf);
     }

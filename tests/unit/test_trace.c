@@ -15,6 +15,7 @@
 
 #include "crc32.h"
 #include "dat.h"
+#include "mem.h"
 #include "path.h"
 #include "session.h"
 #include "trace.h"
@@ -386,6 +387,59 @@ static void test_cfg_run(void **state)
     session_close(s);
 }
 
+/* Sizes read from a trace are checked against the memory's range and budget
+ * before anything is allocated: a huge RANDOM or ADDR mem_init once filled
+ * memory up to the budget (or the machine) before failing. */
+static void test_cfg_huge_mem_init(void **state)
+{
+    (void)state;
+    const char *patterns[] = {"RANDOM", "ADDR", "ALL_ZERO", "ONES"};
+    const char *configs[] = {"nv_small", "nv_full"}; /* 32- and 64-bit addresses */
+    char text[256], path[512], err[512];
+    snprintf(path, sizeof path, "%s/t.cfg", dir);
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(text, sizeof text,
+                     "mem_init(pri_mem, 0x0, 0xfffffffff, %s);\n"
+                     "reg_write(NVDLA_GLB.S_INTR_SET_0, 0x1);\n"
+                     "intr_notify(SDP_0, s0);\ncheck_nothing(s0);\n",
+                     patterns[i]);
+            write_file("t.cfg", text);
+            struct captured cap = {{0}};
+            struct report rep = {.print = capture, .ctx = &cap};
+            struct session_opts opt = {
+                .cfg = dla_config_find(configs[c]), .outdir = dir, .mem_budget = 64u << 20};
+            struct session *s = session_open(path, &opt, &rep, err, sizeof err);
+            assert_non_null(s);
+            run_to_end(s);
+            assert_int_equal(mem_resident_bytes(dla_memory(session_dla(s), DLA_DRAM)), 0);
+            assert_int_equal(rep.input_errors, 1);
+            if (!strstr(cap.text, "t.cfg:1: mem_init of 0xfffffffff bytes at 0x0: "))
+                fail_msg("%s %s: %s", configs[c], patterns[i], cap.text);
+            session_close(s);
+        }
+}
+
+/* dump_mem's size is checked before its buffer is allocated. */
+static void test_txn_huge_dump(void **state)
+{
+    (void)state;
+    write_file("input.txn", "dump_mem 0x80000000 0x100000000 out.dat\n");
+    struct captured cap = {{0}};
+    struct report rep = {.print = capture, .ctx = &cap};
+    char err[512], path[512];
+    snprintf(path, sizeof path, "%s/input.txn", dir);
+    struct session_opts opt = {.outdir = dir, .mem_budget = 64u << 20};
+    struct session *s = session_open(path, &opt, &rep, err, sizeof err);
+    assert_non_null(s);
+    run_to_end(s);
+    assert_int_equal(rep.input_errors, 1);
+    if (!strstr(cap.text, "input.txn:1: dump_mem of 0x100000000 bytes at 0x80000000: memory "
+                          "budget exhausted"))
+        fail_msg("%s", cap.text);
+    session_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +452,8 @@ int main(void)
         cmocka_unit_test(test_make_dirs),
         cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
+        cmocka_unit_test(test_cfg_huge_mem_init),
+        cmocka_unit_test(test_txn_huge_dump),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
