@@ -15,55 +15,53 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
         *used = len - 1;
 }
 
-/* append() without the formatting: n bytes of text, cut where buf ends. */
-static void append_bytes(char *buf, size_t len, size_t *used, const char *text, size_t n)
+/* Text copied a byte at a time up to end (where the buffer's last byte, kept
+ * for the terminator, is): field and enum names are short, so this beats
+ * strlen and memcpy per name.  Returns the new end of the text. */
+static char *put_text(char *p, const char *end, const char *text)
 {
-    if (*used + 1 >= len)
-        return;
-    size_t room = len - 1 - *used, k = n < room ? n : room;
-    memcpy(buf + *used, text, k);
-    *used += k;
-    buf[*used] = 0;
+    while (*text && p < end)
+        *p++ = *text++;
+    return p;
 }
 
 /* v as "%u" (below 10) or "0x%x". */
-static void append_value(char *buf, size_t len, size_t *used, uint32_t v)
+static char *put_value(char *p, const char *end, uint32_t v)
 {
-    char digits[16], *p = digits + sizeof digits;
+    char digits[16], *d = digits + sizeof digits;
+    *--d = 0;
     if (v <= 9) {
-        *--p = (char)('0' + v);
+        *--d = (char)('0' + v);
     } else {
         do {
-            *--p = "0123456789abcdef"[v & 15u];
+            *--d = "0123456789abcdef"[v & 15u];
             v >>= 4;
         } while (v);
-        *--p = 'x';
-        *--p = '0';
+        *--d = 'x';
+        *--d = '0';
     }
-    append_bytes(buf, len, used, p, (size_t)(digits + sizeof digits - p));
+    return put_text(p, end, d);
 }
 
 /* Called for every register event an export decodes: built by hand rather
- * than with snprintf, which dominated CSV export. */
+ * than with snprintf, which dominated CSV export.  Cut where buf ends. */
 void format_fields_inline(const struct regdb_reg *reg, uint32_t value, char *buf, size_t len)
 {
-    size_t used = 0;
     if (!len)
         return;
-    buf[0] = 0;
+    char *p = buf;
+    const char *end = buf + len - 1;
     for (uint16_t i = 0; i < reg->n_fields; i++) {
         const struct regdb_field *f = &reg->fields[i];
         uint32_t v = regdb_field_get(f, value);
         const char *e = regdb_enum_name(f, v);
         if (i)
-            append_bytes(buf, len, &used, " ", 1);
-        append_bytes(buf, len, &used, f->name, strlen(f->name));
-        append_bytes(buf, len, &used, "=", 1);
-        if (e)
-            append_bytes(buf, len, &used, e, strlen(e));
-        else
-            append_value(buf, len, &used, v);
+            p = put_text(p, end, " ");
+        p = put_text(p, end, f->name);
+        p = put_text(p, end, "=");
+        p = e ? put_text(p, end, e) : put_value(p, end, v);
     }
+    *p = 0;
 }
 
 void format_field_bits(const struct regdb_field *f, char *buf, size_t len)
