@@ -9,7 +9,7 @@
 #include "proglog.h"
 #include "trace_ring.h"
 
-#define DEFAULT_MAX_STATES 64
+#define DEFAULT_MAX_STATES 24
 
 struct boundary {
     struct checkpoint_info info;
@@ -75,28 +75,49 @@ bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info
     return true;
 }
 
-/* Keep memory bounded: drop every other saved state between the first and
- * the last; those boundaries stay reachable by replaying. */
+/* The stored state after i, or c->n when there is none. */
+static size_t next_stored(const struct checkpoints *c, size_t i)
+{
+    for (i++; i < c->n && !c->b[i].state; i++)
+        ;
+    return i;
+}
+
+/* The middle state whose loss costs least: the one whose neighbours are
+ * closest together for its distance from the newest boundary.  Dropping by
+ * that measure leaves states spaced roughly geometrically back from the end,
+ * dense where "back" usually goes and sparse towards the start, so a few
+ * states serve as well as many evenly spread ones (each holds the CBUF,
+ * registers and the memory pages written since: megabytes on a large
+ * network).  0 when there is no middle state. */
+static size_t cheapest_middle(const struct checkpoints *c)
+{
+    size_t best = 0, prev = 0; /* boundary 0 always has a state */
+    double best_cost = 0;
+    for (size_t i = next_stored(c, 0); i + 1 < c->n; i = next_stored(c, i)) {
+        size_t next = next_stored(c, i);
+        if (next >= c->n)
+            break; /* i is the newest state: kept */
+        double cost = (double)(next - prev) / (double)(c->n - i);
+        if (!best || cost < best_cost) {
+            best = i;
+            best_cost = cost;
+        }
+        prev = i;
+    }
+    return best;
+}
+
+/* Keep memory bounded: drop saved states between the first and the last;
+ * those boundaries stay reachable by replaying. */
 static void thin_out(struct checkpoints *c)
 {
-    while (cps_stored(c) > c->max_states && cps_stored(c) > 2) {
-        bool drop = false, dropped = false;
-        for (size_t i = 1; i + 1 < c->n; i++) {
-            if (!c->b[i].state)
-                continue;
-            if (drop) {
-                session_state_free(c->b[i].state);
-                c->b[i].state = NULL;
-                dropped = true;
-            }
-            drop = !drop;
-        }
-        for (size_t i = 1; !dropped && i + 1 < c->n; i++)
-            if (c->b[i].state) { /* a single middle state left */
-                session_state_free(c->b[i].state);
-                c->b[i].state = NULL;
-                dropped = true;
-            }
+    for (size_t stored = cps_stored(c); stored > c->max_states && stored > 2; stored--) {
+        size_t i = cheapest_middle(c);
+        if (!i)
+            break;
+        session_state_free(c->b[i].state);
+        c->b[i].state = NULL;
     }
 }
 

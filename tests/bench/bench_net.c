@@ -343,6 +343,10 @@ void bench_nets(double sgemm_rate)
     int fd = mkstemp(input);
     if (fd >= 0)
         close(fd);
+    printf("net: working set = the simulated DRAM and CVSRAM resident at the end of the run "
+           "(the pages the network wrote: weights, input, activations); RSS growth = peak RSS "
+           "(VmHWM) of the run's own process minus its RSS before the network was opened: "
+           "the parsed file, CBUF, layer records, checkpoints, event ring, model scratch\n");
     if (!is_file(path))
         printf("net: %s absent: NN_L0_0 skipped (NVDLA_TESTDATA)\n", path);
     else if (fd >= 0 && write_nn_input(input))

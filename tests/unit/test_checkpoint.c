@@ -179,6 +179,28 @@ static void test_replay_from_thinned_checkpoints(void **state)
     dbg_destroy(d);
 }
 
+/* Thinning keeps the newest boundaries: with room for three states, the run's
+ * start, its end and the boundary just before the end stay stored, so one
+ * step back restores without replaying. */
+static void test_thinning_keeps_the_newest(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t4");
+    cps_destroy(d->cps);
+    d->cps = cps_create(3);
+    cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
+    for (int i = 1; i <= OPS; i++)
+        assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    assert_int_equal(cps_count(d->cps), OPS + 1);
+    assert_int_equal(cps_stored(d->cps), 3);
+    struct checkpoint_info ci;
+    for (size_t i = 0; i <= OPS; i++) {
+        assert_true(cps_get(d->cps, i, &ci));
+        assert_int_equal(ci.stored, i == 0 || i >= OPS - 1);
+    }
+    dbg_destroy(d);
+}
+
 static void test_breakpoints_do_not_stop_a_replay(void **state)
 {
     (void)state;
@@ -230,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_back_then_step_repeats),
         cmocka_unit_test(test_back_from_inside_a_layer),
         cmocka_unit_test(test_replay_from_thinned_checkpoints),
+        cmocka_unit_test(test_thinning_keeps_the_newest),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
     };
