@@ -4,8 +4,6 @@
  * rounding and truncation happen exactly where it does them. */
 #include "fpnum.h"
 
-#include <pthread.h>
-
 struct fp_parts {
     unsigned sign;
     uint32_t expo;
@@ -387,11 +385,11 @@ __attribute__((always_inline)) static inline uint64_t narrow(struct fp_format in
     return pack(out, o);
 }
 
-/* fp16 widenings by table: 2^16 entries each, filled once from widen(). */
+/* fp16 widenings by table: 2^16 entries each, filled from widen() when the
+ * program loads (before any thread), so a lookup needs no once-guard. */
 static uint32_t fp16_to_fp32_table[1u << 16], fp16_to_fp17_table[1u << 16];
-static pthread_once_t fp16_tables_once = PTHREAD_ONCE_INIT;
 
-static void fill_fp16_tables(void)
+__attribute__((constructor)) static void fill_fp16_tables(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++) {
         fp16_to_fp32_table[h] = (uint32_t)widen(FP16, FP32, h, true);
@@ -401,7 +399,6 @@ static void fill_fp16_tables(void)
 
 uint32_t fpnum_fp16_to_fp32(uint16_t h)
 {
-    pthread_once(&fp16_tables_once, fill_fp16_tables);
     return fp16_to_fp32_table[h];
 }
 
@@ -422,7 +419,6 @@ uint32_t fpnum_fp32_to_fp17(uint32_t f)
 
 uint32_t fpnum_fp16_to_fp17(uint16_t h)
 {
-    pthread_once(&fp16_tables_once, fill_fp16_tables);
     return fp16_to_fp17_table[h];
 }
 

@@ -38,6 +38,35 @@ static inline bool fp_is_inf(struct fp_format f, uint64_t bits)
     return ((bits >> f.mant) & top) == top && (bits & ((1ull << f.mant) - 1u)) == 0;
 }
 
+/* fp16 max and min as fp_max(FP16, ...) and fp_min(FP16, ...) compute them,
+ * inline for the per-element pooling loops: a NaN operand wins (a first);
+ * otherwise sign-magnitude bits map to an ordered key (-0 below +0), and on
+ * equal keys the bits are equal, so which operand is returned is moot. */
+static inline unsigned fp16_order_key(uint16_t h)
+{
+    return (h & 0x8000u) ? 0x7fffu - (h & 0x7fffu) : 0x8000u + h;
+}
+
+static inline uint16_t fp16_pick(uint16_t a, uint16_t b, bool want_max)
+{
+    if (fp_is_nan(FP16, a))
+        return a;
+    if (fp_is_nan(FP16, b))
+        return b;
+    bool a_greater = fp16_order_key(a) > fp16_order_key(b);
+    return want_max == a_greater ? a : b;
+}
+
+static inline uint16_t fp16_max(uint16_t a, uint16_t b)
+{
+    return fp16_pick(a, b, true);
+}
+
+static inline uint16_t fp16_min(uint16_t a, uint16_t b)
+{
+    return fp16_pick(a, b, false);
+}
+
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b);

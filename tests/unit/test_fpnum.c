@@ -147,6 +147,33 @@ static void test_compare_and_relu(void **state)
 
 /* ---------------------------------------------------------------- conversions */
 
+/* The inline fp16 max/min of the pooling loops against the generic
+ * comparison: every fp16 value against the special ones (zeros, subnormals,
+ * infinities, NaNs, the extremes) both ways round, then random pairs. */
+static void check_fp16_pick(uint16_t a, uint16_t b)
+{
+    assert_int_equal(fp16_max(a, b), fp_max(FP16, a, b));
+    assert_int_equal(fp16_min(a, b), fp_min(FP16, a, b));
+}
+
+static void test_fp16_max_min_match_generic(void **state)
+{
+    (void)state;
+    static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400,
+                                       0x8400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+                                       0x7c01, 0xfc01, 0x7e00, 0xfe00, 0x7fff, 0xffff};
+    for (uint32_t a = 0; a < 0x10000u; a++)
+        for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+            check_fp16_pick((uint16_t)a, special[i]);
+            check_fp16_pick(special[i], (uint16_t)a);
+        }
+    uint32_t seed = 0x5eed1234u;
+    for (int i = 0; i < 1000000; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        check_fp16_pick((uint16_t)(seed >> 16), (uint16_t)seed);
+    }
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -258,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_mul_matches_ieee_for_normal_results),
         cmocka_unit_test(test_mul_quirks),
         cmocka_unit_test(test_compare_and_relu),
+        cmocka_unit_test(test_fp16_max_min_match_generic),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
