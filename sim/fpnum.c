@@ -386,10 +386,12 @@ __attribute__((always_inline)) static inline uint64_t narrow(struct fp_format in
 }
 
 /* fp16 widenings by table: 2^16 entries each, filled from widen() when the
- * program loads (before any thread), so a lookup needs no once-guard. */
+ * program loads (before any thread), so a lookup needs no once-guard.  The
+ * priority runs this before the default-priority constructors of other
+ * files, which may build tables of their own from these lookups. */
 static uint32_t fp16_to_fp32_table[1u << 16], fp16_to_fp17_table[1u << 16];
 
-__attribute__((constructor)) static void fill_fp16_tables(void)
+__attribute__((constructor(FPNUM_TABLES_PRIORITY))) static void fill_fp16_tables(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++) {
         fp16_to_fp32_table[h] = (uint32_t)widen(FP16, FP32, h, true);

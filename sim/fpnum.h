@@ -75,7 +75,10 @@ uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b);
 /* Negative values (not NaN) become +0. */
 uint64_t fp_relu(struct fp_format f, uint64_t a);
 
-/* Format conversions. */
+/* Format conversions.  The fp16 widenings are tables filled by a load-time
+ * constructor of this priority; a constructor elsewhere that calls them
+ * must use a larger number (or none). */
+#define FPNUM_TABLES_PRIORITY 101
 uint32_t fpnum_fp16_to_fp32(uint16_t h);
 uint16_t fpnum_fp32_to_fp16(uint32_t f);
 uint32_t fpnum_fp17_to_fp32(uint32_t h);
