@@ -145,14 +145,58 @@ __attribute__((always_inline)) static inline uint64_t add_impl(struct fp_format 
     return pack(f, o);
 }
 
+/* add_impl(FP32, hi, lo) for the commonest case of the LRN and SDP sums:
+ * both operands non-negative, hi >= lo, hi normal and finite, lo normal or
+ * +0.  Then the larger operand sets exponent and sign, its mantissa fills
+ * the top of the 49-bit internal width (no normalising left shift), and
+ * only the carry out, the smaller operand's alignment (bits past the guard
+ * bits dropped) and the final rounding remain.  Returns 0 outside that
+ * case (inside it the result is at least hi, never 0). */
+static inline uint32_t add32_positive(uint32_t hi, uint32_t lo)
+{
+    const uint32_t normal_min = 1u << 23, top_expo = 0x7f800000u;
+    if (hi < normal_min || hi >= top_expo || (lo != 0 && lo < normal_min))
+        return 0;
+    uint32_t expo = hi >> 23, d = expo - (lo >> 23);
+    uint64_t large = ((uint64_t)((hi & 0x7fffffu) | normal_min)) << 25;
+    uint64_t small = lo ? (lo & 0x7fffffu) | normal_min : 0;
+    small = d <= 25 ? small << (25 - d) : d - 25 >= 64 ? 0 : small >> (d - 25);
+    uint64_t sum = large + small;
+    if (sum >> 49) {
+        if (expo >= 254)
+            return 0x7f7fffffu; /* the cmod's infinity */
+        expo++;
+        sum >>= 1; /* the bit shifted out is dropped, as add_impl does */
+    }
+    uint64_t kept = sum >> 25;
+    bool guard = (sum >> 24) & 1u, sticky = (sum & ((1u << 24) - 1u)) != 0;
+    kept += guard && (sticky || (kept & 1u));
+    if (kept >> 24) { /* rounding carried past the mantissa: 2.0 * 2^expo */
+        if (expo >= 254)
+            return 0x7f7fffffu;
+        expo++;
+    }
+    return (expo << 23) | ((uint32_t)kept & 0x7fffffu);
+}
+
+uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b)
+{
+    return add_impl(f, a, b);
+}
+
 /* The formats the datapaths use get instances of their own, so that the
  * compiler folds the widths into constants. */
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
 {
     if (f.expo == FP17.expo && f.mant == FP17.mant)
         return add_impl(FP17, a, b);
-    if (f.expo == FP32.expo && f.mant == FP32.mant)
+    if (f.expo == FP32.expo && f.mant == FP32.mant) {
+        uint32_t hi = (uint32_t)(a > b ? a : b), lo = (uint32_t)(a > b ? b : a);
+        uint32_t r = (a | b) >> 32 ? 0 : add32_positive(hi, lo);
+        if (r)
+            return r;
         return add_impl(FP32, a, b);
+    }
     return add_impl(f, a, b);
 }
 

@@ -68,6 +68,8 @@ static inline uint16_t fp16_min(uint16_t a, uint16_t b)
 }
 
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
+/* fp_add without its fast paths (the tests' reference for them). */
+uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b);
