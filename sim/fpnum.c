@@ -145,38 +145,54 @@ __attribute__((always_inline)) static inline uint64_t add_impl(struct fp_format 
     return pack(f, o);
 }
 
-/* add_impl(FP32, hi, lo) for the commonest case of the LRN and SDP sums:
- * both operands non-negative, hi >= lo, hi normal and finite, lo normal or
- * +0.  Then the larger operand sets exponent and sign, its mantissa fills
- * the top of the 49-bit internal width (no normalising left shift), and
- * only the carry out, the smaller operand's alignment (bits past the guard
- * bits dropped) and the final rounding remain.  Returns 0 outside that
- * case (inside it the result is at least hi, never 0). */
-static inline uint32_t add32_positive(uint32_t hi, uint32_t lo)
+/* add_impl(FP32, a, b) for the common case of the LRN and SDP sums and
+ * the LUT's differences: both operands normal and finite, or zero (either
+ * sign).  The operand of larger magnitude (a on a tie) sets exponent and
+ * sign, its mantissa fills the top of the 49-bit internal width; then come
+ * the smaller one's alignment (bits past the guard bits dropped), the sum
+ * or difference, the carry out or the normalising left shift (flushing
+ * to zero below the normal range), and the final rounding.  *handled is
+ * false outside that case. */
+static inline uint32_t add32_normal(uint32_t a, uint32_t b, bool *handled)
 {
-    const uint32_t normal_min = 1u << 23, top_expo = 0x7f800000u;
-    if (hi < normal_min || hi >= top_expo || (lo != 0 && lo < normal_min))
-        return 0;
+    const uint32_t normal_min = 1u << 23, top_expo = 0x7f800000u, sat = 0x7f7fffffu;
+    uint32_t abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
+    bool a_larger = abs_a >= abs_b;
+    uint32_t hi = a_larger ? abs_a : abs_b, lo = a_larger ? abs_b : abs_a;
+    uint32_t sign = (a_larger ? a : b) & 0x80000000u;
+    *handled = hi < top_expo && (hi == 0 || hi >= normal_min) && (lo == 0 || lo >= normal_min);
+    if (!*handled || hi == 0)
+        return sign; /* both zero: the sign of a */
     uint32_t expo = hi >> 23, d = expo - (lo >> 23);
     uint64_t large = ((uint64_t)((hi & 0x7fffffu) | normal_min)) << 25;
     uint64_t small = lo ? (lo & 0x7fffffu) | normal_min : 0;
     small = d <= 25 ? small << (25 - d) : d - 25 >= 64 ? 0 : small >> (d - 25);
-    uint64_t sum = large + small;
-    if (sum >> 49) {
-        if (expo >= 254)
-            return 0x7f7fffffu; /* the cmod's infinity */
-        expo++;
-        sum >>= 1; /* the bit shifted out is dropped, as add_impl does */
+    uint64_t sum;
+    if ((a ^ b) >> 31 == 0) {
+        sum = large + small;
+        if (sum >> 49) {
+            if (expo >= 254)
+                return sign | sat; /* the cmod's infinity */
+            expo++;
+            sum >>= 1; /* the bit shifted out is dropped, as add_impl does */
+        }
+    } else {
+        sum = large - small;
+        unsigned zeros = sum ? (unsigned)__builtin_clzll(sum) - 15u : 49u;
+        if (sum == 0 || expo <= zeros)
+            return sign; /* cancelled, or below the normal range: zero */
+        expo -= zeros;
+        sum <<= zeros;
     }
     uint64_t kept = sum >> 25;
     bool guard = (sum >> 24) & 1u, sticky = (sum & ((1u << 24) - 1u)) != 0;
     kept += guard && (sticky || (kept & 1u));
     if (kept >> 24) { /* rounding carried past the mantissa: 2.0 * 2^expo */
         if (expo >= 254)
-            return 0x7f7fffffu;
+            return sign | sat;
         expo++;
     }
-    return (expo << 23) | ((uint32_t)kept & 0x7fffffu);
+    return sign | (expo << 23) | ((uint32_t)kept & 0x7fffffu);
 }
 
 uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b)
@@ -191,11 +207,9 @@ uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
     if (f.expo == FP17.expo && f.mant == FP17.mant)
         return add_impl(FP17, a, b);
     if (f.expo == FP32.expo && f.mant == FP32.mant) {
-        uint32_t hi = (uint32_t)(a > b ? a : b), lo = (uint32_t)(a > b ? b : a);
-        uint32_t r = (a | b) >> 32 ? 0 : add32_positive(hi, lo);
-        if (r)
-            return r;
-        return add_impl(FP32, a, b);
+        bool handled = false;
+        uint32_t r = (a | b) >> 32 ? 0 : add32_normal((uint32_t)a, (uint32_t)b, &handled);
+        return handled ? r : add_impl(FP32, a, b);
     }
     return add_impl(f, a, b);
 }

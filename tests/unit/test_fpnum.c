@@ -174,11 +174,12 @@ static void test_fp16_max_min_match_generic(void **state)
     }
 }
 
-/* fp_add's fp32 fast path (non-negative normal operands) against the
+/* fp_add's fp32 fast path (normal or zero operands) against the
  * reference add: special operands (zeros, subnormals, the normal extremes,
  * infinities, NaNs, both signs) against each other and against random
- * values, random pairs with exponents close enough to overlap (carries,
- * ties, rounding carries, saturation) and fully random pairs. */
+ * values, random pairs of either sign with exponents close enough to
+ * overlap (carries, cancellation, ties, rounding carries, saturation) and
+ * fully random pairs. */
 static uint32_t next_u32(uint32_t *seed)
 {
     *seed = *seed * 1664525u + 1013904223u;
@@ -220,7 +221,9 @@ static void test_fp32_add_fast_path_matches_reference(void **state)
             mb |= 0x7fffffu >> (b >> 28);
         else if (b & 8)
             mb &= ~(0x7fffffu >> (b >> 28));
-        check_add32(a, eb << 23 | mb);
+        uint32_t sb = (b & 32) ? 0x80000000u : 0;
+        check_add32(a, sb | eb << 23 | mb);
+        check_add32(sb | eb << 23 | mb, a | 0x80000000u);
         check_add32(next_u32(&seed), next_u32(&seed));
     }
 }
