@@ -39,7 +39,7 @@ static bool is_fp(const struct pdp_pool_cfg *c)
 
 /* Max or min of two partial results (fp16 bits compared as the hardware
  * does, NaN first). */
-static int32_t extreme(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
+static inline int32_t extreme(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
 {
     if (is_fp(c))
         return c->method == PDP_MAX ? fp16_max((uint16_t)a, (uint16_t)b)
