@@ -43,6 +43,20 @@ static int64_t window_sum(const struct cdp_lrn_cfg *c, const int32_t *conv, unsi
     return sum;
 }
 
+/* fp16: the fp32 form of each fp16 input (through fp17, as the convertors
+ * widen it) and its square are functions of the 16 input bits alone, so
+ * they are tabulated once when the program loads. */
+static uint32_t fp16_as_fp32[1u << 16], fp16_square_fp32[1u << 16];
+
+__attribute__((constructor)) static void fill_square_table(void)
+{
+    for (uint32_t h = 0; h < (1u << 16); h++) {
+        uint32_t v = fpnum_fp17_to_fp32(fpnum_fp16_to_fp17((uint16_t)h));
+        fp16_as_fp32[h] = v;
+        fp16_square_fp32[h] = (uint32_t)fp_mul(FP32, v, v);
+    }
+}
+
 /* fp16: the square (or bypassed value) of channel k, +0 outside; sq holds
  * the squares, computed once per pixel. */
 static uint32_t fp_term(const uint32_t *sq, unsigned n, int k)
@@ -78,8 +92,8 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
         if (c->nan_to_zero && fp_is_nan(FP16, h))
             h = 0;
         conv17[i] = fpnum_fp16_to_fp17(h);
-        conv32[i] = fpnum_fp17_to_fp32(conv17[i]);
-        sq[i] = c->sqsum_bypass ? conv32[i] : (uint32_t)fp_mul(FP32, conv32[i], conv32[i]);
+        conv32[i] = fp16_as_fp32[h];
+        sq[i] = c->sqsum_bypass ? conv32[i] : fp16_square_fp32[h];
     }
     for (unsigned ch = 0; ch < n; ch++) {
         uint32_t y = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, fp_window_sum(c, sq, n, ch), s);

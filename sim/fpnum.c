@@ -4,8 +4,6 @@
  * rounding and truncation happen exactly where it does them. */
 #include "fpnum.h"
 
-#include <pthread.h>
-
 struct fp_parts {
     unsigned sign;
     uint32_t expo;
@@ -147,14 +145,72 @@ __attribute__((always_inline)) static inline uint64_t add_impl(struct fp_format 
     return pack(f, o);
 }
 
+/* add_impl(FP32, a, b) for the common case of the LRN and SDP sums and
+ * the LUT's differences: both operands normal and finite, or zero (either
+ * sign).  The operand of larger magnitude (a on a tie) sets exponent and
+ * sign, its mantissa fills the top of the 49-bit internal width; then come
+ * the smaller one's alignment (bits past the guard bits dropped), the sum
+ * or difference, the carry out or the normalising left shift (flushing
+ * to zero below the normal range), and the final rounding.  *handled is
+ * false outside that case. */
+static inline uint32_t add32_normal(uint32_t a, uint32_t b, bool *handled)
+{
+    const uint32_t normal_min = 1u << 23, top_expo = 0x7f800000u, sat = 0x7f7fffffu;
+    uint32_t abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
+    bool a_larger = abs_a >= abs_b;
+    uint32_t hi = a_larger ? abs_a : abs_b, lo = a_larger ? abs_b : abs_a;
+    uint32_t sign = (a_larger ? a : b) & 0x80000000u;
+    *handled = hi < top_expo && (hi == 0 || hi >= normal_min) && (lo == 0 || lo >= normal_min);
+    if (!*handled || hi == 0)
+        return sign; /* both zero: the sign of a */
+    uint32_t expo = hi >> 23, d = expo - (lo >> 23);
+    uint64_t large = ((uint64_t)((hi & 0x7fffffu) | normal_min)) << 25;
+    uint64_t small = lo ? (lo & 0x7fffffu) | normal_min : 0;
+    small = d <= 25 ? small << (25 - d) : d - 25 >= 64 ? 0 : small >> (d - 25);
+    uint64_t sum;
+    if ((a ^ b) >> 31 == 0) {
+        sum = large + small;
+        if (sum >> 49) {
+            if (expo >= 254)
+                return sign | sat; /* the cmod's infinity */
+            expo++;
+            sum >>= 1; /* the bit shifted out is dropped, as add_impl does */
+        }
+    } else {
+        sum = large - small;
+        unsigned zeros = sum ? (unsigned)__builtin_clzll(sum) - 15u : 49u;
+        if (sum == 0 || expo <= zeros)
+            return sign; /* cancelled, or below the normal range: zero */
+        expo -= zeros;
+        sum <<= zeros;
+    }
+    uint64_t kept = sum >> 25;
+    bool guard = (sum >> 24) & 1u, sticky = (sum & ((1u << 24) - 1u)) != 0;
+    kept += guard && (sticky || (kept & 1u));
+    if (kept >> 24) { /* rounding carried past the mantissa: 2.0 * 2^expo */
+        if (expo >= 254)
+            return sign | sat;
+        expo++;
+    }
+    return sign | (expo << 23) | ((uint32_t)kept & 0x7fffffu);
+}
+
+uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b)
+{
+    return add_impl(f, a, b);
+}
+
 /* The formats the datapaths use get instances of their own, so that the
  * compiler folds the widths into constants. */
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
 {
     if (f.expo == FP17.expo && f.mant == FP17.mant)
         return add_impl(FP17, a, b);
-    if (f.expo == FP32.expo && f.mant == FP32.mant)
-        return add_impl(FP32, a, b);
+    if (f.expo == FP32.expo && f.mant == FP32.mant) {
+        bool handled = false;
+        uint32_t r = (a | b) >> 32 ? 0 : add32_normal((uint32_t)a, (uint32_t)b, &handled);
+        return handled ? r : add_impl(FP32, a, b);
+    }
     return add_impl(f, a, b);
 }
 
@@ -387,11 +443,13 @@ __attribute__((always_inline)) static inline uint64_t narrow(struct fp_format in
     return pack(out, o);
 }
 
-/* fp16 widenings by table: 2^16 entries each, filled once from widen(). */
+/* fp16 widenings by table: 2^16 entries each, filled from widen() when the
+ * program loads (before any thread), so a lookup needs no once-guard.  The
+ * priority runs this before the default-priority constructors of other
+ * files, which may build tables of their own from these lookups. */
 static uint32_t fp16_to_fp32_table[1u << 16], fp16_to_fp17_table[1u << 16];
-static pthread_once_t fp16_tables_once = PTHREAD_ONCE_INIT;
 
-static void fill_fp16_tables(void)
+__attribute__((constructor(FPNUM_TABLES_PRIORITY))) static void fill_fp16_tables(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++) {
         fp16_to_fp32_table[h] = (uint32_t)widen(FP16, FP32, h, true);
@@ -401,7 +459,6 @@ static void fill_fp16_tables(void)
 
 uint32_t fpnum_fp16_to_fp32(uint16_t h)
 {
-    pthread_once(&fp16_tables_once, fill_fp16_tables);
     return fp16_to_fp32_table[h];
 }
 
@@ -422,7 +479,6 @@ uint32_t fpnum_fp32_to_fp17(uint32_t f)
 
 uint32_t fpnum_fp16_to_fp17(uint16_t h)
 {
-    pthread_once(&fp16_tables_once, fill_fp16_tables);
     return fp16_to_fp17_table[h];
 }
 

@@ -38,7 +38,38 @@ static inline bool fp_is_inf(struct fp_format f, uint64_t bits)
     return ((bits >> f.mant) & top) == top && (bits & ((1ull << f.mant) - 1u)) == 0;
 }
 
+/* fp16 max and min as fp_max(FP16, ...) and fp_min(FP16, ...) compute them,
+ * inline for the per-element pooling loops: a NaN operand wins (a first);
+ * otherwise sign-magnitude bits map to an ordered key (-0 below +0), and on
+ * equal keys the bits are equal, so which operand is returned is moot. */
+static inline unsigned fp16_order_key(uint16_t h)
+{
+    return (h & 0x8000u) ? 0x7fffu - (h & 0x7fffu) : 0x8000u + h;
+}
+
+static inline uint16_t fp16_pick(uint16_t a, uint16_t b, bool want_max)
+{
+    if (fp_is_nan(FP16, a))
+        return a;
+    if (fp_is_nan(FP16, b))
+        return b;
+    bool a_greater = fp16_order_key(a) > fp16_order_key(b);
+    return want_max == a_greater ? a : b;
+}
+
+static inline uint16_t fp16_max(uint16_t a, uint16_t b)
+{
+    return fp16_pick(a, b, true);
+}
+
+static inline uint16_t fp16_min(uint16_t a, uint16_t b)
+{
+    return fp16_pick(a, b, false);
+}
+
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
+/* fp_add without its fast paths (the tests' reference for them). */
+uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b);
@@ -46,7 +77,10 @@ uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b);
 /* Negative values (not NaN) become +0. */
 uint64_t fp_relu(struct fp_format f, uint64_t a);
 
-/* Format conversions. */
+/* Format conversions.  The fp16 widenings are tables filled by a load-time
+ * constructor of this priority; a constructor elsewhere that calls them
+ * must use a larger number (or none). */
+#define FPNUM_TABLES_PRIORITY 101
 uint32_t fpnum_fp16_to_fp32(uint16_t h);
 uint16_t fpnum_fp32_to_fp16(uint32_t f);
 uint32_t fpnum_fp17_to_fp32(uint32_t h);

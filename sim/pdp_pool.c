@@ -39,11 +39,11 @@ static bool is_fp(const struct pdp_pool_cfg *c)
 
 /* Max or min of two partial results (fp16 bits compared as the hardware
  * does, NaN first). */
-static int32_t extreme(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
+static inline int32_t extreme(const struct pdp_pool_cfg *c, int32_t a, int32_t b)
 {
     if (is_fp(c))
-        return (int32_t)(c->method == PDP_MAX ? fp_max(FP16, (uint32_t)a, (uint32_t)b)
-                                              : fp_min(FP16, (uint32_t)a, (uint32_t)b));
+        return c->method == PDP_MAX ? fp16_max((uint16_t)a, (uint16_t)b)
+                                    : fp16_min((uint16_t)a, (uint16_t)b);
     if (c->method == PDP_MAX)
         return a > b ? a : b;
     return a < b ? a : b;

@@ -147,6 +147,87 @@ static void test_compare_and_relu(void **state)
 
 /* ---------------------------------------------------------------- conversions */
 
+/* The inline fp16 max/min of the pooling loops against the generic
+ * comparison: every fp16 value against the special ones (zeros, subnormals,
+ * infinities, NaNs, the extremes) both ways round, then random pairs. */
+static void check_fp16_pick(uint16_t a, uint16_t b)
+{
+    assert_int_equal(fp16_max(a, b), fp_max(FP16, a, b));
+    assert_int_equal(fp16_min(a, b), fp_min(FP16, a, b));
+}
+
+static void test_fp16_max_min_match_generic(void **state)
+{
+    (void)state;
+    static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400,
+                                       0x8400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+                                       0x7c01, 0xfc01, 0x7e00, 0xfe00, 0x7fff, 0xffff};
+    for (uint32_t a = 0; a < 0x10000u; a++)
+        for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+            check_fp16_pick((uint16_t)a, special[i]);
+            check_fp16_pick(special[i], (uint16_t)a);
+        }
+    uint32_t seed = 0x5eed1234u;
+    for (int i = 0; i < 1000000; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        check_fp16_pick((uint16_t)(seed >> 16), (uint16_t)seed);
+    }
+}
+
+/* fp_add's fp32 fast path (normal or zero operands) against the
+ * reference add: special operands (zeros, subnormals, the normal extremes,
+ * infinities, NaNs, both signs) against each other and against random
+ * values, random pairs of either sign with exponents close enough to
+ * overlap (carries, cancellation, ties, rounding carries, saturation) and
+ * fully random pairs. */
+static uint32_t next_u32(uint32_t *seed)
+{
+    *seed = *seed * 1664525u + 1013904223u;
+    uint32_t hi = *seed >> 16;
+    *seed = *seed * 1664525u + 1013904223u;
+    return hi << 16 | *seed >> 16;
+}
+
+static void check_add32(uint32_t a, uint32_t b)
+{
+    assert_int_equal(fp_add(FP32, a, b), fp_add_reference(FP32, a, b));
+}
+
+static void test_fp32_add_fast_path_matches_reference(void **state)
+{
+    (void)state;
+    static const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x007fffff, 0x00800000,
+                                       0x00800001, 0x3f800000, 0x3fffffff, 0x4b800000, 0x7effffff,
+                                       0x7f000000, 0x7f7ffffe, 0x7f7fffff, 0x7f800000, 0x7f800001,
+                                       0x7fc00000, 0xbf800000, 0xff7fffff, 0xff800000, 0xffc00000};
+    const size_t n_special = sizeof special / sizeof special[0];
+    uint32_t seed = 0xadd32u;
+    for (size_t i = 0; i < n_special; i++)
+        for (size_t j = 0; j < n_special; j++)
+            check_add32(special[i], special[j]);
+    for (int i = 0; i < 200000; i++) {
+        uint32_t r = next_u32(&seed);
+        check_add32(special[i % n_special], r);
+        check_add32(r, special[i % n_special]);
+    }
+    for (int i = 0; i < 2000000; i++) {
+        uint32_t a = next_u32(&seed) & 0x7fffffffu, b = next_u32(&seed);
+        /* b's exponent within 30 of a's, its mantissa often all ones or
+         * zeros in the low bits, to reach ties and carries */
+        uint32_t ea = a >> 23, shift = b % 31;
+        uint32_t eb = ea > shift ? ea - shift : 0;
+        uint32_t mb = (b >> 5) & 0x7fffffu;
+        if (b & 16)
+            mb |= 0x7fffffu >> (b >> 28);
+        else if (b & 8)
+            mb &= ~(0x7fffffu >> (b >> 28));
+        uint32_t sb = (b & 32) ? 0x80000000u : 0;
+        check_add32(a, sb | eb << 23 | mb);
+        check_add32(sb | eb << 23 | mb, a | 0x80000000u);
+        check_add32(next_u32(&seed), next_u32(&seed));
+    }
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -258,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_mul_matches_ieee_for_normal_results),
         cmocka_unit_test(test_mul_quirks),
         cmocka_unit_test(test_compare_and_relu),
+        cmocka_unit_test(test_fp16_max_min_match_generic),
+        cmocka_unit_test(test_fp32_add_fast_path_matches_reference),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
