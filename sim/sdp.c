@@ -524,22 +524,13 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
 /* PDP on the fly takes whole atoms, like memory: the padding channels of the
  * last surface carry what SDP computed from the input's padding bytes, and
  * PDP pools and writes them (NVIDIA's nv_large pdp_3x3x33_2x2_ave_int8_0 CRC
- * covers them). */
-static bool hand_to_pdp(struct dla *d, const struct sdp_layer *L, const struct dla_cube *res,
-                        struct dla_cube *to_pdp)
+ * covers them).  The result cube already has exactly that shape, so it is
+ * handed over rather than copied; res is left empty. */
+static void hand_to_pdp(const struct sdp_layer *L, struct dla_cube *res, struct dla_cube *to_pdp)
 {
-    if (!cube_alloc(to_pdp, L->w, L->h, L->cw, L->n,
-                    L->out_prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT)) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP -> PDP cube cannot be allocated");
-        return false;
-    }
-    for (uint32_t b = 0; b < L->n; b++)
-        for (uint32_t c = 0; c < L->cw; c++)
-            for (uint32_t y = 0; y < L->h; y++)
-                for (uint32_t x = 0; x < L->w; x++)
-                    to_pdp->v[cube_index(to_pdp, b, c, y, x)] = res->v[cube_index(res, b, c, y, x)];
-    return true;
+    *to_pdp = *res;
+    to_pdp->kind = L->out_prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT;
+    *res = (struct dla_cube){0};
 }
 
 /* ---------------------------------------------------------------- status and timing */
@@ -658,8 +649,10 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     exec_compute(x, (st.elements + tp - 1) / tp, st.elements);
     if (L.eql)
         rc = 0;
-    else if (to_pdp)
-        rc = hand_to_pdp(d, &L, &res, to_pdp) ? 0 : -1;
+    else if (to_pdp) {
+        hand_to_pdp(&L, &res, to_pdp);
+        rc = 0;
+    }
     else
         rc = write_memory(d, x, group, &L, &res) ? 0 : -1;
 out:
