@@ -11,18 +11,26 @@
 
 #include "dladbg/decoder.h"
 
+/* Format one message and hand it to the console's print or error. */
+static inline void plugin_vemit(const struct dladbg_console *con,
+                                void (*out)(const struct dladbg_console *, const char *),
+                                const char *fmt, va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    out(con, buf);
+}
+
 /* printf to the console: one call may print several lines. */
 static inline void plugin_say(const struct dladbg_console *con, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static inline void plugin_say(const struct dladbg_console *con, const char *fmt, ...)
 {
-    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    plugin_vemit(con, con->print, fmt, ap);
     va_end(ap);
-    con->print(con, buf);
 }
 
 /* Fail the command with a message; returns the exec status (1). */
@@ -31,12 +39,10 @@ static inline int plugin_fail(const struct dladbg_console *con, const char *fmt,
 
 static inline int plugin_fail(const struct dladbg_console *con, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    plugin_vemit(con, con->error, fmt, ap);
     va_end(ap);
-    con->error(con, buf);
     return 1;
 }
 
