@@ -29,6 +29,7 @@ enum cdp_format { CDP_INT8 = 0, CDP_INT16 = 1, CDP_FP16 = 2 };
 
 struct cdp_job {
     struct cdp_lrn_cfg lrn;
+    struct lut_cdp_fp lut_fp; /* fp16: the LUT prepared for the layer */
     unsigned format, bpe, cpa, atom;
     unsigned w, h, c, n_surf, c_pad;
     uint64_t src, src_line, src_surf, dst, dst_line, dst_surf;
@@ -112,6 +113,10 @@ static bool decode(struct dla *d, int g, int rg, struct cdp_job *j)
     lut_cfg_read(d, DLA_U_CDP, &j->lrn.lut_cfg);
     j->lrn.lut_cfg.fp = j->lrn.fp16;
     lut_cfg_check(d, DLA_U_CDP, &j->lrn.lut_cfg);
+    if (j->lrn.fp16) {
+        lut_cdp_fp_prepare(j->lrn.lut, &j->lrn.lut_cfg, &j->lut_fp);
+        j->lrn.lut_fp = &j->lut_fp;
+    }
     read_addresses(d, g, rg, j);
     return true;
 }

@@ -2,7 +2,7 @@
 #include "cdp_lrn.h"
 
 #include "fixpt.h"
-#include "fpnum.h"
+#include "fpnum_inline.h"
 
 int32_t cdp_in_convert(const struct cdp_lrn_cfg *c, int32_t raw)
 {
@@ -59,26 +59,30 @@ __attribute__((constructor)) static void fill_square_table(void)
 
 /* fp16: the square (or bypassed value) of channel k, +0 outside; sq holds
  * the squares, computed once per pixel. */
-static uint32_t fp_term(const uint32_t *sq, unsigned n, int k)
+static inline uint32_t fp_term(const uint32_t *sq, unsigned n, int k)
 {
     return k >= 0 && k < (int)n ? sq[k] : 0;
 }
 
 /* fp16: neighbours are added in pairs outwards, as the hardware's adder
  * tree does: ((c-1 + c+1) + c) + (c-2 + c+2) + ... */
-static uint32_t fp_window_sum(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
-                              unsigned ch)
+static inline uint32_t fp_window_sum(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
+                                     unsigned ch)
 {
     int k = (int)ch;
     if (c->sqsum_bypass)
         return fp_term(sq, n, k);
-    uint32_t sum = (uint32_t)fp_add(FP32, fp_term(sq, n, k - 1), fp_term(sq, n, k + 1));
-    sum = (uint32_t)fp_add(FP32, sum, fp_term(sq, n, k));
-    for (int j = 2; j <= (int)c->half_window; j++) {
-        uint32_t pair = (uint32_t)fp_add(FP32, fp_term(sq, n, k - j), fp_term(sq, n, k + j));
-        sum = (uint32_t)fp_add(FP32, sum, pair);
-    }
+    uint32_t sum = fp32_add(fp_term(sq, n, k - 1), fp_term(sq, n, k + 1));
+    sum = fp32_add(sum, fp_term(sq, n, k));
+    for (int j = 2; j <= (int)c->half_window; j++)
+        sum = fp32_add(sum, fp32_add(fp_term(sq, n, k - j), fp_term(sq, n, k + j)));
     return sum;
+}
+
+static inline uint32_t fp_lookup(const struct cdp_lrn_cfg *c, uint32_t x, struct dla_lut_stats *s)
+{
+    return c->lut_fp ? lut_cdp_fp_lookup(c->lut_fp, x, s)
+                     : lut_cdp_lookup_fp(c->lut, &c->lut_cfg, x, s);
 }
 
 /* fp16 pipeline; scratch holds 3n words (the fp17 and fp32 forms, and the
@@ -91,18 +95,18 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
         uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
         if (c->nan_to_zero && fp_is_nan(FP16, h))
             h = 0;
-        conv17[i] = fpnum_fp16_to_fp17(h);
+        conv17[i] = fp16_to_fp17(h);
         conv32[i] = fp16_as_fp32[h];
         sq[i] = c->sqsum_bypass ? conv32[i] : fp16_square_fp32[h];
     }
     for (unsigned ch = 0; ch < n; ch++) {
-        uint32_t y = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, fp_window_sum(c, sq, n, ch), s);
+        uint32_t y = fp_lookup(c, fp_window_sum(c, sq, n, ch), s);
         uint32_t v;
         if (c->mul_bypass)
             v = fp_is_nan(FP32, conv32[ch]) ? conv17[ch] : y; /* a NaN input passes through */
         else
-            v = (uint32_t)fp_mul(FP17, conv17[ch], y);
-        out[ch] = fpnum_fp17_to_fp16(v);
+            v = fp17_mul(conv17[ch], y);
+        out[ch] = fp17_to_fp16(v);
     }
 }
 

@@ -199,23 +199,6 @@ void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct d
     dla_reg_hw_set(d, u, group, "D_PERF_LUT_LO_HIT", dla_sat32(s->lo_hit));
 }
 
-/* The histogram's "below" and "above" are the samples that under- or
- * overflow both tables, so they equal the LUT chapter's UnderflowNum and
- * OverflowNum; every other sample goes into a bin by where it lies between
- * the lower start and the higher end (clamped: a value at a table's start
- * underflows that table but is in range of the other). */
-static void histogram_count(struct dla_lut_stats *s, enum lut_range range, double bin)
-{
-    if (range == LUT_BOTH_UNDER) {
-        s->hist_below++;
-    } else if (range == LUT_BOTH_OVER) {
-        s->hist_above++;
-    } else {
-        int b = !(bin >= 0) ? 0 : bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin;
-        s->hist[b]++;
-    }
-}
-
 void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg *c, int64_t x,
                                    enum lut_range range)
 {
@@ -225,15 +208,21 @@ void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg
     double bin = span > 0 ? (double)(((__int128)x - lo) * DLA_LUT_HIST_BINS / span) : 0;
     if (x < lo)
         bin = -1;
-    histogram_count(s, range, bin);
+    lut_histogram_count(s, range, bin);
+}
+
+void lut_histogram_span_fp(const struct lut_cfg *c, double *lo, double *hi)
+{
+    float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
+    float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
+    *lo = a < b ? a : b;
+    *hi = e > g ? e : g;
 }
 
 void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x,
                                   enum lut_range range)
 {
-    float a = lut_f32((uint32_t)c->le_start), b = lut_f32((uint32_t)c->lo_start);
-    float e = lut_f32((uint32_t)c->le_end), g = lut_f32((uint32_t)c->lo_end);
-    float lo = a < b ? a : b, hi = e > g ? e : g;
-    double v = lut_f32(x);
-    histogram_count(s, range, hi > lo ? (v - lo) * DLA_LUT_HIST_BINS / ((double)hi - lo) : 0);
+    double lo, hi;
+    lut_histogram_span_fp(c, &lo, &hi);
+    lut_histogram_fp_in_span(s, lo, hi, x, range);
 }

@@ -112,6 +112,32 @@ int16_t lut_cdp_lookup(const struct dla_lut_ram *r, const struct lut_cfg *c, enu
 uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c, uint32_t x,
                            struct dla_lut_stats *s);
 
+/* lut_cdp_lookup_fp for a whole layer: what depends only on the tables and
+ * the registers (each entry's fp17 form and its difference to the next,
+ * the slopes, the exponent table's underflow origin, the histogram's span)
+ * is worked out once by lut_cdp_fp_prepare; lut_cdp_fp_lookup then gives
+ * bit for bit what lut_cdp_lookup_fp gives (that stays the reference; a
+ * unit test compares the two) and counts the same statistics. */
+struct lut_cdp_fp_table {
+    uint32_t start, end, uflow_origin; /* fp32 bits; origin: start + 2^offset */
+    uint32_t uscale17, oscale17, first17, last17;
+    double select_scale; /* linear: 2^-index_select */
+    int index_offset;    /* exponential */
+    unsigned last;       /* 64 or 256 */
+    bool exponent;
+    uint32_t y17[DLA_LUT_LO_ENTRIES];  /* entry i in fp17 */
+    uint32_t dy17[DLA_LUT_LO_ENTRIES]; /* entry i + 1 - entry i: fp32, then fp17 */
+};
+
+struct lut_cdp_fp {
+    struct lut_cdp_fp_table le, lo;
+    bool uflow_lo, oflow_lo, hybrid_lo;
+    double hist_lo, hist_hi; /* the histogram's span (fp32 values) */
+};
+
+void lut_cdp_fp_prepare(const struct dla_lut_ram *r, const struct lut_cfg *c, struct lut_cdp_fp *p);
+uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lut_stats *s);
+
 /* ---------------------------------------------------------------- SDP pipeline */
 
 /* Where a value of SDP's Y LUT lands: the table and entry the priorities

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fixpt.h"
-#include "fpnum.h"
+#include "fpnum_inline.h"
 #include "lut.h"
 #include "lut_internal.h"
 
@@ -308,4 +308,110 @@ uint32_t lut_cdp_lookup_fp(const struct dla_lut_ram *r, const struct lut_cfg *c,
     if (le.hit != lo.hit)
         return le.hit ? y_le : y_lo;
     return c->hybrid_lo ? y_lo : y_le;
+}
+
+/* ---------------------------------------------------------------- CDP lookup, fp16, prepared */
+
+static void prepare_table(const uint16_t *entries, unsigned last, bool exponent, uint32_t start,
+                          uint32_t end, int16_t uscale, int16_t oscale, int index_offset,
+                          int index_select, struct lut_cdp_fp_table *t)
+{
+    t->start = start;
+    t->end = end;
+    t->exponent = exponent;
+    t->last = last;
+    t->index_offset = index_offset;
+    /* 2^-select is a normal double for every signed 8-bit select, and so is
+     * its product with any positive float: the product is ldexp's result */
+    t->select_scale = ldexp(1.0, -index_select);
+    float step = index_offset <= -127 ? 0.0f : (float)ldexp(1.0, index_offset);
+    t->uflow_origin = fp32_add(start, bits32(step));
+    t->uscale17 = fp16_to_fp17((uint16_t)uscale);
+    t->oscale17 = fp16_to_fp17((uint16_t)oscale);
+    t->first17 = fp16_to_fp17(entries[0]);
+    t->last17 = fp16_to_fp17(entries[last]);
+    for (unsigned i = 0; i <= last; i++) {
+        t->y17[i] = fp16_to_fp17(entries[i]);
+        uint32_t next = i < last ? entries[i + 1] : entries[i];
+        t->dy17[i] = fp32_to_fp17(fp32_sub(fp16_to_fp32((uint16_t)next), fp16_to_fp32(entries[i])));
+    }
+}
+
+void lut_cdp_fp_prepare(const struct dla_lut_ram *r, const struct lut_cfg *c, struct lut_cdp_fp *p)
+{
+    prepare_table(r->le, LUT_LE_LAST, !c->le_linear, (uint32_t)c->le_start, (uint32_t)c->le_end,
+                  c->le_uflow_scale, c->le_oflow_scale, (int8_t)c->le_index_offset,
+                  (int8_t)c->le_index_select, &p->le);
+    prepare_table(r->lo, LUT_LO_LAST, false, (uint32_t)c->lo_start, (uint32_t)c->lo_end,
+                  c->lo_uflow_scale, c->lo_oflow_scale, 0, (int8_t)c->lo_index_select, &p->lo);
+    p->uflow_lo = c->uflow_lo;
+    p->oflow_lo = c->oflow_lo;
+    p->hybrid_lo = c->hybrid_lo;
+    lut_histogram_span_fp(c, &p->hist_lo, &p->hist_hi);
+}
+
+/* fp_locate on a prepared table: the index and 16-bit offset of a hit,
+ * else the side's under- or overflow. */
+static inline void prepared_locate(const struct lut_cdp_fp_table *t, uint32_t diff,
+                                   struct cdp_side *s, uint32_t *index, uint16_t *offset16)
+{
+    float f = lut_f32(diff);
+    if (!(f > 0)) { /* zero, negative or NaN */
+        s->uflow = true;
+        return;
+    }
+    if (t->exponent) {
+        int e = (int)((diff >> 23) & 0xffu) - 127 - t->index_offset;
+        if (e < 0)
+            s->uflow = true;
+        else if (e >= (int)t->last)
+            s->oflow = true;
+        *index = (uint32_t)e;
+        *offset16 = (uint16_t)((diff >> 7) & 0xffffu);
+        return;
+    }
+    float q = (float)((double)f * t->select_scale);
+    if (q >= (float)t->last) {
+        s->oflow = true;
+        return;
+    }
+    *index = (uint32_t)(int32_t)q;
+    *offset16 = (uint16_t)((q - (float)(int32_t)q) * 65536.0f);
+}
+
+static inline uint32_t prepared_table_lookup(const struct lut_cdp_fp_table *t, uint32_t x,
+                                             struct cdp_side *s)
+{
+    uint32_t diff = fp32_sub(x, t->start);
+    uint32_t index = 0;
+    uint16_t offset16 = 0;
+    prepared_locate(t, diff, s, &index, &offset16);
+    if (s->uflow) {
+        if (t->exponent)
+            diff = fp32_sub(x, t->uflow_origin);
+        return fp17_add(fp17_mul(fp32_to_fp17(diff), t->uscale17), t->first17);
+    }
+    if (s->oflow)
+        return fp17_add(fp17_mul(fp32_to_fp17(fp32_sub(x, t->end)), t->oscale17), t->last17);
+    s->hit = true;
+    return fp17_add(fp17_mul(t->dy17[index], fp17_from_q16(offset16)), t->y17[index]);
+}
+
+uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lut_stats *s)
+{
+    struct cdp_side le = {0}, lo = {0};
+    uint32_t y_le = prepared_table_lookup(&p->le, x, &le);
+    uint32_t y_lo = prepared_table_lookup(&p->lo, x, &lo);
+    if (s) {
+        cdp_classes(&le, &lo, s);
+        lut_histogram_fp_in_span(s, p->hist_lo, p->hist_hi, x,
+                                 lut_range_of(le.uflow, le.oflow, lo.uflow, lo.oflow));
+    }
+    if (le.uflow && lo.uflow)
+        return p->uflow_lo ? y_lo : y_le;
+    if (le.oflow && lo.oflow)
+        return p->oflow_lo ? y_lo : y_le;
+    if (le.hit != lo.hit)
+        return le.hit ? y_le : y_lo;
+    return p->hybrid_lo ? y_lo : y_le;
 }

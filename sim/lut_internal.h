@@ -26,6 +26,42 @@ static inline enum lut_range lut_range_of(bool le_uflow, bool le_oflow, bool lo_
                                   : LUT_IN_RANGE;
 }
 
+static inline float lut_f32(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* The histogram's "below" and "above" are the samples that under- or
+ * overflow both tables, so they equal the LUT chapter's UnderflowNum and
+ * OverflowNum; every other sample goes into a bin by where it lies between
+ * the lower start and the higher end (clamped: a value at a table's start
+ * underflows that table but is in range of the other). */
+static inline void lut_histogram_count(struct dla_lut_stats *s, enum lut_range range, double bin)
+{
+    if (range == LUT_BOTH_UNDER) {
+        s->hist_below++;
+    } else if (range == LUT_BOTH_OVER) {
+        s->hist_above++;
+    } else {
+        int b = !(bin >= 0) ? 0 : bin >= DLA_LUT_HIST_BINS ? DLA_LUT_HIST_BINS - 1 : (int)bin;
+        s->hist[b]++;
+    }
+}
+
+/* The fp histogram's span: the lower start and the higher end as fp32
+ * numbers (floats held in doubles), and the count of x within it; the
+ * per-element loops work the span out once. */
+void lut_histogram_span_fp(const struct lut_cfg *c, double *lo, double *hi);
+
+static inline void lut_histogram_fp_in_span(struct dla_lut_stats *s, double lo, double hi,
+                                            uint32_t x, enum lut_range range)
+{
+    double v = lut_f32(x);
+    lut_histogram_count(s, range, hi > lo ? (v - lo) * DLA_LUT_HIST_BINS / (hi - lo) : 0);
+}
+
 /* Count input x in the statistics' histogram (struct dla_lut_stats): below
  * and above are the samples under- or overflowing both tables, the bins span
  * the lower start to the higher end; the fp form takes fp32 bits. */
@@ -33,13 +69,6 @@ void lut_histogram_over_tables_int(struct dla_lut_stats *s, const struct lut_cfg
                                    enum lut_range range);
 void lut_histogram_over_tables_fp(struct dla_lut_stats *s, const struct lut_cfg *c, uint32_t x,
                                   enum lut_range range);
-
-static inline float lut_f32(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
 
 /* v > 0 */
 static inline int lut_floor_log2(uint64_t v)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,10 +75,19 @@ static double time_net(const char *path)
     return best;
 }
 
+/* BENCH_UNIT=SDP (or PDP, CDP) runs one unit only, for profiling. */
+static bool unit_selected(int u)
+{
+    const char *only = getenv("BENCH_UNIT");
+    return !only || !*only || strncasecmp(only, unit_names[u], 3) == 0;
+}
+
 void bench_units(void)
 {
     const double elems = (double)C * H * W;
     for (int u = U_SDP; u <= U_CDP; u++) {
+        if (!unit_selected(u))
+            continue;
         double ns[2] = {-1, -1};
         const uint8_t precs[2] = {FW_PREC_INT16, FW_PREC_FP16};
         for (int p = 0; p < 2; p++) {

@@ -2,6 +2,8 @@
  * configuration, CDP's and SDP's lookups against a plain reference written
  * here, and statistics for designed inputs whose hit, miss, underflow,
  * overflow and priority counts are worked out by hand in the comments. */
+#include <math.h>
+
 #include "post_harness.h"
 
 #include "dla_priv.h"
@@ -577,6 +579,128 @@ static void test_cdp_fp16_lookup(void **state)
     assert_true(fp17_value(lut_cdp_lookup_fp(&r, &c, f32b(7.0f), NULL)) == -3.5f);
 }
 
+/* ---------------------------------------------------------------- fp16 prepared lookup */
+
+static uint32_t lut_rng = 0x9e3779b9u;
+
+static uint32_t rand32(void)
+{
+    lut_rng ^= lut_rng << 13;
+    lut_rng ^= lut_rng >> 17;
+    lut_rng ^= lut_rng << 5;
+    return lut_rng;
+}
+
+/* An fp16 table entry or slope: mostly ordinary values, sometimes a zero,
+ * subnormal, the largest finite value, an infinity or a NaN. */
+static uint16_t random_fp16(void)
+{
+    static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff,
+                                       0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00};
+    uint32_t r = rand32();
+    if (r % 8 == 0)
+        return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    return (uint16_t)(r >> 16);
+}
+
+/* A table start or end (fp32 bits): small normal numbers of either sign
+ * mostly, and the edge cases. */
+static uint32_t random_edge(void)
+{
+    static const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x00800000,
+                                       0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000,
+                                       0x7fc00000, 0x3f800000, 0x45800000};
+    uint32_t r = rand32();
+    if (r % 6 == 0)
+        return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    return (r & 0x807fffffu) | (110u + (r >> 24) % 40u) << 23;
+}
+
+/* A looked-up value near the tables: start plus a random distance of any
+ * scale, an exact entry boundary, a value a few ulps from the start, or an
+ * arbitrary pattern (NaN, infinity, subnormal). */
+static uint32_t random_x(const struct lut_cfg *c)
+{
+    uint32_t r = rand32(), start = (uint32_t)((r & 1) ? c->lo_start : c->le_start);
+    float s = f32_from_bits(start);
+    switch ((r >> 1) % 6) {
+    case 0:
+        return rand32();
+    case 1:
+        return start + (rand32() % 9) - 4;
+    case 2:
+        return f32b(s + ldexpf((float)(rand32() % 300), (int)(rand32() % 40) - 20));
+    case 3:
+        return f32b(s + ldexpf(1.0f, (int)(rand32() % 200) - 100));
+    default:
+        return f32b(s + f32_from_bits((rand32() & 0x007fffffu) | (100u + rand32() % 60u) << 23));
+    }
+}
+
+static void random_fp_lut(struct dla_lut_ram *r, struct lut_cfg *c)
+{
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < DLA_LUT_LE_ENTRIES; i++)
+        r->le[i] = random_fp16();
+    for (int i = 0; i < DLA_LUT_LO_ENTRIES; i++)
+        r->lo[i] = random_fp16();
+    memset(c, 0, sizeof *c);
+    uint32_t bits = rand32();
+    c->fp = true;
+    c->le_linear = bits & 1;
+    c->uflow_lo = bits & 2;
+    c->oflow_lo = bits & 4;
+    c->hybrid_lo = bits & 8;
+    /* index fields: mostly small, sometimes any signed 8-bit value */
+    c->le_index_offset = (uint8_t)(bits & 16 ? rand32() : rand32() % 40 - 20);
+    c->le_index_select = (uint8_t)(bits & 32 ? rand32() : rand32() % 30 - 10);
+    c->lo_index_select = (uint8_t)(bits & 64 ? rand32() : rand32() % 30 - 10);
+    c->le_start = random_edge();
+    c->le_end = random_edge();
+    c->lo_start = random_edge();
+    c->lo_end = random_edge();
+    c->le_uflow_scale = (int16_t)random_fp16();
+    c->le_oflow_scale = (int16_t)random_fp16();
+    c->lo_uflow_scale = (int16_t)random_fp16();
+    c->lo_oflow_scale = (int16_t)random_fp16();
+}
+
+/* The prepared fp16 lookup against the reference lut_cdp_lookup_fp: the
+ * same fp17 result and the same statistics (every class and histogram bin)
+ * for random tables and registers in both LE modes, over values that hit,
+ * under- and overflow each table, sit exactly on entries and starts, and
+ * the special values. */
+static void test_cdp_fp16_prepared_matches_reference(void **state)
+{
+    (void)state;
+    struct dla_lut_ram r;
+    struct lut_cfg c;
+    struct lut_cdp_fp p;
+    uint64_t hits = 0, under = 0, over = 0, le_exponent_hits = 0;
+    for (int layer = 0; layer < 400; layer++) {
+        random_fp_lut(&r, &c);
+        lut_cdp_fp_prepare(&r, &c, &p);
+        struct dla_lut_stats want, got;
+        lut_stats_begin(&want);
+        lut_stats_begin(&got);
+        for (int i = 0; i < 5000; i++) {
+            uint32_t x = random_x(&c);
+            uint32_t y_ref = lut_cdp_lookup_fp(&r, &c, x, &want);
+            uint32_t y = lut_cdp_fp_lookup(&p, x, &got);
+            if (y != y_ref)
+                fail_msg("layer %d x 0x%08x: prepared 0x%05x, reference 0x%05x", layer, x, y, y_ref);
+        }
+        assert_memory_equal(&got, &want, sizeof want);
+        hits += want.le_hit + want.lo_hit + want.hybrid;
+        under += want.le_underflow + want.lo_underflow;
+        over += want.le_overflow + want.lo_overflow;
+        if (!c.le_linear)
+            le_exponent_hits += want.lookups - want.le_underflow - want.le_overflow;
+    }
+    /* the inputs reached every path */
+    assert_true(hits > 10000 && under > 10000 && over > 10000 && le_exponent_hits > 10000);
+}
+
 /* Table ranges: end below start is reported, compared as fp32 numbers in
  * the fp16 pipeline. */
 static void test_cfg_rules(void **state)
@@ -635,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_cdp_exponent),
         cmocka_unit_test(test_cdp_hostile_config),
         cmocka_unit_test(test_cdp_fp16_lookup),
+        cmocka_unit_test(test_cdp_fp16_prepared_matches_reference),
         cmocka_unit_test(test_sdp_counts_by_hand),
         cmocka_unit_test(test_sdp_exponent_counts_add_up),
         cmocka_unit_test(test_sdp_index_and_interpolation),
