@@ -13,7 +13,7 @@ uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b)
 uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b)
 {
     if (f.expo == FP17.expo && f.mant == FP17.mant)
-        return fpi_add_impl(FP17, a, b);
+        return a >> 17 || b >> 17 ? fpi_add_impl(FP17, a, b) : fp17_add((uint32_t)a, (uint32_t)b);
     if (f.expo == FP32.expo && f.mant == FP32.mant)
         return (a | b) >> 32 ? fpi_add_impl(FP32, a, b) : fp32_add((uint32_t)a, (uint32_t)b);
     return fpi_add_impl(f, a, b);
@@ -26,10 +26,15 @@ uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b)
 
 /* ---------------------------------------------------------------- multiply */
 
+uint64_t fp_mul_reference(struct fp_format f, uint64_t a, uint64_t b)
+{
+    return fpi_mul_impl(f, a, b);
+}
+
 uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b)
 {
     if (f.expo == FP17.expo && f.mant == FP17.mant)
-        return fpi_mul_impl(FP17, a, b);
+        return a >> 17 || b >> 17 ? fpi_mul_impl(FP17, a, b) : fp17_mul((uint32_t)a, (uint32_t)b);
     if (f.expo == FP32.expo && f.mant == FP32.mant)
         return fpi_mul_impl(FP32, a, b);
     return fpi_mul_impl(f, a, b);

@@ -72,6 +72,8 @@ uint64_t fp_add(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_add_reference(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_sub(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_mul(struct fp_format f, uint64_t a, uint64_t b);
+/* fp_mul without its fast paths (the tests' reference for them). */
+uint64_t fp_mul_reference(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_max(struct fp_format f, uint64_t a, uint64_t b);
 uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b);
 /* Negative values (not NaN) become +0. */

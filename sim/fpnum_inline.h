@@ -450,14 +450,92 @@ FPI_INLINE uint32_t fp32_mul(uint32_t a, uint32_t b)
     return (uint32_t)fpi_mul_impl(FP32, a, b);
 }
 
+/* fp17 by binary32: a non-zero fp17 operand read as 1.mant * 2^(expo - 31)
+ * (the cmod's reading of a subnormal too, and of an infinity: a number with
+ * the top exponent) is exact in binary32, exponent plus 96. */
+FPI_INLINE float fpi_fp17_as_float(uint32_t h)
+{
+    uint32_t bits = (h >> 16 & 1u) << 31 | (((h >> 10) & 63u) + 96u) << 23 | (h & 0x3ffu) << 13;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+FPI_INLINE bool fpi_fp17_nonzero_number(uint32_t h)
+{
+    return (h & 0xffffu) != 0 && (h & 0xfc00u) != 0xfc00u; /* NaN and infinity have 0xfc00 */
+}
+
+/* A binary32 result back to fp17: its significand rounded to 11 bits,
+ * nearest even; an exponent below fp17's range is the cmod's flush to
+ * zero (sign if_zero), above it the cmod's saturation. */
+FPI_INLINE uint32_t fpi_float_to_fp17_rounded(float f, uint32_t if_zero)
+{
+    uint32_t r;
+    memcpy(&r, &f, sizeof r);
+    uint32_t sign = (r >> 31) << 16;
+    r += 0xfffu + ((r >> 13) & 1u);
+    int expo = (int)((r >> 23) & 0xffu) - 96;
+    if (expo <= 0)
+        return if_zero;
+    if (expo >= 63)
+        return sign | 62u << 10 | 0x3ffu;
+    return sign | (uint32_t)expo << 10 | ((r >> 13) & 0x3ffu);
+}
+
+/* fpi_mul_impl(FP17, a, b) by binary32 multiplication for two non-zero,
+ * non-NaN operands: their 11-bit significands multiply exactly in
+ * binary32, and the cmod then rounds the product to 11 bits (nearest even)
+ * and flushes an exponent at or below 0 (before or after the rounding
+ * carry: the same test, as the carry moves 0 to 1) and saturates one at
+ * or above 63 -- what fpi_float_to_fp17_rounded does.  Operands are
+ * treated as non-NaN when their exponent is not the top one, so the
+ * infinity (a number to the cmod) takes the reference path too. */
+FPI_INLINE uint32_t fpi_mul17_machine(uint32_t a, uint32_t b, bool *handled)
+{
+    *handled = fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b);
+    if (!*handled)
+        return 0;
+    float p = fpi_fp17_as_float(a) * fpi_fp17_as_float(b);
+    return fpi_float_to_fp17_rounded(p, ((a ^ b) >> 16 & 1u) << 16);
+}
+
+/* fpi_add_impl(FP17, a, b) by binary32 addition for two non-zero, non-NaN
+ * operands whose exponents differ by at most 11: the cmod's 23-bit internal
+ * sum (12 guard bits) then loses nothing, and neither does binary32 (the
+ * exact sum spans at most 23 bits), so both round the same exact value to
+ * 11 bits.  The cmod flushes a result whose exponent before rounding is at
+ * or below 0 (cancellation included) to zero with the sign of the larger
+ * operand (a on a tie), and saturates at 63. */
+FPI_INLINE uint32_t fpi_add17_machine(uint32_t a, uint32_t b, bool *handled)
+{
+    uint32_t abs_a = a & 0xffffu, abs_b = b & 0xffffu;
+    uint32_t hi = abs_a >= abs_b ? abs_a : abs_b, lo = abs_a >= abs_b ? abs_b : abs_a;
+    *handled = fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b) &&
+               (hi >> 10) - (lo >> 10) <= 11u;
+    if (!*handled)
+        return 0;
+    uint32_t larger_sign = (abs_a >= abs_b ? a : b) & 0x10000u;
+    float sum = fpi_fp17_as_float(a) + fpi_fp17_as_float(b);
+    uint32_t r;
+    memcpy(&r, &sum, sizeof r);
+    if ((int)((r >> 23) & 0xffu) - 96 <= 0) /* exponent before rounding; zero included */
+        return larger_sign;
+    return fpi_float_to_fp17_rounded(sum, larger_sign);
+}
+
 FPI_INLINE uint32_t fp17_add(uint32_t a, uint32_t b)
 {
-    return (uint32_t)fpi_add_impl(FP17, a, b);
+    bool handled;
+    uint32_t r = fpi_add17_machine(a, b, &handled);
+    return handled ? r : (uint32_t)fp_add_reference(FP17, a, b);
 }
 
 FPI_INLINE uint32_t fp17_mul(uint32_t a, uint32_t b)
 {
-    return (uint32_t)fpi_mul_impl(FP17, a, b);
+    bool handled;
+    uint32_t r = fpi_mul17_machine(a, b, &handled);
+    return handled ? r : (uint32_t)fp_mul_reference(FP17, a, b);
 }
 
 /* The fp16 widenings and frac / 2^16 as fp17 (fpnum_fraction_to_fp17(frac,

@@ -228,6 +228,52 @@ static void test_fp32_add_fast_path_matches_reference(void **state)
     }
 }
 
+/* fp17 add and multiply (the LUT's interpolation and CDP's product) go
+ * through binary32 where that is exact: against the reference for every
+ * fp17 operand paired with the edge cases (zeros, subnormals, the largest
+ * value, infinity, NaN, ones), and for random pairs with exponents close
+ * enough to reach ties, carries, cancellation, flush and saturation. */
+static void check_fp17(uint32_t a, uint32_t b)
+{
+    uint64_t add = fp_add(FP17, a, b), add_ref = fp_add_reference(FP17, a, b);
+    uint64_t mul = fp_mul(FP17, a, b), mul_ref = fp_mul_reference(FP17, a, b);
+    if (add != add_ref || mul != mul_ref)
+        fail_msg("fp17 0x%05x, 0x%05x: add 0x%05llx (reference 0x%05llx), mul 0x%05llx "
+                 "(reference 0x%05llx)",
+                 a, b, (unsigned long long)add, (unsigned long long)add_ref,
+                 (unsigned long long)mul, (unsigned long long)mul_ref);
+}
+
+static void test_fp17_fast_paths_match_reference(void **state)
+{
+    (void)state;
+    static const uint32_t special[] = {0x00000, 0x10000, 0x00001, 0x003ff, 0x00400, 0x007ff,
+                                       0x07c00, 0x17c00, 0x07fff, 0x0f800, 0x0fbff, 0x1fbff,
+                                       0x0fc00, 0x1fc00, 0x0fc01, 0x1ffff, 0x0f7ff, 0x00bff};
+    const size_t n_special = sizeof special / sizeof special[0];
+    for (uint32_t a = 0; a < (1u << 17); a++)
+        for (size_t j = 0; j < n_special; j++) {
+            check_fp17(a, special[j]);
+            check_fp17(special[j], a);
+        }
+    uint32_t seed = 0xf17u;
+    for (int i = 0; i < 4000000; i++) {
+        uint32_t a = next_u32(&seed) & 0x1ffffu, b = next_u32(&seed);
+        uint32_t ea = (a >> 10) & 63u, shift = b % 15;
+        uint32_t eb = (b & 64) ? 62u - ea + (b >> 7) % 5u - 2u /* products near the edges */
+                      : ea > shift ? ea - shift : 0;
+        uint32_t mb = (b >> 12) & 0x3ffu;
+        if (b & 16)
+            mb |= 0x3ffu >> (b >> 28);
+        else if (b & 8)
+            mb &= ~(0x3ffu >> (b >> 28));
+        uint32_t other = (b & 32) << 11 | (eb & 63u) << 10 | mb;
+        check_fp17(a, other);
+        check_fp17(other, a);
+        check_fp17(next_u32(&seed) & 0x1ffffu, next_u32(&seed) & 0x1ffffu);
+    }
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -341,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_compare_and_relu),
         cmocka_unit_test(test_fp16_max_min_match_generic),
         cmocka_unit_test(test_fp32_add_fast_path_matches_reference),
+        cmocka_unit_test(test_fp17_fast_paths_match_reference),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
