@@ -1,6 +1,8 @@
 /* CDP's normalisation datapath (see cdp_lrn.h). */
 #include "cdp_lrn.h"
 
+#include <string.h>
+
 #include "fixpt.h"
 #include "fpnum_inline.h"
 
@@ -44,8 +46,11 @@ static int64_t window_sum(const struct cdp_lrn_cfg *c, const int32_t *conv, unsi
 }
 
 /* fp16: the fp32 form of each fp16 input (through fp17, as the convertors
- * widen it) and its square are functions of the 16 input bits alone, so
- * they are tabulated once when the program loads. */
+ * widen it) and its square are functions of the 16 input bits alone.  A
+ * normal input's fp32 form is exact and so is its square in binary32 (11
+ * significant bits squared, exponents -28..31), which the cmod's multiply
+ * then leaves as it is; the other inputs (zeros, subnormals, infinities,
+ * NaNs) are tabulated when the program loads. */
 static uint32_t fp16_as_fp32[1u << 16], fp16_square_fp32[1u << 16];
 
 __attribute__((constructor)) static void fill_square_table(void)
@@ -55,6 +60,39 @@ __attribute__((constructor)) static void fill_square_table(void)
         fp16_as_fp32[h] = v;
         fp16_square_fp32[h] = (uint32_t)fp_mul(FP32, v, v);
     }
+}
+
+struct fp_input {
+    uint32_t v17, v32, square;
+};
+
+static inline struct fp_input fp_input_of(uint16_t h)
+{
+    if (!fpi_fp16_normal(h))
+        return (struct fp_input){fp16_to_fp17(h), fp16_as_fp32[h], fp16_square_fp32[h]};
+    struct fp_input in = {fp16_to_fp17(h), fp16_to_fp32(h), 0};
+    float f;
+    memcpy(&f, &in.v32, sizeof f);
+    f *= f;
+    memcpy(&in.square, &f, sizeof f);
+    return in;
+}
+
+/* The per-input forms as the reference computes them (the unit test's
+ * check of fp_input_of). */
+void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
+{
+    *v17 = fpnum_fp16_to_fp17_table[h];
+    *v32 = fp16_as_fp32[h];
+    *square = fp16_square_fp32[h];
+}
+
+void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
+{
+    struct fp_input in = fp_input_of(h);
+    *v17 = in.v17;
+    *v32 = in.v32;
+    *square = in.square;
 }
 
 /* fp16: the square (or bypassed value) of channel k, +0 outside; sq holds
@@ -95,9 +133,10 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
         uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
         if (c->nan_to_zero && fp_is_nan(FP16, h))
             h = 0;
-        conv17[i] = fp16_to_fp17(h);
-        conv32[i] = fp16_as_fp32[h];
-        sq[i] = c->sqsum_bypass ? conv32[i] : fp16_square_fp32[h];
+        struct fp_input in = fp_input_of(h);
+        conv17[i] = in.v17;
+        conv32[i] = in.v32;
+        sq[i] = c->sqsum_bypass ? in.v32 : in.square;
     }
     for (unsigned ch = 0; ch < n; ch++) {
         uint32_t y = fp_lookup(c, fp_window_sum(c, sq, n, ch), s);

@@ -55,4 +55,10 @@ int32_t cdp_out_convert(const struct cdp_lrn_cfg *c, int64_t v, bool *saturated)
 uint64_t cdp_lrn_vector(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,
                         int32_t *out, int32_t *scratch, struct dla_lut_stats *s);
 
+/* fp16: an input's fp17 and fp32 forms and its fp32 square as the
+ * datapath computes them (normal inputs by field moves and a binary32
+ * multiply), and as the reference tables hold them (for the unit test). */
+void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square);
+void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square);
+
 #endif

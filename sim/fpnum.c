@@ -75,14 +75,12 @@ uint64_t fp_relu(struct fp_format f, uint64_t a)
  * priority runs this before the default-priority constructors of other
  * files, which may build tables of their own from these lookups. */
 uint32_t fpnum_fp16_to_fp32_table[1u << 16], fpnum_fp16_to_fp17_table[1u << 16];
-uint32_t fpnum_q16_to_fp17_table[1u << 16];
 
 __attribute__((constructor(FPNUM_TABLES_PRIORITY))) static void fill_fp16_tables(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++) {
         fpnum_fp16_to_fp32_table[h] = (uint32_t)fpi_widen(FP16, FP32, h, true);
         fpnum_fp16_to_fp17_table[h] = (uint32_t)fpi_widen(FP16, FP17, h, true);
-        fpnum_q16_to_fp17_table[h] = fpnum_fraction_to_fp17(h, 16);
     }
 }
 

@@ -159,8 +159,8 @@ FPI_INLINE uint64_t fpi_add_impl(struct fp_format f, uint64_t a, uint64_t b)
 }
 
 /* fpi_add_impl(FP32, a, b) for the common case of the LRN and SDP sums and
- * the LUT's differences: both operands normal and finite, or zero (either
- * sign).  The operand of larger magnitude (a on a tie) sets exponent and
+ * the LUT's differences: the operand of larger magnitude normal and finite
+ * or both zero (either sign), the other anything but a NaN or infinity.  The operand of larger magnitude (a on a tie) sets exponent and
  * sign, its mantissa fills the top of the 49-bit internal width; then come
  * the smaller one's alignment (bits past the guard bits dropped), the sum
  * or difference, the carry out or the normalising left shift (flushing
@@ -173,7 +173,9 @@ FPI_INLINE uint32_t fpi_add32_normal(uint32_t a, uint32_t b, bool *handled)
     bool a_larger = abs_a >= abs_b;
     uint32_t hi = a_larger ? abs_a : abs_b, lo = a_larger ? abs_b : abs_a;
     uint32_t sign = (a_larger ? a : b) & 0x80000000u;
-    *handled = hi < top_expo && (hi == 0 || hi >= normal_min) && (lo == 0 || lo >= normal_min);
+    /* a subnormal smaller operand is read as the cmod reads it: 1.mant at
+     * exponent 0 */
+    *handled = hi < top_expo && (hi == 0 || hi >= normal_min);
     if (!*handled || hi == 0)
         return sign; /* both zero: the sign of a */
     uint32_t expo = hi >> 23, d = expo - (lo >> 23);
@@ -493,11 +495,19 @@ FPI_INLINE uint32_t fpi_float_to_fp17_rounded(float f, uint32_t if_zero)
  * infinity (a number to the cmod) takes the reference path too. */
 FPI_INLINE uint32_t fpi_mul17_machine(uint32_t a, uint32_t b, bool *handled)
 {
-    *handled = fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b);
+    uint32_t zero = ((a ^ b) >> 16 & 1u) << 16;
+    bool a_number = fpi_fp17_nonzero_number(a), b_number = fpi_fp17_nonzero_number(b);
+    /* a zero times a non-NaN: the cmod's underflow, a signed zero */
+    if (((a & 0xffffu) == 0 && (b_number || (b & 0xffffu) == 0)) ||
+        ((b & 0xffffu) == 0 && a_number)) {
+        *handled = true;
+        return zero;
+    }
+    *handled = a_number && b_number;
     if (!*handled)
         return 0;
     float p = fpi_fp17_as_float(a) * fpi_fp17_as_float(b);
-    return fpi_float_to_fp17_rounded(p, ((a ^ b) >> 16 & 1u) << 16);
+    return fpi_float_to_fp17_rounded(p, zero);
 }
 
 /* fpi_add_impl(FP17, a, b) by binary32 addition for two non-zero, non-NaN
@@ -511,11 +521,17 @@ FPI_INLINE uint32_t fpi_add17_machine(uint32_t a, uint32_t b, bool *handled)
 {
     uint32_t abs_a = a & 0xffffu, abs_b = b & 0xffffu;
     uint32_t hi = abs_a >= abs_b ? abs_a : abs_b, lo = abs_a >= abs_b ? abs_b : abs_a;
+    uint32_t larger = abs_a >= abs_b ? a : b;
+    /* plus zero: a normal operand comes back unchanged, two zeros give a */
+    if (lo == 0 && (hi == 0 || (hi >> 10) - 1u < 62u)) {
+        *handled = true;
+        return hi == 0 ? a : larger;
+    }
     *handled = fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b) &&
                (hi >> 10) - (lo >> 10) <= 11u;
     if (!*handled)
         return 0;
-    uint32_t larger_sign = (abs_a >= abs_b ? a : b) & 0x10000u;
+    uint32_t larger_sign = larger & 0x10000u;
     float sum = fpi_fp17_as_float(a) + fpi_fp17_as_float(b);
     uint32_t r;
     memcpy(&r, &sum, sizeof r);
@@ -538,25 +554,37 @@ FPI_INLINE uint32_t fp17_mul(uint32_t a, uint32_t b)
     return handled ? r : (uint32_t)fp_mul_reference(FP17, a, b);
 }
 
-/* The fp16 widenings and frac / 2^16 as fp17 (fpnum_fraction_to_fp17(frac,
- * 16), the LUT's interpolation weight), by the tables fpnum.c fills at load
- * (see FPNUM_TABLES_PRIORITY). */
+/* The fp16 widenings: a normal fp16 (the common case) by moving its
+ * fields, anything else by the tables fpnum.c fills at load (see
+ * FPNUM_TABLES_PRIORITY); 2^16 entries each, so a table lookup per element
+ * of random data would miss the cache. */
 extern uint32_t fpnum_fp16_to_fp32_table[1u << 16], fpnum_fp16_to_fp17_table[1u << 16];
-extern uint32_t fpnum_q16_to_fp17_table[1u << 16];
+
+FPI_INLINE bool fpi_fp16_normal(uint16_t h)
+{
+    return ((h >> 10) & 31u) - 1u < 30u;
+}
 
 FPI_INLINE uint32_t fp16_to_fp32(uint16_t h)
 {
+    if (fpi_fp16_normal(h))
+        return (uint32_t)(h & 0x8000u) << 16 | ((((uint32_t)h & 0x7fffu) << 13) + (112u << 23));
     return fpnum_fp16_to_fp32_table[h];
 }
 
 FPI_INLINE uint32_t fp16_to_fp17(uint16_t h)
 {
+    if (fpi_fp16_normal(h))
+        return (uint32_t)(h & 0x8000u) << 1 | (((uint32_t)h & 0x7fffu) + (16u << 10));
     return fpnum_fp16_to_fp17_table[h];
 }
 
+/* frac / 2^16 as fp17 (fpnum_fraction_to_fp17(frac, 16), the LUT's
+ * interpolation weight): exact in binary32, then rounded to 11 bits like a
+ * product; never below fp17's range. */
 FPI_INLINE uint32_t fp17_from_q16(uint16_t frac)
 {
-    return fpnum_q16_to_fp17_table[frac];
+    return frac ? fpi_float_to_fp17_rounded((float)frac * (1.0f / 65536.0f), 0) : 0;
 }
 
 /* fpnum_fp32_to_fp16, fpnum_fp32_to_fp17 and fpnum_fp17_to_fp16 inline. */

@@ -5,6 +5,7 @@
  * output convertor with the hardware's saturation flag. */
 #include "post_harness.h"
 
+#include "cdp_lrn.h"
 #include "fp16.h"
 
 /* ---------------------------------------------------------------- reference */
@@ -497,6 +498,114 @@ static void test_fp16_nan_inf(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- fp16 fast paths */
+
+static uint32_t fast_rng = 0x2545f491u;
+
+static uint32_t rand32(void)
+{
+    fast_rng ^= fast_rng << 13;
+    fast_rng ^= fast_rng >> 17;
+    fast_rng ^= fast_rng << 5;
+    return fast_rng;
+}
+
+/* fp16 data: mostly values near 1 (sums that land in the tables), any
+ * pattern, and zeros, subnormals, infinities and NaNs. */
+static uint16_t random_fp16_input(void)
+{
+    static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x03ff, 0x7bff, 0xfbff,
+                                       0x7c00, 0xfc00, 0x7e00, 0xfd01, 0x3c00, 0x0400};
+    uint32_t r = rand32();
+    if (r % 16 == 0)
+        return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    if (r % 3 == 0)
+        return (uint16_t)(r >> 16);
+    return (uint16_t)((r >> 16) & 0x83ffu) | (uint16_t)((10u + (r >> 4) % 10u) << 10);
+}
+
+/* Every fp16 input's fp17 and fp32 forms and square as the datapath takes
+ * them (field moves and a binary32 square for normal inputs) equal the
+ * reference tables. */
+static void test_fp16_inputs_match_reference(void **state)
+{
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        uint32_t a[3], b[3];
+        cdp_fp_input((uint16_t)h, &a[0], &a[1], &a[2]);
+        cdp_fp_input_reference((uint16_t)h, &b[0], &b[1], &b[2]);
+        if (memcmp(a, b, sizeof a) != 0)
+            fail_msg("fp16 0x%04x: 0x%05x 0x%08x 0x%08x, reference 0x%05x 0x%08x 0x%08x", h, a[0],
+                     a[1], a[2], b[0], b[1], b[2]);
+    }
+}
+
+/* A whole fp16 channel vector with the LUT prepared for the layer against
+ * the same vector through the reference lookup: the outputs and every
+ * statistic, for random LUTs (both LE modes, linear tables over the sums'
+ * range), windows, bypasses and NaN flushing. */
+static void test_fp16_prepared_lut_matches_reference(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    int32_t raw[N], out_fast[N], out_ref[N], scratch[3 * N];
+    uint64_t hits = 0, under = 0, over = 0;
+    for (int layer = 0; layer < 300; layer++) {
+        struct dla_lut_ram ram;
+        memset(&ram, 0, sizeof ram);
+        for (int i = 0; i < 65; i++)
+            ram.le[i] = random_fp16_input();
+        for (int i = 0; i < 257; i++)
+            ram.lo[i] = random_fp16_input();
+        struct cdp_lrn_cfg c;
+        memset(&c, 0, sizeof c);
+        uint32_t bits = rand32();
+        c.fp16 = true;
+        c.nan_to_zero = bits & 1;
+        c.half_window = 1 + (bits >> 1) % 4;
+        c.sqsum_bypass = (bits >> 3) % 8 == 0;
+        c.mul_bypass = (bits >> 6) % 8 == 0;
+        c.lut = &ram;
+        c.lut_cfg.fp = true;
+        c.lut_cfg.le_linear = bits & 512;
+        c.lut_cfg.uflow_lo = bits & 1024;
+        c.lut_cfg.oflow_lo = bits & 2048;
+        c.lut_cfg.hybrid_lo = bits & 4096;
+        c.lut_cfg.le_index_offset = (uint8_t)(rand32() % 16 - 8);
+        c.lut_cfg.le_index_select = (uint8_t)(rand32() % 12 - 4);
+        c.lut_cfg.lo_index_select = (uint8_t)(rand32() % 12 - 4);
+        c.lut_cfg.le_start = f32_bits((float)(rand32() % 8) - 2.0f);
+        c.lut_cfg.le_end = f32_bits(64.0f);
+        c.lut_cfg.lo_start = f32_bits((float)(rand32() % 4) * 0.5f);
+        c.lut_cfg.lo_end = f32_bits(32.0f);
+        c.lut_cfg.le_uflow_scale = (int16_t)random_fp16_input();
+        c.lut_cfg.le_oflow_scale = (int16_t)random_fp16_input();
+        c.lut_cfg.lo_uflow_scale = (int16_t)random_fp16_input();
+        c.lut_cfg.lo_oflow_scale = (int16_t)random_fp16_input();
+        struct lut_cdp_fp prepared;
+        lut_cdp_fp_prepare(&ram, &c.lut_cfg, &prepared);
+        struct cdp_lrn_cfg fast = c;
+        fast.lut_fp = &prepared;
+        struct dla_lut_stats s_fast, s_ref;
+        lut_stats_begin(&s_fast);
+        lut_stats_begin(&s_ref);
+        for (int v = 0; v < 40; v++) {
+            unsigned valid = N - rand32() % 8;
+            for (int i = 0; i < N; i++)
+                raw[i] = random_fp16_input();
+            cdp_lrn_vector(&fast, raw, N, valid, out_fast, scratch, &s_fast);
+            cdp_lrn_vector(&c, raw, N, valid, out_ref, scratch, &s_ref);
+            assert_memory_equal(out_fast, out_ref, sizeof out_ref);
+        }
+        assert_memory_equal(&s_fast, &s_ref, sizeof s_ref);
+        hits += s_ref.le_hit + s_ref.lo_hit + s_ref.hybrid;
+        under += s_ref.le_underflow + s_ref.lo_underflow;
+        over += s_ref.le_overflow + s_ref.lo_overflow;
+    }
+    /* the sums reached every part of the tables */
+    assert_true(hits > 50000 && under > 50000 && over > 50000);
+}
+
 /* Every configuration normalises (int8); CV-SRAM where there is one. */
 static void test_all_configurations(void **state)
 {
@@ -558,6 +667,8 @@ int main(void)
         cmocka_unit_test(test_cvsram),
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_fp16_nan_inf),
+        cmocka_unit_test(test_fp16_inputs_match_reference),
+        cmocka_unit_test(test_fp16_prepared_lut_matches_reference),
         cmocka_unit_test(test_diagnostics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 
 #include "fp16.h"
 #include "fpnum.h"
+#include "fpnum_inline.h"
 
 static uint32_t bits_of(float f)
 {
@@ -274,6 +275,19 @@ static void test_fp17_fast_paths_match_reference(void **state)
     }
 }
 
+/* The inline fp16 widenings (field moves for normal values) and the LUT's
+ * interpolation weight (through binary32) against the generic code, for
+ * every input. */
+static void test_inline_widenings_match_reference(void **state)
+{
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        assert_int_equal(fp16_to_fp32((uint16_t)h), fpi_widen(FP16, FP32, h, true));
+        assert_int_equal(fp16_to_fp17((uint16_t)h), fpi_widen(FP16, FP17, h, true));
+        assert_int_equal(fp17_from_q16((uint16_t)h), fpnum_fraction_to_fp17(h, 16));
+    }
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -388,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_fp16_max_min_match_generic),
         cmocka_unit_test(test_fp32_add_fast_path_matches_reference),
         cmocka_unit_test(test_fp17_fast_paths_match_reference),
+        cmocka_unit_test(test_inline_widenings_match_reference),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
