@@ -350,68 +350,77 @@ void lut_cdp_fp_prepare(const struct dla_lut_ram *r, const struct lut_cfg *c, st
     lut_histogram_span_fp(c, &p->hist_lo, &p->hist_hi);
 }
 
-/* fp_locate on a prepared table: the index and 16-bit offset of a hit,
- * else the side's under- or overflow. */
-static inline void prepared_locate(const struct lut_cdp_fp_table *t, uint32_t diff,
-                                   struct cdp_side *s, uint32_t *index, uint16_t *offset16)
+/* Where x falls in a prepared table (fp_locate after x - start): the side's
+ * class, and a hit's index and 16-bit offset. */
+struct prepared_place {
+    uint32_t diff, index, offset16;
+};
+
+static inline __attribute__((always_inline)) struct prepared_place prepared_locate(const struct lut_cdp_fp_table *t, uint32_t x,
+                                                    struct cdp_side *s)
 {
-    float f = lut_f32(diff);
+    struct prepared_place p = {fp32_sub(x, t->start), 0, 0};
+    float f = lut_f32(p.diff);
     if (!(f > 0)) { /* zero, negative or NaN */
         s->uflow = true;
-        return;
+        return p;
     }
     if (t->exponent) {
-        int e = (int)((diff >> 23) & 0xffu) - 127 - t->index_offset;
+        int e = (int)((p.diff >> 23) & 0xffu) - 127 - t->index_offset;
         if (e < 0)
             s->uflow = true;
         else if (e >= (int)t->last)
             s->oflow = true;
-        *index = (uint32_t)e;
-        *offset16 = (uint16_t)((diff >> 7) & 0xffffu);
-        return;
+        else
+            s->hit = true;
+        p.index = (uint32_t)e;
+        p.offset16 = (p.diff >> 7) & 0xffffu;
+        return p;
     }
     float q = (float)((double)f * t->select_scale);
     if (q >= (float)t->last) {
         s->oflow = true;
-        return;
+        return p;
     }
-    *index = (uint32_t)(int32_t)q;
-    *offset16 = (uint16_t)((q - (float)(int32_t)q) * 65536.0f);
+    s->hit = true;
+    p.index = (uint32_t)(int32_t)q;
+    p.offset16 = (uint16_t)((q - (float)(int32_t)q) * 65536.0f);
+    return p;
 }
 
-static inline uint32_t prepared_table_lookup(const struct lut_cdp_fp_table *t, uint32_t x,
-                                             struct cdp_side *s)
+/* The value fp_table_lookup gives for a located x. */
+static inline __attribute__((always_inline)) uint32_t prepared_value(const struct lut_cdp_fp_table *t, uint32_t x,
+                                      const struct prepared_place *p, const struct cdp_side *s)
 {
-    uint32_t diff = fp32_sub(x, t->start);
-    uint32_t index = 0;
-    uint16_t offset16 = 0;
-    prepared_locate(t, diff, s, &index, &offset16);
     if (s->uflow) {
-        if (t->exponent)
-            diff = fp32_sub(x, t->uflow_origin);
+        uint32_t diff = t->exponent ? fp32_sub(x, t->uflow_origin) : p->diff;
         return fp17_add(fp17_mul(fp32_to_fp17(diff), t->uscale17), t->first17);
     }
     if (s->oflow)
         return fp17_add(fp17_mul(fp32_to_fp17(fp32_sub(x, t->end)), t->oscale17), t->last17);
-    s->hit = true;
-    return fp17_add(fp17_mul(t->dy17[index], fp17_from_q16(offset16)), t->y17[index]);
+    return fp17_add(fp17_mul(t->dy17[p->index], fp17_from_q16((uint16_t)p->offset16)), t->y17[p->index]);
 }
 
+/* Both tables are located (the statistics count both), but only the value
+ * the priorities pick is computed. */
 uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lut_stats *s)
 {
     struct cdp_side le = {0}, lo = {0};
-    uint32_t y_le = prepared_table_lookup(&p->le, x, &le);
-    uint32_t y_lo = prepared_table_lookup(&p->lo, x, &lo);
+    struct prepared_place at_le = prepared_locate(&p->le, x, &le);
+    struct prepared_place at_lo = prepared_locate(&p->lo, x, &lo);
     if (s) {
         cdp_classes(&le, &lo, s);
         lut_histogram_fp_in_span(s, p->hist_lo, p->hist_hi, x,
                                  lut_range_of(le.uflow, le.oflow, lo.uflow, lo.oflow));
     }
+    bool take_lo;
     if (le.uflow && lo.uflow)
-        return p->uflow_lo ? y_lo : y_le;
-    if (le.oflow && lo.oflow)
-        return p->oflow_lo ? y_lo : y_le;
-    if (le.hit != lo.hit)
-        return le.hit ? y_le : y_lo;
-    return p->hybrid_lo ? y_lo : y_le;
+        take_lo = p->uflow_lo;
+    else if (le.oflow && lo.oflow)
+        take_lo = p->oflow_lo;
+    else if (le.hit != lo.hit)
+        take_lo = lo.hit;
+    else
+        take_lo = p->hybrid_lo;
+    return take_lo ? prepared_value(&p->lo, x, &at_lo, &lo) : prepared_value(&p->le, x, &at_le, &le);
 }
