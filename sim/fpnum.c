@@ -64,6 +64,8 @@ uint64_t fp_min(struct fp_format f, uint64_t a, uint64_t b)
 
 uint64_t fp_relu(struct fp_format f, uint64_t a)
 {
+    if (f.expo == FP32.expo && f.mant == FP32.mant && a >> 32 == 0)
+        return fp32_relu((uint32_t)a);
     struct fp_parts p = fpi_unpack(f, a);
     return fpi_parts_nan(f, p) || p.sign == 0 ? a : 0;
 }

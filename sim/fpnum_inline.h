@@ -554,6 +554,24 @@ FPI_INLINE uint32_t fp17_mul(uint32_t a, uint32_t b)
     return handled ? r : (uint32_t)fp_mul_reference(FP17, a, b);
 }
 
+FPI_INLINE uint32_t fp32_max(uint32_t a, uint32_t b)
+{
+    return (uint32_t)fpi_compare(FP32, a, b, true);
+}
+
+FPI_INLINE uint32_t fp32_min(uint32_t a, uint32_t b)
+{
+    return (uint32_t)fpi_compare(FP32, a, b, false);
+}
+
+/* fp_relu(FP32, a), without a branch: the sign of ReLU's input is as
+ * good as random. */
+FPI_INLINE uint32_t fp32_relu(uint32_t a)
+{
+    uint32_t keep = (a >> 31 == 0) | ((a & 0x7fffffffu) > 0x7f800000u);
+    return a & (0u - keep);
+}
+
 /* The fp16 widenings: a normal fp16 (the common case) by moving its
  * fields, anything else by the tables fpnum.c fills at load (see
  * FPNUM_TABLES_PRIORITY); 2^16 entries each, so a table lookup per element
@@ -588,9 +606,21 @@ FPI_INLINE uint32_t fp17_from_q16(uint16_t frac)
 }
 
 /* fpnum_fp32_to_fp16, fpnum_fp32_to_fp17 and fpnum_fp17_to_fp16 inline. */
+/* fpi_narrow(FP32, FP16, f, true) with its two common cases, a value in
+ * fp16's normal range and a zero (ReLU's output: as likely as not), picked
+ * without a branch: the normal one rounds its mantissa to 10 bits, nearest
+ * even, the carry running into the exponent, up to the cmod's saturation
+ * at the top; a zero keeps its sign. */
 FPI_INLINE uint16_t fp32_to_fp16(uint32_t f)
 {
-    return (uint16_t)fpi_narrow(FP32, FP16, f, true);
+    uint32_t abs = f & 0x7fffffffu, sign = (f >> 16) & 0x8000u;
+    bool normal = ((abs >> 23) - 113u) < 30u;
+    if (!normal && abs != 0)
+        return (uint16_t)fpi_narrow(FP32, FP16, f, true);
+    uint32_t r = abs + 0xfffu + ((abs >> 13) & 1u);
+    uint32_t expo = (r >> 23) - 112u;
+    uint32_t bits = expo >= 31u ? 0x7bffu : expo << 10 | ((r >> 13) & 0x3ffu);
+    return (uint16_t)(sign | (normal ? bits : 0u));
 }
 
 FPI_INLINE uint32_t fp32_to_fp17(uint32_t f)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "fpnum.h"
-#include "sdp_dp.h"
+#include "sdp_dp_fp.h"
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
 
@@ -342,102 +342,90 @@ static void free_operands(struct sdp_layer *L)
         sdp_operands_free(&L->ops[s]);
 }
 
-static int16_t mem_operand(const struct sdp_layer *L, const struct sdp_operands *o,
-                           const int16_t *plane, uint32_t c, uint32_t y, uint32_t x)
-{
-    return plane[sdp_operand_index(o, &L->shape, c, y, x)];
-}
-
 /* ---------------------------------------------------------------- the datapath */
 
-/* An X stage's ALU and MUL operands for one element: read from memory when
- * the stage takes them from SDP_RDMA, else the register values.  The integer
- * and fp paths pick them alike and differ only in how they use the 16 bits. */
-struct x_operands {
-    int16_t alu, mul;
+/* The per-element functions are inlined into the row loops. */
+#define SDP_ELEMENT static inline __attribute__((always_inline))
+
+/* A stage's memory operands along one row (channel c, line y): where
+ * element x's ALU and MUL operands are, or NULL for the register value.
+ * Per-element operands step by one along the row, per-channel ones stay. */
+struct operand_row {
+    const int16_t *alu, *mul;
+    uint32_t step;
 };
 
-static inline struct x_operands x_operands_at(const struct sdp_layer *L,
-                                              const struct sdp_x_cfg *cfg,
-                                              const struct sdp_operands *o, uint32_t c, uint32_t y,
-                                              uint32_t x)
+static struct operand_row operand_row_at(const struct sdp_layer *L, const struct sdp_operands *o,
+                                         uint32_t c, uint32_t y)
 {
-    return (struct x_operands){
-        .alu = o->want_alu ? mem_operand(L, o, o->alu, c, y, x) : cfg->alu_operand,
-        .mul = o->want_mul ? mem_operand(L, o, o->mul, c, y, x) : cfg->mul_operand};
+    size_t at = sdp_operand_index(o, &L->shape, c, y, 0);
+    return (struct operand_row){.alu = o->want_alu ? o->alu + at : NULL,
+                                .mul = o->want_mul ? o->mul + at : NULL,
+                                .step = o->per_element ? 1 : 0};
 }
 
-static int32_t x_stage_int(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
-                           const struct sdp_operands *o, int32_t v, uint32_t c, uint32_t y,
-                           uint32_t x)
+/* The operands of every stage along one row. */
+struct row_operands {
+    struct operand_row x1, x2, y;
+};
+
+SDP_ELEMENT int16_t alu_operand(const struct operand_row *r, int16_t reg, uint32_t x)
+{
+    return r->alu ? r->alu[(size_t)x * r->step] : reg;
+}
+
+SDP_ELEMENT int16_t mul_operand(const struct operand_row *r, int16_t reg, uint32_t x)
+{
+    return r->mul ? r->mul[(size_t)x * r->step] : reg;
+}
+
+SDP_ELEMENT int32_t x_stage_int(const struct sdp_x_cfg *cfg, const struct operand_row *r,
+                                  int32_t v, uint32_t x)
 {
     if (cfg->bypass)
         return v;
-    struct x_operands op = x_operands_at(L, cfg, o, c, y, x);
-    return sdp_x_int(cfg, v, op.alu, op.mul);
+    return sdp_x_int(cfg, v, alu_operand(r, cfg->alu_operand, x),
+                     mul_operand(r, cfg->mul_operand, x));
 }
 
-static int32_t y_stage_int(const struct sdp_layer *L, int32_t v, uint32_t c, uint32_t y, uint32_t x)
+SDP_ELEMENT int32_t y_stage_int(const struct sdp_layer *L, const struct operand_row *r, int32_t v,
+                                  uint32_t x)
 {
     const struct sdp_y_cfg *cfg = &L->y;
     if (cfg->bypass)
         return v;
-    const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
-    int32_t alu = o->want_alu ? sdp_y_operand_int(&cfg->alu_cvt, mem_operand(L, o, o->alu, c, y, x))
-                              : cfg->alu_operand;
-    int32_t mul = o->want_mul ? sdp_y_operand_int(&cfg->mul_cvt, mem_operand(L, o, o->mul, c, y, x))
-                              : cfg->mul_operand;
+    int32_t alu = r->alu ? sdp_y_operand_int(&cfg->alu_cvt, r->alu[(size_t)x * r->step])
+                         : cfg->alu_operand;
+    int32_t mul = r->mul ? sdp_y_operand_int(&cfg->mul_cvt, r->mul[(size_t)x * r->step])
+                         : cfg->mul_operand;
     return sdp_y_int(cfg, v, alu, mul);
 }
 
-static uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
-                           const struct sdp_operands *o, uint32_t v, uint32_t c, uint32_t y,
-                           uint32_t x)
+SDP_ELEMENT uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
+                                  const struct operand_row *r, uint32_t v, uint32_t x)
 {
     if (cfg->bypass)
         return v;
-    struct x_operands op = x_operands_at(L, cfg, o, c, y, x);
-    return sdp_x_fp(cfg, v, (uint16_t)op.alu, (uint16_t)op.mul, L->nan_to_zero);
+    return sdp_x_fp(cfg, v, (uint16_t)alu_operand(r, cfg->alu_operand, x),
+                    (uint16_t)mul_operand(r, cfg->mul_operand, x), L->nan_to_zero);
 }
 
-static uint32_t y_stage_fp(const struct sdp_layer *L, uint32_t v, uint32_t c, uint32_t y,
-                           uint32_t x)
+SDP_ELEMENT uint32_t y_stage_fp(const struct sdp_layer *L, const struct operand_row *r, uint32_t v,
+                                  uint32_t x)
 {
     const struct sdp_y_cfg *cfg = &L->y;
     if (cfg->bypass)
         return v;
-    const struct sdp_operands *o = &L->ops[SDP_SRC_EW];
-    uint32_t alu =
-        o->want_alu ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->alu, c, y, x), L->nan_to_zero)
-                    : (uint32_t)cfg->alu_operand;
-    uint32_t mul =
-        o->want_mul ? sdp_fp_operand((uint16_t)mem_operand(L, o, o->mul, c, y, x), L->nan_to_zero)
-                    : (uint32_t)cfg->mul_operand;
+    uint32_t alu = r->alu ? sdp_fp_operand((uint16_t)r->alu[(size_t)x * r->step], L->nan_to_zero)
+                          : (uint32_t)cfg->alu_operand;
+    uint32_t mul = r->mul ? sdp_fp_operand((uint16_t)r->mul[(size_t)x * r->step], L->nan_to_zero)
+                          : (uint32_t)cfg->mul_operand;
     return sdp_y_fp(cfg, v, alu, mul);
 }
 
-/* One element from the stage input (an integer, or binary32 bits for fp16
- * processing) to the converter output. */
-static int32_t process_element(struct sdp_layer *L, int32_t in, uint32_t c, uint32_t y, uint32_t x,
-                               struct sdp_stats *st)
+/* The converter's output of one element, with its counts. */
+SDP_ELEMENT int32_t finish_element(const struct sdp_layer *L, int32_t v, struct sdp_stats *st)
 {
-    bool fp = L->proc_prec == SDP_FP16;
-    int32_t v;
-    if (fp) {
-        uint32_t f = (uint32_t)in;
-        if (L->nan_to_zero && fp_is_nan(FP32, f))
-            f = 0;
-        f = x_stage_fp(L, &L->x1, &L->ops[SDP_SRC_BS], f, c, y, x);
-        f = x_stage_fp(L, &L->x2, &L->ops[SDP_SRC_BN], f, c, y, x);
-        f = y_stage_fp(L, f, c, y, x);
-        v = (int32_t)(L->use_lut ? sdp_lut_fp(&L->lut, f) : f);
-    } else {
-        v = x_stage_int(L, &L->x1, &L->ops[SDP_SRC_BS], in, c, y, x);
-        v = x_stage_int(L, &L->x2, &L->ops[SDP_SRC_BN], v, c, y, x);
-        v = y_stage_int(L, v, c, y, x);
-        if (L->use_lut)
-            v = sdp_lut_int(&L->lut, v);
-    }
     st->elements++;
     if (L->eql) {
         /* The converter passes the compare result through. */
@@ -446,22 +434,50 @@ static int32_t process_element(struct sdp_layer *L, int32_t in, uint32_t c, uint
         return v;
     }
     bool sat = false;
-    int32_t out = fp ? sdp_cvt_fp(&L->cvt, (uint32_t)v, &sat) : sdp_cvt_int(&L->cvt, v, &sat);
+    int32_t out = L->proc_prec == SDP_FP16 ? sdp_cvt_fp(&L->cvt, (uint32_t)v, &sat)
+                                           : sdp_cvt_int(&L->cvt, v, &sat);
     st->saturated += sat;
     if (L->out_prec == SDP_FP16 && fp_is_nan(FP16, (uint16_t)out))
         st->nan_out++;
     return out;
 }
 
-/* The stage input of an element: CACC's value as it comes, or a value read
- * from memory as the processing precision takes it (an fp16 pattern widened
- * to binary32, an integer sign-extended). */
-static int32_t input_at(const struct sdp_layer *L, const struct dla_cube *in, uint32_t b,
-                        uint32_t c, uint32_t y, uint32_t x, struct sdp_stats *st)
+/* One element from the stage input (an integer, or binary32 bits for fp16
+ * processing) to the converter output. */
+SDP_ELEMENT int32_t process_int(struct sdp_layer *L, const struct row_operands *r, int32_t in,
+                                  uint32_t x, struct sdp_stats *st)
 {
-    if (b >= in->n || c >= in->c || y >= in->h || x >= in->w)
-        return 0; /* padding the producer did not deliver */
-    int32_t v = in->v[cube_index(in, b, c, y, x)];
+    int32_t v = x_stage_int(&L->x1, &r->x1, in, x);
+    v = x_stage_int(&L->x2, &r->x2, v, x);
+    v = y_stage_int(L, &r->y, v, x);
+    if (L->use_lut)
+        v = sdp_lut_int(&L->lut, v);
+    return finish_element(L, v, st);
+}
+
+SDP_ELEMENT int32_t process_fp(struct sdp_layer *L, const struct row_operands *r, uint32_t f,
+                                 uint32_t x, struct sdp_stats *st)
+{
+    if (L->nan_to_zero && fp_is_nan(FP32, f))
+        f = 0;
+    f = x_stage_fp(L, &L->x1, &r->x1, f, x);
+    f = x_stage_fp(L, &L->x2, &r->x2, f, x);
+    f = y_stage_fp(L, &r->y, f, x);
+    if (L->use_lut)
+        f = sdp_lut_fp(&L->lut, f);
+    return finish_element(L, (int32_t)f, st);
+}
+
+/* The stage input of an element from the input row (NULL, or x past its
+ * width: padding the producer did not deliver, 0): CACC's value as it
+ * comes, or a value read from memory as the processing precision takes it
+ * (an fp16 pattern widened to binary32, an integer sign-extended). */
+SDP_ELEMENT int32_t input_at(const struct sdp_layer *L, const int32_t *row, uint32_t row_w,
+                               uint32_t x, struct sdp_stats *st)
+{
+    if (!row || x >= row_w)
+        return 0;
+    int32_t v = row[x];
     if (!L->offline)
         return v;
     if (L->proc_prec != SDP_FP16)
@@ -472,15 +488,37 @@ static int32_t input_at(const struct sdp_layer *L, const struct dla_cube *in, ui
     return (int32_t)fpnum_fp16_to_fp32(h);
 }
 
+/* Channel by channel, line by line: the operands' and the input's place
+ * along a row is worked out once per row, not per element, and the row's
+ * counts are kept in registers. */
 static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
                          struct sdp_stats *st)
 {
+    bool fp = L->proc_prec == SDP_FP16;
     for (uint32_t b = 0; b < L->n; b++)
         for (uint32_t c = 0; c < L->cw; c++)
-            for (uint32_t y = 0; y < L->h; y++)
-                for (uint32_t x = 0; x < L->w; x++)
-                    out->v[cube_index(out, b, c, y, x)] =
-                        process_element(L, input_at(L, in, b, c, y, x, st), c, y, x, st);
+            for (uint32_t y = 0; y < L->h; y++) {
+                struct row_operands r = {operand_row_at(L, &L->ops[SDP_SRC_BS], c, y),
+                                         operand_row_at(L, &L->ops[SDP_SRC_BN], c, y),
+                                         operand_row_at(L, &L->ops[SDP_SRC_EW], c, y)};
+                bool delivered = b < in->n && c < in->c && y < in->h;
+                const int32_t *row = delivered ? in->v + cube_index(in, b, c, y, 0) : NULL;
+                int32_t *dst = out->v + cube_index(out, b, c, y, 0);
+                struct sdp_stats rs = {0};
+                if (fp)
+                    for (uint32_t x = 0; x < L->w; x++)
+                        dst[x] =
+                            process_fp(L, &r, (uint32_t)input_at(L, row, in->w, x, &rs), x, &rs);
+                else
+                    for (uint32_t x = 0; x < L->w; x++)
+                        dst[x] = process_int(L, &r, input_at(L, row, in->w, x, &rs), x, &rs);
+                st->elements += rs.elements;
+                st->saturated += rs.saturated;
+                st->nan_in += rs.nan_in;
+                st->inf_in += rs.inf_in;
+                st->nan_out += rs.nan_out;
+                st->unequal |= rs.unequal;
+            }
 }
 
 /* ---------------------------------------------------------------- output */

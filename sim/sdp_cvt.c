@@ -33,21 +33,3 @@ int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated)
         *saturated = sat;
     return out;
 }
-
-int32_t sdp_cvt_fp(const struct sdp_cvt_cfg *c, uint32_t in, bool *saturated)
-{
-    uint16_t h = fpnum_fp32_to_fp16(in);
-    bool sat = false;
-    int32_t out;
-    if (c->out_prec == SDP_FP16) {
-        out = h;
-        sat = (h & 0x7fff) == 0x7bff;
-    } else {
-        out = fpnum_fp16_to_int16(h);
-        if (c->out_prec == SDP_INT8)
-            out = (int32_t)fix_sat(out, 8);
-    }
-    if (saturated)
-        *saturated = sat;
-    return out;
-}

@@ -68,20 +68,7 @@ int32_t sdp_y_int(const struct sdp_y_cfg *c, int32_t in, int32_t alu_op, int32_t
  * D_PERF_OUT_SATURATION counts). */
 int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated);
 
-/* ---------------------------------------------------------------- fp16 processing */
-/* Values are binary32 bit patterns; operands are fp16 bit patterns. */
-uint32_t sdp_x_fp(const struct sdp_x_cfg *c, uint32_t in, uint16_t alu_op, uint16_t mul_op,
-                  bool nan_to_zero);
-/* An fp16 operand as X and Y take it (X's register and memory operands,
- * Y's memory ones): NaN flushed to zero on request, widened to binary32. */
-uint32_t sdp_fp_operand(uint16_t raw, bool nan_to_zero);
-/* The binary32 ALU of X and Y: MAX/MIN/SUM, and EQL giving the integer 0/1. */
-uint32_t sdp_fp_alu(unsigned algo, uint32_t a, uint32_t b);
-uint32_t sdp_y_fp(const struct sdp_y_cfg *c, uint32_t in, uint32_t alu_op, uint32_t mul_op);
-/* fp16 bits for an fp16 output, the int16 value for an int16 output (an
- * int8 output, which the hardware does not define for fp16 processing,
- * gets that value saturated to int8).  *saturated: fp16 outputs equal to
- * the largest finite value, as the hardware counts them. */
-int32_t sdp_cvt_fp(const struct sdp_cvt_cfg *c, uint32_t in, bool *saturated);
+/* fp16 processing (binary32 values between the stages, fp16 operands)
+ * is in sdp_dp_fp.h, inline. */
 
 #endif

@@ -5,7 +5,6 @@
  * (no converters or shifts there: operands are widened fp16 values).  The
  * LUT that follows is the LUT module's. */
 #include "fixpt.h"
-#include "fpnum.h"
 #include "sdp_dp.h"
 
 int32_t sdp_y_operand_int(const struct sdp_y_cvt_cfg *c, int16_t raw)
@@ -44,18 +43,4 @@ int32_t sdp_y_int(const struct sdp_y_cfg *c, int32_t in, int32_t alu_op, int32_t
     if (c->bypass)
         return in;
     return (int32_t)y_alu(c, y_mul(c, in, mul_op), alu_op);
-}
-
-/* ---------------------------------------------------------------- fp16 processing */
-
-uint32_t sdp_y_fp(const struct sdp_y_cfg *c, uint32_t in, uint32_t alu_op, uint32_t mul_op)
-{
-    if (c->bypass)
-        return in;
-    uint32_t v = in;
-    if (!c->mul_bypass && !(c->prelu && !(in >> 31)))
-        v = (uint32_t)fp_mul(FP32, in, mul_op);
-    if (!c->alu_bypass)
-        v = sdp_fp_alu(c->alu_algo, v, alu_op);
-    return v;
 }

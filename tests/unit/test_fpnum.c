@@ -288,6 +288,38 @@ static void test_inline_widenings_match_reference(void **state)
     }
 }
 
+/* The inline fp32 -> fp16 narrowing (a branch-free normal/zero case) and
+ * ReLU against the generic code: every exponent, with mantissas at and
+ * around the rounding ties and carries, random ones, both signs, and the
+ * edges of fp16's range (subnormal results, saturation, infinity, NaN). */
+static void check_narrow_relu(uint32_t f)
+{
+    if (fp32_to_fp16(f) != fpi_narrow(FP32, FP16, f, true))
+        fail_msg("fp32 0x%08x: fp16 0x%04x, reference 0x%04x", f, fp32_to_fp16(f),
+                 (unsigned)fpi_narrow(FP32, FP16, f, true));
+    float v = float_of(f);
+    assert_int_equal(fp32_relu(f), isnan(v) || !(f >> 31) ? f : 0);
+}
+
+static void test_fp32_to_fp16_and_relu_match_reference(void **state)
+{
+    (void)state;
+    static const uint32_t low[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff,
+                                   0x2000, 0x2fff, 0x3000, 0x3001, 0x7fffff};
+    uint32_t seed = 0xf32f16u;
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t sign = 0; sign < 2; sign++) {
+            for (size_t i = 0; i < sizeof low / sizeof low[0]; i++)
+                for (uint32_t high = 0; high < 0x400; high += 0x3f) {
+                    uint32_t m = (high << 13 | low[i]) & 0x7fffffu;
+                    check_narrow_relu(sign << 31 | e << 23 | m);
+                    check_narrow_relu(sign << 31 | e << 23 | (0x7fe000u | low[i] % 0x2000u));
+                }
+            for (int i = 0; i < 4000; i++)
+                check_narrow_relu(sign << 31 | e << 23 | (next_u32(&seed) & 0x7fffffu));
+        }
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -403,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_fp32_add_fast_path_matches_reference),
         cmocka_unit_test(test_fp17_fast_paths_match_reference),
         cmocka_unit_test(test_inline_widenings_match_reference),
+        cmocka_unit_test(test_fp32_to_fp16_and_relu_match_reference),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),
