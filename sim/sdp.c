@@ -11,8 +11,10 @@
  * like the others, and they count in the saturation counter. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fpnum.h"
+#include "fpnum_vec.h"
 #include "sdp_dp_fp.h"
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
@@ -401,28 +403,6 @@ SDP_ELEMENT int32_t y_stage_int(const struct sdp_layer *L, const struct operand_
     return sdp_y_int(cfg, v, alu, mul);
 }
 
-SDP_ELEMENT uint32_t x_stage_fp(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
-                                  const struct operand_row *r, uint32_t v, uint32_t x)
-{
-    if (cfg->bypass)
-        return v;
-    return sdp_x_fp(cfg, v, (uint16_t)alu_operand(r, cfg->alu_operand, x),
-                    (uint16_t)mul_operand(r, cfg->mul_operand, x), L->nan_to_zero);
-}
-
-SDP_ELEMENT uint32_t y_stage_fp(const struct sdp_layer *L, const struct operand_row *r, uint32_t v,
-                                  uint32_t x)
-{
-    const struct sdp_y_cfg *cfg = &L->y;
-    if (cfg->bypass)
-        return v;
-    uint32_t alu = r->alu ? sdp_fp_operand((uint16_t)r->alu[(size_t)x * r->step], L->nan_to_zero)
-                          : (uint32_t)cfg->alu_operand;
-    uint32_t mul = r->mul ? sdp_fp_operand((uint16_t)r->mul[(size_t)x * r->step], L->nan_to_zero)
-                          : (uint32_t)cfg->mul_operand;
-    return sdp_y_fp(cfg, v, alu, mul);
-}
-
 /* The converter's output of one element, with its counts. */
 SDP_ELEMENT int32_t finish_element(const struct sdp_layer *L, int32_t v, struct sdp_stats *st)
 {
@@ -455,19 +435,6 @@ SDP_ELEMENT int32_t process_int(struct sdp_layer *L, const struct row_operands *
     return finish_element(L, v, st);
 }
 
-SDP_ELEMENT int32_t process_fp(struct sdp_layer *L, const struct row_operands *r, uint32_t f,
-                                 uint32_t x, struct sdp_stats *st)
-{
-    if (L->nan_to_zero && fp_is_nan(FP32, f))
-        f = 0;
-    f = x_stage_fp(L, &L->x1, &r->x1, f, x);
-    f = x_stage_fp(L, &L->x2, &r->x2, f, x);
-    f = y_stage_fp(L, &r->y, f, x);
-    if (L->use_lut)
-        f = sdp_lut_fp(&L->lut, f);
-    return finish_element(L, (int32_t)f, st);
-}
-
 /* The stage input of an element from the input row (NULL, or x past its
  * width: padding the producer did not deliver, 0): CACC's value as it
  * comes, or a value read from memory as the processing precision takes it
@@ -488,6 +455,179 @@ SDP_ELEMENT int32_t input_at(const struct sdp_layer *L, const int32_t *row, uint
     return (int32_t)fpnum_fp16_to_fp32(h);
 }
 
+/* ---------------------------------------------------------------- fp16 rows */
+
+/* fp16 processing goes a stage at a time over a chunk of a row, four
+ * elements at a time where the vector fast paths (fpnum_vec.h) apply and
+ * element by element where they do not; every element sees the same
+ * operations in the same order as one taken alone. */
+#define SDP_CHUNK 64
+
+struct fp_chunk {
+    uint32_t x0, n; /* the chunk's first element along the row, and its length */
+    uint32_t v[SDP_CHUNK];
+};
+
+/* The stage input (binary32 bits) of the chunk's elements, with the fp16
+ * NaN and infinity counts of an input read from memory. */
+static void fp_chunk_input(const struct sdp_layer *L, const int32_t *row, uint32_t row_w,
+                           struct fp_chunk *k, struct sdp_stats *st)
+{
+    uint32_t i = 0;
+    if (row && L->offline && k->x0 + k->n <= row_w) {
+        fpv_u32 nan = {0}, inf = {0};
+        for (; i + FPV_LANES <= k->n; i += FPV_LANES) {
+            fpv_u32 h;
+            memcpy(&h, row + k->x0 + i, sizeof h);
+            h &= 0xffffu;
+            fpv_u32 abs = h & 0x7fffu;
+            nan -= (fpv_u32)(abs > 0x7c00u);
+            inf -= (fpv_u32)(abs == 0x7c00u);
+            fpv_i32 slow;
+            fpv_u32 f = fpv_fp16_to_fp32(h, &slow);
+            fpv_store(k->v + i, f);
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow[l])
+                    k->v[i + l] = fp16_to_fp32((uint16_t)h[l]);
+        }
+        st->nan_in += nan[0] + nan[1] + nan[2] + nan[3];
+        st->inf_in += inf[0] + inf[1] + inf[2] + inf[3];
+    }
+    for (; i < k->n; i++)
+        k->v[i] = (uint32_t)input_at(L, row, row_w, k->x0 + i, st);
+    if (L->nan_to_zero)
+        for (i = 0; i < k->n; i++)
+            if (fp_is_nan(FP32, k->v[i]))
+                k->v[i] = 0;
+}
+
+/* v = alu(v, operand) over the chunk: SUM four at a time. */
+static void fp_chunk_alu(unsigned algo, uint32_t *v, const uint32_t *operand, uint32_t n)
+{
+    uint32_t i = 0;
+    if (algo == SDP_ALU_SUM)
+        for (; i + FPV_LANES <= n; i += FPV_LANES) {
+            fpv_i32 slow;
+            fpv_u32 sum = fpv_add32(fpv_load(v + i), fpv_load(operand + i), &slow);
+            if (fpv_any(slow))
+                for (unsigned l = 0; l < FPV_LANES; l++)
+                    if (slow[l])
+                        sum[l] = fp32_add(v[i + l], operand[i + l]);
+            fpv_store(v + i, sum);
+        }
+    for (; i < n; i++)
+        v[i] = sdp_fp_alu(algo, v[i], operand[i]);
+}
+
+/* A memory or register fp16 operand of each element, widened (X's
+ * register operands are fp16 too). */
+static void fp_chunk_operands(const struct sdp_layer *L, const int16_t *mem, uint32_t step,
+                              int16_t reg, const struct fp_chunk *k, uint32_t *out)
+{
+    for (uint32_t i = 0; i < k->n; i++)
+        out[i] = sdp_fp_operand((uint16_t)(mem ? mem[(size_t)(k->x0 + i) * step] : reg),
+                                L->nan_to_zero);
+}
+
+/* sdp_x_fp over the chunk. */
+static void fp_chunk_x(const struct sdp_layer *L, const struct sdp_x_cfg *cfg,
+                       const struct operand_row *r, struct fp_chunk *k)
+{
+    if (cfg->bypass)
+        return;
+    uint32_t operand[SDP_CHUNK];
+    if (!cfg->alu_bypass) {
+        fp_chunk_operands(L, r->alu, r->step, cfg->alu_operand, k, operand);
+        fp_chunk_alu(cfg->alu_algo, k->v, operand, k->n);
+    }
+    if (!cfg->mul_bypass) {
+        fp_chunk_operands(L, r->mul, r->step, cfg->mul_operand, k, operand);
+        for (uint32_t i = 0; i < k->n; i++)
+            if (!(cfg->prelu && !(k->v[i] >> 31)))
+                k->v[i] = fp32_mul(k->v[i], operand[i]);
+    }
+    if (!cfg->relu_bypass) {
+        uint32_t i = 0;
+        for (; i + FPV_LANES <= k->n; i += FPV_LANES)
+            fpv_store(k->v + i, fpv_relu32(fpv_load(k->v + i)));
+        for (; i < k->n; i++)
+            k->v[i] = fp32_relu(k->v[i]);
+    }
+}
+
+/* sdp_y_fp over the chunk: Y's register operands are binary32 bits as
+ * programmed. */
+static void fp_chunk_y(const struct sdp_layer *L, const struct operand_row *r, struct fp_chunk *k)
+{
+    const struct sdp_y_cfg *cfg = &L->y;
+    if (cfg->bypass)
+        return;
+    uint32_t operand[SDP_CHUNK];
+    if (!cfg->mul_bypass) {
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t in = k->v[i];
+            if (cfg->prelu && !(in >> 31))
+                continue;
+            uint32_t mul = r->mul ? sdp_fp_operand((uint16_t)r->mul[(size_t)(k->x0 + i) * r->step],
+                                                   L->nan_to_zero)
+                                  : (uint32_t)cfg->mul_operand;
+            k->v[i] = fp32_mul(in, mul);
+        }
+    }
+    if (!cfg->alu_bypass) {
+        for (uint32_t i = 0; i < k->n; i++)
+            operand[i] = r->alu ? sdp_fp_operand((uint16_t)r->alu[(size_t)(k->x0 + i) * r->step],
+                                                 L->nan_to_zero)
+                                : (uint32_t)cfg->alu_operand;
+        fp_chunk_alu(cfg->alu_algo, k->v, operand, k->n);
+    }
+}
+
+/* The converter over the chunk into dst: an fp16 output four at a time,
+ * with its saturation and NaN counts. */
+static void fp_chunk_output(const struct sdp_layer *L, const struct fp_chunk *k, int32_t *dst,
+                            struct sdp_stats *st)
+{
+    uint32_t i = 0;
+    if (!L->eql && L->out_prec == SDP_FP16) {
+        fpv_u32 sat = {0}, nan = {0};
+        for (; i + FPV_LANES <= k->n; i += FPV_LANES) {
+            fpv_i32 slow;
+            fpv_u32 h = fpv_fp32_to_fp16(fpv_load(k->v + i), &slow);
+            if (fpv_any(slow))
+                for (unsigned l = 0; l < FPV_LANES; l++)
+                    if (slow[l])
+                        h[l] = fp32_to_fp16(k->v[i + l]);
+            fpv_u32 abs = h & 0x7fffu;
+            sat -= (fpv_u32)(abs == 0x7bffu);
+            nan -= (fpv_u32)(abs > 0x7c00u);
+            memcpy(dst + i, &h, sizeof h);
+        }
+        st->elements += i;
+        st->saturated += sat[0] + sat[1] + sat[2] + sat[3];
+        st->nan_out += nan[0] + nan[1] + nan[2] + nan[3];
+    }
+    for (; i < k->n; i++)
+        dst[i] = finish_element(L, (int32_t)k->v[i], st);
+}
+
+static void fp_row(struct sdp_layer *L, const struct row_operands *r, const int32_t *row,
+                   uint32_t row_w, int32_t *dst, struct sdp_stats *st)
+{
+    struct fp_chunk k;
+    for (k.x0 = 0; k.x0 < L->w; k.x0 += SDP_CHUNK) {
+        k.n = L->w - k.x0 < SDP_CHUNK ? L->w - k.x0 : SDP_CHUNK;
+        fp_chunk_input(L, row, row_w, &k, st);
+        fp_chunk_x(L, &L->x1, &r->x1, &k);
+        fp_chunk_x(L, &L->x2, &r->x2, &k);
+        fp_chunk_y(L, &r->y, &k);
+        if (L->use_lut)
+            for (uint32_t i = 0; i < k.n; i++)
+                k.v[i] = sdp_lut_fp(&L->lut, k.v[i]);
+        fp_chunk_output(L, &k, dst + k.x0, st);
+    }
+}
+
 /* Channel by channel, line by line: the operands' and the input's place
  * along a row is worked out once per row, not per element, and the row's
  * counts are kept in registers. */
@@ -506,9 +646,7 @@ static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct 
                 int32_t *dst = out->v + cube_index(out, b, c, y, 0);
                 struct sdp_stats rs = {0};
                 if (fp)
-                    for (uint32_t x = 0; x < L->w; x++)
-                        dst[x] =
-                            process_fp(L, &r, (uint32_t)input_at(L, row, in->w, x, &rs), x, &rs);
+                    fp_row(L, &r, row, in->w, dst, &rs);
                 else
                     for (uint32_t x = 0; x < L->w; x++)
                         dst[x] = process_int(L, &r, input_at(L, row, in->w, x, &rs), x, &rs);

@@ -17,6 +17,7 @@
 #include "fp16.h"
 #include "fpnum.h"
 #include "fpnum_inline.h"
+#include "fpnum_vec.h"
 
 static uint32_t bits_of(float f)
 {
@@ -320,6 +321,62 @@ static void test_fp32_to_fp16_and_relu_match_reference(void **state)
         }
 }
 
+/* The four-lane fast paths: every lane either equals the scalar function
+ * or is flagged slow; lanes of every kind (specials, near ties, random)
+ * side by side, and the flagged ones are the rare kinds only. */
+static uint32_t mixed_fp32(uint32_t *seed)
+{
+    static const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff,
+                                       0x00800000, 0x7f7fffff, 0xff7fffff, 0x7f800000,
+                                       0xff800000, 0x7fc00000, 0x477ff000, 0x38801000,
+                                       0x33000000, 0x3f800000};
+    uint32_t r = next_u32(seed);
+    if (r % 5 == 0)
+        return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    if (r % 5 == 1)
+        return next_u32(seed);
+    /* fp16's range and around it, with tie patterns in the low bits */
+    uint32_t low = (r & 64) ? 0x1000u : (r & 32) ? 0x0fffu : next_u32(seed) & 0x1fffu;
+    return (r & 0x80000000u) | (100u + (r >> 8) % 50u) << 23 | (next_u32(seed) & 0x7fe000u) | low;
+}
+
+static void test_vector_fast_paths_match_scalar(void **state)
+{
+    (void)state;
+    uint32_t seed = 0x7ec7u;
+    uint64_t lanes = 0, slow_lanes = 0;
+    for (int i = 0; i < 500000; i++) {
+        uint32_t a[FPV_LANES], b[FPV_LANES];
+        for (int l = 0; l < FPV_LANES; l++) {
+            a[l] = mixed_fp32(&seed);
+            /* b near a's exponent half the time, to reach carries and cancellation */
+            b[l] = (next_u32(&seed) & 1) ? mixed_fp32(&seed)
+                                          : (a[l] ^ (next_u32(&seed) & 0x80ffffffu));
+        }
+        fpv_i32 slow_add, slow_narrow, slow_widen;
+        fpv_u32 sum = fpv_add32(fpv_load(a), fpv_load(b), &slow_add);
+        fpv_u32 relu = fpv_relu32(fpv_load(a));
+        fpv_u32 h = fpv_fp32_to_fp16(fpv_load(a), &slow_narrow);
+        fpv_u32 a16 = fpv_load(a) & 0xffffu;
+        fpv_u32 w = fpv_fp16_to_fp32(a16, &slow_widen);
+        for (int l = 0; l < FPV_LANES; l++) {
+            if (!slow_add[l] && sum[l] != fp32_add(a[l], b[l]))
+                fail_msg("add 0x%08x 0x%08x: 0x%08x, scalar 0x%08x", a[l], b[l], sum[l],
+                         fp32_add(a[l], b[l]));
+            assert_int_equal(relu[l], fp32_relu(a[l]));
+            if (!slow_narrow[l] && h[l] != fp32_to_fp16(a[l]))
+                fail_msg("narrow 0x%08x: 0x%04x, scalar 0x%04x", a[l], h[l], fp32_to_fp16(a[l]));
+            if (!slow_widen[l] && w[l] != fp16_to_fp32((uint16_t)a16[l]))
+                fail_msg("widen 0x%04x: 0x%08x, scalar 0x%08x", a16[l], w[l],
+                         fp16_to_fp32((uint16_t)a16[l]));
+            slow_lanes += (slow_add[l] != 0) + (slow_narrow[l] != 0) + (slow_widen[l] != 0);
+            lanes += 3;
+        }
+    }
+    /* the fast paths took most lanes */
+    assert_true(slow_lanes * 2 < lanes);
+}
+
 static void test_fp16_fp32_round_trip(void **state)
 {
     (void)state;
@@ -436,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_fp17_fast_paths_match_reference),
         cmocka_unit_test(test_inline_widenings_match_reference),
         cmocka_unit_test(test_fp32_to_fp16_and_relu_match_reference),
+        cmocka_unit_test(test_vector_fast_paths_match_scalar),
         cmocka_unit_test(test_fp16_fp32_round_trip),
         cmocka_unit_test(test_fp32_to_fp16_rounding),
         cmocka_unit_test(test_fp17),

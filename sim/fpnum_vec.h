@@ -1,0 +1,97 @@
+/* The commonest cases of fpnum_inline.h's fixed-format functions four
+ * lanes at a time (GCC and clang vector extensions: SSE2 on x86-64), for
+ * the per-row loops of SDP and CDP.  Each function gives in every lane what
+ * its scalar counterpart gives, or sets the lane in *slow (all ones) for the
+ * caller to redo with the scalar function; the reasoning for each fast path
+ * is at the scalar one.  The unit test compares every lane with the scalar
+ * functions. */
+#ifndef DLA_FPNUM_VEC_H
+#define DLA_FPNUM_VEC_H
+
+#include <string.h>
+
+#include "fpnum_inline.h"
+
+#define FPV_LANES 4
+typedef uint32_t fpv_u32 __attribute__((vector_size(16)));
+typedef int32_t fpv_i32 __attribute__((vector_size(16)));
+typedef float fpv_f32 __attribute__((vector_size(16)));
+
+#define FPV_INLINE static inline __attribute__((always_inline))
+
+FPV_INLINE fpv_u32 fpv_load(const uint32_t *p)
+{
+    fpv_u32 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+FPV_INLINE void fpv_store(uint32_t *p, fpv_u32 v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+FPV_INLINE fpv_u32 fpv_splat(uint32_t x)
+{
+    return (fpv_u32){x, x, x, x};
+}
+
+/* Lanes of a where mask is all ones, of b elsewhere. */
+FPV_INLINE fpv_u32 fpv_select(fpv_i32 mask, fpv_u32 a, fpv_u32 b)
+{
+    return ((fpv_u32)mask & a) | (~(fpv_u32)mask & b);
+}
+
+/* fp32_add (fpi_add32_machine's case: both operands normal and finite,
+ * exponents at most 24 apart). */
+FPV_INLINE fpv_u32 fpv_add32(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
+{
+    fpv_u32 abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
+    fpv_i32 a_larger = abs_a >= abs_b;
+    fpv_u32 hi = fpv_select(a_larger, abs_a, abs_b), lo = fpv_select(a_larger, abs_b, abs_a);
+    fpv_u32 e_hi = hi >> 23, e_lo = lo >> 23;
+    *slow = (e_lo - 1u >= 254u) | (e_hi - 1u >= 254u) | (e_hi - e_lo > 24u);
+    fpv_u32 r = (fpv_u32)((fpv_f32)a + (fpv_f32)b);
+    fpv_u32 e_r = (r >> 23) & 0xffu;
+    fpv_u32 larger_sign = fpv_select(a_larger, a, b) & 0x80000000u;
+    r = fpv_select(e_r == 0u, larger_sign, r);
+    return fpv_select(e_r == 0xffu, (r & 0x80000000u) | 0x7f7fffffu, r);
+}
+
+/* fp32_relu: no lane is slow. */
+FPV_INLINE fpv_u32 fpv_relu32(fpv_u32 a)
+{
+    fpv_i32 keep = ((a >> 31) == 0u) | ((a & 0x7fffffffu) > 0x7f800000u);
+    return a & (fpv_u32)keep;
+}
+
+/* fp32_to_fp16 (the fp16-normal and zero cases), in the low 16 bits. */
+FPV_INLINE fpv_u32 fpv_fp32_to_fp16(fpv_u32 f, fpv_i32 *slow)
+{
+    fpv_u32 abs = f & 0x7fffffffu, sign = (f >> 16) & 0x8000u;
+    fpv_i32 normal = ((abs >> 23) - 113u) < 30u;
+    *slow = ~normal & (abs != 0u);
+    fpv_u32 r = abs + 0xfffu + ((abs >> 13) & 1u);
+    fpv_u32 expo = (r >> 23) - 112u;
+    fpv_u32 bits = fpv_select(expo >= 31u, fpv_splat(0x7bffu), expo << 10 | ((r >> 13) & 0x3ffu));
+    return sign | (bits & (fpv_u32)normal);
+}
+
+/* fp16_to_fp32 of fp16 bits in the low 16 bits of each lane (the normal
+ * case and zeros). */
+FPV_INLINE fpv_u32 fpv_fp16_to_fp32(fpv_u32 h, fpv_i32 *slow)
+{
+    fpv_u32 e = (h >> 10) & 31u, abs = h & 0x7fffu;
+    fpv_i32 normal = e - 1u < 30u;
+    *slow = ~normal & (abs != 0u);
+    fpv_u32 sign = (h & 0x8000u) << 16;
+    return sign | (((abs << 13) + (112u << 23)) & (fpv_u32)normal);
+}
+
+/* Lanes set in a mask. */
+FPV_INLINE bool fpv_any(fpv_i32 mask)
+{
+    return (mask[0] | mask[1] | mask[2] | mask[3]) != 0;
+}
+
+#endif
