@@ -184,7 +184,7 @@ static bool alloc_buffers(const struct cdp_job *j, struct cdp_buffers *b)
     b->out = malloc(line);
     b->raw = malloc(j->c_pad * sizeof *b->raw);
     b->res = malloc(j->c_pad * sizeof *b->res);
-    b->scratch = malloc(3 * (size_t)j->c_pad * sizeof *b->scratch);
+    b->scratch = malloc(CDP_LRN_SCRATCH(j->c_pad) * sizeof *b->scratch);
     if (b->in && b->out && b->raw && b->res && b->scratch)
         return true;
     free_buffers(b);

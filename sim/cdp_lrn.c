@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fixpt.h"
-#include "fpnum_inline.h"
+#include "fpnum_vec.h"
 
 int32_t cdp_in_convert(const struct cdp_lrn_cfg *c, int32_t raw)
 {
@@ -95,40 +95,84 @@ void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
     *square = in.square;
 }
 
-/* fp16: the square (or bypassed value) of channel k, +0 outside; sq holds
- * the squares, computed once per pixel. */
-static inline uint32_t fp_term(const uint32_t *sq, unsigned n, int k)
-{
-    return k >= 0 && k < (int)n ? sq[k] : 0;
-}
-
-/* fp16: neighbours are added in pairs outwards, as the hardware's adder
- * tree does: ((c-1 + c+1) + c) + (c-2 + c+2) + ... */
-static inline uint32_t fp_window_sum(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
-                                     unsigned ch)
-{
-    int k = (int)ch;
-    if (c->sqsum_bypass)
-        return fp_term(sq, n, k);
-    uint32_t sum = fp32_add(fp_term(sq, n, k - 1), fp_term(sq, n, k + 1));
-    sum = fp32_add(sum, fp_term(sq, n, k));
-    for (int j = 2; j <= (int)c->half_window; j++)
-        sum = fp32_add(sum, fp32_add(fp_term(sq, n, k - j), fp_term(sq, n, k + j)));
-    return sum;
-}
-
 static inline uint32_t fp_lookup(const struct cdp_lrn_cfg *c, uint32_t x, struct dla_lut_stats *s)
 {
     return c->lut_fp ? lut_cdp_fp_lookup(c->lut_fp, x, s)
                      : lut_cdp_lookup_fp(c->lut, &c->lut_cfg, x, s);
 }
 
-/* fp16 pipeline; scratch holds 3n words (the fp17 and fp32 forms, and the
- * squares). */
+/* sum[i] = fp32_add(a[i], b[i]) over n words, four at a time. */
+static void add_arrays(uint32_t *sum, const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    unsigned i = 0;
+    for (; i + FPV_LANES <= n; i += FPV_LANES) {
+        fpv_i32 slow;
+        fpv_u32 r = fpv_add32(fpv_load(a + i), fpv_load(b + i), &slow);
+        if (fpv_any(slow))
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow[l])
+                    r[l] = fp32_add(a[i + l], b[i + l]);
+        fpv_store(sum + i, r);
+    }
+    for (; i < n; i++)
+        sum[i] = fp32_add(a[i], b[i]);
+}
+
+/* fp16: the window sums of every channel.  sq holds the squares (or the
+ * bypassed values) with CDP_LRN_MAX_HALF_WINDOW zeros on either side (the
+ * channels outside the cube: +0); neighbours are added in pairs outwards,
+ * as the hardware's adder tree does: ((c-1 + c+1) + c) + (c-2 + c+2) + ...,
+ * each step over the whole vector.  pair holds n words. */
+static void fp_window_sums(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
+                           uint32_t *sum, uint32_t *pair)
+{
+    if (c->sqsum_bypass) {
+        memcpy(sum, sq, n * sizeof *sum);
+        return;
+    }
+    /* NORMALZ_LEN is two bits: at most the padding */
+    unsigned half = c->half_window < CDP_LRN_MAX_HALF_WINDOW ? c->half_window
+                                                             : CDP_LRN_MAX_HALF_WINDOW;
+    add_arrays(sum, sq - 1, sq + 1, n);
+    add_arrays(sum, sum, sq, n);
+    for (unsigned j = 2; j <= half; j++) {
+        add_arrays(pair, sq - j, sq + j, n);
+        add_arrays(sum, sum, pair, n);
+    }
+}
+
+/* out = fp17_to_fp16(fp17_mul(conv17, y)) over n words, four at a time. */
+static void multiply_out(const uint32_t *conv17, const uint32_t *y, unsigned n, int32_t *out)
+{
+    unsigned i = 0;
+    for (; i + FPV_LANES <= n; i += FPV_LANES) {
+        fpv_i32 slow_mul, slow_narrow;
+        fpv_u32 v = fpv_mul17(fpv_load(conv17 + i), fpv_load(y + i), &slow_mul);
+        if (fpv_any(slow_mul))
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow_mul[l])
+                    v[l] = fp17_mul(conv17[i + l], y[i + l]);
+        fpv_u32 h = fpv_fp17_to_fp16(v, &slow_narrow);
+        if (fpv_any(slow_narrow))
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow_narrow[l])
+                    h[l] = fp17_to_fp16(v[l]);
+        memcpy(out + i, &h, sizeof h);
+    }
+    for (; i < n; i++)
+        out[i] = fp17_to_fp16(fp17_mul(conv17[i], y[i]));
+}
+
+/* fp16 pipeline; scratch holds CDP_LRN_SCRATCH(n) words: the fp17 and fp32
+ * forms, the padded squares, and the sums (then the LUT's results). */
 static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n,
                           unsigned valid, int32_t *out, int32_t *scratch, struct dla_lut_stats *s)
 {
-    uint32_t *conv17 = (uint32_t *)scratch, *conv32 = conv17 + n, *sq = conv32 + n;
+    const unsigned pad = CDP_LRN_MAX_HALF_WINDOW;
+    uint32_t *conv17 = (uint32_t *)scratch, *conv32 = conv17 + n, *padded = conv32 + n;
+    uint32_t *sq = padded + pad, *sum = sq + n + pad;
+    memset(padded, 0, pad * sizeof *padded);
+    memset(sq + n, 0, pad * sizeof *sq);
     for (unsigned i = 0; i < n; i++) {
         uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
         if (c->nan_to_zero && fp_is_nan(FP16, h))
@@ -138,15 +182,16 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
         conv32[i] = in.v32;
         sq[i] = c->sqsum_bypass ? in.v32 : in.square;
     }
-    for (unsigned ch = 0; ch < n; ch++) {
-        uint32_t y = fp_lookup(c, fp_window_sum(c, sq, n, ch), s);
-        uint32_t v;
-        if (c->mul_bypass)
-            v = fp_is_nan(FP32, conv32[ch]) ? conv17[ch] : y; /* a NaN input passes through */
-        else
-            v = fp17_mul(conv17[ch], y);
-        out[ch] = fp17_to_fp16(v);
+    /* the pairs of the window sums go where the outputs will */
+    fp_window_sums(c, sq, n, sum, (uint32_t *)out);
+    for (unsigned ch = 0; ch < n; ch++)
+        sum[ch] = fp_lookup(c, sum[ch], s);
+    if (!c->mul_bypass) {
+        multiply_out(conv17, sum, n, out);
+        return;
     }
+    for (unsigned ch = 0; ch < n; ch++) /* a NaN input passes through */
+        out[ch] = fp17_to_fp16(fp_is_nan(FP32, conv32[ch]) ? conv17[ch] : sum[ch]);
 }
 
 uint64_t cdp_lrn_vector(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,

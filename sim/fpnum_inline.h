@@ -400,7 +400,7 @@ FPI_INLINE uint64_t fpi_narrow(struct fp_format in, struct fp_format out, uint64
 
 /* fpi_add_impl(FP32, a, b) by the machine's binary32 addition, where that
  * is provably the same: both operands normal and finite, and exponents at
- * most 24 apart.  Then the cmod's 49-bit internal sum (25 guard bits) holds
+ * most 24 apart (or zeros, below).  Then the cmod's 49-bit internal sum (25 guard bits) holds
  * the smaller operand unshifted-out, so its sum or difference is exact, and
  * its round to nearest even sees every bit IEEE 754's does (the bit its
  * carry-out shift drops is zero below a 25-bit difference).  What remains
@@ -414,7 +414,10 @@ FPI_INLINE uint32_t fpi_add32_machine(uint32_t a, uint32_t b, bool *handled)
     uint32_t abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
     uint32_t hi = abs_a >= abs_b ? abs_a : abs_b, lo = abs_a >= abs_b ? abs_b : abs_a;
     uint32_t e_hi = hi >> 23, e_lo = lo >> 23;
-    *handled = e_lo - 1u < 254u && e_hi - 1u < 254u && e_hi - e_lo <= 24u;
+    /* or a zero plus a normal operand (exact), or two zeros (a's sign: the
+     * zero-result rule below) */
+    *handled = (e_hi - 1u < 254u && ((e_lo - 1u < 254u && e_hi - e_lo <= 24u) || lo == 0)) ||
+               hi == 0;
     if (!*handled)
         return 0;
     float fa, fb;

@@ -42,15 +42,17 @@ FPV_INLINE fpv_u32 fpv_select(fpv_i32 mask, fpv_u32 a, fpv_u32 b)
     return ((fpv_u32)mask & a) | (~(fpv_u32)mask & b);
 }
 
-/* fp32_add (fpi_add32_machine's case: both operands normal and finite,
- * exponents at most 24 apart). */
+/* fp32_add (fpi_add32_machine's cases: both operands normal and finite,
+ * exponents at most 24 apart, or zeros). */
 FPV_INLINE fpv_u32 fpv_add32(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
 {
     fpv_u32 abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
     fpv_i32 a_larger = abs_a >= abs_b;
     fpv_u32 hi = fpv_select(a_larger, abs_a, abs_b), lo = fpv_select(a_larger, abs_b, abs_a);
     fpv_u32 e_hi = hi >> 23, e_lo = lo >> 23;
-    *slow = (e_lo - 1u >= 254u) | (e_hi - 1u >= 254u) | (e_hi - e_lo > 24u);
+    fpv_i32 hi_normal = e_hi - 1u < 254u;
+    *slow = ~((hi_normal & (((e_lo - 1u < 254u) & (e_hi - e_lo <= 24u)) | (lo == 0u))) |
+              (hi == 0u));
     fpv_u32 r = (fpv_u32)((fpv_f32)a + (fpv_f32)b);
     fpv_u32 e_r = (r >> 23) & 0xffu;
     fpv_u32 larger_sign = fpv_select(a_larger, a, b) & 0x80000000u;
@@ -86,6 +88,39 @@ FPV_INLINE fpv_u32 fpv_fp16_to_fp32(fpv_u32 h, fpv_i32 *slow)
     *slow = ~normal & (abs != 0u);
     fpv_u32 sign = (h & 0x8000u) << 16;
     return sign | (((abs << 13) + (112u << 23)) & (fpv_u32)normal);
+}
+
+/* fp17_mul (fpi_mul17_machine's cases: non-zero, non-NaN operands below
+ * the top exponent, and a zero times one of those or a zero). */
+FPV_INLINE fpv_u32 fpv_mul17(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
+{
+    fpv_u32 zero = ((a ^ b) >> 16 & 1u) << 16;
+    fpv_i32 a_zero = (a & 0xffffu) == 0u, b_zero = (b & 0xffffu) == 0u;
+    fpv_i32 a_number = ~a_zero & ((a & 0xfc00u) != 0xfc00u);
+    fpv_i32 b_number = ~b_zero & ((b & 0xfc00u) != 0xfc00u);
+    fpv_i32 zero_case = (a_zero & (b_number | b_zero)) | (b_zero & a_number);
+    *slow = ~(zero_case | (a_number & b_number));
+    fpv_u32 fa = (a >> 16 & 1u) << 31 | (((a >> 10) & 63u) + 96u) << 23 | (a & 0x3ffu) << 13;
+    fpv_u32 fb = (b >> 16 & 1u) << 31 | (((b >> 10) & 63u) + 96u) << 23 | (b & 0x3ffu) << 13;
+    fpv_u32 r = (fpv_u32)((fpv_f32)fa * (fpv_f32)fb);
+    fpv_u32 sign = (r >> 31) << 16;
+    r += 0xfffu + ((r >> 13) & 1u);
+    fpv_i32 expo = (fpv_i32)((r >> 23) & 0xffu) - 96;
+    fpv_u32 p = fpv_select(expo >= 63, sign | 62u << 10 | 0x3ffu,
+                           sign | (fpv_u32)expo << 10 | ((r >> 13) & 0x3ffu));
+    p = fpv_select(expo <= 0, zero, p);
+    return fpv_select(zero_case, zero, p);
+}
+
+/* fp17_to_fp16 (an fp17 in fp16's normal range: the same mantissa, the
+ * exponent rebased; a zero). */
+FPV_INLINE fpv_u32 fpv_fp17_to_fp16(fpv_u32 h, fpv_i32 *slow)
+{
+    fpv_u32 expo = (h >> 10) & 63u;
+    fpv_i32 normal = expo - 17u < 30u;
+    *slow = ~(normal | ((h & 0xffffu) == 0u));
+    fpv_u32 sign = (h >> 16 & 1u) << 15;
+    return sign | ((((expo - 16u) << 10) | (h & 0x3ffu)) & (fpv_u32)normal);
 }
 
 /* Lanes set in a mask. */

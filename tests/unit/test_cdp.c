@@ -548,7 +548,7 @@ static void test_fp16_prepared_lut_matches_reference(void **state)
 {
     (void)state;
     enum { N = 64 };
-    int32_t raw[N], out_fast[N], out_ref[N], scratch[3 * N];
+    int32_t raw[N], out_fast[N], out_ref[N], scratch[CDP_LRN_SCRATCH(N)];
     uint64_t hits = 0, under = 0, over = 0;
     for (int layer = 0; layer < 300; layer++) {
         struct dla_lut_ram ram;

@@ -372,6 +372,27 @@ static void test_vector_fast_paths_match_scalar(void **state)
             slow_lanes += (slow_add[l] != 0) + (slow_narrow[l] != 0) + (slow_widen[l] != 0);
             lanes += 3;
         }
+        /* fp17: the low 17 bits, and a few zeros, infinities and NaNs */
+        uint32_t a17[FPV_LANES], b17[FPV_LANES];
+        static const uint32_t special17[] = {0x00000, 0x10000, 0x0fc00, 0x1fc01, 0x0fbff, 0x00001};
+        for (int l = 0; l < FPV_LANES; l++) {
+            uint32_t r = next_u32(&seed);
+            a17[l] = r % 7 == 0 ? special17[r % 6] : a[l] & 0x1ffffu;
+            b17[l] = r % 11 == 0 ? special17[(r >> 4) % 6] : b[l] & 0x1ffffu;
+        }
+        fpv_i32 slow_mul, slow_17;
+        fpv_u32 prod = fpv_mul17(fpv_load(a17), fpv_load(b17), &slow_mul);
+        fpv_u32 h16 = fpv_fp17_to_fp16(fpv_load(a17), &slow_17);
+        for (int l = 0; l < FPV_LANES; l++) {
+            if (!slow_mul[l] && prod[l] != fp17_mul(a17[l], b17[l]))
+                fail_msg("mul17 0x%05x 0x%05x: 0x%05x, scalar 0x%05x", a17[l], b17[l], prod[l],
+                         fp17_mul(a17[l], b17[l]));
+            if (!slow_17[l] && h16[l] != fp17_to_fp16(a17[l]))
+                fail_msg("fp17 0x%05x to fp16: 0x%04x, scalar 0x%04x", a17[l], h16[l],
+                         fp17_to_fp16(a17[l]));
+            slow_lanes += (slow_mul[l] != 0) + (slow_17[l] != 0);
+            lanes += 2;
+        }
     }
     /* the fast paths took most lanes */
     assert_true(slow_lanes * 2 < lanes);
