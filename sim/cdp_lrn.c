@@ -95,12 +95,6 @@ void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
     *square = in.square;
 }
 
-static inline uint32_t fp_lookup(const struct cdp_lrn_cfg *c, uint32_t x, struct dla_lut_stats *s)
-{
-    return c->lut_fp ? lut_cdp_fp_lookup(c->lut_fp, x, s)
-                     : lut_cdp_lookup_fp(c->lut, &c->lut_cfg, x, s);
-}
-
 /* sum[i] = fp32_add(a[i], b[i]) over n words, four at a time. */
 static void add_arrays(uint32_t *sum, const uint32_t *a, const uint32_t *b, unsigned n)
 {
@@ -184,8 +178,11 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
     }
     /* the pairs of the window sums go where the outputs will */
     fp_window_sums(c, sq, n, sum, (uint32_t *)out);
-    for (unsigned ch = 0; ch < n; ch++)
-        sum[ch] = fp_lookup(c, sum[ch], s);
+    if (c->lut_fp)
+        lut_cdp_fp_lookup_all(c->lut_fp, sum, n, s);
+    else
+        for (unsigned ch = 0; ch < n; ch++)
+            sum[ch] = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, sum[ch], s);
     if (!c->mul_bypass) {
         multiply_out(conv17, sum, n, out);
         return;

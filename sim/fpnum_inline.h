@@ -418,6 +418,14 @@ FPI_INLINE uint32_t fpi_add32_machine(uint32_t a, uint32_t b, bool *handled)
      * zero-result rule below) */
     *handled = (e_hi - 1u < 254u && ((e_lo - 1u < 254u && e_hi - e_lo <= 24u) || lo == 0)) ||
                hi == 0;
+    /* Exponents 26 or more apart (the smaller operand may be subnormal, read
+     * as 1.mant at exponent 0): what of the smaller one survives the
+     * alignment is below a quarter of the larger one's last place, so the
+     * cmod's sum or difference rounds back to the larger operand. */
+    if (!*handled && e_hi - 1u < 254u && e_hi - e_lo >= 26u) {
+        *handled = true;
+        return abs_a >= abs_b ? a : b;
+    }
     if (!*handled)
         return 0;
     float fa, fb;

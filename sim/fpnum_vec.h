@@ -43,7 +43,7 @@ FPV_INLINE fpv_u32 fpv_select(fpv_i32 mask, fpv_u32 a, fpv_u32 b)
 }
 
 /* fp32_add (fpi_add32_machine's cases: both operands normal and finite,
- * exponents at most 24 apart, or zeros). */
+ * exponents at most 24 apart, or zeros; exponents 26 or more apart). */
 FPV_INLINE fpv_u32 fpv_add32(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
 {
     fpv_u32 abs_a = a & 0x7fffffffu, abs_b = b & 0x7fffffffu;
@@ -51,13 +51,15 @@ FPV_INLINE fpv_u32 fpv_add32(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
     fpv_u32 hi = fpv_select(a_larger, abs_a, abs_b), lo = fpv_select(a_larger, abs_b, abs_a);
     fpv_u32 e_hi = hi >> 23, e_lo = lo >> 23;
     fpv_i32 hi_normal = e_hi - 1u < 254u;
+    fpv_i32 far = hi_normal & (e_hi - e_lo >= 26u);
     *slow = ~((hi_normal & (((e_lo - 1u < 254u) & (e_hi - e_lo <= 24u)) | (lo == 0u))) |
-              (hi == 0u));
+              (hi == 0u) | far);
     fpv_u32 r = (fpv_u32)((fpv_f32)a + (fpv_f32)b);
     fpv_u32 e_r = (r >> 23) & 0xffu;
     fpv_u32 larger_sign = fpv_select(a_larger, a, b) & 0x80000000u;
     r = fpv_select(e_r == 0u, larger_sign, r);
-    return fpv_select(e_r == 0xffu, (r & 0x80000000u) | 0x7f7fffffu, r);
+    r = fpv_select(e_r == 0xffu, (r & 0x80000000u) | 0x7f7fffffu, r);
+    return fpv_select(far, fpv_select(a_larger, a, b), r);
 }
 
 /* fp32_relu: no lane is slow. */
@@ -110,6 +112,51 @@ FPV_INLINE fpv_u32 fpv_mul17(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
                            sign | (fpv_u32)expo << 10 | ((r >> 13) & 0x3ffu));
     p = fpv_select(expo <= 0, zero, p);
     return fpv_select(zero_case, zero, p);
+}
+
+/* A binary32 result to fp17 (fpi_float_to_fp17_rounded, every lane). */
+FPV_INLINE fpv_u32 fpv_float_to_fp17_rounded(fpv_u32 r, fpv_u32 if_zero)
+{
+    fpv_u32 sign = (r >> 31) << 16;
+    r += 0xfffu + ((r >> 13) & 1u);
+    fpv_i32 expo = (fpv_i32)((r >> 23) & 0xffu) - 96;
+    fpv_u32 v = fpv_select(expo >= 63, sign | 62u << 10 | 0x3ffu,
+                           sign | (fpv_u32)expo << 10 | ((r >> 13) & 0x3ffu));
+    return fpv_select(expo <= 0, if_zero, v);
+}
+
+FPV_INLINE fpv_u32 fpv_fp17_as_float_bits(fpv_u32 h)
+{
+    return (h >> 16 & 1u) << 31 | (((h >> 10) & 63u) + 96u) << 23 | (h & 0x3ffu) << 13;
+}
+
+/* fp17_add (fpi_add17_machine's cases: non-zero, non-NaN operands below
+ * the top exponent at most 11 apart; a zero plus a normal or a zero). */
+FPV_INLINE fpv_u32 fpv_add17(fpv_u32 a, fpv_u32 b, fpv_i32 *slow)
+{
+    fpv_u32 abs_a = a & 0xffffu, abs_b = b & 0xffffu;
+    fpv_i32 a_larger = abs_a >= abs_b;
+    fpv_u32 hi = fpv_select(a_larger, abs_a, abs_b), lo = fpv_select(a_larger, abs_b, abs_a);
+    fpv_u32 larger = fpv_select(a_larger, a, b);
+    fpv_i32 zero_case = (lo == 0u) & ((hi == 0u) | ((hi >> 10) - 1u < 62u));
+    fpv_i32 a_number = (abs_a != 0u) & ((a & 0xfc00u) != 0xfc00u);
+    fpv_i32 b_number = (abs_b != 0u) & ((b & 0xfc00u) != 0xfc00u);
+    *slow = ~(zero_case | (a_number & b_number & ((hi >> 10) - (lo >> 10) <= 11u)));
+    fpv_u32 larger_sign = larger & 0x10000u;
+    fpv_u32 r = (fpv_u32)((fpv_f32)fpv_fp17_as_float_bits(a) + (fpv_f32)fpv_fp17_as_float_bits(b));
+    fpv_u32 v = fpv_float_to_fp17_rounded(r, larger_sign);
+    v = fpv_select((fpv_i32)((r >> 23) & 0xffu) - 96 <= 0, larger_sign, v);
+    return fpv_select(zero_case, fpv_select(hi == 0u, a, larger), v);
+}
+
+/* fp32_to_fp17 (a value above fp17's subnormal range, not a NaN or
+ * infinity; a zero). */
+FPV_INLINE fpv_u32 fpv_fp32_to_fp17(fpv_u32 f, fpv_i32 *slow)
+{
+    fpv_u32 e = (f >> 23) & 0xffu;
+    fpv_i32 zero = (f & 0x7fffffffu) == 0u, in_range = e - 97u < 158u;
+    *slow = ~(zero | in_range);
+    return fpv_select(zero, (f >> 31) << 16, fpv_float_to_fp17_rounded(f, fpv_splat(0)));
 }
 
 /* fp17_to_fp16 (an fp17 in fp16's normal range: the same mantissa, the

@@ -122,6 +122,7 @@ struct lut_cdp_fp_table {
     uint32_t start, end, uflow_origin; /* fp32 bits; origin: start + 2^offset */
     uint32_t uscale17, oscale17, first17, last17;
     double select_scale; /* linear: 2^-index_select */
+    int index_select;    /* linear */
     int index_offset;    /* exponential */
     unsigned last;       /* 64 or 256 */
     bool exponent;
@@ -137,6 +138,10 @@ struct lut_cdp_fp {
 
 void lut_cdp_fp_prepare(const struct dla_lut_ram *r, const struct lut_cfg *c, struct lut_cdp_fp *p);
 uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lut_stats *s);
+/* lut_cdp_fp_lookup of n values in place, four at a time where the
+ * arithmetic allows (the statistics are counted alike). */
+void lut_cdp_fp_lookup_all(const struct lut_cdp_fp *p, uint32_t *x, unsigned n,
+                           struct dla_lut_stats *s);
 
 /* ---------------------------------------------------------------- SDP pipeline */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fixpt.h"
-#include "fpnum_inline.h"
+#include "fpnum_vec.h"
 #include "lut.h"
 #include "lut_internal.h"
 
@@ -324,6 +324,7 @@ static void prepare_table(const uint16_t *entries, unsigned last, bool exponent,
     /* 2^-select is a normal double for every signed 8-bit select, and so is
      * its product with any positive float: the product is ldexp's result */
     t->select_scale = ldexp(1.0, -index_select);
+    t->index_select = index_select;
     float step = index_offset <= -127 ? 0.0f : (float)ldexp(1.0, index_offset);
     t->uflow_origin = fp32_add(start, bits32(step));
     t->uscale17 = fp16_to_fp17((uint16_t)uscale);
@@ -423,4 +424,128 @@ uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lu
     else
         take_lo = p->hybrid_lo;
     return take_lo ? prepared_value(&p->lo, x, &at_lo, &lo) : prepared_value(&p->le, x, &at_le, &le);
+}
+
+/* ---------------------------------------------------------------- CDP lookup, fp16, four at a time */
+
+/* Where four values fall in a prepared table: each lane's class, and a
+ * hit's index and offset (prepared_locate four lanes at a time).  A lane
+ * whose arithmetic leaves the vector fast paths is set in *slow. */
+struct vec_place {
+    fpv_i32 uflow, oflow, hit;
+    fpv_u32 index, offset16;
+};
+
+static inline __attribute__((always_inline)) struct vec_place
+vec_locate(const struct lut_cdp_fp_table *t, fpv_u32 x, fpv_i32 *slow)
+{
+    struct vec_place p;
+    fpv_i32 s;
+    fpv_u32 diff = fpv_add32(x, fpv_splat(t->start ^ 0x80000000u), &s);
+    fpv_i32 positive = (fpv_f32)diff > 0.0f; /* false for zero, negative and NaN */
+    fpv_u32 e_diff = (diff >> 23) & 0xffu;
+    if (t->exponent) {
+        fpv_i32 e = (fpv_i32)e_diff - 127 - t->index_offset;
+        p.uflow = ~positive | (e < 0);
+        p.oflow = ~p.uflow & (e >= (int32_t)t->last);
+        p.index = (fpv_u32)e;
+        p.offset16 = (diff >> 7) & 0xffffu;
+    } else {
+        /* 2^-select scales a normal value exactly while the result stays
+         * normal: what the double product then narrowed to float gives */
+        int32_t select = t->index_select;
+        fpv_i32 e_q = (fpv_i32)e_diff - select;
+        s |= positive & ((e_diff == 0u) | (e_diff == 255u) | (e_q < 1) | (e_q > 254));
+        fpv_u32 q = diff - ((fpv_u32){1, 1, 1, 1} * (uint32_t)select << 23);
+        p.uflow = ~positive;
+        p.oflow = positive & ((fpv_f32)q >= (float)t->last);
+        /* only a hit's quotient is converted (the others may not fit) */
+        q = fpv_select(positive & ~p.oflow, q, fpv_splat(0));
+        fpv_i32 q_int = __builtin_convertvector((fpv_f32)q, fpv_i32);
+        fpv_f32 frac = ((fpv_f32)q - __builtin_convertvector(q_int, fpv_f32)) * 65536.0f;
+        p.index = (fpv_u32)q_int;
+        p.offset16 = (fpv_u32)__builtin_convertvector(frac, fpv_i32) & 0xffffu;
+    }
+    p.hit = ~p.uflow & ~p.oflow;
+    *slow |= s;
+    return p;
+}
+
+/* The value of each lane from its chosen table (prepared_value four lanes
+ * at a time): y = A * B + C in fp17 with A the distance to the table's
+ * edge or the entries' difference, B the slope or the weight, C the edge
+ * entry or the entry. */
+static inline __attribute__((always_inline)) fpv_u32
+vec_value(const struct lut_cdp_fp *p, fpv_i32 take_lo, fpv_u32 x, const struct vec_place *le,
+          const struct vec_place *lo, fpv_i32 *slow)
+{
+    const struct lut_cdp_fp_table *L = &p->le, *O = &p->lo;
+    fpv_i32 uflow = (take_lo & lo->uflow) | (~take_lo & le->uflow);
+    fpv_i32 hit = (take_lo & lo->hit) | (~take_lo & le->hit);
+    fpv_u32 index = fpv_select(take_lo, lo->index, le->index);
+    fpv_u32 offset16 = fpv_select(take_lo, lo->offset16, le->offset16);
+    uint32_t le_uorigin = L->exponent ? L->uflow_origin : L->start;
+    uint32_t lo_uorigin = O->exponent ? O->uflow_origin : O->start;
+    fpv_u32 origin = fpv_select(take_lo, fpv_select(uflow, fpv_splat(lo_uorigin), fpv_splat(O->end)),
+                                fpv_select(uflow, fpv_splat(le_uorigin), fpv_splat(L->end)));
+    fpv_i32 s1, s2, s3, s4, s5;
+    fpv_u32 dist = fpv_fp32_to_fp17(fpv_add32(x, origin ^ 0x80000000u, &s1), &s2);
+    fpv_u32 slope = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->uscale17), fpv_splat(O->oscale17)),
+                               fpv_select(uflow, fpv_splat(L->uscale17), fpv_splat(L->oscale17)));
+    fpv_u32 edge = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->first17), fpv_splat(O->last17)),
+                              fpv_select(uflow, fpv_splat(L->first17), fpv_splat(L->last17)));
+    /* a hit's entries (a slow lane's index may be anything: it is redone) */
+    fpv_u32 dy = edge, y0 = edge;
+    for (unsigned l = 0; l < FPV_LANES; l++) {
+        const struct lut_cdp_fp_table *t = take_lo[l] ? O : L;
+        if (hit[l] && index[l] < t->last) {
+            dy[l] = t->dy17[index[l]];
+            y0[l] = t->y17[index[l]];
+        }
+    }
+    fpv_u32 weight = fpv_float_to_fp17_rounded(
+        (fpv_u32)(__builtin_convertvector(offset16, fpv_f32) * (1.0f / 65536.0f)), fpv_splat(0));
+    weight &= (fpv_u32)(offset16 != 0u);
+    fpv_u32 a = fpv_select(hit, dy, dist), b = fpv_select(hit, weight, slope);
+    fpv_u32 y = fpv_add17(fpv_mul17(a, b, &s3), fpv_select(hit, y0, edge), &s4);
+    s5 = ~hit & (s1 | s2);
+    *slow |= s3 | s4 | s5;
+    return y;
+}
+
+void lut_cdp_fp_lookup_all(const struct lut_cdp_fp *p, uint32_t *x, unsigned n,
+                           struct dla_lut_stats *s)
+{
+    unsigned i = 0;
+    for (; i + FPV_LANES <= n; i += FPV_LANES) {
+        fpv_u32 xs = fpv_load(x + i);
+        fpv_i32 slow = {0};
+        struct vec_place le = vec_locate(&p->le, xs, &slow);
+        struct vec_place lo = vec_locate(&p->lo, xs, &slow);
+        fpv_i32 under = le.uflow & lo.uflow, over = le.oflow & lo.oflow;
+        fpv_i32 one_hit = le.hit ^ lo.hit;
+        fpv_i32 take_lo = (under & -(fpv_i32){p->uflow_lo, p->uflow_lo, p->uflow_lo, p->uflow_lo}) |
+                          (~under & over &
+                           -(fpv_i32){p->oflow_lo, p->oflow_lo, p->oflow_lo, p->oflow_lo}) |
+                          (~under & ~over & one_hit & lo.hit) |
+                          (~under & ~over & ~one_hit &
+                           -(fpv_i32){p->hybrid_lo, p->hybrid_lo, p->hybrid_lo, p->hybrid_lo});
+        fpv_u32 y = vec_value(p, take_lo, xs, &le, &lo, &slow);
+        for (unsigned l = 0; l < FPV_LANES; l++) {
+            if (slow[l]) {
+                y[l] = lut_cdp_fp_lookup(p, xs[l], s);
+                continue;
+            }
+            if (!s)
+                continue;
+            struct cdp_side a = {0, le.uflow[l] != 0, le.oflow[l] != 0, le.hit[l] != 0};
+            struct cdp_side b = {0, lo.uflow[l] != 0, lo.oflow[l] != 0, lo.hit[l] != 0};
+            cdp_classes(&a, &b, s);
+            lut_histogram_fp_in_span(s, p->hist_lo, p->hist_hi, xs[l],
+                                     lut_range_of(a.uflow, a.oflow, b.uflow, b.oflow));
+        }
+        fpv_store(x + i, y);
+    }
+    for (; i < n; i++)
+        x[i] = lut_cdp_fp_lookup(p, x[i], s);
 }

@@ -379,8 +379,23 @@ static void test_vector_fast_paths_match_scalar(void **state)
             uint32_t r = next_u32(&seed);
             a17[l] = r % 7 == 0 ? special17[r % 6] : a[l] & 0x1ffffu;
             b17[l] = r % 11 == 0 ? special17[(r >> 4) % 6] : b[l] & 0x1ffffu;
+            if (r & 0x100) /* the same exponent or up to 15 below: ties, carries, cancellation */
+                b17[l] = (((a17[l] & 0xfc00u) - ((r >> 9) % 16u << 10)) & 0xfc00u) |
+                         (r & 0x10000u) | (next_u32(&seed) & 0x3ffu);
         }
-        fpv_i32 slow_mul, slow_17;
+        fpv_i32 slow_mul, slow_17, slow_add17, slow_to17;
+        fpv_u32 sum17 = fpv_add17(fpv_load(a17), fpv_load(b17), &slow_add17);
+        fpv_u32 to17 = fpv_fp32_to_fp17(fpv_load(a), &slow_to17);
+        for (int l = 0; l < FPV_LANES; l++) {
+            if (!slow_add17[l] && sum17[l] != fp17_add(a17[l], b17[l]))
+                fail_msg("add17 0x%05x 0x%05x: 0x%05x, scalar 0x%05x", a17[l], b17[l], sum17[l],
+                         fp17_add(a17[l], b17[l]));
+            if (!slow_to17[l] && to17[l] != fp32_to_fp17(a[l]))
+                fail_msg("fp32 0x%08x to fp17: 0x%05x, scalar 0x%05x", a[l], to17[l],
+                         fp32_to_fp17(a[l]));
+            slow_lanes += (slow_add17[l] != 0) + (slow_to17[l] != 0);
+            lanes += 2;
+        }
         fpv_u32 prod = fpv_mul17(fpv_load(a17), fpv_load(b17), &slow_mul);
         fpv_u32 h16 = fpv_fp17_to_fp16(fpv_load(a17), &slow_17);
         for (int l = 0; l < FPV_LANES; l++) {

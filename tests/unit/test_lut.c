@@ -680,17 +680,29 @@ static void test_cdp_fp16_prepared_matches_reference(void **state)
     for (int layer = 0; layer < 400; layer++) {
         random_fp_lut(&r, &c);
         lut_cdp_fp_prepare(&r, &c, &p);
-        struct dla_lut_stats want, got;
+        struct dla_lut_stats want, got, got_all;
         lut_stats_begin(&want);
         lut_stats_begin(&got);
-        for (int i = 0; i < 5000; i++) {
-            uint32_t x = random_x(&c);
-            uint32_t y_ref = lut_cdp_lookup_fp(&r, &c, x, &want);
-            uint32_t y = lut_cdp_fp_lookup(&p, x, &got);
-            if (y != y_ref)
-                fail_msg("layer %d x 0x%08x: prepared 0x%05x, reference 0x%05x", layer, x, y, y_ref);
+        lut_stats_begin(&got_all);
+        for (int i = 0; i < 5000; i += 13) {
+            /* 13 at a time: the four-lane lookup's groups and its tail */
+            uint32_t xs[13];
+            for (int j = 0; j < 13; j++)
+                xs[j] = random_x(&c);
+            uint32_t ys[13];
+            memcpy(ys, xs, sizeof ys);
+            lut_cdp_fp_lookup_all(&p, ys, 13, &got_all);
+            for (int j = 0; j < 13; j++) {
+                uint32_t y_ref = lut_cdp_lookup_fp(&r, &c, xs[j], &want);
+                uint32_t y = lut_cdp_fp_lookup(&p, xs[j], &got);
+                if (y != y_ref || ys[j] != y_ref)
+                    fail_msg("layer %d x 0x%08x: prepared 0x%05x, four-lane 0x%05x, reference "
+                             "0x%05x",
+                             layer, xs[j], y, ys[j], y_ref);
+            }
         }
         assert_memory_equal(&got, &want, sizeof want);
+        assert_memory_equal(&got_all, &want, sizeof want);
         hits += want.le_hit + want.lo_hit + want.hybrid;
         under += want.le_underflow + want.lo_underflow;
         over += want.le_overflow + want.lo_overflow;
