@@ -78,6 +78,59 @@ static inline struct fp_input fp_input_of(uint16_t h)
     return in;
 }
 
+/* Every input's forms (fp_input_of), four at a time for normal inputs and
+ * zeros; sq gets the squares, or the fp32 forms when the square sum is
+ * bypassed. */
+static void fp_inputs(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,
+                      uint32_t *conv17, uint32_t *conv32, uint32_t *sq)
+{
+    unsigned i = 0;
+    for (; i + FPV_LANES <= n && i + FPV_LANES <= valid; i += FPV_LANES) {
+        fpv_u32 h;
+        memcpy(&h, raw + i, sizeof h);
+        h &= 0xffffu;
+        if (c->nan_to_zero)
+            h &= ~(fpv_u32)((h & 0x7fffu) > 0x7c00u);
+        fpv_i32 slow;
+        fpv_u32 v32 = fpv_fp16_to_fp32(h, &slow);
+        fpv_u32 v17 = (h & 0x8000u) << 1 |
+                      (((h & 0x7fffu) + (16u << 10)) & (fpv_u32)(((h >> 10) & 31u) - 1u < 30u));
+        fpv_u32 square = (fpv_u32)((fpv_f32)v32 * (fpv_f32)v32);
+        fpv_store(conv17 + i, v17);
+        fpv_store(conv32 + i, v32);
+        fpv_store(sq + i, c->sqsum_bypass ? v32 : square);
+        if (fpv_any(slow))
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow[l]) {
+                    struct fp_input in = fp_input_of((uint16_t)h[l]);
+                    conv17[i + l] = in.v17;
+                    conv32[i + l] = in.v32;
+                    sq[i + l] = c->sqsum_bypass ? in.v32 : in.square;
+                }
+    }
+    for (; i < n; i++) {
+        uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
+        if (c->nan_to_zero && fp_is_nan(FP16, h))
+            h = 0;
+        struct fp_input in = fp_input_of(h);
+        conv17[i] = in.v17;
+        conv32[i] = in.v32;
+        sq[i] = c->sqsum_bypass ? in.v32 : in.square;
+    }
+}
+
+/* One input through fp_inputs' four lanes (the lanes agree). */
+void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
+{
+    const struct cdp_lrn_cfg c = {.fp16 = true};
+    const int32_t raw[FPV_LANES] = {h, h, h, h};
+    uint32_t conv17[FPV_LANES], conv32[FPV_LANES], sq[FPV_LANES];
+    fp_inputs(&c, raw, FPV_LANES, FPV_LANES, conv17, conv32, sq);
+    *v17 = conv17[FPV_LANES - 1];
+    *v32 = conv32[FPV_LANES - 1];
+    *square = sq[FPV_LANES - 1];
+}
+
 /* The per-input forms as the reference computes them (the unit test's
  * check of fp_input_of). */
 void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
@@ -87,13 +140,6 @@ void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *
     *square = fp16_square_fp32[h];
 }
 
-void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
-{
-    struct fp_input in = fp_input_of(h);
-    *v17 = in.v17;
-    *v32 = in.v32;
-    *square = in.square;
-}
 
 /* sum[i] = fp32_add(a[i], b[i]) over n words, four at a time. */
 static void add_arrays(uint32_t *sum, const uint32_t *a, const uint32_t *b, unsigned n)
@@ -167,15 +213,7 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
     uint32_t *sq = padded + pad, *sum = sq + n + pad;
     memset(padded, 0, pad * sizeof *padded);
     memset(sq + n, 0, pad * sizeof *sq);
-    for (unsigned i = 0; i < n; i++) {
-        uint16_t h = i < valid ? (uint16_t)raw[i] : 0;
-        if (c->nan_to_zero && fp_is_nan(FP16, h))
-            h = 0;
-        struct fp_input in = fp_input_of(h);
-        conv17[i] = in.v17;
-        conv32[i] = in.v32;
-        sq[i] = c->sqsum_bypass ? in.v32 : in.square;
-    }
+    fp_inputs(c, raw, n, valid, conv17, conv32, sq);
     /* the pairs of the window sums go where the outputs will */
     fp_window_sums(c, sq, n, sum, (uint32_t *)out);
     if (c->lut_fp)

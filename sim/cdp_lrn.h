@@ -59,8 +59,9 @@ uint64_t cdp_lrn_vector(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigne
                         int32_t *out, int32_t *scratch, struct dla_lut_stats *s);
 
 /* fp16: an input's fp17 and fp32 forms and its fp32 square as the
- * datapath computes them (normal inputs by field moves and a binary32
- * multiply), and as the reference tables hold them (for the unit test). */
+ * datapath computes them (normal inputs and zeros by field moves and a
+ * binary32 multiply, four lanes at a time), and as the reference tables
+ * hold them (for the unit test). */
 void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square);
 void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square);
 

@@ -513,10 +513,63 @@ vec_value(const struct lut_cdp_fp *p, fpv_i32 take_lo, fpv_u32 x, const struct v
     return y;
 }
 
+/* cdp_classes and the histogram's below/above for the lanes in ok, as
+ * lane counts added to c (their order does not matter); the lanes in range
+ * of one table go to the histogram's bins one by one. */
+struct vec_counts {
+    fpv_u32 lookups, le_underflow, le_overflow, lo_underflow, lo_overflow;
+    fpv_u32 underflow, overflow, le_hit, lo_hit, hybrid;
+};
+
+static inline __attribute__((always_inline)) void
+vec_count(const struct lut_cdp_fp *p, fpv_i32 ok, fpv_u32 x, const struct vec_place *le,
+          const struct vec_place *lo, struct vec_counts *c, struct dla_lut_stats *s)
+{
+    fpv_i32 under = ok & le->uflow & lo->uflow, over = ok & ~under & le->oflow & lo->oflow;
+    fpv_i32 rest = ok & ~under & ~over;
+    c->lookups -= (fpv_u32)ok;
+    c->le_underflow -= (fpv_u32)(ok & le->uflow);
+    c->le_overflow -= (fpv_u32)(ok & le->oflow);
+    c->lo_underflow -= (fpv_u32)(ok & lo->uflow);
+    c->lo_overflow -= (fpv_u32)(ok & lo->oflow);
+    c->underflow -= (fpv_u32)under;
+    c->overflow -= (fpv_u32)over;
+    c->le_hit -= (fpv_u32)(rest & le->hit & ~lo->hit);
+    c->lo_hit -= (fpv_u32)(rest & lo->hit & ~le->hit);
+    c->hybrid -= (fpv_u32)(rest & ~(le->hit ^ lo->hit));
+    if (fpv_any(rest))
+        for (unsigned l = 0; l < FPV_LANES; l++)
+            if (rest[l])
+                lut_histogram_fp_in_span(s, p->hist_lo, p->hist_hi, x[l], LUT_IN_RANGE);
+}
+
+static uint64_t lane_sum(fpv_u32 v)
+{
+    return (uint64_t)v[0] + v[1] + v[2] + v[3];
+}
+
+static void add_counts(const struct vec_counts *c, struct dla_lut_stats *s)
+{
+    s->lookups += lane_sum(c->lookups);
+    s->le_underflow += lane_sum(c->le_underflow);
+    s->le_overflow += lane_sum(c->le_overflow);
+    s->lo_underflow += lane_sum(c->lo_underflow);
+    s->lo_overflow += lane_sum(c->lo_overflow);
+    s->underflow += lane_sum(c->underflow);
+    s->overflow += lane_sum(c->overflow);
+    s->le_hit += lane_sum(c->le_hit);
+    s->lo_hit += lane_sum(c->lo_hit);
+    s->hybrid += lane_sum(c->hybrid);
+    s->hist_below += lane_sum(c->underflow);
+    s->hist_above += lane_sum(c->overflow);
+}
+
 void lut_cdp_fp_lookup_all(const struct lut_cdp_fp *p, uint32_t *x, unsigned n,
                            struct dla_lut_stats *s)
 {
     unsigned i = 0;
+    struct vec_counts counts;
+    memset(&counts, 0, sizeof counts);
     for (; i + FPV_LANES <= n; i += FPV_LANES) {
         fpv_u32 xs = fpv_load(x + i);
         fpv_i32 slow = {0};
@@ -531,21 +584,16 @@ void lut_cdp_fp_lookup_all(const struct lut_cdp_fp *p, uint32_t *x, unsigned n,
                           (~under & ~over & ~one_hit &
                            -(fpv_i32){p->hybrid_lo, p->hybrid_lo, p->hybrid_lo, p->hybrid_lo});
         fpv_u32 y = vec_value(p, take_lo, xs, &le, &lo, &slow);
-        for (unsigned l = 0; l < FPV_LANES; l++) {
-            if (slow[l]) {
-                y[l] = lut_cdp_fp_lookup(p, xs[l], s);
-                continue;
-            }
-            if (!s)
-                continue;
-            struct cdp_side a = {0, le.uflow[l] != 0, le.oflow[l] != 0, le.hit[l] != 0};
-            struct cdp_side b = {0, lo.uflow[l] != 0, lo.oflow[l] != 0, lo.hit[l] != 0};
-            cdp_classes(&a, &b, s);
-            lut_histogram_fp_in_span(s, p->hist_lo, p->hist_hi, xs[l],
-                                     lut_range_of(a.uflow, a.oflow, b.uflow, b.oflow));
-        }
+        if (s)
+            vec_count(p, ~slow, xs, &le, &lo, &counts, s);
+        if (fpv_any(slow))
+            for (unsigned l = 0; l < FPV_LANES; l++)
+                if (slow[l])
+                    y[l] = lut_cdp_fp_lookup(p, xs[l], s);
         fpv_store(x + i, y);
     }
+    if (s)
+        add_counts(&counts, s);
     for (; i < n; i++)
         x[i] = lut_cdp_fp_lookup(p, x[i], s);
 }
