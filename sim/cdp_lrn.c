@@ -141,30 +141,34 @@ void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *
 }
 
 
-/* sum[i] = fp32_add(a[i], b[i]) over n words, four at a time. */
-static void add_arrays(uint32_t *sum, const uint32_t *a, const uint32_t *b, unsigned n)
+/* fp32_add four lanes at a time, the lanes outside the fast path redone. */
+static inline __attribute__((always_inline)) fpv_u32 add4(fpv_u32 a, fpv_u32 b)
 {
-    unsigned i = 0;
-    for (; i + FPV_LANES <= n; i += FPV_LANES) {
-        fpv_i32 slow;
-        fpv_u32 r = fpv_add32(fpv_load(a + i), fpv_load(b + i), &slow);
-        if (fpv_any(slow))
-            for (unsigned l = 0; l < FPV_LANES; l++)
-                if (slow[l])
-                    r[l] = fp32_add(a[i + l], b[i + l]);
-        fpv_store(sum + i, r);
-    }
-    for (; i < n; i++)
-        sum[i] = fp32_add(a[i], b[i]);
+    fpv_i32 slow;
+    fpv_u32 r = fpv_add32(a, b, &slow);
+    if (fpv_any(slow))
+        for (unsigned l = 0; l < FPV_LANES; l++)
+            if (slow[l])
+                r[l] = fp32_add(a[l], b[l]);
+    return r;
+}
+
+/* One channel's window sum (scalar). */
+static uint32_t window_sum_at(const uint32_t *sq, unsigned ch, unsigned half)
+{
+    uint32_t sum = fp32_add(fp32_add(sq[ch - 1], sq[ch + 1]), sq[ch]);
+    for (unsigned j = 2; j <= half; j++)
+        sum = fp32_add(sum, fp32_add(sq[ch - j], sq[ch + j]));
+    return sum;
 }
 
 /* fp16: the window sums of every channel.  sq holds the squares (or the
  * bypassed values) with CDP_LRN_MAX_HALF_WINDOW zeros on either side (the
  * channels outside the cube: +0); neighbours are added in pairs outwards,
  * as the hardware's adder tree does: ((c-1 + c+1) + c) + (c-2 + c+2) + ...,
- * each step over the whole vector.  pair holds n words. */
+ * four channels at a time. */
 static void fp_window_sums(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsigned n,
-                           uint32_t *sum, uint32_t *pair)
+                           uint32_t *sum)
 {
     if (c->sqsum_bypass) {
         memcpy(sum, sq, n * sizeof *sum);
@@ -173,12 +177,15 @@ static void fp_window_sums(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsi
     /* NORMALZ_LEN is two bits: at most the padding */
     unsigned half = c->half_window < CDP_LRN_MAX_HALF_WINDOW ? c->half_window
                                                              : CDP_LRN_MAX_HALF_WINDOW;
-    add_arrays(sum, sq - 1, sq + 1, n);
-    add_arrays(sum, sum, sq, n);
-    for (unsigned j = 2; j <= half; j++) {
-        add_arrays(pair, sq - j, sq + j, n);
-        add_arrays(sum, sum, pair, n);
+    unsigned ch = 0;
+    for (; ch + FPV_LANES <= n; ch += FPV_LANES) {
+        fpv_u32 s = add4(add4(fpv_load(sq + ch - 1), fpv_load(sq + ch + 1)), fpv_load(sq + ch));
+        for (unsigned j = 2; j <= half; j++)
+            s = add4(s, add4(fpv_load(sq + ch - j), fpv_load(sq + ch + j)));
+        fpv_store(sum + ch, s);
     }
+    for (; ch < n; ch++)
+        sum[ch] = window_sum_at(sq, ch, half);
 }
 
 /* out = fp17_to_fp16(fp17_mul(conv17, y)) over n words, four at a time. */
@@ -214,8 +221,7 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
     memset(padded, 0, pad * sizeof *padded);
     memset(sq + n, 0, pad * sizeof *sq);
     fp_inputs(c, raw, n, valid, conv17, conv32, sq);
-    /* the pairs of the window sums go where the outputs will */
-    fp_window_sums(c, sq, n, sum, (uint32_t *)out);
+    fp_window_sums(c, sq, n, sum);
     if (c->lut_fp)
         lut_cdp_fp_lookup_all(c->lut_fp, sum, n, s);
     else

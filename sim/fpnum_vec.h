@@ -170,10 +170,15 @@ FPV_INLINE fpv_u32 fpv_fp17_to_fp16(fpv_u32 h, fpv_i32 *slow)
     return sign | ((((expo - 16u) << 10) | (h & 0x3ffu)) & (fpv_u32)normal);
 }
 
-/* Lanes set in a mask. */
+/* Lanes set in a mask: any, all. */
 FPV_INLINE bool fpv_any(fpv_i32 mask)
 {
     return (mask[0] | mask[1] | mask[2] | mask[3]) != 0;
+}
+
+FPV_INLINE bool fpv_all(fpv_i32 mask)
+{
+    return (mask[0] & mask[1] & mask[2] & mask[3]) != 0;
 }
 
 #endif

@@ -486,30 +486,42 @@ vec_value(const struct lut_cdp_fp *p, fpv_i32 take_lo, fpv_u32 x, const struct v
     fpv_u32 offset16 = fpv_select(take_lo, lo->offset16, le->offset16);
     uint32_t le_uorigin = L->exponent ? L->uflow_origin : L->start;
     uint32_t lo_uorigin = O->exponent ? O->uflow_origin : O->start;
-    fpv_u32 origin = fpv_select(take_lo, fpv_select(uflow, fpv_splat(lo_uorigin), fpv_splat(O->end)),
-                                fpv_select(uflow, fpv_splat(le_uorigin), fpv_splat(L->end)));
-    fpv_i32 s1, s2, s3, s4, s5;
-    fpv_u32 dist = fpv_fp32_to_fp17(fpv_add32(x, origin ^ 0x80000000u, &s1), &s2);
     fpv_u32 slope = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->uscale17), fpv_splat(O->oscale17)),
                                fpv_select(uflow, fpv_splat(L->uscale17), fpv_splat(L->oscale17)));
     fpv_u32 edge = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->first17), fpv_splat(O->last17)),
                               fpv_select(uflow, fpv_splat(L->first17), fpv_splat(L->last17)));
-    /* a hit's entries (a slow lane's index may be anything: it is redone) */
-    fpv_u32 dy = edge, y0 = edge;
-    for (unsigned l = 0; l < FPV_LANES; l++) {
-        const struct lut_cdp_fp_table *t = take_lo[l] ? O : L;
-        if (hit[l] && index[l] < t->last) {
-            dy[l] = t->dy17[index[l]];
-            y0[l] = t->y17[index[l]];
-        }
+    fpv_u32 a = edge, b = slope, c = edge;
+    /* neighbouring values mostly land alike: the distance only for lanes
+     * past an edge, the entries and weight only for hits */
+    if (!fpv_all(hit)) {
+        fpv_u32 origin =
+            fpv_select(take_lo, fpv_select(uflow, fpv_splat(lo_uorigin), fpv_splat(O->end)),
+                       fpv_select(uflow, fpv_splat(le_uorigin), fpv_splat(L->end)));
+        fpv_i32 s1, s2;
+        a = fpv_fp32_to_fp17(fpv_add32(x, origin ^ 0x80000000u, &s1), &s2);
+        *slow |= ~hit & (s1 | s2);
     }
-    fpv_u32 weight = fpv_float_to_fp17_rounded(
-        (fpv_u32)(__builtin_convertvector(offset16, fpv_f32) * (1.0f / 65536.0f)), fpv_splat(0));
-    weight &= (fpv_u32)(offset16 != 0u);
-    fpv_u32 a = fpv_select(hit, dy, dist), b = fpv_select(hit, weight, slope);
-    fpv_u32 y = fpv_add17(fpv_mul17(a, b, &s3), fpv_select(hit, y0, edge), &s4);
-    s5 = ~hit & (s1 | s2);
-    *slow |= s3 | s4 | s5;
+    if (fpv_any(hit)) {
+        /* a hit's entries (a slow lane's index may be anything: it is redone) */
+        fpv_u32 dy = edge, y0 = edge;
+        for (unsigned l = 0; l < FPV_LANES; l++) {
+            const struct lut_cdp_fp_table *t = take_lo[l] ? O : L;
+            if (hit[l] && index[l] < t->last) {
+                dy[l] = t->dy17[index[l]];
+                y0[l] = t->y17[index[l]];
+            }
+        }
+        fpv_u32 weight = fpv_float_to_fp17_rounded(
+            (fpv_u32)(__builtin_convertvector(offset16, fpv_f32) * (1.0f / 65536.0f)),
+            fpv_splat(0));
+        weight &= (fpv_u32)(offset16 != 0u);
+        a = fpv_select(hit, dy, a);
+        b = fpv_select(hit, weight, b);
+        c = fpv_select(hit, y0, c);
+    }
+    fpv_i32 s3, s4;
+    fpv_u32 y = fpv_add17(fpv_mul17(a, b, &s3), c, &s4);
+    *slow |= s3 | s4;
     return y;
 }
 
