@@ -140,7 +140,6 @@ void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *
     *square = fp16_square_fp32[h];
 }
 
-
 /* fp32_add four lanes at a time, the lanes outside the fast path redone. */
 static inline __attribute__((always_inline)) fpv_u32 add4(fpv_u32 a, fpv_u32 b)
 {
@@ -175,8 +174,8 @@ static void fp_window_sums(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsi
         return;
     }
     /* NORMALZ_LEN is two bits: at most the padding */
-    unsigned half = c->half_window < CDP_LRN_MAX_HALF_WINDOW ? c->half_window
-                                                             : CDP_LRN_MAX_HALF_WINDOW;
+    unsigned half =
+        c->half_window < CDP_LRN_MAX_HALF_WINDOW ? c->half_window : CDP_LRN_MAX_HALF_WINDOW;
     unsigned ch = 0;
     for (; ch + FPV_LANES <= n; ch += FPV_LANES) {
         fpv_u32 s = add4(add4(fpv_load(sq + ch - 1), fpv_load(sq + ch + 1)), fpv_load(sq + ch));

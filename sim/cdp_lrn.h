@@ -53,7 +53,7 @@ int32_t cdp_out_convert(const struct cdp_lrn_cfg *c, int64_t v, bool *saturated)
  * hardware does (+0 in fp16; raw and out hold fp16 bits there).  scratch holds
  * CDP_LRN_SCRATCH(n) int32.  Counts
  * LUT statistics into s (may be NULL) and returns the number of saturated outputs. */
-#define CDP_LRN_SCRATCH(n) (4 * (size_t)(n) + 2 * CDP_LRN_MAX_HALF_WINDOW)
+#define CDP_LRN_SCRATCH(n)      (4 * (size_t)(n) + 2 * CDP_LRN_MAX_HALF_WINDOW)
 #define CDP_LRN_MAX_HALF_WINDOW 4
 uint64_t cdp_lrn_vector(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,
                         int32_t *out, int32_t *scratch, struct dla_lut_stats *s);

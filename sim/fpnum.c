@@ -161,7 +161,8 @@ uint32_t fpnum_fraction_to_fp17(uint64_t frac, unsigned width)
     /* the leading one moves to the top of a width + 1 bit value */
     uint64_t shifted = (frac << (zeros + 1)) & fpi_low_mask(width + 1);
     bool carry;
-    uint64_t m = fpi_round_nearest_even(shifted | (1ull << width), width + 1, FP17.mant + 1, &carry);
+    uint64_t m =
+        fpi_round_nearest_even(shifted | (1ull << width), width + 1, FP17.mant + 1, &carry);
     if (carry) {
         o.expo -= zeros;
         o.mant = 0;

@@ -79,7 +79,8 @@ FPI_INLINE unsigned fpi_leading_zeros(uint64_t v, unsigned width)
 
 /* Round a width-bit value to its top keep bits, nearest even.  *carry_out
  * is set when rounding up overflows the keep bits (the result is then 0). */
-FPI_INLINE uint64_t fpi_round_nearest_even(uint64_t v, unsigned width, unsigned keep, bool *carry_out)
+FPI_INLINE uint64_t fpi_round_nearest_even(uint64_t v, unsigned width, unsigned keep,
+                                           bool *carry_out)
 {
     unsigned drop = width - keep;
     if (drop == 0) {
@@ -160,12 +161,11 @@ FPI_INLINE uint64_t fpi_add_impl(struct fp_format f, uint64_t a, uint64_t b)
 
 /* fpi_add_impl(FP32, a, b) for the common case of the LRN and SDP sums and
  * the LUT's differences: the operand of larger magnitude normal and finite
- * or both zero (either sign), the other anything but a NaN or infinity.  The operand of larger magnitude (a on a tie) sets exponent and
- * sign, its mantissa fills the top of the 49-bit internal width; then come
- * the smaller one's alignment (bits past the guard bits dropped), the sum
- * or difference, the carry out or the normalising left shift (flushing
- * to zero below the normal range), and the final rounding.  *handled is
- * false outside that case. */
+ * or both zero (either sign), the other anything but a NaN or infinity.  The operand of larger
+ * magnitude (a on a tie) sets exponent and sign, its mantissa fills the top of the 49-bit internal
+ * width; then come the smaller one's alignment (bits past the guard bits dropped), the sum or
+ * difference, the carry out or the normalising left shift (flushing to zero below the normal
+ * range), and the final rounding.  *handled is false outside that case. */
 FPI_INLINE uint32_t fpi_add32_normal(uint32_t a, uint32_t b, bool *handled)
 {
     const uint32_t normal_min = 1u << 23, top_expo = 0x7f800000u, sat = 0x7f7fffffu;
@@ -210,11 +210,11 @@ FPI_INLINE uint32_t fpi_add32_normal(uint32_t a, uint32_t b, bool *handled)
     return sign | (expo << 23) | ((uint32_t)kept & 0x7fffffu);
 }
 
-
 /* The cmod's mantissa narrowing after a multiply: round 1.mant to the
  * output width, carry into the exponent, saturate at the top; no subnormal
  * and no NaN handling. */
-FPI_INLINE struct fp_parts fpi_narrow_mantissa(struct fp_format f, unsigned in_mant, struct fp_parts p)
+FPI_INLINE struct fp_parts fpi_narrow_mantissa(struct fp_format f, unsigned in_mant,
+                                               struct fp_parts p)
 {
     bool carry;
     uint64_t with_one = p.mant | (1ull << in_mant);
@@ -271,9 +271,7 @@ FPI_INLINE uint64_t fpi_mul_impl(struct fp_format f, uint64_t a, uint64_t b)
     return fpi_pack(f, o);
 }
 
-
-FPI_INLINE uint64_t fpi_compare(struct fp_format f, uint64_t a,
-                                                             uint64_t b, bool want_max)
+FPI_INLINE uint64_t fpi_compare(struct fp_format f, uint64_t a, uint64_t b, bool want_max)
 {
     struct fp_parts pa = fpi_unpack(f, a), pb = fpi_unpack(f, b);
     bool abs_a_greater = pa.expo != pb.expo ? pa.expo > pb.expo : pa.mant > pb.mant;
@@ -290,7 +288,6 @@ FPI_INLINE uint64_t fpi_compare(struct fp_format f, uint64_t a,
     return o;
 }
 
-
 /* Mantissa widening: the fraction moves to the top; a NaN keeps its
  * fraction bits where they were. */
 FPI_INLINE uint64_t fpi_widen_mantissa(struct fp_format in, unsigned out_mant, uint64_t bits)
@@ -305,7 +302,7 @@ FPI_INLINE uint64_t fpi_widen_mantissa(struct fp_format in, unsigned out_mant, u
 /* Exponent widening with the same mantissa width.  subnormals: whether a
  * subnormal input is normalised (true) or read as if it had an implied one. */
 FPI_INLINE uint64_t fpi_widen_exponent(struct fp_format in, unsigned out_expo, uint64_t bits,
-                               bool subnormals)
+                                       bool subnormals)
 {
     struct fp_format out = {out_expo, in.mant};
     struct fp_parts p = fpi_unpack(in, bits), o = p;
@@ -328,7 +325,8 @@ FPI_INLINE uint64_t fpi_widen_exponent(struct fp_format in, unsigned out_expo, u
     return fpi_pack(out, o);
 }
 
-FPI_INLINE uint64_t fpi_widen(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+FPI_INLINE uint64_t fpi_widen(struct fp_format in, struct fp_format out, uint64_t bits,
+                              bool subnormals)
 {
     uint64_t m = in.mant == out.mant ? bits : fpi_widen_mantissa(in, out.mant, bits);
     struct fp_format mid = {in.expo, out.mant};
@@ -340,7 +338,7 @@ FPI_INLINE uint64_t fpi_widen(struct fp_format in, struct fp_format out, uint64_
 /* 1.mant shifted right by shift (>= 1) into a subnormal of out_mant bits,
  * nearest even; *carry when it rounds up to the smallest normal. */
 FPI_INLINE uint64_t fpi_subnormal_mantissa(uint64_t mant, unsigned in_mant, unsigned out_mant,
-                                   unsigned shift, bool *carry)
+                                           unsigned shift, bool *carry)
 {
     unsigned delta = in_mant - out_mant;
     unsigned width = in_mant + 1;
@@ -358,7 +356,8 @@ FPI_INLINE uint64_t fpi_subnormal_mantissa(uint64_t mant, unsigned in_mant, unsi
 
 /* Narrow exponent and mantissa (the cmod's FpWidthDec): saturate above the
  * range, flush below the subnormals, round to nearest even. */
-FPI_INLINE uint64_t fpi_narrow(struct fp_format in, struct fp_format out, uint64_t bits, bool subnormals)
+FPI_INLINE uint64_t fpi_narrow(struct fp_format in, struct fp_format out, uint64_t bits,
+                               bool subnormals)
 {
     struct fp_parts p = fpi_unpack(in, bits), o = {.sign = p.sign};
     uint32_t delta = fpi_expo_bias(in) - fpi_expo_bias(out);
@@ -416,8 +415,8 @@ FPI_INLINE uint32_t fpi_add32_machine(uint32_t a, uint32_t b, bool *handled)
     uint32_t e_hi = hi >> 23, e_lo = lo >> 23;
     /* or a zero plus a normal operand (exact), or two zeros (a's sign: the
      * zero-result rule below) */
-    *handled = (e_hi - 1u < 254u && ((e_lo - 1u < 254u && e_hi - e_lo <= 24u) || lo == 0)) ||
-               hi == 0;
+    *handled =
+        (e_hi - 1u < 254u && ((e_lo - 1u < 254u && e_hi - e_lo <= 24u) || lo == 0)) || hi == 0;
     /* Exponents 26 or more apart (the smaller operand may be subnormal, read
      * as 1.mant at exponent 0): what of the smaller one survives the
      * alignment is below a quarter of the larger one's last place, so the
@@ -538,8 +537,8 @@ FPI_INLINE uint32_t fpi_add17_machine(uint32_t a, uint32_t b, bool *handled)
         *handled = true;
         return hi == 0 ? a : larger;
     }
-    *handled = fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b) &&
-               (hi >> 10) - (lo >> 10) <= 11u;
+    *handled =
+        fpi_fp17_nonzero_number(a) && fpi_fp17_nonzero_number(b) && (hi >> 10) - (lo >> 10) <= 11u;
     if (!*handled)
         return 0;
     uint32_t larger_sign = larger & 0x10000u;

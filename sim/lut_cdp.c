@@ -357,8 +357,8 @@ struct prepared_place {
     uint32_t diff, index, offset16;
 };
 
-static inline __attribute__((always_inline)) struct prepared_place prepared_locate(const struct lut_cdp_fp_table *t, uint32_t x,
-                                                    struct cdp_side *s)
+static inline __attribute__((always_inline)) struct prepared_place
+prepared_locate(const struct lut_cdp_fp_table *t, uint32_t x, struct cdp_side *s)
 {
     struct prepared_place p = {fp32_sub(x, t->start), 0, 0};
     float f = lut_f32(p.diff);
@@ -390,8 +390,9 @@ static inline __attribute__((always_inline)) struct prepared_place prepared_loca
 }
 
 /* The value fp_table_lookup gives for a located x. */
-static inline __attribute__((always_inline)) uint32_t prepared_value(const struct lut_cdp_fp_table *t, uint32_t x,
-                                      const struct prepared_place *p, const struct cdp_side *s)
+static inline __attribute__((always_inline)) uint32_t
+prepared_value(const struct lut_cdp_fp_table *t, uint32_t x, const struct prepared_place *p,
+               const struct cdp_side *s)
 {
     if (s->uflow) {
         uint32_t diff = t->exponent ? fp32_sub(x, t->uflow_origin) : p->diff;
@@ -399,7 +400,8 @@ static inline __attribute__((always_inline)) uint32_t prepared_value(const struc
     }
     if (s->oflow)
         return fp17_add(fp17_mul(fp32_to_fp17(fp32_sub(x, t->end)), t->oscale17), t->last17);
-    return fp17_add(fp17_mul(t->dy17[p->index], fp17_from_q16((uint16_t)p->offset16)), t->y17[p->index]);
+    return fp17_add(fp17_mul(t->dy17[p->index], fp17_from_q16((uint16_t)p->offset16)),
+                    t->y17[p->index]);
 }
 
 /* Both tables are located (the statistics count both), but only the value
@@ -423,10 +425,12 @@ uint32_t lut_cdp_fp_lookup(const struct lut_cdp_fp *p, uint32_t x, struct dla_lu
         take_lo = lo.hit;
     else
         take_lo = p->hybrid_lo;
-    return take_lo ? prepared_value(&p->lo, x, &at_lo, &lo) : prepared_value(&p->le, x, &at_le, &le);
+    return take_lo ? prepared_value(&p->lo, x, &at_lo, &lo)
+                   : prepared_value(&p->le, x, &at_le, &le);
 }
 
-/* ---------------------------------------------------------------- CDP lookup, fp16, four at a time */
+/* ---------------------------------------------------------------- CDP lookup, fp16, four at a time
+ */
 
 /* Where four values fall in a prepared table: each lane's class, and a
  * hit's index and offset (prepared_locate four lanes at a time).  A lane
@@ -464,7 +468,7 @@ vec_locate(const struct lut_cdp_fp_table *t, fpv_u32 x, fpv_i32 *slow)
         fpv_i32 q_int = __builtin_convertvector((fpv_f32)q, fpv_i32);
         fpv_f32 frac = ((fpv_f32)q - __builtin_convertvector(q_int, fpv_f32)) * 65536.0f;
         p.index = (fpv_u32)q_int;
-        p.offset16 = (fpv_u32)__builtin_convertvector(frac, fpv_i32) & 0xffffu;
+        p.offset16 = (fpv_u32) __builtin_convertvector(frac, fpv_i32) & 0xffffu;
     }
     p.hit = ~p.uflow & ~p.oflow;
     *slow |= s;
@@ -486,10 +490,12 @@ vec_value(const struct lut_cdp_fp *p, fpv_i32 take_lo, fpv_u32 x, const struct v
     fpv_u32 offset16 = fpv_select(take_lo, lo->offset16, le->offset16);
     uint32_t le_uorigin = L->exponent ? L->uflow_origin : L->start;
     uint32_t lo_uorigin = O->exponent ? O->uflow_origin : O->start;
-    fpv_u32 slope = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->uscale17), fpv_splat(O->oscale17)),
-                               fpv_select(uflow, fpv_splat(L->uscale17), fpv_splat(L->oscale17)));
-    fpv_u32 edge = fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->first17), fpv_splat(O->last17)),
-                              fpv_select(uflow, fpv_splat(L->first17), fpv_splat(L->last17)));
+    fpv_u32 slope =
+        fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->uscale17), fpv_splat(O->oscale17)),
+                   fpv_select(uflow, fpv_splat(L->uscale17), fpv_splat(L->oscale17)));
+    fpv_u32 edge =
+        fpv_select(take_lo, fpv_select(uflow, fpv_splat(O->first17), fpv_splat(O->last17)),
+                   fpv_select(uflow, fpv_splat(L->first17), fpv_splat(L->last17)));
     fpv_u32 a = edge, b = slope, c = edge;
     /* neighbouring values mostly land alike: the distance only for lanes
      * past an edge, the entries and weight only for hits */
@@ -589,12 +595,12 @@ void lut_cdp_fp_lookup_all(const struct lut_cdp_fp *p, uint32_t *x, unsigned n,
         struct vec_place lo = vec_locate(&p->lo, xs, &slow);
         fpv_i32 under = le.uflow & lo.uflow, over = le.oflow & lo.oflow;
         fpv_i32 one_hit = le.hit ^ lo.hit;
-        fpv_i32 take_lo = (under & -(fpv_i32){p->uflow_lo, p->uflow_lo, p->uflow_lo, p->uflow_lo}) |
-                          (~under & over &
-                           -(fpv_i32){p->oflow_lo, p->oflow_lo, p->oflow_lo, p->oflow_lo}) |
-                          (~under & ~over & one_hit & lo.hit) |
-                          (~under & ~over & ~one_hit &
-                           -(fpv_i32){p->hybrid_lo, p->hybrid_lo, p->hybrid_lo, p->hybrid_lo});
+        fpv_i32 take_lo =
+            (under & -(fpv_i32){p->uflow_lo, p->uflow_lo, p->uflow_lo, p->uflow_lo}) |
+            (~under & over & -(fpv_i32){p->oflow_lo, p->oflow_lo, p->oflow_lo, p->oflow_lo}) |
+            (~under & ~over & one_hit & lo.hit) |
+            (~under & ~over & ~one_hit &
+             -(fpv_i32){p->hybrid_lo, p->hybrid_lo, p->hybrid_lo, p->hybrid_lo});
         fpv_u32 y = vec_value(p, take_lo, xs, &le, &lo, &slow);
         if (s)
             vec_count(p, ~slow, xs, &le, &lo, &counts, s);

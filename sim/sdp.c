@@ -381,8 +381,8 @@ SDP_ELEMENT int16_t mul_operand(const struct operand_row *r, int16_t reg, uint32
     return r->mul ? r->mul[(size_t)x * r->step] : reg;
 }
 
-SDP_ELEMENT int32_t x_stage_int(const struct sdp_x_cfg *cfg, const struct operand_row *r,
-                                  int32_t v, uint32_t x)
+SDP_ELEMENT int32_t x_stage_int(const struct sdp_x_cfg *cfg, const struct operand_row *r, int32_t v,
+                                uint32_t x)
 {
     if (cfg->bypass)
         return v;
@@ -391,15 +391,15 @@ SDP_ELEMENT int32_t x_stage_int(const struct sdp_x_cfg *cfg, const struct operan
 }
 
 SDP_ELEMENT int32_t y_stage_int(const struct sdp_layer *L, const struct operand_row *r, int32_t v,
-                                  uint32_t x)
+                                uint32_t x)
 {
     const struct sdp_y_cfg *cfg = &L->y;
     if (cfg->bypass)
         return v;
-    int32_t alu = r->alu ? sdp_y_operand_int(&cfg->alu_cvt, r->alu[(size_t)x * r->step])
-                         : cfg->alu_operand;
-    int32_t mul = r->mul ? sdp_y_operand_int(&cfg->mul_cvt, r->mul[(size_t)x * r->step])
-                         : cfg->mul_operand;
+    int32_t alu =
+        r->alu ? sdp_y_operand_int(&cfg->alu_cvt, r->alu[(size_t)x * r->step]) : cfg->alu_operand;
+    int32_t mul =
+        r->mul ? sdp_y_operand_int(&cfg->mul_cvt, r->mul[(size_t)x * r->step]) : cfg->mul_operand;
     return sdp_y_int(cfg, v, alu, mul);
 }
 
@@ -425,7 +425,7 @@ SDP_ELEMENT int32_t finish_element(const struct sdp_layer *L, int32_t v, struct 
 /* One element from the stage input (an integer, or binary32 bits for fp16
  * processing) to the converter output. */
 SDP_ELEMENT int32_t process_int(struct sdp_layer *L, const struct row_operands *r, int32_t in,
-                                  uint32_t x, struct sdp_stats *st)
+                                uint32_t x, struct sdp_stats *st)
 {
     int32_t v = x_stage_int(&L->x1, &r->x1, in, x);
     v = x_stage_int(&L->x2, &r->x2, v, x);
@@ -440,7 +440,7 @@ SDP_ELEMENT int32_t process_int(struct sdp_layer *L, const struct row_operands *
  * comes, or a value read from memory as the processing precision takes it
  * (an fp16 pattern widened to binary32, an integer sign-extended). */
 SDP_ELEMENT int32_t input_at(const struct sdp_layer *L, const int32_t *row, uint32_t row_w,
-                               uint32_t x, struct sdp_stats *st)
+                             uint32_t x, struct sdp_stats *st)
 {
     if (!row || x >= row_w)
         return 0;
@@ -525,8 +525,8 @@ static void fp_chunk_operands(const struct sdp_layer *L, const int16_t *mem, uin
                               int16_t reg, const struct fp_chunk *k, uint32_t *out)
 {
     for (uint32_t i = 0; i < k->n; i++)
-        out[i] = sdp_fp_operand((uint16_t)(mem ? mem[(size_t)(k->x0 + i) * step] : reg),
-                                L->nan_to_zero);
+        out[i] =
+            sdp_fp_operand((uint16_t)(mem ? mem[(size_t)(k->x0 + i) * step] : reg), L->nan_to_zero);
 }
 
 /* sdp_x_fp over the chunk. */

@@ -262,8 +262,9 @@ static void test_fp17_fast_paths_match_reference(void **state)
     for (int i = 0; i < 4000000; i++) {
         uint32_t a = next_u32(&seed) & 0x1ffffu, b = next_u32(&seed);
         uint32_t ea = (a >> 10) & 63u, shift = b % 15;
-        uint32_t eb = (b & 64) ? 62u - ea + (b >> 7) % 5u - 2u /* products near the edges */
-                      : ea > shift ? ea - shift : 0;
+        uint32_t eb = (b & 64)     ? 62u - ea + (b >> 7) % 5u - 2u /* products near the edges */
+                      : ea > shift ? ea - shift
+                                   : 0;
         uint32_t mb = (b >> 12) & 0x3ffu;
         if (b & 16)
             mb |= 0x3ffu >> (b >> 28);
@@ -305,7 +306,7 @@ static void check_narrow_relu(uint32_t f)
 static void test_fp32_to_fp16_and_relu_match_reference(void **state)
 {
     (void)state;
-    static const uint32_t low[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff,
+    static const uint32_t low[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001,  0x1fff,
                                    0x2000, 0x2fff, 0x3000, 0x3001, 0x7fffff};
     uint32_t seed = 0xf32f16u;
     for (uint32_t e = 0; e < 256; e++)
@@ -326,10 +327,9 @@ static void test_fp32_to_fp16_and_relu_match_reference(void **state)
  * side by side, and the flagged ones are the rare kinds only. */
 static uint32_t mixed_fp32(uint32_t *seed)
 {
-    static const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff,
-                                       0x00800000, 0x7f7fffff, 0xff7fffff, 0x7f800000,
-                                       0xff800000, 0x7fc00000, 0x477ff000, 0x38801000,
-                                       0x33000000, 0x3f800000};
+    static const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000,
+                                       0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
+                                       0x477ff000, 0x38801000, 0x33000000, 0x3f800000};
     uint32_t r = next_u32(seed);
     if (r % 5 == 0)
         return special[(r >> 8) % (sizeof special / sizeof special[0])];
@@ -351,7 +351,7 @@ static void test_vector_fast_paths_match_scalar(void **state)
             a[l] = mixed_fp32(&seed);
             /* b near a's exponent half the time, to reach carries and cancellation */
             b[l] = (next_u32(&seed) & 1) ? mixed_fp32(&seed)
-                                          : (a[l] ^ (next_u32(&seed) & 0x80ffffffu));
+                                         : (a[l] ^ (next_u32(&seed) & 0x80ffffffu));
         }
         fpv_i32 slow_add, slow_narrow, slow_widen;
         fpv_u32 sum = fpv_add32(fpv_load(a), fpv_load(b), &slow_add);
