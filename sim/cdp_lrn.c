@@ -152,12 +152,12 @@ static inline __attribute__((always_inline)) fpv_u32 add4(fpv_u32 a, fpv_u32 b)
     return r;
 }
 
-/* One channel's window sum (scalar). */
-static uint32_t window_sum_at(const uint32_t *sq, unsigned ch, unsigned half)
+/* One channel's window sum (scalar): at[k] is channel ch + k. */
+static uint32_t window_sum_at(const uint32_t *at, unsigned half)
 {
-    uint32_t sum = fp32_add(fp32_add(sq[ch - 1], sq[ch + 1]), sq[ch]);
+    uint32_t sum = fp32_add(fp32_add(at[-1], at[1]), at[0]);
     for (unsigned j = 2; j <= half; j++)
-        sum = fp32_add(sum, fp32_add(sq[ch - j], sq[ch + j]));
+        sum = fp32_add(sum, fp32_add(*(at - j), at[j]));
     return sum;
 }
 
@@ -184,7 +184,7 @@ static void fp_window_sums(const struct cdp_lrn_cfg *c, const uint32_t *sq, unsi
         fpv_store(sum + ch, s);
     }
     for (; ch < n; ch++)
-        sum[ch] = window_sum_at(sq, ch, half);
+        sum[ch] = window_sum_at(sq + ch, half);
 }
 
 /* out = fp17_to_fp16(fp17_mul(conv17, y)) over n words, four at a time. */
@@ -209,6 +209,25 @@ static void multiply_out(const uint32_t *conv17, const uint32_t *y, unsigned n, 
         out[i] = fp17_to_fp16(fp17_mul(conv17[i], y[i]));
 }
 
+/* The fp16 pipeline after the inputs element by element, on the scalar
+ * arithmetic and the reference LUT lookup (the unit test's reference for
+ * the four-lane pipeline below). */
+static void reference_fp(const struct cdp_lrn_cfg *c, const uint32_t *conv17,
+                         const uint32_t *conv32, const uint32_t *sq, unsigned n, int32_t *out,
+                         struct dla_lut_stats *s)
+{
+    unsigned half =
+        c->half_window < CDP_LRN_MAX_HALF_WINDOW ? c->half_window : CDP_LRN_MAX_HALF_WINDOW;
+    for (unsigned ch = 0; ch < n; ch++) {
+        uint32_t sum = c->sqsum_bypass ? sq[ch] : window_sum_at(sq + ch, half);
+        uint32_t y = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, sum, s);
+        if (c->mul_bypass) /* a NaN input passes through */
+            out[ch] = fp17_to_fp16(fp_is_nan(FP32, conv32[ch]) ? conv17[ch] : y);
+        else
+            out[ch] = fp17_to_fp16(fp17_mul(conv17[ch], y));
+    }
+}
+
 /* fp16 pipeline; scratch holds CDP_LRN_SCRATCH(n) words: the fp17 and fp32
  * forms, the padded squares, and the sums (then the LUT's results). */
 static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n,
@@ -220,12 +239,12 @@ static void lrn_vector_fp(const struct cdp_lrn_cfg *c, const int32_t *raw, unsig
     memset(padded, 0, pad * sizeof *padded);
     memset(sq + n, 0, pad * sizeof *sq);
     fp_inputs(c, raw, n, valid, conv17, conv32, sq);
+    if (!c->lut_fp) {
+        reference_fp(c, conv17, conv32, sq, n, out, s);
+        return;
+    }
     fp_window_sums(c, sq, n, sum);
-    if (c->lut_fp)
-        lut_cdp_fp_lookup_all(c->lut_fp, sum, n, s);
-    else
-        for (unsigned ch = 0; ch < n; ch++)
-            sum[ch] = lut_cdp_lookup_fp(c->lut, &c->lut_cfg, sum[ch], s);
+    lut_cdp_fp_lookup_all(c->lut_fp, sum, n, s);
     if (!c->mul_bypass) {
         multiply_out(conv17, sum, n, out);
         return;

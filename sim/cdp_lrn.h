@@ -36,8 +36,9 @@ struct cdp_lrn_cfg {
     uint8_t out_shift;  /* D_DATOUT_SHIFTER (6 bits) */
     const struct dla_lut_ram *lut;
     struct lut_cfg lut_cfg;
-    /* fp16: lut and lut_cfg prepared for the layer (lut_cdp_fp_prepare), or
-     * NULL to look up through the reference lut_cdp_lookup_fp */
+    /* fp16: lut and lut_cfg prepared for the layer (lut_cdp_fp_prepare), for
+     * the four-lane pipeline; or NULL for the reference pipeline, element
+     * by element through lut_cdp_lookup_fp */
     const struct lut_cdp_fp *lut_fp;
 };
 

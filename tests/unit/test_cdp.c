@@ -540,10 +540,11 @@ static void test_fp16_inputs_match_reference(void **state)
     }
 }
 
-/* A whole fp16 channel vector with the LUT prepared for the layer against
- * the same vector through the reference lookup: the outputs and every
- * statistic, for random LUTs (both LE modes, linear tables over the sums'
- * range), windows, bypasses and NaN flushing. */
+/* A whole fp16 channel vector through the four-lane pipeline (window sums,
+ * the LUT prepared for the layer, product and narrowing) against the
+ * reference pipeline (element by element, the reference lookup): the
+ * outputs and every statistic, for random LUTs (both LE modes, linear
+ * tables over the sums' range), windows, bypasses and NaN flushing. */
 static void test_fp16_prepared_lut_matches_reference(void **state)
 {
     (void)state;
