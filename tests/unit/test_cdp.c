@@ -607,6 +607,50 @@ static void test_fp16_prepared_lut_matches_reference(void **state)
     assert_true(hits > 50000 && under > 50000 && over > 50000);
 }
 
+/* The eight-at-a-time fp16 NaN/Inf count against the element-by-element
+ * one, on buffers of every length up to a few blocks (odd ones included),
+ * specials at random places, with and without an infinity counter. */
+static void test_fp16_special_count_matches_scalar(void **state)
+{
+    (void)state;
+    enum { MAX = 1200 };
+    uint8_t buf[MAX];
+    for (size_t len = 0; len <= MAX; len += 1 + len / 16) {
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t)rand32();
+        for (size_t i = 0; i + 1 < len; i += 2)
+            if (rand32() % 4 == 0) {
+                uint16_t h = rand32() % 2 ? 0x7c00 : (uint16_t)(0x7c00 | (rand32() & 0x83ffu));
+                buf[i] = (uint8_t)h;
+                buf[i + 1] = (uint8_t)(h >> 8);
+            }
+        for (size_t off = 0; off < 3 && off <= len; off++) {
+            uint64_t nan = 5, inf = 7, nan_ref = 5, inf_ref = 7, nan_only = 0, nan_only_ref = 0;
+            feature_count_fp16_specials(buf + off, len - off, &nan, &inf);
+            feature_count_fp16_specials_scalar(buf + off, len - off, &nan_ref, &inf_ref);
+            feature_count_fp16_specials(buf + off, len - off, &nan_only, NULL);
+            feature_count_fp16_specials_scalar(buf + off, len - off, &nan_only_ref, NULL);
+            assert_int_equal(nan, nan_ref);
+            assert_int_equal(inf, inf_ref);
+            assert_int_equal(nan_only, nan_only_ref);
+        }
+    }
+    /* a buffer long enough for the lane counts to be summed mid-way */
+    size_t big = (size_t)16 * 0xffff * 2 + 10;
+    uint8_t *b = malloc(big);
+    assert_non_null(b);
+    for (size_t i = 0; i < big; i += 2) {
+        b[i] = 0x00;
+        b[i + 1] = (i / 2) % 3 == 0 ? 0x7c : (i / 2) % 3 == 1 ? 0xfe : 0x3c;
+    }
+    uint64_t nan = 0, inf = 0, nan_ref = 0, inf_ref = 0;
+    feature_count_fp16_specials(b, big, &nan, &inf);
+    feature_count_fp16_specials_scalar(b, big, &nan_ref, &inf_ref);
+    assert_int_equal(nan, nan_ref);
+    assert_int_equal(inf, inf_ref);
+    free(b);
+}
+
 /* Every configuration normalises (int8); CV-SRAM where there is one. */
 static void test_all_configurations(void **state)
 {
@@ -669,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_fp16_nan_inf),
         cmocka_unit_test(test_fp16_inputs_match_reference),
+        cmocka_unit_test(test_fp16_special_count_matches_scalar),
         cmocka_unit_test(test_fp16_prepared_lut_matches_reference),
         cmocka_unit_test(test_diagnostics),
     };
