@@ -375,13 +375,13 @@ uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant)
 }
 
 /* CACC's adds of ACC_LANES outputs, cell after cell (cell c of lane l at
- * c * ACC_LANES + l), without the vector unit. */
+ * c * stride + l), without the vector unit. */
 static inline void acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells,
-                             uint64_t acc[ACC_LANES])
+                             uint32_t stride, uint64_t acc[ACC_LANES])
 {
     for (uint32_t c = 0; c < cells; c++)
         for (uint32_t l = 0; l < ACC_LANES; l++)
-            acc[l] = acc_add_lane(acc[l], mx[c * ACC_LANES + l], total[c * ACC_LANES + l]);
+            acc[l] = acc_add_lane(acc[l], mx[(size_t)c * stride + l], total[(size_t)c * stride + l]);
 }
 
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8])
@@ -389,7 +389,84 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
     if (cmac_fp16_simd())
         cmac_fp16_acc_cells_avx512(mx, total, cells, ACC_LANES, acc);
     else
-        acc_cells(mx, total, cells, acc);
+        acc_cells(mx, total, cells, ACC_LANES, acc);
+}
+
+/* ---------------------------------------------------------------- CACC, exact case
+ *
+ * CACC's add rounds only when the exact sum does not fit its 40-bit
+ * mantissa.  Adding two values it holds exactly: the smaller is shifted
+ * right into the larger's frame with every bit it loses kept (as in
+ * two's complement, smaller = (smaller >> d) 2^d + low bits, for d <= 40;
+ * for d > 40 the sum cannot fit 40 bits anyway), the normalising shift
+ * brings the kept bits back, and when the exact sum fits 40 bits the bits
+ * left below the result are zero: no guard, no sticky, no rounding, and the
+ * result is the exact sum in the normalised form one add from zero gives
+ * it.  So when every partial sum of an output's cells, taken exactly at the
+ * scale of its smallest nonzero cell, stays within +-2^38 (well inside 40
+ * bits, where the accumulator's exponent is never near its wrap or the NaN
+ * code), CACC's result is acc_add_lane(0, base, sum): a shift and an add
+ * per cell instead of a float add.  Every fp16 layer of the samples and of
+ * NVIDIA's loadables qualifies throughout (measured); an output that does
+ * not takes the adds one by one. */
+#define EXACT_LIMIT (1ll << 38)
+#define EXACT_SPAN  24   /* cells further apart (in bits) than this are not tried */
+#define NO_BASE     1024 /* no nonzero cell yet */
+
+/* Lanes (8 or 16) of cells (cell c of lane l at c * stride + l) summed
+ * exactly into acc[l]; the result has bit l set when lane l qualified (its
+ * acc is then CACC's), clear when its adds must be taken one by one. */
+static inline __attribute__((always_inline)) uint32_t
+acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stride,
+          uint32_t lanes, uint64_t *acc)
+{
+    int64_t base[WIDE_LANES], bad[WIDE_LANES];
+    uint64_t sum[WIDE_LANES]; /* unsigned: wraps harmlessly once a lane is bad */
+    for (uint32_t l = 0; l < lanes; l++) {
+        base[l] = NO_BASE;
+        bad[l] = 0;
+        sum[l] = 0;
+    }
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            int64_t e = mx[(size_t)c * stride + l], t = total[(size_t)c * stride + l];
+            base[l] = t != 0 && e < base[l] ? e : base[l];
+        }
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            int64_t e = mx[(size_t)c * stride + l], t = total[(size_t)c * stride + l];
+            int64_t sh = t != 0 ? e - base[l] : 0;
+            bad[l] |= sh > EXACT_SPAN;
+            sum[l] += (uint64_t)t << (sh > EXACT_SPAN ? 0 : sh);
+            bad[l] |= sum[l] + (uint64_t)EXACT_LIMIT >= 2 * (uint64_t)EXACT_LIMIT;
+        }
+    uint32_t exact = 0;
+    for (uint32_t l = 0; l < lanes; l++) {
+        acc[l] = acc_add_lane(0, base[l] == NO_BASE ? 0 : base[l], (int64_t)sum[l]);
+        exact |= (uint32_t)(bad[l] == 0) << l;
+    }
+    return exact;
+}
+
+uint32_t cmac_fp16_acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[8])
+{
+    return acc_exact(mx, total, cells, ACC_LANES, ACC_LANES, acc);
+}
+
+/* CACC's result for ACC_LANES outputs from zero (cells as acc_cells): the
+ * exact case, then the adds one by one for any lane that needs them. */
+static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t cells,
+                            uint32_t stride, bool simd, uint64_t acc[ACC_LANES])
+{
+    if (acc_exact(mx, total, cells, stride, ACC_LANES, acc) == 0xffu)
+        return;
+    for (uint32_t l = 0; l < ACC_LANES; l++)
+        acc[l] = 0;
+    if (simd)
+        cmac_fp16_acc_cells_avx512(mx, total, cells, stride, acc);
+    else
+        acc_cells(mx, total, cells, stride, acc);
 }
 
 /* Per-worker room for the cells of ACC_LANES outputs (cell c of lane l at
@@ -445,11 +522,8 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
     run_hard(&sc->q);
     for (uint32_t k = 0; k < sc->q.n; k++)
         sc->total[sc->q.cell[k]] += sc->q.r[k];
-    uint64_t acc[ACC_LANES] = {0};
-    if (simd)
-        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, ACC_LANES, acc);
-    else
-        acc_cells(sc->mx, sc->total, cells, acc);
+    uint64_t acc[ACC_LANES];
+    acc_row8(sc->mx, sc->total, cells, ACC_LANES, simd, acc);
     for (uint32_t l = 0; l < lanes; l++)
         res[l] = cacc_fp16_result(acc[l]);
 }
@@ -550,9 +624,11 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
     uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
-    uint64_t acc[WIDE_LANES] = {0};
-    for (uint32_t half = 0; half < WIDE_LANES; half += 8)
-        cmac_fp16_acc_cells_avx512(mx + half, total + half, cells, WIDE_LANES, acc + half);
+    uint64_t acc[WIDE_LANES];
+    uint32_t exact = acc_exact(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
+    for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
+        if (((exact >> half) & 0xffu) != 0xffu)
+            acc_row8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
     for (uint32_t l = 0; l < WIDE_LANES; l++)
         res[l] = cacc_fp16_result(acc[l]);
 }

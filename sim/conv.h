@@ -296,6 +296,11 @@ void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm
                               const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
                               const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
                               int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged);
+/* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
+ * bit l of the result set when lane l qualified and acc[l] is CACC's result
+ * (for the test against the reference). */
+uint32_t cmac_fp16_acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[8]);
 /* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 
