@@ -63,7 +63,8 @@
 struct fp16_rows {
     int16_t *m; /* signed aligned mantissa, 0 for a zero */
     int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
-    /* data rows for the AVX-512 cells: m and h widened, the value's row of
+    /* data rows for the AVX-512 cells: m widened into the high half (m << 16,
+     * for vpmaddwd against the kernels' mk), h widened, the value's row of
      * shift8_rows, each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *h32, *key;
     uint8_t *live, *nlive;
@@ -74,7 +75,8 @@ struct fp16_rows {
  * WIDE_LANES): mk = m << 16 | sign << 8 | low byte of |m|, h as in
  * fp16_rows; NULL when not used. */
 struct wide_kernels {
-    int32_t *mk, *h;
+    int32_t *mk;
+    int8_t *h;
 };
 
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
@@ -224,22 +226,17 @@ int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat)
 }
 
 /* Products the fast loops leave out: those aligned by 8 bits summed at once
- * (shift8_product), the others queued with the cell they belong to and
- * computed together by the Booth array (a loop the compiler vectorises). */
-struct hard_queue {
-    uint32_t n;
-    uint32_t *cell, *neg, *w, *d, *shift;
-    int32_t *r;
-};
-
+ * (shift8_product), the others queued (struct fp16_hard, conv.h) with the
+ * cell they belong to and computed together by the Booth array (a loop the
+ * compiler vectorises). */
 static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm,
                                    const int8_t *wh, uint64_t hard, int32_t mx, uint32_t cell,
-                                   struct hard_queue *q)
+                                   struct fp16_hard *q)
 {
     int64_t sum8 = 0;
     uint32_t k = q->n; /* locals: the stores below cannot change them */
-    uint32_t *restrict qcell = q->cell, *restrict qneg = q->neg, *restrict qd = q->d,
-                       *restrict qw = q->w, *restrict qshift = q->shift;
+    uint32_t *restrict qcell = q->cell, *restrict qshift = q->shift;
+    int32_t *restrict qd = q->d, *restrict qw = q->w;
     for (; hard; hard &= hard - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(hard);
         int32_t d = dm[i], w = wm[i];
@@ -249,9 +246,8 @@ static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const in
             continue;
         }
         qcell[k] = cell;
-        qneg[k] = (uint32_t)((d ^ w) < 0);
-        qd[k] = (uint32_t)(d < 0 ? -d : d);
-        qw[k] = (uint32_t)(w < 0 ? -w : w);
+        qd[k] = d;
+        qw[k] = w;
         qshift[k++] = shift;
     }
     q->n = k;
@@ -260,18 +256,21 @@ static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const in
 
 /* The queue padded to whole groups of HARD_GROUP with products that give 0
  * (a shift of 32), so that the loop is whole vectors with no scalar tail. */
-static inline void run_hard(struct hard_queue *q)
+static inline void run_hard(struct fp16_hard *q)
 {
     uint32_t n = (q->n + HARD_GROUP - 1) / HARD_GROUP * HARD_GROUP;
     for (uint32_t k = q->n; k < n; k++) {
-        q->neg[k] = q->w[k] = q->d[k] = 0;
+        q->w[k] = q->d[k] = 0;
         q->shift[k] = 32;
     }
-    const uint32_t *restrict neg = q->neg, *restrict w = q->w, *restrict d = q->d,
-                   *restrict shift = q->shift;
+    const int32_t *restrict w = q->w, *restrict d = q->d;
+    const uint32_t *restrict shift = q->shift;
     int32_t *restrict r = q->r;
-    for (uint32_t k = 0; k < n; k++)
-        r[k] = booth_shifted(neg[k], w[k], d[k], shift[k]);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t neg = (uint32_t)((d[k] ^ w[k]) < 0);
+        uint32_t wt = (uint32_t)(w[k] < 0 ? -w[k] : w[k]), dat = (uint32_t)(d[k] < 0 ? -d[k] : d[k]);
+        r[k] = booth_shifted(neg, wt, dat, shift[k]);
+    }
 }
 
 static inline int32_t largest_high(const int8_t *dh, const int8_t *wh, uint32_t n)
@@ -473,9 +472,7 @@ static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t ce
  * c * ACC_LANES + l) and their hard products. */
 struct out_scratch {
     int64_t *total, *mx;
-    struct hard_queue q;
-    uint16_t *rest;    /* cmac_fp16_cells16_avx512's, per value */
-    uint64_t *flagged; /* and per cell */
+    struct fp16_hard q;
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -536,15 +533,11 @@ static bool scratch_alloc(struct out_scratch *sc, size_t depth)
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
                                .mx = malloc(n * sizeof *sc->mx),
                                .q = {.cell = malloc(n * sizeof(uint32_t)),
-                                     .neg = malloc(n * sizeof(uint32_t)),
-                                     .w = malloc(n * sizeof(uint32_t)),
-                                     .d = malloc(n * sizeof(uint32_t)),
+                                     .w = malloc(n * sizeof(int32_t)),
+                                     .d = malloc(n * sizeof(int32_t)),
                                      .shift = malloc(n * sizeof(uint32_t)),
-                                     .r = malloc(n * sizeof(int32_t))},
-                               .rest = malloc((depth + 1) * sizeof *sc->rest),
-                               .flagged = malloc((depth + 1) * sizeof *sc->flagged)};
-    return sc->total && sc->mx && sc->q.cell && sc->q.neg && sc->q.w && sc->q.d && sc->q.shift &&
-           sc->q.r && sc->rest && sc->flagged;
+                                     .r = malloc(n * sizeof(int32_t))}};
+    return sc->total && sc->mx && sc->q.cell && sc->q.w && sc->q.d && sc->q.shift && sc->q.r;
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -552,13 +545,10 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->total);
     free(sc->mx);
     free(sc->q.cell);
-    free(sc->q.neg);
     free(sc->q.w);
     free(sc->q.d);
     free(sc->q.shift);
     free(sc->q.r);
-    free(sc->rest);
-    free(sc->flagged);
 }
 
 /* ---------------------------------------------------------------- layer */
@@ -591,35 +581,13 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
                       const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
                       uint32_t *res)
 {
-    const int16_t *dm = row->m;
-    const int8_t *dh = row->h;
-    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth,
-                  *wh = wide->h + (size_t)k0 * ops->depth;
+    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth;
+    const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
-    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
-                             &shift8_rows[0][0], total, mx, sc->rest, sc->flagged);
-    struct hard_queue *q = &sc->q;
+    struct fp16_hard *q = &sc->q;
     q->n = 0;
-    uint32_t cell = 0; /* the products left out, through the Booth array */
-    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
-        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
-        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
-            uint32_t off = ops->taps * c0 + t * nj;
-            for (uint64_t flagged = sc->flagged[cell]; flagged; flagged &= flagged - 1) {
-                uint32_t i = off + (uint32_t)__builtin_ctzll(flagged);
-                int32_t d = dm[i];
-                for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
-                    uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;
-                    int32_t w = wmk[(size_t)i * WIDE_LANES + l] >> 16;
-                    q->cell[q->n] = at;
-                    q->neg[q->n] = (uint32_t)((d ^ w) < 0);
-                    q->d[q->n] = (uint32_t)abs(d);
-                    q->w[q->n] = (uint32_t)abs(w);
-                    q->shift[q->n] = (uint32_t)(mx[at] - dh[i] - wh[(size_t)i * WIDE_LANES + l]);
-                }
-            }
-        }
-    }
+    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
+                             &shift8_rows[0][0], total, mx, q);
     run_hard(q);
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
@@ -669,7 +637,7 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
 static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
 {
     for (size_t v = at; v < at + used_values(ops); v++) {
-        d->m32[v] = d->m[v];
+        d->m32[v] = (int32_t)((uint32_t)(uint16_t)d->m[v] << 16); /* the high half, for vpmaddwd */
         d->h32[v] = d->h[v];
         d->key[v] = 16 * ((d->m[v] < 0) << 8 | (abs(d->m[v]) & 0xff));
     }
