@@ -79,17 +79,20 @@ struct wide_kernels {
     int8_t *h;
 };
 
+static inline void decode_one(uint16_t v, int16_t *m, int8_t *h)
+{
+    unsigned e = (v >> 10) & 0x1fu;
+    int32_t mant = (int32_t)((v & 0x3ffu) | (e ? 0x400u : 0u));
+    int32_t mag = mant << (e ? (e & 3u) : 1u);
+    bool zero = (v & 0x7fffu) == 0;
+    *m = (int16_t)(zero ? 0 : (v & 0x8000u) ? -mag : mag);
+    *h = (int8_t)(zero ? ZERO_HIGH : (int32_t)(e >> 2) * 4);
+}
+
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint16_t v = (uint16_t)raw[i];
-        unsigned e = (v >> 10) & 0x1fu;
-        int32_t mant = (int32_t)((v & 0x3ffu) | (e ? 0x400u : 0u));
-        int32_t mag = mant << (e ? (e & 3u) : 1u);
-        bool zero = (v & 0x7fffu) == 0;
-        m[i] = (int16_t)(zero ? 0 : (v & 0x8000u) ? -mag : mag);
-        h[i] = (int8_t)(zero ? ZERO_HIGH : (int32_t)(e >> 2) * 4);
-    }
+    for (size_t i = 0; i < n; i++)
+        decode_one((uint16_t)raw[i], &m[i], &h[i]);
 }
 
 /* Values of a row the MAC uses: the row is padded to depth with values
@@ -719,26 +722,33 @@ static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wid
     }
 }
 
-/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded into
- * j->w, its NaN flags set and, for the AVX-512 cells, interleaved into
- * j->wide (padding kernels are zeros). */
+/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded, its
+ * NaN flags set: straight into j->wide's interleaved layout for the
+ * AVX-512 cells (padding kernels are zeros), else into j->w. */
 static void prepare_block(struct fp16_job *j, size_t b)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth, k0 = b * WIDE_LANES;
     size_t kn = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
-    decode(ops->weight + k0 * depth, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+    const int16_t *raw = ops->weight + k0 * depth;
     for (size_t k = k0; k < k0 + kn; k++)
         j->kernel_nan[k] = has_nan(ops->weight + k * depth, used_values(ops));
-    for (size_t l = 0; j->wide.mk && l < WIDE_LANES; l++) {
-        size_t k = k0 + l, base = k0 * depth + l;
-        for (size_t i = 0; i < depth; i++) {
-            int32_t m = l < kn ? j->w.m[k * depth + i] : 0;
-            j->wide.mk[base + WIDE_LANES * i] =
-                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
-            j->wide.h[base + WIDE_LANES * i] = l < kn ? j->w.h[k * depth + i] : ZERO_HIGH;
-        }
+    if (!j->wide.mk) {
+        decode(raw, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+        return;
     }
+    int32_t *mk = j->wide.mk + k0 * depth;
+    int8_t *wh = j->wide.h + k0 * depth;
+    for (size_t i = 0; i < depth; i++)
+        for (size_t l = 0; l < WIDE_LANES; l++) {
+            int16_t m = 0;
+            int8_t h = ZERO_HIGH;
+            if (l < kn)
+                decode_one((uint16_t)raw[l * depth + i], &m, &h);
+            mk[WIDE_LANES * i + l] =
+                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
+            wh[WIDE_LANES * i + l] = h;
+        }
 }
 
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
@@ -753,15 +763,18 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
 {
     pthread_once(&shift8_once, shift8_fill);
     struct fp16_job j = {.p = p, .ops = ops, .out = out, .simd = cmac_fp16_simd()};
-    size_t n = (size_t)ops->kernels * ops->depth;
-    j.w.m = malloc(n * sizeof *j.w.m + 1);
-    j.w.h = malloc(n + 1);
     bool *kernel_nan = malloc(ops->kernels + 1u);
     j.kernel_nan = kernel_nan;
-    bool fast = j.w.m && j.w.h && kernel_nan && ops->seg_len <= CELL_MAX;
+    bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
+    if (fast && j.simd)
+        wide_alloc(ops, &j.wide);
+    if (fast && !j.wide.mk) { /* the per-kernel cells' operands */
+        size_t n = (size_t)ops->kernels * ops->depth;
+        j.w.m = malloc(n * sizeof *j.w.m + 1);
+        j.w.h = malloc(n + 1);
+        fast = j.w.m && j.w.h;
+    }
     if (fast) {
-        if (j.simd)
-            wide_alloc(ops, &j.wide);
         unsigned workers = dla_threads(), kblocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
         dla_parallel(workers < kblocks ? workers : (kblocks ? kblocks : 1), prepare_worker, &j);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
