@@ -568,12 +568,18 @@ struct fp16_job {
     uint64_t nan_out[DLA_MAX_THREADS];
 };
 
-static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, uint32_t f)
+/* Where output row r's channel 0 goes in the cube (channel k is k planes on). */
+static size_t row_base(const struct fp16_job *j, uint32_t r)
+{
+    uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
+    return cube_index(j->out, b, 0, pos / j->p->out_w, pos % j->p->out_w);
+}
+
+static void store(struct fp16_job *j, unsigned worker, size_t base, uint32_t k, uint32_t f)
 {
     if (k >= j->out->c)
         return; /* CACC delivers its output channels only: kernels beyond are dropped */
-    uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
-    j->out->v[cube_index(j->out, b, k, pos / j->p->out_w, pos % j->p->out_w)] = (int32_t)f;
+    j->out->v[base + (size_t)k * j->out->h * j->out->w] = (int32_t)f;
     j->nan_out[worker] += fp_is_nan(FP32, f);
 }
 
@@ -625,11 +631,12 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
             else if (!row_nan[i])
                 outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
                         j->w.h + k0 * depth, lanes, sc, j->simd, res);
+            size_t base = row_base(j, r);
             for (uint32_t l = 0; l < lanes; l++) {
                 uint32_t k = k0 + l;
                 if (row_nan[i] || j->kernel_nan[k])
                     res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
-                store(j, worker, r, k, res[l]);
+                store(j, worker, base, k, res[l]);
             }
         }
     }
@@ -702,7 +709,7 @@ static void reference_layer(struct fp16_job *j)
     const struct conv_operands *ops = j->ops;
     for (uint32_t r = 0; r < ops->rows; r++)
         for (uint32_t k = 0; k < ops->kernels; k++)
-            store(j, 0, r, k,
+            store(j, 0, row_base(j, r), k,
                   cacc_fp16_output(ops, ops->data + (size_t)r * ops->depth,
                                    ops->weight + (size_t)k * ops->depth));
 }
