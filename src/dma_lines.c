@@ -11,69 +11,70 @@
 
 /* ---------------------------------------------------------------- the set */
 
-static size_t slot_of(uint64_t key, size_t cap)
+/* The index of the chunk holding line, or where it would be inserted
+ * (*found false). */
+static size_t chunk_find(const struct line_set *s, uint64_t line, bool *found)
 {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull; /* a 64-bit mixer: line numbers are dense */
-    key ^= key >> 33;
-    return (size_t)(key & (cap - 1));
+    uint64_t first = line - line % LINE_CHUNK_LINES;
+    if (s->last < s->nchunks && s->chunks[s->last].first == first) {
+        *found = true;
+        return s->last;
+    }
+    size_t lo = 0, hi = s->nchunks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->chunks[mid].first < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = lo < s->nchunks && s->chunks[lo].first == first;
+    return lo;
 }
 
-static void insert_key(uint64_t *slots, size_t cap, uint64_t key)
+static bool chunk_insert(struct line_set *s, size_t at, uint64_t first)
 {
-    size_t i = slot_of(key, cap);
-    while (slots[i] && slots[i] != key)
-        i = (i + 1) & (cap - 1);
-    slots[i] = key;
-}
-
-static bool grow(struct line_set *s)
-{
-    size_t cap = s->cap ? s->cap * 2 : 1024;
-    uint64_t *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return false;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i])
-            insert_key(slots, cap, s->slots[i]);
-    free(s->slots);
-    s->slots = slots;
-    s->cap = cap;
+    if (s->nchunks == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        struct line_chunk *c = realloc(s->chunks, cap * sizeof *c);
+        if (!c)
+            return false;
+        s->chunks = c;
+        s->cap = cap;
+    }
+    memmove(&s->chunks[at + 1], &s->chunks[at], (s->nchunks - at) * sizeof *s->chunks);
+    memset(&s->chunks[at], 0, sizeof *s->chunks);
+    s->chunks[at].first = first;
+    s->nchunks++;
     return true;
 }
 
 void line_set_free(struct line_set *s)
 {
-    free(s->slots);
+    free(s->chunks);
     memset(s, 0, sizeof *s);
 }
 
 bool line_set_has(const struct line_set *s, uint64_t line)
 {
-    if (!s->cap)
-        return false;
-    uint64_t key = line + 1;
-    for (size_t i = slot_of(key, s->cap); s->slots[i]; i = (i + 1) & (s->cap - 1))
-        if (s->slots[i] == key)
-            return true;
-    return false;
+    bool found;
+    size_t at = chunk_find(s, line, &found);
+    uint64_t bit = line % LINE_CHUNK_LINES;
+    return found && (s->chunks[at].bits[bit / 64] >> (bit % 64) & 1u);
 }
 
 bool line_set_add(struct line_set *s, uint64_t line)
 {
-    if (line_set_has(s, line))
-        return true;
-    if ((s->count + 1) * 4 > s->cap * 3 && !grow(s)) /* keep the load under 3/4 */
+    bool found;
+    size_t at = chunk_find(s, line, &found);
+    if (!found && !chunk_insert(s, at, line - line % LINE_CHUNK_LINES))
         return false;
-    insert_key(s->slots, s->cap, line + 1);
-    s->count++;
+    s->last = at;
+    uint64_t bit = line % LINE_CHUNK_LINES, mask = 1ull << (bit % 64);
+    uint64_t *word = &s->chunks[at].bits[bit / 64];
+    s->count += !(*word & mask);
+    *word |= mask;
     return true;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
 }
 
 uint64_t *line_set_sorted(const struct line_set *s)
@@ -84,10 +85,10 @@ uint64_t *line_set_sorted(const struct line_set *s)
     if (!v)
         return NULL;
     size_t n = 0;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i])
-            v[n++] = s->slots[i] - 1;
-    qsort(v, n, sizeof *v, cmp_u64);
+    for (size_t c = 0; c < s->nchunks; c++)
+        for (uint32_t w = 0; w < LINE_CHUNK_LINES / 64; w++)
+            for (uint64_t bits = s->chunks[c].bits[w]; bits; bits &= bits - 1)
+                v[n++] = s->chunks[c].first + 64u * w + (uint64_t)__builtin_ctzll(bits);
     return v;
 }
 
