@@ -364,7 +364,9 @@ void bench_nets(double sgemm_rate)
         printf("net: no loadables under %s: networks skipped (NVDLA_TESTDATA)\n", dir);
     for (size_t i = 0; i < n; i++) {
         const char *label = nets[i] + strlen(dir) + 1;
-        report_net(label, nets[i], "nv_small", NULL, 0, sgemm_rate);
+        /* the configuration each was compiled for, as dladbg tells it (the
+         * int8 ones are nv_small's, the fp16 AlexNet slice nv_full's) */
+        report_net(label, nets[i], NULL, NULL, 0, sgemm_rate);
     }
     for (size_t i = 0; i < n; i++)
         free(nets[i]);
