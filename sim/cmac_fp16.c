@@ -444,7 +444,10 @@ acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stri
         }
     uint32_t exact = 0;
     for (uint32_t l = 0; l < lanes; l++) {
-        acc[l] = acc_add_lane(0, base[l] == NO_BASE ? 0 : base[l], (int64_t)sum[l]);
+        /* a lane that did not qualify gets a placeholder (its sum may be
+         * any size, too big for acc_add_lane's normalising shift) */
+        int64_t mant = bad[l] ? 0 : (int64_t)sum[l];
+        acc[l] = acc_add_lane(0, base[l] == NO_BASE ? 0 : base[l], mant);
         exact |= (uint32_t)(bad[l] == 0) << l;
     }
     return exact;
