@@ -466,12 +466,20 @@ static void keep_input_opts(struct ldrv *l, const struct input_opts *in)
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen)
 {
+    return loadable_driver_open_parsed(NULL, path, opt, d, rep, err, errlen);
+}
+
+struct driver *loadable_driver_open_parsed(struct loadable *ld, const char *path,
+                                           const struct session_opts *opt, struct dla *d,
+                                           struct report *rep, char *err, size_t errlen)
+{
     struct ldrv *l = calloc(1, sizeof *l);
     if (!l) {
+        loadable_free(ld);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    l->ld = sample_net_load(path, err, errlen);
+    l->ld = ld ? ld : sample_net_load(path, err, errlen);
     if (!l->ld || !(l->eng = engine_create(d, rep, err, errlen))) {
         loadable_free(l->ld);
         free(l);
