@@ -290,6 +290,11 @@ struct dla_mem *dla_memory(struct dla *d, enum dla_space s);
 enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, const void *buf,
                               size_t len);
 enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf, size_t len);
+/* A host write of the bytes src holds at [addr, addr + len) (a memory image
+ * kept from an earlier load), counted as dla_mem_write counts it; whole pages
+ * are shared with src rather than copied (mem_copy_from). */
+enum mem_status dla_mem_write_from(struct dla *d, enum dla_space s, const struct dla_mem *src,
+                                   uint64_t addr, uint64_t len);
 /* Cumulative bytes and transactions per client over the whole run. */
 uint64_t dla_client_bytes(const struct dla *d, enum dla_client c);
 uint64_t dla_client_transactions(const struct dla *d, enum dla_client c);

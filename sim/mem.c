@@ -139,6 +139,17 @@ static bool grow(struct dla_mem *m)
     return true;
 }
 
+/* An empty slot for a new page pno (not resident), within the budget and
+ * the table's load factor.  NULL when the budget or the allocator refuses. */
+static struct slot *slot_for_new(struct dla_mem *m, uint64_t pno)
+{
+    if ((uint64_t)(m->used + 1) * MEM_PAGE_SIZE > m->budget)
+        return NULL;
+    if ((m->used + 1) * 4 > m->cap * 3 && !grow(m))
+        return NULL;
+    return find_slot(m, pno);
+}
+
 /* The page for writing: created if absent, unshared if shared.  NULL when the
  * budget or the allocator refuses. */
 static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
@@ -147,15 +158,8 @@ static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
     if (s->page && s->page->refs == 1)
         return s->page;
     if (!s->page) {
-        if ((uint64_t)(m->used + 1) * MEM_PAGE_SIZE > m->budget)
-            return NULL;
-        if ((m->used + 1) * 4 > m->cap * 3) {
-            if (!grow(m))
-                return NULL;
-            s = find_slot(m, pno);
-        }
-        struct page *p = calloc(1, sizeof *p);
-        if (!p)
+        struct page *p;
+        if (!(s = slot_for_new(m, pno)) || !(p = calloc(1, sizeof *p)))
             return NULL;
         p->refs = 1;
         s->pno = pno;
@@ -271,6 +275,43 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
         len -= pc.n;
     }
     return MEM_OK;
+}
+
+enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint64_t addr,
+                              uint64_t len)
+{
+    if (!mem_in_range(m, addr, len) || !mem_in_range(src, addr, len))
+        return MEM_OUT_OF_RANGE;
+    while (len) {
+        struct piece pc = piece_at(addr, len);
+        struct page *from = find_slot(src, pc.pno)->page;
+        static const uint8_t zeros[MEM_PAGE_SIZE];
+        if (from && pc.n == MEM_PAGE_SIZE) {
+            struct slot *s = find_slot(m, pc.pno);
+            if (s->page != from) {
+                if (s->page)
+                    page_release(s->page);
+                else if ((s = slot_for_new(m, pc.pno)) != NULL)
+                    m->used++;
+                else
+                    return MEM_OVER_BUDGET;
+                s->pno = pc.pno;
+                s->page = from;
+                from->refs++;
+            }
+        } else if (mem_write(m, addr, from ? from->bytes + pc.off : zeros, pc.n) != MEM_OK) {
+            return MEM_OVER_BUDGET;
+        }
+        addr += pc.n;
+        len -= pc.n;
+    }
+    return MEM_OK;
+}
+
+bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr)
+{
+    const struct page *p = page_lookup(a, addr >> MEM_PAGE_SHIFT);
+    return p && p == page_lookup(b, addr >> MEM_PAGE_SHIFT);
 }
 
 enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len)

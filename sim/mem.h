@@ -33,6 +33,13 @@ bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len);
 enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len);
 enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len);
 enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len);
+/* Copy len bytes at addr from src (another space or a clone) into m, as
+ * mem_write of src's bytes would; whole pages src holds are shared with it
+ * (copy on write) instead of copied. */
+enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint64_t addr,
+                              uint64_t len);
+/* Whether the page holding addr is the same page (shared, not a copy) in a and b. */
+bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr);
 /* Whether len bytes at addr are within the space's range and, if every page
  * they touch were new, within its budget: for sizes read from a file,
  * checked before anything is allocated or written.  Allocates nothing. */

@@ -638,7 +638,5 @@ struct loadable *sample_net_load(const char *path, char *err, size_t errlen)
     size_t len;
     if (!sample_net_build(path + 7, &buf, &len, err, errlen))
         return NULL;
-    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
-    free(buf);
-    return ld;
+    return loadable_parse_owned(buf, len, path, err, errlen);
 }

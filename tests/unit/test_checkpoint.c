@@ -246,6 +246,30 @@ static void test_loadable_back_then_step(void **state)
     dbg_destroy(d);
 }
 
+/* The first load gives the loadable's blob bytes back (runtime.h, struct
+ * rt_bound): a restart, and stepping back to the start and running again,
+ * load the blobs from the kept image and end exactly where the run did. */
+static void test_loadable_restart_after_blobs_released(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_true(session_finished(d->session));
+    struct state end = capture(d);
+    assert_true(end.layers_done > 2);
+    assert_int_equal(fixture_exec(d, "restart"), CMD_OK);
+    assert_int_equal(session_layers_done(d->session), 0);
+    assert_state_after(d, "run", &end);
+    for (uint64_t n = 0; session_layers_done(d->session) > 0; n++) {
+        assert_true(n <= end.layers_done);
+        assert_int_equal(fixture_exec(d, "back layer"), CMD_OK);
+    }
+    assert_state_after(d, "run", &end);
+    release(&end);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_thinning_keeps_the_newest),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
+        cmocka_unit_test(test_loadable_restart_after_blobs_released),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }
