@@ -360,6 +360,9 @@ extern const struct dla_unit_hooks csc_hooks, cmac_a_hooks, cmac_b_hooks;
 /* CBUF (cbuf.c) */
 struct cbuf *cbuf_create(const struct dla_config *cfg);
 struct cbuf *cbuf_clone(const struct cbuf *c);
+/* Whether a and b (a clone of one another) hold bank's bytes in one shared
+ * block: the bank was not written by either since the clone. */
+bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank);
 void cbuf_destroy(struct cbuf *c);
 void cbuf_reset(struct cbuf *c);
 size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max);
