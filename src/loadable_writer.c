@@ -509,7 +509,9 @@ bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *l
         return false;
     }
     memcpy(o.b + 4, "NVDA", 4);
-    *buf = o.b;
+    /* the doubling left up to half the buffer unused: a loadable keeps it */
+    uint8_t *fit = realloc(o.b, o.len);
+    *buf = fit ? fit : o.b;
     *len = o.len;
     return true;
 }
