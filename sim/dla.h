@@ -363,5 +363,8 @@ struct dla_snapshot;
 struct dla_snapshot *dla_snapshot_take(const struct dla *d);
 void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s);
 void dla_snapshot_free(struct dla_snapshot *s);
+/* Bytes the snapshot holds of its own besides what it shares with the model
+ * (memory pages, CBUF banks, layer records): the packed plain state. */
+size_t dla_snapshot_bytes(const struct dla_snapshot *s);
 
 #endif

@@ -9,7 +9,7 @@
  * checkpoint shares every chunk with the live model; the model copies a chunk
  * before it writes a record in it (layer_at).  A checkpoint thus costs a
  * pointer per chunk instead of a copy of every layer of the run so far. */
-#define LAYER_CHUNK 64
+#define LAYER_CHUNK 8
 
 struct layer_chunk {
     unsigned refs;
