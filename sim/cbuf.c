@@ -77,6 +77,14 @@ bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank)
     return bank < a->banks && a->store[bank] && a->store[bank] == b->store[bank];
 }
 
+size_t cbuf_unshared_bytes(const struct cbuf *c)
+{
+    size_t n = 0;
+    for (unsigned b = 0; b < c->banks; b++)
+        n += c->store[b] && c->store[b]->refs == 1;
+    return n * c->bank_bytes;
+}
+
 /* Bank b's bytes for writing: this cbuf's own copy, created on first use. */
 static uint8_t *writable_bank(struct cbuf *c, unsigned b)
 {

@@ -366,5 +366,9 @@ void dla_snapshot_free(struct dla_snapshot *s);
 /* Bytes the snapshot holds of its own besides what it shares with the model
  * (memory pages, CBUF banks, layer records): the packed plain state. */
 size_t dla_snapshot_bytes(const struct dla_snapshot *s);
+/* Everything freeing the snapshot would give back now: its own bytes and the
+ * memory pages, CBUF banks and layer records no one else shares any more
+ * (they grow as the model writes what it shared). */
+size_t dla_snapshot_unshared_bytes(const struct dla_snapshot *s);
 
 #endif

@@ -51,6 +51,14 @@ bool layers_share(struct dla *dst, const struct dla *src)
     return true;
 }
 
+size_t layers_unshared_bytes(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_chunks; i++)
+        n += chunks[i]->refs == 1;
+    return n * sizeof(struct layer_chunk) + cap_chunks * sizeof *chunks;
+}
+
 /* The chunk of a record, unshared for writing. */
 static struct layer_chunk *writable_chunk(struct dla *d, size_t chunk)
 {

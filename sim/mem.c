@@ -330,6 +330,14 @@ uint64_t mem_resident_bytes(const struct dla_mem *m)
     return (uint64_t)m->used * MEM_PAGE_SIZE;
 }
 
+uint64_t mem_unshared_bytes(const struct dla_mem *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        n += m->slots[i].page && m->slots[i].page->refs == 1;
+    return n * MEM_PAGE_SIZE;
+}
+
 const char *mem_status_str(enum mem_status s)
 {
     switch (s) {

@@ -13,8 +13,15 @@
 #define PACK_BLOCKS ((sizeof(struct dla) + PACK_BLOCK - 1) / PACK_BLOCK)
 
 /* struct dla with its all-zero blocks left out: bit i of map set when block i
- * is stored, the stored blocks in order in bytes[]. */
+ * is stored, the stored blocks in order in bytes[].  own_bytes: what the
+ * snapshot holds besides its shared parts (the packed state, pipeline
+ * buffers), counted when it is taken. */
 struct dla_snapshot {
+    size_t own_bytes;
+    const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_unshared_bytes */
+    const struct cbuf *cbuf;
+    struct layer_chunk *const *chunks;
+    size_t n_chunks, cap_chunks;
     uint64_t map[(PACK_BLOCKS + 63) / 64];
     uint8_t bytes[]; /* listeners are not part of it */
 };
@@ -46,6 +53,7 @@ static struct dla_snapshot *pack(const struct dla *d)
     struct dla_snapshot *s = malloc(sizeof *s + stored);
     if (!s)
         return NULL;
+    memset(s, 0, sizeof *s);
     memcpy(s->map, map, sizeof map);
     uint8_t *out = s->bytes;
     for (size_t i = 0; i < PACK_BLOCKS; i++)
@@ -138,8 +146,24 @@ struct dla_snapshot *dla_snapshot_take(const struct dla *d)
     memset(state->listeners, 0, sizeof state->listeners);
     memset(state->listener_handle, 0, sizeof state->listener_handle);
     struct dla_snapshot *s = clone_owned(state, d) ? pack(state) : NULL;
-    if (!s)
+    if (!s) {
         dla_free_owned(state);
+        free(state);
+        return NULL;
+    }
+    s->own_bytes = dla_snapshot_bytes(s) + state->cap_sched * sizeof *state->sched;
+    for (int i = 0; i < DLA_MAX_PIPES; i++) {
+        const struct dla_pipe *p = &state->pipe[i];
+        s->own_bytes += p->cap_writes * sizeof *p->writes + p->cap_xfers * sizeof *p->xfers;
+        for (size_t w = 0; w < p->n_writes; w++)
+            s->own_bytes += p->writes[w].cap;
+    }
+    for (int m = 0; m < DLA_SPACE_COUNT; m++)
+        s->mem[m] = state->mem[m];
+    s->cbuf = state->cbuf;
+    s->chunks = state->layer_chunks;
+    s->n_chunks = state->n_chunks;
+    s->cap_chunks = state->cap_chunks;
     free(state);
     return s;
 }
@@ -184,5 +208,15 @@ size_t dla_snapshot_bytes(const struct dla_snapshot *s)
     for (size_t i = 0; i < PACK_BLOCKS; i++)
         if (s->map[i / 64] >> (i % 64) & 1)
             n += block_len(i);
+    return n;
+}
+
+size_t dla_snapshot_unshared_bytes(const struct dla_snapshot *s)
+{
+    size_t n = s->own_bytes + cbuf_unshared_bytes(s->cbuf) +
+               layers_unshared_bytes(s->chunks, s->n_chunks, s->cap_chunks);
+    for (int m = 0; m < DLA_SPACE_COUNT; m++)
+        if (s->mem[m])
+            n += (size_t)mem_unshared_bytes(s->mem[m]);
     return n;
 }
