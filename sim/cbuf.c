@@ -77,12 +77,13 @@ bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank)
     return bank < a->banks && a->store[bank] && a->store[bank] == b->store[bank];
 }
 
-size_t cbuf_unshared_bytes(const struct cbuf *c)
+size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live)
 {
     size_t n = 0;
     for (unsigned b = 0; b < c->banks; b++)
-        n += c->store[b] && c->store[b]->refs == 1;
-    return n * c->bank_bytes;
+        if (c->store[b] && c->store[b] != live->store[b])
+            n += c->bank_bytes / c->store[b]->refs;
+    return n;
 }
 
 /* Bank b's bytes for writing: this cbuf's own copy, created on first use. */

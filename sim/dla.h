@@ -366,9 +366,10 @@ void dla_snapshot_free(struct dla_snapshot *s);
 /* Bytes the snapshot holds of its own besides what it shares with the model
  * (memory pages, CBUF banks, layer records): the packed plain state. */
 size_t dla_snapshot_bytes(const struct dla_snapshot *s);
-/* Everything freeing the snapshot would give back now: its own bytes and the
- * memory pages, CBUF banks and layer records no one else shares any more
- * (they grow as the model writes what it shared). */
-size_t dla_snapshot_unshared_bytes(const struct dla_snapshot *s);
+/* The memory the snapshot holds besides the live model d's: its own bytes
+ * and the memory pages, CBUF banks and layer records d has overwritten since
+ * (each divided among the snapshots still sharing it, so that the sum over
+ * all snapshots is what they hold together). */
+size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *d);
 
 #endif

@@ -51,12 +51,14 @@ bool layers_share(struct dla *dst, const struct dla *src)
     return true;
 }
 
-size_t layers_unshared_bytes(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks)
+size_t layers_bytes_apart(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks,
+                          const struct dla *live)
 {
-    size_t n = 0;
+    size_t n = cap_chunks * sizeof *chunks;
     for (size_t i = 0; i < n_chunks; i++)
-        n += chunks[i]->refs == 1;
-    return n * sizeof(struct layer_chunk) + cap_chunks * sizeof *chunks;
+        if (i >= live->n_chunks || live->layer_chunks[i] != chunks[i])
+            n += sizeof(struct layer_chunk) / chunks[i]->refs;
+    return n;
 }
 
 /* The chunk of a record, unshared for writing. */

@@ -330,12 +330,15 @@ uint64_t mem_resident_bytes(const struct dla_mem *m)
     return (uint64_t)m->used * MEM_PAGE_SIZE;
 }
 
-uint64_t mem_unshared_bytes(const struct dla_mem *m)
+uint64_t mem_bytes_apart(const struct dla_mem *m, const struct dla_mem *live)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < m->cap; i++)
-        n += m->slots[i].page && m->slots[i].page->refs == 1;
-    return n * MEM_PAGE_SIZE;
+    for (size_t i = 0; i < m->cap; i++) {
+        const struct page *p = m->slots[i].page;
+        if (p && page_lookup(live, m->slots[i].pno) != p)
+            n += MEM_PAGE_SIZE / p->refs;
+    }
+    return n;
 }
 
 const char *mem_status_str(enum mem_status s)

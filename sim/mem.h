@@ -49,9 +49,10 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
 void mem_clear(struct dla_mem *m);
 
 uint64_t mem_resident_bytes(const struct dla_mem *m);
-/* Resident bytes of pages m holds alone (shared with no clone): what
- * destroying m gives back. */
-uint64_t mem_unshared_bytes(const struct dla_mem *m);
+/* Resident bytes of m's pages that live (the model m was cloned from) does
+ * not hold, each divided among the clones sharing it: summed over a set of
+ * clones, the memory they hold besides the live model's. */
+uint64_t mem_bytes_apart(const struct dla_mem *m, const struct dla_mem *live);
 const char *mem_status_str(enum mem_status s);
 
 /* Iterate resident pages in address order: calls fn(page_base, bytes) for each;

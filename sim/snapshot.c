@@ -18,7 +18,7 @@
  * buffers), counted when it is taken. */
 struct dla_snapshot {
     size_t own_bytes;
-    const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_unshared_bytes */
+    const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_bytes_apart */
     const struct cbuf *cbuf;
     struct layer_chunk *const *chunks;
     size_t n_chunks, cap_chunks;
@@ -211,12 +211,12 @@ size_t dla_snapshot_bytes(const struct dla_snapshot *s)
     return n;
 }
 
-size_t dla_snapshot_unshared_bytes(const struct dla_snapshot *s)
+size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *live)
 {
-    size_t n = s->own_bytes + cbuf_unshared_bytes(s->cbuf) +
-               layers_unshared_bytes(s->chunks, s->n_chunks, s->cap_chunks);
+    size_t n = s->own_bytes + cbuf_bytes_apart(s->cbuf, live->cbuf) +
+               layers_bytes_apart(s->chunks, s->n_chunks, s->cap_chunks, live);
     for (int m = 0; m < DLA_SPACE_COUNT; m++)
-        if (s->mem[m])
-            n += (size_t)mem_unshared_bytes(s->mem[m]);
+        if (s->mem[m] && live->mem[m])
+            n += (size_t)mem_bytes_apart(s->mem[m], live->mem[m]);
     return n;
 }

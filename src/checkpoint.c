@@ -140,7 +140,7 @@ uint64_t cps_bytes(const struct checkpoints *c)
     uint64_t n = 0;
     for (size_t i = 0; i < c->n; i++)
         if (c->b[i].state)
-            n += session_state_bytes(c->b[i].state);
+            n += session_state_bytes(c->b[i].state, c->s);
     return n;
 }
 

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "mem.h"
+
 #include "dla.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -509,6 +511,35 @@ static void test_snapshot_restore(void **state)
     drop(&f);
 }
 
+/* What a snapshot costs is what the model overwrote since: nothing of the
+ * memory at first, a whole page once the model writes into a shared one,
+ * half a page each when two snapshots share the page the model left. */
+static void test_snapshot_bytes_apart(void **state)
+{
+    (void)state;
+    struct fixture f = make("nv_full");
+    uint8_t b = 1;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    struct dla_snapshot *first = dla_snapshot_take(f.d);
+    size_t own = dla_snapshot_bytes(first);
+    assert_true(dla_snapshot_bytes_apart(first, f.d) < own + 4096);
+    b = 2;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    assert_true(dla_snapshot_bytes_apart(first, f.d) >= MEM_PAGE_SIZE);
+    struct dla_snapshot *second = dla_snapshot_take(f.d), *third = dla_snapshot_take(f.d);
+    b = 3;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    size_t a1 = dla_snapshot_bytes_apart(first, f.d), a2 = dla_snapshot_bytes_apart(second, f.d);
+    assert_true(a1 >= MEM_PAGE_SIZE && a1 < MEM_PAGE_SIZE + 16384); /* its own page, alone */
+    assert_true(a2 >= MEM_PAGE_SIZE / 2 && a2 < MEM_PAGE_SIZE / 2 + 16384); /* shared with third */
+    assert_int_equal(dla_snapshot_bytes_apart(third, f.d) - dla_snapshot_bytes(third),
+                     a2 - dla_snapshot_bytes(second));
+    dla_snapshot_free(third);
+    dla_snapshot_free(second);
+    dla_snapshot_free(first);
+    drop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_bdma_slots_and_perf),
         cmocka_unit_test(test_bdma_out_of_range),
         cmocka_unit_test(test_snapshot_restore),
+        cmocka_unit_test(test_snapshot_bytes_apart),
         cmocka_unit_test(test_cbuf_flush_after_reset),
         cmocka_unit_test(test_csb_access_time),
     };
