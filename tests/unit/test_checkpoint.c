@@ -220,6 +220,7 @@ static void test_memory_budget_thins_states(void **state)
     assert_int_equal(cps_count(d->cps), OPS + 1);
     assert_int_equal(cps_stored(d->cps), 3);
     assert_true(cps_bytes(d->cps) > 0);
+    assert_int_equal(fixture_exec(d, "info checkpoints"), CMD_OK);
     struct checkpoint_info ci;
     assert_true(cps_get(d->cps, OPS - 1, &ci) && ci.stored);
     assert_true(cps_get(d->cps, 1, &ci) && !ci.stored);
