@@ -512,28 +512,41 @@ static void test_snapshot_restore(void **state)
 }
 
 /* What a snapshot costs is what the model overwrote since: nothing of the
- * memory at first, a whole page once the model writes into a shared one,
- * half a page each when two snapshots share the page the model left. */
+ * memory at first, one 4 KiB block (not the 64 KiB page) once the model
+ * writes a byte into it, half a block each when two snapshots share the
+ * block the model left. */
 static void test_snapshot_bytes_apart(void **state)
 {
     (void)state;
     struct fixture f = make("nv_full");
     uint8_t b = 1;
     dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    dla_mem_write(f.d, DLA_DRAM, 0x80008000, &b, 1); /* another block of the page */
     struct dla_snapshot *first = dla_snapshot_take(f.d);
     size_t own = dla_snapshot_bytes(first);
-    assert_true(dla_snapshot_bytes_apart(first, f.d) < own + 4096);
+    assert_true(dla_snapshot_bytes_apart(first, f.d) < own + 1024);
     b = 2;
     dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
-    assert_true(dla_snapshot_bytes_apart(first, f.d) >= MEM_PAGE_SIZE);
+    size_t block = dla_snapshot_bytes_apart(first, f.d) - own;
+    assert_true(block >= MEM_BLOCK_SIZE && block < MEM_BLOCK_SIZE + 1024);
     struct dla_snapshot *second = dla_snapshot_take(f.d), *third = dla_snapshot_take(f.d);
     b = 3;
     dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
-    size_t a1 = dla_snapshot_bytes_apart(first, f.d), a2 = dla_snapshot_bytes_apart(second, f.d);
-    assert_true(a1 >= MEM_PAGE_SIZE && a1 < MEM_PAGE_SIZE + 16384); /* its own page, alone */
-    assert_true(a2 >= MEM_PAGE_SIZE / 2 && a2 < MEM_PAGE_SIZE / 2 + 16384); /* shared with third */
-    assert_int_equal(dla_snapshot_bytes_apart(third, f.d) - dla_snapshot_bytes(third),
-                     a2 - dla_snapshot_bytes(second));
+    size_t a1 = dla_snapshot_bytes_apart(first, f.d) - own;
+    size_t a2 = dla_snapshot_bytes_apart(second, f.d) - dla_snapshot_bytes(second);
+    assert_true(a1 >= MEM_BLOCK_SIZE && a1 < MEM_BLOCK_SIZE + 1024); /* its own block, alone */
+    assert_true(a2 >= MEM_BLOCK_SIZE / 2 && a2 < MEM_BLOCK_SIZE / 2 + 1024); /* shared with third */
+    assert_int_equal(dla_snapshot_bytes_apart(third, f.d) - dla_snapshot_bytes(third), a2);
+    /* and restoring gives each its bytes back */
+    uint8_t got;
+    dla_snapshot_restore(f.d, second);
+    dla_mem_read(f.d, DLA_DRAM, 0x80000000, &got, 1);
+    assert_int_equal(got, 2);
+    dla_snapshot_restore(f.d, first);
+    dla_mem_read(f.d, DLA_DRAM, 0x80000000, &got, 1);
+    assert_int_equal(got, 1);
+    dla_mem_read(f.d, DLA_DRAM, 0x80008000, &got, 1);
+    assert_int_equal(got, 1);
     dla_snapshot_free(third);
     dla_snapshot_free(second);
     dla_snapshot_free(first);
