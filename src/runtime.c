@@ -45,6 +45,16 @@ static void capture_image(struct rt_bound *b, struct dla *d)
             b->image[s] = mem_clone(dla_memory(d, (enum dla_space)s));
 }
 
+/* Whether blob fills more than one memory (or one memory twice). */
+static bool blob_shared(const struct loadable *l, uint32_t blob)
+{
+    unsigned uses = 0;
+    for (uint32_t i = 0; i < l->n_memories; i++)
+        for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+            uses += l->memories[i].content_blob[k] == blob;
+    return uses > 1;
+}
+
 static enum mem_status copy_blob(const struct runtime *rt, struct dla *d, enum dla_space space,
                                  uint64_t addr, uint32_t blob)
 {
@@ -52,8 +62,10 @@ static enum mem_status copy_blob(const struct runtime *rt, struct dla *d, enum d
     if (b->data) {
         enum mem_status st = dla_mem_write(d, space, addr, b->data, b->data_len);
         /* the first load of a bound runtime: from now on the bytes live in
-         * simulated memory (and in the image taken at the end of the load) */
-        if (st == MEM_OK && rt->bound && rt->bound->ld == rt->ld && !rt->bound->image[DLA_DRAM])
+         * simulated memory (and in the image taken at the end of the load);
+         * a blob that fills another memory too waits for the end of the load */
+        if (st == MEM_OK && rt->bound && !rt->bound->image[DLA_DRAM] &&
+            !blob_shared(rt->ld, blob))
             loadable_release_blob(rt->bound->ld, blob);
         return st;
     }
@@ -156,9 +168,15 @@ bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
         bound = NULL; /* bound to another loadable: this one keeps its bytes */
     bool first = bound && !bound->image[DLA_DRAM];
     bool ok = load(rt, l, d, bound, err, errlen);
+    if (!first)
+        return ok;
     /* also after a failed load: every blob released so far is in memory */
-    if (first)
-        capture_image(bound, d);
+    capture_image(bound, d);
+    /* blobs filling several memories: all copied now */
+    for (uint32_t i = 0; ok && i < l->n_memories; i++)
+        if ((l->memories[i].flags & LD_MEM_SET) && rt->mem[i].placed)
+            for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+                loadable_release_blob(l, l->memories[i].content_blob[k]);
     return ok;
 }
 

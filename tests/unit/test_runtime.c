@@ -259,7 +259,8 @@ static void assert_same_memory(struct dla *a, struct dla *b)
 }
 
 /* A loadable of a big blob (weights over several simulated pages) and a
- * small "dep_graph" one, each filling a memory of its own. */
+ * small "dep_graph" one, each filling a memory of its own, and a third
+ * memory filled from the weights too. */
 static struct loadable *blob_loadable(void)
 {
     size_t big = 3 * MEM_PAGE_SIZE + 123;
@@ -274,10 +275,12 @@ static struct loadable *blob_loadable(void)
     lw_blob(lw, "task-0-dep_graph", 0, 0, (struct ld_version){0, 0, 0}, graph, sizeof graph);
     lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, 64, 4096, "task-0-dep_graph", 0, 0);
     lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, big, 4096, "weights", 0, 0);
+    lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, big, 4096, "weights", 0, 0);
     lw_address(lw, 0, 0, 64);
     lw_address(lw, 1, 0, big);
-    uint16_t addrs[2] = {0, 1}, task = 0;
-    lw_task(lw, LD_IF_DLA1, addrs, 2, NULL, 0, NULL, 0);
+    lw_address(lw, 2, 0, big);
+    uint16_t addrs[3] = {0, 1, 2}, task = 0;
+    lw_task(lw, LD_IF_DLA1, addrs, 3, NULL, 0, NULL, 0);
     lw_submit(lw, &task, 1);
     uint8_t *buf;
     size_t len;
