@@ -11,84 +11,102 @@
 
 /* ---------------------------------------------------------------- the set */
 
-/* The index of the chunk holding line, or where it would be inserted
- * (*found false). */
-static size_t chunk_find(const struct line_set *s, uint64_t line, bool *found)
+static size_t slot_of(uint64_t key, size_t cap)
 {
-    uint64_t first = line - line % LINE_CHUNK_LINES;
-    if (s->last < s->nchunks && s->chunks[s->last].first == first) {
-        *found = true;
-        return s->last;
-    }
-    size_t lo = 0, hi = s->nchunks;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->chunks[mid].first < first)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = lo < s->nchunks && s->chunks[lo].first == first;
-    return lo;
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull; /* a 64-bit mixer: block numbers are dense */
+    key ^= key >> 33;
+    return (size_t)(key & (cap - 1));
 }
 
-static bool chunk_insert(struct line_set *s, size_t at, uint64_t first)
+/* The slot of block key (number + 1): its own, or the empty one it would take. */
+static struct line_block *find_block(const struct line_set *s, uint64_t key)
 {
-    if (s->nchunks == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        struct line_chunk *c = realloc(s->chunks, cap * sizeof *c);
-        if (!c)
-            return false;
-        s->chunks = c;
-        s->cap = cap;
-    }
-    memmove(&s->chunks[at + 1], &s->chunks[at], (s->nchunks - at) * sizeof *s->chunks);
-    memset(&s->chunks[at], 0, sizeof *s->chunks);
-    s->chunks[at].first = first;
-    s->nchunks++;
+    size_t i = slot_of(key, s->cap);
+    while (s->blocks[i].key && s->blocks[i].key != key)
+        i = (i + 1) & (s->cap - 1);
+    return &s->blocks[i];
+}
+
+static bool grow(struct line_set *s)
+{
+    struct line_set n = {.cap = s->cap ? s->cap * 2 : 16, .used = s->used, .count = s->count};
+    n.blocks = calloc(n.cap, sizeof *n.blocks);
+    if (!n.blocks)
+        return false;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->blocks[i].key)
+            *find_block(&n, s->blocks[i].key) = s->blocks[i];
+    free(s->blocks);
+    *s = n;
     return true;
 }
 
 void line_set_free(struct line_set *s)
 {
-    free(s->chunks);
+    free(s->blocks);
     memset(s, 0, sizeof *s);
 }
 
 bool line_set_has(const struct line_set *s, uint64_t line)
 {
-    bool found;
-    size_t at = chunk_find(s, line, &found);
-    uint64_t bit = line % LINE_CHUNK_LINES;
-    return found && (s->chunks[at].bits[bit / 64] >> (bit % 64) & 1u);
+    if (!s->cap)
+        return false;
+    const struct line_block *b = find_block(s, line / LINE_BLOCK_LINES + 1);
+    unsigned bit = (unsigned)(line % LINE_BLOCK_LINES);
+    return b->key && (b->bits[bit / 64] >> (bit % 64) & 1);
 }
 
 bool line_set_add(struct line_set *s, uint64_t line)
 {
-    bool found;
-    size_t at = chunk_find(s, line, &found);
-    if (!found && !chunk_insert(s, at, line - line % LINE_CHUNK_LINES))
-        return false;
-    s->last = at;
-    uint64_t bit = line % LINE_CHUNK_LINES, mask = 1ull << (bit % 64);
-    uint64_t *word = &s->chunks[at].bits[bit / 64];
-    s->count += !(*word & mask);
-    *word |= mask;
+    uint64_t key = line / LINE_BLOCK_LINES + 1;
+    struct line_block *b = s->cap ? find_block(s, key) : NULL;
+    if (!b || !b->key) {
+        if ((s->used + 1) * 4 > s->cap * 3 && !grow(s)) /* keep the load under 3/4 */
+            return false;
+        b = find_block(s, key);
+        b->key = key;
+        s->used++;
+    }
+    unsigned bit = (unsigned)(line % LINE_BLOCK_LINES);
+    uint64_t mask = 1ull << (bit % 64);
+    if (!(b->bits[bit / 64] & mask)) {
+        b->bits[bit / 64] |= mask;
+        s->count++;
+    }
     return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
 }
 
 uint64_t *line_set_sorted(const struct line_set *s)
 {
     if (!s->count)
         return NULL;
+    uint64_t *keys = malloc(s->used * sizeof *keys);
     uint64_t *v = malloc(s->count * sizeof *v);
-    if (!v)
+    if (!keys || !v) {
+        free(keys);
+        free(v);
         return NULL;
-    size_t n = 0;
-    for (size_t c = 0; c < s->nchunks; c++)
-        for (uint32_t w = 0; w < LINE_CHUNK_LINES / 64; w++)
-            for (uint64_t bits = s->chunks[c].bits[w]; bits; bits &= bits - 1)
-                v[n++] = s->chunks[c].first + 64u * w + (uint64_t)__builtin_ctzll(bits);
+    }
+    size_t nk = 0, n = 0;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->blocks[i].key)
+            keys[nk++] = s->blocks[i].key;
+    qsort(keys, nk, sizeof *keys, cmp_u64);
+    for (size_t k = 0; k < nk; k++) {
+        const struct line_block *b = find_block(s, keys[k]);
+        uint64_t first = (keys[k] - 1) * LINE_BLOCK_LINES;
+        for (unsigned bit = 0; bit < LINE_BLOCK_LINES; bit++)
+            if (b->bits[bit / 64] >> (bit % 64) & 1)
+                v[n++] = first + bit;
+    }
+    free(keys);
     return v;
 }
 

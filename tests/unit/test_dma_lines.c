@@ -65,6 +65,32 @@ static void test_line_set_scattered(void **state)
     line_set_free(&s);
 }
 
+/* A network's traffic is dense runs of lines: a million lines (64 MB of
+ * DRAM) cost a few bits each, not the 8-16 bytes of a set of numbers; far
+ * apart lines (a block each) stay exact too. */
+static void test_line_set_dense_runs_cost_a_bit_a_line(void **state)
+{
+    (void)state;
+    struct line_set s = {0};
+    const uint64_t base = 0x80000000ull / DMA_LINE_BYTES, n = 1u << 20;
+    for (uint64_t i = 0; i < n; i++)
+        assert_true(line_set_add(&s, base + i));
+    assert_true(line_set_add(&s, 7));
+    assert_true(line_set_add(&s, UINT64_MAX / DMA_LINE_BYTES));
+    assert_int_equal(s.count, n + 2);
+    assert_true(s.cap * sizeof *s.blocks < n / 2); /* under 4 bits a line, table slack included */
+    assert_true(line_set_has(&s, base) && line_set_has(&s, base + n - 1));
+    assert_false(line_set_has(&s, base - 1) || line_set_has(&s, base + n) || line_set_has(&s, 8));
+    uint64_t *v = line_set_sorted(&s);
+    assert_non_null(v);
+    assert_int_equal(v[0], 7);
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(v[1 + i], base + i);
+    assert_int_equal(v[n + 1], UINT64_MAX / DMA_LINE_BYTES);
+    free(v);
+    line_set_free(&s);
+}
+
 static void test_golden_file(void **state)
 {
     (void)state;
@@ -206,6 +232,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_set_grows_and_sorts),
         cmocka_unit_test(test_line_set_scattered),
+        cmocka_unit_test(test_line_set_dense_runs_cost_a_bit_a_line),
         cmocka_unit_test(test_golden_file),
         cmocka_unit_test(test_info_dma_lines_command),
         cmocka_unit_test(test_transfers_mark_every_line_they_touch),
