@@ -276,6 +276,32 @@ static inline void run_hard(struct fp16_hard *q)
     }
 }
 
+/* Room in the queue for more products plus the padding run_hard adds;
+ * false when out of memory (the queue is left usable at its old size). */
+static bool hard_reserve(struct fp16_hard *q, uint32_t more)
+{
+    uint64_t need = (uint64_t)q->n + more + HARD_GROUP;
+    if (need <= q->cap)
+        return true;
+    uint64_t cap = 2 * (uint64_t)q->cap > need ? 2 * (uint64_t)q->cap : need;
+    if (cap > UINT32_MAX)
+        return false;
+    int32_t *w = realloc(q->w, cap * sizeof *w);
+    q->w = w ? w : q->w;
+    int32_t *d = realloc(q->d, cap * sizeof *d);
+    q->d = d ? d : q->d;
+    uint32_t *shift = realloc(q->shift, cap * sizeof *shift);
+    q->shift = shift ? shift : q->shift;
+    uint32_t *cell = realloc(q->cell, cap * sizeof *cell);
+    q->cell = cell ? cell : q->cell;
+    int32_t *r = realloc(q->r, cap * sizeof *r);
+    q->r = r ? r : q->r;
+    if (!w || !d || !shift || !cell || !r)
+        return false;
+    q->cap = (uint32_t)cap;
+    return true;
+}
+
 static inline int32_t largest_high(const int8_t *dh, const int8_t *wh, uint32_t n)
 {
     int32_t mx = 0;
@@ -474,11 +500,13 @@ static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t ce
         acc_cells(mx, total, cells, stride, acc);
 }
 
-/* Per-worker room for the cells of ACC_LANES outputs (cell c of lane l at
- * c * ACC_LANES + l) and their hard products. */
+/* Per-worker room for the cells of up to WIDE_LANES outputs (cell c of
+ * lane l at c * lanes + l) and their hard products; oom once the queue could
+ * not grow. */
 struct out_scratch {
     int64_t *total, *mx;
     struct fp16_hard q;
+    bool oom;
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -514,7 +542,9 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
                         : easy_sum(dm + off, dh + off, wml + off, whl + off, nj, &mx, &hard);
                 if (shift8)
                     total -= shift8_carries(dm + off, wml + off, shift8);
-                if (hard)
+                if (hard && !hard_reserve(&sc->q, nj))
+                    sc->oom = true;
+                else if (hard)
                     total += enqueue_hard(dm + off, dh + off, wml + off, whl + off, hard, mx, at,
                                           &sc->q);
                 sc->total[at] = total;
@@ -531,19 +561,22 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
         res[l] = cacc_fp16_result(acc[l]);
 }
 
-/* Scratch for operands of depth values (cells and hard products are at
- * most that many per lane); false when out of memory. */
-static bool scratch_alloc(struct out_scratch *sc, size_t depth)
+/* Atomic operations (cells) of one output. */
+static uint32_t cells_of(const struct conv_operands *ops)
 {
-    size_t n = depth * WIDE_LANES + HARD_GROUP;
+    return ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
+}
+
+/* Scratch for one output row's cells; the hard queue starts small and grows
+ * (a row's products are rarely more than a few percent hard, and room for
+ * all of them was megabytes per worker on a layer of 512 x 4608 values);
+ * false when out of memory. */
+static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops)
+{
+    size_t n = (size_t)cells_of(ops) * WIDE_LANES + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
-                               .mx = malloc(n * sizeof *sc->mx),
-                               .q = {.cell = malloc(n * sizeof(uint32_t)),
-                                     .w = malloc(n * sizeof(int32_t)),
-                                     .d = malloc(n * sizeof(int32_t)),
-                                     .shift = malloc(n * sizeof(uint32_t)),
-                                     .r = malloc(n * sizeof(int32_t))}};
-    return sc->total && sc->mx && sc->q.cell && sc->q.w && sc->q.d && sc->q.shift && sc->q.r;
+                               .mx = malloc(n * sizeof *sc->mx)};
+    return sc->total && sc->mx && hard_reserve(&sc->q, 1024);
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -565,6 +598,7 @@ struct fp16_job {
     struct fp16_rows w;
     struct wide_kernels wide;
     bool *kernel_nan;
+    uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
     bool failed[DLA_MAX_THREADS];
@@ -587,9 +621,10 @@ static void store(struct fp16_job *j, unsigned worker, size_t base, uint32_t k, 
 }
 
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
- * the AVX-512 cells: the values the cells left over, then CACC's adds. */
+ * the AVX-512 cells: the values the cells left over, then CACC's adds;
+ * false when the hard queue could not grow. */
 HOT_CLONES
-static void outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
+static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
                       const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
                       uint32_t *res)
 {
@@ -598,12 +633,15 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     int64_t *total = sc->total, *mx = sc->mx;
     struct fp16_hard *q = &sc->q;
     q->n = 0;
-    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
-                             &shift8_rows[0][0], total, mx, q);
+    uint32_t cells = cells_of(ops);
+    for (uint32_t done = 0; (done = cmac_fp16_cells16_avx512(
+                                 ops, done, row->m32, row->h32, row->key, row->live, row->nlive,
+                                 wmk, wh, &shift8_rows[0][0], total, mx, q)) < cells;)
+        if (!hard_reserve(q, WIDE_LANES * row->nlive[done]))
+            return false;
     run_hard(q);
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
-    uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
     uint64_t acc[WIDE_LANES];
     uint32_t exact = acc_exact(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
     for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
@@ -611,29 +649,33 @@ static void outputs16(const struct conv_operands *ops, const struct fp16_rows *r
             acc_row8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
     for (uint32_t l = 0; l < WIDE_LANES; l++)
         res[l] = cacc_fp16_result(acc[l]);
+    return true;
 }
 
 /* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
  * with the AVX-512 cells (when the interleaved kernels exist), else
  * ACC_LANES at a time. */
-static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
+static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
                       const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     uint32_t group = j->wide.mk ? WIDE_LANES : ACC_LANES;
-    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += group) {
-        uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
+    for (uint32_t k0 = j->k_first; k0 < j->k_end; k0 += group) {
+        uint32_t lanes = j->k_end - k0 < group ? j->k_end - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
             struct fp16_rows row = {d->m + i * depth,     d->h + i * depth,    d->m32 + i * depth,
                                     d->h32 + i * depth,   d->key + i * depth,  d->live + i * depth,
                                     d->nlive + i * depth};
-            if (!row_nan[i] && j->wide.mk)
-                outputs16(ops, &row, &j->wide, k0, sc, res);
-            else if (!row_nan[i])
+            if (!row_nan[i] && j->wide.mk &&
+                !outputs16(ops, &row, &j->wide, k0 - j->k_first, sc, res))
+                return false;
+            if (!row_nan[i] && !j->wide.mk)
                 outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
                         j->w.h + k0 * depth, lanes, sc, j->simd, res);
+            if (sc->oom)
+                return false;
             size_t base = row_base(j, r);
             for (uint32_t l = 0; l < lanes; l++) {
                 uint32_t k = k0 + l;
@@ -643,6 +685,7 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
             }
         }
     }
+    return true;
 }
 
 /* The AVX-512 cells' view of the decoded row at offset at of d: values
@@ -680,7 +723,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
                           malloc(n * sizeof *d.key), malloc(n),
                           malloc(n)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
+    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
               d.nlive;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
@@ -692,7 +735,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             if (j->wide.mk)
                 widen_row(ops, &d, i * depth);
         }
-        row_block(j, worker, r0, rn, &d, row_nan, &sc);
+        ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
     scratch_free(&sc);
@@ -719,10 +762,10 @@ static void reference_layer(struct fp16_job *j)
 
 /* Room for the kernels interleaved by WIDE_LANES, the last block padded;
  * wide stays empty (the per-kernel cells are used) when memory is short. */
-static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wide)
+static void wide_alloc(const struct conv_operands *ops, uint32_t kernels,
+                       struct wide_kernels *wide)
 {
-    size_t blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
-    size_t n = blocks * WIDE_LANES * ops->depth;
+    size_t n = (size_t)kernels * ops->depth;
     wide->mk = malloc(n * sizeof *wide->mk);
     wide->h = malloc(n * sizeof *wide->h);
     if (!wide->mk || !wide->h) {
@@ -747,8 +790,8 @@ static void prepare_block(struct fp16_job *j, size_t b)
         decode(raw, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
         return;
     }
-    int32_t *mk = j->wide.mk + k0 * depth;
-    int8_t *wh = j->wide.h + k0 * depth;
+    int32_t *mk = j->wide.mk + (k0 - j->k_first) * depth;
+    int8_t *wh = j->wide.h + (k0 - j->k_first) * depth;
     for (size_t i = 0; i < depth; i++)
         for (size_t l = 0; l < WIDE_LANES; l++) {
             int16_t m = 0;
@@ -764,8 +807,23 @@ static void prepare_block(struct fp16_job *j, size_t b)
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
-    for (size_t b = worker; b * WIDE_LANES < j->ops->kernels; b += workers)
+    for (size_t b = j->k_first / WIDE_LANES + worker; b * WIDE_LANES < j->k_end; b += workers)
         prepare_block(j, b);
+}
+
+/* Kernels per pass of the AVX-512 cells, a multiple of WIDE_LANES: their
+ * interleaved copy (5 bytes a value) stays under WIDE_BYTES.  A layer of
+ * 512 kernels of 4608 values (a ResNet's last) takes three passes over its
+ * few output rows instead of holding 12 MB of kernels at once; layers with
+ * many rows have small kernels and take one. */
+#define WIDE_BYTES (4u << 20)
+static uint32_t kernels_per_pass(const struct conv_operands *ops)
+{
+    size_t per_block = (size_t)WIDE_LANES * ops->depth * (sizeof(int32_t) + sizeof(int8_t));
+    size_t fit = per_block ? WIDE_BYTES / per_block : 1;
+    size_t all = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    fit = fit < 1 ? 1 : fit;
+    return (uint32_t)((fit < all ? fit : all) * WIDE_LANES);
 }
 
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
@@ -776,17 +834,24 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     bool *kernel_nan = malloc(ops->kernels + 1u);
     j.kernel_nan = kernel_nan;
     bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
-    if (fast && j.simd)
-        wide_alloc(ops, &j.wide);
-    if (fast && !j.wide.mk) { /* the per-kernel cells' operands */
+    uint32_t step = ops->kernels;
+    if (fast && j.simd) {
+        step = kernels_per_pass(ops);
+        wide_alloc(ops, step, &j.wide);
+    }
+    if (fast && !j.wide.mk) { /* the per-kernel cells' operands, all kernels in one pass */
         size_t n = (size_t)ops->kernels * ops->depth;
+        step = ops->kernels;
         j.w.m = malloc(n * sizeof *j.w.m + 1);
         j.w.h = malloc(n + 1);
         fast = j.w.m && j.w.h;
     }
-    if (fast) {
-        unsigned workers = dla_threads(), kblocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
-        dla_parallel(workers < kblocks ? workers : (kblocks ? kblocks : 1), prepare_worker, &j);
+    unsigned workers = dla_threads();
+    for (uint32_t k = 0; fast && k < ops->kernels; k += step) {
+        j.k_first = k;
+        j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
+        unsigned kblocks = (j.k_end - k + WIDE_LANES - 1) / WIDE_LANES;
+        dla_parallel(workers < kblocks ? workers : kblocks, prepare_worker, &j);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
@@ -815,7 +880,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     int16_t dm[4096], wm[4096];
     int8_t dh[4096], wh[4096];
     struct out_scratch sc;
-    if (!scratch_alloc(&sc, n)) {
+    if (!scratch_alloc(&sc, ops)) {
         scratch_free(&sc);
         return cacc_fp16_output(ops, a, w);
     }
@@ -823,8 +888,9 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     decode(w, n, wm, wh);
     uint32_t f;
     outputs(ops, dm, dh, wm, wh, 1, &sc, cmac_fp16_simd(), &f);
+    bool oom = sc.oom;
     scratch_free(&sc);
-    return f;
+    return oom ? cacc_fp16_output(ops, a, w) : f;
 }
 
 /* ---------------------------------------------------------------- Winograd */

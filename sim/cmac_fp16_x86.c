@@ -272,21 +272,27 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
     hard->n = queued;
 }
 
-AVX512_BW void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
-                                        const int32_t *dh, const int32_t *dk, const uint8_t *live,
-                                        const uint8_t *nlive, const int32_t *wmk, const int8_t *wh,
-                                        const uint32_t *carry8, int64_t *total, int64_t *mx,
-                                        struct fp16_hard *hard)
+AVX512_BW uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                            const int32_t *dm, const int32_t *dh,
+                                            const int32_t *dk, const uint8_t *live,
+                                            const uint8_t *nlive, const int32_t *wmk,
+                                            const int8_t *wh, const uint32_t *carry8,
+                                            int64_t *total, int64_t *mx, struct fp16_hard *hard)
 {
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
+            if (cells < first)
+                continue;
+            if ((uint64_t)hard->n + 16u * nlive[cells] + 16u > hard->cap)
+                return cells;
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,
                    nlive[cells], cells, total, mx, hard);
         }
     }
+    return cells;
 }
 
 #else
@@ -298,12 +304,13 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
-                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
-                              const int32_t *wmk, const int8_t *wh, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, struct fp16_hard *hard)
+uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
+                                  const int8_t *wh, const uint32_t *carry8, int64_t *total,
+                                  int64_t *mx, struct fp16_hard *hard)
 {
-    (void)ops, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
+    (void)ops, (void)first, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
         (void)carry8, (void)total, (void)mx, (void)hard;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }

@@ -282,9 +282,10 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
                                 uint32_t stride, uint64_t acc[8]);
 /* Products the fast fp16 cells leave to the Booth array (aligned by 12
  * bits or more): signed mantissas, the alignment and the slot of the cell's
- * sum they add to; r their results.  Room for every product of a row plus 16. */
+ * sum they add to; r their results; room for cap of them (it grows: a row
+ * rarely has more than a few percent). */
 struct fp16_hard {
-    uint32_t n;
+    uint32_t n, cap;
     int32_t *w, *d;
     uint32_t *shift, *cell;
     int32_t *r;
@@ -300,10 +301,14 @@ struct fp16_hard {
  * gets its exponent in mx[16 * c + l] and in total[16 * c + l] the sum of its
  * products aligned by 0, 4 or 8 bits; the products aligned by 12 to 28 bits
  * are appended to hard (slot 16 * c + l); those aligned further give 0. */
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
-                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
-                              const int32_t *wmk, const int8_t *wh, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, struct fp16_hard *hard);
+/* Cells from first on; returns the cell it stopped at (every cell done: the
+ * row's count of them) when the queue lacked room for 16 x that cell's
+ * nonzero values plus 16 (the caller grows it and calls again from there). */
+uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
+                                  const int8_t *wh, const uint32_t *carry8, int64_t *total,
+                                  int64_t *mx, struct fp16_hard *hard);
 /* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
  * bit l of the result set when lane l qualified and acc[l] is CACC's result
  * (for the test against the reference). */

@@ -390,6 +390,18 @@ static void test_fp16_layer_wide_operands(void **state)
     unsetenv("DLADBG_NO_SIMD");
 }
 
+/* Kernels too many for one pass of the AVX-512 cells (272 of 3 x 3 x 352
+ * values: 4.3 MB interleaved, over the 4 MB a pass holds, so 256 kernels
+ * and then 16): every output against the reference, on 1 and 3 threads. */
+static void test_fp16_layer_kernel_passes(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 3, 3, 352, 272);
+    s.data_banks = 2;
+    s.weight_banks = 14;
+    same_for_any_thread_count(&s, true);
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -414,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_wino_op_matches_reference),
         cmocka_unit_test(test_fp16_layer_threads),
         cmocka_unit_test(test_fp16_layer_wide_operands),
+        cmocka_unit_test(test_fp16_layer_kernel_passes),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
