@@ -1,8 +1,10 @@
-/* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  One flat
- * store of banks x bank_bytes, plus per-bank bookkeeping for the debugger's
- * bank map and the carry-over state of the previous layer.  The store is
- * reference counted and copied on the first write after a clone, so a
- * checkpoint taken between convolutions costs nothing for the CBUF. */
+/* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  Each bank's
+ * bytes are a reference-counted block of its own, allocated on the bank's
+ * first write (a bank never written reads as zeros) and copied on the first
+ * write after a clone, so a checkpoint costs only the banks written after
+ * it: a layer that fills three banks of sixteen leaves the other thirteen
+ * shared.  Plus per-bank bookkeeping for the debugger's bank map and the
+ * carry-over state of the previous layer. */
 #include "cbuf.h"
 
 #include <stdlib.h>
@@ -10,28 +12,27 @@
 
 #include "dla_priv.h"
 
-#define CBUF_MAX_BANKS 64
+#define CBUF_MAX_BANKS       64
+#define CBUF_MAX_ENTRY_BYTES 256
 
-struct cbuf_store {
+struct bank_store {
     unsigned refs;
     uint8_t bytes[];
 };
 
 struct cbuf {
     unsigned banks, bank_bytes, entry_bytes;
-    struct cbuf_store *store;
+    struct bank_store *store[CBUF_MAX_BANKS]; /* NULL: all zeros */
     struct dla_cbuf_bank bank[CBUF_MAX_BANKS];
     struct cbuf_carry carry;
 };
 
-static size_t store_size(const struct cbuf *c)
-{
-    return (size_t)c->banks * c->bank_bytes;
-}
+static const uint8_t zero_entry[CBUF_MAX_ENTRY_BYTES];
 
 struct cbuf *cbuf_create(const struct dla_config *cfg)
 {
     if (cfg->cbuf_banks == 0 || cfg->cbuf_banks > CBUF_MAX_BANKS || cfg->cbuf_entry_bytes == 0 ||
+        cfg->cbuf_entry_bytes > CBUF_MAX_ENTRY_BYTES ||
         cfg->cbuf_bank_bytes % cfg->cbuf_entry_bytes != 0)
         return NULL;
     struct cbuf *c = calloc(1, sizeof *c);
@@ -40,12 +41,6 @@ struct cbuf *cbuf_create(const struct dla_config *cfg)
     c->banks = cfg->cbuf_banks;
     c->bank_bytes = cfg->cbuf_bank_bytes;
     c->entry_bytes = cfg->cbuf_entry_bytes;
-    c->store = calloc(1, sizeof *c->store + store_size(c));
-    if (!c->store) {
-        free(c);
-        return NULL;
-    }
-    c->store->refs = 1;
     cbuf_reset(c);
     return c;
 }
@@ -56,13 +51,15 @@ struct cbuf *cbuf_clone(const struct cbuf *c)
     if (!n)
         return NULL;
     *n = *c;
-    n->store->refs++;
+    for (unsigned b = 0; b < n->banks; b++)
+        if (n->store[b])
+            n->store[b]->refs++;
     return n;
 }
 
-static void release_store(struct cbuf_store *s)
+static void release_store(struct bank_store *s)
 {
-    if (--s->refs == 0)
+    if (s && --s->refs == 0)
         free(s);
 }
 
@@ -70,30 +67,51 @@ void cbuf_destroy(struct cbuf *c)
 {
     if (!c)
         return;
-    release_store(c->store);
+    for (unsigned b = 0; b < c->banks; b++)
+        release_store(c->store[b]);
     free(c);
 }
 
-/* The bytes for writing: this cbuf's own copy of the store. */
-static uint8_t *writable_bytes(struct cbuf *c)
+bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank)
 {
-    if (c->store->refs > 1) {
-        struct cbuf_store *own = malloc(sizeof *own + store_size(c));
+    return bank < a->banks && a->store[bank] && a->store[bank] == b->store[bank];
+}
+
+size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live)
+{
+    size_t n = 0;
+    for (unsigned b = 0; b < c->banks; b++)
+        if (c->store[b] && c->store[b] != live->store[b])
+            n += c->bank_bytes / c->store[b]->refs;
+    return n;
+}
+
+/* Bank b's bytes for writing: this cbuf's own copy, created on first use. */
+static uint8_t *writable_bank(struct cbuf *c, unsigned b)
+{
+    struct bank_store *s = c->store[b];
+    if (!s || s->refs > 1) {
+        struct bank_store *own = malloc(sizeof *own + c->bank_bytes);
         if (!own)
-            abort(); /* half a MiB; without it the model's state is lost anyway */
-        memcpy(own->bytes, c->store->bytes, store_size(c));
+            abort(); /* a bank of KiB; without it the model's state is lost anyway */
+        if (s)
+            memcpy(own->bytes, s->bytes, c->bank_bytes);
+        else
+            memset(own->bytes, 0, c->bank_bytes);
         own->refs = 1;
-        release_store(c->store);
-        c->store = own;
+        release_store(s);
+        c->store[b] = s = own;
     }
-    return c->store->bytes;
+    return s->bytes;
 }
 
 void cbuf_reset(struct cbuf *c)
 {
-    memset(writable_bytes(c), 0, store_size(c));
-    for (unsigned i = 0; i < c->banks; i++)
+    for (unsigned i = 0; i < c->banks; i++) {
+        release_store(c->store[i]);
+        c->store[i] = NULL;
         c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
+    }
     c->carry = (struct cbuf_carry){0};
 }
 
@@ -118,14 +136,6 @@ uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r)
 struct cbuf_carry *cbuf_carry(struct cbuf *c)
 {
     return &c->carry;
-}
-
-/* Byte index in the flat storage of region byte offset off (wrapped). */
-static size_t flat_index(const struct cbuf *c, const struct cbuf_region *r, uint64_t off)
-{
-    uint64_t span = cbuf_region_bytes(c, r);
-    off %= span;
-    return (size_t)r->first_bank * c->bank_bytes + (size_t)off;
 }
 
 static bool region_ok(const struct cbuf *c, const struct cbuf_region *r)
@@ -174,7 +184,7 @@ void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const
     while (len > 0) {
         struct cbuf_step st = step_at(c, r, off, len);
         size_t n = st.len;
-        memcpy(writable_bytes(c) + flat_index(c, r, off), s, n);
+        memcpy(writable_bank(c, st.bank) + st.in_bank, s, n);
         claim(c, st.bank, layer, kind);
         struct dla_cbuf_bank *bk = &c->bank[st.bank];
         bk->writes++;
@@ -196,7 +206,11 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
     while (len > 0) {
         struct cbuf_step st = step_at(c, r, off, len);
         size_t n = st.len;
-        memcpy(o, c->store->bytes + flat_index(c, r, off), n);
+        const struct bank_store *bs = c->store[st.bank];
+        if (bs)
+            memcpy(o, bs->bytes + st.in_bank, n);
+        else
+            memset(o, 0, n);
         c->bank[st.bank].reads++;
         o += n;
         off += n;
@@ -206,7 +220,9 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
 
 const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry)
 {
-    return c->store->bytes + flat_index(c, r, entry * c->entry_bytes);
+    struct cbuf_step st = step_at(c, r, entry * c->entry_bytes, c->entry_bytes);
+    const struct bank_store *bs = c->store[st.bank];
+    return bs ? bs->bytes + st.in_bank : zero_entry;
 }
 
 void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,

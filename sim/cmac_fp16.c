@@ -63,7 +63,8 @@
 struct fp16_rows {
     int16_t *m; /* signed aligned mantissa, 0 for a zero */
     int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
-    /* data rows for the AVX-512 cells: m and h widened, the value's row of
+    /* data rows for the AVX-512 cells: m widened into the high half (m << 16,
+     * for vpmaddwd against the kernels' mk), h widened, the value's row of
      * shift8_rows, each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *h32, *key;
     uint8_t *live, *nlive;
@@ -74,20 +75,24 @@ struct fp16_rows {
  * WIDE_LANES): mk = m << 16 | sign << 8 | low byte of |m|, h as in
  * fp16_rows; NULL when not used. */
 struct wide_kernels {
-    int32_t *mk, *h;
+    int32_t *mk;
+    int8_t *h;
 };
+
+static inline void decode_one(uint16_t v, int16_t *m, int8_t *h)
+{
+    unsigned e = (v >> 10) & 0x1fu;
+    int32_t mant = (int32_t)((v & 0x3ffu) | (e ? 0x400u : 0u));
+    int32_t mag = mant << (e ? (e & 3u) : 1u);
+    bool zero = (v & 0x7fffu) == 0;
+    *m = (int16_t)(zero ? 0 : (v & 0x8000u) ? -mag : mag);
+    *h = (int8_t)(zero ? ZERO_HIGH : (int32_t)(e >> 2) * 4);
+}
 
 static void decode(const int16_t *raw, size_t n, int16_t *m, int8_t *h)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint16_t v = (uint16_t)raw[i];
-        unsigned e = (v >> 10) & 0x1fu;
-        int32_t mant = (int32_t)((v & 0x3ffu) | (e ? 0x400u : 0u));
-        int32_t mag = mant << (e ? (e & 3u) : 1u);
-        bool zero = (v & 0x7fffu) == 0;
-        m[i] = (int16_t)(zero ? 0 : (v & 0x8000u) ? -mag : mag);
-        h[i] = (int8_t)(zero ? ZERO_HIGH : (int32_t)(e >> 2) * 4);
-    }
+    for (size_t i = 0; i < n; i++)
+        decode_one((uint16_t)raw[i], &m[i], &h[i]);
 }
 
 /* Values of a row the MAC uses: the row is padded to depth with values
@@ -224,22 +229,17 @@ int32_t cmac_fp16_shift8(unsigned neg, uint32_t wt, uint32_t dat)
 }
 
 /* Products the fast loops leave out: those aligned by 8 bits summed at once
- * (shift8_product), the others queued with the cell they belong to and
- * computed together by the Booth array (a loop the compiler vectorises). */
-struct hard_queue {
-    uint32_t n;
-    uint32_t *cell, *neg, *w, *d, *shift;
-    int32_t *r;
-};
-
+ * (shift8_product), the others queued (struct fp16_hard, conv.h) with the
+ * cell they belong to and computed together by the Booth array (a loop the
+ * compiler vectorises). */
 static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const int16_t *wm,
                                    const int8_t *wh, uint64_t hard, int32_t mx, uint32_t cell,
-                                   struct hard_queue *q)
+                                   struct fp16_hard *q)
 {
     int64_t sum8 = 0;
     uint32_t k = q->n; /* locals: the stores below cannot change them */
-    uint32_t *restrict qcell = q->cell, *restrict qneg = q->neg, *restrict qd = q->d,
-                       *restrict qw = q->w, *restrict qshift = q->shift;
+    uint32_t *restrict qcell = q->cell, *restrict qshift = q->shift;
+    int32_t *restrict qd = q->d, *restrict qw = q->w;
     for (; hard; hard &= hard - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(hard);
         int32_t d = dm[i], w = wm[i];
@@ -249,9 +249,8 @@ static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const in
             continue;
         }
         qcell[k] = cell;
-        qneg[k] = (uint32_t)((d ^ w) < 0);
-        qd[k] = (uint32_t)(d < 0 ? -d : d);
-        qw[k] = (uint32_t)(w < 0 ? -w : w);
+        qd[k] = d;
+        qw[k] = w;
         qshift[k++] = shift;
     }
     q->n = k;
@@ -260,18 +259,47 @@ static inline int64_t enqueue_hard(const int16_t *dm, const int8_t *dh, const in
 
 /* The queue padded to whole groups of HARD_GROUP with products that give 0
  * (a shift of 32), so that the loop is whole vectors with no scalar tail. */
-static inline void run_hard(struct hard_queue *q)
+static inline void run_hard(struct fp16_hard *q)
 {
     uint32_t n = (q->n + HARD_GROUP - 1) / HARD_GROUP * HARD_GROUP;
     for (uint32_t k = q->n; k < n; k++) {
-        q->neg[k] = q->w[k] = q->d[k] = 0;
+        q->w[k] = q->d[k] = 0;
         q->shift[k] = 32;
     }
-    const uint32_t *restrict neg = q->neg, *restrict w = q->w, *restrict d = q->d,
-                   *restrict shift = q->shift;
+    const int32_t *restrict w = q->w, *restrict d = q->d;
+    const uint32_t *restrict shift = q->shift;
     int32_t *restrict r = q->r;
-    for (uint32_t k = 0; k < n; k++)
-        r[k] = booth_shifted(neg[k], w[k], d[k], shift[k]);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t neg = (uint32_t)((d[k] ^ w[k]) < 0);
+        uint32_t wt = (uint32_t)(w[k] < 0 ? -w[k] : w[k]), dat = (uint32_t)(d[k] < 0 ? -d[k] : d[k]);
+        r[k] = booth_shifted(neg, wt, dat, shift[k]);
+    }
+}
+
+/* Room in the queue for more products plus the padding run_hard adds;
+ * false when out of memory (the queue is left usable at its old size). */
+static bool hard_reserve(struct fp16_hard *q, uint32_t more)
+{
+    uint64_t need = (uint64_t)q->n + more + HARD_GROUP;
+    if (need <= q->cap)
+        return true;
+    uint64_t cap = 2 * (uint64_t)q->cap > need ? 2 * (uint64_t)q->cap : need;
+    if (cap > UINT32_MAX)
+        return false;
+    int32_t *w = realloc(q->w, cap * sizeof *w);
+    q->w = w ? w : q->w;
+    int32_t *d = realloc(q->d, cap * sizeof *d);
+    q->d = d ? d : q->d;
+    uint32_t *shift = realloc(q->shift, cap * sizeof *shift);
+    q->shift = shift ? shift : q->shift;
+    uint32_t *cell = realloc(q->cell, cap * sizeof *cell);
+    q->cell = cell ? cell : q->cell;
+    int32_t *r = realloc(q->r, cap * sizeof *r);
+    q->r = r ? r : q->r;
+    if (!w || !d || !shift || !cell || !r)
+        return false;
+    q->cap = (uint32_t)cap;
+    return true;
 }
 
 static inline int32_t largest_high(const int8_t *dh, const int8_t *wh, uint32_t n)
@@ -375,13 +403,13 @@ uint64_t cmac_fp16_acc_add(uint64_t acc, unsigned exp6, int64_t mant)
 }
 
 /* CACC's adds of ACC_LANES outputs, cell after cell (cell c of lane l at
- * c * ACC_LANES + l), without the vector unit. */
+ * c * stride + l), without the vector unit. */
 static inline void acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells,
-                             uint64_t acc[ACC_LANES])
+                             uint32_t stride, uint64_t acc[ACC_LANES])
 {
     for (uint32_t c = 0; c < cells; c++)
         for (uint32_t l = 0; l < ACC_LANES; l++)
-            acc[l] = acc_add_lane(acc[l], mx[c * ACC_LANES + l], total[c * ACC_LANES + l]);
+            acc[l] = acc_add_lane(acc[l], mx[(size_t)c * stride + l], total[(size_t)c * stride + l]);
 }
 
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8])
@@ -389,16 +417,96 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
     if (cmac_fp16_simd())
         cmac_fp16_acc_cells_avx512(mx, total, cells, ACC_LANES, acc);
     else
-        acc_cells(mx, total, cells, acc);
+        acc_cells(mx, total, cells, ACC_LANES, acc);
 }
 
-/* Per-worker room for the cells of ACC_LANES outputs (cell c of lane l at
- * c * ACC_LANES + l) and their hard products. */
+/* ---------------------------------------------------------------- CACC, exact case
+ *
+ * CACC's add rounds only when the exact sum does not fit its 40-bit
+ * mantissa.  Adding two values it holds exactly: the smaller is shifted
+ * right into the larger's frame with every bit it loses kept (as in
+ * two's complement, smaller = (smaller >> d) 2^d + low bits, for d <= 40;
+ * for d > 40 the sum cannot fit 40 bits anyway), the normalising shift
+ * brings the kept bits back, and when the exact sum fits 40 bits the bits
+ * left below the result are zero: no guard, no sticky, no rounding, and the
+ * result is the exact sum in the normalised form one add from zero gives
+ * it.  So when every partial sum of an output's cells, taken exactly at the
+ * scale of its smallest nonzero cell, stays within +-2^38 (well inside 40
+ * bits, where the accumulator's exponent is never near its wrap or the NaN
+ * code), CACC's result is acc_add_lane(0, base, sum): a shift and an add
+ * per cell instead of a float add.  Every fp16 layer of the samples and of
+ * NVIDIA's loadables qualifies throughout (measured); an output that does
+ * not takes the adds one by one. */
+#define EXACT_LIMIT (1ll << 38)
+#define EXACT_SPAN  24   /* cells further apart (in bits) than this are not tried */
+#define NO_BASE     1024 /* no nonzero cell yet */
+
+/* Lanes (8 or 16) of cells (cell c of lane l at c * stride + l) summed
+ * exactly into acc[l]; the result has bit l set when lane l qualified (its
+ * acc is then CACC's), clear when its adds must be taken one by one. */
+static inline __attribute__((always_inline)) uint32_t
+acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stride,
+          uint32_t lanes, uint64_t *acc)
+{
+    int64_t base[WIDE_LANES], bad[WIDE_LANES];
+    uint64_t sum[WIDE_LANES]; /* unsigned: wraps harmlessly once a lane is bad */
+    for (uint32_t l = 0; l < lanes; l++) {
+        base[l] = NO_BASE;
+        bad[l] = 0;
+        sum[l] = 0;
+    }
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            int64_t e = mx[(size_t)c * stride + l], t = total[(size_t)c * stride + l];
+            base[l] = t != 0 && e < base[l] ? e : base[l];
+        }
+    for (uint32_t c = 0; c < cells; c++)
+        for (uint32_t l = 0; l < lanes; l++) {
+            int64_t e = mx[(size_t)c * stride + l], t = total[(size_t)c * stride + l];
+            int64_t sh = t != 0 ? e - base[l] : 0;
+            bad[l] |= sh > EXACT_SPAN;
+            sum[l] += (uint64_t)t << (sh > EXACT_SPAN ? 0 : sh);
+            bad[l] |= sum[l] + (uint64_t)EXACT_LIMIT >= 2 * (uint64_t)EXACT_LIMIT;
+        }
+    uint32_t exact = 0;
+    for (uint32_t l = 0; l < lanes; l++) {
+        /* a lane that did not qualify gets a placeholder (its sum may be
+         * any size, too big for acc_add_lane's normalising shift) */
+        int64_t mant = bad[l] ? 0 : (int64_t)sum[l];
+        acc[l] = acc_add_lane(0, base[l] == NO_BASE ? 0 : base[l], mant);
+        exact |= (uint32_t)(bad[l] == 0) << l;
+    }
+    return exact;
+}
+
+uint32_t cmac_fp16_acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[8])
+{
+    return acc_exact(mx, total, cells, ACC_LANES, ACC_LANES, acc);
+}
+
+/* CACC's result for ACC_LANES outputs from zero (cells as acc_cells): the
+ * exact case, then the adds one by one for any lane that needs them. */
+static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t cells,
+                            uint32_t stride, bool simd, uint64_t acc[ACC_LANES])
+{
+    if (acc_exact(mx, total, cells, stride, ACC_LANES, acc) == 0xffu)
+        return;
+    for (uint32_t l = 0; l < ACC_LANES; l++)
+        acc[l] = 0;
+    if (simd)
+        cmac_fp16_acc_cells_avx512(mx, total, cells, stride, acc);
+    else
+        acc_cells(mx, total, cells, stride, acc);
+}
+
+/* Per-worker room for the cells of up to WIDE_LANES outputs (cell c of
+ * lane l at c * lanes + l) and their hard products; oom once the queue could
+ * not grow. */
 struct out_scratch {
     int64_t *total, *mx;
-    struct hard_queue q;
-    uint16_t *rest;    /* cmac_fp16_cells16_avx512's, per value */
-    uint64_t *flagged; /* and per cell */
+    struct fp16_hard q;
+    bool oom;
 };
 
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
@@ -434,7 +542,9 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
                         : easy_sum(dm + off, dh + off, wml + off, whl + off, nj, &mx, &hard);
                 if (shift8)
                     total -= shift8_carries(dm + off, wml + off, shift8);
-                if (hard)
+                if (hard && !hard_reserve(&sc->q, nj))
+                    sc->oom = true;
+                else if (hard)
                     total += enqueue_hard(dm + off, dh + off, wml + off, whl + off, hard, mx, at,
                                           &sc->q);
                 sc->total[at] = total;
@@ -445,32 +555,28 @@ static void outputs(const struct conv_operands *ops, const int16_t *dm, const in
     run_hard(&sc->q);
     for (uint32_t k = 0; k < sc->q.n; k++)
         sc->total[sc->q.cell[k]] += sc->q.r[k];
-    uint64_t acc[ACC_LANES] = {0};
-    if (simd)
-        cmac_fp16_acc_cells_avx512(sc->mx, sc->total, cells, ACC_LANES, acc);
-    else
-        acc_cells(sc->mx, sc->total, cells, acc);
+    uint64_t acc[ACC_LANES];
+    acc_row8(sc->mx, sc->total, cells, ACC_LANES, simd, acc);
     for (uint32_t l = 0; l < lanes; l++)
         res[l] = cacc_fp16_result(acc[l]);
 }
 
-/* Scratch for operands of depth values (cells and hard products are at
- * most that many per lane); false when out of memory. */
-static bool scratch_alloc(struct out_scratch *sc, size_t depth)
+/* Atomic operations (cells) of one output. */
+static uint32_t cells_of(const struct conv_operands *ops)
 {
-    size_t n = depth * WIDE_LANES + HARD_GROUP;
+    return ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
+}
+
+/* Scratch for one output row's cells; the hard queue starts small and grows
+ * (a row's products are rarely more than a few percent hard, and room for
+ * all of them was megabytes per worker on a layer of 512 x 4608 values);
+ * false when out of memory. */
+static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops)
+{
+    size_t n = (size_t)cells_of(ops) * WIDE_LANES + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
-                               .mx = malloc(n * sizeof *sc->mx),
-                               .q = {.cell = malloc(n * sizeof(uint32_t)),
-                                     .neg = malloc(n * sizeof(uint32_t)),
-                                     .w = malloc(n * sizeof(uint32_t)),
-                                     .d = malloc(n * sizeof(uint32_t)),
-                                     .shift = malloc(n * sizeof(uint32_t)),
-                                     .r = malloc(n * sizeof(int32_t))},
-                               .rest = malloc((depth + 1) * sizeof *sc->rest),
-                               .flagged = malloc((depth + 1) * sizeof *sc->flagged)};
-    return sc->total && sc->mx && sc->q.cell && sc->q.neg && sc->q.w && sc->q.d && sc->q.shift &&
-           sc->q.r && sc->rest && sc->flagged;
+                               .mx = malloc(n * sizeof *sc->mx)};
+    return sc->total && sc->mx && hard_reserve(&sc->q, 1024);
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -478,13 +584,10 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->total);
     free(sc->mx);
     free(sc->q.cell);
-    free(sc->q.neg);
     free(sc->q.w);
     free(sc->q.d);
     free(sc->q.shift);
     free(sc->q.r);
-    free(sc->rest);
-    free(sc->flagged);
 }
 
 /* ---------------------------------------------------------------- layer */
@@ -495,97 +598,94 @@ struct fp16_job {
     struct fp16_rows w;
     struct wide_kernels wide;
     bool *kernel_nan;
+    uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
     bool failed[DLA_MAX_THREADS];
     uint64_t nan_out[DLA_MAX_THREADS];
 };
 
-static void store(struct fp16_job *j, unsigned worker, uint32_t r, uint32_t k, uint32_t f)
+/* Where output row r's channel 0 goes in the cube (channel k is k planes on). */
+static size_t row_base(const struct fp16_job *j, uint32_t r)
+{
+    uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
+    return cube_index(j->out, b, 0, pos / j->p->out_w, pos % j->p->out_w);
+}
+
+static void store(struct fp16_job *j, unsigned worker, size_t base, uint32_t k, uint32_t f)
 {
     if (k >= j->out->c)
         return; /* CACC delivers its output channels only: kernels beyond are dropped */
-    uint32_t plane = j->p->out_w * j->p->out_h, b = r / plane, pos = r % plane;
-    j->out->v[cube_index(j->out, b, k, pos / j->p->out_w, pos % j->p->out_w)] = (int32_t)f;
+    j->out->v[base + (size_t)k * j->out->h * j->out->w] = (int32_t)f;
     j->nan_out[worker] += fp_is_nan(FP32, f);
 }
 
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
- * the AVX-512 cells: the values the cells left over, then CACC's adds. */
+ * the AVX-512 cells: the values the cells left over, then CACC's adds;
+ * false when the hard queue could not grow. */
 HOT_CLONES
-static void outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
+static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
                       const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
                       uint32_t *res)
 {
-    const int16_t *dm = row->m;
-    const int8_t *dh = row->h;
-    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth,
-                  *wh = wide->h + (size_t)k0 * ops->depth;
+    const int32_t *wmk = wide->mk + (size_t)k0 * ops->depth;
+    const int8_t *wh = wide->h + (size_t)k0 * ops->depth;
     int64_t *total = sc->total, *mx = sc->mx;
-    cmac_fp16_cells16_avx512(ops, row->m32, row->h32, row->key, row->live, row->nlive, wmk, wh,
-                             &shift8_rows[0][0], total, mx, sc->rest, sc->flagged);
-    struct hard_queue *q = &sc->q;
+    struct fp16_hard *q = &sc->q;
     q->n = 0;
-    uint32_t cell = 0; /* the products left out, through the Booth array */
-    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
-        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
-        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
-            uint32_t off = ops->taps * c0 + t * nj;
-            for (uint64_t flagged = sc->flagged[cell]; flagged; flagged &= flagged - 1) {
-                uint32_t i = off + (uint32_t)__builtin_ctzll(flagged);
-                int32_t d = dm[i];
-                for (uint32_t lanes = sc->rest[i]; lanes; lanes &= lanes - 1, q->n++) {
-                    uint32_t l = (uint32_t)__builtin_ctz(lanes), at = cell * WIDE_LANES + l;
-                    int32_t w = wmk[(size_t)i * WIDE_LANES + l] >> 16;
-                    q->cell[q->n] = at;
-                    q->neg[q->n] = (uint32_t)((d ^ w) < 0);
-                    q->d[q->n] = (uint32_t)abs(d);
-                    q->w[q->n] = (uint32_t)abs(w);
-                    q->shift[q->n] = (uint32_t)(mx[at] - dh[i] - wh[(size_t)i * WIDE_LANES + l]);
-                }
-            }
-        }
-    }
+    uint32_t cells = cells_of(ops);
+    for (uint32_t done = 0; (done = cmac_fp16_cells16_avx512(
+                                 ops, done, row->m32, row->h32, row->key, row->live, row->nlive,
+                                 wmk, wh, &shift8_rows[0][0], total, mx, q)) < cells;)
+        if (!hard_reserve(q, WIDE_LANES * row->nlive[done]))
+            return false;
     run_hard(q);
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
-    uint32_t cells = ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
-    uint64_t acc[WIDE_LANES] = {0};
-    for (uint32_t half = 0; half < WIDE_LANES; half += 8)
-        cmac_fp16_acc_cells_avx512(mx + half, total + half, cells, WIDE_LANES, acc + half);
+    uint64_t acc[WIDE_LANES];
+    uint32_t exact = acc_exact(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
+    for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
+        if (((exact >> half) & 0xffu) != 0xffu)
+            acc_row8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
     for (uint32_t l = 0; l < WIDE_LANES; l++)
         res[l] = cacc_fp16_result(acc[l]);
+    return true;
 }
 
 /* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
  * with the AVX-512 cells (when the interleaved kernels exist), else
  * ACC_LANES at a time. */
-static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
+static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
                       const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     uint32_t group = j->wide.mk ? WIDE_LANES : ACC_LANES;
-    for (uint32_t k0 = 0; k0 < ops->kernels; k0 += group) {
-        uint32_t lanes = ops->kernels - k0 < group ? ops->kernels - k0 : group;
+    for (uint32_t k0 = j->k_first; k0 < j->k_end; k0 += group) {
+        uint32_t lanes = j->k_end - k0 < group ? j->k_end - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
             struct fp16_rows row = {d->m + i * depth,     d->h + i * depth,    d->m32 + i * depth,
                                     d->h32 + i * depth,   d->key + i * depth,  d->live + i * depth,
                                     d->nlive + i * depth};
-            if (!row_nan[i] && j->wide.mk)
-                outputs16(ops, &row, &j->wide, k0, sc, res);
-            else if (!row_nan[i])
+            if (!row_nan[i] && j->wide.mk &&
+                !outputs16(ops, &row, &j->wide, k0 - j->k_first, sc, res))
+                return false;
+            if (!row_nan[i] && !j->wide.mk)
                 outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
                         j->w.h + k0 * depth, lanes, sc, j->simd, res);
+            if (sc->oom)
+                return false;
+            size_t base = row_base(j, r);
             for (uint32_t l = 0; l < lanes; l++) {
                 uint32_t k = k0 + l;
                 if (row_nan[i] || j->kernel_nan[k])
                     res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
-                store(j, worker, r, k, res[l]);
+                store(j, worker, base, k, res[l]);
             }
         }
     }
+    return true;
 }
 
 /* The AVX-512 cells' view of the decoded row at offset at of d: values
@@ -593,7 +693,7 @@ static void row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
 static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
 {
     for (size_t v = at; v < at + used_values(ops); v++) {
-        d->m32[v] = d->m[v];
+        d->m32[v] = (int32_t)((uint32_t)(uint16_t)d->m[v] << 16); /* the high half, for vpmaddwd */
         d->h32[v] = d->h[v];
         d->key[v] = 16 * ((d->m[v] < 0) << 8 | (abs(d->m[v]) & 0xff));
     }
@@ -623,7 +723,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
                           malloc(n * sizeof *d.key), malloc(n),
                           malloc(n)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, depth) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
+    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
               d.nlive;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
@@ -635,7 +735,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             if (j->wide.mk)
                 widen_row(ops, &d, i * depth);
         }
-        row_block(j, worker, r0, rn, &d, row_nan, &sc);
+        ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
     scratch_free(&sc);
@@ -655,17 +755,17 @@ static void reference_layer(struct fp16_job *j)
     const struct conv_operands *ops = j->ops;
     for (uint32_t r = 0; r < ops->rows; r++)
         for (uint32_t k = 0; k < ops->kernels; k++)
-            store(j, 0, r, k,
+            store(j, 0, row_base(j, r), k,
                   cacc_fp16_output(ops, ops->data + (size_t)r * ops->depth,
                                    ops->weight + (size_t)k * ops->depth));
 }
 
 /* Room for the kernels interleaved by WIDE_LANES, the last block padded;
  * wide stays empty (the per-kernel cells are used) when memory is short. */
-static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wide)
+static void wide_alloc(const struct conv_operands *ops, uint32_t kernels,
+                       struct wide_kernels *wide)
 {
-    size_t blocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
-    size_t n = blocks * WIDE_LANES * ops->depth;
+    size_t n = (size_t)kernels * ops->depth;
     wide->mk = malloc(n * sizeof *wide->mk);
     wide->h = malloc(n * sizeof *wide->h);
     if (!wide->mk || !wide->h) {
@@ -675,33 +775,55 @@ static void wide_alloc(const struct conv_operands *ops, struct wide_kernels *wid
     }
 }
 
-/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded into
- * j->w, its NaN flags set and, for the AVX-512 cells, interleaved into
- * j->wide (padding kernels are zeros). */
+/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded, its
+ * NaN flags set: straight into j->wide's interleaved layout for the
+ * AVX-512 cells (padding kernels are zeros), else into j->w. */
 static void prepare_block(struct fp16_job *j, size_t b)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth, k0 = b * WIDE_LANES;
     size_t kn = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
-    decode(ops->weight + k0 * depth, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+    const int16_t *raw = ops->weight + k0 * depth;
     for (size_t k = k0; k < k0 + kn; k++)
         j->kernel_nan[k] = has_nan(ops->weight + k * depth, used_values(ops));
-    for (size_t l = 0; j->wide.mk && l < WIDE_LANES; l++) {
-        size_t k = k0 + l, base = k0 * depth + l;
-        for (size_t i = 0; i < depth; i++) {
-            int32_t m = l < kn ? j->w.m[k * depth + i] : 0;
-            j->wide.mk[base + WIDE_LANES * i] =
-                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
-            j->wide.h[base + WIDE_LANES * i] = l < kn ? j->w.h[k * depth + i] : ZERO_HIGH;
-        }
+    if (!j->wide.mk) {
+        decode(raw, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
+        return;
     }
+    int32_t *mk = j->wide.mk + (k0 - j->k_first) * depth;
+    int8_t *wh = j->wide.h + (k0 - j->k_first) * depth;
+    for (size_t i = 0; i < depth; i++)
+        for (size_t l = 0; l < WIDE_LANES; l++) {
+            int16_t m = 0;
+            int8_t h = ZERO_HIGH;
+            if (l < kn)
+                decode_one((uint16_t)raw[l * depth + i], &m, &h);
+            mk[WIDE_LANES * i + l] =
+                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
+            wh[WIDE_LANES * i + l] = h;
+        }
 }
 
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
-    for (size_t b = worker; b * WIDE_LANES < j->ops->kernels; b += workers)
+    for (size_t b = j->k_first / WIDE_LANES + worker; b * WIDE_LANES < j->k_end; b += workers)
         prepare_block(j, b);
+}
+
+/* Kernels per pass of the AVX-512 cells, a multiple of WIDE_LANES: their
+ * interleaved copy (5 bytes a value) stays under WIDE_BYTES.  A layer of
+ * 512 kernels of 4608 values (a ResNet's last) takes three passes over its
+ * few output rows instead of holding 12 MB of kernels at once; layers with
+ * many rows have small kernels and take one. */
+#define WIDE_BYTES (4u << 20)
+static uint32_t kernels_per_pass(const struct conv_operands *ops)
+{
+    size_t per_block = (size_t)WIDE_LANES * ops->depth * (sizeof(int32_t) + sizeof(int8_t));
+    size_t fit = per_block ? WIDE_BYTES / per_block : 1;
+    size_t all = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    fit = fit < 1 ? 1 : fit;
+    return (uint32_t)((fit < all ? fit : all) * WIDE_LANES);
 }
 
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
@@ -709,17 +831,27 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
 {
     pthread_once(&shift8_once, shift8_fill);
     struct fp16_job j = {.p = p, .ops = ops, .out = out, .simd = cmac_fp16_simd()};
-    size_t n = (size_t)ops->kernels * ops->depth;
-    j.w.m = malloc(n * sizeof *j.w.m + 1);
-    j.w.h = malloc(n + 1);
     bool *kernel_nan = malloc(ops->kernels + 1u);
     j.kernel_nan = kernel_nan;
-    bool fast = j.w.m && j.w.h && kernel_nan && ops->seg_len <= CELL_MAX;
-    if (fast) {
-        if (j.simd)
-            wide_alloc(ops, &j.wide);
-        unsigned workers = dla_threads(), kblocks = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
-        dla_parallel(workers < kblocks ? workers : (kblocks ? kblocks : 1), prepare_worker, &j);
+    bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
+    uint32_t step = ops->kernels;
+    if (fast && j.simd) {
+        step = kernels_per_pass(ops);
+        wide_alloc(ops, step, &j.wide);
+    }
+    if (fast && !j.wide.mk) { /* the per-kernel cells' operands, all kernels in one pass */
+        size_t n = (size_t)ops->kernels * ops->depth;
+        step = ops->kernels;
+        j.w.m = malloc(n * sizeof *j.w.m + 1);
+        j.w.h = malloc(n + 1);
+        fast = j.w.m && j.w.h;
+    }
+    unsigned workers = dla_threads();
+    for (uint32_t k = 0; fast && k < ops->kernels; k += step) {
+        j.k_first = k;
+        j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
+        unsigned kblocks = (j.k_end - k + WIDE_LANES - 1) / WIDE_LANES;
+        dla_parallel(workers < kblocks ? workers : kblocks, prepare_worker, &j);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
@@ -748,7 +880,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     int16_t dm[4096], wm[4096];
     int8_t dh[4096], wh[4096];
     struct out_scratch sc;
-    if (!scratch_alloc(&sc, n)) {
+    if (!scratch_alloc(&sc, ops)) {
         scratch_free(&sc);
         return cacc_fp16_output(ops, a, w);
     }
@@ -756,8 +888,9 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     decode(w, n, wm, wh);
     uint32_t f;
     outputs(ops, dm, dh, wm, wh, 1, &sc, cmac_fp16_simd(), &f);
+    bool oom = sc.oom;
     scratch_free(&sc);
-    return f;
+    return oom ? cacc_fp16_output(ops, a, w) : f;
 }
 
 /* ---------------------------------------------------------------- Winograd */

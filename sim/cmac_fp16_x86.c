@@ -190,7 +190,8 @@ AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *tota
     _mm512_storeu_si512(acc, a);
 }
 
-#define AVX512_F __attribute__((target("avx512f")))
+#define AVX512_F  __attribute__((target("avx512f")))
+#define AVX512_BW __attribute__((target("avx512f,avx512bw")))
 
 /* 16 int32 lanes as two vectors of 8 int64, stored at out. */
 AVX512_F static void store_wide(int64_t *out, __m512i v)
@@ -210,22 +211,26 @@ AVX512_F static void store_wide(int64_t *out, __m512i v)
  * sums take each eight.  Only the data values that are not zero (live, their
  * offsets in the cell) are visited: a zero's products are zero and its
  * exponent sum never the largest. */
-AVX512_F static inline __attribute__((always_inline)) void
+AVX512_BW static inline __attribute__((always_inline)) void
 cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-       const int32_t *wh, const uint32_t *carry8, const uint8_t *live, uint32_t nlive,
-       uint32_t cell, int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
+       const int8_t *wh, const uint32_t *carry8, const uint8_t *live, uint32_t nlive,
+       uint32_t cell, int64_t *total, int64_t *mx, struct fp16_hard *hard)
 {
     __m512i h[64], top = _mm512_setzero_si512();
     for (uint32_t t = 0; t < nlive; t++) {
         uint32_t j = live[t];
-        h[t] = _mm512_add_epi32(_mm512_loadu_si512(wh + 16 * j), _mm512_set1_epi32(dh[j]));
+        __m512i whj = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(wh + 16 * j)));
+        h[t] = _mm512_add_epi32(whj, _mm512_set1_epi32(dh[j]));
         top = _mm512_max_epi32(top, h[t]);
     }
     const __m512i eight = _mm512_set1_epi32(8), twelve = _mm512_set1_epi32(12),
-                  span = _mm512_set1_epi32(64 - 12), one = _mm512_set1_epi32(1),
-                  low5 = _mm512_set1_epi32(31);
+                  span = _mm512_set1_epi32(32 - 12), one = _mm512_set1_epi32(1),
+                  low5 = _mm512_set1_epi32(31),
+                  slots = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
+                                                            4, 3, 2, 1, 0),
+                                           _mm512_set1_epi32((int)(16 * cell)));
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
-    uint64_t flags = 0;
+    uint32_t queued = hard->n;
     for (uint32_t t0 = 0; t0 < nlive; t0 += 8) {
         __m512i part = _mm512_setzero_si512();
         uint32_t end = nlive - t0 < 8 ? nlive : t0 + 8;
@@ -233,7 +238,9 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
             uint32_t j = live[t];
             __m512i s = _mm512_sub_epi32(top, h[t]);
             __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
-            __m512i p = _mm512_mullo_epi32(_mm512_srai_epi32(mk, 16), _mm512_set1_epi32(dm[j]));
+            /* dm[j] holds the mantissa in its high half, mk the weight's:
+             * one vpmaddwd is their exact product (the low halves meet 0) */
+            __m512i p = _mm512_madd_epi16(mk, _mm512_set1_epi32(dm[j]));
             __mmask16 easy = _mm512_cmple_epu32_mask(s, eight);
             part = _mm512_mask_add_epi32(part, easy, part, _mm512_srav_epi32(p, s));
             /* the carries of the products aligned by 8 bits */
@@ -243,10 +250,18 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
             __m512i carry =
                 _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
             part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
-            /* aligned by 12 to 60 bits (a zero weight's "alignment" is 72 or more) */
+            /* aligned by 12 to 28 bits, queued for the Booth array (further
+             * gives 0; a zero weight's "alignment" is 72 or more): whole
+             * vectors stored, the next ones overwrite past the count */
             __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
-            rest[j] = more;
-            flags |= (uint64_t)(more != 0) << j;
+            if (more) {
+                _mm512_storeu_si512(hard->w + queued,
+                                    _mm512_maskz_compress_epi32(more, _mm512_srai_epi32(mk, 16)));
+                _mm512_storeu_si512(hard->shift + queued, _mm512_maskz_compress_epi32(more, s));
+                _mm512_storeu_si512(hard->cell + queued, _mm512_maskz_compress_epi32(more, slots));
+                _mm512_storeu_si512(hard->d + queued, _mm512_set1_epi32(dm[j] >> 16));
+                queued += (uint32_t)__builtin_popcount(more);
+            }
         }
         lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));
         hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));
@@ -254,24 +269,30 @@ cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *w
     _mm512_storeu_si512(total + 16 * cell, lo);
     _mm512_storeu_si512(total + 16 * cell + 8, hi);
     store_wide(mx + 16 * cell, top);
-    flagged[cell] = flags;
+    hard->n = queued;
 }
 
-AVX512_F void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm,
-                                       const int32_t *dh, const int32_t *dk, const uint8_t *live,
-                                       const uint8_t *nlive, const int32_t *wmk, const int32_t *wh,
-                                       const uint32_t *carry8, int64_t *total, int64_t *mx,
-                                       uint16_t *rest, uint64_t *flagged)
+AVX512_BW uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                            const int32_t *dm, const int32_t *dh,
+                                            const int32_t *dk, const uint8_t *live,
+                                            const uint8_t *nlive, const int32_t *wmk,
+                                            const int8_t *wh, const uint32_t *carry8,
+                                            int64_t *total, int64_t *mx, struct fp16_hard *hard)
 {
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
         for (uint32_t t = 0; t < ops->taps; t++, cells++) {
+            if (cells < first)
+                continue;
+            if ((uint64_t)hard->n + 16u * nlive[cells] + 16u > hard->cap)
+                return cells;
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,
-                   nlive[cells], cells, total, mx, rest + off, flagged);
+                   nlive[cells], cells, total, mx, hard);
         }
     }
+    return cells;
 }
 
 #else
@@ -283,13 +304,14 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
-                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
-                              const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged)
+uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
+                                  const int8_t *wh, const uint32_t *carry8, int64_t *total,
+                                  int64_t *mx, struct fp16_hard *hard)
 {
-    (void)ops, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
-        (void)carry8, (void)total, (void)mx, (void)rest, (void)flagged;
+    (void)ops, (void)first, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
+        (void)carry8, (void)total, (void)mx, (void)hard;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -280,22 +280,40 @@ int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t
  * + l), as acc_add_lane in cmac_fp16.c, with AVX-512F/CD. */
 void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
                                 uint32_t stride, uint64_t acc[8]);
-/* The cells of one row against 16 kernels with AVX-512F: dm, dh the row's
- * decoded values (32-bit), dk their rows of carry8 (16 x (sign << 8 | low
- * byte of the magnitude)), live the offsets of a cell's nonzero values in
- * it (from the cell's first value on; nlive[c] of them for cell c); wmk, wh
- * the kernels' interleaved (value i of kernel l at 16 * i + l; wmk =
- * mantissa << 16 | sign << 8 | low byte of the magnitude); carry8 the Booth
- * carries of products aligned by 8 bits, 512 bits per data sign and low
- * byte, indexed by the weight's low 9 bits.  Cell c of kernel l gets its
- * exponent in mx[16 * c + l] and in total[16 * c + l] the sum of its
- * products aligned by 0, 4 or 8 bits; rest[i] flags the kernels whose
- * product with value i is aligned by 12 bits or more (left out), flagged[c]
- * the cell's values with such a product (bit j for its value j). */
-void cmac_fp16_cells16_avx512(const struct conv_operands *ops, const int32_t *dm, const int32_t *dh,
-                              const int32_t *dk, const uint8_t *live, const uint8_t *nlive,
-                              const int32_t *wmk, const int32_t *wh, const uint32_t *carry8,
-                              int64_t *total, int64_t *mx, uint16_t *rest, uint64_t *flagged);
+/* Products the fast fp16 cells leave to the Booth array (aligned by 12
+ * bits or more): signed mantissas, the alignment and the slot of the cell's
+ * sum they add to; r their results; room for cap of them (it grows: a row
+ * rarely has more than a few percent). */
+struct fp16_hard {
+    uint32_t n, cap;
+    int32_t *w, *d;
+    uint32_t *shift, *cell;
+    int32_t *r;
+};
+/* The cells of one row against 16 kernels with AVX-512F/BW: dm, dh the row's
+ * decoded values (32-bit, the mantissa in dm's high half), dk their rows of
+ * carry8 (16 x (sign << 8 | low byte of the magnitude)), live the offsets of
+ * a cell's nonzero values in it (from the cell's first value on; nlive[c] of
+ * them for cell c); wmk, wh the kernels' interleaved (value i of kernel l at
+ * 16 * i + l; wmk = mantissa << 16 | sign << 8 | low byte of the magnitude);
+ * carry8 the Booth carries of products aligned by 8 bits, 512 bits per data
+ * sign and low byte, indexed by the weight's low 9 bits.  Cell c of kernel l
+ * gets its exponent in mx[16 * c + l] and in total[16 * c + l] the sum of its
+ * products aligned by 0, 4 or 8 bits; the products aligned by 12 to 28 bits
+ * are appended to hard (slot 16 * c + l); those aligned further give 0. */
+/* Cells from first on; returns the cell it stopped at (every cell done: the
+ * row's count of them) when the queue lacked room for 16 x that cell's
+ * nonzero values plus 16 (the caller grows it and calls again from there). */
+uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
+                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
+                                  const int8_t *wh, const uint32_t *carry8, int64_t *total,
+                                  int64_t *mx, struct fp16_hard *hard);
+/* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
+ * bit l of the result set when lane l qualified and acc[l] is CACC's result
+ * (for the test against the reference). */
+uint32_t cmac_fp16_acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells,
+                             uint64_t acc[8]);
 /* cmac_fp16.c: the same adds the way the current host runs them (for the test). */
 void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells, uint64_t acc[8]);
 

@@ -381,6 +381,17 @@ enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, co
     return st;
 }
 
+enum mem_status dla_mem_write_from(struct dla *d, enum dla_space s, const struct dla_mem *src,
+                                   uint64_t addr, uint64_t len)
+{
+    enum mem_status st = mem_copy_from(d->mem[s], src, addr, len);
+    if (st == MEM_OK) {
+        d->client_bytes[DLA_C_HOST] += len;
+        d->client_transactions[DLA_C_HOST]++;
+    }
+    return st;
+}
+
 enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf, size_t len)
 {
     return mem_read(d->mem[s], addr, buf, len);

@@ -290,6 +290,11 @@ struct dla_mem *dla_memory(struct dla *d, enum dla_space s);
 enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, const void *buf,
                               size_t len);
 enum mem_status dla_mem_read(struct dla *d, enum dla_space s, uint64_t addr, void *buf, size_t len);
+/* A host write of the bytes src holds at [addr, addr + len) (a memory image
+ * kept from an earlier load), counted as dla_mem_write counts it; whole pages
+ * are shared with src rather than copied (mem_copy_from). */
+enum mem_status dla_mem_write_from(struct dla *d, enum dla_space s, const struct dla_mem *src,
+                                   uint64_t addr, uint64_t len);
 /* Cumulative bytes and transactions per client over the whole run. */
 uint64_t dla_client_bytes(const struct dla *d, enum dla_client c);
 uint64_t dla_client_transactions(const struct dla *d, enum dla_client c);
@@ -358,5 +363,13 @@ struct dla_snapshot;
 struct dla_snapshot *dla_snapshot_take(const struct dla *d);
 void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s);
 void dla_snapshot_free(struct dla_snapshot *s);
+/* Bytes the snapshot holds of its own besides what it shares with the model
+ * (memory pages, CBUF banks, layer records): the packed plain state. */
+size_t dla_snapshot_bytes(const struct dla_snapshot *s);
+/* The memory the snapshot holds besides the live model d's: its own bytes
+ * and the memory pages, CBUF banks and layer records d has overwritten since
+ * (each divided among the snapshots still sharing it, so that the sum over
+ * all snapshots is what they hold together). */
+size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *d);
 
 #endif

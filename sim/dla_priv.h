@@ -284,6 +284,10 @@ struct dla_layer *layer_at(struct dla *d, int32_t index);
 /* Share src's layer records with dst (a checkpoint); free d's records. */
 bool layers_share(struct dla *dst, const struct dla *src);
 void layers_release(struct dla *d);
+/* Bytes of a chunk table (a checkpoint's) and of its chunks live does not
+ * hold, each divided among the tables sharing it (as mem_bytes_apart). */
+size_t layers_bytes_apart(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks,
+                          const struct dla *live);
 int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */
@@ -360,6 +364,12 @@ extern const struct dla_unit_hooks csc_hooks, cmac_a_hooks, cmac_b_hooks;
 /* CBUF (cbuf.c) */
 struct cbuf *cbuf_create(const struct dla_config *cfg);
 struct cbuf *cbuf_clone(const struct cbuf *c);
+/* Whether a and b (a clone of one another) hold bank's bytes in one shared
+ * block: the bank was not written by either since the clone. */
+bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank);
+/* Bytes of c's banks live does not hold, each divided among the clones
+ * sharing it (as mem_bytes_apart). */
+size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live);
 void cbuf_destroy(struct cbuf *c);
 void cbuf_reset(struct cbuf *c);
 size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max);

@@ -9,7 +9,7 @@
  * checkpoint shares every chunk with the live model; the model copies a chunk
  * before it writes a record in it (layer_at).  A checkpoint thus costs a
  * pointer per chunk instead of a copy of every layer of the run so far. */
-#define LAYER_CHUNK 64
+#define LAYER_CHUNK 8
 
 struct layer_chunk {
     unsigned refs;
@@ -49,6 +49,16 @@ bool layers_share(struct dla *dst, const struct dla *src)
     dst->n_chunks = dst->cap_chunks = src->n_chunks;
     dst->n_layers = src->n_layers;
     return true;
+}
+
+size_t layers_bytes_apart(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks,
+                          const struct dla *live)
+{
+    size_t n = cap_chunks * sizeof *chunks;
+    for (size_t i = 0; i < n_chunks; i++)
+        if (i >= live->n_chunks || live->layer_chunks[i] != chunks[i])
+            n += sizeof(struct layer_chunk) / chunks[i]->refs;
+    return n;
 }
 
 /* The chunk of a record, unshared for writing. */

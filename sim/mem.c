@@ -1,15 +1,28 @@
 /* Sparse memory: an open-addressing hash table from page number to a
- * reference-counted page.  A page shared with a clone is copied before it is
- * written (copy on write). */
+ * reference-counted page, itself a table of reference-counted blocks of
+ * MEM_BLOCK_SIZE bytes.  Copy on write works at both levels: a clone shares
+ * the pages; writing a shared page copies its table of block pointers (the
+ * blocks stay shared) and then only the block written.  A checkpoint thus
+ * keeps 4 KiB for an activation written after it, not the 64 KiB page it
+ * lies in.  A block never written is no block (zeros). */
 #include "mem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define MEM_BLOCKS (MEM_PAGE_SIZE / MEM_BLOCK_SIZE)
+
+struct block {
+    unsigned refs;
+    uint8_t bytes[MEM_BLOCK_SIZE];
+};
+
 struct page {
     unsigned refs;
-    uint8_t bytes[MEM_PAGE_SIZE];
+    struct block *blk[MEM_BLOCKS]; /* NULL: zeros */
 };
+
+static const uint8_t zeros[MEM_BLOCK_SIZE];
 
 struct slot {
     uint64_t pno;      /* page number */
@@ -50,10 +63,19 @@ struct dla_mem *mem_create(const char *name, unsigned addr_bits, uint64_t budget
     return m;
 }
 
+static void block_release(struct block *b)
+{
+    if (b && --b->refs == 0)
+        free(b);
+}
+
 static void page_release(struct page *p)
 {
-    if (p && --p->refs == 0)
-        free(p);
+    if (!p || --p->refs > 0)
+        return;
+    for (unsigned i = 0; i < MEM_BLOCKS; i++)
+        block_release(p->blk[i]);
+    free(p);
 }
 
 void mem_clear(struct dla_mem *m)
@@ -139,23 +161,28 @@ static bool grow(struct dla_mem *m)
     return true;
 }
 
-/* The page for writing: created if absent, unshared if shared.  NULL when the
- * budget or the allocator refuses. */
+/* An empty slot for a new page pno (not resident), within the budget and
+ * the table's load factor.  NULL when the budget or the allocator refuses. */
+static struct slot *slot_for_new(struct dla_mem *m, uint64_t pno)
+{
+    if ((uint64_t)(m->used + 1) * MEM_PAGE_SIZE > m->budget)
+        return NULL;
+    if ((m->used + 1) * 4 > m->cap * 3 && !grow(m))
+        return NULL;
+    return find_slot(m, pno);
+}
+
+/* The page for writing: created if absent, unshared if shared (its block
+ * table copied, the blocks still shared).  NULL when the budget or the
+ * allocator refuses. */
 static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
 {
     struct slot *s = find_slot(m, pno);
     if (s->page && s->page->refs == 1)
         return s->page;
     if (!s->page) {
-        if ((uint64_t)(m->used + 1) * MEM_PAGE_SIZE > m->budget)
-            return NULL;
-        if ((m->used + 1) * 4 > m->cap * 3) {
-            if (!grow(m))
-                return NULL;
-            s = find_slot(m, pno);
-        }
-        struct page *p = calloc(1, sizeof *p);
-        if (!p)
+        struct page *p;
+        if (!(s = slot_for_new(m, pno)) || !(p = calloc(1, sizeof *p)))
             return NULL;
         p->refs = 1;
         s->pno = pno;
@@ -166,27 +193,58 @@ static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
     struct page *copy = malloc(sizeof *copy);
     if (!copy)
         return NULL;
-    memcpy(copy->bytes, s->page->bytes, MEM_PAGE_SIZE);
+    *copy = *s->page;
     copy->refs = 1;
-    s->page->refs--;
+    for (unsigned i = 0; i < MEM_BLOCKS; i++)
+        if (copy->blk[i])
+            copy->blk[i]->refs++;
+    page_release(s->page);
     s->page = copy;
     return copy;
 }
 
-/* The piece of [addr, addr + len) that lies in addr's page: mem_read,
+/* Block i of an unshared page for writing: created (zeros) if absent,
+ * copied if shared.  NULL when the allocator refuses. */
+static uint8_t *block_for_write(struct page *p, unsigned i)
+{
+    struct block *b = p->blk[i];
+    if (b && b->refs == 1)
+        return b->bytes;
+    struct block *own = malloc(sizeof *own);
+    if (!own)
+        return NULL;
+    if (b)
+        memcpy(own->bytes, b->bytes, MEM_BLOCK_SIZE);
+    else
+        memset(own->bytes, 0, MEM_BLOCK_SIZE);
+    own->refs = 1;
+    block_release(b);
+    p->blk[i] = own;
+    return own->bytes;
+}
+
+/* A page's block i for reading (zeros when absent). */
+static const uint8_t *block_bytes(const struct page *p, unsigned i)
+{
+    return p && p->blk[i] ? p->blk[i]->bytes : zeros;
+}
+
+/* The piece of [addr, addr + len) that lies in addr's block: mem_read,
  * mem_write and mem_fill walk their range one piece at a time. */
 struct piece {
     uint64_t pno; /* page number */
-    size_t off;   /* offset of addr in the page */
-    size_t n;     /* bytes up to the page's end or the range's */
+    unsigned blk; /* block in the page */
+    size_t off;   /* offset of addr in the block */
+    size_t n;     /* bytes up to the block's end or the range's */
 };
 
 static struct piece piece_at(uint64_t addr, uint64_t len)
 {
     struct piece pc;
     pc.pno = addr >> MEM_PAGE_SHIFT;
-    pc.off = (size_t)(addr & (MEM_PAGE_SIZE - 1));
-    pc.n = MEM_PAGE_SIZE - pc.off;
+    pc.blk = (unsigned)((addr & (MEM_PAGE_SIZE - 1)) >> MEM_BLOCK_SHIFT);
+    pc.off = (size_t)(addr & (MEM_BLOCK_SIZE - 1));
+    pc.n = MEM_BLOCK_SIZE - pc.off;
     if (pc.n > len)
         pc.n = (size_t)len;
     return pc;
@@ -199,11 +257,7 @@ enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size
     uint8_t *out = buf;
     while (len) {
         struct piece pc = piece_at(addr, len);
-        const struct page *p = page_lookup(m, pc.pno);
-        if (p)
-            memcpy(out, p->bytes + pc.off, pc.n);
-        else
-            memset(out, 0, pc.n);
+        memcpy(out, block_bytes(page_lookup(m, pc.pno), pc.blk) + pc.off, pc.n);
         out += pc.n;
         addr += pc.n;
         len -= pc.n;
@@ -219,9 +273,10 @@ enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, siz
     while (len) {
         struct piece pc = piece_at(addr, len);
         struct page *p = page_for_write(m, pc.pno);
-        if (!p)
+        uint8_t *b = p ? block_for_write(p, pc.blk) : NULL;
+        if (!b)
             return MEM_OVER_BUDGET;
-        memcpy(p->bytes + pc.off, in, pc.n);
+        memcpy(b + pc.off, in, pc.n);
         in += pc.n;
         addr += pc.n;
         len -= pc.n;
@@ -255,22 +310,92 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
     if (!mem_in_range(m, addr, len))
         return MEM_OUT_OF_RANGE;
     while (len) {
-        struct piece pc = piece_at(addr, len);
-        struct slot *s = find_slot(m, pc.pno);
-        if (byte == 0 && !s->page) {
-            /* already zero */
-        } else if (byte == 0 && pc.n == MEM_PAGE_SIZE) {
+        uint64_t in_page = addr & (MEM_PAGE_SIZE - 1), n;
+        struct slot *s = find_slot(m, addr >> MEM_PAGE_SHIFT);
+        if (byte == 0 && !s->page) { /* already zero */
+            n = MEM_PAGE_SIZE - in_page < len ? MEM_PAGE_SIZE - in_page : len;
+        } else if (byte == 0 && in_page == 0 && len >= MEM_PAGE_SIZE) {
             drop_page(m, s);
+            n = MEM_PAGE_SIZE;
         } else {
+            struct piece pc = piece_at(addr, len);
             struct page *p = page_for_write(m, pc.pno);
             if (!p)
                 return MEM_OVER_BUDGET;
-            memset(p->bytes + pc.off, byte, pc.n);
+            if (byte == 0 && pc.n == MEM_BLOCK_SIZE) { /* a whole block of zeros: none */
+                block_release(p->blk[pc.blk]);
+                p->blk[pc.blk] = NULL;
+            } else if (byte != 0 || p->blk[pc.blk]) {
+                uint8_t *b = block_for_write(p, pc.blk);
+                if (!b)
+                    return MEM_OVER_BUDGET;
+                memset(b + pc.off, byte, pc.n);
+            }
+            n = pc.n;
+        }
+        addr += n;
+        len -= n;
+    }
+    return MEM_OK;
+}
+
+/* Page pno of m becomes src's page `from` (shared). */
+static enum mem_status share_page(struct dla_mem *m, uint64_t pno, struct page *from)
+{
+    struct slot *s = find_slot(m, pno);
+    if (s->page == from)
+        return MEM_OK;
+    if (s->page)
+        page_release(s->page);
+    else if ((s = slot_for_new(m, pno)) != NULL)
+        m->used++;
+    else
+        return MEM_OVER_BUDGET;
+    s->pno = pno;
+    s->page = from;
+    from->refs++;
+    return MEM_OK;
+}
+
+enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint64_t addr,
+                              uint64_t len)
+{
+    if (!mem_in_range(m, addr, len) || !mem_in_range(src, addr, len))
+        return MEM_OUT_OF_RANGE;
+    while (len) {
+        struct page *from = find_slot(src, addr >> MEM_PAGE_SHIFT)->page;
+        if (from && (addr & (MEM_PAGE_SIZE - 1)) == 0 && len >= MEM_PAGE_SIZE) {
+            if (share_page(m, addr >> MEM_PAGE_SHIFT, from) != MEM_OK)
+                return MEM_OVER_BUDGET;
+            addr += MEM_PAGE_SIZE;
+            len -= MEM_PAGE_SIZE;
+            continue;
+        }
+        struct piece pc = piece_at(addr, len);
+        if (pc.n == MEM_BLOCK_SIZE) { /* a whole block: shared (or none, for zeros) */
+            struct block *fb = from ? from->blk[pc.blk] : NULL;
+            struct page *p = page_for_write(m, pc.pno);
+            if (!p)
+                return MEM_OVER_BUDGET;
+            if (p->blk[pc.blk] != fb) {
+                block_release(p->blk[pc.blk]);
+                p->blk[pc.blk] = fb;
+                if (fb)
+                    fb->refs++;
+            }
+        } else if (mem_write(m, addr, block_bytes(from, pc.blk) + pc.off, pc.n) != MEM_OK) {
+            return MEM_OVER_BUDGET;
         }
         addr += pc.n;
         len -= pc.n;
     }
     return MEM_OK;
+}
+
+bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr)
+{
+    const struct page *p = page_lookup(a, addr >> MEM_PAGE_SHIFT);
+    return p && p == page_lookup(b, addr >> MEM_PAGE_SHIFT);
 }
 
 enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len)
@@ -287,6 +412,24 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
 uint64_t mem_resident_bytes(const struct dla_mem *m)
 {
     return (uint64_t)m->used * MEM_PAGE_SIZE;
+}
+
+uint64_t mem_bytes_apart(const struct dla_mem *m, const struct dla_mem *live)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->cap; i++) {
+        const struct page *p = m->slots[i].page, *lp;
+        if (!p || (lp = page_lookup(live, m->slots[i].pno)) == p)
+            continue;
+        /* a block held by k tables, each shared by its own clones: each of
+         * those clones gets 1/k of it divided among the table's holders, so
+         * the shares add up to the block */
+        n += sizeof *p / p->refs;
+        for (unsigned k = 0; k < MEM_BLOCKS; k++)
+            if (p->blk[k] && (!lp || lp->blk[k] != p->blk[k]))
+                n += sizeof *p->blk[k] / ((uint64_t)p->blk[k]->refs * p->refs);
+    }
+    return n;
 }
 
 const char *mem_status_str(enum mem_status s)
@@ -321,8 +464,14 @@ void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base,
         if (m->slots[i].page)
             pnos[n++] = m->slots[i].pno;
     qsort(pnos, n, sizeof *pnos, cmp_u64);
-    for (size_t i = 0; i < n; i++)
-        if (!fn(ctx, pnos[i] << MEM_PAGE_SHIFT, page_lookup(m, pnos[i])->bytes))
+    uint8_t *bytes = malloc(MEM_PAGE_SIZE); /* each page gathered from its blocks */
+    for (size_t i = 0; bytes && i < n; i++) {
+        const struct page *p = page_lookup(m, pnos[i]);
+        for (unsigned k = 0; k < MEM_BLOCKS; k++)
+            memcpy(bytes + (size_t)k * MEM_BLOCK_SIZE, block_bytes(p, k), MEM_BLOCK_SIZE);
+        if (!fn(ctx, pnos[i] << MEM_PAGE_SHIFT, bytes))
             break;
+    }
+    free(bytes);
     free(pnos);
 }

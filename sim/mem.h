@@ -1,7 +1,8 @@
 /* Sparse, bounded simulated memory: one instance per address space (DRAM
  * behind MCIF, CV-SRAM behind CVIF).  Bytes never written read as zero.
- * Pages are reference counted and copied on write, so mem_clone() is cheap
- * and checkpoints of a whole run cost only the pages that later change. */
+ * Pages, and the 4 KiB blocks they are made of, are reference counted and
+ * copied on write, so mem_clone() is cheap and checkpoints of a whole run
+ * cost only the blocks that later change. */
 #ifndef DLA_MEM_H
 #define DLA_MEM_H
 
@@ -11,6 +12,9 @@
 
 #define MEM_PAGE_SHIFT 16
 #define MEM_PAGE_SIZE  (1u << MEM_PAGE_SHIFT)
+/* the unit of copy on write inside a page */
+#define MEM_BLOCK_SHIFT 12
+#define MEM_BLOCK_SIZE  (1u << MEM_BLOCK_SHIFT)
 
 enum mem_status {
     MEM_OK = 0,
@@ -33,6 +37,14 @@ bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len);
 enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len);
 enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len);
 enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len);
+/* Copy len bytes at addr from src (another space or a clone) into m, as
+ * mem_write of src's bytes would; whole pages src holds are shared with it
+ * (copy on write) instead of copied. */
+enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint64_t addr,
+                              uint64_t len);
+/* Whether the page holding addr is the same page (shared, not a copy) in a and
+ * b: a page written since a clone is no longer shared. */
+bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr);
 /* Whether len bytes at addr are within the space's range and, if every page
  * they touch were new, within its budget: for sizes read from a file,
  * checked before anything is allocated or written.  Allocates nothing. */
@@ -42,10 +54,16 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
 void mem_clear(struct dla_mem *m);
 
 uint64_t mem_resident_bytes(const struct dla_mem *m);
+/* Resident bytes of m's pages that live (the model m was cloned from) does
+ * not hold, each divided among the clones sharing it: summed over a set of
+ * clones, the memory they hold besides the live model's. */
+uint64_t mem_bytes_apart(const struct dla_mem *m, const struct dla_mem *live);
 const char *mem_status_str(enum mem_status s);
 
 /* Iterate resident pages in address order: calls fn(page_base, bytes) for each;
- * stops early when fn returns false. */
+ * stops early when fn returns false.  The bytes are gathered for the call
+ * (valid during it only); whether two memories share a page is
+ * mem_page_shared's question. */
 void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base, const uint8_t *p),
                    void *ctx);
 

@@ -1,14 +1,81 @@
-/* Checkpoints: a deep copy of the model's state.  Memories share pages with
- * the live model until either side writes them, so a checkpoint costs little
- * more than the registers, CBUF and the layer records. */
+/* Checkpoints: a deep copy of the model's state.  Memories, CBUF banks and
+ * layer records share their blocks with the live model until either side
+ * writes them, and the plain fields (register files, idle pipes, tables:
+ * 70 KiB, mostly zeros) are kept packed: only the blocks of bytes that are
+ * not all zero.  A checkpoint thus costs a few KiB plus what changes after
+ * it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dla_priv.h"
 
+#define PACK_BLOCK 64 /* bytes of struct dla per bit of the packed form's map */
+#define PACK_BLOCKS ((sizeof(struct dla) + PACK_BLOCK - 1) / PACK_BLOCK)
+
+/* struct dla with its all-zero blocks left out: bit i of map set when block i
+ * is stored, the stored blocks in order in bytes[].  own_bytes: what the
+ * snapshot holds besides its shared parts (the packed state, pipeline
+ * buffers), counted when it is taken. */
 struct dla_snapshot {
-    struct dla state; /* listeners are not part of it */
+    size_t own_bytes;
+    const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_bytes_apart */
+    const struct cbuf *cbuf;
+    struct layer_chunk *const *chunks;
+    size_t n_chunks, cap_chunks;
+    uint64_t map[(PACK_BLOCKS + 63) / 64];
+    uint8_t bytes[]; /* listeners are not part of it */
 };
+
+static bool block_is_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+static size_t block_len(size_t i)
+{
+    size_t left = sizeof(struct dla) - i * PACK_BLOCK;
+    return left < PACK_BLOCK ? left : PACK_BLOCK;
+}
+
+static struct dla_snapshot *pack(const struct dla *d)
+{
+    const uint8_t *src = (const uint8_t *)d;
+    uint64_t map[(PACK_BLOCKS + 63) / 64] = {0};
+    size_t stored = 0;
+    for (size_t i = 0; i < PACK_BLOCKS; i++)
+        if (!block_is_zero(src + i * PACK_BLOCK, block_len(i))) {
+            map[i / 64] |= 1ull << (i % 64);
+            stored += block_len(i);
+        }
+    struct dla_snapshot *s = malloc(sizeof *s + stored);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    memcpy(s->map, map, sizeof map);
+    uint8_t *out = s->bytes;
+    for (size_t i = 0; i < PACK_BLOCKS; i++)
+        if (map[i / 64] >> (i % 64) & 1) {
+            memcpy(out, src + i * PACK_BLOCK, block_len(i));
+            out += block_len(i);
+        }
+    return s;
+}
+
+static void unpack(const struct dla_snapshot *s, struct dla *d)
+{
+    uint8_t *dst = (uint8_t *)d;
+    const uint8_t *in = s->bytes;
+    for (size_t i = 0; i < PACK_BLOCKS; i++)
+        if (s->map[i / 64] >> (i % 64) & 1) {
+            memcpy(dst + i * PACK_BLOCK, in, block_len(i));
+            in += block_len(i);
+        } else {
+            memset(dst + i * PACK_BLOCK, 0, block_len(i));
+        }
+}
 
 static bool clone_array(void **dst, const void *src, size_t n, size_t size)
 {
@@ -71,23 +138,46 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
 
 struct dla_snapshot *dla_snapshot_take(const struct dla *d)
 {
-    struct dla_snapshot *s = malloc(sizeof *s);
-    if (!s)
+    struct dla *state = malloc(sizeof *state);
+    if (!state)
         return NULL;
-    s->state = *d;
-    s->state.n_listeners = 0;
-    if (!clone_owned(&s->state, d)) {
-        dla_free_owned(&s->state);
-        free(s);
+    *state = *d;
+    state->n_listeners = 0;
+    memset(state->listeners, 0, sizeof state->listeners);
+    memset(state->listener_handle, 0, sizeof state->listener_handle);
+    struct dla_snapshot *s = clone_owned(state, d) ? pack(state) : NULL;
+    if (!s) {
+        dla_free_owned(state);
+        free(state);
         return NULL;
     }
+    s->own_bytes = dla_snapshot_bytes(s) + state->cap_sched * sizeof *state->sched;
+    for (int i = 0; i < DLA_MAX_PIPES; i++) {
+        const struct dla_pipe *p = &state->pipe[i];
+        s->own_bytes += p->cap_writes * sizeof *p->writes + p->cap_xfers * sizeof *p->xfers;
+        for (size_t w = 0; w < p->n_writes; w++)
+            s->own_bytes += p->writes[w].cap;
+    }
+    for (int m = 0; m < DLA_SPACE_COUNT; m++)
+        s->mem[m] = state->mem[m];
+    s->cbuf = state->cbuf;
+    s->chunks = state->layer_chunks;
+    s->n_chunks = state->n_chunks;
+    s->cap_chunks = state->cap_chunks;
+    free(state);
     return s;
 }
 
 void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s)
 {
-    struct dla fresh = s->state;
-    if (!clone_owned(&fresh, &s->state))
+    struct dla *saved = malloc(sizeof *saved);
+    if (!saved)
+        abort(); /* as below: a restore that cannot happen must not leave half a state */
+    unpack(s, saved);
+    struct dla fresh = *saved;
+    bool ok = clone_owned(&fresh, saved);
+    free(saved);
+    if (!ok)
         abort(); /* a checkpoint we cannot copy back is lost state; do not continue half-restored */
     /* listeners survive a restore */
     fresh.n_listeners = d->n_listeners;
@@ -102,6 +192,31 @@ void dla_snapshot_free(struct dla_snapshot *s)
 {
     if (!s)
         return;
-    dla_free_owned(&s->state);
+    struct dla *state = malloc(sizeof *state);
+    if (state) {
+        unpack(s, state);
+        dla_free_owned(state);
+    }
+    /* without room to unpack, the owned parts leak rather than corrupt */
+    free(state);
     free(s);
+}
+
+size_t dla_snapshot_bytes(const struct dla_snapshot *s)
+{
+    size_t n = sizeof *s;
+    for (size_t i = 0; i < PACK_BLOCKS; i++)
+        if (s->map[i / 64] >> (i % 64) & 1)
+            n += block_len(i);
+    return n;
+}
+
+size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *live)
+{
+    size_t n = s->own_bytes + cbuf_bytes_apart(s->cbuf, live->cbuf) +
+               layers_bytes_apart(s->chunks, s->n_chunks, s->cap_chunks, live);
+    for (int m = 0; m < DLA_SPACE_COUNT; m++)
+        if (s->mem[m] && live->mem[m])
+            n += (size_t)mem_bytes_apart(s->mem[m], live->mem[m]);
+    return n;
 }

@@ -6,10 +6,19 @@
 #include <string.h>
 
 #include "breakpoints.h"
+#include "mem.h"
 #include "proglog.h"
 #include "trace_ring.h"
 
 #define DEFAULT_MAX_STATES 24
+/* Saved states also stay within a memory budget, a quarter of the network's
+ * working set (simulated memory resident) but never under MIN_BUDGET: what a
+ * state costs is what the run has overwritten since (memory pages, CBUF
+ * banks, layer records), a few MB each on a ResNet. */
+#define MIN_BUDGET (2u << 20)
+/* The start, the newest and the one before it stay whatever they cost, so
+ * that one "back" from the end never replays. */
+#define MIN_STATES 3
 
 struct boundary {
     struct checkpoint_info info;
@@ -21,6 +30,7 @@ struct boundary {
 
 struct checkpoints {
     size_t max_states;
+    uint64_t budget; /* bytes; 0: the default (see MIN_BUDGET) */
     size_t n, cap;
     struct boundary *b;
     struct session *s;
@@ -108,11 +118,44 @@ static size_t cheapest_middle(const struct checkpoints *c)
     return best;
 }
 
+void cps_set_budget(struct checkpoints *c, uint64_t bytes)
+{
+    c->budget = bytes;
+}
+
+static uint64_t budget(const struct checkpoints *c)
+{
+    if (c->budget)
+        return c->budget;
+    struct dla *d = session_dla(c->s);
+    uint64_t working_set = 0;
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        if (dla_memory(d, (enum dla_space)s))
+            working_set += mem_resident_bytes(dla_memory(d, (enum dla_space)s));
+    return working_set / 4 > MIN_BUDGET ? working_set / 4 : MIN_BUDGET;
+}
+
+uint64_t cps_bytes(const struct checkpoints *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->b[i].state)
+            n += session_state_bytes(c->b[i].state, c->s);
+    return n;
+}
+
+static bool over_limits(const struct checkpoints *c, size_t stored)
+{
+    if (stored > c->max_states)
+        return true;
+    return stored > MIN_STATES && cps_bytes(c) > budget(c);
+}
+
 /* Keep memory bounded: drop saved states between the first and the last;
  * those boundaries stay reachable by replaying. */
 static void thin_out(struct checkpoints *c)
 {
-    for (size_t stored = cps_stored(c); stored > c->max_states && stored > 2; stored--) {
+    for (size_t stored = cps_stored(c); stored > 2 && over_limits(c, stored); stored--) {
         size_t i = cheapest_middle(c);
         if (!i)
             break;

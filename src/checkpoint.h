@@ -29,6 +29,12 @@ struct checkpoints;
 
 /* max_states: saved states kept at most (0: default). */
 struct checkpoints *cps_create(size_t max_states);
+/* Memory the saved states may hold (session_state_bytes summed); beyond it
+ * states are thinned out as beyond max_states, down to three.  0: a quarter
+ * of the network's working set, at least 2 MiB. */
+void cps_set_budget(struct checkpoints *c, uint64_t bytes);
+/* What the saved states hold now. */
+uint64_t cps_bytes(const struct checkpoints *c);
 void cps_destroy(struct checkpoints *c);
 
 /* Follow a session from its current point (taken as boundary 0 when it has not

@@ -406,8 +406,11 @@ static enum cmd_status do_info_checkpoints(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    cmd_print(d, "%zu layer boundaries, %zu saved states (others are replayed when needed)",
-              cps_count(d->cps), cps_stored(d->cps));
+    cmd_print(d,
+              "%zu layer boundaries, %zu saved states holding %llu KiB besides the live model "
+              "(others are replayed when needed)",
+              cps_count(d->cps), cps_stored(d->cps),
+              (unsigned long long)((cps_bytes(d->cps) + 1023) / 1024));
     struct checkpoint_info ci;
     for (size_t i = 0; cps_get(d->cps, i, &ci); i++)
         cmd_print(d, "  boundary %-4llu cycle %-10llu after %llu writes%s",

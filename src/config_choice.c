@@ -32,7 +32,7 @@ static const struct dla_config *exported_config(const char *file)
 /* What the file tells; false when it tells nothing (or cannot be read: the
  * driver then reports why). */
 static bool detect(const char *path, enum trace_kind kind, const char *file,
-                   struct cfg_detection *det)
+                   struct cfg_detection *det, struct loadable **parsed)
 {
     char err[512];
     if (kind == TRACE_TXN)
@@ -43,12 +43,22 @@ static bool detect(const char *path, enum trace_kind kind, const char *file,
     if (!l)
         return false;
     config_detect_loadable(l, det);
-    loadable_free(l);
+    if (parsed)
+        *parsed = l;
+    else
+        loadable_free(l);
     return det->evidence;
 }
 
 const struct dla_config *config_choose(const char *path, const struct dla_config *asked,
                                        struct report *rep, char *err, size_t errlen)
+{
+    return config_choose_parsed(path, asked, rep, NULL, err, errlen);
+}
+
+static const struct dla_config *choose(const char *path, const struct dla_config *asked,
+                                       struct report *rep, struct loadable **parsed, char *err,
+                                       size_t errlen)
 {
     char file[4096], name[256], line[600];
     enum trace_kind kind = trace_detect(path, file, sizeof file);
@@ -71,7 +81,7 @@ const struct dla_config *config_choose(const char *path, const struct dla_config
         return c;
     }
     struct cfg_detection det;
-    if (exported || !detect(path, kind, file, &det))
+    if (exported || !detect(path, kind, file, &det, parsed))
         return asked ? asked : dla_config_default();
     path_last_component(kind == TRACE_TXN ? file : path, name, sizeof name);
     const char *verb = kind == TRACE_TXN ? "written for" : "compiled for";
@@ -88,4 +98,19 @@ const struct dla_config *config_choose(const char *path, const struct dla_config
     config_detection_line(&det, name, verb, line, sizeof line);
     report_msg(rep, REPORT_INFO, "%s", line); /* -q leaves it out */
     return best->cfg;
+}
+
+const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,
+                                              struct report *rep, struct loadable **parsed,
+                                              char *err, size_t errlen)
+{
+    struct loadable *kept = NULL;
+    const struct dla_config *c = choose(path, asked, rep, parsed ? &kept : NULL, err, errlen);
+    if (!c) {
+        loadable_free(kept);
+        kept = NULL;
+    }
+    if (parsed)
+        *parsed = kept;
+    return c;
 }

@@ -15,4 +15,13 @@
 const struct dla_config *config_choose(const char *path, const struct dla_config *asked,
                                        struct report *rep, char *err, size_t errlen);
 
+struct loadable;
+/* config_choose, keeping the parse: when the choice was told from the file
+ * parsed as a loadable and a configuration is returned, *parsed gets that
+ * parse (the caller owns it), else NULL.  Opening hands it to the loadable
+ * driver instead of reading the file, or generating a sample, a second time. */
+const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,
+                                              struct report *rep, struct loadable **parsed,
+                                              char *err, size_t errlen);
+
 #endif

@@ -14,37 +14,37 @@
 static size_t slot_of(uint64_t key, size_t cap)
 {
     key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull; /* a 64-bit mixer: line numbers are dense */
+    key *= 0xff51afd7ed558ccdull; /* a 64-bit mixer: block numbers are dense */
     key ^= key >> 33;
     return (size_t)(key & (cap - 1));
 }
 
-static void insert_key(uint64_t *slots, size_t cap, uint64_t key)
+/* The slot of block key (number + 1): its own, or the empty one it would take. */
+static struct line_block *find_block(const struct line_set *s, uint64_t key)
 {
-    size_t i = slot_of(key, cap);
-    while (slots[i] && slots[i] != key)
-        i = (i + 1) & (cap - 1);
-    slots[i] = key;
+    size_t i = slot_of(key, s->cap);
+    while (s->blocks[i].key && s->blocks[i].key != key)
+        i = (i + 1) & (s->cap - 1);
+    return &s->blocks[i];
 }
 
 static bool grow(struct line_set *s)
 {
-    size_t cap = s->cap ? s->cap * 2 : 1024;
-    uint64_t *slots = calloc(cap, sizeof *slots);
-    if (!slots)
+    struct line_set n = {.cap = s->cap ? s->cap * 2 : 16, .used = s->used, .count = s->count};
+    n.blocks = calloc(n.cap, sizeof *n.blocks);
+    if (!n.blocks)
         return false;
     for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i])
-            insert_key(slots, cap, s->slots[i]);
-    free(s->slots);
-    s->slots = slots;
-    s->cap = cap;
+        if (s->blocks[i].key)
+            *find_block(&n, s->blocks[i].key) = s->blocks[i];
+    free(s->blocks);
+    *s = n;
     return true;
 }
 
 void line_set_free(struct line_set *s)
 {
-    free(s->slots);
+    free(s->blocks);
     memset(s, 0, sizeof *s);
 }
 
@@ -52,21 +52,28 @@ bool line_set_has(const struct line_set *s, uint64_t line)
 {
     if (!s->cap)
         return false;
-    uint64_t key = line + 1;
-    for (size_t i = slot_of(key, s->cap); s->slots[i]; i = (i + 1) & (s->cap - 1))
-        if (s->slots[i] == key)
-            return true;
-    return false;
+    const struct line_block *b = find_block(s, line / LINE_BLOCK_LINES + 1);
+    unsigned bit = (unsigned)(line % LINE_BLOCK_LINES);
+    return b->key && (b->bits[bit / 64] >> (bit % 64) & 1);
 }
 
 bool line_set_add(struct line_set *s, uint64_t line)
 {
-    if (line_set_has(s, line))
-        return true;
-    if ((s->count + 1) * 4 > s->cap * 3 && !grow(s)) /* keep the load under 3/4 */
-        return false;
-    insert_key(s->slots, s->cap, line + 1);
-    s->count++;
+    uint64_t key = line / LINE_BLOCK_LINES + 1;
+    struct line_block *b = s->cap ? find_block(s, key) : NULL;
+    if (!b || !b->key) {
+        if ((s->used + 1) * 4 > s->cap * 3 && !grow(s)) /* keep the load under 3/4 */
+            return false;
+        b = find_block(s, key);
+        b->key = key;
+        s->used++;
+    }
+    unsigned bit = (unsigned)(line % LINE_BLOCK_LINES);
+    uint64_t mask = 1ull << (bit % 64);
+    if (!(b->bits[bit / 64] & mask)) {
+        b->bits[bit / 64] |= mask;
+        s->count++;
+    }
     return true;
 }
 
@@ -80,14 +87,26 @@ uint64_t *line_set_sorted(const struct line_set *s)
 {
     if (!s->count)
         return NULL;
+    uint64_t *keys = malloc(s->used * sizeof *keys);
     uint64_t *v = malloc(s->count * sizeof *v);
-    if (!v)
+    if (!keys || !v) {
+        free(keys);
+        free(v);
         return NULL;
-    size_t n = 0;
+    }
+    size_t nk = 0, n = 0;
     for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i])
-            v[n++] = s->slots[i] - 1;
-    qsort(v, n, sizeof *v, cmp_u64);
+        if (s->blocks[i].key)
+            keys[nk++] = s->blocks[i].key;
+    qsort(keys, nk, sizeof *keys, cmp_u64);
+    for (size_t k = 0; k < nk; k++) {
+        const struct line_block *b = find_block(s, keys[k]);
+        uint64_t first = (keys[k] - 1) * LINE_BLOCK_LINES;
+        for (unsigned bit = 0; bit < LINE_BLOCK_LINES; bit++)
+            if (b->bits[bit / 64] >> (bit % 64) & 1)
+                v[n++] = first + bit;
+    }
+    free(keys);
     return v;
 }
 

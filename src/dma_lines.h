@@ -15,9 +15,21 @@
 
 #define DMA_LINE_BYTES 64u
 
+/* Lines in blocks of LINE_BLOCK_LINES (256 KiB of DRAM), one bit a line:
+ * a network's traffic is dense runs of lines, so a bitmap per block costs a
+ * bit a line where a hash set of line numbers cost 8 to 16 bytes (tens of
+ * MB on a ResNet-50). */
+#define LINE_BLOCK_LINES 4096u
+
+struct line_block {
+    uint64_t key; /* block number + 1; 0: empty slot */
+    uint64_t bits[LINE_BLOCK_LINES / 64];
+};
+
 struct line_set {
-    uint64_t *slots; /* open addressing; 0 is empty, so line n is stored as n + 1 */
-    size_t cap, count;
+    struct line_block *blocks; /* open addressing on the block number */
+    size_t cap, used;          /* slots, occupied slots */
+    size_t count;              /* lines in the set */
 };
 
 void line_set_free(struct line_set *s);

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "le_bytes.h"
 #include "textfile.h"
@@ -321,6 +323,7 @@ static bool read_blob(struct reader *r, const struct fb_table *t, uint32_t i, vo
         return false;
     b->data = r->buf + first;
     b->data_len = n;
+    b->data_at = first;
     if (b->interface > LD_IF_EMU1) {
         fail_at(r, t->pos, "expected Blob.interface NONE, DLA1 or EMU1 (0..2), found %u",
                 b->interface);
@@ -798,18 +801,18 @@ void loadable_free(struct loadable *l)
     free(l);
 }
 
-struct loadable *loadable_parse(const void *buf, size_t len, const char *name, char *err,
-                                size_t errlen)
+struct loadable *loadable_parse_owned(uint8_t *buf, size_t len, const char *name, char *err,
+                                      size_t errlen)
 {
     struct loadable *l = calloc(1, sizeof *l);
-    if (!l || len > LD_MAX_FILE_BYTES || !(l->buf = malloc(len ? len : 1))) {
+    if (!l || !buf || len > LD_MAX_FILE_BYTES) {
         snprintf(err, errlen, "%s: %s", name,
                  len > LD_MAX_FILE_BYTES ? "file too large" : "out of memory");
         free(l);
+        free(buf);
         return NULL;
     }
-    if (len)
-        memcpy(l->buf, buf, len);
+    l->buf = buf;
     l->len = len;
     snprintf(l->name, sizeof l->name, "%s", name);
     struct reader r = {.buf = l->buf, .len = len, .name = l->name, .err = err, .errlen = errlen};
@@ -825,6 +828,19 @@ struct loadable *loadable_parse(const void *buf, size_t len, const char *name, c
     return l;
 }
 
+struct loadable *loadable_parse(const void *buf, size_t len, const char *name, char *err,
+                                size_t errlen)
+{
+    uint8_t *copy = len <= LD_MAX_FILE_BYTES ? malloc(len ? len : 1) : NULL;
+    if (copy && len)
+        memcpy(copy, buf, len);
+    if (!copy && len > LD_MAX_FILE_BYTES) {
+        snprintf(err, errlen, "%s: file too large", name);
+        return NULL;
+    }
+    return loadable_parse_owned(copy, len, name, err, errlen);
+}
+
 struct loadable *loadable_read_file(const char *path, char *err, size_t errlen)
 {
     uint8_t *buf;
@@ -832,7 +848,22 @@ struct loadable *loadable_read_file(const char *path, char *err, size_t errlen)
     if (!file_read_all(path, LD_MAX_FILE_BYTES, &buf, &len, err, errlen))
         return NULL;
     const char *base = strrchr(path, '/');
-    struct loadable *l = loadable_parse(buf, len, base ? base + 1 : path, err, errlen);
-    free(buf);
-    return l;
+    return loadable_parse_owned(buf, len, base ? base + 1 : path, err, errlen);
+}
+
+uint64_t loadable_release_blob(struct loadable *l, uint32_t blob)
+{
+    if (blob >= l->n_blobs || !l->blobs[blob].data)
+        return 0;
+    struct ld_blob *b = &l->blobs[blob];
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)b->data + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)b->data + b->data_len) & ~(page - 1);
+    b->data = NULL;
+    /* only whole pages inside the blob: the rest of the buffer (tables,
+     * strings, the allocator's own words) is untouched; a page given back
+     * reads as zeros if anything touched it again, and nothing does now */
+    if (to <= from || madvise((void *)from, to - from, MADV_DONTNEED) != 0)
+        return 0;
+    return (uint64_t)(to - from);
 }

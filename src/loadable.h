@@ -8,7 +8,9 @@
  * every id that refers to another list.  A violation is reported as
  * "FILE: offset N: what was expected" and nothing is returned.  The result is
  * plain data: strings and blob bytes point into the loadable's own copy of
- * the file. */
+ * the file.  Once a blob's bytes are bound elsewhere (the runtime copies them
+ * into simulated memory), loadable_release_blob() gives the pages under them
+ * back, so a network's weights are not held twice. */
 #ifndef DLADBG_LOADABLE_H
 #define DLADBG_LOADABLE_H
 
@@ -47,8 +49,9 @@ struct ld_blob {
     uint64_t size;
     uint32_t interface, sub_interface;
     struct ld_version version;
-    const uint8_t *data;
+    const uint8_t *data; /* NULL once released (loadable_release_blob) */
     uint64_t data_len;
+    uint64_t data_at; /* file offset of the bytes, for messages (kept after a release) */
 };
 
 struct ld_memory {
@@ -136,9 +139,18 @@ struct loadable {
  * name is used in messages.  NULL with err set on any problem. */
 struct loadable *loadable_parse(const void *buf, size_t len, const char *name, char *err,
                                 size_t errlen);
+/* The same for a malloc'd buffer the loadable takes over (freed on failure
+ * too): no second copy of a file of tens of MB. */
+struct loadable *loadable_parse_owned(uint8_t *buf, size_t len, const char *name, char *err,
+                                      size_t errlen);
 /* Read and parse a file. */
 struct loadable *loadable_read_file(const char *path, char *err, size_t errlen);
 void loadable_free(struct loadable *l);
+/* The blob's bytes are no longer needed here: the whole pages under them go
+ * back to the system and data becomes NULL (name, size and data_at stay).
+ * Returns the bytes given back (0 for a blob smaller than a page or one
+ * already released). */
+uint64_t loadable_release_blob(struct loadable *l, uint32_t blob);
 
 /* Lookups by id; -1 when absent. */
 int loadable_memory_index(const struct loadable *l, uint16_t id);

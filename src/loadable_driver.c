@@ -55,6 +55,7 @@ struct ldrv {
     struct driver base;
     struct loadable *ld;
     struct runtime rt;
+    struct rt_bound *bound; /* the blobs after the first load (runtime.h) */
     bool rt_loaded;
     struct engine *eng;
     struct ldrv_state st;
@@ -181,7 +182,7 @@ static bool do_load(struct ldrv *l, struct dla *d)
     char err[512];
     if (l->rt_loaded)
         runtime_free(&l->rt);
-    l->rt_loaded = runtime_load(&l->rt, l->ld, d, err, sizeof err);
+    l->rt_loaded = runtime_load_bound(&l->rt, l->ld, d, l->bound, err, sizeof err);
     if (!l->rt_loaded) {
         fail(l, "%s", err);
         return false;
@@ -373,6 +374,7 @@ static void ldrv_destroy(struct driver *drv)
     if (l->rt_loaded)
         runtime_free(&l->rt);
     engine_destroy(l->eng);
+    runtime_bound_free(l->bound);
     loadable_free(l->ld);
     free(l);
 }
@@ -466,13 +468,25 @@ static void keep_input_opts(struct ldrv *l, const struct input_opts *in)
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen)
 {
+    return loadable_driver_open_parsed(NULL, path, opt, d, rep, err, errlen);
+}
+
+struct driver *loadable_driver_open_parsed(struct loadable *ld, const char *path,
+                                           const struct session_opts *opt, struct dla *d,
+                                           struct report *rep, char *err, size_t errlen)
+{
     struct ldrv *l = calloc(1, sizeof *l);
     if (!l) {
+        loadable_free(ld);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    l->ld = sample_net_load(path, err, errlen);
-    if (!l->ld || !(l->eng = engine_create(d, rep, err, errlen))) {
+    l->ld = ld ? ld : sample_net_load(path, err, errlen);
+    l->bound = runtime_bound_create();
+    if (!l->ld || !l->bound || !(l->eng = engine_create(d, rep, err, errlen))) {
+        if (l->ld && !l->bound)
+            snprintf(err, errlen, "out of memory");
+        runtime_bound_free(l->bound);
         loadable_free(l->ld);
         free(l);
         return NULL;

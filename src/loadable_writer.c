@@ -96,26 +96,31 @@ static uint16_t *dup_ids(struct lw *w, const uint16_t *ids, uint32_t n)
     return d;
 }
 
-int lw_blob(struct lw *w, const char *name, uint32_t interface, uint32_t sub_interface,
-            struct ld_version version, const void *data, size_t len)
+int lw_blob_take(struct lw *w, const char *name, uint32_t interface, uint32_t sub_interface,
+                 struct ld_version version, uint8_t *data, size_t len)
 {
-    struct ld_blob *b = grow(w, (void **)&w->blobs, &w->n_blobs, sizeof *b);
-    if (!b)
+    struct ld_blob *b = data ? grow(w, (void **)&w->blobs, &w->n_blobs, sizeof *b) : NULL;
+    if (!b) {
+        w->oom = true;
+        free(data);
         return -1;
+    }
     b->name = dup_str(w, name);
     b->interface = interface;
     b->sub_interface = sub_interface;
     b->version = version;
     b->size = b->data_len = len;
-    uint8_t *copy = malloc(len ? len : 1);
-    if (!copy) {
-        w->oom = true;
-        return -1;
-    }
-    if (len)
-        memcpy(copy, data, len);
-    b->data = copy;
+    b->data = data;
     return (int)w->n_blobs - 1;
+}
+
+int lw_blob(struct lw *w, const char *name, uint32_t interface, uint32_t sub_interface,
+            struct ld_version version, const void *data, size_t len)
+{
+    uint8_t *copy = malloc(len ? len : 1);
+    if (copy && len)
+        memcpy(copy, data, len);
+    return lw_blob_take(w, name, interface, sub_interface, version, copy, len);
 }
 
 int lw_memory(struct lw *w, uint8_t domain, uint16_t flags, uint64_t size, uint32_t alignment,
@@ -219,6 +224,7 @@ struct out {
     uint8_t *b;
     size_t len, cap;
     bool oom;
+    bool consume; /* free each blob's bytes once serialised (lw_finish_consume) */
 };
 
 static size_t reserve(struct out *o, size_t n)
@@ -373,6 +379,10 @@ static void emit_blob(struct out *o, size_t at, const void *elem)
     patch(o, at, emit_table(o, &t));
     emit_string(o, t.f[name].pos, b->name);
     emit_scalars(o, t.f[data].pos, b->data, (uint32_t)b->data_len, 1);
+    if (o->consume) {
+        free((uint8_t *)b->data);
+        ((struct ld_blob *)elem)->data = NULL; /* the writer's own entry: lw_destroy skips it */
+    }
 }
 
 static void emit_memory(struct out *o, size_t at, const void *elem)
@@ -482,11 +492,19 @@ static void emit_reloc(struct out *o, size_t at, const void *elem)
     patch(o, at, emit_table(o, &t));
 }
 
-bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len)
+static bool finish(struct lw *w, struct ld_version version, bool consume, uint8_t **buf,
+                   size_t *len)
 {
     if (w->oom)
         return false;
-    struct out o = {0};
+    struct out o = {.consume = consume};
+    /* room for the blobs up front: no doubling copies of tens of MB (pages
+     * not written yet cost nothing) */
+    size_t room = 1u << 16;
+    for (uint32_t i = 0; i < w->n_blobs; i++)
+        room += (size_t)w->blobs[i].data_len + 64;
+    if ((o.b = malloc(room)) != NULL)
+        o.cap = room;
     reserve(&o, 8); /* root offset, and 4 bytes where a file identifier may go */
     struct table t = {0};
     t.f[t.n++] = (struct field){.kind = F_VERSION, .size = 3, .version = version};
@@ -509,7 +527,19 @@ bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *l
         return false;
     }
     memcpy(o.b + 4, "NVDA", 4);
-    *buf = o.b;
+    /* what is left of the room: a loadable keeps the buffer */
+    uint8_t *fit = realloc(o.b, o.len);
+    *buf = fit ? fit : o.b;
     *len = o.len;
     return true;
+}
+
+bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len)
+{
+    return finish(w, version, false, buf, len);
+}
+
+bool lw_finish_consume(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len)
+{
+    return finish(w, version, true, buf, len);
 }

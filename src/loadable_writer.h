@@ -20,6 +20,10 @@ void lw_destroy(struct lw *w);
  * are dense from 0 in each list), or -1 when out of memory. */
 int lw_blob(struct lw *w, const char *name, uint32_t interface, uint32_t sub_interface,
             struct ld_version version, const void *data, size_t len);
+/* lw_blob taking over data (malloc'ed; freed by the writer, also on failure):
+ * tens of MB of weights are not copied. */
+int lw_blob_take(struct lw *w, const char *name, uint32_t interface, uint32_t sub_interface,
+                 struct ld_version version, uint8_t *data, size_t len);
 /* content: a blob name placed at offset 0 (SET), or NULL */
 int lw_memory(struct lw *w, uint8_t domain, uint16_t flags, uint64_t size, uint32_t alignment,
               const char *content, uint16_t bind_id, uint16_t tensor_desc_id);
@@ -34,5 +38,9 @@ int lw_reloc(struct lw *w, const struct ld_reloc *r);
 
 /* Serialise; *buf is malloc'ed.  false when out of memory. */
 bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len);
+/* lw_finish freeing each blob's bytes as soon as they are serialised, so the
+ * weights are held once, not twice, while the file is built; w can only be
+ * destroyed afterwards. */
+bool lw_finish_consume(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len);
 
 #endif

@@ -164,56 +164,46 @@ static void on_event(void *ctx, const struct dla_event *ev)
 struct page_list {
     size_t n, cap;
     uint64_t *base;
-    const uint8_t **ptr;
     bool failed;
 };
 
 static bool collect_page(void *ctx, uint64_t base, const uint8_t *p)
 {
+    (void)p;
     struct page_list *pl = ctx;
     if (pl->n == pl->cap) {
         size_t cap = pl->cap ? pl->cap * 2 : 64;
         uint64_t *b = realloc(pl->base, cap * sizeof *b);
-        if (b)
-            pl->base = b;
-        const uint8_t **q = b ? realloc(pl->ptr, cap * sizeof *q) : NULL;
-        if (!b || !q) {
+        if (!b) {
             pl->failed = true;
             return false;
         }
-        pl->ptr = q;
+        pl->base = b;
         pl->cap = cap;
     }
-    pl->base[pl->n] = base;
-    pl->ptr[pl->n++] = p;
+    pl->base[pl->n++] = base;
     return true;
 }
 
 static void free_pages(struct page_list *pl)
 {
     free(pl->base);
-    free(pl->ptr);
 }
 
 /* Pages of cur that differ from ref (by page identity: copy on write gives a
- * written page a new address), as runs of consecutive pages. */
+ * written page a new one, mem_page_shared), as runs of consecutive pages. */
 static void diff_space(struct proglog *l, enum dla_space sp, struct dla_mem *cur)
 {
-    struct page_list a = {0}, b = {0};
+    struct page_list a = {0};
     mem_each_page(cur, collect_page, &a);
-    mem_each_page(l->ref[sp], collect_page, &b);
-    if (a.failed || b.failed) {
+    if (a.failed) {
         fail(l, "out of memory");
         free_pages(&a);
-        free_pages(&b);
         return;
     }
     bool cloned = false;
-    size_t j = 0;
     for (size_t i = 0; i < a.n && !l->overflow; i++) {
-        while (j < b.n && b.base[j] < a.base[i])
-            j++;
-        if (j < b.n && b.base[j] == a.base[i] && b.ptr[j] == a.ptr[i])
+        if (mem_page_shared(cur, l->ref[sp], a.base[i]))
             continue;
         if (!cloned) {
             struct dla_mem **c = realloc(l->clones, (l->n_clones + 1) * sizeof *c);
@@ -243,7 +233,6 @@ static void diff_space(struct proglog *l, enum dla_space sp, struct dla_mem *cur
         e->clone = (uint32_t)(l->n_clones - 1);
     }
     free_pages(&a);
-    free_pages(&b);
 }
 
 static void rebase(struct proglog *l)

@@ -12,13 +12,75 @@ static uint64_t align_up(uint64_t v, uint64_t a)
     return (v + a - 1) & ~(a - 1);
 }
 
+struct rt_bound {
+    struct loadable *ld;                     /* whose blob bytes to release on the first load */
+    struct dla_mem *image[DLA_SPACE_COUNT]; /* NULL until that load has copied them */
+};
+
+struct rt_bound *runtime_bound_create(void)
+{
+    return calloc(1, sizeof(struct rt_bound));
+}
+
+void runtime_bound_free(struct rt_bound *b)
+{
+    if (!b)
+        return;
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        mem_destroy(b->image[s]);
+    free(b);
+}
+
+bool runtime_bound_holds(const struct rt_bound *b)
+{
+    return b && b->image[DLA_DRAM];
+}
+
+/* After the first load: keep the memories as they are now (every blob
+ * copied), sharing their pages. */
+static void capture_image(struct rt_bound *b, struct dla *d)
+{
+    for (int s = 0; s < DLA_SPACE_COUNT; s++)
+        if (dla_memory(d, (enum dla_space)s) && !b->image[s])
+            b->image[s] = mem_clone(dla_memory(d, (enum dla_space)s));
+}
+
+/* Whether blob fills more than one memory (or one memory twice). */
+static bool blob_shared(const struct loadable *l, uint32_t blob)
+{
+    unsigned uses = 0;
+    for (uint32_t i = 0; i < l->n_memories; i++)
+        for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+            uses += l->memories[i].content_blob[k] == blob;
+    return uses > 1;
+}
+
+static enum mem_status copy_blob(const struct runtime *rt, struct dla *d, enum dla_space space,
+                                 uint64_t addr, uint32_t blob)
+{
+    const struct ld_blob *b = &rt->ld->blobs[blob];
+    if (b->data) {
+        enum mem_status st = dla_mem_write(d, space, addr, b->data, b->data_len);
+        /* the first load of a bound runtime: from now on the bytes live in
+         * simulated memory (and in the image taken at the end of the load);
+         * a blob that fills another memory too waits for the end of the load */
+        if (st == MEM_OK && rt->bound && !rt->bound->image[DLA_DRAM] &&
+            !blob_shared(rt->ld, blob))
+            loadable_release_blob(rt->bound->ld, blob);
+        return st;
+    }
+    if (!rt->bound || !rt->bound->image[space])
+        return MEM_OUT_OF_RANGE; /* released without an image: a bug, reported as a failed load */
+    return dla_mem_write_from(d, space, rt->bound->image[space], addr, b->data_len);
+}
+
 static bool write_blob(const struct runtime *rt, struct dla *d, uint32_t m, uint32_t k, char *err,
                        size_t errlen)
 {
     const struct ld_memory *mm = &rt->ld->memories[m];
     const struct ld_blob *b = &rt->ld->blobs[mm->content_blob[k]];
-    enum mem_status st = dla_mem_write(d, (enum dla_space)rt->mem[m].space,
-                                       rt->mem[m].addr + mm->offsets[k], b->data, b->data_len);
+    enum mem_status st = copy_blob(rt, d, (enum dla_space)rt->mem[m].space,
+                                   rt->mem[m].addr + mm->offsets[k], mm->content_blob[k]);
     if (st != MEM_OK) {
         snprintf(err, errlen, "%s: memory %u (file offset 0x%x): cannot store blob \"%s\": %s",
                  rt->ld->name, mm->id, mm->at, b->name, mem_status_str(st));
@@ -76,11 +138,12 @@ static void find_bindings(struct runtime *rt)
     }
 }
 
-bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,
-                  size_t errlen)
+static bool load(struct runtime *rt, const struct loadable *l, struct dla *d,
+                 struct rt_bound *bound, char *err, size_t errlen)
 {
     memset(rt, 0, sizeof *rt);
     rt->ld = l;
+    rt->bound = bound;
     rt->mem = calloc(l->n_memories ? l->n_memories : 1, sizeof *rt->mem);
     if (!rt->mem) {
         snprintf(err, errlen, "%s: out of memory", l->name);
@@ -88,6 +151,33 @@ bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, c
     }
     find_bindings(rt);
     return place_memories(rt, d, err, errlen);
+}
+
+bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,
+                  size_t errlen)
+{
+    return load(rt, l, d, NULL, err, errlen);
+}
+
+bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
+                        struct rt_bound *bound, char *err, size_t errlen)
+{
+    if (bound && !bound->ld)
+        bound->ld = l;
+    if (bound && bound->ld != l)
+        bound = NULL; /* bound to another loadable: this one keeps its bytes */
+    bool first = bound && !bound->image[DLA_DRAM];
+    bool ok = load(rt, l, d, bound, err, errlen);
+    if (!first)
+        return ok;
+    /* also after a failed load: every blob released so far is in memory */
+    capture_image(bound, d);
+    /* blobs filling several memories: all copied now */
+    for (uint32_t i = 0; ok && i < l->n_memories; i++)
+        if ((l->memories[i].flags & LD_MEM_SET) && rt->mem[i].placed)
+            for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+                loadable_release_blob(l, l->memories[i].content_blob[k]);
+    return ok;
 }
 
 void runtime_free(struct runtime *rt)
@@ -162,7 +252,7 @@ void runtime_locate(const struct runtime *rt, uint32_t task, int32_t index, uint
         uint64_t in_blob = mem_offset - m->offsets[k];
         n += snprintf(buf + n, len - (size_t)n, ", blob \"%s\" + 0x%llx, file offset 0x%llx",
                       b->name, (unsigned long long)in_blob,
-                      (unsigned long long)((size_t)(b->data - l->buf) + in_blob));
+                      (unsigned long long)(b->data_at + in_blob));
         break;
     }
     if (n >= 0 && (size_t)n < len)

@@ -25,8 +25,21 @@ struct rt_memory {
     bool placed;
 };
 
+/* The blobs once bound: the simulated memory right after the first load,
+ * kept (copy on write, so it costs only pages the run later overwrites) in
+ * place of the loadable's own copy of the blob bytes, which that load gives
+ * back as it copies each blob.  Every later load of the same loadable (a
+ * restart, a replay from the start) takes the blobs from this image, sharing
+ * its pages; the dependency graphs re-copied before each submit too. */
+struct rt_bound;
+struct rt_bound *runtime_bound_create(void);
+void runtime_bound_free(struct rt_bound *b);
+/* Whether blob bytes have been given back to the image (for tests). */
+bool runtime_bound_holds(const struct rt_bound *b);
+
 struct runtime {
     const struct loadable *ld;
+    struct rt_bound *bound; /* NULL: blobs always come from the loadable */
     struct rt_memory *mem;           /* one per memory-list entry */
     int input_tensor, output_tensor; /* tensor indexes, -1 none */
     int input_memory, output_memory; /* memory indexes, -1 none */
@@ -36,6 +49,10 @@ struct runtime {
  * writes into d).  false with a message on failure. */
 bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,
                   size_t errlen);
+/* runtime_load keeping the blobs in bound (see struct rt_bound): l's blob
+ * bytes are released on the first load, the image serves the others. */
+bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
+                        struct rt_bound *bound, char *err, size_t errlen);
 void runtime_free(struct runtime *rt);
 
 /* Before every submit NVIDIA's runtime copies again each blob whose name

@@ -357,12 +357,12 @@ static bool write_surfaces(struct net *n, struct lw *w, int *out_mem)
             tensor = (uint16_t)lw_tensor(w, &t);
         }
         bool set = s->data != NULL;
-        if (set && lw_blob(w, s->name, LD_IF_NONE, 0, no_version, s->data, s->size) < 0)
-            return false;
-        /* the writer holds its own copy: drop ours now (the ResNet samples
-         * carry tens of MB of weights) */
-        free(s->data);
+        /* the writer takes the bytes over (the ResNet samples carry tens
+         * of MB of weights: never two copies) */
+        uint8_t *bytes = s->data;
         s->data = NULL;
+        if (set && lw_blob_take(w, s->name, LD_IF_NONE, 0, no_version, bytes, s->size) < 0)
+            return false;
         if (lw_memory(w, LD_DOMAIN_SYSTEM, flags, s->size, 4096, set ? s->name : NULL, 0,
                       tensor) < 0)
             return false;
@@ -450,7 +450,7 @@ bool net_serialise(struct net *n, uint8_t **buf, size_t *len)
         ok = lw_task(w, LD_IF_DLA1, dla_addr, A_DATA + n->n_surfaces, NULL, 0, NULL, 0) >= 0 &&
              lw_submit(w, &task, 1) >= 0;
     }
-    ok = ok && lw_finish(w, (struct ld_version){0, 7, 0}, buf, len);
+    ok = ok && lw_finish_consume(w, (struct ld_version){0, 7, 0}, buf, len);
     lw_destroy(w);
     for (unsigned i = 0; i < n->n_surfaces; i++)
         free(n->surf[i].data);
@@ -638,7 +638,5 @@ struct loadable *sample_net_load(const char *path, char *err, size_t errlen)
     size_t len;
     if (!sample_net_build(path + 7, &buf, &len, err, errlen))
         return NULL;
-    struct loadable *ld = loadable_parse(buf, len, path, err, errlen);
-    free(buf);
-    return ld;
+    return loadable_parse_owned(buf, len, path, err, errlen);
 }

@@ -6,6 +6,7 @@
 
 #include "config_choice.h"
 #include "format.h"
+#include "loadable.h"
 #include "loadable_driver.h"
 #include "open_path.h"
 #include "trace.h"
@@ -69,11 +70,16 @@ static void warn_unused_input(struct session *s)
                    s->path);
 }
 
-static struct driver *open_driver(struct session *s, char *err, size_t errlen)
+/* parsed: the loadable as configuration detection parsed it (taken over), or NULL. */
+static struct driver *open_driver(struct session *s, struct loadable *parsed, char *err,
+                                  size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
-    switch (trace_detect(s->path, file, sizeof file)) {
+    enum trace_kind kind = trace_detect(s->path, file, sizeof file);
+    if (kind == TRACE_TXN || kind == TRACE_CFG)
+        loadable_free(parsed);
+    switch (kind) {
     case TRACE_TXN:
         warn_unused_input(s);
         return trace_txn_open(file, &topt, s->rep, err, errlen);
@@ -81,7 +87,8 @@ static struct driver *open_driver(struct session *s, char *err, size_t errlen)
         warn_unused_input(s);
         return trace_cfg_open(file, &topt, s->rep, err, errlen);
     default: {
-        struct driver *drv = loadable_driver_open(s->path, &s->opt, s->dla, s->rep, err, errlen);
+        struct driver *drv =
+            loadable_driver_open_parsed(parsed, s->path, &s->opt, s->dla, s->rep, err, errlen);
         if (!drv)
             open_path_explain(s->path, err, errlen);
         return drv;
@@ -111,7 +118,8 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     if (opt)
         s->opt = *opt;
     s->rep = rep;
-    s->cfg = config_choose(s->path, opt ? opt->cfg : NULL, rep, err, errlen);
+    struct loadable *parsed = NULL; /* read once, for detection and for the driver */
+    s->cfg = config_choose_parsed(s->path, opt ? opt->cfg : NULL, rep, &parsed, err, errlen);
     if (!s->cfg) {
         free(s);
         return NULL;
@@ -121,11 +129,12 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     s->dla = dla_create(s->cfg, &dopt);
     if (!s->dla) {
         snprintf(err, errlen, "cannot create the %s model (out of memory?)", s->cfg->name);
+        loadable_free(parsed);
         free(s);
         return NULL;
     }
     s->listener = dla_listen(s->dla, on_event, s);
-    s->drv = open_driver(s, err, errlen);
+    s->drv = open_driver(s, parsed, err, errlen);
     if (!s->drv) {
         session_close(s);
         return NULL;
@@ -146,7 +155,7 @@ void session_close(struct session *s)
 
 bool session_restart(struct session *s, char *err, size_t errlen)
 {
-    struct driver *drv = open_driver(s, err, errlen);
+    struct driver *drv = open_driver(s, NULL, err, errlen);
     if (!drv)
         return false;
     s->drv->ops->destroy(s->drv);
@@ -546,6 +555,12 @@ void session_load(struct session *s, const struct session_state *st)
         counts.ctx = s->rep->ctx;
         *s->rep = counts;
     }
+}
+
+size_t session_state_bytes(const struct session_state *st, const struct session *s)
+{
+    return sizeof *st + st->copy.n_tasks * sizeof *st->copy.tasks +
+           (st->snap ? dla_snapshot_bytes_apart(st->snap, s->dla) : 0);
 }
 
 void session_state_free(struct session_state *st)

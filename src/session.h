@@ -131,6 +131,9 @@ struct session_state;
 struct session_state *session_save(struct session *s);
 void session_load(struct session *s, const struct session_state *st);
 void session_state_free(struct session_state *st);
+/* Memory the state holds besides the session's live model (see
+ * dla_snapshot_bytes_apart): summed over states, what checkpoints cost. */
+size_t session_state_bytes(const struct session_state *st, const struct session *s);
 
 /* Set from a SIGINT handler; a running step stops with SESSION_INTERRUPTED. */
 extern volatile sig_atomic_t session_interrupt;

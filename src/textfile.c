@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *err, size_t errlen)
 {
@@ -24,6 +25,16 @@ int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *e
     return rc;
 }
 
+/* The size of the open regular file plus one, at most max; 0 for anything else. */
+static size_t regular_file_size(FILE *fp, size_t max)
+{
+    struct stat st;
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+        return 0;
+    uint64_t size = (uint64_t)st.st_size + 1;
+    return size < max ? (size_t)size : max;
+}
+
 bool file_read_all(const char *path, size_t max, uint8_t **buf, size_t *len, char *err,
                    size_t errlen)
 {
@@ -33,14 +44,25 @@ bool file_read_all(const char *path, size_t max, uint8_t **buf, size_t *len, cha
         return false;
     }
     uint8_t *b = NULL;
-    size_t n = 0, cap = 0;
+    /* a regular file's size sizes the buffer at once (one byte more, so that
+     * the read that meets the end needs no growth): a loadable of tens of MB
+     * was otherwise copied by every doubling; pipes and devices still grow */
+    size_t n = 0, cap = regular_file_size(fp, max);
+    if (cap) {
+        b = malloc(cap);
+        if (!b) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            fclose(fp);
+            return false;
+        }
+    }
     for (;;) {
         if (n == cap) {
             if (cap >= max) {
                 snprintf(err, errlen, "%s: larger than %llu bytes", path, (unsigned long long)max);
                 break;
             }
-            cap = cap ? cap * 2 : 65536;
+            cap = cap ? (cap > max / 2 ? max : cap * 2) : 65536;
             uint8_t *nb = realloc(b, cap);
             if (!nb) {
                 snprintf(err, errlen, "%s: out of memory", path);

@@ -9,7 +9,7 @@
 #include "format.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
-#define FIRST_ALLOC      4096u
+#define FIRST_ALLOC      512u
 #define DIAG_SLOTS       256u
 
 struct diag_slot {
@@ -67,11 +67,13 @@ void trace_ring_detach(struct trace_ring *r)
 }
 
 /* A slot for the next record: grows the array while below capacity (the
- * ring has not wrapped then, so growing is a plain realloc). */
+ * ring has not wrapped then, so growing is a plain realloc), by half each
+ * time: a small network's few thousand events cost what they hold, not the
+ * next power of two of them. */
 static struct trace_rec *slot_for_next(struct trace_ring *r)
 {
     if (r->count == r->alloc && r->alloc < r->cap) {
-        size_t n = r->alloc ? r->alloc * 2 : FIRST_ALLOC;
+        size_t n = r->alloc ? r->alloc + r->alloc / 2 : FIRST_ALLOC;
         if (n > r->cap)
             n = r->cap;
         struct trace_rec *recs = realloc(r->recs, n * sizeof *recs);
@@ -175,6 +177,11 @@ void trace_ring_record(void *ring, const struct dla_event *ev)
 size_t trace_ring_capacity(const struct trace_ring *r)
 {
     return r->cap;
+}
+
+size_t trace_ring_bytes(const struct trace_ring *r)
+{
+    return sizeof *r + r->alloc * sizeof *r->recs;
 }
 
 size_t trace_ring_count(const struct trace_ring *r)

@@ -43,6 +43,8 @@ void trace_ring_detach(struct trace_ring *r);
 void trace_ring_record(void *ring, const struct dla_event *ev);
 
 size_t trace_ring_capacity(const struct trace_ring *r);
+/* Memory the ring holds now (it grows with the records, up to the capacity). */
+size_t trace_ring_bytes(const struct trace_ring *r);
 /* Records held now, oldest first: index 0 .. count-1. */
 size_t trace_ring_count(const struct trace_ring *r);
 const struct trace_rec *trace_ring_get(const struct trace_ring *r, size_t i);

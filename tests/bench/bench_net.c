@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "checkpoint.h"
 #include "cmd.h"
 #include "mem.h"
 #include "session.h"
 #include "threads.h"
+#include "trace_ring.h"
 
 #define MAX_NETS 32
 
@@ -30,6 +32,7 @@ struct net_figures {
     int ok;
     double seconds;
     unsigned long long macs, layers, working_set, rss_before_kb, rss_peak_kb;
+    unsigned long long rss_end_kb, checkpoint_bytes, checkpoints_stored, events;
 };
 
 
@@ -103,6 +106,10 @@ static void child_run(int fd, const char *path, const char *config, const char *
         f.ok = session_finished(d->session);
         count_macs(session_dla(d->session), &f);
         f.rss_peak_kb = (unsigned long long)rss_peak_kb();
+        f.rss_end_kb = (unsigned long long)rss_now_kb();
+        f.checkpoint_bytes = cps_bytes(d->cps);
+        f.checkpoints_stored = cps_stored(d->cps);
+        f.events = trace_ring_count(d->ring);
         dbg_destroy(d);
     }
     if (write(fd, &f, sizeof f) != (ssize_t)sizeof f)
@@ -174,6 +181,10 @@ static void report_net(const char *label, const char *path, const char *config,
         printf("target: %-26s < %g ms: %.1f ms %s\n", label, target_s * 1e3, f.seconds * 1e3,
                verdict(f.seconds < target_s));
     double ws_kb = (double)f.working_set / 1024;
+    printf("net: %-28s RSS growth at the end %lld KiB (peak %ld); %llu saved states hold %llu "
+           "KiB; %llu events in the ring\n",
+           label, (long long)f.rss_end_kb - (long long)f.rss_before_kb, peak_kb,
+           f.checkpoints_stored, (f.checkpoint_bytes + 1023) / 1024, f.events);
     printf("target: %-26s peak RSS growth %ld KiB < 2 x working set %.0f KiB %s\n", label,
            peak_kb, ws_kb, verdict((double)peak_kb < 2 * ws_kb));
 }
@@ -364,7 +375,9 @@ void bench_nets(double sgemm_rate)
         printf("net: no loadables under %s: networks skipped (NVDLA_TESTDATA)\n", dir);
     for (size_t i = 0; i < n; i++) {
         const char *label = nets[i] + strlen(dir) + 1;
-        report_net(label, nets[i], "nv_small", NULL, 0, sgemm_rate);
+        /* the configuration each was compiled for, as dladbg tells it (the
+         * int8 ones are nv_small's, the fp16 AlexNet slice nv_full's) */
+        report_net(label, nets[i], NULL, NULL, 0, sgemm_rate);
     }
     for (size_t i = 0; i < n; i++)
         free(nets[i]);

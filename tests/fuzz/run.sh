@@ -4,6 +4,9 @@
 # $BUILD/fuzz-corpus/NAME (kept between runs), the committed seeds
 # tests/fuzz/corpus/NAME, and seeds made at run time from the project's
 # build (sample loadables) and NVIDIA's data when $NVDLA_TESTDATA exists.
+# FUZZ_TIMEOUT (seconds, default 20) is libFuzzer's per-input limit; it is
+# wall-clock time, so a long niced run on a busy machine wants more (a
+# starved process once took 24 s over a 13 ms input).
 # libFuzzer's final statistics of every harness go to
 # $BUILD/fuzz-logs/NAME.log and a summary line here.  A crash, leak or
 # timeout is copied to tests/fuzz/regress/NAME/ (make check replays it from
@@ -36,7 +39,7 @@ for name in "$@"; do
     rm -f "$arts/$name"-*
     # absolute paths: the cmd harness works in its scratch folder
     nice -n 15 "$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 \
-        -max_len="$(max_len "$name")" -timeout=20 -rss_limit_mb=2048 \
+        -max_len="$(max_len "$name")" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 \
         -artifact_prefix="$arts/$name-" "$corpus" "$top/tests/fuzz/corpus/$name" "$seeds/$name" \
         >"$logs/$name.log" 2>&1
     rc=$?

@@ -325,6 +325,44 @@ static void test_snapshot_keeps_cbuf(void **state)
     dla_destroy(d);
 }
 
+/* A clone (what a checkpoint holds) shares every bank until one side writes
+ * it; a write unshares only its own bank, and the clone keeps the old bytes. */
+static void test_clone_shares_unchanged_banks(void **state)
+{
+    (void)state;
+    struct spec s = base();
+    struct dla *d = new_model(NULL);
+    struct layer_data ld = {0};
+    run_layer(d, &s, &ld, NULL);
+    struct cbuf *copy = cbuf_clone(d->cbuf);
+    assert_non_null(copy);
+    struct dla_cbuf_bank map[16];
+    assert_int_equal(cbuf_describe(d->cbuf, map, 16), 16);
+    unsigned written = 0;
+    for (unsigned b = 0; b < 16; b++) {
+        assert_int_equal(cbuf_bank_shared(d->cbuf, copy, b), map[b].writes > 0);
+        written += map[b].writes > 0;
+    }
+    assert_true(map[0].writes > 0 && written >= 2); /* data and weights */
+    struct cbuf_region first = {0, 1};
+    uint8_t before = cbuf_entry_ptr(d->cbuf, &first, 0)[0], poke = (uint8_t)(before ^ 0x5a);
+    cbuf_write(d->cbuf, &first, 0, &poke, 1, 0, CBUF_DATA);
+    assert_false(cbuf_bank_shared(d->cbuf, copy, 0));
+    for (unsigned b = 1; b < 16; b++)
+        assert_int_equal(cbuf_bank_shared(d->cbuf, copy, b), map[b].writes > 0);
+    assert_int_equal(cbuf_entry_ptr(copy, &first, 0)[0], before);
+    assert_int_equal(cbuf_entry_ptr(d->cbuf, &first, 0)[0], poke);
+    /* a bank nobody wrote reads as zeros */
+    struct cbuf_region last = {15, 1};
+    uint8_t got[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    cbuf_read(copy, &last, 0, got, sizeof got);
+    for (size_t i = 0; i < sizeof got; i++)
+        assert_int_equal(got[i], 0);
+    cbuf_destroy(copy);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 /* ---------------------------------------------------------------- through the CSB */
 
 /* The full pipeline driven by register writes: SDP enabled on the fly, OP_EN
@@ -404,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_reuse_without_kept_data_is_a_rule),
         cmocka_unit_test(test_weight_ring_carries_on),
         cmocka_unit_test(test_snapshot_keeps_cbuf),
+        cmocka_unit_test(test_clone_shares_unchanged_banks),
         cmocka_unit_test(test_pipeline_through_csb),
         cmocka_unit_test(test_op_enable_order_rule),
     };

@@ -201,6 +201,37 @@ static void test_thinning_keeps_the_newest(void **state)
     dbg_destroy(d);
 }
 
+/* Over the memory budget, states are thinned as over the count, down to the
+ * start, the newest and the one before; the others are replayed exactly. */
+static void test_memory_budget_thins_states(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t4");
+    cps_destroy(d->cps);
+    d->cps = cps_create(24);
+    cps_set_budget(d->cps, 1); /* every state costs more than a byte */
+    cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
+    struct state s[OPS + 1];
+    s[0] = capture(d);
+    for (int i = 1; i <= OPS; i++) {
+        assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+        s[i] = capture(d);
+    }
+    assert_int_equal(cps_count(d->cps), OPS + 1);
+    assert_int_equal(cps_stored(d->cps), 3);
+    assert_true(cps_bytes(d->cps) > 0);
+    assert_int_equal(fixture_exec(d, "info checkpoints"), CMD_OK);
+    struct checkpoint_info ci;
+    assert_true(cps_get(d->cps, OPS - 1, &ci) && ci.stored);
+    assert_true(cps_get(d->cps, 1, &ci) && !ci.stored);
+    assert_state_after(d, "back layer", &s[OPS - 1]);
+    assert_state_after(d, "back layer 2", &s[OPS - 3]); /* replayed from the start */
+    assert_state_after(d, "step layer", &s[OPS - 2]);
+    for (int i = 0; i <= OPS; i++)
+        release(&s[i]);
+    dbg_destroy(d);
+}
+
 static void test_breakpoints_do_not_stop_a_replay(void **state)
 {
     (void)state;
@@ -246,6 +277,30 @@ static void test_loadable_back_then_step(void **state)
     dbg_destroy(d);
 }
 
+/* The first load gives the loadable's blob bytes back (runtime.h, struct
+ * rt_bound): a restart, and stepping back to the start and running again,
+ * load the blobs from the kept image and end exactly where the run did. */
+static void test_loadable_restart_after_blobs_released(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:lenet");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_true(session_finished(d->session));
+    struct state end = capture(d);
+    assert_true(end.layers_done > 2);
+    assert_int_equal(fixture_exec(d, "restart"), CMD_OK);
+    assert_int_equal(session_layers_done(d->session), 0);
+    assert_state_after(d, "run", &end);
+    for (uint64_t n = 0; session_layers_done(d->session) > 0; n++) {
+        assert_true(n <= end.layers_done);
+        assert_int_equal(fixture_exec(d, "back layer"), CMD_OK);
+    }
+    assert_state_after(d, "run", &end);
+    release(&end);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,8 +308,10 @@ int main(void)
         cmocka_unit_test(test_back_from_inside_a_layer),
         cmocka_unit_test(test_replay_from_thinned_checkpoints),
         cmocka_unit_test(test_thinning_keeps_the_newest),
+        cmocka_unit_test(test_memory_budget_thins_states),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
+        cmocka_unit_test(test_loadable_restart_after_blobs_released),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -156,6 +156,91 @@ static void test_acc_cells_match_reference(void **state)
     unsetenv("DLADBG_NO_SIMD");
 }
 
+/* A cell's partial sum as real layers make them: the exponent one of three
+ * steps above a base, the mantissa of up to 35 bits, sometimes zero; far
+ * selects a wider spread that often forces rounding. */
+static void layer_partial(uint32_t *st, int64_t base, bool far, int64_t *exp6, int64_t *mant)
+{
+    *exp6 = base + 4 * (int64_t)(lcg(st) % (far ? 8 : 3));
+    *mant = lcg(st) % 16 == 0 ? 0 : random_mantissa(st, 2 + lcg(st) % 34);
+}
+
+/* The exact case against the reference's chain from zero: every lane it
+ * claims matches CACC's adds one by one, and on data shaped like a layer's
+ * it claims most lanes (so that the path is the one taken). */
+static void test_acc_exact_matches_reference(void **state)
+{
+    (void)state;
+    uint32_t st = 99;
+    enum { CELLS = 40 };
+    unsigned claimed = 0, lanes = 0, claimed_far = 0;
+    for (int round = 0; round < 40000; round++) {
+        bool far = round % 4 == 3;
+        /* exponents up to 56, a cell's largest (4 x 7 twice) */
+        int64_t mx[CELLS * 8], total[CELLS * 8], base = lcg(&st) % (far ? 29 : 49);
+        uint32_t cells = 1 + lcg(&st) % CELLS;
+        for (uint32_t i = 0; i < cells * 8; i++)
+            layer_partial(&st, base, far, &mx[i], &total[i]);
+        if (round % 16 == 5) /* a lane that cancels to exactly zero on the way */
+            for (uint32_t c = 0; c + 1 < cells; c += 2) {
+                mx[(c + 1) * 8] = mx[c * 8];
+                total[(c + 1) * 8] = -total[c * 8];
+            }
+        uint64_t got[8];
+        uint32_t exact = cmac_fp16_acc_exact(mx, total, cells, got);
+        for (int l = 0; l < 8; l++) {
+            uint64_t want = 0;
+            for (uint32_t c = 0; c < cells; c++)
+                want = cacc_fp16_acc_add(
+                    want, cacc_fp16_mac_pack((unsigned)mx[c * 8 + l], total[c * 8 + l]));
+            if ((exact >> l & 1u) && got[l] != want)
+                fail_msg("round %d lane %d (%u cells): %012llx, want %012llx", round, l, cells,
+                         (unsigned long long)got[l], (unsigned long long)want);
+            claimed += !far && (exact >> l & 1u);
+            claimed_far += far && (exact >> l & 1u);
+            lanes += !far;
+        }
+    }
+    assert_true(claimed > lanes * 9 / 10);
+    assert_true(claimed_far > 0);
+}
+
+/* Partial sums that end just inside, on and just past +-2^38 (two cells
+ * of 2^37 at the scale of a small first one), in both signs: a lane is
+ * claimed exactly when every partial sum is inside, and a claimed lane
+ * matches the reference. */
+static void test_acc_exact_at_its_bound(void **state)
+{
+    (void)state;
+    for (int64_t sign = -1; sign <= 1; sign += 2)
+        for (int64_t step = -3; step <= 3; step++) {
+            int64_t mx[3 * 8], total[3 * 8];
+            for (int l = 0; l < 8; l++) {
+                mx[l] = 12;
+                total[l] = sign * (l - 4 + step); /* zero in some lanes: the scale moves */
+                mx[8 + l] = mx[16 + l] = 16;
+                total[8 + l] = total[16 + l] = sign * (1ll << 33);
+            }
+            uint64_t got[8];
+            uint32_t exact = cmac_fp16_acc_exact(mx, total, 3, got);
+            for (int l = 0; l < 8; l++) {
+                int64_t base = total[l] ? 12 : 16, sum = 0;
+                bool inside = true;
+                uint64_t want = 0;
+                for (int c = 0; c < 3; c++) {
+                    want = cacc_fp16_acc_add(
+                        want, cacc_fp16_mac_pack((unsigned)mx[c * 8 + l], total[c * 8 + l]));
+                    if (total[c * 8 + l]) /* a zero cell sets no scale */
+                        sum += total[c * 8 + l] * ((int64_t)1 << (mx[c * 8 + l] - base));
+                    inside &= sum >= -(1ll << 38) && sum < (1ll << 38);
+                }
+                assert_int_equal(exact >> l & 1u, inside);
+                if (inside)
+                    assert_int_equal(got[l], want);
+            }
+        }
+}
+
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
 static uint16_t operand(uint32_t *st, unsigned kind)
 {
@@ -305,6 +390,18 @@ static void test_fp16_layer_wide_operands(void **state)
     unsetenv("DLADBG_NO_SIMD");
 }
 
+/* Kernels too many for one pass of the AVX-512 cells (272 of 3 x 3 x 352
+ * values: 4.3 MB interleaved, over the 4 MB a pass holds, so 256 kernels
+ * and then 16): every output against the reference, on 1 and 3 threads. */
+static void test_fp16_layer_kernel_passes(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 3, 3, 352, 272);
+    s.data_banks = 2;
+    s.weight_banks = 14;
+    same_for_any_thread_count(&s, true);
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -321,12 +418,15 @@ int main(void)
         cmocka_unit_test(test_shift8_carry_table),
         cmocka_unit_test(test_acc_add_matches_reference),
         cmocka_unit_test(test_acc_cells_match_reference),
+        cmocka_unit_test(test_acc_exact_matches_reference),
+        cmocka_unit_test(test_acc_exact_at_its_bound),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
         cmocka_unit_test(test_wino_op_matches_reference),
         cmocka_unit_test(test_fp16_layer_threads),
         cmocka_unit_test(test_fp16_layer_wide_operands),
+        cmocka_unit_test(test_fp16_layer_kernel_passes),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -438,10 +438,38 @@ static void test_opens_counted(void **state)
     dbg_destroy(d);
 }
 
+/* The ring grows with what it records, by half at a time: a thousand events
+ * take about their own size, not a preallocated array; once at capacity it
+ * overwrites the oldest, in order, across the reallocations. */
+static void test_ring_grows_with_its_records(void **state)
+{
+    (void)state;
+    struct trace_ring *r = trace_ring_create(2000);
+    size_t empty = trace_ring_bytes(r);
+    struct dla_event ev = {.kind = DLA_EV_REG_WRITE, .layer = -1};
+    for (uint64_t i = 0; i < 1000; i++) {
+        ev.cycle = i;
+        trace_ring_record(r, &ev);
+    }
+    assert_int_equal(trace_ring_count(r), 1000);
+    assert_true(trace_ring_bytes(r) - empty <= 1000 * sizeof(struct trace_rec) * 3 / 2);
+    for (uint64_t i = 1000; i < 5000; i++) {
+        ev.cycle = i;
+        trace_ring_record(r, &ev);
+    }
+    assert_int_equal(trace_ring_count(r), 2000);
+    assert_int_equal(trace_ring_dropped(r), 3000);
+    for (size_t i = 0; i < 2000; i++)
+        assert_int_equal(trace_ring_get(r, i)->cycle, 3000 + i);
+    assert_true(trace_ring_bytes(r) - empty <= 2000 * sizeof(struct trace_rec));
+    trace_ring_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_ring_grows_with_its_records),
         cmocka_unit_test(test_errors_name_command_and_line),
         cmocka_unit_test(test_empty_line_repeats_steps),
         cmocka_unit_test(test_completion),

@@ -18,6 +18,7 @@
 #include "dbg_fixture.h"
 #include "fw_desc.h"
 #include "loadable.h"
+#include "loadable_driver.h"
 #include "loadable_writer.h"
 #include "sample_net.h"
 #include "sdp_net.h"
@@ -281,6 +282,43 @@ static void test_choose(void **state)
     /* a file that cannot be read: the default, the loader reports it later */
     assert_ptr_equal(config_choose("/nonexistent.nvdla", NULL, &rep, err, sizeof err),
                      dla_config_default());
+
+    /* the parse is handed on when a configuration is chosen, never on a refusal */
+    struct loadable *parsed = NULL;
+    c = config_choose_parsed(path, NULL, &rep, &parsed, err, sizeof err);
+    assert_ptr_equal(c, dla_config_find("nv_small"));
+    assert_non_null(parsed);
+    assert_true(parsed->n_tasks > 0);
+    loadable_free(parsed);
+    parsed = (struct loadable *)&parsed; /* any value: it must come back NULL */
+    assert_null(config_choose_parsed(path, dla_config_find("nv_full"), &rep, &parsed, err,
+                                     sizeof err));
+    assert_null(parsed);
+    parsed = (struct loadable *)&parsed;
+    assert_non_null(config_choose_parsed("/nonexistent.nvdla", NULL, &rep, &parsed, err,
+                                         sizeof err));
+    assert_null(parsed);
+}
+
+/* Opening a loadable parses (and opening a sample generates) it once: the
+ * parse that told the configuration is the one the driver runs. */
+static void test_open_parses_once(void **state)
+{
+    (void)state;
+    char err[512];
+    struct report rep = {.print = keep_note};
+    struct loadable *parsed = NULL;
+    assert_non_null(config_choose_parsed("sample:conv", NULL, &rep, &parsed, err, sizeof err));
+    assert_non_null(parsed);
+    struct dla *d = dla_create(dla_config_default(), NULL);
+    assert_non_null(d);
+    /* a path that names nothing: the driver can only have used the parse it was given */
+    struct driver *drv =
+        loadable_driver_open_parsed(parsed, "/nonexistent/elsewhere.nvdla", NULL, d, &rep, err,
+                                    sizeof err);
+    assert_non_null(drv);
+    drv->ops->destroy(drv);
+    dla_destroy(d);
 }
 
 int main(void)
@@ -292,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_samples_and_units),
         cmocka_unit_test(test_txn_register_map),
         cmocka_unit_test(test_choose),
+        cmocka_unit_test(test_open_parses_once),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }

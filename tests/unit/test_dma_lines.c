@@ -36,6 +36,61 @@ static void test_line_set_grows_and_sorts(void **state)
     line_set_free(&s);
 }
 
+/* Lines far apart and out of order (each its own chunk, chunks inserted
+ * before, between and after others), chunk edges, the top of the address space. */
+static void test_line_set_scattered(void **state)
+{
+    (void)state;
+    const uint64_t lines[] = {1ull << 40, 0, UINT64_MAX, 4095, 4096, 77 * 4096 + 5, 3,
+                              (1ull << 40) - 1, 12 * 4096 + 4095};
+    const size_t n = sizeof lines / sizeof lines[0];
+    struct line_set s = {0};
+    for (size_t i = 0; i < n; i++)
+        assert_true(line_set_add(&s, lines[i]));
+    for (size_t i = 0; i < n; i++)
+        assert_true(line_set_add(&s, lines[i])); /* no new members */
+    assert_int_equal(s.count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_true(line_set_has(&s, lines[i]));
+    assert_false(line_set_has(&s, 4097));
+    assert_false(line_set_has(&s, UINT64_MAX - 1));
+    assert_false(line_set_has(&s, 77 * 4096 + 4));
+    uint64_t *v = line_set_sorted(&s);
+    assert_non_null(v);
+    for (size_t i = 1; i < n; i++)
+        assert_true(v[i - 1] < v[i]);
+    assert_int_equal(v[0], 0);
+    assert_int_equal(v[n - 1], UINT64_MAX);
+    free(v);
+    line_set_free(&s);
+}
+
+/* A network's traffic is dense runs of lines: a million lines (64 MB of
+ * DRAM) cost a few bits each, not the 8-16 bytes of a set of numbers; far
+ * apart lines (a block each) stay exact too. */
+static void test_line_set_dense_runs_cost_a_bit_a_line(void **state)
+{
+    (void)state;
+    struct line_set s = {0};
+    const uint64_t base = 0x80000000ull / DMA_LINE_BYTES, n = 1u << 20;
+    for (uint64_t i = 0; i < n; i++)
+        assert_true(line_set_add(&s, base + i));
+    assert_true(line_set_add(&s, 7));
+    assert_true(line_set_add(&s, UINT64_MAX / DMA_LINE_BYTES));
+    assert_int_equal(s.count, n + 2);
+    assert_true(s.cap * sizeof *s.blocks < n / 2); /* under 4 bits a line, table slack included */
+    assert_true(line_set_has(&s, base) && line_set_has(&s, base + n - 1));
+    assert_false(line_set_has(&s, base - 1) || line_set_has(&s, base + n) || line_set_has(&s, 8));
+    uint64_t *v = line_set_sorted(&s);
+    assert_non_null(v);
+    assert_int_equal(v[0], 7);
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(v[1 + i], base + i);
+    assert_int_equal(v[n + 1], UINT64_MAX / DMA_LINE_BYTES);
+    free(v);
+    line_set_free(&s);
+}
+
 static void test_golden_file(void **state)
 {
     (void)state;
@@ -176,6 +231,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_set_grows_and_sorts),
+        cmocka_unit_test(test_line_set_scattered),
+        cmocka_unit_test(test_line_set_dense_runs_cost_a_bit_a_line),
         cmocka_unit_test(test_golden_file),
         cmocka_unit_test(test_info_dma_lines_command),
         cmocka_unit_test(test_transfers_mark_every_line_they_touch),

@@ -17,6 +17,7 @@
 #include "dimg.h"
 #include "fp16.h"
 #include "loadable_tensors.h"
+#include "mem.h"
 #include "runtime.h"
 #include "tensor_loadable.h"
 
@@ -226,6 +227,130 @@ static void test_tensor_info_atoms(void **state)
     }
 }
 
+/* Every resident page of a memory, (base, bytes) records, for comparing. */
+struct pages {
+    uint8_t *rec;
+    size_t n;
+};
+
+static bool keep_page(void *ctx, uint64_t base, const uint8_t *p)
+{
+    struct pages *pg = ctx;
+    size_t size = 8 + MEM_PAGE_SIZE;
+    pg->rec = realloc(pg->rec, (pg->n + 1) * size);
+    memcpy(pg->rec + pg->n * size, &base, 8);
+    memcpy(pg->rec + pg->n++ * size + 8, p, MEM_PAGE_SIZE);
+    return true;
+}
+
+static void assert_same_memory(struct dla *a, struct dla *b)
+{
+    struct pages pa = {0}, pb = {0};
+    mem_each_page(dla_memory(a, DLA_DRAM), keep_page, &pa);
+    mem_each_page(dla_memory(b, DLA_DRAM), keep_page, &pb);
+    assert_true(pa.n > 0);
+    assert_int_equal(pa.n, pb.n);
+    assert_memory_equal(pa.rec, pb.rec, pa.n * (8 + MEM_PAGE_SIZE));
+    assert_int_equal(dla_client_bytes(a, DLA_C_HOST), dla_client_bytes(b, DLA_C_HOST));
+    assert_int_equal(dla_client_transactions(a, DLA_C_HOST),
+                     dla_client_transactions(b, DLA_C_HOST));
+    free(pa.rec);
+    free(pb.rec);
+}
+
+/* A loadable of a big blob (weights over several simulated pages) and a
+ * small "dep_graph" one, each filling a memory of its own, and a third
+ * memory filled from the weights too. */
+static struct loadable *blob_loadable(void)
+{
+    size_t big = 3 * MEM_PAGE_SIZE + 123;
+    uint8_t *w = malloc(big), graph[40];
+    uint32_t x = 1;
+    for (size_t i = 0; i < big; i++)
+        w[i] = (uint8_t)((x = x * 1664525u + 1013904223u) >> 24);
+    for (size_t i = 0; i < sizeof graph; i++)
+        graph[i] = (uint8_t)(i + 1);
+    struct lw *lw = lw_create();
+    lw_blob(lw, "weights", 0, 0, (struct ld_version){0, 0, 0}, w, big);
+    lw_blob(lw, "task-0-dep_graph", 0, 0, (struct ld_version){0, 0, 0}, graph, sizeof graph);
+    lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, 64, 4096, "task-0-dep_graph", 0, 0);
+    lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, big, 4096, "weights", 0, 0);
+    lw_memory(lw, 0, LD_MEM_ALLOC | LD_MEM_SET, big, 4096, "weights", 0, 0);
+    lw_address(lw, 0, 0, 64);
+    lw_address(lw, 1, 0, big);
+    lw_address(lw, 2, 0, big);
+    uint16_t addrs[3] = {0, 1, 2}, task = 0;
+    lw_task(lw, LD_IF_DLA1, addrs, 3, NULL, 0, NULL, 0);
+    lw_submit(lw, &task, 1);
+    uint8_t *buf;
+    size_t len;
+    assert_true(lw_finish(lw, (struct ld_version){0, 7, 0}, &buf, &len));
+    lw_destroy(lw);
+    free(w);
+    char err[256];
+    struct loadable *l = loadable_parse_owned(buf, len, "blobs", err, sizeof err);
+    if (!l)
+        fail_msg("%s", err);
+    return l;
+}
+
+/* The weights are not held twice: the first bound load gives the loadable's
+ * blob bytes back, and a second load (a restart) takes them from the image
+ * of the first, sharing its pages; both fill memory exactly as a load from
+ * the loadable's bytes does. */
+static void test_bound_blobs_released_and_reloaded(void **state)
+{
+    (void)state;
+    char err[256];
+    struct loadable *plain = blob_loadable();
+    struct loadable *l = blob_loadable();
+    uint32_t big = 0;
+    for (uint32_t i = 0; i < l->n_blobs; i++)
+        if (l->blobs[i].data_len > l->blobs[big].data_len)
+            big = i;
+    assert_true(l->blobs[big].data_len >= 2 * MEM_PAGE_SIZE);
+
+    struct dla *d0 = dla_create(dla_config_default(), NULL);
+    struct dla *d1 = dla_create(dla_config_default(), NULL);
+    struct dla *d2 = dla_create(dla_config_default(), NULL);
+    struct runtime r0, r1, r2;
+    assert_true(runtime_load(&r0, plain, d0, err, sizeof err));
+    struct rt_bound *b = runtime_bound_create();
+    assert_false(runtime_bound_holds(b));
+    assert_true(runtime_load_bound(&r1, l, d1, b, err, sizeof err));
+    assert_true(runtime_bound_holds(b));
+    assert_null(l->blobs[big].data); /* given back */
+    assert_non_null(plain->blobs[big].data);
+    assert_true(runtime_load_bound(&r2, l, d2, b, err, sizeof err));
+    assert_same_memory(d0, d1);
+    assert_same_memory(d0, d2);
+
+    /* the restart's weights are the first load's pages, not copies */
+    uint32_t m = 0;
+    while (m < l->n_memories && !(l->memories[m].n_contents && l->memories[m].content_blob[0] == big))
+        m++;
+    assert_true(m < l->n_memories);
+    uint64_t inside = (r2.mem[m].addr + l->memories[m].offsets[0] + MEM_PAGE_SIZE - 1) &
+                      ~(uint64_t)(MEM_PAGE_SIZE - 1);
+    assert_true(mem_page_shared(dla_memory(d1, DLA_DRAM), dla_memory(d2, DLA_DRAM), inside));
+    assert_false(mem_page_shared(dla_memory(d0, DLA_DRAM), dla_memory(d2, DLA_DRAM), inside));
+
+    /* the dependency graphs re-copied before a submit come from the image too */
+    assert_true(runtime_reload_dep_graphs(&r2, d2, err, sizeof err));
+    assert_true(runtime_reload_dep_graphs(&r0, d0, err, sizeof err));
+    assert_same_memory(d0, d2);
+
+    runtime_free(&r0);
+    runtime_free(&r1);
+    runtime_free(&r2);
+    runtime_bound_free(b);
+    dla_destroy(d0);
+    dla_destroy(d1);
+    dla_destroy(d2);
+    loadable_free(plain);
+    loadable_free(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_fp16_stable_hash),
         cmocka_unit_test(test_output_dimg_x8),
         cmocka_unit_test(test_tensor_info_atoms),
+        cmocka_unit_test(test_bound_blobs_released_and_reloaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

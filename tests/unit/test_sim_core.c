@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "mem.h"
+
 #include "dla.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -478,6 +480,9 @@ static void test_snapshot_restore(void **state)
     bdma_stage(f.d, &op);
     struct dla_snapshot *snap = dla_snapshot_take(f.d);
     assert_non_null(snap);
+    /* packed: the register file and idle pipes are mostly zeros, and a
+     * checkpoint of every layer of a run must not cost 70 KiB each */
+    assert_true(dla_snapshot_bytes(snap) < 16 * 1024);
     wr(f.d, "BDMA.CFG_LAUNCH0", 1);
     run_until_idle(f.d);
     uint64_t t1 = dla_now(f.d);
@@ -506,6 +511,48 @@ static void test_snapshot_restore(void **state)
     drop(&f);
 }
 
+/* What a snapshot costs is what the model overwrote since: nothing of the
+ * memory at first, one 4 KiB block (not the 64 KiB page) once the model
+ * writes a byte into it, half a block each when two snapshots share the
+ * block the model left. */
+static void test_snapshot_bytes_apart(void **state)
+{
+    (void)state;
+    struct fixture f = make("nv_full");
+    uint8_t b = 1;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    dla_mem_write(f.d, DLA_DRAM, 0x80008000, &b, 1); /* another block of the page */
+    struct dla_snapshot *first = dla_snapshot_take(f.d);
+    size_t own = dla_snapshot_bytes(first);
+    assert_true(dla_snapshot_bytes_apart(first, f.d) < own + 1024);
+    b = 2;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    size_t block = dla_snapshot_bytes_apart(first, f.d) - own;
+    assert_true(block >= MEM_BLOCK_SIZE && block < MEM_BLOCK_SIZE + 1024);
+    struct dla_snapshot *second = dla_snapshot_take(f.d), *third = dla_snapshot_take(f.d);
+    b = 3;
+    dla_mem_write(f.d, DLA_DRAM, 0x80000000, &b, 1);
+    size_t a1 = dla_snapshot_bytes_apart(first, f.d) - own;
+    size_t a2 = dla_snapshot_bytes_apart(second, f.d) - dla_snapshot_bytes(second);
+    assert_true(a1 >= MEM_BLOCK_SIZE && a1 < MEM_BLOCK_SIZE + 1024); /* its own block, alone */
+    assert_true(a2 >= MEM_BLOCK_SIZE / 2 && a2 < MEM_BLOCK_SIZE / 2 + 1024); /* shared with third */
+    assert_int_equal(dla_snapshot_bytes_apart(third, f.d) - dla_snapshot_bytes(third), a2);
+    /* and restoring gives each its bytes back */
+    uint8_t got;
+    dla_snapshot_restore(f.d, second);
+    dla_mem_read(f.d, DLA_DRAM, 0x80000000, &got, 1);
+    assert_int_equal(got, 2);
+    dla_snapshot_restore(f.d, first);
+    dla_mem_read(f.d, DLA_DRAM, 0x80000000, &got, 1);
+    assert_int_equal(got, 1);
+    dla_mem_read(f.d, DLA_DRAM, 0x80008000, &got, 1);
+    assert_int_equal(got, 1);
+    dla_snapshot_free(third);
+    dla_snapshot_free(second);
+    dla_snapshot_free(first);
+    drop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -520,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_bdma_slots_and_perf),
         cmocka_unit_test(test_bdma_out_of_range),
         cmocka_unit_test(test_snapshot_restore),
+        cmocka_unit_test(test_snapshot_bytes_apart),
         cmocka_unit_test(test_cbuf_flush_after_reset),
         cmocka_unit_test(test_csb_access_time),
     };
