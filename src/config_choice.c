@@ -104,13 +104,12 @@ const struct dla_config *config_choose_parsed(const char *path, const struct dla
                                               struct report *rep, struct loadable **parsed,
                                               char *err, size_t errlen)
 {
-    struct loadable *kept = NULL;
-    const struct dla_config *c = choose(path, asked, rep, parsed ? &kept : NULL, err, errlen);
-    if (!c) {
-        loadable_free(kept);
-        kept = NULL;
-    }
     if (parsed)
-        *parsed = kept;
+        *parsed = NULL;
+    const struct dla_config *c = choose(path, asked, rep, parsed, err, errlen);
+    if (!c && parsed) { /* a refusal hands nothing on */
+        loadable_free(*parsed);
+        *parsed = NULL;
+    }
     return c;
 }

@@ -70,16 +70,14 @@ static void warn_unused_input(struct session *s)
                    s->path);
 }
 
-/* parsed: the loadable as configuration detection parsed it (taken over), or NULL. */
+/* parsed: the loadable as configuration detection parsed it (taken over), or
+ * NULL; never set for a trace (detection parses loadables only). */
 static struct driver *open_driver(struct session *s, struct loadable *parsed, char *err,
                                   size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
-    enum trace_kind kind = trace_detect(s->path, file, sizeof file);
-    if (kind == TRACE_TXN || kind == TRACE_CFG)
-        loadable_free(parsed);
-    switch (kind) {
+    switch (trace_detect(s->path, file, sizeof file)) {
     case TRACE_TXN:
         warn_unused_input(s);
         return trace_txn_open(file, &topt, s->rep, err, errlen);
