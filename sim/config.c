@@ -11,7 +11,7 @@
  * come from: INT8 only, no Winograd, weight compression, batch, BDMA or Rubik.
  * The nv_small branch's nv_large.spec differs (those features on); the
  * reference doc's table 7.1 quotes that one. */
-#include "config.h"
+#include "dla.h"
 
 #include <string.h>
 
@@ -52,7 +52,7 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 128,
         .addr_bits = 64,
-        .timing_calibrated = true,
+        .calibrated_units = 1u << DLA_P_BDMA | 1u << DLA_P_PDP,
         .dram_read_latency = 100,
         .cvsram_read_latency = 80,
         .csb_write_cycles = 1,
@@ -115,7 +115,9 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
-        .dram_read_latency = 100,
+        .dram_read_latency = 80,
+        .pri_read_beat_cycles = 2,
+        .calibrated_units = 1u << DLA_P_CONV | 1u << DLA_P_SDP | 1u << DLA_P_PDP | 1u << DLA_P_CDP,
         .cvsram_read_latency = 80,
         .csb_write_cycles = 1,
         .csb_read_cycles = 18,
@@ -142,7 +144,8 @@ static const struct dla_config configs[] = {
         .pri_burst = 1,
         .pri_latency = 64,
         .addr_bits = 32,
-        .dram_read_latency = 100,
+        .dram_read_latency = 80,
+        .pri_read_beat_cycles = 2,
         .cvsram_read_latency = 80,
         .csb_write_cycles = 1,
         .csb_read_cycles = 18,
@@ -176,7 +179,8 @@ static const struct dla_config configs[] = {
         .sec_burst = 4,
         .sec_latency = 64,
         .addr_bits = 32,
-        .dram_read_latency = 100,
+        .dram_read_latency = 80,
+        .pri_read_beat_cycles = 2,
         .cvsram_read_latency = 80,
         .csb_write_cycles = 1,
         .csb_read_cycles = 18,

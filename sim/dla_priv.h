@@ -77,6 +77,11 @@ struct dla_stage {
     uint8_t rdma_group; /* the RDMA sub-unit's group (SDP/PDP/CDP), 0xff when not used */
     int32_t layer;
     uint64_t compute_cycles;
+    /* A convolution's datapath waits for its input data (CSC starts once
+     * CDMA has fetched the data cube), and the cycles of its last kernel
+     * group wait for the last weights as well. */
+    bool compute_waits_data;
+    uint64_t last_group_cycles;
     uint64_t macs;
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
@@ -326,6 +331,9 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
 bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what);
 /* Datapath work of the stage: cycles at full throughput, and MACs/element ops. */
 void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops);
+/* A convolution's schedule (struct dla_stage): its datapath starts after the
+ * data fetch and its last kernel group's last_group_cycles after the weights. */
+void exec_conv_schedule(struct dla_exec *x, uint64_t last_group_cycles);
 struct dla_layer *exec_layer(struct dla_exec *x);
 void exec_desc(struct dla_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void exec_lut_stats(struct dla_exec *x, const struct dla_lut_stats *s);

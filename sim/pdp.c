@@ -520,12 +520,13 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                  "%llu output elements are covered by no input window (the hardware would "
                  "wait for them); written as 0",
                  (unsigned long long)missing);
-    /* an input line goes through the pooling datapath once for each output
-     * row whose window covers it (ceil(kernel_h / stride_h) times): the
-     * RTL's 8x8x64 int16 2x2/1 pooling takes 1109 cycles, two passes of 512
-     * at 8 elements a cycle plus latency (tests/calibration) */
-    unsigned passes = (j->pool.kernel_h + j->pool.stride_h - 1) / j->pool.stride_h;
-    uint64_t elems = input_elements(j) * passes;
+    /* every input element passes the pooling datapath once, which moves
+     * pdp_throughput bytes a cycle (int16/fp16 elements at half the int8
+     * rate): NVIDIA's RTL takes 4263 cycles for nv_small's 8x8x64 int8 2x2/1
+     * pooling (4096 elements, one a cycle) and 1109 for nv_full's 8x8x64
+     * int16 one (4096 elements, four a cycle), latency included
+     * (tests/calibration) */
+    uint64_t elems = input_elements(j) * j->bpe;
     unsigned tp = d->cfg->pdp_throughput ? d->cfg->pdp_throughput : 1;
     exec_compute(x, (elems + tp - 1) / tp,
                  (uint64_t)j->out_w * j->pool.out_h * j->n_surf * j->cpa * j->pool.kernel_w *

@@ -522,6 +522,13 @@ void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops)
     exec_layer(x)->macs += ops;
 }
 
+void exec_conv_schedule(struct dla_exec *x, uint64_t last_group_cycles)
+{
+    struct dla_stage *st = &x->pipe->stage[x->stage];
+    st->compute_waits_data = true;
+    st->last_group_cycles = last_group_cycles;
+}
+
 void exec_desc(struct dla_exec *x, const char *fmt, ...)
 {
     struct dla_layer *l = exec_layer(x);

@@ -30,6 +30,15 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
+uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, bool write,
+                                uint64_t bytes)
+{
+    uint64_t beats = ceil_div(bytes, timing_bus_bytes(cfg, s));
+    unsigned cadence = cfg->pri_read_beat_cycles;
+    bool slow_reads = !write && cadence > 1 && !(s == DLA_CVSRAM && cfg->sec_bus_bits);
+    return slow_reads ? beats * cadence : beats;
+}
+
 /* The first-access latency a stage pays: the largest of the spaces it uses. */
 static uint64_t stage_latency(const struct dla_config *cfg, const struct dla_stage *st)
 {
@@ -52,7 +61,8 @@ static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_
                 continue;
             uint64_t *free_at = &d->bus_free_at[s][w];
             uint64_t begin = *free_at > t0 ? *free_at : t0;
-            uint64_t end = begin + ceil_div(st->space_bytes[s][w], timing_bus_bytes(d->cfg, s));
+            uint64_t end = begin + timing_transfer_cycles(d->cfg, (enum dla_space)s, w != 0,
+                                                          st->space_bytes[s][w]);
             *free_at = end;
             if (end > dma_end)
                 dma_end = end;
@@ -80,8 +90,7 @@ static bool concurrent_with_next(int c)
 
 /* Clients share the stage's memory window in client order (reads of each
  * unit come before its writes in enum dla_client), each for its share of the
- * bytes, except the concurrent pairs above; stall cycles are shared the same
- * way. */
+ * bytes, except the concurrent pairs above. */
 static void time_clients(struct dla_stage *st, uint64_t t0, uint64_t latency, uint64_t dma_span)
 {
     uint64_t total = total_bytes(st);
@@ -98,14 +107,45 @@ static void time_clients(struct dla_stage *st, uint64_t t0, uint64_t latency, ui
         uint64_t small_done = start + dma_span * 2 * small / total;
         st->client_start[c] = start;
         st->client_done[c] = b && a <= b ? small_done : both_done;
-        st->client_stall[c] = st->stall_cycles * a / total;
         if (b) {
             c++;
             st->client_start[c] = start;
             st->client_done[c] = a && b < a ? small_done : both_done;
-            st->client_stall[c] = st->stall_cycles * b / total;
         }
     }
+}
+
+/* Stall cycles are shared among the clients in proportion to their bytes. */
+static void share_stalls(struct dla_stage *st)
+{
+    uint64_t total = total_bytes(st);
+    for (int c = 0; c < DLA_C_COUNT; c++)
+        st->client_stall[c] = total ? st->stall_cycles * st->client_bytes[c] / total : 0;
+}
+
+/* When a client's data is all in (the start of the stage's memory window
+ * when it moves nothing). */
+static uint64_t client_ready(const struct dla_stage *st, int c, uint64_t window_start)
+{
+    return st->client_bytes[c] ? st->client_done[c] : window_start;
+}
+
+/* Cycles from the end of the first-access latency until the stage's datapath
+ * is done: its compute time or its memory time, whichever is longer; a
+ * convolution's datapath starts once its data is in and finishes its last
+ * kernel group no earlier than its last weights plus that group's work. */
+static uint64_t busy_cycles(const struct dla_stage *st, uint64_t t0, uint64_t latency,
+                            uint64_t dma_span)
+{
+    if (!st->compute_waits_data)
+        return st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
+    uint64_t from = t0 + latency;
+    uint64_t data = client_ready(st, DLA_C_CDMA_DAT, from);
+    uint64_t weights = client_ready(st, DLA_C_CDMA_WT, from);
+    uint64_t end = data + st->compute_cycles;
+    if (weights + st->last_group_cycles > end)
+        end = weights + st->last_group_cycles;
+    return end - from;
 }
 
 static void add_ms(struct dla_pipe *p, uint64_t at, uint8_t stage, unsigned bit, bool completes)
@@ -122,13 +162,14 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
         uint64_t latency = stage_latency(d->cfg, st);
         uint64_t dma_end = reserve_buses(d, st, t0);
         uint64_t dma_span = dma_end - t0;
-        uint64_t busy = st->compute_cycles > dma_span ? st->compute_cycles : dma_span;
-        st->stall_cycles = dma_span > st->compute_cycles ? dma_span - st->compute_cycles : 0;
+        time_clients(st, t0, latency, dma_span);
+        uint64_t busy = busy_cycles(st, t0, latency, dma_span);
+        st->stall_cycles = busy > st->compute_cycles ? busy - st->compute_cycles : 0;
+        share_stalls(st);
         st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD +
-                  (st->proc == DLA_P_CONV ? TIMING_CONV_DRAIN : 0);
+                  (st->proc == DLA_P_CDP ? TIMING_CDP_FILL : 0);
         if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
             st->end = p->stage[s - 1].end + TIMING_DRAIN;
-        time_clients(st, t0, latency, dma_span);
     }
     for (uint8_t s = 0; s < p->n_stages; s++) {
         struct dla_stage *st = &p->stage[s];
@@ -175,7 +216,7 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
 
 bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p)
 {
-    /* the units whose layers the calibration set times (BDMA copies, PDP
-     * pooling); the others' datapath figures are estimates */
-    return cfg->timing_calibrated && (p == DLA_P_BDMA || p == DLA_P_PDP);
+    /* the units whose layers the calibration set times on this
+     * configuration's RTL; the others' datapath figures are estimates */
+    return p < DLA_P_COUNT && (cfg->calibrated_units >> p) & 1u;
 }

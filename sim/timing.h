@@ -14,12 +14,11 @@
  * 20 cycles of CSB time). */
 #define TIMING_STAGE_OVERHEAD 16
 #define TIMING_DRAIN          40
-/* The convolution pipeline after its last input arrives: CBUF write, CSC,
- * the CMAC pipeline, CACC's assembly and delivery.  Estimated, not measured
- * (NVIDIA's Verilator testbench stalls on every trace that writes through
- * SDP); NVIDIA's VP raises CACC_DONE only after the driver's next two status
- * reads following CDMA_WT_DONE on LeNet's last layer, some 40 cycles. */
-#define TIMING_CONV_DRAIN 64
+/* CDP's pipeline (window sum of squares, LUT, multiply) takes this many
+ * cycles more to fill than SDP's and PDP's: nv_small's RTL finishes an LRN
+ * of N elements in N + 117-123 cycles, its PDP and SDP in N + 93-96
+ * (tests/calibration; calibrated on nv_small, estimated elsewhere). */
+#define TIMING_CDP_FILL 24
 
 /* Time every stage of a started pipeline and fill its milestones. */
 void timing_plan(struct dla *d, struct dla_pipe *p);
@@ -30,5 +29,8 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage);
 /* Bytes per cycle and first-access latency of a memory space. */
 unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s);
 unsigned timing_latency(const struct dla_config *cfg, enum dla_space s);
+/* Cycles a channel of space s is busy moving bytes in one direction. */
+uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, bool write,
+                                uint64_t bytes);
 
 #endif

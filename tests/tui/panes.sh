@@ -52,9 +52,12 @@ expect_screen '^│CONV '
 expect_screen '^│cycle |0 '
 # zoom in twice (4x), scroll right, fit the whole run again
 whole=$(screen | sed -n 's/.*Timeline (whole run) \([0-9.]*\) cycles\/column.*/\1/p' | head -n 1)
-zoomed=$(awk -v w="$whole" 'BEGIN { printf("%.3g", w / 4) }')
 keys + +
-wait_for "7 Timeline $zoomed cycles/column"
+wait_for '7 Timeline [0-9.]* cycles/column'
+# a quarter of the whole run's scale (both shown to three digits: within 1%)
+zoomed=$(screen | sed -n 's/.*7 Timeline \([0-9.]*\) cycles\/column.*/\1/p' | head -n 1)
+awk -v w="$whole" -v z="$zoomed" 'BEGIN { r = z * 4 / w; exit !(r > 0.99 && r < 1.01) }' ||
+    fail "zoomed in twice: $zoomed cycles/column, not a quarter of $whole"
 keys l
 wait_for '^│cycle |[1-9][0-9]* '
 keys z

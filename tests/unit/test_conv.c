@@ -560,6 +560,54 @@ static unsigned weight_bytes_rules(uint32_t wt_bytes)
     return rc.n;
 }
 
+/* The datapath cycles the convolution core reports for a spec's layer. */
+static uint64_t conv_compute_cycles(const struct spec *s, uint64_t *last_group)
+{
+    struct dla *d = dla_create(dla_config_find(s->config), NULL);
+    assert_non_null(d);
+    struct layer_data ld = {0};
+    prepare(d, s, &ld);
+    struct one_stage f;
+    one_stage_open(&f, d, DLA_P_CONV, layer_ensure(d, DLA_P_CONV, 0), 0);
+    struct dla_cube out = {0};
+    assert_int_equal(conv_execute(d, &f.x, 0, &out), 0);
+    uint64_t cycles = f.pipe.stage[0].compute_cycles;
+    assert_true(f.pipe.stage[0].compute_waits_data);
+    *last_group = f.pipe.stage[0].last_group_cycles;
+    one_stage_close(&f);
+    cube_free(&out);
+    free_layer_data(&ld);
+    dla_destroy(d);
+    return cycles;
+}
+
+/* Stripes (sim/conv.c): on nv_small a stripe lasts no less than its 8-cycle
+ * weight load, and a stripe's outputs take 9 cycles a position plus 38 to
+ * reach SDP, overlapping the next stripe's multiplies. */
+static void test_stripe_timing(void **state)
+{
+    (void)state;
+    uint64_t last;
+    /* 2 positions x 2 channel blocks x 1 kernel group: one stripe of 2
+     * atomic operations, each pass held to the weight load (not 4) */
+    struct spec s = base("nv_small", 0);
+    s.w = 2, s.h = 1, s.c = 16, s.k = 8, s.kw = s.kh = 1;
+    s.pl = s.pr = s.pt = s.pb = 0;
+    assert_int_equal(conv_compute_cycles(&s, &last), 2 * 8);
+    assert_int_equal(last, 16);
+    /* 40 positions of a 1x1x8 layer: stripes of 16 and 24 positions; the
+     * first is its 16 multiplies, the second its delivery, 24 x 9 + 38 */
+    s.w = 40, s.c = 8;
+    assert_int_equal(conv_compute_cycles(&s, &last), 16 + 24 * 9 + 38);
+    /* two kernel groups: the last group's share is half */
+    s.k = 16;
+    uint64_t two = conv_compute_cycles(&s, &last);
+    assert_int_equal(last, two / 2);
+    /* a layer with enough to multiply per stripe: one cycle an atomic op */
+    s.w = 40, s.h = 1, s.c = 64, s.k = 8, s.kw = s.kh = 3, s.pl = s.pr = s.pt = s.pb = 1;
+    assert_int_equal(conv_compute_cycles(&s, &last), 40 * 1 * 9 * 8);
+}
+
 static void test_rule_weight_bytes_padding(void **state)
 {
     (void)state;
@@ -594,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_rule_output_size),
         cmocka_unit_test(test_kernel_count_mismatch),
         cmocka_unit_test(test_rule_weight_bytes_padding),
+        cmocka_unit_test(test_stripe_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

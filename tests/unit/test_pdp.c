@@ -10,6 +10,7 @@
 #include "fpnum.h"
 #include "one_stage.h"
 #include "pdp_pool.h"
+#include "timing.h"
 
 /* ---------------------------------------------------------------- reference */
 
@@ -253,6 +254,9 @@ static const char *case_name(const struct pool_case *pc, char *buf, size_t n)
     return buf;
 }
 
+/* Launch-to-interrupt cycles of the last case check_case() ran. */
+static uint64_t last_case_cycles;
+
 static void check_case(const struct pool_case *pc)
 {
     char name[160];
@@ -317,6 +321,8 @@ static void check_case(const struct pool_case *pc)
                 if (dst[surf * out.surf + y * out.line + out_w * out.atom + b] != 0xee)
                     fail_msg("%s: surface %u line %u: spare byte %u written",
                              case_name(pc, name, sizeof name), surf, y, b);
+    const struct dla_layer *l = dla_layer_get(h->d, dla_layer_count(h->d) - 1);
+    last_case_cycles = l->end_cycle - l->start_cycle;
     free(src);
     free(dst);
     free(plane);
@@ -379,6 +385,29 @@ static void test_int16_and_wide_atoms(void **state)
         {"nv_medium_1024_full", 0, 1, 6, 6, 33, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1},
     };
     check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Every input element passes the pooling datapath once, whatever the
+ * window (NVIDIA's RTL, tests/calibration): nv_small pools an 8x8x64 int8
+ * cube in 4096 cycles plus its memory latency and fill, 2x2 windows or 1x1;
+ * nv_full moves 8 bytes a cycle, so int16 takes twice int8's cycles. */
+static void test_pooling_cycles(void **state)
+{
+    (void)state;
+    static const struct pool_case small[] = {
+        {"nv_small", 0, 1, 8, 8, 64, 2, 2, 1, 1, 0, 1, 0, 1, 0, 1},
+        {"nv_small", 0, 1, 8, 8, 64, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        check_case(&small[i]);
+        assert_int_equal(last_case_cycles, 4096 + 80 + TIMING_STAGE_OVERHEAD);
+    }
+    struct pool_case full = {"nv_full", 0, 1, 8, 8, 64, 2, 2, 1, 1, 0, 1, 0, 1, 0, 1};
+    check_case(&full);
+    uint64_t int8 = last_case_cycles;
+    full.precision = 1;
+    check_case(&full);
+    assert_int_equal(last_case_cycles - int8, 4096 / 8);
 }
 
 /* Split width gives the same cube as pooling the whole width. */
@@ -652,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_strides_and_padding),
         cmocka_unit_test(test_int16_and_wide_atoms),
         cmocka_unit_test(test_split_width),
+        cmocka_unit_test(test_pooling_cycles),
         cmocka_unit_test(test_all_configurations),
         cmocka_unit_test(test_pad_value_sign_extension),
         cmocka_unit_test(test_average_rounding),

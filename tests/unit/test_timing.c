@@ -1,0 +1,130 @@
+/* The timing model's schedule of a stage (sim/timing.c): a convolution's
+ * datapath waits for its data and its last kernel group for the weights,
+ * nv_small's reads move one beat every other cycle, and the units each
+ * configuration's calibration set covers are the ones called calibrated. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dla_priv.h"
+#include "timing.h"
+
+struct timed {
+    struct dla *d;
+    struct dla_pipe pipe;
+};
+
+static void open_stage(struct timed *t, const char *config, enum dla_proc proc)
+{
+    memset(t, 0, sizeof *t);
+    t->d = dla_create(dla_config_find(config), NULL);
+    assert_non_null(t->d);
+    t->pipe.n_stages = 1;
+    t->pipe.stage[0].proc = (uint8_t)proc;
+}
+
+static void add_reads(struct dla_stage *st, enum dla_client c, uint64_t bytes)
+{
+    st->client_bytes[c] += bytes;
+    st->space_bytes[DLA_DRAM][0] += bytes;
+}
+
+/* A convolution with 8000 bytes of data and 800 of weights on nv_small: 1100
+ * beats at two cycles each, both streams together, so the data is in after
+ * 2200 cycles (plus the 80 cycles of first-access latency) and the 1000
+ * cycles of multiplies only start then. */
+static void test_conv_waits_for_its_data(void **state)
+{
+    (void)state;
+    struct timed t;
+    open_stage(&t, "nv_small", DLA_P_CONV);
+    struct dla_stage *st = &t.pipe.stage[0];
+    add_reads(st, DLA_C_CDMA_DAT, 8000);
+    add_reads(st, DLA_C_CDMA_WT, 800);
+    st->compute_cycles = 1000;
+    st->compute_waits_data = true;
+    st->last_group_cycles = 250;
+    timing_plan(t.d, &t.pipe);
+    assert_int_equal(t.d->cfg->dram_read_latency, 80);
+    assert_int_equal(st->client_done[DLA_C_CDMA_DAT], 80 + 2200);
+    assert_int_equal(st->client_done[DLA_C_CDMA_WT], 80 + 400); /* the smaller stream: 2 x 200 */
+    assert_int_equal(st->end, 80 + 2200 + 1000 + TIMING_STAGE_OVERHEAD);
+    /* the datapath waited 2200 of the 3200 cycles */
+    assert_int_equal(st->stall_cycles, 2200);
+    dla_destroy(t.d);
+}
+
+/* The same with the sizes swapped: the data is in after 400 cycles, but the
+ * last kernel group's 250 cycles wait for the last weights at 2200. */
+static void test_conv_last_group_waits_for_weights(void **state)
+{
+    (void)state;
+    struct timed t;
+    open_stage(&t, "nv_small", DLA_P_CONV);
+    struct dla_stage *st = &t.pipe.stage[0];
+    add_reads(st, DLA_C_CDMA_DAT, 800);
+    add_reads(st, DLA_C_CDMA_WT, 8000);
+    st->compute_cycles = 1000;
+    st->compute_waits_data = true;
+    st->last_group_cycles = 250;
+    timing_plan(t.d, &t.pipe);
+    assert_int_equal(st->end, 80 + 2200 + 250 + TIMING_STAGE_OVERHEAD);
+    dla_destroy(t.d);
+}
+
+/* Other stages overlap compute and memory: the longer of the two counts. */
+static void test_other_stages_overlap(void **state)
+{
+    (void)state;
+    struct timed t;
+    open_stage(&t, "nv_small", DLA_P_SDP);
+    struct dla_stage *st = &t.pipe.stage[0];
+    add_reads(st, DLA_C_SDP_MRDMA, 8000);
+    st->compute_cycles = 3000;
+    timing_plan(t.d, &t.pipe);
+    assert_int_equal(st->end, 80 + 3000 + TIMING_STAGE_OVERHEAD);
+    dla_destroy(t.d);
+}
+
+/* nv_small reads a beat every other cycle; writes, and nv_full's reads, a
+ * beat a cycle. */
+static void test_read_cadence(void **state)
+{
+    (void)state;
+    const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
+    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, false, 800), 200);
+    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, true, 800), 100);
+    assert_int_equal(timing_transfer_cycles(full, DLA_DRAM, false, 6400), 100);
+    assert_int_equal(timing_transfer_cycles(full, DLA_CVSRAM, false, 6400), 100);
+}
+
+static void test_calibrated_units(void **state)
+{
+    (void)state;
+    const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
+    assert_true(dla_cycles_calibrated(full, DLA_P_BDMA));
+    assert_true(dla_cycles_calibrated(full, DLA_P_PDP));
+    assert_false(dla_cycles_calibrated(full, DLA_P_CONV));
+    assert_true(dla_cycles_calibrated(small, DLA_P_CONV));
+    assert_true(dla_cycles_calibrated(small, DLA_P_SDP));
+    assert_true(dla_cycles_calibrated(small, DLA_P_CDP));
+    assert_false(dla_cycles_calibrated(small, DLA_P_BDMA));
+    assert_false(dla_cycles_calibrated(dla_config_find("nv_large"), DLA_P_CONV));
+    assert_false(dla_cycles_calibrated(small, DLA_P_NONE));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conv_waits_for_its_data),
+        cmocka_unit_test(test_conv_last_group_waits_for_weights),
+        cmocka_unit_test(test_other_stages_overlap),
+        cmocka_unit_test(test_read_cadence),
+        cmocka_unit_test(test_calibrated_units),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
