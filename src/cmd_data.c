@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afile.h"
 #include "cmd_priv.h"
 #include "fp16.h"
 #include "format.h"
@@ -273,6 +274,93 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* ---------------------------------------------------------------- dump */
+
+/* A dump is bounded (what a bad END would otherwise make is a file the size
+ * of the address space); larger regions take several commands. */
+#define DUMP_MAX_BYTES (256u << 20)
+
+/* "END" or "+LENGTH" after START, as a byte count. */
+static bool parse_dump_length(struct dbg *d, struct cmd_args *a, const char *text, uint64_t start,
+                              uint64_t *len)
+{
+    bool relative = text[0] == '+';
+    int64_t v;
+    if (!cmd_number(d, a, relative ? text + 1 : text, &v))
+        return false;
+    if (relative ? v <= 0 : (uint64_t)v <= start) {
+        cmd_fail(d, a, relative ? "expected a positive length after '+'"
+                                : "END 0x%llx is not past START 0x%llx (END is exclusive, as in gdb)",
+                 (unsigned long long)v, (unsigned long long)start);
+        return false;
+    }
+    *len = relative ? (uint64_t)v : (uint64_t)v - start;
+    if (*len > DUMP_MAX_BYTES) {
+        cmd_fail(d, a, "%llu bytes: at most %u MiB a dump", (unsigned long long)*len,
+                 DUMP_MAX_BYTES >> 20);
+        return false;
+    }
+    return true;
+}
+
+/* Copy len bytes of simulated memory to the open file; false with a message. */
+static bool copy_memory(struct dbg *d, struct cmd_args *a, struct afile *af, enum dla_space space,
+                        uint64_t addr, uint64_t len)
+{
+    uint8_t buf[65536];
+    for (uint64_t off = 0; off < len; off += sizeof buf) {
+        size_t n = len - off < sizeof buf ? (size_t)(len - off) : sizeof buf;
+        enum mem_status st = dla_mem_read(session_dla(d->session), space, addr + off, buf, n);
+        if (st != MEM_OK) {
+            cmd_fail(d, a, "%s 0x%llx+%zu: %s", dla_space_name(space),
+                     (unsigned long long)(addr + off), n, mem_status_str(st));
+            return false;
+        }
+        if (fwrite(buf, 1, n, af->fp) != n) {
+            cmd_fail(d, a, "%s: write failed", af->path);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* dump memory FILE START END|+LEN: the bytes as they are, like gdb's. */
+static enum cmd_status do_dump_memory(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (cmd_nargs(a) != 3)
+        return cmd_fail(d, a, "expected FILE START END (or START +LENGTH)");
+    enum dla_space space;
+    uint64_t addr, len;
+    if (!parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
+        !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len))
+        return CMD_ERROR;
+    struct afile af;
+    char err[1024];
+    if (!afile_open(&af, cmd_arg(a, 0), err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    if (!copy_memory(d, a, &af, space, addr, len)) {
+        afile_abort(&af);
+        return CMD_ERROR;
+    }
+    if (!afile_commit(&af, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    cmd_print(d, "Wrote %llu bytes of %s 0x%llx..0x%llx to %s.", (unsigned long long)len,
+              dla_space_name(space), (unsigned long long)addr, (unsigned long long)(addr + len),
+              cmd_arg(a, 0));
+    return CMD_OK;
+}
+
+/* gdb's spelling "dump binary memory ...": the format is the only one. */
+static enum cmd_status do_dump_binary(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_arg(a, 0) || strcasecmp(cmd_arg(a, 0), "memory") != 0)
+        return cmd_fail(d, a, "expected \"dump binary memory FILE START END\"");
+    a->first++; /* the arguments after "memory" */
+    return do_dump_memory(d, a);
+}
+
 /* ---------------------------------------------------------------- tensor */
 
 static const char *const elem_names[] = {"int8", "uint8", "int16", "fp16"};
@@ -493,6 +581,17 @@ static enum cmd_status do_print(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+static const struct cmd_entry dump_subs[] = {
+    {"memory", NULL, "FILE ADDR ADDR", "dump memory FILE START END|+LENGTH",
+     "Write the bytes START..END (exclusive) or START..START+LENGTH of simulated memory to\n"
+     "FILE (whole or not at all).  START takes a dram: or cvsram: prefix as x does; at most\n"
+     "256 MiB a dump.",
+     do_dump_memory, NULL, false},
+    {"binary", NULL, "memory FILE ADDR ADDR", "dump binary memory FILE START END|+LENGTH",
+     "The same (gdb's spelling; raw bytes are the only format).", do_dump_binary, NULL, false},
+    END_OF_TABLE,
+};
+
 const struct cmd_entry cmd_data_entries[] = {
     {"reg", NULL, "REG", "reg UNIT.REG[.FIELD][@GROUP] [= VALUE]",
      "Show a register with every field decoded by name and enum (D_ registers: the producer\n"
@@ -507,6 +606,8 @@ const struct cmd_entry cmd_data_entries[] = {
      "Show a tensor of the loadable (by name or id, see \"info tensors\"), or a feature\n"
      "surface described by hand, as N/C/H/W values of its type (default strides: packed).",
      do_tensor, NULL, false},
+    {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH",
+     "Write simulated memory to a file as raw bytes, as gdb's dump does.", NULL, dump_subs, false},
     {"print", "p", "EXPR", "print EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
      "[@GROUP]), enum names compared with a field, $cycle $layers $writes, C operators.",
