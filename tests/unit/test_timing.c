@@ -33,22 +33,29 @@ static void add_reads(struct dla_stage *st, enum dla_client c, uint64_t bytes)
     st->space_bytes[DLA_DRAM][0] += bytes;
 }
 
-/* A convolution with 8000 bytes of data and 800 of weights on nv_small: 1100
- * beats at two cycles each, both streams together, so the data is in after
- * 2200 cycles (plus the 80 cycles of first-access latency) and the 1000
- * cycles of multiplies only start then. */
+/* Plan a convolution stage on nv_small: data and weight bytes read from
+ * DRAM, 1000 datapath cycles of which the last kernel group's 250. */
+static struct dla_stage *plan_conv(struct timed *t, uint64_t data, uint64_t weights)
+{
+    open_stage(t, "nv_small", DLA_P_CONV);
+    struct dla_stage *st = &t->pipe.stage[0];
+    add_reads(st, DLA_C_CDMA_DAT, data);
+    add_reads(st, DLA_C_CDMA_WT, weights);
+    st->compute_cycles = 1000;
+    st->compute_waits_data = true;
+    st->last_group_cycles = 250;
+    timing_plan(t->d, &t->pipe);
+    return st;
+}
+
+/* 8000 bytes of data and 800 of weights: 1100 beats at two cycles each,
+ * both streams together, so the data is in after 2200 cycles (plus the 80
+ * cycles of first-access latency) and the multiplies only start then. */
 static void test_conv_waits_for_its_data(void **state)
 {
     (void)state;
     struct timed t;
-    open_stage(&t, "nv_small", DLA_P_CONV);
-    struct dla_stage *st = &t.pipe.stage[0];
-    add_reads(st, DLA_C_CDMA_DAT, 8000);
-    add_reads(st, DLA_C_CDMA_WT, 800);
-    st->compute_cycles = 1000;
-    st->compute_waits_data = true;
-    st->last_group_cycles = 250;
-    timing_plan(t.d, &t.pipe);
+    struct dla_stage *st = plan_conv(&t, 8000, 800);
     assert_int_equal(t.d->cfg->dram_read_latency, 80);
     assert_int_equal(st->client_done[DLA_C_CDMA_DAT], 80 + 2200);
     assert_int_equal(st->client_done[DLA_C_CDMA_WT], 80 + 400); /* the smaller stream: 2 x 200 */
@@ -58,20 +65,13 @@ static void test_conv_waits_for_its_data(void **state)
     dla_destroy(t.d);
 }
 
-/* The same with the sizes swapped: the data is in after 400 cycles, but the
- * last kernel group's 250 cycles wait for the last weights at 2200. */
+/* The sizes swapped: the data is in after 400 cycles, but the last kernel
+ * group's 250 cycles wait for the last weights at 2200. */
 static void test_conv_last_group_waits_for_weights(void **state)
 {
     (void)state;
     struct timed t;
-    open_stage(&t, "nv_small", DLA_P_CONV);
-    struct dla_stage *st = &t.pipe.stage[0];
-    add_reads(st, DLA_C_CDMA_DAT, 800);
-    add_reads(st, DLA_C_CDMA_WT, 8000);
-    st->compute_cycles = 1000;
-    st->compute_waits_data = true;
-    st->last_group_cycles = 250;
-    timing_plan(t.d, &t.pipe);
+    struct dla_stage *st = plan_conv(&t, 800, 8000);
     assert_int_equal(st->end, 80 + 2200 + 250 + TIMING_STAGE_OVERHEAD);
     dla_destroy(t.d);
 }
