@@ -60,11 +60,6 @@ struct dla_config {
      * *_latency figures above are the spec's latency-hiding targets (buffer
      * sizing), not what a transfer waits. */
     unsigned dram_read_latency, cvsram_read_latency;
-    /* Cycles per read beat on the primary interface when its read requests
-     * cannot issue every cycle (0 or 1: one beat a cycle).  nv_small's MCIF
-     * issues one single-beat read every other cycle (its RTL under NVIDIA's
-     * testbench, which accepts a request every cycle). */
-    unsigned pri_read_beat_cycles;
 
     /* The units (1 << enum dla_proc) whose layer timing was compared with
      * this configuration's RTL (tests/calibration/rtl_*.tsv); the others'

@@ -89,6 +89,9 @@ struct dla_stage {
     uint64_t client_done[DLA_C_COUNT];  /* cycle the client's last transfer ends */
     uint64_t client_stall[DLA_C_COUNT];
     uint64_t space_bytes[DLA_SPACE_COUNT][2]; /* [space][write]: AXI's read and write channels */
+    /* of the reads, those of the units' read DMA engines, which issue a
+     * request every other cycle (TIMING_PACED_READ_CYCLES); BDMA's are not */
+    uint64_t paced_read_bytes[DLA_SPACE_COUNT];
     uint64_t start, end;
     uint64_t stall_cycles;
     bool done;

@@ -393,6 +393,8 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
     st->client_bytes[c] += len;
     st->client_transactions[c] += tx;
     st->space_bytes[s][write] += len;
+    if (!write && c != DLA_C_BDMA_RD && c != DLA_C_HOST)
+        st->paced_read_bytes[s] += len;
     d->client_bytes[c] += len;
     d->client_transactions[c] += tx;
     struct dla_layer *l = exec_layer(x);

@@ -30,13 +30,11 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
-uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, bool write,
-                                uint64_t bytes)
+uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, uint64_t bytes,
+                                uint64_t paced_read_bytes)
 {
-    uint64_t beats = ceil_div(bytes, timing_bus_bytes(cfg, s));
-    unsigned cadence = cfg->pri_read_beat_cycles;
-    bool slow_reads = !write && cadence > 1 && !(s == DLA_CVSRAM && cfg->sec_bus_bits);
-    return slow_reads ? beats * cadence : beats;
+    uint64_t bus = timing_bus_bytes(cfg, s);
+    return ceil_div(bytes, bus) + ceil_div(paced_read_bytes, bus) * (TIMING_PACED_READ_CYCLES - 1);
 }
 
 /* The first-access latency a stage pays: the largest of the spaces it uses. */
@@ -61,8 +59,9 @@ static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_
                 continue;
             uint64_t *free_at = &d->bus_free_at[s][w];
             uint64_t begin = *free_at > t0 ? *free_at : t0;
-            uint64_t end = begin + timing_transfer_cycles(d->cfg, (enum dla_space)s, w != 0,
-                                                          st->space_bytes[s][w]);
+            uint64_t end = begin + timing_transfer_cycles(d->cfg, (enum dla_space)s,
+                                                          st->space_bytes[s][w],
+                                                          w ? 0 : st->paced_read_bytes[s]);
             *free_at = end;
             if (end > dma_end)
                 dma_end = end;
@@ -123,6 +122,12 @@ static void share_stalls(struct dla_stage *st)
         st->client_stall[c] = total ? st->stall_cycles * st->client_bytes[c] / total : 0;
 }
 
+/* Pipeline fill beyond the common stage overhead (timing.h). */
+static uint64_t unit_fill(uint8_t proc)
+{
+    return proc == DLA_P_CDP ? TIMING_CDP_FILL : proc == DLA_P_BDMA ? TIMING_BDMA_FILL : 0;
+}
+
 /* When a client's data is all in (the start of the stage's memory window
  * when it moves nothing). */
 static uint64_t client_ready(const struct dla_stage *st, int c, uint64_t window_start)
@@ -166,8 +171,7 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
         uint64_t busy = busy_cycles(st, t0, latency, dma_span);
         st->stall_cycles = busy > st->compute_cycles ? busy - st->compute_cycles : 0;
         share_stalls(st);
-        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD +
-                  (st->proc == DLA_P_CDP ? TIMING_CDP_FILL : 0);
+        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD + unit_fill(st->proc);
         if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
             st->end = p->stage[s - 1].end + TIMING_DRAIN;
     }

@@ -19,6 +19,17 @@
  * of N elements in N + 117-123 cycles, its PDP and SDP in N + 93-96
  * (tests/calibration; calibrated on nv_small, estimated elsewhere). */
 #define TIMING_CDP_FILL 24
+/* The units' read DMA engines (CDMA's data and weights, SDP's, PDP's, CDP's,
+ * Rubik's) issue one read request, one bus beat, every other cycle: NVIDIA's
+ * RTL under its testbench, which accepts a request every cycle, on nv_small
+ * (8-byte beats) and nv_full (64-byte beats: conv_8x8_fc_int16,
+ * sdp_relu_int16) alike.  BDMA reads a beat a cycle. */
+#define TIMING_PACED_READ_CYCLES 2
+/* BDMA's read-to-write chain takes this many cycles more than the other
+ * units' pipelines (nv_full RTL: a 2 KiB copy takes 148 cycles, its 32
+ * beats plus 116, where SDP and PDP finish 94 and 85 cycles after their
+ * last element). */
+#define TIMING_BDMA_FILL 22
 
 /* Time every stage of a started pipeline and fill its milestones. */
 void timing_plan(struct dla *d, struct dla_pipe *p);
@@ -29,8 +40,9 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage);
 /* Bytes per cycle and first-access latency of a memory space. */
 unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s);
 unsigned timing_latency(const struct dla_config *cfg, enum dla_space s);
-/* Cycles a channel of space s is busy moving bytes in one direction. */
-uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, bool write,
-                                uint64_t bytes);
+/* Cycles a channel of space s is busy moving bytes in one direction, of
+ * which paced_read_bytes are reads of the units' read DMA engines. */
+uint64_t timing_transfer_cycles(const struct dla_config *cfg, enum dla_space s, uint64_t bytes,
+                                uint64_t paced_read_bytes);
 
 #endif

@@ -20,7 +20,7 @@ expect_grep "$out" "^CDMA.D_DATAIN_SIZE_0 (group 0) at 0x0501c = 0x00000000"
 expect_grep "$out" "^Back at layer boundary 1, cycle [0-9]*\.$"
 expect_line "$out" "CBUF: 16 banks of 32768 bytes (256 entries of 128 bytes)"
 expect_line "$out" "No layer has used a LUT yet."
-expect_line "$out" "(cycles: BDMA, PDP calibrated against RTL, the others estimated; counters model-derived)"
+expect_line "$out" "(cycles: BDMA, CONV, SDP, PDP calibrated against RTL, the others estimated; counters model-derived)"
 expect_grep "$out" "^layers   one row per hardware layer"
 # the tour finishes the run it says it finishes, then exports all of it
 expect_line "$out" "Deleted 1 breakpoint."
@@ -47,9 +47,9 @@ expect_grep "$out" "^replay: 4 checks passed, 0 failed; [0-9]* dumps matched$"
 # DLA part is conv -> relu (SDP, fused) -> pool (PDP) -> fc (conv) -> SDP: two
 # CONV, two SDP and one PDP layers; softmax is the CPU task.
 out=$(run_dladbg --batch sample:lenet) || fail "sample:lenet: exit $?"
-[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (estimated), programmed in [0-9]*$')" = 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: CONV group [01], [0-9]* cycles (calibrated against RTL), programmed in [0-9]*$')" = 2 ] ||
     fail "expected two CONV layers: $out"
-[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (estimated), programmed in [0-9]*$')" = 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: SDP group [01], [0-9]* cycles (calibrated against RTL), programmed in [0-9]*$')" = 2 ] ||
     fail "expected two SDP layers: $out"
 [ "$(printf '%s\n' "$out" | grep -c '^layer [0-9]*: PDP group [01], [0-9]* cycles (calibrated against RTL), programmed in [0-9]*$')" = 1 ] ||
     fail "expected one PDP layer: $out"

@@ -5,9 +5,12 @@
  * carry a sentence saying why (the file's note column).
  *
  * Measures:
- *   layer  the first hardware layer, from its launch (the op enable that
- *          starts it) to its completion interrupt
- *   trace  the whole trace, from the first command to the last one done
+ *   layer   the first hardware layer, from its launch (the op enable that
+ *           starts it) to its completion interrupt
+ *   layerN  hardware layer N the same way (a fused SDP: layer1)
+ *   intr:B  from the first layer's launch to the first time GLB status bit B
+ *           is set (CDMA_DAT_DONE_STATUS0: the convolution's data is in)
+ *   trace   the whole trace, from the first command to the last one done
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,7 @@ static const char *const tables[] = {"tests/calibration/rtl_nv_full.tsv",
                                      "tests/calibration/rtl_nv_small.tsv"};
 
 struct cal_case {
-    char name[64], trace[256], measure[16], source[128], note[256];
+    char name[64], trace[256], measure[48], source[128], note[256];
     long rtl;
 };
 
@@ -44,6 +47,45 @@ static void trace_path(const struct cal_case *c, char *buf, size_t len)
     }
 }
 
+/* The first cycle a named GLB status bit was set, for intr: measures. */
+struct intr_watch {
+    const char *bit;
+    uint64_t cycle;
+    bool seen;
+};
+
+static void watch_intr(void *ctx, const struct dla_event *ev)
+{
+    struct intr_watch *w = ctx;
+    if (ev->kind == DLA_EV_INTR && !w->seen && strcmp(dla_intr_bit_name(ev->u.intr.bit), w->bit) == 0) {
+        w->seen = true;
+        w->cycle = ev->cycle;
+    }
+}
+
+/* The model's figure for a measure of a finished run, or -1 (why says why). */
+static long measured(const struct cal_case *c, struct dla *d, const struct intr_watch *w,
+                     char *why, size_t whylen)
+{
+    if (strcmp(c->measure, "trace") == 0)
+        return (long)dla_now(d);
+    size_t n = 0;
+    if (strncmp(c->measure, "layer", 5) == 0)
+        n = (size_t)strtoul(c->measure + 5, NULL, 10);
+    if (dla_layer_count(d) <= n) {
+        snprintf(why, whylen, "no hardware layer %zu ran", n);
+        return -1;
+    }
+    const struct dla_layer *l = dla_layer_get(d, n);
+    if (strncmp(c->measure, "intr:", 5) != 0)
+        return (long)(l->end_cycle - l->start_cycle);
+    if (!w->seen) {
+        snprintf(why, whylen, "%s was never set", w->bit);
+        return -1;
+    }
+    return (long)(w->cycle - dla_layer_get(d, 0)->start_cycle);
+}
+
 /* The model's figure for a case, or -1 (with a reason in why). */
 static long model_cycles(const struct cal_case *c, char *why, size_t whylen)
 {
@@ -53,18 +95,11 @@ static long model_cycles(const struct cal_case *c, char *why, size_t whylen)
     struct session *s = session_open(path, NULL, &rep, why, whylen);
     if (!s)
         return -1;
+    struct intr_watch watch = {.bit = strncmp(c->measure, "intr:", 5) == 0 ? c->measure + 5 : ""};
+    dla_listen(session_dla(s), watch_intr, &watch);
     while (session_step(s, SESSION_RUN, 0) != SESSION_DONE)
         ;
-    struct dla *d = session_dla(s);
-    long cycles = -1;
-    if (strcmp(c->measure, "trace") == 0) {
-        cycles = (long)dla_now(d);
-    } else if (dla_layer_count(d) > 0) {
-        const struct dla_layer *l = dla_layer_get(d, 0);
-        cycles = (long)(l->end_cycle - l->start_cycle);
-    } else {
-        snprintf(why, whylen, "no hardware layer ran");
-    }
+    long cycles = measured(c, session_dla(s), &watch, why, whylen);
     session_close(s);
     return cycles;
 }

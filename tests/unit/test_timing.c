@@ -1,6 +1,6 @@
 /* The timing model's schedule of a stage (sim/timing.c): a convolution's
  * datapath waits for its data and its last kernel group for the weights,
- * nv_small's reads move one beat every other cycle, and the units each
+ * CDMA's reads move one beat every other cycle, and the units each
  * configuration's calibration set covers are the ones called calibrated. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,6 +31,8 @@ static void add_reads(struct dla_stage *st, enum dla_client c, uint64_t bytes)
 {
     st->client_bytes[c] += bytes;
     st->space_bytes[DLA_DRAM][0] += bytes;
+    if (c != DLA_C_BDMA_RD)
+        st->paced_read_bytes[DLA_DRAM] += bytes;
 }
 
 /* Plan a convolution stage on nv_small: data and weight bytes read from
@@ -76,7 +78,8 @@ static void test_conv_last_group_waits_for_weights(void **state)
     dla_destroy(t.d);
 }
 
-/* Other stages overlap compute and memory: the longer of the two counts. */
+/* Other stages overlap compute and memory: the longer of the two counts
+ * (SDP's reads are paced too: 8000 bytes are 2000 cycles on nv_small). */
 static void test_other_stages_overlap(void **state)
 {
     (void)state;
@@ -84,22 +87,24 @@ static void test_other_stages_overlap(void **state)
     open_stage(&t, "nv_small", DLA_P_SDP);
     struct dla_stage *st = &t.pipe.stage[0];
     add_reads(st, DLA_C_SDP_MRDMA, 8000);
-    st->compute_cycles = 3000;
+    st->compute_cycles = 900;
     timing_plan(t.d, &t.pipe);
-    assert_int_equal(st->end, 80 + 3000 + TIMING_STAGE_OVERHEAD);
+    assert_int_equal(st->end, 80 + 2000 + TIMING_STAGE_OVERHEAD);
+    assert_int_equal(st->stall_cycles, 1100);
     dla_destroy(t.d);
 }
 
-/* nv_small reads a beat every other cycle; writes, and nv_full's reads, a
- * beat a cycle. */
+/* The units' read DMA engines read a beat every other cycle, on every
+ * configuration; BDMA, and writes, a beat a cycle. */
 static void test_read_cadence(void **state)
 {
     (void)state;
     const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
-    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, false, 800), 200);
-    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, true, 800), 100);
-    assert_int_equal(timing_transfer_cycles(full, DLA_DRAM, false, 6400), 100);
-    assert_int_equal(timing_transfer_cycles(full, DLA_CVSRAM, false, 6400), 100);
+    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, 800, 800), 200);
+    assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, 800, 0), 100);
+    assert_int_equal(timing_transfer_cycles(full, DLA_DRAM, 6400, 0), 100);
+    assert_int_equal(timing_transfer_cycles(full, DLA_DRAM, 6400, 3200), 150);
+    assert_int_equal(timing_transfer_cycles(full, DLA_CVSRAM, 6400, 6400), 200);
 }
 
 static void test_calibrated_units(void **state)
@@ -108,7 +113,8 @@ static void test_calibrated_units(void **state)
     const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
     assert_true(dla_cycles_calibrated(full, DLA_P_BDMA));
     assert_true(dla_cycles_calibrated(full, DLA_P_PDP));
-    assert_false(dla_cycles_calibrated(full, DLA_P_CONV));
+    assert_true(dla_cycles_calibrated(full, DLA_P_CONV));
+    assert_false(dla_cycles_calibrated(full, DLA_P_CDP));
     assert_true(dla_cycles_calibrated(small, DLA_P_CONV));
     assert_true(dla_cycles_calibrated(small, DLA_P_SDP));
     assert_true(dla_cycles_calibrated(small, DLA_P_CDP));
