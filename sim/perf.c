@@ -83,9 +83,8 @@ void perf_publish(struct dla *d, const struct dla_stage *st)
         int group = r->on_rdma_group ? st->rdma_group : st->group;
         if (group == 0xff)
             continue;
-        uint64_t v = r->source == PERF_STALL
-                         ? st->client_stall[r->client]
-                         : st->client_transactions[r->client] * timing_latency(d->cfg, DLA_DRAM);
+        uint64_t v = r->source == PERF_STALL ? st->client_stall[r->client]
+                                             : timing_read_window(d, st, r->client);
         layer_counter(l, r->label, v);
         if (dla_field(d, r->unit, group, r->enable_reg, r->enable_field))
             dla_reg_hw_set(d, r->unit, group, r->reg, dla_sat32(v));

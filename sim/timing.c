@@ -187,6 +187,13 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
     }
 }
 
+uint64_t timing_read_window(const struct dla *d, const struct dla_stage *st, enum dla_client c)
+{
+    if (!st->client_bytes[c])
+        return 0;
+    return st->client_done[c] - st->client_start[c] + stage_latency(d->cfg, st);
+}
+
 void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
 {
     const struct dla_stage *st = &p->stage[stage];

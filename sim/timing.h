@@ -37,6 +37,11 @@ void timing_plan(struct dla *d, struct dla_pipe *p);
 /* Publish the stage's DMA transfers (DLA_EV_DMA) with their modelled cycles. */
 void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage);
 
+/* Cycles from a client's first read request to its last response (a
+ * D_PERF_*_READ_LATENCY counter: NVIDIA's nv_full RTL counts 298 and 2218 for
+ * conv_8x8_fc_int16's data and weight reads, their windows plus latency). */
+uint64_t timing_read_window(const struct dla *d, const struct dla_stage *st, enum dla_client c);
+
 /* Bytes per cycle and first-access latency of a memory space. */
 unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s);
 unsigned timing_latency(const struct dla_config *cfg, enum dla_space s);

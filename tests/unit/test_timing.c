@@ -64,6 +64,10 @@ static void test_conv_waits_for_its_data(void **state)
     assert_int_equal(st->end, 80 + 2200 + 1000 + TIMING_STAGE_OVERHEAD);
     /* the datapath waited 2200 of the 3200 cycles */
     assert_int_equal(st->stall_cycles, 2200);
+    /* D_PERF_*_READ_LATENCY: first request to last response */
+    assert_int_equal(timing_read_window(t.d, st, DLA_C_CDMA_DAT), 80 + 2200);
+    assert_int_equal(timing_read_window(t.d, st, DLA_C_CDMA_WT), 80 + 400);
+    assert_int_equal(timing_read_window(t.d, st, DLA_C_SDP_MRDMA), 0);
     dla_destroy(t.d);
 }
 
