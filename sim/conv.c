@@ -92,11 +92,12 @@ static void account_compute(struct dla *d, struct dla_exec *x, const struct conv
     uint64_t groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
     uint64_t atomic_ops = rows * taps * blocks * groups;
     struct stripe_costs k = stripe_costs_of(d, p, taps, blocks);
-    /* the first stripe has no delivery before it to wait for */
-    uint64_t first = rows < 32 ? rows : 16;
-    uint64_t cycles = p->winograd ? atomic_ops * 4 / 9
-                                  : groups * group_cycles(&k, rows) - stripe_cost(&k, first) +
-                                        stripe_mac(&k, first);
+    uint64_t cycles = atomic_ops * 4 / 9;
+    if (!p->winograd && groups) {
+        /* the first stripe has no delivery before it to wait for */
+        uint64_t first = rows < 32 ? rows : 16;
+        cycles = groups * group_cycles(&k, rows) - stripe_cost(&k, first) + stripe_mac(&k, first);
+    }
     exec_compute(x, cycles ? cycles : 1, rows * taps * c * p->kernels);
     exec_conv_schedule(x, groups ? cycles / groups : cycles);
     exec_counter(x, "CSC.atomic_ops", atomic_ops);

@@ -2,15 +2,17 @@
  *
  * A stage keeps its datapath busy for compute_cycles (reported by its unit
  * from the configuration's throughput) and moves its bytes over the memory
- * interface of each space at bus-width bytes per cycle.  Each memory space has
- * a read and a write channel (AXI's): a stage reserves each for its transfer
- * time in that direction, so stages that overlap in time queue behind each
- * other, and the wait shows up as stall cycles; a unit's reads and writes
- * stream at the same time (the RTL's BDMA copy of 2 KiB takes 148 cycles,
- * not the 64 beats of both directions one after the other plus latency).  A stage then ends after the first-access latency plus the larger
- * of its compute and memory time.  Stages of one fused pipeline stream
- * through each other: a consumer ends no earlier than its producer plus a
- * short drain. */
+ * interface of each space at bus-width bytes per cycle, the units' read DMA
+ * engines a beat every other cycle.  Each memory space has a read and a
+ * write channel (AXI's): a stage reserves each for its transfer time in that
+ * direction, so stages that overlap in time queue behind each other, and the
+ * wait shows up as stall cycles; a unit's reads and writes stream at the
+ * same time (the RTL's BDMA copy of 2 KiB takes 148 cycles, not the 64 beats
+ * of both directions one after the other plus latency).  A stage then ends
+ * after the first-access latency plus the larger of its compute and memory
+ * time; a convolution's datapath starts only once its data is in.  Stages
+ * of one fused pipeline stream through each other: a consumer ends no
+ * earlier than its producer plus a short drain. */
 #include "timing.h"
 
 unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s)
@@ -59,9 +61,9 @@ static uint64_t reserve_buses(struct dla *d, const struct dla_stage *st, uint64_
                 continue;
             uint64_t *free_at = &d->bus_free_at[s][w];
             uint64_t begin = *free_at > t0 ? *free_at : t0;
-            uint64_t end = begin + timing_transfer_cycles(d->cfg, (enum dla_space)s,
-                                                          st->space_bytes[s][w],
-                                                          w ? 0 : st->paced_read_bytes[s]);
+            uint64_t end =
+                begin + timing_transfer_cycles(d->cfg, (enum dla_space)s, st->space_bytes[s][w],
+                                               w ? 0 : st->paced_read_bytes[s]);
             *free_at = end;
             if (end > dma_end)
                 dma_end = end;

@@ -289,8 +289,9 @@ static bool parse_dump_length(struct dbg *d, struct cmd_args *a, const char *tex
     if (!cmd_number(d, a, relative ? text + 1 : text, &v))
         return false;
     if (relative ? v <= 0 : (uint64_t)v <= start) {
-        cmd_fail(d, a, relative ? "expected a positive length after '+'"
-                                : "END 0x%llx is not past START 0x%llx (END is exclusive, as in gdb)",
+        cmd_fail(d, a,
+                 relative ? "expected a positive length after '+'"
+                          : "END 0x%llx is not past START 0x%llx (END is exclusive, as in gdb)",
                  (unsigned long long)v, (unsigned long long)start);
         return false;
     }

@@ -1,8 +1,8 @@
 /* The timing model against NVIDIA's RTL: every case of the calibration
  * tables (tests/calibration/rtl_*.tsv: cycle counts measured on the nvdlav1
  * nv_full RTL and on the master nv_small RTL) is run through the model and
- * the two figures are printed with the error.  Goal (issue 14): every case within 10%; a case worse than 25% must
- * carry a sentence saying why (the file's note column).
+ * the two figures are printed with the error.  Goal (issue 14): every case within 10%; a case worse
+ * than 25% must carry a sentence saying why (the file's note column).
  *
  * Measures:
  *   layer   the first hardware layer, from its launch (the op enable that
@@ -63,15 +63,16 @@ struct intr_watch {
 static void watch_intr(void *ctx, const struct dla_event *ev)
 {
     struct intr_watch *w = ctx;
-    if (ev->kind == DLA_EV_INTR && !w->seen && strcmp(dla_intr_bit_name(ev->u.intr.bit), w->bit) == 0) {
+    if (ev->kind == DLA_EV_INTR && !w->seen &&
+        strcmp(dla_intr_bit_name(ev->u.intr.bit), w->bit) == 0) {
         w->seen = true;
         w->cycle = ev->cycle;
     }
 }
 
 /* The model's figure for a measure of a finished run, or -1 (why says why). */
-static long measured(const struct cal_case *c, struct dla *d, const struct intr_watch *w,
-                     char *why, size_t whylen)
+static long measured(const struct cal_case *c, struct dla *d, const struct intr_watch *w, char *why,
+                     size_t whylen)
 {
     if (strcmp(c->measure, "trace") == 0)
         return (long)dla_now(d);
@@ -307,8 +308,9 @@ void bench_calibration(void)
         run_table(tables[i], strstr(tables[i], "_perf") ? NULL : &all);
     int n = all.within10 + all.within25 + all.worse;
     /* the goal: every case within 10%; worse than 25% only with a sentence */
-    printf("calibration: cycles, both tables: %d cases, %d within 10%%, %d within 25%%, %d worse (%d "
-           "without a reason); mean |error| %.1f%% %s\n",
-           n, all.within10, all.within25, all.worse, all.unexplained, n ? all.sum_abs / n : 0.0,
-           all.unexplained == 0 && n > 0 ? "PASS" : "FAIL");
+    printf(
+        "calibration: cycles, both tables: %d cases, %d within 10%%, %d within 25%%, %d worse (%d "
+        "without a reason); mean |error| %.1f%% %s\n",
+        n, all.within10, all.within25, all.worse, all.unexplained, n ? all.sum_abs / n : 0.0,
+        all.unexplained == 0 && n > 0 ? "PASS" : "FAIL");
 }

@@ -103,7 +103,8 @@ static void test_other_stages_overlap(void **state)
 static void test_read_cadence(void **state)
 {
     (void)state;
-    const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
+    const struct dla_config *small = dla_config_find("nv_small"),
+                            *full = dla_config_find("nv_full");
     assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, 800, 800), 200);
     assert_int_equal(timing_transfer_cycles(small, DLA_DRAM, 800, 0), 100);
     assert_int_equal(timing_transfer_cycles(full, DLA_DRAM, 6400, 0), 100);
@@ -114,7 +115,8 @@ static void test_read_cadence(void **state)
 static void test_calibrated_units(void **state)
 {
     (void)state;
-    const struct dla_config *small = dla_config_find("nv_small"), *full = dla_config_find("nv_full");
+    const struct dla_config *small = dla_config_find("nv_small"),
+                            *full = dla_config_find("nv_full");
     assert_true(dla_cycles_calibrated(full, DLA_P_BDMA));
     assert_true(dla_cycles_calibrated(full, DLA_P_PDP));
     assert_true(dla_cycles_calibrated(full, DLA_P_CONV));
