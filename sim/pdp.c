@@ -482,12 +482,32 @@ static void describe(struct dla_exec *x, const struct pdp_job *j)
               c->stride_h, j->on_the_fly ? " fly" : "", j->n_splits > 1 ? " split" : "");
 }
 
-static uint64_t input_elements(const struct pdp_job *j)
+/* Output rows whose window reaches past the last input line into the bottom
+ * padding: the datapath writes them after the input has ended. */
+static uint64_t flushed_rows(const struct pdp_pool_cfg *pc)
 {
-    uint64_t n = 0;
-    for (unsigned i = 0; i < j->n_splits; i++)
-        n += (uint64_t)j->split[i].pool.in_w * j->pool.in_h;
-    return n * j->n_surf * j->cpa;
+    if (pc->pad_top + pc->in_h < pc->kernel_h)
+        return pc->out_h;
+    uint64_t inside = (pc->pad_top + pc->in_h - pc->kernel_h) / pc->stride_h + 1;
+    return inside < pc->out_h ? pc->out_h - inside : 0;
+}
+
+/* Elements through the pooling datapath: every input line once, at the
+ * width of its input or of its output row when padding makes that wider,
+ * then each split's output rows that wait for the bottom padding, once
+ * (those of the other surfaces overlap the next surface's input).  NVIDIA's
+ * nv_small RTL: 8x8x64 2x2/1 with one row and column of padding takes 4096
+ * elements and 64 more (tests/calibration); an 8x8 window over a 24x16
+ * plane with 28 outputs a row, 224 elements a line and 3 rows flushed. */
+static uint64_t datapath_elements(const struct pdp_job *j)
+{
+    uint64_t n = 0, flush = flushed_rows(&j->pool);
+    for (unsigned i = 0; i < j->n_splits; i++) {
+        const struct pdp_pool_split *sp = &j->split[i].pool;
+        uint64_t line = sp->in_w > sp->out_w ? sp->in_w : sp->out_w;
+        n += (line * j->pool.in_h * j->n_surf + flush * sp->out_w) * j->cpa;
+    }
+    return n;
 }
 
 int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
@@ -520,13 +540,12 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                  "%llu output elements are covered by no input window (the hardware would "
                  "wait for them); written as 0",
                  (unsigned long long)missing);
-    /* every input element passes the pooling datapath once, which moves
-     * pdp_throughput bytes a cycle (int16/fp16 elements at half the int8
-     * rate): NVIDIA's RTL takes 4263 cycles for nv_small's 8x8x64 int8 2x2/1
-     * pooling (4096 elements, one a cycle) and 1109 for nv_full's 8x8x64
-     * int16 one (4096 elements, four a cycle), latency included
-     * (tests/calibration) */
-    uint64_t elems = input_elements(j) * j->bpe;
+    /* the pooling datapath moves pdp_throughput bytes a cycle (int16/fp16
+     * elements at half the int8 rate): NVIDIA's RTL takes 4263 cycles for
+     * nv_small's 8x8x64 int8 2x2/1 pooling (4160 elements, one a cycle) and
+     * 1109 for nv_full's 8x8x64 int16 one (4096 elements, four a cycle),
+     * latency included (tests/calibration) */
+    uint64_t elems = datapath_elements(j) * j->bpe;
     unsigned tp = d->cfg->pdp_throughput ? d->cfg->pdp_throughput : 1;
     exec_compute(x, (elems + tp - 1) / tp,
                  (uint64_t)j->out_w * j->pool.out_h * j->n_surf * j->cpa * j->pool.kernel_w *

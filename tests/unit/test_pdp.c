@@ -389,8 +389,9 @@ static void test_int16_and_wide_atoms(void **state)
 
 /* Every input element passes the pooling datapath once, whatever the
  * window (NVIDIA's RTL, tests/calibration): nv_small pools an 8x8x64 int8
- * cube in 4096 cycles plus its memory latency and fill, 2x2 windows or 1x1;
- * nv_full moves 8 bytes a cycle, so int16 takes twice int8's cycles. */
+ * cube in 4096 cycles plus its memory latency and fill, and the rows that
+ * wait for bottom padding; nv_full moves 8 bytes a cycle, so int16 takes
+ * twice int8's cycles. */
 static void test_pooling_cycles(void **state)
 {
     (void)state;
@@ -398,10 +399,23 @@ static void test_pooling_cycles(void **state)
         {"nv_small", 0, 1, 8, 8, 64, 2, 2, 1, 1, 0, 1, 0, 1, 0, 1},
         {"nv_small", 0, 1, 8, 8, 64, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1},
     };
-    for (size_t i = 0; i < 2; i++) {
-        check_case(&small[i]);
-        assert_int_equal(last_case_cycles, 4096 + 80 + TIMING_STAGE_OVERHEAD);
-    }
+    /* 4096 elements, and the 2x2 window's last output row (8 x 8) after them */
+    check_case(&small[0]);
+    assert_int_equal(last_case_cycles, 4096 + 64 + 80 + TIMING_STAGE_OVERHEAD);
+    check_case(&small[1]);
+    assert_int_equal(last_case_cycles, 4096 + 80 + TIMING_STAGE_OVERHEAD);
+    /* padding: a line costs the wider of its input and output rows, and the
+     * output rows that wait for the bottom padding come after the input:
+     * 4x4 3x3/1 padded all round, one row flushed (4 x 4 + 4 elements of an
+     * atom); 2x2 padded to 4 outputs a row, its one row flushed (2 x 4 + 4) */
+    static const struct pool_case padded[] = {
+        {"nv_small", 0, 1, 4, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 0, 1},
+        {"nv_small", 0, 0, 2, 2, 8, 3, 3, 1, 1, 2, 2, 0, 1, 0, 1},
+    };
+    check_case(&padded[0]);
+    assert_int_equal(last_case_cycles, (4 * 4 + 4) * 8 + 80 + TIMING_STAGE_OVERHEAD);
+    check_case(&padded[1]);
+    assert_int_equal(last_case_cycles, (2 * 4 + 4) * 8 + 80 + TIMING_STAGE_OVERHEAD);
     struct pool_case full = {"nv_full", 0, 1, 8, 8, 64, 2, 2, 1, 1, 0, 1, 0, 1, 0, 1};
     check_case(&full);
     uint64_t int8 = last_case_cycles;
