@@ -6,12 +6,12 @@
 #include "dla_priv.h"
 
 /* Fixed cycles a stage needs beyond its datapath and memory time (pipeline
- * fill and the completion handshake: calibrated, BDMA and PDP match the RTL
- * with it), and the extra cycles a downstream stage of a fused pipeline
- * finishes after its producer (estimated: SDP's pipeline, its write DMA and
- * the write response after CACC's last output; NVIDIA's conv_8x8_fc_int16
- * trace reads and clears the status between CACC_DONE and SDP_DONE, about
- * 20 cycles of CSB time). */
+ * fill and the completion handshake: calibrated, SDP, PDP and the
+ * convolution match the RTL with it), and the extra cycles a downstream
+ * stage of a fused pipeline finishes after its producer (calibrated: SDP's
+ * pipeline, its write DMA and the write response after CACC's last output;
+ * NVIDIA's nv_full RTL raises SDP_DONE 35 cycles after CACC_DONE on
+ * conv_8x8_fc_int16, tests/calibration). */
 #define TIMING_STAGE_OVERHEAD 16
 #define TIMING_DRAIN          40
 /* CDP's pipeline (window sum of squares, LUT, multiply) takes this many
