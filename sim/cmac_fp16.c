@@ -437,9 +437,9 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
  * per cell instead of a float add.  Every fp16 layer of the samples and of
  * NVIDIA's loadables qualifies throughout (measured); an output that does
  * not takes the adds one by one. */
-#define EXACT_LIMIT (1ll << 38)
-#define EXACT_SPAN  24   /* cells further apart (in bits) than this are not tried */
-#define NO_BASE     1024 /* no nonzero cell yet */
+#define EXACT_LIMIT CMAC_FP16_EXACT_LIMIT
+#define EXACT_SPAN  CMAC_FP16_EXACT_SPAN /* cells further apart (in bits) are not tried */
+#define NO_BASE     CMAC_FP16_NO_BASE    /* no nonzero cell yet */
 
 /* Lanes (8 or 16) of cells (cell c of lane l at c * stride + l) summed
  * exactly into acc[l]; the result has bit l set when lane l qualified (its
@@ -643,7 +643,7 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
     uint64_t acc[WIDE_LANES];
-    uint32_t exact = acc_exact(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
+    uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, acc);
     for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
         if (((exact >> half) & 0xffu) != 0xffu)
             acc_row8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);

@@ -190,6 +190,43 @@ AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *tota
     _mm512_storeu_si512(acc, a);
 }
 
+/* Eight lanes of cmac_fp16_acc_exact16_avx512 (cells 16 apart). */
+AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                     uint64_t *acc)
+{
+    const __m512i zero = _mm512_setzero_si512(), span = _mm512_set1_epi64(CMAC_FP16_EXACT_SPAN),
+                  limit = _mm512_set1_epi64(CMAC_FP16_EXACT_LIMIT),
+                  range = _mm512_set1_epi64(2 * CMAC_FP16_EXACT_LIMIT),
+                  none = _mm512_set1_epi64(CMAC_FP16_NO_BASE);
+    __m512i base = none;
+    for (uint32_t c = 0; c < cells; c++) {
+        __m512i t = _mm512_loadu_si512(total + 16 * (size_t)c);
+        base = _mm512_mask_min_epi64(base, _mm512_test_epi64_mask(t, t), base,
+                                     _mm512_loadu_si512(mx + 16 * (size_t)c));
+    }
+    __m512i sum = zero;
+    __mmask8 bad = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        __m512i t = _mm512_loadu_si512(total + 16 * (size_t)c);
+        /* a zero cell is not shifted (and so never too far off) */
+        __m512i sh = _mm512_maskz_sub_epi64(_mm512_test_epi64_mask(t, t),
+                                            _mm512_loadu_si512(mx + 16 * (size_t)c), base);
+        bad |= _mm512_cmpgt_epi64_mask(sh, span);
+        sum = _mm512_add_epi64(sum, _mm512_sllv_epi64(t, sh));
+        bad |= _mm512_cmpge_epu64_mask(_mm512_add_epi64(sum, limit), range);
+    }
+    /* a lane that did not qualify gets a placeholder, as in acc_exact */
+    base = _mm512_mask_mov_epi64(base, _mm512_cmpeq_epi64_mask(base, none), zero);
+    _mm512_storeu_si512(acc, acc_add8(zero, base, _mm512_maskz_mov_epi64((__mmask8)~bad, sum)));
+    return (uint8_t)~bad;
+}
+
+AVX512_CD uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total,
+                                                uint32_t cells, uint64_t acc[16])
+{
+    return acc_exact8(mx, total, cells, acc) | acc_exact8(mx + 8, total + 8, cells, acc + 8) << 8;
+}
+
 #define AVX512_F  __attribute__((target("avx512f")))
 #define AVX512_BW __attribute__((target("avx512f,avx512bw")))
 
@@ -326,6 +363,13 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
 {
     (void)ops, (void)first, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
         (void)carry8, (void)total, (void)mx, (void)hard;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
+
+uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                      uint64_t acc[16])
+{
+    (void)mx, (void)total, (void)cells, (void)acc;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -309,6 +309,18 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
                                   const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
                                   const int8_t *wh, const uint32_t *carry8, int64_t *total,
                                   int64_t *mx, struct fp16_hard *hard);
+/* CACC's exact case (cmac_fp16.c explains it): an output's partial sums
+ * within +-CMAC_FP16_EXACT_LIMIT at the scale of its smallest nonzero cell,
+ * cells at most CMAC_FP16_EXACT_SPAN bits apart; CMAC_FP16_NO_BASE marks a
+ * lane with no nonzero cell yet. */
+#define CMAC_FP16_EXACT_LIMIT (1ll << 38)
+#define CMAC_FP16_EXACT_SPAN  24
+#define CMAC_FP16_NO_BASE     1024
+/* The exact case for 16 outputs (cell c of lane l at 16 * c + l) with
+ * AVX-512F/CD: bit l of the result set when lane l qualified, acc[l] then
+ * CACC's result (the lanes that did not are left to the adds one by one). */
+uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                      uint64_t acc[16]);
 /* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
  * bit l of the result set when lane l qualified and acc[l] is CACC's result
  * (for the test against the reference). */

@@ -205,6 +205,46 @@ static void test_acc_exact_matches_reference(void **state)
     assert_true(claimed_far > 0);
 }
 
+/* The AVX-512 exact case of 16 lanes claims the same lanes as the portable
+ * one of 8 and gives them the same results, on layer-shaped cells, far
+ * spreads, zero cells and lanes that cancel (skipped without AVX-512). */
+static void test_acc_exact16_matches_portable(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_simd())
+        skip();
+    uint32_t st = 4242;
+    enum { CELLS = 49 };
+    for (int round = 0; round < 20000; round++) {
+        bool far = round % 4 == 3;
+        int64_t mx[CELLS * 16], total[CELLS * 16], base = lcg(&st) % (far ? 29 : 49);
+        uint32_t cells = 1 + lcg(&st) % CELLS;
+        for (uint32_t i = 0; i < cells * 16; i++)
+            layer_partial(&st, base, far, &mx[i], &total[i]);
+        if (round % 16 == 5)
+            for (uint32_t c = 0; c + 1 < cells; c += 2) {
+                mx[(c + 1) * 16 + 3] = mx[c * 16 + 3];
+                total[(c + 1) * 16 + 3] = -total[c * 16 + 3];
+            }
+        uint64_t got[16];
+        uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, got);
+        for (int half = 0; half < 2; half++) {
+            int64_t hmx[CELLS * 8], htotal[CELLS * 8];
+            for (uint32_t c = 0; c < cells; c++)
+                for (int l = 0; l < 8; l++) {
+                    hmx[c * 8 + l] = mx[c * 16 + 8 * half + l];
+                    htotal[c * 8 + l] = total[c * 16 + 8 * half + l];
+                }
+            uint64_t want[8];
+            uint32_t want_exact = cmac_fp16_acc_exact(hmx, htotal, cells, want);
+            assert_int_equal((exact >> (8 * half)) & 0xffu, want_exact);
+            for (int l = 0; l < 8; l++)
+                if (want_exact >> l & 1u)
+                    assert_int_equal(got[8 * half + l], want[l]);
+        }
+    }
+}
+
 /* Partial sums that end just inside, on and just past +-2^38 (two cells
  * of 2^37 at the scale of a small first one), in both signs: a lane is
  * claimed exactly when every partial sum is inside, and a claimed lane
@@ -420,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_acc_exact_matches_reference),
         cmocka_unit_test(test_acc_exact_at_its_bound),
+        cmocka_unit_test(test_acc_exact16_matches_portable),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
