@@ -688,15 +688,10 @@ static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
     return true;
 }
 
-/* The AVX-512 cells' view of the decoded row at offset at of d: values
- * widened, carry rows, and per cell the offsets of its nonzero values. */
-static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
+/* Per cell of the decoded row at offset at of d, the offsets of its
+ * nonzero values (the values the AVX-512 cells visit). */
+static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, size_t at)
 {
-    for (size_t v = at; v < at + used_values(ops); v++) {
-        d->m32[v] = (int32_t)((uint32_t)(uint16_t)d->m[v] << 16); /* the high half, for vpmaddwd */
-        d->h32[v] = d->h[v];
-        d->key[v] = 16 * ((d->m[v] < 0) << 8 | (abs(d->m[v]) & 0xff));
-    }
     uint32_t cell = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
@@ -710,6 +705,22 @@ static void widen_row(const struct conv_operands *ops, struct fp16_rows *d, size
             d->nlive[at + cell] = n;
         }
     }
+}
+
+/* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
+ * their view of it; returns whether it holds a NaN. */
+static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool wide,
+                       struct fp16_rows *d, uint32_t i)
+{
+    size_t at = (size_t)i * ops->depth, n = used_values(ops);
+    if (!wide) {
+        decode(raw, n, d->m + at, d->h + at);
+        return has_nan(raw, n);
+    }
+    struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->h32 + at, d->key + at};
+    bool nan = cmac_fp16_decode_avx512(raw, n, &out);
+    live_lists(ops, d, at);
+    return nan;
 }
 
 static void layer_worker(void *ctx, unsigned worker, unsigned workers)
@@ -730,10 +741,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
         bool row_nan[ROW_BLOCK];
         for (uint32_t i = 0; i < rn; i++) {
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
-            row_nan[i] = has_nan(raw, used_values(ops));
-            decode(raw, used_values(ops), d.m + i * depth, d.h + i * depth);
-            if (j->wide.mk)
-                widen_row(ops, &d, i * depth);
+            row_nan[i] = decode_row(ops, raw, j->wide.mk != NULL, &d, i);
         }
         ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }

@@ -227,6 +227,54 @@ AVX512_CD uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t
     return acc_exact8(mx, total, cells, acc) | acc_exact8(mx + 8, total + 8, cells, acc + 8) << 8;
 }
 
+/* 16 int16 lanes widened to int32 and shifted left by `up`, stored at out. */
+#define AVX512_BW_ONLY __attribute__((target("avx512f,avx512bw")))
+AVX512_BW_ONLY static void store_words32(int32_t *out, __m512i v, unsigned up, bool is_signed,
+                                         __mmask32 live)
+{
+    __m256i halves[2] = {_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)};
+    for (int i = 0; i < 2; i++) {
+        __m512i w = is_signed ? _mm512_cvtepi16_epi32(halves[i]) : _mm512_cvtepu16_epi32(halves[i]);
+        _mm512_mask_storeu_epi32(out + 16 * i, (__mmask16)(live >> (16 * i)),
+                                 _mm512_slli_epi32(w, up));
+    }
+}
+
+AVX512_BW_ONLY bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out)
+{
+    const __m512i low5 = _mm512_set1_epi16(0x1f), frac_bits = _mm512_set1_epi16(0x3ff);
+    __mmask32 nan = 0;
+    for (size_t i = 0; i < n; i += 32) {
+        __mmask32 live = n - i >= 32 ? ~0u : (1u << (n - i)) - 1;
+        __m512i v = _mm512_maskz_loadu_epi16(live, raw + i);
+        __m512i e = _mm512_and_si512(_mm512_srli_epi16(v, 10), low5);
+        __m512i frac = _mm512_and_si512(v, frac_bits);
+        __mmask32 normal = _mm512_test_epi16_mask(e, e);
+        __mmask32 zero = _mm512_testn_epi16_mask(v, _mm512_set1_epi16(0x7fff));
+        __mmask32 neg = _mm512_movepi16_mask(v) & ~zero;
+        nan |= _mm512_cmpeq_epi16_mask(e, low5) & _mm512_test_epi16_mask(frac, frac) & live;
+        /* the implicit one and the exponent's low two bits (a subnormal's 1) */
+        __m512i mant =
+            _mm512_mask_mov_epi16(frac, normal, _mm512_or_si512(frac, _mm512_set1_epi16(0x400)));
+        __m512i up = _mm512_mask_mov_epi16(_mm512_set1_epi16(1), normal,
+                                           _mm512_and_si512(e, _mm512_set1_epi16(3)));
+        __m512i mag = _mm512_maskz_mov_epi16(~zero, _mm512_sllv_epi16(mant, up));
+        __m512i m = _mm512_mask_sub_epi16(mag, neg, _mm512_setzero_si512(), mag);
+        __m512i h = _mm512_mask_mov_epi16(_mm512_and_si512(e, _mm512_set1_epi16(0x1c)), zero,
+                                          _mm512_set1_epi16(-128));
+        /* carry8's row: 16 x (sign << 8 | low byte of the magnitude) */
+        __m512i low = _mm512_and_si512(mag, _mm512_set1_epi16(0xff));
+        __m512i key = _mm512_slli_epi16(
+            _mm512_mask_mov_epi16(low, neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
+        _mm512_mask_storeu_epi16(out->m + i, live, m);
+        _mm512_mask_storeu_epi8(out->h + i, live, _mm512_castsi256_si512(_mm512_cvtepi16_epi8(h)));
+        store_words32(out->m32 + i, m, 16, true, live);
+        store_words32(out->h32 + i, h, 0, true, live);
+        store_words32(out->key + i, key, 0, false, live);
+    }
+    return nan != 0;
+}
+
 #define AVX512_F  __attribute__((target("avx512f")))
 #define AVX512_BW __attribute__((target("avx512f,avx512bw")))
 
@@ -370,6 +418,12 @@ uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, u
                                       uint64_t acc[16])
 {
     (void)mx, (void)total, (void)cells, (void)acc;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
+
+bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out)
+{
+    (void)raw, (void)n, (void)out;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -309,6 +309,17 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
                                   const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
                                   const int8_t *wh, const uint32_t *carry8, int64_t *total,
                                   int64_t *mx, struct fp16_hard *hard);
+/* fp16 values decoded for the MAC cells (cmac_fp16.c): m the signed
+ * mantissa aligned by the exponent's low two bits (0 for a zero), h 4 x
+ * (exponent >> 2) (-128 for a zero); for the AVX-512 cells m32 = m << 16,
+ * h32 = h and key = 16 x (sign << 8 | low byte of |m|). */
+struct fp16_decoded {
+    int16_t *m;
+    int8_t *h;
+    int32_t *m32, *h32, *key;
+};
+/* n raw values decoded with AVX-512BW; true when one of them is a NaN. */
+bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out);
 /* CACC's exact case (cmac_fp16.c explains it): an output's partial sums
  * within +-CMAC_FP16_EXACT_LIMIT at the scale of its smallest nonzero cell,
  * cells at most CMAC_FP16_EXACT_SPAN bits apart; CMAC_FP16_NO_BASE marks a

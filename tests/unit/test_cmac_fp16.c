@@ -205,6 +205,51 @@ static void test_acc_exact_matches_reference(void **state)
     assert_true(claimed_far > 0);
 }
 
+/* Every fp16 bit pattern through the AVX-512 decoder against the format's
+ * definition: the signed significand aligned by the exponent's low two
+ * bits (a subnormal's exponent counts as 1), 4 x (exponent >> 2), the
+ * AVX-512 cells' widened words; the NaN flag; and a short tail leaves the
+ * memory past it alone (skipped without AVX-512). */
+static void test_decode_every_value(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_simd())
+        skip();
+    enum { N = 65536 };
+    int16_t *raw = malloc(N * sizeof *raw), *m = malloc(N * sizeof *m);
+    int8_t *h = malloc(N);
+    int32_t *m32 = malloc(N * sizeof *m32), *h32 = malloc(N * sizeof *h32),
+            *key = malloc(N * sizeof *key);
+    assert_non_null(raw && m && h && m32 && h32 && key);
+    for (uint32_t v = 0; v < N; v++)
+        raw[v] = (int16_t)(uint16_t)v;
+    struct fp16_decoded out = {m, h, m32, h32, key};
+    assert_true(cmac_fp16_decode_avx512(raw, N, &out)); /* 0x7c01 is among them */
+    for (uint32_t v = 0; v < N; v++) {
+        unsigned e = (v >> 10) & 31u, frac = v & 0x3ffu;
+        bool zero = (v & 0x7fffu) == 0;
+        int32_t mag = e ? (int32_t)((frac | 0x400u) << (e & 3u)) : (int32_t)(frac << 1);
+        int32_t want_m = zero ? 0 : (v & 0x8000u) ? -mag : mag;
+        int32_t want_h = zero ? -128 : (int32_t)(e >> 2) * 4;
+        int32_t want_key = 16 * (int32_t)((want_m < 0) << 8 | (mag & 0xff));
+        if (m[v] != want_m || h[v] != want_h || m32[v] != (int32_t)((uint32_t)want_m << 16) ||
+            h32[v] != want_h || key[v] != want_key)
+            fail_msg("0x%04x: m %d h %d key %d, want %d %d %d", v, m[v], h[v], key[v], want_m,
+                     want_h, want_key);
+    }
+    /* 37 values of a finite row: no NaN, and nothing written past them */
+    for (uint32_t v = 0; v < 64; v++) {
+        raw[v] = (int16_t)(0x3c00 + v);
+        m[v] = 0x5555;
+        key[v] = 0x5555;
+    }
+    assert_false(cmac_fp16_decode_avx512(raw, 37, &out));
+    assert_int_equal(m[36], (0x400 + 36) << 3); /* exponent 15: aligned by 3 */
+    assert_int_equal(m[37], 0x5555);
+    assert_int_equal(key[37], 0x5555);
+    free(raw), free(m), free(h), free(m32), free(h32), free(key);
+}
+
 /* The AVX-512 exact case of 16 lanes claims the same lanes as the portable
  * one of 8 and gives them the same results, on layer-shaped cells, far
  * spreads, zero cells and lanes that cancel (skipped without AVX-512). */
@@ -461,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_acc_exact_matches_reference),
         cmocka_unit_test(test_acc_exact_at_its_bound),
         cmocka_unit_test(test_acc_exact16_matches_portable),
+        cmocka_unit_test(test_decode_every_value),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),
