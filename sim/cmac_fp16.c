@@ -437,21 +437,20 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
  * per cell instead of a float add.  Every fp16 layer of the samples and of
  * NVIDIA's loadables qualifies throughout (measured); an output that does
  * not takes the adds one by one. */
-#define EXACT_LIMIT CMAC_FP16_EXACT_LIMIT
-#define EXACT_SPAN  CMAC_FP16_EXACT_SPAN /* cells further apart (in bits) are not tried */
-#define NO_BASE     CMAC_FP16_NO_BASE    /* no nonzero cell yet */
 
-/* Lanes (8 or 16) of cells (cell c of lane l at c * stride + l) summed
+/* ACC_LANES lanes of cells (cell c of lane l at c * stride + l) summed
  * exactly into acc[l]; the result has bit l set when lane l qualified (its
- * acc is then CACC's), clear when its adds must be taken one by one. */
+ * acc is then CACC's), clear when its adds must be taken one by one (the
+ * limits are CMAC_FP16_EXACT_*, conv.h; cmac_fp16_acc_exact16_avx512 is the
+ * same for 16 lanes). */
 static inline __attribute__((always_inline)) uint32_t
-acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stride,
-          uint32_t lanes, uint64_t *acc)
+acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stride, uint64_t *acc)
 {
-    int64_t base[WIDE_LANES], bad[WIDE_LANES];
-    uint64_t sum[WIDE_LANES]; /* unsigned: wraps harmlessly once a lane is bad */
+    const uint32_t lanes = ACC_LANES;
+    int64_t base[ACC_LANES], bad[ACC_LANES];
+    uint64_t sum[ACC_LANES]; /* unsigned: wraps harmlessly once a lane is bad */
     for (uint32_t l = 0; l < lanes; l++) {
-        base[l] = NO_BASE;
+        base[l] = CMAC_FP16_NO_BASE;
         bad[l] = 0;
         sum[l] = 0;
     }
@@ -464,16 +463,16 @@ acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stri
         for (uint32_t l = 0; l < lanes; l++) {
             int64_t e = mx[(size_t)c * stride + l], t = total[(size_t)c * stride + l];
             int64_t sh = t != 0 ? e - base[l] : 0;
-            bad[l] |= sh > EXACT_SPAN;
-            sum[l] += (uint64_t)t << (sh > EXACT_SPAN ? 0 : sh);
-            bad[l] |= sum[l] + (uint64_t)EXACT_LIMIT >= 2 * (uint64_t)EXACT_LIMIT;
+            bad[l] |= sh > CMAC_FP16_EXACT_SPAN;
+            sum[l] += (uint64_t)t << (sh > CMAC_FP16_EXACT_SPAN ? 0 : sh);
+            bad[l] |= sum[l] + (uint64_t)CMAC_FP16_EXACT_LIMIT >= 2 * (uint64_t)CMAC_FP16_EXACT_LIMIT;
         }
     uint32_t exact = 0;
     for (uint32_t l = 0; l < lanes; l++) {
         /* a lane that did not qualify gets a placeholder (its sum may be
          * any size, too big for acc_add_lane's normalising shift) */
         int64_t mant = bad[l] ? 0 : (int64_t)sum[l];
-        acc[l] = acc_add_lane(0, base[l] == NO_BASE ? 0 : base[l], mant);
+        acc[l] = acc_add_lane(0, base[l] == CMAC_FP16_NO_BASE ? 0 : base[l], mant);
         exact |= (uint32_t)(bad[l] == 0) << l;
     }
     return exact;
@@ -482,22 +481,28 @@ acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stri
 uint32_t cmac_fp16_acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells,
                              uint64_t acc[8])
 {
-    return acc_exact(mx, total, cells, ACC_LANES, ACC_LANES, acc);
+    return acc_exact(mx, total, cells, ACC_LANES, acc);
 }
 
-/* CACC's result for ACC_LANES outputs from zero (cells as acc_cells): the
- * exact case, then the adds one by one for any lane that needs them. */
-static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t cells,
-                            uint32_t stride, bool simd, uint64_t acc[ACC_LANES])
+/* CACC's adds one by one for ACC_LANES outputs from zero (cells as acc_cells). */
+static inline void acc_chain8(const int64_t *mx, const int64_t *total, uint32_t cells,
+                              uint32_t stride, bool simd, uint64_t acc[ACC_LANES])
 {
-    if (acc_exact(mx, total, cells, stride, ACC_LANES, acc) == 0xffu)
-        return;
     for (uint32_t l = 0; l < ACC_LANES; l++)
         acc[l] = 0;
     if (simd)
         cmac_fp16_acc_cells_avx512(mx, total, cells, stride, acc);
     else
         acc_cells(mx, total, cells, stride, acc);
+}
+
+/* CACC's result for ACC_LANES outputs from zero: the exact case, then the
+ * adds one by one when a lane needs them. */
+static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t cells,
+                            uint32_t stride, bool simd, uint64_t acc[ACC_LANES])
+{
+    if (acc_exact(mx, total, cells, stride, acc) != 0xffu)
+        acc_chain8(mx, total, cells, stride, simd, acc);
 }
 
 /* Per-worker room for the cells of up to WIDE_LANES outputs (cell c of
@@ -646,7 +651,7 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, acc);
     for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
         if (((exact >> half) & 0xffu) != 0xffu)
-            acc_row8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
+            acc_chain8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
     for (uint32_t l = 0; l < WIDE_LANES; l++)
         res[l] = cacc_fp16_result(acc[l]);
     return true;

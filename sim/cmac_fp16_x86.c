@@ -17,6 +17,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+#define AVX512_CD __attribute__((target("avx512f,avx512cd")))
+#define AVX512_F  __attribute__((target("avx512f")))
+#define AVX512_BW __attribute__((target("avx512f,avx512bw")))
+
 bool cmac_fp16_simd(void)
 {
     static int cpu = -1;
@@ -28,14 +32,14 @@ bool cmac_fp16_simd(void)
     return cpu && !(off && *off);
 }
 
-__attribute__((target("avx512f,avx512bw"))) static int64_t sum_epi32(__m512i v)
+AVX512_BW static int64_t sum_epi32(__m512i v)
 {
     __m512i lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
     __m512i hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
     return _mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi));
 }
 
-__attribute__((target("avx512f,avx512bw"))) static int32_t max_epi8(__m512i h)
+AVX512_BW static int32_t max_epi8(__m512i h)
 {
     __m256i m = _mm256_max_epi8(_mm512_castsi512_si256(h), _mm512_extracti64x4_epi64(h, 1));
     __m128i x = _mm_max_epi8(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
@@ -47,8 +51,7 @@ __attribute__((target("avx512f,avx512bw"))) static int32_t max_epi8(__m512i h)
 }
 
 /* The masked products' sum (two halves of 32 channels) in 32-bit lanes. */
-__attribute__((target("avx512f,avx512bw"))) static __m512i
-masked_dot(__m512i d0, __m512i d1, __m512i w0, __m512i w1, __mmask64 m)
+AVX512_BW static __m512i masked_dot(__m512i d0, __m512i d1, __m512i w0, __m512i w1, __mmask64 m)
 {
     return _mm512_add_epi32(
         _mm512_madd_epi16(_mm512_maskz_mov_epi16((__mmask32)m, d0), w0),
@@ -57,8 +60,7 @@ masked_dot(__m512i d0, __m512i d1, __m512i w0, __m512i w1, __mmask64 m)
 
 /* The masked products' low bits (low = 15 or 255) summed in 32-bit lanes:
  * the low bits of a two's complement product are those of the 16-bit one. */
-__attribute__((target("avx512f,avx512bw"))) static __m512i masked_low(__m512i p0, __m512i p1,
-                                                                      __mmask64 m, short low)
+AVX512_BW static __m512i masked_low(__m512i p0, __m512i p1, __mmask64 m, short low)
 {
     __m512i bits = _mm512_set1_epi16(low);
     __m512i l =
@@ -67,13 +69,14 @@ __attribute__((target("avx512f,avx512bw"))) static __m512i masked_low(__m512i p0
     return _mm512_madd_epi16(l, _mm512_set1_epi16(1));
 }
 
-__attribute__((target("avx512f,avx512bw"))) int64_t
-cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, const int8_t *wh,
-                      uint32_t n, int32_t *mx_out, uint64_t *hard, uint64_t *shift8)
+AVX512_BW int64_t cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm,
+                                        const int8_t *wh, uint32_t n, int32_t *mx_out,
+                                        uint64_t *hard, uint64_t *shift8)
 {
     __mmask64 live = n >= 64 ? ~0ull : (1ull << n) - 1;
     /* exponent sums; zeros (and lanes past n) stay far below any real sum */
-    __m512i h = _mm512_adds_epi8(_mm512_maskz_loadu_epi8(live, dh), _mm512_maskz_loadu_epi8(live, wh));
+    __m512i h =
+        _mm512_adds_epi8(_mm512_maskz_loadu_epi8(live, dh), _mm512_maskz_loadu_epi8(live, wh));
     h = _mm512_mask_mov_epi8(_mm512_set1_epi8(-128), live, h);
     int32_t mx = max_epi8(h);
     mx = mx < 0 ? 0 : mx;
@@ -99,8 +102,6 @@ cmac_fp16_cell_avx512(const int16_t *dm, const int8_t *dh, const int16_t *wm, co
                          _mm512_add_epi32(_mm512_srai_epi32(a4, 4), _mm512_srai_epi32(a8, 8)));
     return sum_epi32(lanes);
 }
-
-#define AVX512_CD __attribute__((target("avx512f,avx512cd")))
 
 AVX512_CD static __m512i sext40_epi64(__m512i v)
 {
@@ -228,8 +229,7 @@ AVX512_CD uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t
 }
 
 /* 16 int16 lanes widened to int32 and shifted left by `up`, stored at out. */
-#define AVX512_BW_ONLY __attribute__((target("avx512f,avx512bw")))
-AVX512_BW_ONLY static void store_words32(int32_t *out, __m512i v, unsigned up, bool is_signed,
+AVX512_BW static void store_words32(int32_t *out, __m512i v, unsigned up, bool is_signed,
                                          __mmask32 live)
 {
     __m256i halves[2] = {_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)};
@@ -240,7 +240,7 @@ AVX512_BW_ONLY static void store_words32(int32_t *out, __m512i v, unsigned up, b
     }
 }
 
-AVX512_BW_ONLY bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out)
+AVX512_BW bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out)
 {
     const __m512i low5 = _mm512_set1_epi16(0x1f), frac_bits = _mm512_set1_epi16(0x3ff);
     __mmask32 nan = 0;
@@ -274,9 +274,6 @@ AVX512_BW_ONLY bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct
     }
     return nan != 0;
 }
-
-#define AVX512_F  __attribute__((target("avx512f")))
-#define AVX512_BW __attribute__((target("avx512f,avx512bw")))
 
 /* 16 int32 lanes as two vectors of 8 int64, stored at out. */
 AVX512_F static void store_wide(int64_t *out, __m512i v)
