@@ -9,10 +9,7 @@
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-case $DLADBG in /*) ;; *) DLADBG=$(pwd)/$DLADBG ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+in_scratch_dir
 
 # --- stops and where (sample:lenet: conv -> sdp -> pdp -> conv -> sdp, then softmax)
 out=$(run_dladbg --batch -ex next -ex where -ex 'step write' sample:lenet) || fail "next: exit $?"

@@ -5,10 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-case $DLADBG in /*) ;; *) DLADBG=$(pwd)/$DLADBG ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+in_scratch_dir
 
 out=$(run_dladbg --batch -x "$top/share/examples/tour.dladbg" "$top/traces/bdma_copy") ||
     fail "tour on bdma_copy: exit $?"

@@ -4,10 +4,7 @@
 # (exit 2 in batch) that leave no file behind.
 set -eu
 . "$(dirname "$0")/lib.inc"
-case $DLADBG in /*) ;; *) DLADBG=$(pwd)/$DLADBG ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+in_scratch_dir
 
 # sample:lenet's output tensor, probabilities: 32 bytes at dram 0x8000f000
 out=$(run_dladbg --batch -ex run -ex "x/32xb 0x8000f000" -ex "dump memory probs.bin 0x8000f000 +32" \

@@ -11,10 +11,7 @@
 #   - NVIDIA's traces, when ../shared/testdata is there, match as well.
 set -eu
 . "$(dirname "$0")/lib.inc"
-case $DLADBG in /*) ;; *) DLADBG=$(pwd)/$DLADBG ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+in_scratch_dir
 
 run_exit 0 "plugins" --batch -q -ex plugins -ex "help aie" -ex "help sophon" sample:sdp
 expect_grep "$out" "^aie  *each layer's DMA streams as AMD AIE-ML tiling parameters"
