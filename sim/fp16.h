@@ -28,9 +28,18 @@ static inline uint32_t f32_bits(float f)
     return u;
 }
 
+/* A float whose half is normal (the common case, and every weight of the
+ * sample networks) converts without a call: its exponent moves, its
+ * significand rounds to nearest even (a carry out of the significand
+ * bumps the exponent, which stays finite from below 2^15). */
 static inline uint16_t fp16_from_float(float f)
 {
-    return fp16_from_f32_bits(f32_bits(f));
+    uint32_t u = f32_bits(f), e = (u >> 23) & 0xffu;
+    if (e - 113u >= 29u)
+        return fp16_from_f32_bits(u);
+    uint32_t half = (e - 112u) << 10 | ((u >> 13) & 0x3ffu), rem = u & 0x1fffu;
+    half += rem > 0x1000u || (rem == 0x1000u && (half & 1u));
+    return (uint16_t)(((u >> 16) & 0x8000u) | half);
 }
 
 static inline float fp16_to_float(uint16_t h)

@@ -339,11 +339,16 @@ static void emit_scalars(struct out *o, size_t at, const void *v, uint32_t n, si
         reserve(o, 1);
     size_t p = reserve(o, 4 + (size_t)n * size);
     put_le(o, p, n, 4);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!o->oom && n) /* the file's byte order: one copy (weights run to megabytes) */
+        memcpy(o->b + p + 4, v, (size_t)n * size);
+#else
     for (uint32_t i = 0; i < n; i++) {
         uint64_t x = 0;
-        memcpy(&x, (const uint8_t *)v + i * size, size); /* little-endian host */
+        memcpy(&x, (const uint8_t *)v + i * size, size);
         put_le(o, p + 4 + i * size, x, size);
     }
+#endif
     patch(o, at, p);
 }
 

@@ -25,10 +25,28 @@ static const struct ld_version dla_version = {0, 12, 0};
 static const struct ld_version emu_version = {0, 1, 0};
 static const struct ld_version no_version = {0, 0, 0};
 
+#define LCG_MUL 1664525u
+#define LCG_ADD 1013904223u
+
 uint32_t next_random(struct net *n)
 {
-    n->seed = n->seed * 1664525u + 1013904223u;
+    n->seed = n->seed * LCG_MUL + LCG_ADD;
     return n->seed >> 8;
+}
+
+/* The generator's state after `steps` draws, in log2(steps) squarings of
+ * the step x -> mul x + add (its composition with itself is again such a
+ * step): blobs whose values are written afterwards still draw one number
+ * per byte, as they always did, so that every sample keeps its values. */
+static void skip_random(struct net *n, uint64_t steps)
+{
+    uint32_t mul = LCG_MUL, add = LCG_ADD;
+    for (; steps; steps >>= 1) {
+        if (steps & 1u)
+            n->seed = n->seed * mul + add;
+        add = add * mul + add;
+        mul *= mul;
+    }
 }
 
 void net_init(struct net *n, uint32_t seed)
@@ -97,8 +115,17 @@ int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi)
     snprintf(s->name, sizeof s->name, "%s", name);
     s->size = size;
     s->data = calloc(size ? size : 1, 1);
-    for (uint64_t i = 0; s->data && i < size; i++)
-        s->data[i] = (uint8_t)(int8_t)(lo + (int)(next_random(n) % (unsigned)(hi - lo + 1)));
+    if (s->data && lo == hi) {
+        memset(s->data, (uint8_t)(int8_t)lo, size);
+        skip_random(n, size);
+    }
+    uint32_t seed = n->seed, range = (uint32_t)(hi - lo + 1); /* kept local: the byte
+                                                                stores may alias n */
+    for (uint64_t i = 0; s->data && lo != hi && i < size; i++) {
+        seed = seed * LCG_MUL + LCG_ADD;
+        s->data[i] = (uint8_t)(int8_t)(lo + (int)((seed >> 8) % range));
+    }
+    n->seed = seed;
     s->flags = LD_MEM_ALLOC | LD_MEM_SET;
     return (int16_t)(A_DATA + n->n_surfaces++);
 }

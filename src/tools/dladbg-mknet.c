@@ -7,27 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afile.h"
 #include "sample_net.h"
 
+static const char usage[] =
+    "usage: dladbg-mknet DIR | dladbg-mknet NAME FILE | dladbg-mknet --list\n";
+
+/* The sample written whole or not at all (afile): an error leaves no half file. */
 static int write_sample(const char *name, const char *path)
 {
     uint8_t *buf;
     size_t len;
-    char err[256];
+    char err[4352];
     if (!sample_net_build(name, &buf, &len, err, sizeof err)) {
         fprintf(stderr, "dladbg-mknet: %s\n", err);
         return 2;
     }
-    FILE *fp = fopen(path, "wb");
-    int rc = 0;
-    if (!fp || fwrite(buf, 1, len, fp) != len) {
-        fprintf(stderr, "dladbg-mknet: %s: cannot write\n", path);
-        rc = 1;
+    struct afile af;
+    bool ok = afile_open(&af, path, err, sizeof err);
+    if (ok && fwrite(buf, 1, len, af.fp) != len) {
+        snprintf(err, sizeof err, "%s: cannot write", path);
+        afile_abort(&af);
+        ok = false;
+    } else if (ok) {
+        ok = afile_commit(&af, err, sizeof err);
     }
-    if (fp && fclose(fp) != 0)
-        rc = 1;
     free(buf);
-    return rc;
+    if (!ok)
+        fprintf(stderr, "dladbg-mknet: %s\n", err);
+    return ok ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -38,10 +46,14 @@ int main(int argc, char **argv)
             puts(names[i]);
         return 0;
     }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (argc == 3)
         return write_sample(argv[1], argv[2]);
-    if (argc != 2) {
-        fprintf(stderr, "usage: dladbg-mknet DIR | dladbg-mknet NAME FILE | dladbg-mknet --list\n");
+    if (argc != 2 || argv[1][0] == '-') {
+        fputs(usage, stderr);
         return 2;
     }
     for (size_t i = 0; names[i]; i++) {

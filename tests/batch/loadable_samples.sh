@@ -27,6 +27,22 @@ run_dladbg --batch -q -o "$tmp/file.dimg" "$samples/bdma.nvdla" >/dev/null 2>&1 
     fail "$samples/bdma.nvdla: exit $?"
 cmp -s "$tmp/bdma.dimg" "$tmp/file.dimg" || fail "file and built-in bdma sample differ"
 
+# a sample keeps its values from one version to the next (the bench's
+# whole-network figures are compared across runs, and a speed-up of the
+# generator must draw the same numbers): the files' checksums, pinned
+for pair in lenet:1193312590 resnet18:2606183319 resnet50:1336411694; do
+    s=${pair%%:*} want=${pair##*:}
+    got=$(cksum <"$samples/$s.nvdla" | cut -d' ' -f1)
+    [ "$got" = "$want" ] || fail "$samples/$s.nvdla: checksum $got, expected $want (sample values changed)"
+done
+mknet="${BUILD:-build}/dladbg-mknet"
+"$mknet" --help | grep -q '^usage: dladbg-mknet' || fail "dladbg-mknet --help"
+if "$mknet" --bogus 2>"$tmp/err"; then fail "dladbg-mknet --bogus: exit 0"; fi
+grep -q '^usage:' "$tmp/err" || fail "dladbg-mknet --bogus: no usage"
+"$mknet" lenet "$tmp/lenet.nvdla" && cmp -s "$tmp/lenet.nvdla" "$samples/lenet.nvdla" ||
+    fail "dladbg-mknet NAME FILE differs from the build's sample"
+if "$mknet" lenet /dev/full 2>/dev/null; then fail "dladbg-mknet to /dev/full: exit 0"; fi
+
 # the ResNet-shaped samples: ImageNet input and a 1000-way output, fp16 and int8
 for pair in resnet18:fp16 resnet50:int8; do
     s=${pair%%:*} ty=${pair##*:}

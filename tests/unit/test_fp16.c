@@ -78,6 +78,25 @@ static void test_ties_away(void **state)
         assert_int_equal(fp16_from_f32_bits_ties_away(fp16_to_f32_bits((uint16_t)h)), h);
 }
 
+/* fp16_from_float's inline path for normal halves agrees with the full
+ * conversion on every exponent, both signs, every pattern of the 13 bits
+ * that round away and significands whose rounding carries (0x3ff) or not;
+ * it fails when the inline path's range or rounding is off by one. */
+static void test_inline_path_matches_full(void **state)
+{
+    (void)state;
+    static const uint32_t kept[] = {0x000u, 0x3ffu, 0x155u, 0x2aau, 0x001u};
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t sign = 0; sign < 2; sign++)
+            for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+                for (uint32_t low = 0; low < 0x2000u; low++) {
+                    uint32_t u = sign << 31 | e << 23 | kept[k] << 13 | low;
+                    if (fp16_from_float(f32_from_bits(u)) != fp16_from_f32_bits(u))
+                        fail_msg("float bits 0x%08x: %04x, the full conversion %04x", u,
+                                 fp16_from_float(f32_from_bits(u)), fp16_from_f32_bits(u));
+                }
+}
+
 static void test_round_trip_all(void **state)
 {
     (void)state;
@@ -94,6 +113,7 @@ int main(void)
         cmocka_unit_test(test_exact_values),   cmocka_unit_test(test_rounding),
         cmocka_unit_test(test_subnormals),     cmocka_unit_test(test_specials),
         cmocka_unit_test(test_round_trip_all), cmocka_unit_test(test_ties_away),
+        cmocka_unit_test(test_inline_path_matches_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
