@@ -64,19 +64,20 @@ struct fp16_rows {
     int16_t *m; /* signed aligned mantissa, 0 for a zero */
     int8_t *h;  /* 4 x (exponent >> 2), ZERO_HIGH for a zero */
     /* data rows for the AVX-512 cells: m widened into the high half (m << 16,
-     * for vpmaddwd against the kernels' mk), h widened, the value's row of
-     * shift8_rows, each cell's nonzero values (offsets in the cell) and their count */
-    int32_t *m32, *h32, *key;
+     * for vpmaddwd against the kernels' mk), the value's row of shift8_rows,
+     * each cell's nonzero values (offsets in the cell) and their count */
+    int32_t *m32, *key;
     uint8_t *live, *nlive;
 };
 
 /* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
  * kernel k0 + l at k0 * depth + WIDE_LANES * i + l, k0 a multiple of
- * WIDE_LANES): mk = m << 16 | sign << 8 | low byte of |m|, h as in
- * fp16_rows; NULL when not used. */
+ * WIDE_LANES): mk as cmac_fp16_wide_mk makes it, h as in fp16_rows; NULL
+ * when not used.  vbmi: the cells' carries by byte permute. */
 struct wide_kernels {
     int32_t *mk;
     int8_t *h;
+    bool vbmi;
 };
 
 static inline void decode_one(uint16_t v, int16_t *m, int8_t *h)
@@ -640,8 +641,8 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     q->n = 0;
     uint32_t cells = cells_of(ops);
     for (uint32_t done = 0; (done = cmac_fp16_cells16_avx512(
-                                 ops, done, row->m32, row->h32, row->key, row->live, row->nlive,
-                                 wmk, wh, &shift8_rows[0][0], total, mx, q)) < cells;)
+                                 ops, done, row->m32, row->h, row->key, row->live, row->nlive,
+                                 wmk, wh, &shift8_rows[0][0], total, mx, q, wide->vbmi)) < cells;)
         if (!hard_reserve(q, WIDE_LANES * row->nlive[done]))
             return false;
     run_hard(q);
@@ -670,9 +671,8 @@ static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
         uint32_t lanes = j->k_end - k0 < group ? j->k_end - k0 : group;
         for (uint32_t i = 0; i < rn; i++) {
             uint32_t r = r0 + i, res[WIDE_LANES];
-            struct fp16_rows row = {d->m + i * depth,     d->h + i * depth,    d->m32 + i * depth,
-                                    d->h32 + i * depth,   d->key + i * depth,  d->live + i * depth,
-                                    d->nlive + i * depth};
+            struct fp16_rows row = {d->m + i * depth,    d->h + i * depth,    d->m32 + i * depth,
+                                    d->key + i * depth,  d->live + i * depth, d->nlive + i * depth};
             if (!row_nan[i] && j->wide.mk &&
                 !outputs16(ops, &row, &j->wide, k0 - j->k_first, sc, res))
                 return false;
@@ -722,7 +722,7 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
         decode(raw, n, d->m + at, d->h + at);
         return has_nan(raw, n);
     }
-    struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->h32 + at, d->key + at};
+    struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
     live_lists(ops, d, at);
     return nan;
@@ -734,13 +734,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     size_t n = ROW_BLOCK * depth;
-    struct fp16_rows d = {malloc(n * sizeof *d.m),   malloc(n),
-                          malloc(n * sizeof *d.m32), malloc(n * sizeof *d.h32),
-                          malloc(n * sizeof *d.key), malloc(n),
-                          malloc(n)};
+    struct fp16_rows d = {malloc(n * sizeof *d.m), malloc(n),        malloc(n * sizeof *d.m32),
+                          malloc(n * sizeof *d.key), malloc(n), malloc(n)};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.h32 && d.key && d.live &&
-              d.nlive;
+    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.key && d.live && d.nlive;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -755,7 +752,6 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     free(d.m);
     free(d.h);
     free(d.m32);
-    free(d.h32);
     free(d.key);
     free(d.live);
     free(d.nlive);
@@ -781,6 +777,7 @@ static void wide_alloc(const struct conv_operands *ops, uint32_t kernels,
     size_t n = (size_t)kernels * ops->depth;
     wide->mk = malloc(n * sizeof *wide->mk);
     wide->h = malloc(n * sizeof *wide->h);
+    wide->vbmi = cmac_fp16_vbmi();
     if (!wide->mk || !wide->h) {
         free(wide->mk);
         free(wide->h);
@@ -811,8 +808,7 @@ static void prepare_block(struct fp16_job *j, size_t b)
             int8_t h = ZERO_HIGH;
             if (l < kn)
                 decode_one((uint16_t)raw[l * depth + i], &m, &h);
-            mk[WIDE_LANES * i + l] =
-                (int32_t)((uint32_t)m << 16 | (uint32_t)(m < 0) << 8 | ((uint32_t)abs(m) & 0xffu));
+            mk[WIDE_LANES * i + l] = cmac_fp16_wide_mk(m);
             wh[WIDE_LANES * i + l] = h;
         }
 }

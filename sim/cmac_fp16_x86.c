@@ -19,14 +19,16 @@
 
 #define AVX512_CD __attribute__((target("avx512f,avx512cd")))
 #define AVX512_F  __attribute__((target("avx512f")))
-#define AVX512_BW __attribute__((target("avx512f,avx512bw")))
+#define AVX512_BW __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
 bool cmac_fp16_simd(void)
 {
     static int cpu = -1;
     if (cpu < 0) {
         __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd");
+        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd") &&
+              __builtin_cpu_supports("avx512vl");
     }
     const char *off = getenv("DLADBG_NO_SIMD");
     return cpu && !(off && *off);
@@ -269,126 +271,181 @@ AVX512_BW bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16
         _mm512_mask_storeu_epi16(out->m + i, live, m);
         _mm512_mask_storeu_epi8(out->h + i, live, _mm512_castsi256_si512(_mm512_cvtepi16_epi8(h)));
         store_words32(out->m32 + i, m, 16, true, live);
-        store_words32(out->h32 + i, h, 0, true, live);
         store_words32(out->key + i, key, 0, false, live);
     }
     return nan != 0;
 }
 
-/* 16 int32 lanes as two vectors of 8 int64, stored at out. */
-AVX512_F static void store_wide(int64_t *out, __m512i v)
+/* The Booth carry of 16 products aligned by 8 bits, in bit 0 of each lane
+ * (the other bits are junk): bit `key` of the data value's 512-bit row,
+ * key = the weight's sign << 8 | low byte of |w|, which mk holds as
+ * (key >> 3) << 8 | 8 + (key & 7).  With VBMI one byte permute fetches
+ * byte key >> 3 into byte 1 of each lane and a rotate by 8 + (key & 7)
+ * brings the bit down; without it, the lane's 32-bit word of the row comes
+ * by its index key >> 5 (mk bits 10-13) and the rotate count key & 31 is
+ * spliced from mk's bits 8-9 and 0-2 (a rotate reads the count's low five
+ * bits only). */
+AVX512_VBMI static inline __attribute__((always_inline)) __m512i carry8_vbmi(__m512i row,
+                                                                          __m512i mk)
 {
-    _mm512_storeu_si512(out, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)));
-    _mm512_storeu_si512(out + 8, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)));
+    return _mm512_rorv_epi32(_mm512_permutexvar_epi8(mk, row), mk);
 }
 
-/* One cell of nj values against 16 kernels (lanes): the largest exponent
- * sum, then per value the 16 products shifted by their alignment when it
- * is 0, 4 or 8 bits (an arithmetic shift: exact for 0 and 4, floor(P /
- * 256) for 8, less the Booth carry from the row of carry8 for the data
- * value's sign and low byte, dk, indexed by the weight's key).  Operands are
- * 32-bit so that they load without conversions (which share the vector
- * unit's busiest port with the permutes and compares).  Eight values'
- * products (each under 2^28 in magnitude) fit a 32-bit lane; the 64-bit
- * sums take each eight.  Only the data values that are not zero (live, their
- * offsets in the cell) are visited: a zero's products are zero and its
- * exponent sum never the largest.  The values with products aligned by 12
- * bits or more (about one in six on the bench's data, where a branch on
- * them mispredicted often) are noted without a branch and their products
- * queued for the Booth array in a second pass. */
-AVX512_BW static inline __attribute__((always_inline)) void
-cell16(const int32_t *dm, const int32_t *dh, const int32_t *dk, const int32_t *wmk,
-       const int8_t *wh, const uint32_t *carry8, const uint8_t *live, uint32_t nlive,
-       uint32_t cell, int64_t *total, int64_t *mx, struct fp16_hard *hard)
+AVX512_BW static inline __attribute__((always_inline)) __m512i carry8_words(__m512i row,
+                                                                           __m512i mk)
 {
-    __m512i h[64], top = _mm512_setzero_si512();
-    for (uint32_t t = 0; t < nlive; t++) {
-        uint32_t j = live[t];
-        __m512i whj = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(wh + 16 * j)));
-        h[t] = _mm512_add_epi32(whj, _mm512_set1_epi32(dh[j]));
-        top = _mm512_max_epi32(top, h[t]);
-    }
-    const __m512i eight = _mm512_set1_epi32(8), twelve = _mm512_set1_epi32(12),
-                  span = _mm512_set1_epi32(32 - 12), one = _mm512_set1_epi32(1),
-                  low5 = _mm512_set1_epi32(31),
-                  slots = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
-                                                            4, 3, 2, 1, 0),
-                                           _mm512_set1_epi32((int)(16 * cell)));
-    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
-    uint32_t queued = hard->n, nlater = 0;
-    uint8_t later[64];
-    __mmask16 later_lanes[64];
-    for (uint32_t t0 = 0; t0 < nlive; t0 += 8) {
-        __m512i part = _mm512_setzero_si512();
-        uint32_t end = nlive - t0 < 8 ? nlive : t0 + 8;
-        for (uint32_t t = t0; t < end; t++) {
-            uint32_t j = live[t];
-            __m512i s = _mm512_sub_epi32(top, h[t]);
-            __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
-            /* dm[j] holds the mantissa in its high half, mk the weight's:
-             * one vpmaddwd is their exact product (the low halves meet 0) */
-            __m512i p = _mm512_madd_epi16(mk, _mm512_set1_epi32(dm[j]));
-            __mmask16 easy = _mm512_cmple_epu32_mask(s, eight);
-            part = _mm512_mask_add_epi32(part, easy, part, _mm512_srav_epi32(p, s));
-            /* the carries of the products aligned by 8 bits */
-            __m512i row = _mm512_loadu_si512(carry8 + dk[j]);
-            /* vpermd reads the index's low four bits: the key's bits 5-8 */
-            __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(mk, 5), row);
-            __m512i carry =
-                _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(mk, low5)), one);
-            part = _mm512_mask_sub_epi32(part, _mm512_cmpeq_epi32_mask(s, eight), part, carry);
-            /* aligned by 12 to 28 bits (further gives 0; a zero weight's
-             * "alignment" is 72 or more): noted here without a branch (about
-             * one value in six has some), queued below */
-            __mmask16 more = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(s, twelve), span);
-            later[nlater] = (uint8_t)t;
-            later_lanes[nlater] = more;
-            nlater += more != 0;
-        }
-        lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));
-        hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));
-    }
-    /* the products for the Booth array: whole vectors stored, the next
-     * ones overwrite past the count */
-    for (uint32_t i = 0; i < nlater; i++) {
-        uint32_t t = later[i], j = live[t];
-        __mmask16 more = later_lanes[i];
-        __m512i s = _mm512_sub_epi32(top, h[t]);
-        __m512i mk = _mm512_loadu_si512(wmk + 16 * j);
-        _mm512_storeu_si512(hard->w + queued,
-                            _mm512_maskz_compress_epi32(more, _mm512_srai_epi32(mk, 16)));
-        _mm512_storeu_si512(hard->shift + queued, _mm512_maskz_compress_epi32(more, s));
-        _mm512_storeu_si512(hard->cell + queued, _mm512_maskz_compress_epi32(more, slots));
-        _mm512_storeu_si512(hard->d + queued, _mm512_set1_epi32(dm[j] >> 16));
-        queued += (uint32_t)__builtin_popcount(more);
-    }
-    _mm512_storeu_si512(total + 16 * cell, lo);
-    _mm512_storeu_si512(total + 16 * cell + 8, hi);
-    store_wide(mx + 16 * cell, top);
+    __m512i word = _mm512_permutexvar_epi32(_mm512_srli_epi32(mk, 10), row);
+    __m512i count =
+        _mm512_ternarylogic_epi32(_mm512_set1_epi32(0x18), _mm512_srli_epi32(mk, 5), mk, 0xca);
+    return _mm512_rorv_epi32(word, count);
+}
+
+/* One cell of nj values against 16 kernels (lanes).  Exponent sums, their
+ * maximum and each product's alignment s (top - sum) are worked out in the
+ * bytes of a 128-bit register, the products and their sums in 32-bit
+ * lanes.  Every product is added shifted right by s (vpmaddwd: dm[j] holds
+ * the data mantissa in its high half, mk the weight's, so the low halves
+ * meet 0): exact for s = 0 and 4, floor(P / 256) for s = 8, less the Booth
+ * carry from the data value's row of carry8 (dk[j]).  A zero weight's sum
+ * is at least 100 below the top, so its product (0) shifts to 0.  Products
+ * aligned by 12 bits or more (about one value in six on the bench's data)
+ * are noted without a branch; a second pass queues them for the Booth array
+ * and takes back what the shift added for them (floor(P / 2^s), or the
+ * sign for s >= 32).  Eight values' products (each under 2^28 in magnitude)
+ * fit a 32-bit lane; the 64-bit sums take each eight.  Only the data values
+ * that are not zero (live, their offsets in the cell) are visited: a zero's
+ * products are zero and its exponent sum never the largest. */
+#define CELL16_BODY(carry8_of)                                                                      \
+    __m128i h[64], top = _mm_setzero_si128();                                                      \
+    for (uint32_t t = 0; t < nlive; t++) {                                                         \
+        uint32_t j = live[t];                                                                      \
+        h[t] = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(wh + 16 * j)),                      \
+                            _mm_set1_epi8(dh[j]));                                                 \
+        top = _mm_max_epi8(top, h[t]);                                                             \
+    }                                                                                              \
+    const __m128i eight = _mm_set1_epi8(8), twelve = _mm_set1_epi8(12),                            \
+                  span = _mm_set1_epi8(2 * 28 - 12 + 1);                                           \
+    const __m512i one = _mm512_set1_epi32(1),                                                      \
+                  slots = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, \
+                                                            4, 3, 2, 1, 0),                        \
+                                           _mm512_set1_epi32((int)(16 * cell)));                   \
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();                              \
+    uint32_t queued = hard->n, nlater = 0;                                                         \
+    uint8_t later[64];                                                                             \
+    __mmask16 later_lanes[64];                                                                     \
+    for (uint32_t t0 = 0; t0 < nlive; t0 += 8) {                                                   \
+        __m512i part = _mm512_setzero_si512();                                                     \
+        uint32_t end = nlive - t0 < 8 ? nlive : t0 + 8;                                            \
+        for (uint32_t t = t0; t < end; t++) {                                                      \
+            uint32_t j = live[t];                                                                  \
+            __m128i s8 = _mm_sub_epi8(top, h[t]);                                                  \
+            __m512i mk = _mm512_loadu_si512(wmk + 16 * j);                                         \
+            __m512i p = _mm512_madd_epi16(mk, _mm512_set1_epi32(dm[j]));                           \
+            part = _mm512_add_epi32(part, _mm512_srav_epi32(p, _mm512_cvtepu8_epi32(s8)));         \
+            __m512i bit = carry8_of(_mm512_loadu_si512(carry8 + dk[j]), mk);                       \
+            __mmask16 borrow = _mm512_mask_test_epi32_mask(_mm_cmpeq_epi8_mask(s8, eight), bit,    \
+                                                           one);                                   \
+            part = _mm512_mask_sub_epi32(part, borrow, part, one);                                 \
+            /* aligned by 12 to 56 bits (a zero weight's 100 or more wraps                         \
+             * past the span) */                                                                   \
+            __mmask16 more = _mm_cmplt_epu8_mask(_mm_sub_epi8(s8, twelve), span);                  \
+            later[nlater] = (uint8_t)t;                                                            \
+            later_lanes[nlater] = more;                                                            \
+            nlater += more != 0;                                                                   \
+        }                                                                                          \
+        lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));            \
+        hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));      \
+    }                                                                                              \
+    /* the products for the Booth array: whole vectors stored, the next                            \
+     * ones overwrite past the count; what the shift added for them back */                        \
+    __m512i back = _mm512_setzero_si512();                                                         \
+    for (uint32_t i = 0; i < nlater; i++) {                                                        \
+        uint32_t t = later[i], j = live[t];                                                        \
+        __mmask16 more = later_lanes[i];                                                           \
+        __m512i s = _mm512_cvtepu8_epi32(_mm_sub_epi8(top, h[t]));                                 \
+        __m512i mk = _mm512_loadu_si512(wmk + 16 * j);                                             \
+        __m512i p = _mm512_madd_epi16(mk, _mm512_set1_epi32(dm[j]));                               \
+        back = _mm512_add_epi32(back, _mm512_maskz_srav_epi32(more, p, s));                        \
+        _mm512_storeu_si512(hard->w + queued,                                                      \
+                            _mm512_maskz_compress_epi32(more, _mm512_srai_epi32(mk, 16)));         \
+        _mm512_storeu_si512(hard->shift + queued, _mm512_maskz_compress_epi32(more, s));           \
+        _mm512_storeu_si512(hard->cell + queued, _mm512_maskz_compress_epi32(more, slots));        \
+        _mm512_storeu_si512(hard->d + queued, _mm512_set1_epi32(dm[j] >> 16));                     \
+        queued += (uint32_t)__builtin_popcount(more);                                              \
+    }                                                                                              \
+    lo = _mm512_sub_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(back)));                \
+    hi = _mm512_sub_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(back, 1)));          \
+    _mm512_storeu_si512(total + 16 * cell, lo);                                                    \
+    _mm512_storeu_si512(total + 16 * cell + 8, hi);                                                \
+    _mm512_storeu_si512(mx + 16 * cell, _mm512_cvtepi8_epi64(top));                                \
+    _mm512_storeu_si512(mx + 16 * cell + 8, _mm512_cvtepi8_epi64(_mm_srli_si128(top, 8)));        \
     hard->n = queued;
+
+#define CELL16_PARAMS                                                                              \
+    const int32_t *dm, const int8_t *dh, const int32_t *dk, const int32_t *wmk, const int8_t *wh,  \
+        const uint32_t *carry8, const uint8_t *live, uint32_t nlive, uint32_t cell,                \
+        int64_t *total, int64_t *mx, struct fp16_hard *hard
+
+AVX512_VBMI static inline __attribute__((always_inline)) void cell16_vbmi(CELL16_PARAMS)
+{
+    CELL16_BODY(carry8_vbmi)
 }
 
-AVX512_BW uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
-                                            const int32_t *dm, const int32_t *dh,
-                                            const int32_t *dk, const uint8_t *live,
-                                            const uint8_t *nlive, const int32_t *wmk,
-                                            const int8_t *wh, const uint32_t *carry8,
-                                            int64_t *total, int64_t *mx, struct fp16_hard *hard)
+AVX512_BW static inline __attribute__((always_inline)) void cell16_words(CELL16_PARAMS)
 {
-    uint32_t cells = 0;
-    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
-        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
-        for (uint32_t t = 0; t < ops->taps; t++, cells++) {
-            if (cells < first)
-                continue;
-            if ((uint64_t)hard->n + 16u * nlive[cells] + 16u > hard->cap)
-                return cells;
-            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            cell16(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,
-                   nlive[cells], cells, total, mx, hard);
-        }
-    }
+    CELL16_BODY(carry8_words)
+}
+
+/* The cells of one data row from `first` on, with `cell` (one of the two
+ * above); returns where it stopped (the hard queue full) or cells_of(ops). */
+#define CELLS16_BODY(cell)                                                                         \
+    uint32_t cells = 0;                                                                            \
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {                                       \
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;                     \
+        for (uint32_t t = 0; t < ops->taps; t++, cells++) {                                        \
+            if (cells < first)                                                                     \
+                continue;                                                                          \
+            if ((uint64_t)hard->n + 16u * nlive[cells] + 16u > hard->cap)                          \
+                return cells;                                                                      \
+            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;                                  \
+            cell(dm + off, dh + off, dk + off, wmk + 16 * off, wh + 16 * off, carry8, live + off,  \
+                 nlive[cells], cells, total, mx, hard);                                            \
+        }                                                                                          \
+    }                                                                                              \
     return cells;
+
+#define CELLS16_PARAMS                                                                             \
+    const struct conv_operands *ops, uint32_t first, const int32_t *dm, const int8_t *dh,          \
+        const int32_t *dk, const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,          \
+        const int8_t *wh, const uint32_t *carry8, int64_t *total, int64_t *mx,                     \
+        struct fp16_hard *hard
+
+AVX512_VBMI static uint32_t cells16_vbmi(CELLS16_PARAMS)
+{
+    CELLS16_BODY(cell16_vbmi)
+}
+
+AVX512_BW static uint32_t cells16_words(CELLS16_PARAMS)
+{
+    CELLS16_BODY(cell16_words)
+}
+
+uint32_t cmac_fp16_cells16_avx512(CELLS16_PARAMS, bool vbmi)
+{
+    if (vbmi)
+        return cells16_vbmi(ops, first, dm, dh, dk, live, nlive, wmk, wh, carry8, total, mx, hard);
+    return cells16_words(ops, first, dm, dh, dk, live, nlive, wmk, wh, carry8, total, mx, hard);
+}
+
+bool cmac_fp16_vbmi(void)
+{
+    static int cpu = -1;
+    if (cpu < 0) {
+        __builtin_cpu_init();
+        cpu = __builtin_cpu_supports("avx512vbmi");
+    }
+    const char *off = getenv("DLADBG_NO_VBMI");
+    return cmac_fp16_simd() && cpu && !(off && *off);
 }
 
 #else
@@ -401,14 +458,19 @@ void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *total, uint32_
 }
 
 uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
-                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const int32_t *dm, const int8_t *dh, const int32_t *dk,
                                   const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
                                   const int8_t *wh, const uint32_t *carry8, int64_t *total,
-                                  int64_t *mx, struct fp16_hard *hard)
+                                  int64_t *mx, struct fp16_hard *hard, bool vbmi)
 {
     (void)ops, (void)first, (void)dm, (void)dh, (void)dk, (void)live, (void)nlive, (void)wmk, (void)wh,
-        (void)carry8, (void)total, (void)mx, (void)hard;
+        (void)carry8, (void)total, (void)mx, (void)hard, (void)vbmi;
     abort(); /* never selected: cmac_fp16_simd() is false */
+}
+
+bool cmac_fp16_vbmi(void)
+{
+    return false;
 }
 
 uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,

@@ -290,33 +290,43 @@ struct fp16_hard {
     uint32_t *shift, *cell;
     int32_t *r;
 };
-/* The cells of one row against 16 kernels with AVX-512F/BW: dm, dh the row's
- * decoded values (32-bit, the mantissa in dm's high half), dk their rows of
- * carry8 (16 x (sign << 8 | low byte of the magnitude)), live the offsets of
- * a cell's nonzero values in it (from the cell's first value on; nlive[c] of
- * them for cell c); wmk, wh the kernels' interleaved (value i of kernel l at
- * 16 * i + l; wmk = mantissa << 16 | sign << 8 | low byte of the magnitude);
- * carry8 the Booth carries of products aligned by 8 bits, 512 bits per data
- * sign and low byte, indexed by the weight's low 9 bits.  Cell c of kernel l
- * gets its exponent in mx[16 * c + l] and in total[16 * c + l] the sum of its
- * products aligned by 0, 4 or 8 bits; the products aligned by 12 to 28 bits
- * are appended to hard (slot 16 * c + l); those aligned further give 0. */
+/* The cells of one row against 16 kernels with AVX-512F/BW (VBMI when vbmi):
+ * dm the row's mantissas in the high half of 32 bits, dh its exponent parts
+ * (fp16_decoded's h), dk their rows of carry8 (16 x (sign << 8 | low byte of
+ * the magnitude)), live the offsets of a cell's nonzero values in it (from
+ * the cell's first value on; nlive[c] of them for cell c); wmk, wh the
+ * kernels' interleaved (value i of kernel l at 16 * i + l; wmk = mantissa <<
+ * 16 | (key >> 3) << 8 | 8 + (key & 7), key = sign << 8 | low byte of the
+ * magnitude: cmac_fp16_wide_mk); carry8 the Booth carries of products
+ * aligned by 8 bits, 512 bits per data sign and low byte, indexed by the
+ * weight's key.  Cell c of kernel l gets its exponent in mx[16 * c + l] and
+ * in total[16 * c + l] the sum of its products aligned by 0, 4 or 8 bits;
+ * the products aligned by 12 bits or more are appended to hard (slot 16 * c
+ * + l), where those aligned by 32 or more give 0. */
+static inline int32_t cmac_fp16_wide_mk(int16_t m)
+{
+    uint32_t key = (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
+    return (int32_t)((uint32_t)(uint16_t)m << 16 | (key >> 3) << 8 | (8u + (key & 7u)));
+}
 /* Cells from first on; returns the cell it stopped at (every cell done: the
  * row's count of them) when the queue lacked room for 16 x that cell's
  * nonzero values plus 16 (the caller grows it and calls again from there). */
 uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t first,
-                                  const int32_t *dm, const int32_t *dh, const int32_t *dk,
+                                  const int32_t *dm, const int8_t *dh, const int32_t *dk,
                                   const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
                                   const int8_t *wh, const uint32_t *carry8, int64_t *total,
-                                  int64_t *mx, struct fp16_hard *hard);
+                                  int64_t *mx, struct fp16_hard *hard, bool vbmi);
+/* True when the AVX-512 cells can fetch carries with VBMI's byte permute
+ * (and DLADBG_NO_VBMI is unset: the tests run the other way too). */
+bool cmac_fp16_vbmi(void);
 /* fp16 values decoded for the MAC cells (cmac_fp16.c): m the signed
  * mantissa aligned by the exponent's low two bits (0 for a zero), h 4 x
- * (exponent >> 2) (-128 for a zero); for the AVX-512 cells m32 = m << 16,
- * h32 = h and key = 16 x (sign << 8 | low byte of |m|). */
+ * (exponent >> 2) (-128 for a zero); for the AVX-512 cells m32 = m << 16
+ * and key = 16 x (sign << 8 | low byte of |m|). */
 struct fp16_decoded {
     int16_t *m;
     int8_t *h;
-    int32_t *m32, *h32, *key;
+    int32_t *m32, *key;
 };
 /* n raw values decoded with AVX-512BW; true when one of them is a NaN. */
 bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out);
