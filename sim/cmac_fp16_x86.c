@@ -314,7 +314,11 @@ AVX512_BW static inline __attribute__((always_inline)) __m512i carry8_words(__m5
  * sign for s >= 32).  Eight values' products (each under 2^28 in magnitude)
  * fit a 32-bit lane; the 64-bit sums take each eight.  Only the data values
  * that are not zero (live, their offsets in the cell) are visited: a zero's
- * products are zero and its exponent sum never the largest. */
+ * products are zero and its exponent sum never the largest.
+ *
+ * A macro, expanded once per carry path: a function compiled for VBMI
+ * cannot be inlined into one compiled without it, and a call per value
+ * would cost more than the carry itself. */
 #define CELL16_BODY(carry8_of)                                                                      \
     __m128i h[64], top = _mm_setzero_si128();                                                      \
     for (uint32_t t = 0; t < nlive; t++) {                                                         \
