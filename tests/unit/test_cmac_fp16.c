@@ -165,6 +165,27 @@ static void layer_partial(uint32_t *st, int64_t base, bool far, int64_t *exp6, i
     *mant = lcg(st) % 16 == 0 ? 0 : random_mantissa(st, 2 + lcg(st) % 34);
 }
 
+/* Up to max_cells cells of `lanes` outputs (cell c of lane l at c * lanes +
+ * l) as layer_partial makes them, far on every fourth round; on every
+ * sixteenth, lane `cancel` cancels to exactly zero on the way.  Returns the
+ * count of cells. */
+static uint32_t layer_cells(uint32_t *st, int round, uint32_t lanes, uint32_t cancel,
+                            uint32_t max_cells, int64_t *mx, int64_t *total)
+{
+    bool far = round % 4 == 3;
+    /* exponents up to 56, a cell's largest (4 x 7 twice) */
+    int64_t base = lcg(st) % (far ? 29 : 49);
+    uint32_t cells = 1 + lcg(st) % max_cells;
+    for (uint32_t i = 0; i < cells * lanes; i++)
+        layer_partial(st, base, far, &mx[i], &total[i]);
+    if (round % 16 == 5)
+        for (uint32_t c = 0; c + 1 < cells; c += 2) {
+            mx[(c + 1) * lanes + cancel] = mx[c * lanes + cancel];
+            total[(c + 1) * lanes + cancel] = -total[c * lanes + cancel];
+        }
+    return cells;
+}
+
 /* The exact case against the reference's chain from zero: every lane it
  * claims matches CACC's adds one by one, and on data shaped like a layer's
  * it claims most lanes (so that the path is the one taken). */
@@ -176,16 +197,8 @@ static void test_acc_exact_matches_reference(void **state)
     unsigned claimed = 0, lanes = 0, claimed_far = 0;
     for (int round = 0; round < 40000; round++) {
         bool far = round % 4 == 3;
-        /* exponents up to 56, a cell's largest (4 x 7 twice) */
-        int64_t mx[CELLS * 8], total[CELLS * 8], base = lcg(&st) % (far ? 29 : 49);
-        uint32_t cells = 1 + lcg(&st) % CELLS;
-        for (uint32_t i = 0; i < cells * 8; i++)
-            layer_partial(&st, base, far, &mx[i], &total[i]);
-        if (round % 16 == 5) /* a lane that cancels to exactly zero on the way */
-            for (uint32_t c = 0; c + 1 < cells; c += 2) {
-                mx[(c + 1) * 8] = mx[c * 8];
-                total[(c + 1) * 8] = -total[c * 8];
-            }
+        int64_t mx[CELLS * 8], total[CELLS * 8];
+        uint32_t cells = layer_cells(&st, round, 8, 0, CELLS, mx, total);
         uint64_t got[8];
         uint32_t exact = cmac_fp16_acc_exact(mx, total, cells, got);
         for (int l = 0; l < 8; l++) {
@@ -260,16 +273,8 @@ static void test_acc_exact16_matches_portable(void **state)
     uint32_t st = 4242;
     enum { CELLS = 49 };
     for (int round = 0; round < 20000; round++) {
-        bool far = round % 4 == 3;
-        int64_t mx[CELLS * 16], total[CELLS * 16], base = lcg(&st) % (far ? 29 : 49);
-        uint32_t cells = 1 + lcg(&st) % CELLS;
-        for (uint32_t i = 0; i < cells * 16; i++)
-            layer_partial(&st, base, far, &mx[i], &total[i]);
-        if (round % 16 == 5)
-            for (uint32_t c = 0; c + 1 < cells; c += 2) {
-                mx[(c + 1) * 16 + 3] = mx[c * 16 + 3];
-                total[(c + 1) * 16 + 3] = -total[c * 16 + 3];
-            }
+        int64_t mx[CELLS * 16], total[CELLS * 16];
+        uint32_t cells = layer_cells(&st, round, 16, 3, CELLS, mx, total);
         uint64_t got[16];
         uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, got);
         for (int half = 0; half < 2; half++) {
