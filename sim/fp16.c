@@ -35,11 +35,7 @@ static uint16_t from_f32_bits(uint32_t f, int ties_away)
             half++;
         return (uint16_t)(sign | half);
     }
-    uint32_t half = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fffu;
-    if (rounds_up(rem, 0x1000u, half & 1u, ties_away))
-        half++; /* may carry into the exponent, up to infinity: still correct */
-    return (uint16_t)(sign | half);
+    return fp16_normal_from_f32_bits(f, ties_away);
 }
 
 uint16_t fp16_from_f32_bits(uint32_t f)

@@ -28,18 +28,25 @@ static inline uint32_t f32_bits(float f)
     return u;
 }
 
+/* binary32 bits f whose half is normal (exponent 113..142) as a half:
+ * the exponent moves, the significand rounds to nearest, ties to even or
+ * away from zero (a carry out of the significand bumps the exponent, to
+ * infinity from 142). */
+static inline uint16_t fp16_normal_from_f32_bits(uint32_t f, int ties_away)
+{
+    uint32_t half = (((f >> 23) & 0xffu) - 112u) << 10 | ((f >> 13) & 0x3ffu), rem = f & 0x1fffu;
+    half += rem > 0x1000u || (rem == 0x1000u && (ties_away || (half & 1u)));
+    return (uint16_t)(((f >> 16) & 0x8000u) | half);
+}
+
 /* A float whose half is normal (the common case, and every weight of the
- * sample networks) converts without a call: its exponent moves, its
- * significand rounds to nearest even (a carry out of the significand
- * bumps the exponent, which stays finite from below 2^15). */
+ * sample networks) converts without a call. */
 static inline uint16_t fp16_from_float(float f)
 {
-    uint32_t u = f32_bits(f), e = (u >> 23) & 0xffu;
-    if (e - 113u >= 29u)
-        return fp16_from_f32_bits(u);
-    uint32_t half = (e - 112u) << 10 | ((u >> 13) & 0x3ffu), rem = u & 0x1fffu;
-    half += rem > 0x1000u || (rem == 0x1000u && (half & 1u));
-    return (uint16_t)(((u >> 16) & 0x8000u) | half);
+    uint32_t u = f32_bits(f);
+    if (((u >> 23) & 0xffu) - 113u < 30u)
+        return fp16_normal_from_f32_bits(u, 0);
+    return fp16_from_f32_bits(u);
 }
 
 static inline float fp16_to_float(uint16_t h)
