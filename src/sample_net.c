@@ -28,10 +28,15 @@ static const struct ld_version no_version = {0, 0, 0};
 #define LCG_MUL 1664525u
 #define LCG_ADD 1013904223u
 
+static uint32_t lcg_next(uint32_t *seed)
+{
+    *seed = *seed * LCG_MUL + LCG_ADD;
+    return *seed >> 8;
+}
+
 uint32_t next_random(struct net *n)
 {
-    n->seed = n->seed * LCG_MUL + LCG_ADD;
-    return n->seed >> 8;
+    return lcg_next(&n->seed);
 }
 
 /* The generator's state after `steps` draws, in log2(steps) squarings of
@@ -108,6 +113,16 @@ static int16_t add_feature(struct net *n, const char *name, uint16_t c, uint16_t
     return (int16_t)(A_DATA + n->n_surfaces++);
 }
 
+/* size bytes drawn uniformly from [lo, hi], lo < hi.  The generator's state
+ * is kept in a local while the bytes are stored (they could alias it). */
+static void fill_uniform(uint8_t *out, uint64_t size, int lo, int hi, uint32_t *state)
+{
+    uint32_t seed = *state, range = (uint32_t)(hi - lo + 1);
+    for (uint64_t i = 0; i < size; i++)
+        out[i] = (uint8_t)(int8_t)(lo + (int)(lcg_next(&seed) % range));
+    *state = seed;
+}
+
 /* Raw bytes (weights), values in [lo, hi]. */
 int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi)
 {
@@ -118,14 +133,9 @@ int16_t add_raw(struct net *n, const char *name, uint64_t size, int lo, int hi)
     if (s->data && lo == hi) {
         memset(s->data, (uint8_t)(int8_t)lo, size);
         skip_random(n, size);
+    } else if (s->data) {
+        fill_uniform(s->data, size, lo, hi, &n->seed);
     }
-    uint32_t seed = n->seed, range = (uint32_t)(hi - lo + 1); /* kept local: the byte
-                                                                stores may alias n */
-    for (uint64_t i = 0; s->data && lo != hi && i < size; i++) {
-        seed = seed * LCG_MUL + LCG_ADD;
-        s->data[i] = (uint8_t)(int8_t)(lo + (int)((seed >> 8) % range));
-    }
-    n->seed = seed;
     s->flags = LD_MEM_ALLOC | LD_MEM_SET;
     return (int16_t)(A_DATA + n->n_surfaces++);
 }
