@@ -80,6 +80,18 @@ static struct stripe_costs stripe_costs_of(const struct dla *d, const struct con
                                  .position = (p->kernel_group + sdp - 1) / sdp + 1};
 }
 
+/* A direct convolution's groups of kernels one after another, in stripes;
+ * the first stripe has no delivery before it to wait for. */
+static uint64_t direct_cycles(const struct dla *d, const struct conv_params *p, uint64_t rows,
+                              uint64_t taps, uint64_t blocks, uint64_t groups)
+{
+    if (!groups)
+        return 0;
+    struct stripe_costs k = stripe_costs_of(d, p, taps, blocks);
+    uint64_t first = rows < 32 ? rows : 16;
+    return groups * group_cycles(&k, rows) - stripe_cost(&k, first) + stripe_mac(&k, first);
+}
+
 /* Datapath cycles: every output position (of rows) needs, per kernel group,
  * one atomic operation per channel block (of c channels) and kernel tap, in
  * stripes as above; Winograd does the equivalent 3x3 direct convolution's
@@ -91,13 +103,8 @@ static void account_compute(struct dla *d, struct dla_exec *x, const struct conv
     uint64_t blocks = (c + p->atomic_c - 1) / p->atomic_c;
     uint64_t groups = (p->kernels + p->kernel_group - 1) / p->kernel_group;
     uint64_t atomic_ops = rows * taps * blocks * groups;
-    struct stripe_costs k = stripe_costs_of(d, p, taps, blocks);
-    uint64_t cycles = atomic_ops * 4 / 9;
-    if (!p->winograd && groups) {
-        /* the first stripe has no delivery before it to wait for */
-        uint64_t first = rows < 32 ? rows : 16;
-        cycles = groups * group_cycles(&k, rows) - stripe_cost(&k, first) + stripe_mac(&k, first);
-    }
+    uint64_t cycles =
+        p->winograd ? atomic_ops * 4 / 9 : direct_cycles(d, p, rows, taps, blocks, groups);
     exec_compute(x, cycles ? cycles : 1, rows * taps * c * p->kernels);
     exec_conv_schedule(x, groups ? cycles / groups : cycles);
     exec_counter(x, "CSC.atomic_ops", atomic_ops);
