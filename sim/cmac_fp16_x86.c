@@ -18,7 +18,6 @@
 #include <immintrin.h>
 
 #define AVX512_CD __attribute__((target("avx512f,avx512cd")))
-#define AVX512_F  __attribute__((target("avx512f")))
 #define AVX512_BW __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
