@@ -21,16 +21,18 @@
 #define AVX512_BW __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define AVX512_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
+/* Not turned off by the environment variable `off` (set and not empty). */
+static bool allowed(const char *off)
+{
+    const char *v = getenv(off);
+    return !(v && *v);
+}
+
 bool cmac_fp16_simd(void)
 {
-    static int cpu = -1;
-    if (cpu < 0) {
-        __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd") &&
-              __builtin_cpu_supports("avx512vl");
-    }
-    const char *off = getenv("DLADBG_NO_SIMD");
-    return cpu && !(off && *off);
+    __builtin_cpu_init(); /* returns at once after the first time */
+    return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd") &&
+           __builtin_cpu_supports("avx512vl") && allowed("DLADBG_NO_SIMD");
 }
 
 AVX512_BW static int64_t sum_epi32(__m512i v)
@@ -442,13 +444,7 @@ uint32_t cmac_fp16_cells16_avx512(CELLS16_PARAMS, bool vbmi)
 
 bool cmac_fp16_vbmi(void)
 {
-    static int cpu = -1;
-    if (cpu < 0) {
-        __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512vbmi");
-    }
-    const char *off = getenv("DLADBG_NO_VBMI");
-    return cmac_fp16_simd() && cpu && !(off && *off);
+    return cmac_fp16_simd() && __builtin_cpu_supports("avx512vbmi") && allowed("DLADBG_NO_VBMI");
 }
 
 #else
