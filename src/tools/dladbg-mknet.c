@@ -18,7 +18,7 @@ static int write_sample(const char *name, const char *path)
 {
     uint8_t *buf;
     size_t len;
-    char err[4352];
+    char err[4096 + 256]; /* a path (afile keeps up to 4096 bytes) and the words around it */
     if (!sample_net_build(name, &buf, &len, err, sizeof err)) {
         fprintf(stderr, "dladbg-mknet: %s\n", err);
         return 2;
