@@ -131,7 +131,7 @@ deps-fuzz: deps
 Q := $(if $(V),,@)
 # The MAC kernels are the hot loop of the convolution model: let the compiler
 # vectorise them (portable flags only; no -march).
-$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o: HOT_CFLAGS := -O3
+$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o $(BUILD)/sim/cmac_fp16_fma.o: HOT_CFLAGS := -O3
 
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)

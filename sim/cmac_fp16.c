@@ -29,10 +29,14 @@
  * Operands are decoded once (a signed aligned mantissa and 4 x the
  * exponent's high part per element) instead of once per product, and
  * output positions are spread over dla_threads() workers.  With AVX-512
- * (chosen at run time) the kernels are interleaved 16 at a time so that a
- * cell is computed for 16 kernels in the vector lanes, with no horizontal
- * reductions (cmac_fp16_x86.c).  A data row or kernel holding a NaN takes
- * the reference path (the NaN rules depend on which operand comes first). */
+ * and VBMI (chosen at run time), layers whose atomic operations hold 16
+ * channels or more run as double-precision FMAs that round down, four rows
+ * against 32 kernels at a time (cmac_fp16_fma.c says why that is exact);
+ * other layers, and hosts with AVX-512 but no VBMI, interleave the kernels
+ * 16 at a time so that a cell is computed for 16 kernels in the vector
+ * lanes, with no horizontal reductions (cmac_fp16_x86.c).  A data row or
+ * kernel holding a NaN takes the reference path (the NaN rules depend on
+ * which operand comes first). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,7 @@
 #define ZERO_HIGH  (-128)
 #define EASY_SHIFT 4
 #define ROW_BLOCK  4u /* rows sharing one pass over the weights */
+_Static_assert(ROW_BLOCK == CMAC_FP16_FMA_ROWS, "the FMA cells take a whole row block");
 #define CELL_MAX   64u /* channels of one atomic operation, at most */
 #define HARD_GROUP 16u /* hard products computed together */
 #define SIMD_MIN_CELL 16u /* channels from which the AVX-512 cell pays */
@@ -68,6 +73,10 @@ struct fp16_rows {
      * each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *key;
     uint8_t *live, *nlive;
+    /* for the FMA cells, the rows side by side (struct cmac_fp16_fma_rows) */
+    double *d4;
+    int8_t *h4;
+    int32_t *key4;
 };
 
 /* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
@@ -442,8 +451,8 @@ void cmac_fp16_acc_cells(const int64_t *mx, const int64_t *total, uint32_t cells
 /* ACC_LANES lanes of cells (cell c of lane l at c * stride + l) summed
  * exactly into acc[l]; the result has bit l set when lane l qualified (its
  * acc is then CACC's), clear when its adds must be taken one by one (the
- * limits are CMAC_FP16_EXACT_*, conv.h; cmac_fp16_acc_exact16_avx512 is the
- * same for 16 lanes). */
+ * limits are CMAC_FP16_EXACT_*, conv.h; cmac_fp16_acc_exact_avx512 is the
+ * same for any multiple of 8 lanes). */
 static inline __attribute__((always_inline)) uint32_t
 acc_exact(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t stride, uint64_t *acc)
 {
@@ -579,7 +588,7 @@ static uint32_t cells_of(const struct conv_operands *ops)
  * false when out of memory. */
 static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops)
 {
-    size_t n = (size_t)cells_of(ops) * WIDE_LANES + HARD_GROUP;
+    size_t n = (size_t)cells_of(ops) * CMAC_FP16_FMA_LANES * CMAC_FP16_FMA_ROWS + HARD_GROUP;
     *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
                                .mx = malloc(n * sizeof *sc->mx)};
     return sc->total && sc->mx && hard_reserve(&sc->q, 1024);
@@ -603,6 +612,9 @@ struct fp16_job {
     const struct conv_operands *ops;
     struct fp16_rows w;
     struct wide_kernels wide;
+    /* the FMA cells' kernels: block b of the pass (64 kernels from k_first +
+     * 64 b on) at 64 b * depth of each array; w NULL when not used */
+    struct cmac_fp16_fma_block fma;
     bool *kernel_nan;
     uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
@@ -649,7 +661,7 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
     uint64_t acc[WIDE_LANES];
-    uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, acc);
+    uint64_t exact = cmac_fp16_acc_exact_avx512(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
     for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
         if (((exact >> half) & 0xffu) != 0xffu)
             acc_chain8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
@@ -658,36 +670,124 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     return true;
 }
 
+/* What the FMA cells counted for the queued products, floor(P / 2^s), taken
+ * back and the Booth array's result added (after run_hard). */
+static void add_hard_fma(const struct fp16_hard *q, int64_t *total)
+{
+    for (uint32_t k = 0; k < q->n; k++) {
+        int64_t p = (int64_t)q->d[k] * q->w[k];
+        total[q->cell[k]] += q->r[k] - (p >> q->shift[k]);
+    }
+}
+
+/* The block's rows (rn of them, the rest standing in for missing rows)
+ * against the kernels of FMA block b (cmac_fp16_fma.c): the cells, the
+ * Booth array's products, then CACC's adds; res[LANES * i + l] gets row i's
+ * result for kernel l; false when the hard queue could not grow. */
+HOT_CLONES
+static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows *d, uint32_t rn,
+                        const struct cmac_fp16_fma_block *fma, size_t b, struct out_scratch *sc,
+                        uint32_t *res)
+{
+    enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
+    size_t at = b * L * ops->depth;
+    size_t cells_at = b * (cells_of(ops) + 1u);
+    const struct cmac_fp16_fma_block k = {
+        fma->w + at,          fma->h + at,          fma->idx + at,        fma->bit + at,
+        fma->m + at,          fma->small + b * ops->depth,                fma->small_first + cells_at,
+        fma->small_at + at,   fma->small_lane + at, fma->small_m + at};
+    struct cmac_fp16_fma_rows rows;
+    for (uint32_t i = 0; i < R; i++) {
+        size_t v = (size_t)(i < rn ? i : 0) * ops->depth;
+        rows.m[i] = d->m + v;
+        rows.h[i] = d->h + v;
+    }
+    rows.h4 = d->h4;
+    rows.d4 = d->d4;
+    rows.key4 = d->key4;
+    int64_t *total = sc->total, *mx = sc->mx;
+    struct fp16_hard *q = &sc->q;
+    q->n = 0;
+    uint32_t cells = cells_of(ops);
+    for (uint32_t done = 0; (done = cmac_fp16_cells_fma(ops, done, &rows, &k, &shift8_rows[0][0],
+                                                         total, mx, q)) < cells;)
+        if (!hard_reserve(q, R * L * (CMAC_FP16_FMA_CELL + 1u)))
+            return false;
+    if (cmac_fp16_hard_carries(q, total)) {
+        run_hard(q);
+        add_hard_fma(q, total);
+    }
+    for (uint32_t i = 0; i < rn; i++) {
+        uint64_t acc[L];
+        size_t row = (size_t)L * i;
+        uint64_t exact =
+            cmac_fp16_acc_exact_avx512(mx + row, total + row, cells, L, (size_t)R * L, acc);
+        for (uint32_t part = 0; part < L; part += ACC_LANES)
+            if (((exact >> part) & 0xffu) != 0xffu)
+                acc_chain8(mx + row + part, total + row + part, cells, R * L, true, acc + part);
+        for (uint32_t l = 0; l < L; l++)
+            res[row + l] = cacc_fp16_result(acc[l]);
+    }
+    return true;
+}
+
 /* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
  * with the AVX-512 cells (when the interleaved kernels exist), else
  * ACC_LANES at a time. */
+/* The results of rows [r0, r0 + rn) for kernels [k0, k0 + lanes) stored,
+ * res[stride * i + l] row r0 + i's for kernel k0 + l; rows and kernels with
+ * a NaN from the reference. */
+static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
+                        const bool *row_nan, uint32_t k0, uint32_t lanes, const uint32_t *res,
+                        size_t stride)
+{
+    const struct conv_operands *ops = j->ops;
+    for (uint32_t i = 0; i < rn; i++) {
+        uint32_t r = r0 + i;
+        size_t base = row_base(j, r);
+        for (uint32_t l = 0; l < lanes; l++) {
+            uint32_t k = k0 + l, f = res[stride * i + l];
+            if (row_nan[i] || j->kernel_nan[k])
+                f = cacc_fp16_output(ops, ops->data + (size_t)r * ops->depth,
+                                     ops->weight + (size_t)k * ops->depth);
+            store(j, worker, base, k, f);
+        }
+    }
+}
+
+/* Rows [r0, r0 + rn) against every kernel: with the FMA cells, all rows
+ * and CMAC_FP16_FMA_LANES kernels at a time; else row by row, WIDE_LANES
+ * kernels at a time with the AVX-512 cells (when the interleaved kernels
+ * exist), else ACC_LANES at a time. */
 static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
                       const struct fp16_rows *d, const bool *row_nan, struct out_scratch *sc)
 {
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    uint32_t group = j->wide.mk ? WIDE_LANES : ACC_LANES;
+    uint32_t group = j->fma.w ? CMAC_FP16_FMA_LANES : j->wide.mk ? WIDE_LANES : ACC_LANES;
     for (uint32_t k0 = j->k_first; k0 < j->k_end; k0 += group) {
         uint32_t lanes = j->k_end - k0 < group ? j->k_end - k0 : group;
+        if (j->fma.w) {
+            uint32_t res[CMAC_FP16_FMA_ROWS * CMAC_FP16_FMA_LANES];
+            if (!outputs_fma(ops, d, rn, &j->fma, (k0 - j->k_first) / group, sc, res))
+                return false;
+            store_block(j, worker, r0, rn, row_nan, k0, lanes, res, CMAC_FP16_FMA_LANES);
+            continue;
+        }
         for (uint32_t i = 0; i < rn; i++) {
-            uint32_t r = r0 + i, res[WIDE_LANES];
-            struct fp16_rows row = {d->m + i * depth,    d->h + i * depth,    d->m32 + i * depth,
-                                    d->key + i * depth,  d->live + i * depth, d->nlive + i * depth};
+            uint32_t res[WIDE_LANES];
+            size_t at = i * depth;
+            struct fp16_rows row = {d->m + at,   d->h + at,    d->m32 + at,
+                                    d->key + at, d->live + at, d->nlive + at, NULL, NULL, NULL};
             if (!row_nan[i] && j->wide.mk &&
                 !outputs16(ops, &row, &j->wide, k0 - j->k_first, sc, res))
                 return false;
             if (!row_nan[i] && !j->wide.mk)
-                outputs(ops, d->m + i * depth, d->h + i * depth, j->w.m + k0 * depth,
-                        j->w.h + k0 * depth, lanes, sc, j->simd, res);
+                outputs(ops, d->m + at, d->h + at, j->w.m + k0 * depth, j->w.h + k0 * depth, lanes,
+                        sc, j->simd, res);
             if (sc->oom)
                 return false;
-            size_t base = row_base(j, r);
-            for (uint32_t l = 0; l < lanes; l++) {
-                uint32_t k = k0 + l;
-                if (row_nan[i] || j->kernel_nan[k])
-                    res[l] = cacc_fp16_output(ops, ops->data + r * depth, ops->weight + k * depth);
-                store(j, worker, base, k, res[l]);
-            }
+            store_block(j, worker, r0 + i, 1, row_nan + i, k0, lanes, res, 0);
         }
     }
     return true;
@@ -714,6 +814,32 @@ static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, siz
 
 /* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
  * their view of it; returns whether it holds a NaN. */
+/* Row i (decoded at offset at) into the FMA cells' side-by-side arrays,
+ * with a zero's exponent part marked 64 (n values). */
+static void side_by_side(struct fp16_rows *d, size_t n, uint32_t i, size_t at)
+{
+    enum { R = CMAC_FP16_FMA_ROWS };
+    for (size_t v = 0; v < n; v++) {
+        int16_t m = d->m[at + v];
+        d->h[at + v] = m ? d->h[at + v] : 64;
+        d->h4[R * v + i] = d->h[at + v];
+        d->d4[R * v + i] = m ? (double)((int64_t)m * (1ll << d->h[at + v])) : 0; /* 11 bits: exact */
+        d->key4[R * v + i] = d->key[at + v];
+    }
+}
+
+/* Rows [rn, ROWS) of the side-by-side arrays as row 0 (computed, not stored). */
+static void stand_in_rows(struct fp16_rows *d, size_t n, uint32_t rn)
+{
+    enum { R = CMAC_FP16_FMA_ROWS };
+    for (size_t v = 0; v < n; v++)
+        for (uint32_t i = rn; i < R; i++) {
+            d->h4[R * v + i] = d->h4[R * v];
+            d->d4[R * v + i] = d->d4[R * v];
+            d->key4[R * v + i] = d->key4[R * v];
+        }
+}
+
 static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool wide,
                        struct fp16_rows *d, uint32_t i)
 {
@@ -725,6 +851,8 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
     struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
     live_lists(ops, d, at);
+    if (d->d4)
+        side_by_side(d, n, i, at);
     return nan;
 }
 
@@ -734,17 +862,23 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     size_t n = ROW_BLOCK * depth;
-    struct fp16_rows d = {malloc(n * sizeof *d.m), malloc(n),        malloc(n * sizeof *d.m32),
-                          malloc(n * sizeof *d.key), malloc(n), malloc(n)};
+    struct fp16_rows d = {malloc(n * sizeof *d.m),   malloc(n), malloc(n * sizeof *d.m32),
+                          malloc(n * sizeof *d.key), malloc(n), malloc(n),
+                          j->fma.w ? malloc(n * sizeof *d.d4) : NULL,
+                          j->fma.w ? malloc(n) : NULL,
+                          j->fma.w ? malloc(n * sizeof *d.key4) : NULL};
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.key && d.live && d.nlive;
+    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.key && d.live && d.nlive &&
+              (!j->fma.w || (d.d4 && d.h4 && d.key4));
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
         for (uint32_t i = 0; i < rn; i++) {
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
-            row_nan[i] = decode_row(ops, raw, j->wide.mk != NULL, &d, i);
+            row_nan[i] = decode_row(ops, raw, j->wide.mk || j->fma.w, &d, i);
         }
+        if (j->fma.w && rn < ROW_BLOCK)
+            stand_in_rows(&d, used_values(ops), rn);
         ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
@@ -755,6 +889,9 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     free(d.key);
     free(d.live);
     free(d.nlive);
+    free(d.d4);
+    free(d.h4);
+    free(d.key4);
 }
 
 /* Every output with the reference (when host memory for the fast path's
@@ -785,17 +922,91 @@ static void wide_alloc(const struct conv_operands *ops, uint32_t kernels,
     }
 }
 
+/* Kernels per block of the cells in use. */
+static size_t block_lanes(const struct fp16_job *j)
+{
+    return j->fma.w ? CMAC_FP16_FMA_LANES : WIDE_LANES;
+}
+
+/* The FMA block from kernel k0 on: its weights of the lowest exponent
+ * class (struct cmac_fp16_fma_block), found in the decoded layout. */
+static void small_weights(struct fp16_job *j, size_t k0)
+{
+    enum { L = CMAC_FP16_FMA_LANES };
+    const struct conv_operands *ops = j->ops;
+    size_t b = (k0 - j->k_first) / L, at = b * L * ops->depth;
+    uint32_t *small = j->fma.small + b * ops->depth, *first = j->fma.small_first + b * (cells_of(ops) + 1u);
+    uint32_t n = 0, cell = 0;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++) {
+            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
+            first[cell++] = n;
+            for (uint32_t v = 0; v < nj; v++) {
+                small[off + v] = 0;
+                for (uint32_t l = 0; l < L; l++) {
+                    size_t i = at + L * (off + v) + l;
+                    if (j->fma.h[i] != 64) /* exponent part 0 (a zero is 0x80) */
+                        continue;
+                    small[off + v] |= 1u << l;
+                    j->fma.small_at[at + n] = (uint8_t)v;
+                    j->fma.small_lane[at + n] = (uint8_t)l;
+                    j->fma.small_m[at + n++] = j->fma.m[i];
+                }
+            }
+        }
+    }
+    first[cell] = n;
+}
+
+/* Value i of kernel l of a block of kn kernels from raw on (depth values
+ * each), decoded; a padding kernel's (l >= kn) is a zero. */
+static void decode_lane(const int16_t *raw, size_t depth, size_t kn, size_t l, size_t i,
+                        int16_t *m, int8_t *h)
+{
+    *m = 0;
+    *h = ZERO_HIGH;
+    if (l < kn)
+        decode_one((uint16_t)raw[l * depth + i], m, h);
+}
+
+/* Kernels [k0, k0 + kn) from raw on into the FMA cells' block layout
+ * (struct cmac_fp16_fma_block; padding kernels are zeros). */
+static void prepare_fma_block(struct fp16_job *j, size_t k0, size_t kn, const int16_t *raw)
+{
+    enum { L = CMAC_FP16_FMA_LANES };
+    size_t depth = j->ops->depth, at = (k0 - j->k_first) * depth;
+    for (size_t i = 0; i < depth; i++)
+        for (size_t l = 0; l < L; l++) {
+            int16_t m;
+            int8_t h;
+            decode_lane(raw, depth, kn, l, i, &m, &h);
+            uint32_t key = cmac_fp16_carry_key(m);
+            size_t v = at + L * i + l;
+            j->fma.w[v] = m ? (double)((int64_t)m * (1ll << h)) : 0; /* exact: 11 bits */
+            j->fma.h[v] = (uint8_t)(m ? h + 64 : 0x80);
+            j->fma.idx[v] = (uint8_t)(key >> 3);
+            j->fma.bit[v] = (uint8_t)(1u << (key & 7u));
+            j->fma.m[v] = m;
+        }
+    small_weights(j, k0);
+}
+
 /* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded, its
  * NaN flags set: straight into j->wide's interleaved layout for the
  * AVX-512 cells (padding kernels are zeros), else into j->w. */
 static void prepare_block(struct fp16_job *j, size_t b)
 {
     const struct conv_operands *ops = j->ops;
-    size_t depth = ops->depth, k0 = b * WIDE_LANES;
-    size_t kn = ops->kernels - k0 < WIDE_LANES ? ops->kernels - k0 : WIDE_LANES;
+    size_t depth = ops->depth, lanes = block_lanes(j), k0 = b * lanes;
+    size_t kn = ops->kernels - k0 < lanes ? ops->kernels - k0 : lanes;
     const int16_t *raw = ops->weight + k0 * depth;
     for (size_t k = k0; k < k0 + kn; k++)
         j->kernel_nan[k] = has_nan(ops->weight + k * depth, used_values(ops));
+    if (j->fma.w) {
+        prepare_fma_block(j, k0, kn, raw);
+        return;
+    }
     if (!j->wide.mk) {
         decode(raw, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
         return;
@@ -804,10 +1015,9 @@ static void prepare_block(struct fp16_job *j, size_t b)
     int8_t *wh = j->wide.h + (k0 - j->k_first) * depth;
     for (size_t i = 0; i < depth; i++)
         for (size_t l = 0; l < WIDE_LANES; l++) {
-            int16_t m = 0;
-            int8_t h = ZERO_HIGH;
-            if (l < kn)
-                decode_one((uint16_t)raw[l * depth + i], &m, &h);
+            int16_t m;
+            int8_t h;
+            decode_lane(raw, depth, kn, l, i, &m, &h);
             mk[WIDE_LANES * i + l] = cmac_fp16_wide_mk(m);
             wh[WIDE_LANES * i + l] = h;
         }
@@ -816,23 +1026,64 @@ static void prepare_block(struct fp16_job *j, size_t b)
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
-    for (size_t b = j->k_first / WIDE_LANES + worker; b * WIDE_LANES < j->k_end; b += workers)
+    size_t lanes = block_lanes(j);
+    for (size_t b = j->k_first / lanes + worker; b * lanes < j->k_end; b += workers)
         prepare_block(j, b);
 }
 
-/* Kernels per pass of the AVX-512 cells, a multiple of WIDE_LANES: their
- * interleaved copy (5 bytes a value) stays under WIDE_BYTES.  A layer of
- * 512 kernels of 4608 values (a ResNet's last) takes three passes over its
- * few output rows instead of holding 12 MB of kernels at once; layers with
- * many rows have small kernels and take one. */
-#define WIDE_BYTES (4u << 20)
-static uint32_t kernels_per_pass(const struct conv_operands *ops)
+static void fma_free(struct cmac_fp16_fma_block *fma)
 {
-    size_t per_block = (size_t)WIDE_LANES * ops->depth * (sizeof(int32_t) + sizeof(int8_t));
+    free(fma->w);
+    free(fma->h);
+    free(fma->idx);
+    free(fma->bit);
+    free(fma->m);
+    free(fma->small);
+    free(fma->small_first);
+    free(fma->small_at);
+    free(fma->small_lane);
+    free(fma->small_m);
+}
+
+/* Kernels per pass of the AVX-512 cells, a multiple of their block
+ * (lanes): their copy (bytes a value) stays under WIDE_BYTES.  A layer of
+ * 512 kernels of 4608 values (a ResNet's last) takes a few passes over its
+ * few output rows instead of holding 12 MB or more of kernels at once;
+ * layers with many rows have small kernels and take one. */
+#define WIDE_BYTES (4u << 20)
+static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, size_t bytes)
+{
+    size_t per_block = lanes * ops->depth * bytes;
     size_t fit = per_block ? WIDE_BYTES / per_block : 1;
-    size_t all = (ops->kernels + WIDE_LANES - 1) / WIDE_LANES;
+    size_t all = (ops->kernels + lanes - 1) / lanes;
     fit = fit < 1 ? 1 : fit;
-    return (uint32_t)((fit < all ? fit : all) * WIDE_LANES);
+    return (uint32_t)((fit < all ? fit : all) * lanes);
+}
+
+/* Bytes of the FMA cells' layout per kernel value. */
+#define FMA_BYTES (sizeof(double) + 3 + sizeof(int16_t) + 2 + sizeof(int16_t))
+
+/* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
+ * (the 16-kernel cells are used) when memory is short. */
+static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
+                      struct cmac_fp16_fma_block *fma)
+{
+    size_t n = (size_t)kernels * ops->depth, blocks = kernels / CMAC_FP16_FMA_LANES;
+    *fma = (struct cmac_fp16_fma_block){malloc(n * sizeof *fma->w),
+                                        malloc(n),
+                                        malloc(n),
+                                        malloc(n),
+                                        malloc(n * sizeof *fma->m),
+                                        malloc(blocks * ops->depth * sizeof *fma->small),
+                                        malloc(blocks * (cells_of(ops) + 1u) * sizeof *fma->small_first),
+                                        malloc(n),
+                                        malloc(n),
+                                        malloc(n * sizeof *fma->small_m)};
+    if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->small ||
+        !fma->small_first || !fma->small_at || !fma->small_lane || !fma->small_m) {
+        fma_free(fma);
+        *fma = (struct cmac_fp16_fma_block){0};
+    }
 }
 
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
@@ -844,11 +1095,18 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     j.kernel_nan = kernel_nan;
     bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
     uint32_t step = ops->kernels;
-    if (fast && j.simd) {
-        step = kernels_per_pass(ops);
+    /* the FMA cells' fixed costs per cell want the cells of a few dozen
+     * channels of most layers; a first layer's three are quicker by 16 */
+    bool wide_cells = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL;
+    if (fast && j.simd && wide_cells && cmac_fp16_fma()) {
+        step = kernels_per_pass(ops, CMAC_FP16_FMA_LANES, FMA_BYTES);
+        fma_alloc(ops, step, &j.fma);
+    }
+    if (fast && j.simd && !j.fma.w) {
+        step = kernels_per_pass(ops, WIDE_LANES, sizeof(int32_t) + sizeof(int8_t));
         wide_alloc(ops, step, &j.wide);
     }
-    if (fast && !j.wide.mk) { /* the per-kernel cells' operands, all kernels in one pass */
+    if (fast && !j.wide.mk && !j.fma.w) { /* the per-kernel cells' operands, all kernels at once */
         size_t n = (size_t)ops->kernels * ops->depth;
         step = ops->kernels;
         j.w.m = malloc(n * sizeof *j.w.m + 1);
@@ -859,7 +1117,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     for (uint32_t k = 0; fast && k < ops->kernels; k += step) {
         j.k_first = k;
         j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
-        unsigned kblocks = (j.k_end - k + WIDE_LANES - 1) / WIDE_LANES;
+        unsigned kblocks = (unsigned)((j.k_end - k + block_lanes(&j) - 1) / block_lanes(&j));
         dla_parallel(workers < kblocks ? workers : kblocks, prepare_worker, &j);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
@@ -877,6 +1135,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     free(j.w.h);
     free(j.wide.mk);
     free(j.wide.h);
+    fma_free(&j.fma);
     free(kernel_nan);
 }
 

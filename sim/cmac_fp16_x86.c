@@ -194,9 +194,9 @@ AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *tota
     _mm512_storeu_si512(acc, a);
 }
 
-/* Eight lanes of cmac_fp16_acc_exact16_avx512 (cells 16 apart). */
+/* Eight lanes of cmac_fp16_acc_exact_avx512 (cells stride apart). */
 AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, uint32_t cells,
-                                     uint64_t *acc)
+                                     size_t stride, uint64_t *acc)
 {
     const __m512i zero = _mm512_setzero_si512(), span = _mm512_set1_epi64(CMAC_FP16_EXACT_SPAN),
                   limit = _mm512_set1_epi64(CMAC_FP16_EXACT_LIMIT),
@@ -204,17 +204,17 @@ AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, ui
                   none = _mm512_set1_epi64(CMAC_FP16_NO_BASE);
     __m512i base = none;
     for (uint32_t c = 0; c < cells; c++) {
-        __m512i t = _mm512_loadu_si512(total + 16 * (size_t)c);
+        __m512i t = _mm512_loadu_si512(total + stride * c);
         base = _mm512_mask_min_epi64(base, _mm512_test_epi64_mask(t, t), base,
-                                     _mm512_loadu_si512(mx + 16 * (size_t)c));
+                                     _mm512_loadu_si512(mx + stride * c));
     }
     __m512i sum = zero;
     __mmask8 bad = 0;
     for (uint32_t c = 0; c < cells; c++) {
-        __m512i t = _mm512_loadu_si512(total + 16 * (size_t)c);
+        __m512i t = _mm512_loadu_si512(total + stride * c);
         /* a zero cell is not shifted (and so never too far off) */
         __m512i sh = _mm512_maskz_sub_epi64(_mm512_test_epi64_mask(t, t),
-                                            _mm512_loadu_si512(mx + 16 * (size_t)c), base);
+                                            _mm512_loadu_si512(mx + stride * c), base);
         bad |= _mm512_cmpgt_epi64_mask(sh, span);
         sum = _mm512_add_epi64(sum, _mm512_sllv_epi64(t, sh));
         bad |= _mm512_cmpge_epu64_mask(_mm512_add_epi64(sum, limit), range);
@@ -225,10 +225,14 @@ AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, ui
     return (uint8_t)~bad;
 }
 
-AVX512_CD uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total,
-                                                uint32_t cells, uint64_t acc[16])
+AVX512_CD uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *total,
+                                              uint32_t cells, uint32_t lanes, size_t stride,
+                                              uint64_t *acc)
 {
-    return acc_exact8(mx, total, cells, acc) | acc_exact8(mx + 8, total + 8, cells, acc + 8) << 8;
+    uint64_t exact = 0;
+    for (uint32_t l = 0; l < lanes; l += 8)
+        exact |= (uint64_t)acc_exact8(mx + l, total + l, cells, stride, acc + l) << l;
+    return exact;
 }
 
 /* 16 int16 lanes widened to int32 and shifted left by `up`, stored at out. */
@@ -472,10 +476,10 @@ bool cmac_fp16_vbmi(void)
     return false;
 }
 
-uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
-                                      uint64_t acc[16])
+uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                    uint32_t lanes, size_t stride, uint64_t *acc)
 {
-    (void)mx, (void)total, (void)cells, (void)acc;
+    (void)mx, (void)total, (void)cells, (void)lanes, (void)stride, (void)acc;
     abort(); /* never selected: cmac_fp16_simd() is false */
 }
 

@@ -303,9 +303,15 @@ struct fp16_hard {
  * in total[16 * c + l] the sum of its products aligned by 0, 4 or 8 bits;
  * the products aligned by 12 bits or more are appended to hard (slot 16 * c
  * + l), where those aligned by 32 or more give 0. */
+/* The key of a signed aligned mantissa in carry8's rows: sign << 8 | low
+ * byte of the magnitude. */
+static inline uint32_t cmac_fp16_carry_key(int16_t m)
+{
+    return (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
+}
 static inline int32_t cmac_fp16_wide_mk(int16_t m)
 {
-    uint32_t key = (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
+    uint32_t key = cmac_fp16_carry_key(m);
     return (int32_t)((uint32_t)(uint16_t)m << 16 | (key >> 3) << 8 | (8u + (key & 7u)));
 }
 /* Cells from first on; returns the cell it stopped at (every cell done: the
@@ -319,6 +325,57 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
 /* True when the AVX-512 cells can fetch carries with VBMI's byte permute
  * (and DLADBG_NO_VBMI is unset: the tests run the other way too). */
 bool cmac_fp16_vbmi(void);
+/* cmac_fp16_fma.c: the cells as double FMAs rounding down, 4 rows against
+ * 32 kernels at a time (AVX-512F/BW/VL/VBMI; cmac_fp16_fma() says whether
+ * the host runs them). */
+#define CMAC_FP16_FMA_LANES 32
+#define CMAC_FP16_FMA_ROWS  4
+#define CMAC_FP16_FMA_CELL  64 /* channels of one atomic operation, at most */
+/* Data rows: per value its mantissa m (as fp16_decoded's) and exponent part
+ * h (fp16_decoded's, but 64 for a zero), row by row; and the rows side by
+ * side (value v of row r at ROWS * v + r): h4 as h, d4 = m * 2^h and key4
+ * its row of carry8 (fp16_decoded's key). */
+struct cmac_fp16_fma_rows {
+    const int16_t *m[CMAC_FP16_FMA_ROWS];
+    const int8_t *h[CMAC_FP16_FMA_ROWS];
+    const int8_t *h4;
+    const double *d4;
+    const int32_t *key4;
+};
+/* Kernels interleaved (value i of kernel l at LANES * i + l): w = m * 2^h as
+ * a double (0 for a zero), h + 64 (0x80 for a zero), the byte of carry8's
+ * row that holds the weight's carry bit, key >> 3, and that bit, 1 << (key
+ * & 7) (key = sign << 8 | low byte of |m|), and m. */
+struct cmac_fp16_fma_block {
+    double *w;
+    uint8_t *h, *idx, *bit;
+    int16_t *m;
+    /* Weights in the lowest exponent class (the 4 x (exponent >> 2) of 0:
+     * subnormals and the smallest normals), whose products are the ones
+     * most often aligned by 12 bits or more: per value the lanes holding
+     * one (small), and cell by cell (entries small_first[c] to
+     * small_first[c + 1]) each one's value in the cell, lane and m.  The
+     * cells queue these for every row at once instead of value by value. */
+    uint32_t *small, *small_first;
+    uint8_t *small_at, *small_lane;
+    int16_t *small_m;
+};
+bool cmac_fp16_fma(void);
+/* The cells of the rows against one block from first on, as
+ * cmac_fp16_cells16_avx512 but with cell c of row r, kernel l at slot
+ * LANES * (ROWS * c + r) + l: total gets each cell's sum with the products
+ * aligned by 12 bits or more counted as floor(P / 2^s), and those are
+ * queued for the Booth array; stops when the queue lacks room for ROWS x
+ * LANES x (the cell's values + 1). */
+uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
+                             const struct cmac_fp16_fma_rows *rows,
+                             const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
+                             int64_t *total, int64_t *mx, struct fp16_hard *hard);
+/* The queue's products aligned by 12 or 16 bits settled: their Booth
+ * carries taken off total[cell] (the cells counted floor(P / 2^s)); the
+ * others (aligned by 20 or more) are moved to the front of the queue, in
+ * order, and their count returned (q->n). */
+uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total);
 /* fp16 values decoded for the MAC cells (cmac_fp16.c): m the signed
  * mantissa aligned by the exponent's low two bits (0 for a zero), h 4 x
  * (exponent >> 2) (-128 for a zero); for the AVX-512 cells m32 = m << 16
@@ -337,11 +394,12 @@ bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *
 #define CMAC_FP16_EXACT_LIMIT (1ll << 38)
 #define CMAC_FP16_EXACT_SPAN  24
 #define CMAC_FP16_NO_BASE     1024
-/* The exact case for 16 outputs (cell c of lane l at 16 * c + l) with
- * AVX-512F/CD: bit l of the result set when lane l qualified, acc[l] then
- * CACC's result (the lanes that did not are left to the adds one by one). */
-uint32_t cmac_fp16_acc_exact16_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
-                                      uint64_t acc[16]);
+/* The exact case for `lanes` outputs, a multiple of 8 up to 64 (cell c of
+ * lane l at stride * c + l) with AVX-512F/CD: bit l of the result set when
+ * lane l qualified, acc[l] then CACC's result (the lanes that did not are
+ * left to the adds one by one). */
+uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
+                                    uint32_t lanes, size_t stride, uint64_t *acc);
 /* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
  * bit l of the result set when lane l qualified and acc[l] is CACC's result
  * (for the test against the reference). */

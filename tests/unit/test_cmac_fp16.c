@@ -66,6 +66,60 @@ static void test_shift8_carry_table(void **state)
             }
 }
 
+/* The FMA cells' products aligned by 12 or 16 bits (their Booth carries
+ * from the array computed in 16-bit lanes) against the reference array:
+ * every weight mantissa against random data mantissas of both signs, with
+ * alignments of 12 to 56 bits scattered over cells; the entries aligned by
+ * 20 or more must come back, in order, for the 32-bit array (skipped
+ * without the FMA cells). */
+static void test_hard_carries_match_booth_array(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    enum { CELLS = 16, PER_WEIGHT = 40 };
+    static const unsigned shifts[] = {12, 16, 12, 16, 20, 24, 28, 32, 44, 56};
+    static uint32_t m[4 * 1024 + 1024];
+    uint32_t n = aligned_mantissas(m), st = 4242;
+    struct fp16_hard q = {.cap = PER_WEIGHT + 32};
+    q.w = malloc(q.cap * sizeof *q.w);
+    q.d = malloc(q.cap * sizeof *q.d);
+    q.shift = malloc(q.cap * sizeof *q.shift);
+    q.cell = malloc(q.cap * sizeof *q.cell);
+    assert_non_null(q.w && q.d && q.shift && q.cell);
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t total[CELLS] = {0}, want[CELLS] = {0};
+        uint32_t far_cell[PER_WEIGHT], far = 0;
+        for (q.n = 0; q.n < PER_WEIGHT; q.n++) {
+            int32_t w = (int32_t)m[i], d = (int32_t)m[lcg(&st) % n];
+            w = lcg(&st) % 2 ? -w : w;
+            d = lcg(&st) % 2 ? -d : d;
+            unsigned s = shifts[lcg(&st) % (sizeof shifts / sizeof *shifts)];
+            uint32_t cell = lcg(&st) % CELLS, wt = (uint32_t)abs(w), dat = (uint32_t)abs(d);
+            int64_t p = (int64_t)d * w;
+            want[cell] += cacc_fp16_booth((d ^ w) < 0, wt, dat, s) - (p >> s);
+            q.w[q.n] = w, q.d[q.n] = d, q.shift[q.n] = s, q.cell[q.n] = cell;
+            if (s > 16)
+                far_cell[far++] = cell;
+        }
+        uint32_t rest = cmac_fp16_hard_carries(&q, total);
+        assert_int_equal(rest, far);
+        assert_int_equal(q.n, far);
+        for (uint32_t k = 0; k < rest; k++) { /* what the 32-bit array adds */
+            assert_int_equal(q.cell[k], far_cell[k]);
+            assert_true(q.shift[k] > 16);
+            int64_t p = (int64_t)q.d[k] * q.w[k];
+            total[q.cell[k]] += cacc_fp16_booth((q.d[k] ^ q.w[k]) < 0, (uint32_t)abs(q.w[k]),
+                                                (uint32_t)abs(q.d[k]), q.shift[k]) -
+                                (p >> q.shift[k]);
+        }
+        for (uint32_t c = 0; c < CELLS; c++)
+            if (total[c] != want[c])
+                fail_msg("weight %x: cell %u off by %lld", m[i], c, (long long)(total[c] - want[c]));
+    }
+    free(q.w), free(q.d), free(q.shift), free(q.cell);
+}
+
 /* A random value of at most bits bits (sign included), often small or at an
  * edge of its range. */
 static int64_t random_mantissa(uint32_t *st, unsigned bits)
@@ -276,7 +330,7 @@ static void test_acc_exact16_matches_portable(void **state)
         int64_t mx[CELLS * 16], total[CELLS * 16];
         uint32_t cells = layer_cells(&st, round, 16, 3, CELLS, mx, total);
         uint64_t got[16];
-        uint32_t exact = cmac_fp16_acc_exact16_avx512(mx, total, cells, got);
+        uint32_t exact = (uint32_t)cmac_fp16_acc_exact_avx512(mx, total, cells, 16, 16, got);
         for (int half = 0; half < 2; half++) {
             int64_t hmx[CELLS * 8], htotal[CELLS * 8];
             for (uint32_t c = 0; c < cells; c++)
@@ -452,8 +506,9 @@ static void same_for_any_thread_count(const struct spec *s, bool check_reference
     free_layer_data(&ld3);
 }
 
-/* With each way the host can compute the cells: its best, AVX-512 without
- * VBMI's byte permute (when it has AVX-512 at all), the portable loops. */
+/* With each way the host can compute the cells: its best (the FMA cells
+ * with VBMI), AVX-512's 16-kernel cells without VBMI (when it has AVX-512
+ * at all), the portable loops. */
 static void same_for_each_cell_kind(const struct spec *s)
 {
     same_for_any_thread_count(s, true);
@@ -490,8 +545,9 @@ static void test_fp16_layer_wide_operands(void **state)
 }
 
 /* Kernels too many for one pass of the AVX-512 cells (272 of 3 x 3 x 352
- * values: 4.3 MB interleaved, over the 4 MB a pass holds, so 256 kernels
- * and then 16): every output against the reference, on 1 and 3 threads. */
+ * values, over the 4 MB a pass holds: the 16-kernel cells take 256 and
+ * then 16, the FMA cells 64 at a time, the last pass 16 and 16 padding):
+ * every output against the reference, on 1 and 3 threads. */
 static void test_fp16_layer_kernel_passes(void **state)
 {
     (void)state;
@@ -515,6 +571,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
         cmocka_unit_test(test_shift8_carry_table),
+        cmocka_unit_test(test_hard_carries_match_booth_array),
         cmocka_unit_test(test_acc_add_matches_reference),
         cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_acc_exact_matches_reference),
