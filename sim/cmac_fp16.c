@@ -55,6 +55,7 @@ _Static_assert(ROW_BLOCK == CMAC_FP16_FMA_ROWS, "the FMA cells take a whole row 
 #define CELL_MAX   64u /* channels of one atomic operation, at most */
 #define HARD_GROUP 16u /* hard products computed together */
 #define SIMD_MIN_CELL 16u /* channels from which the AVX-512 cell pays */
+#define FMA_MIN_ROWS  256u /* output rows from which the FMA cells pay */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
@@ -819,12 +820,17 @@ static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, siz
 static void side_by_side(struct fp16_rows *d, size_t n, uint32_t i, size_t at)
 {
     enum { R = CMAC_FP16_FMA_ROWS };
+    const int16_t *restrict m = d->m + at;
+    const int32_t *restrict key = d->key + at;
+    int8_t *restrict h = d->h + at, *restrict h4 = d->h4 + i;
+    double *restrict d4 = d->d4 + i;
+    int32_t *restrict key4 = d->key4 + i;
     for (size_t v = 0; v < n; v++) {
-        int16_t m = d->m[at + v];
-        d->h[at + v] = m ? d->h[at + v] : 64;
-        d->h4[R * v + i] = d->h[at + v];
-        d->d4[R * v + i] = m ? (double)((int64_t)m * (1ll << d->h[at + v])) : 0; /* 11 bits: exact */
-        d->key4[R * v + i] = d->key[at + v];
+        int8_t e = m[v] ? h[v] : 64;
+        h[v] = e;
+        h4[R * v] = e;
+        d4[R * v] = (double)((int64_t)m[v] * (1ll << (e & 31))); /* 11 bits: exact; a zero's 0 */
+        key4[R * v] = key[v];
     }
 }
 
@@ -935,7 +941,12 @@ static void small_weights(struct fp16_job *j, size_t k0)
     enum { L = CMAC_FP16_FMA_LANES };
     const struct conv_operands *ops = j->ops;
     size_t b = (k0 - j->k_first) / L, at = b * L * ops->depth;
-    uint32_t *small = j->fma.small + b * ops->depth, *first = j->fma.small_first + b * (cells_of(ops) + 1u);
+    uint32_t *restrict small = j->fma.small + b * ops->depth;
+    uint32_t *restrict first = j->fma.small_first + b * (cells_of(ops) + 1u);
+    const uint8_t *restrict wh = j->fma.h + at;
+    const int16_t *restrict wm = j->fma.m + at;
+    uint8_t *restrict small_at = j->fma.small_at + at, *restrict small_lane = j->fma.small_lane + at;
+    int16_t *restrict small_m = j->fma.small_m + at;
     uint32_t n = 0, cell = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
@@ -943,15 +954,15 @@ static void small_weights(struct fp16_job *j, size_t k0)
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             first[cell++] = n;
             for (uint32_t v = 0; v < nj; v++) {
-                small[off + v] = 0;
-                for (uint32_t l = 0; l < L; l++) {
-                    size_t i = at + L * (off + v) + l;
-                    if (j->fma.h[i] != 64) /* exponent part 0 (a zero is 0x80) */
-                        continue;
-                    small[off + v] |= 1u << l;
-                    j->fma.small_at[at + n] = (uint8_t)v;
-                    j->fma.small_lane[at + n] = (uint8_t)l;
-                    j->fma.small_m[at + n++] = j->fma.m[i];
+                uint32_t lanes = 0;
+                for (uint32_t l = 0; l < L; l++) /* exponent part 0 (a zero is 0x80) */
+                    lanes |= (uint32_t)(wh[L * (off + v) + l] == 64) << l;
+                small[off + v] = lanes;
+                for (; lanes; lanes &= lanes - 1) {
+                    uint32_t l = (uint32_t)__builtin_ctz(lanes);
+                    small_at[n] = (uint8_t)v;
+                    small_lane[n] = (uint8_t)l;
+                    small_m[n++] = wm[L * (off + v) + l];
                 }
             }
         }
@@ -976,18 +987,22 @@ static void prepare_fma_block(struct fp16_job *j, size_t k0, size_t kn, const in
 {
     enum { L = CMAC_FP16_FMA_LANES };
     size_t depth = j->ops->depth, at = (k0 - j->k_first) * depth;
+    double *restrict w = j->fma.w + at;
+    uint8_t *restrict wh = j->fma.h + at, *restrict idx = j->fma.idx + at,
+                      *restrict bit = j->fma.bit + at;
+    int16_t *restrict wm = j->fma.m + at;
     for (size_t i = 0; i < depth; i++)
         for (size_t l = 0; l < L; l++) {
             int16_t m;
             int8_t h;
             decode_lane(raw, depth, kn, l, i, &m, &h);
             uint32_t key = cmac_fp16_carry_key(m);
-            size_t v = at + L * i + l;
-            j->fma.w[v] = m ? (double)((int64_t)m * (1ll << h)) : 0; /* exact: 11 bits */
-            j->fma.h[v] = (uint8_t)(m ? h + 64 : 0x80);
-            j->fma.idx[v] = (uint8_t)(key >> 3);
-            j->fma.bit[v] = (uint8_t)(1u << (key & 7u));
-            j->fma.m[v] = m;
+            size_t v = L * i + l;
+            w[v] = m ? (double)((int64_t)m * (1ll << h)) : 0; /* exact: 11 bits */
+            wh[v] = (uint8_t)(m ? h + 64 : 0x80);
+            idx[v] = (uint8_t)(key >> 3);
+            bit[v] = (uint8_t)(1u << (key & 7u));
+            wm[v] = m;
         }
     small_weights(j, k0);
 }
@@ -1095,9 +1110,13 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     j.kernel_nan = kernel_nan;
     bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
     uint32_t step = ops->kernels;
-    /* the FMA cells' fixed costs per cell want the cells of a few dozen
-     * channels of most layers; a first layer's three are quicker by 16 */
-    bool wide_cells = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL;
+    /* The FMA cells' fixed costs per cell want the cells of a few dozen
+     * channels of most layers (a first layer's three are quicker 16 kernels
+     * at a time), and their kernel layout, dearer to build, many output
+     * rows to pay for it: a ResNet's last stages of 49 or 196 positions
+     * are quicker with the 16-kernel cells. */
+    bool wide_cells = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL &&
+                      ops->rows >= FMA_MIN_ROWS;
     if (fast && j.simd && wide_cells && cmac_fp16_fma()) {
         step = kernels_per_pass(ops, CMAC_FP16_FMA_LANES, FMA_BYTES);
         fma_alloc(ops, step, &j.fma);

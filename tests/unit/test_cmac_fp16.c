@@ -557,6 +557,64 @@ static void test_fp16_layer_kernel_passes(void **state)
     same_for_any_thread_count(&s, true);
 }
 
+/* Every output of the host's best cells (the FMA cells on a layer of this
+ * many rows, when the host has them) on 1 and 3 threads against AVX-512's
+ * 16-kernel cells (or the portable loops), and every step-th against the
+ * reference. */
+static void same_as_16_kernel_cells(const struct spec *s, uint32_t step)
+{
+    struct dla_cube best, many, other;
+    struct layer_data ld1 = {0}, ld3 = {0}, ldo = {0};
+    run_with_threads(s, "1", &best, &ld1);
+    run_with_threads(s, "3", &many, &ld3);
+    setenv("DLADBG_NO_VBMI", "1", 1);
+    run_with_threads(s, "1", &other, &ldo);
+    unsetenv("DLADBG_NO_VBMI");
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < s->k; k++)
+        for (uint32_t y = 0; y < spec_oh(s); y++)
+            for (uint32_t x = 0; x < spec_ow(s); x++, n++) {
+                int32_t v = best.v[cube_index(&best, 0, k, y, x)];
+                if (many.v[cube_index(&many, 0, k, y, x)] != v)
+                    fail_msg("k %u (%u, %u): 3 threads differ from 1", k, x, y);
+                if (other.v[cube_index(&other, 0, k, y, x)] != v)
+                    fail_msg("k %u (%u, %u): the 16-kernel cells differ", k, x, y);
+                if (n % step == 0 && (uint32_t)v != ref_fp16_output_bits(s, &ld1, 64, 0, k, y, x))
+                    fail_msg("k %u (%u, %u): differs from the reference", k, x, y);
+            }
+    assert_true(n > step);
+    cube_free(&best), cube_free(&many), cube_free(&other);
+    free_layer_data(&ld1), free_layer_data(&ld3), free_layer_data(&ldo);
+}
+
+/* The FMA cells (a layer of 270 output rows: 67 blocks of four and one of
+ * two, where stand-ins fill the missing rows) on moderate values with
+ * subnormals and on every exponent (products aligned by every shift,
+ * infinities, NaNs), kernels not a multiple of 32, a full and a partial
+ * atomic operation. */
+static void test_fp16_layer_fma_cells(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 18, 15, 70, 37);
+    s.data_banks = 8;
+    s.weight_banks = 8;
+    same_as_16_kernel_cells(&s, 7);
+    s.fp16_wide = true;
+    s.seed = 78;
+    same_as_16_kernel_cells(&s, 7);
+}
+
+/* The FMA cells over several kernel passes (256 rows, 272 kernels of 3 x
+ * 3 x 352 values: 64 kernels a pass, the last 16 and 16 padding). */
+static void test_fp16_layer_fma_passes(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 16, 16, 352, 272);
+    s.data_banks = 8;
+    s.weight_banks = 8;
+    same_as_16_kernel_cells(&s, 101);
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -585,6 +643,8 @@ int main(void)
         cmocka_unit_test(test_fp16_layer_threads),
         cmocka_unit_test(test_fp16_layer_wide_operands),
         cmocka_unit_test(test_fp16_layer_kernel_passes),
+        cmocka_unit_test(test_fp16_layer_fma_cells),
+        cmocka_unit_test(test_fp16_layer_fma_passes),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
