@@ -613,8 +613,9 @@ struct fp16_job {
     const struct conv_operands *ops;
     struct fp16_rows w;
     struct wide_kernels wide;
-    /* the FMA cells' kernels: block b of the pass (64 kernels from k_first +
-     * 64 b on) at 64 b * depth of each array; w NULL when not used */
+    /* the FMA cells' kernels: block b of the pass (CMAC_FP16_FMA_LANES
+     * kernels from k_first + LANES b on) at LANES b * depth of each array;
+     * w NULL when not used */
     struct cmac_fp16_fma_block fma;
     bool *kernel_nan;
     uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
@@ -732,9 +733,6 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
     return true;
 }
 
-/* Rows [r0, r0 + rn) against every kernel, WIDE_LANES kernels at a time
- * with the AVX-512 cells (when the interleaved kernels exist), else
- * ACC_LANES at a time. */
 /* The results of rows [r0, r0 + rn) for kernels [k0, k0 + lanes) stored,
  * res[stride * i + l] row r0 + i's for kernel k0 + l; rows and kernels with
  * a NaN from the reference. */
@@ -813,8 +811,6 @@ static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, siz
     }
 }
 
-/* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
- * their view of it; returns whether it holds a NaN. */
 /* Row i (decoded at offset at) into the FMA cells' side-by-side arrays,
  * with a zero's exponent part marked 64 (n values). */
 static void side_by_side(struct fp16_rows *d, size_t n, uint32_t i, size_t at)
@@ -846,6 +842,9 @@ static void stand_in_rows(struct fp16_rows *d, size_t n, uint32_t rn)
         }
 }
 
+/* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
+ * their view of it (the FMA cells' side by side, the 16-kernel cells' live
+ * lists); returns whether it holds a NaN. */
 static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool wide,
                        struct fp16_rows *d, uint32_t i)
 {
@@ -856,9 +855,10 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
     }
     struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
-    live_lists(ops, d, at);
-    if (d->d4)
+    if (d->d4) /* the FMA cells find the values live in any of their rows */
         side_by_side(d, n, i, at);
+    else
+        live_lists(ops, d, at);
     return nan;
 }
 
@@ -1075,7 +1075,9 @@ static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, 
     return (uint32_t)((fit < all ? fit : all) * lanes);
 }
 
-/* Bytes of the FMA cells' layout per kernel value. */
+/* Bytes of the FMA cells' layout per kernel value: w, h, idx, bit and m,
+ * and at most one entry of the small weights' lists (small_at, small_lane,
+ * small_m). */
 #define FMA_BYTES (sizeof(double) + 3 + sizeof(int16_t) + 2 + sizeof(int16_t))
 
 /* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
@@ -1115,9 +1117,9 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
      * at a time), and their kernel layout, dearer to build, many output
      * rows to pay for it: a ResNet's last stages of 49 or 196 positions
      * are quicker with the 16-kernel cells. */
-    bool wide_cells = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL &&
-                      ops->rows >= FMA_MIN_ROWS;
-    if (fast && j.simd && wide_cells && cmac_fp16_fma()) {
+    bool fma_pays = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL &&
+                    ops->rows >= FMA_MIN_ROWS;
+    if (fast && j.simd && fma_pays && cmac_fp16_fma()) {
         step = kernels_per_pass(ops, CMAC_FP16_FMA_LANES, FMA_BYTES);
         fma_alloc(ops, step, &j.fma);
     }

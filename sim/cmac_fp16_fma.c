@@ -191,6 +191,14 @@ AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s
     return _mm512_cmpgt_epu16_mask(_mm512_and_si512(sum, low), _mm512_andnot_si512(carry, low));
 }
 
+/* Lanes whose alignment s is 12 or 16: the products whose Booth carry
+ * booth_carries gives. */
+AVX512_FMA static inline __mmask32 aligned_12_or_16(__m512i s)
+{
+    return _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
+           _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(16));
+}
+
 /* Products of one data value (mantissa dm) with the kernels' km aligned by
  * 12 bits or more (lanes in more, s their alignments), the cell's slots
  * from base on: with many of them (a small data value's), those aligned by
@@ -204,9 +212,7 @@ AVX512_FMA static inline void settle_value(const int16_t *km, int16_t dm, __m256
         return;
     }
     __m512i s16 = _mm512_cvtepu8_epi16(s);
-    __mmask32 near = (_mm512_cmpeq_epi16_mask(s16, _mm512_set1_epi16(12)) |
-                      _mm512_cmpeq_epi16_mask(s16, _mm512_set1_epi16(16))) &
-                     more;
+    __mmask32 near = aligned_12_or_16(s16) & more;
     __mmask32 carry =
         booth_carries(_mm512_set1_epi16(dm), _mm512_loadu_si512(km), s16) & near;
     for (unsigned g = 0; g < G; g++) {
@@ -250,9 +256,7 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
             dm_lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(at)), dm_hi);
         __m512i w = _mm512_maskz_loadu_epi16(live, k->small_m + e);
         __mmask32 real = _mm512_mask_test_epi16_mask(live, d, d);
-        __mmask32 near = (_mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
-                          _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(16))) &
-                         real;
+        __mmask32 near = aligned_12_or_16(s) & real;
         __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real, s, _mm512_set1_epi16(16));
         for (__mmask32 c = booth_carries(d, w, s) & near; c; c &= c - 1)
             total[base + k->small_lane[e + (uint32_t)__builtin_ctz(c)]] -= 1;
@@ -402,9 +406,7 @@ AVX512_FMA uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
     for (uint32_t k = 0; k < n; k += 32) {
         __mmask32 live = n - k >= 32 ? ~0u : (1u << (n - k)) - 1;
         __m512i s = narrow32(q->shift, k);
-        __mmask32 near = (_mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
-                          _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(16))) &
-                         live;
+        __mmask32 near = aligned_12_or_16(s) & live;
         __mmask32 carry = booth_carries(narrow32(q->d, k), narrow32(q->w, k), s) & near;
         for (; carry; carry &= carry - 1)
             total[q->cell[k + (uint32_t)__builtin_ctz(carry)]] -= 1;

@@ -290,6 +290,18 @@ struct fp16_hard {
     uint32_t *shift, *cell;
     int32_t *r;
 };
+/* The key of a signed aligned mantissa in carry8's rows: sign << 8 | low
+ * byte of the magnitude. */
+static inline uint32_t cmac_fp16_carry_key(int16_t m)
+{
+    return (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
+}
+/* The 16-kernel cells' word of a weight (see below). */
+static inline int32_t cmac_fp16_wide_mk(int16_t m)
+{
+    uint32_t key = cmac_fp16_carry_key(m);
+    return (int32_t)((uint32_t)(uint16_t)m << 16 | (key >> 3) << 8 | (8u + (key & 7u)));
+}
 /* The cells of one row against 16 kernels with AVX-512F/BW (VBMI when vbmi):
  * dm the row's mantissas in the high half of 32 bits, dh its exponent parts
  * (fp16_decoded's h), dk their rows of carry8 (16 x (sign << 8 | low byte of
@@ -303,17 +315,6 @@ struct fp16_hard {
  * in total[16 * c + l] the sum of its products aligned by 0, 4 or 8 bits;
  * the products aligned by 12 bits or more are appended to hard (slot 16 * c
  * + l), where those aligned by 32 or more give 0. */
-/* The key of a signed aligned mantissa in carry8's rows: sign << 8 | low
- * byte of the magnitude. */
-static inline uint32_t cmac_fp16_carry_key(int16_t m)
-{
-    return (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
-}
-static inline int32_t cmac_fp16_wide_mk(int16_t m)
-{
-    uint32_t key = cmac_fp16_carry_key(m);
-    return (int32_t)((uint32_t)(uint16_t)m << 16 | (key >> 3) << 8 | (8u + (key & 7u)));
-}
 /* Cells from first on; returns the cell it stopped at (every cell done: the
  * row's count of them) when the queue lacked room for 16 x that cell's
  * nonzero values plus 16 (the caller grows it and calls again from there). */
@@ -355,7 +356,8 @@ struct cmac_fp16_fma_block {
      * most often aligned by 12 bits or more: per value the lanes holding
      * one (small), and cell by cell (entries small_first[c] to
      * small_first[c + 1]) each one's value in the cell, lane and m.  The
-     * cells queue these for every row at once instead of value by value. */
+     * cells settle these cell by cell for each row instead of value by
+     * value. */
     uint32_t *small, *small_first;
     uint8_t *small_at, *small_lane;
     int16_t *small_m;
@@ -363,10 +365,11 @@ struct cmac_fp16_fma_block {
 bool cmac_fp16_fma(void);
 /* The cells of the rows against one block from first on, as
  * cmac_fp16_cells16_avx512 but with cell c of row r, kernel l at slot
- * LANES * (ROWS * c + r) + l: total gets each cell's sum with the products
- * aligned by 12 bits or more counted as floor(P / 2^s), and those are
- * queued for the Booth array; stops when the queue lacks room for ROWS x
- * LANES x (the cell's values + 1). */
+ * LANES * (ROWS * c + r) + l: total gets each cell's exact sum, except for
+ * products aligned by 12 bits or more that could not be settled at once
+ * (counted there as floor(P / 2^s) and queued for the Booth array,
+ * cmac_fp16_hard_carries); stops when the queue lacks room for ROWS x LANES
+ * x (the cell's values + 1). */
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,

@@ -482,28 +482,38 @@ static void run_with_threads(const struct spec *s, const char *threads, struct d
     unsetenv("DLADBG_THREADS");
 }
 
-static void same_for_any_thread_count(const struct spec *s, bool check_reference)
+/* Every output on 1 and 3 threads alike and, with other_cells, alike with
+ * the cells the host runs without VBMI (AVX-512's 16-kernel cells, or the
+ * portable loops): on a layer of many rows, a check of the FMA cells when
+ * the host has them.  Every ref_step-th output (none for 0) against the
+ * reference. */
+static void compare_runs(const struct spec *s, bool other_cells, uint32_t ref_step)
 {
-    struct dla_cube one, many;
-    struct layer_data ld1 = {0}, ld3 = {0};
+    struct dla_cube one, many, other = {0};
+    struct layer_data ld1 = {0}, ld3 = {0}, ldo = {0};
     run_with_threads(s, "1", &one, &ld1);
     run_with_threads(s, "3", &many, &ld3);
-    size_t n = (size_t)spec_ow(s) * spec_oh(s) * s->k;
+    if (other_cells) {
+        setenv("DLADBG_NO_VBMI", "1", 1);
+        run_with_threads(s, "1", &other, &ldo);
+        unsetenv("DLADBG_NO_VBMI");
+    }
+    uint32_t n = 0;
     for (uint32_t k = 0; k < s->k; k++)
         for (uint32_t y = 0; y < spec_oh(s); y++)
-            for (uint32_t x = 0; x < spec_ow(s); x++) {
-                int32_t v1 = one.v[cube_index(&one, 0, k, y, x)];
-                if (many.v[cube_index(&many, 0, k, y, x)] != v1)
+            for (uint32_t x = 0; x < spec_ow(s); x++, n++) {
+                int32_t v = one.v[cube_index(&one, 0, k, y, x)];
+                if (many.v[cube_index(&many, 0, k, y, x)] != v)
                     fail_msg("k %u (%u, %u): 3 threads differ from 1", k, x, y);
-                if (check_reference &&
-                    (uint32_t)v1 != ref_fp16_output_bits(s, &ld1, 64, 0, k, y, x))
+                if (other_cells && other.v[cube_index(&other, 0, k, y, x)] != v)
+                    fail_msg("k %u (%u, %u): the 16-kernel cells differ", k, x, y);
+                if (ref_step && n % ref_step == 0 &&
+                    (uint32_t)v != ref_fp16_output_bits(s, &ld1, 64, 0, k, y, x))
                     fail_msg("k %u (%u, %u): differs from the reference", k, x, y);
             }
-    assert_true(n > 0);
-    cube_free(&one);
-    cube_free(&many);
-    free_layer_data(&ld1);
-    free_layer_data(&ld3);
+    assert_true(n > 0 && (!other_cells || n > ref_step));
+    cube_free(&one), cube_free(&many), cube_free(&other);
+    free_layer_data(&ld1), free_layer_data(&ld3), free_layer_data(&ldo);
 }
 
 /* With each way the host can compute the cells: its best (the FMA cells
@@ -511,12 +521,12 @@ static void same_for_any_thread_count(const struct spec *s, bool check_reference
  * at all), the portable loops. */
 static void same_for_each_cell_kind(const struct spec *s)
 {
-    same_for_any_thread_count(s, true);
+    compare_runs(s, false, 1);
     setenv("DLADBG_NO_VBMI", "1", 1);
-    same_for_any_thread_count(s, true);
+    compare_runs(s, false, 1);
     unsetenv("DLADBG_NO_VBMI");
     setenv("DLADBG_NO_SIMD", "1", 1);
-    same_for_any_thread_count(s, true);
+    compare_runs(s, false, 1);
     unsetenv("DLADBG_NO_SIMD");
 }
 
@@ -554,37 +564,7 @@ static void test_fp16_layer_kernel_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 3, 3, 352, 272);
     s.data_banks = 2;
     s.weight_banks = 14;
-    same_for_any_thread_count(&s, true);
-}
-
-/* Every output of the host's best cells (the FMA cells on a layer of this
- * many rows, when the host has them) on 1 and 3 threads against AVX-512's
- * 16-kernel cells (or the portable loops), and every step-th against the
- * reference. */
-static void same_as_16_kernel_cells(const struct spec *s, uint32_t step)
-{
-    struct dla_cube best, many, other;
-    struct layer_data ld1 = {0}, ld3 = {0}, ldo = {0};
-    run_with_threads(s, "1", &best, &ld1);
-    run_with_threads(s, "3", &many, &ld3);
-    setenv("DLADBG_NO_VBMI", "1", 1);
-    run_with_threads(s, "1", &other, &ldo);
-    unsetenv("DLADBG_NO_VBMI");
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < s->k; k++)
-        for (uint32_t y = 0; y < spec_oh(s); y++)
-            for (uint32_t x = 0; x < spec_ow(s); x++, n++) {
-                int32_t v = best.v[cube_index(&best, 0, k, y, x)];
-                if (many.v[cube_index(&many, 0, k, y, x)] != v)
-                    fail_msg("k %u (%u, %u): 3 threads differ from 1", k, x, y);
-                if (other.v[cube_index(&other, 0, k, y, x)] != v)
-                    fail_msg("k %u (%u, %u): the 16-kernel cells differ", k, x, y);
-                if (n % step == 0 && (uint32_t)v != ref_fp16_output_bits(s, &ld1, 64, 0, k, y, x))
-                    fail_msg("k %u (%u, %u): differs from the reference", k, x, y);
-            }
-    assert_true(n > step);
-    cube_free(&best), cube_free(&many), cube_free(&other);
-    free_layer_data(&ld1), free_layer_data(&ld3), free_layer_data(&ldo);
+    compare_runs(&s, false, 1);
 }
 
 /* The FMA cells (a layer of 270 output rows: 67 blocks of four and one of
@@ -598,10 +578,10 @@ static void test_fp16_layer_fma_cells(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 18, 15, 70, 37);
     s.data_banks = 8;
     s.weight_banks = 8;
-    same_as_16_kernel_cells(&s, 7);
+    compare_runs(&s, true, 7);
     s.fp16_wide = true;
     s.seed = 78;
-    same_as_16_kernel_cells(&s, 7);
+    compare_runs(&s, true, 7);
 }
 
 /* The FMA cells over several kernel passes (256 rows, 272 kernels of 3 x
@@ -612,7 +592,7 @@ static void test_fp16_layer_fma_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 16, 16, 352, 272);
     s.data_banks = 8;
     s.weight_banks = 8;
-    same_as_16_kernel_cells(&s, 101);
+    compare_runs(&s, true, 101);
 }
 
 static void test_int8_layer_threads(void **state)
@@ -621,7 +601,7 @@ static void test_int8_layer_threads(void **state)
     struct spec s = spec_3x3_same("nv_full", 0, 20, 19, 40, 70);
     s.data_banks = 8;
     s.weight_banks = 8;
-    same_for_any_thread_count(&s, false);
+    compare_runs(&s, false, 0);
 }
 
 int main(void)
