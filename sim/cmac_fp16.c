@@ -667,8 +667,7 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
         if (((exact >> half) & 0xffu) != 0xffu)
             acc_chain8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
-    for (uint32_t l = 0; l < WIDE_LANES; l++)
-        res[l] = cacc_fp16_result(acc[l]);
+    cmac_fp16_results_avx512(acc, WIDE_LANES, res);
     return true;
 }
 
@@ -727,8 +726,7 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         for (uint32_t part = 0; part < L; part += ACC_LANES)
             if (((exact >> part) & 0xffu) != 0xffu)
                 acc_chain8(mx + row + part, total + row + part, cells, R * L, true, acc + part);
-        for (uint32_t l = 0; l < L; l++)
-            res[row + l] = cacc_fp16_result(acc[l]);
+        cmac_fp16_results_avx512(acc, L, res + row);
     }
     return true;
 }
@@ -811,35 +809,20 @@ static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, siz
     }
 }
 
-/* Row i (decoded at offset at) into the FMA cells' side-by-side arrays,
- * with a zero's exponent part marked 64 (n values). */
-static void side_by_side(struct fp16_rows *d, size_t n, uint32_t i, size_t at)
+/* The block's rows (rn of them decoded; row 0 stands in for the
+ * missing) side by side for the FMA cells. */
+static void side_by_side(const struct conv_operands *ops, struct fp16_rows *d, uint32_t rn)
 {
-    enum { R = CMAC_FP16_FMA_ROWS };
-    const int16_t *restrict m = d->m + at;
-    const int32_t *restrict key = d->key + at;
-    int8_t *restrict h = d->h + at, *restrict h4 = d->h4 + i;
-    double *restrict d4 = d->d4 + i;
-    int32_t *restrict key4 = d->key4 + i;
-    for (size_t v = 0; v < n; v++) {
-        int8_t e = m[v] ? h[v] : 64;
-        h[v] = e;
-        h4[R * v] = e;
-        d4[R * v] = (double)((int64_t)m[v] * (1ll << (e & 31))); /* 11 bits: exact; a zero's 0 */
-        key4[R * v] = key[v];
+    int16_t *m[ROW_BLOCK];
+    int8_t *h[ROW_BLOCK];
+    const int32_t *key[ROW_BLOCK];
+    for (uint32_t i = 0; i < ROW_BLOCK; i++) {
+        size_t at = (size_t)(i < rn ? i : 0) * ops->depth;
+        m[i] = d->m + at;
+        h[i] = d->h + at;
+        key[i] = d->key + at;
     }
-}
-
-/* Rows [rn, ROWS) of the side-by-side arrays as row 0 (computed, not stored). */
-static void stand_in_rows(struct fp16_rows *d, size_t n, uint32_t rn)
-{
-    enum { R = CMAC_FP16_FMA_ROWS };
-    for (size_t v = 0; v < n; v++)
-        for (uint32_t i = rn; i < R; i++) {
-            d->h4[R * v + i] = d->h4[R * v];
-            d->d4[R * v + i] = d->d4[R * v];
-            d->key4[R * v + i] = d->key4[R * v];
-        }
+    cmac_fp16_fma_side_by_side(m, h, key, used_values(ops), d->h4, d->d4, d->key4);
 }
 
 /* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
@@ -855,9 +838,7 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
     }
     struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
-    if (d->d4) /* the FMA cells find the values live in any of their rows */
-        side_by_side(d, n, i, at);
-    else
+    if (!d->d4) /* the FMA cells find the values live in any of their rows */
         live_lists(ops, d, at);
     return nan;
 }
@@ -883,8 +864,8 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = decode_row(ops, raw, j->wide.mk || j->fma.w, &d, i);
         }
-        if (j->fma.w && rn < ROW_BLOCK)
-            stand_in_rows(&d, used_values(ops), rn);
+        if (j->fma.w)
+            side_by_side(ops, &d, rn);
         ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
@@ -934,16 +915,16 @@ static size_t block_lanes(const struct fp16_job *j)
     return j->fma.w ? CMAC_FP16_FMA_LANES : WIDE_LANES;
 }
 
-/* The FMA block from kernel k0 on: its weights of the lowest exponent
- * class (struct cmac_fp16_fma_block), found in the decoded layout. */
+/* The FMA block from kernel k0 on: the lists of its weights of the lowest
+ * exponent class (struct cmac_fp16_fma_block), cell by cell, from the
+ * lanes the layout marked in small[]. */
 static void small_weights(struct fp16_job *j, size_t k0)
 {
     enum { L = CMAC_FP16_FMA_LANES };
     const struct conv_operands *ops = j->ops;
     size_t b = (k0 - j->k_first) / L, at = b * L * ops->depth;
-    uint32_t *restrict small = j->fma.small + b * ops->depth;
+    const uint32_t *restrict small = j->fma.small + b * ops->depth;
     uint32_t *restrict first = j->fma.small_first + b * (cells_of(ops) + 1u);
-    const uint8_t *restrict wh = j->fma.h + at;
     const int16_t *restrict wm = j->fma.m + at;
     uint8_t *restrict small_at = j->fma.small_at + at, *restrict small_lane = j->fma.small_lane + at;
     int16_t *restrict small_m = j->fma.small_m + at;
@@ -953,57 +934,30 @@ static void small_weights(struct fp16_job *j, size_t k0)
         for (uint32_t t = 0; t < ops->taps; t++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             first[cell++] = n;
-            for (uint32_t v = 0; v < nj; v++) {
-                uint32_t lanes = 0;
-                for (uint32_t l = 0; l < L; l++) /* exponent part 0 (a zero is 0x80) */
-                    lanes |= (uint32_t)(wh[L * (off + v) + l] == 64) << l;
-                small[off + v] = lanes;
-                for (; lanes; lanes &= lanes - 1) {
+            for (uint32_t v = 0; v < nj; v++)
+                for (uint32_t lanes = small[off + v]; lanes; lanes &= lanes - 1) {
                     uint32_t l = (uint32_t)__builtin_ctz(lanes);
                     small_at[n] = (uint8_t)v;
                     small_lane[n] = (uint8_t)l;
                     small_m[n++] = wm[L * (off + v) + l];
                 }
-            }
         }
     }
     first[cell] = n;
-}
-
-/* Value i of kernel l of a block of kn kernels from raw on (depth values
- * each), decoded; a padding kernel's (l >= kn) is a zero. */
-static void decode_lane(const int16_t *raw, size_t depth, size_t kn, size_t l, size_t i,
-                        int16_t *m, int8_t *h)
-{
-    *m = 0;
-    *h = ZERO_HIGH;
-    if (l < kn)
-        decode_one((uint16_t)raw[l * depth + i], m, h);
 }
 
 /* Kernels [k0, k0 + kn) from raw on into the FMA cells' block layout
  * (struct cmac_fp16_fma_block; padding kernels are zeros). */
 static void prepare_fma_block(struct fp16_job *j, size_t k0, size_t kn, const int16_t *raw)
 {
-    enum { L = CMAC_FP16_FMA_LANES };
     size_t depth = j->ops->depth, at = (k0 - j->k_first) * depth;
-    double *restrict w = j->fma.w + at;
-    uint8_t *restrict wh = j->fma.h + at, *restrict idx = j->fma.idx + at,
-                      *restrict bit = j->fma.bit + at;
-    int16_t *restrict wm = j->fma.m + at;
-    for (size_t i = 0; i < depth; i++)
-        for (size_t l = 0; l < L; l++) {
-            int16_t m;
-            int8_t h;
-            decode_lane(raw, depth, kn, l, i, &m, &h);
-            uint32_t key = cmac_fp16_carry_key(m);
-            size_t v = L * i + l;
-            w[v] = m ? (double)((int64_t)m * (1ll << h)) : 0; /* exact: 11 bits */
-            wh[v] = (uint8_t)(m ? h + 64 : 0x80);
-            idx[v] = (uint8_t)(key >> 3);
-            bit[v] = (uint8_t)(1u << (key & 7u));
-            wm[v] = m;
-        }
+    const struct cmac_fp16_fma_block block = {.w = j->fma.w + at,
+                                              .h = j->fma.h + at,
+                                              .idx = j->fma.idx + at,
+                                              .bit = j->fma.bit + at,
+                                              .m = j->fma.m + at};
+    cmac_fp16_fma_layout(raw, depth, kn, &block,
+                         j->fma.small + (k0 - j->k_first) / CMAC_FP16_FMA_LANES * depth);
     small_weights(j, k0);
 }
 
@@ -1026,16 +980,8 @@ static void prepare_block(struct fp16_job *j, size_t b)
         decode(raw, kn * depth, j->w.m + k0 * depth, j->w.h + k0 * depth);
         return;
     }
-    int32_t *mk = j->wide.mk + (k0 - j->k_first) * depth;
-    int8_t *wh = j->wide.h + (k0 - j->k_first) * depth;
-    for (size_t i = 0; i < depth; i++)
-        for (size_t l = 0; l < WIDE_LANES; l++) {
-            int16_t m;
-            int8_t h;
-            decode_lane(raw, depth, kn, l, i, &m, &h);
-            mk[WIDE_LANES * i + l] = cmac_fp16_wide_mk(m);
-            wh[WIDE_LANES * i + l] = h;
-        }
+    cmac_fp16_wide_layout(raw, depth, kn, j->wide.mk + (k0 - j->k_first) * depth,
+                          j->wide.h + (k0 - j->k_first) * depth);
 }
 
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)

@@ -38,7 +38,7 @@
 #include "conv.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "cmac_fp16_avx512.h"
 
 #define AVX512_FMA __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 #define ROUND_DOWN (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
@@ -391,6 +391,134 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
     return cells;
 }
 
+/* ---------------------------------------------------------------- data rows */
+
+/* vpermt2d/q/pd indices: lane t from a's lane first + t / 2 (t even) or
+ * b's (t odd), elements of `width` lanes (1 or 2) kept together. */
+AVX512_FMA static __m512i zip_indices(unsigned first, unsigned width, unsigned lanes)
+{
+    int32_t idx[16] = {0};
+    for (unsigned t = 0; t < lanes; t++) {
+        unsigned unit = t / width, inner = t % width;
+        idx[t] = (int32_t)((unit % 2 ? lanes : 0) + width * (first + unit / 2) + inner);
+    }
+    return _mm512_loadu_si512(idx);
+}
+
+AVX512_FMA static __m512i zip_indices64(unsigned first, unsigned width)
+{
+    int32_t idx32[16];
+    _mm512_storeu_si512(idx32, zip_indices(first, width, 8));
+    return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)idx32));
+}
+
+AVX512_FMA void cmac_fp16_fma_side_by_side(int16_t *const m[R], int8_t *const h[R],
+                                           const int32_t *const key[R], size_t n, int8_t *h4,
+                                           double *d4, int32_t *key4)
+{
+    uint8_t bytes[64];
+    for (unsigned t = 0; t < 64; t++) /* byte R * v + r from row r's value v */
+        bytes[t] = (uint8_t)(16 * (t % R) + t / R);
+    const __m512i h_zip = _mm512_loadu_si512(bytes);
+    const __m512i k_lo = zip_indices(0, 1, 16), k_hi = zip_indices(8, 1, 16);
+    const __m512i k_pairs[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
+    const __m512i d_rows[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
+    const __m512i d_pairs[2] = {zip_indices64(0, 2), zip_indices64(2, 2)};
+    for (size_t v = 0; v < n; v += 16) {
+        __mmask16 live = n - v >= 16 ? 0xffff : (__mmask16)((1u << (n - v)) - 1);
+        __m512i hb = _mm512_setzero_si512(), k[R];
+        __m512d d[R][2];
+        for (unsigned r = 0; r < R; r++) {
+            __m256i mr = _mm256_maskz_loadu_epi16(live, m[r] + v);
+            /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
+            __m128i e = _mm_mask_mov_epi8(_mm_maskz_loadu_epi8(live, h[r] + v),
+                                          _mm256_testn_epi16_mask(mr, mr), _mm_set1_epi8(64));
+            _mm_mask_storeu_epi8(h[r] + v, live, e);
+            hb = _mm512_mask_broadcast_i32x4(hb, (__mmask16)(0xfu << (4 * r)), e);
+            __m512i m32 = _mm512_cvtepi16_epi32(mr), e32 = _mm512_cvtepi8_epi32(e);
+            for (unsigned q = 0; q < 2; q++) /* m * 2^e: exact (a zero's 0) */
+                d[r][q] = _mm512_scalef_pd(
+                    _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(m32, 1) : _mm512_castsi512_si256(m32)),
+                    _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(e32, 1) : _mm512_castsi512_si256(e32)));
+            k[r] = _mm512_maskz_loadu_epi32(live, key[r] + v);
+        }
+        _mm512_storeu_si512(h4 + R * v, _mm512_permutexvar_epi8(h_zip, hb));
+        /* rows 0 and 1, 2 and 3 zipped value by value, then the pairs */
+        __m512i k01[2] = {_mm512_permutex2var_epi32(k[0], k_lo, k[1]),
+                          _mm512_permutex2var_epi32(k[0], k_hi, k[1])};
+        __m512i k23[2] = {_mm512_permutex2var_epi32(k[2], k_lo, k[3]),
+                          _mm512_permutex2var_epi32(k[2], k_hi, k[3])};
+        for (unsigned q = 0; q < 4; q++)
+            _mm512_storeu_si512(key4 + R * v + 16 * q,
+                                _mm512_permutex2var_epi64(k01[q / 2], k_pairs[q % 2], k23[q / 2]));
+        for (unsigned half = 0; half < 2; half++)
+            for (unsigned p = 0; p < 2; p++) {
+                __m512d d01 = _mm512_permutex2var_pd(d[0][half], d_rows[p], d[1][half]);
+                __m512d d23 = _mm512_permutex2var_pd(d[2][half], d_rows[p], d[3][half]);
+                for (unsigned q = 0; q < 2; q++)
+                    _mm512_storeu_pd(d4 + R * (v + 8 * half + 4 * p + 2 * q),
+                                     _mm512_permutex2var_pd(d01, d_pairs[q], d23));
+            }
+    }
+}
+
+/* ---------------------------------------------------------------- kernel layout */
+
+/* Value i of the block's 32 kernels (d, decoded) into its layout at
+ * LANES * i, and small[i], the lanes of its weights whose exponent part is
+ * 0 (struct cmac_fp16_fma_block). */
+AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i,
+                                           const struct cmac_fp16_fma_block *k, uint32_t *small)
+{
+    size_t at = (size_t)L * i;
+    _mm512_storeu_si512(k->m + at, d.m);
+    __m512i h = _mm512_mask_mov_epi16(_mm512_add_epi16(d.h, _mm512_set1_epi16(HIGH_BIAS)), d.zero,
+                                      _mm512_set1_epi16(0x80));
+    _mm256_storeu_si256((__m256i *)(k->h + at), _mm512_cvtepi16_epi8(h));
+    small[i] = _mm512_cmpeq_epi16_mask(d.h, _mm512_setzero_si512()) & ~d.zero;
+    /* key = sign << 8 | low byte of |m|: its byte key >> 3 and bit key & 7 */
+    __m512i idx = _mm512_srli_epi16(_mm512_and_si512(d.mag, _mm512_set1_epi16(0xff)), 3);
+    idx = _mm512_mask_mov_epi16(idx, d.neg, _mm512_or_si512(idx, _mm512_set1_epi16(0x20)));
+    __m512i bit = _mm512_sllv_epi16(_mm512_set1_epi16(1), _mm512_and_si512(d.mag, _mm512_set1_epi16(7)));
+    _mm256_storeu_si256((__m256i *)(k->idx + at), _mm512_cvtepi16_epi8(idx));
+    _mm256_storeu_si256((__m256i *)(k->bit + at), _mm512_cvtepi16_epi8(bit));
+    /* w = m * 2^h, exact (a zero's h scales 0 to 0) */
+    __m512i m32[2] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(d.m)),
+                      _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(d.m, 1))};
+    __m512i h32[2] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(d.h)),
+                      _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(d.h, 1))};
+    for (unsigned q = 0; q < 4; q++) {
+        __m256i mq = q % 2 ? _mm512_extracti64x4_epi64(m32[q / 2], 1) : _mm512_castsi512_si256(m32[q / 2]);
+        __m256i hq = q % 2 ? _mm512_extracti64x4_epi64(h32[q / 2], 1) : _mm512_castsi512_si256(h32[q / 2]);
+        _mm512_storeu_pd(k->w + at + 8 * q,
+                         _mm512_scalef_pd(_mm512_cvtepi32_pd(mq), _mm512_cvtepi32_pd(hq)));
+    }
+}
+
+/* vpermt2w indices that gather value i (which 0) or i + 1 (which 1) of
+ * 32 kernels from kernel_pairs' words of kernels 0-15 and 16-31. */
+AVX512_FMA static __m512i values_of_32(unsigned which)
+{
+    uint16_t idx[32];
+    for (unsigned t = 0; t < 32; t++)
+        idx[t] = (uint16_t)(2 * t + which);
+    return _mm512_loadu_si512(idx);
+}
+
+AVX512_FMA void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
+                                     const struct cmac_fp16_fma_block *k, uint32_t *small)
+{
+    const __m512i starts = kernel_starts(depth), first = values_of_32(0), second = values_of_32(1);
+    for (size_t i = 0; i < depth; i += 2) {
+        __m512i lo = kernel_pairs(raw, depth, kn, starts, i);
+        __m512i hi = kn > 16 ? kernel_pairs(raw + 16 * depth, depth, kn - 16, starts, i)
+                             : _mm512_setzero_si512();
+        layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, first, hi)), i, k, small);
+        if (i + 1 < depth)
+            layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, second, hi)), i + 1, k, small);
+    }
+}
+
 /* 32 queue entries' 32-bit field as 16-bit lanes. */
 AVX512_FMA static inline __m512i narrow32(const void *field, uint32_t k)
 {
@@ -441,6 +569,22 @@ uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
 uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
 {
     (void)q, (void)total;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
+                          const struct cmac_fp16_fma_block *k, uint32_t *small)
+{
+    (void)raw, (void)depth, (void)kn, (void)k, (void)small;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_fma_side_by_side(int16_t *const m[CMAC_FP16_FMA_ROWS],
+                                int8_t *const h[CMAC_FP16_FMA_ROWS],
+                                const int32_t *const key[CMAC_FP16_FMA_ROWS], size_t n, int8_t *h4,
+                                double *d4, int32_t *key4)
+{
+    (void)m, (void)h, (void)key, (void)n, (void)h4, (void)d4, (void)key4;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

@@ -15,7 +15,7 @@
 #include "conv.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "cmac_fp16_avx512.h"
 
 #define AVX512_CD __attribute__((target("avx512f,avx512cd")))
 #define AVX512_BW __attribute__((target("avx512f,avx512bw,avx512vl")))
@@ -249,33 +249,19 @@ AVX512_BW static void store_words32(int32_t *out, __m512i v, unsigned up, bool i
 
 AVX512_BW bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out)
 {
-    const __m512i low5 = _mm512_set1_epi16(0x1f), frac_bits = _mm512_set1_epi16(0x3ff);
     __mmask32 nan = 0;
     for (size_t i = 0; i < n; i += 32) {
         __mmask32 live = n - i >= 32 ? ~0u : (1u << (n - i)) - 1;
-        __m512i v = _mm512_maskz_loadu_epi16(live, raw + i);
-        __m512i e = _mm512_and_si512(_mm512_srli_epi16(v, 10), low5);
-        __m512i frac = _mm512_and_si512(v, frac_bits);
-        __mmask32 normal = _mm512_test_epi16_mask(e, e);
-        __mmask32 zero = _mm512_testn_epi16_mask(v, _mm512_set1_epi16(0x7fff));
-        __mmask32 neg = _mm512_movepi16_mask(v) & ~zero;
-        nan |= _mm512_cmpeq_epi16_mask(e, low5) & _mm512_test_epi16_mask(frac, frac) & live;
-        /* the implicit one and the exponent's low two bits (a subnormal's 1) */
-        __m512i mant =
-            _mm512_mask_mov_epi16(frac, normal, _mm512_or_si512(frac, _mm512_set1_epi16(0x400)));
-        __m512i up = _mm512_mask_mov_epi16(_mm512_set1_epi16(1), normal,
-                                           _mm512_and_si512(e, _mm512_set1_epi16(3)));
-        __m512i mag = _mm512_maskz_mov_epi16(~zero, _mm512_sllv_epi16(mant, up));
-        __m512i m = _mm512_mask_sub_epi16(mag, neg, _mm512_setzero_si512(), mag);
-        __m512i h = _mm512_mask_mov_epi16(_mm512_and_si512(e, _mm512_set1_epi16(0x1c)), zero,
-                                          _mm512_set1_epi16(-128));
+        struct fp16_lanes d = fp16_decode32(_mm512_maskz_loadu_epi16(live, raw + i));
+        nan |= d.nan & live;
         /* carry8's row: 16 x (sign << 8 | low byte of the magnitude) */
-        __m512i low = _mm512_and_si512(mag, _mm512_set1_epi16(0xff));
+        __m512i low = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
         __m512i key = _mm512_slli_epi16(
-            _mm512_mask_mov_epi16(low, neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
-        _mm512_mask_storeu_epi16(out->m + i, live, m);
-        _mm512_mask_storeu_epi8(out->h + i, live, _mm512_castsi256_si512(_mm512_cvtepi16_epi8(h)));
-        store_words32(out->m32 + i, m, 16, true, live);
+            _mm512_mask_mov_epi16(low, d.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
+        _mm512_mask_storeu_epi16(out->m + i, live, d.m);
+        _mm512_mask_storeu_epi8(out->h + i, live,
+                                _mm512_castsi256_si512(_mm512_cvtepi16_epi8(d.h)));
+        store_words32(out->m32 + i, d.m, 16, true, live);
         store_words32(out->key + i, key, 0, false, live);
     }
     return nan != 0;
@@ -446,6 +432,99 @@ uint32_t cmac_fp16_cells16_avx512(CELLS16_PARAMS, bool vbmi)
     return cells16_words(ops, first, dm, dh, dk, live, nlive, wmk, wh, carry8, total, mx, hard);
 }
 
+/* acc_to_fp32 of cacc_fp16.c (the 48-bit accumulator as the fp32 bit
+ * pattern CACC sends to SDP) on eight lanes, each of its branches a mask. */
+AVX512_CD static __m256i acc_to_fp32_8(__m512i acc)
+{
+    const __m512i mask40 = _mm512_set1_epi64((long long)((1ull << 40) - 1)),
+                  low39 = _mm512_set1_epi64((long long)((1ull << 39) - 1)),
+                  byte = _mm512_set1_epi64(0xff), frac23 = _mm512_set1_epi64(0x7fffff),
+                  one = _mm512_set1_epi64(1);
+    __m512i exp = _mm512_and_si512(_mm512_srli_epi64(acc, 40), byte);
+    __m512i mu = _mm512_and_si512(acc, mask40);
+    __m512i sign = _mm512_srli_epi64(mu, 39);
+    __mmask8 neg = _mm512_test_epi64_mask(sign, sign);
+    __m512i sign_bit = _mm512_slli_epi64(sign, 31);
+    /* sign and magnitude; a zero's exponent field 0 */
+    __m512i mag = _mm512_mask_and_epi64(mu, neg, _mm512_sub_epi64(_mm512_setzero_si512(), mu), low39);
+    __m512i e = _mm512_maskz_and_epi64(_mm512_test_epi64_mask(mu, mu),
+                                       _mm512_add_epi64(exp, _mm512_set1_epi64(64)), byte);
+    /* rounded on bit 14: the 25 bits with the sign plus one, renormalised
+     * when that carries out of (or, negative, no longer into) bit 24 */
+    __m512i top = _mm512_add_epi64(_mm512_or_si512(_mm512_slli_epi64(sign, 24), _mm512_srli_epi64(mag, 15)), one);
+    __mmask8 rounds = _mm512_test_epi64_mask(mag, _mm512_set1_epi64(1 << 14));
+    __mmask8 carried = rounds & _mm512_cmpneq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(top, 24), one), sign);
+    top = _mm512_mask_srli_epi64(top, carried, _mm512_and_si512(top, _mm512_set1_epi64((1 << 25) - 1)), 1);
+    e = _mm512_mask_and_epi64(e, carried, _mm512_add_epi64(e, one), byte);
+    __m512i frac = _mm512_and_si512(_mm512_mask_mov_epi64(_mm512_srli_epi64(mag, 15), rounds, top), frac23);
+    __m512i r = _mm512_or_si512(sign_bit, _mm512_or_si512(_mm512_slli_epi64(e, 23), frac));
+    /* a negative value whose low 39 bits are 0 */
+    __mmask8 neg_edge = neg & _mm512_testn_epi64_mask(mu, low39);
+    r = _mm512_mask_or_epi64(r, neg_edge, sign_bit,
+                             _mm512_slli_epi64(_mm512_and_si512(_mm512_add_epi64(exp, _mm512_set1_epi64(65)), byte), 23));
+    /* NaN: the accumulator's NaN code */
+    __mmask8 nan = _mm512_cmpeq_epi64_mask(exp, byte);
+    r = _mm512_mask_or_epi64(r, nan, _mm512_or_si512(sign_bit, _mm512_set1_epi64(0x7f800000)),
+                             _mm512_and_si512(_mm512_srli_epi64(mu, 29), _mm512_set1_epi64(0x3ff)));
+    return _mm512_cvtepi64_epi32(r);
+}
+
+AVX512_CD void cmac_fp16_results_avx512(const uint64_t *acc, uint32_t n, uint32_t *res)
+{
+    for (uint32_t l = 0; l < n; l += 8)
+        _mm256_storeu_si256((__m256i *)(res + l), acc_to_fp32_8(_mm512_loadu_si512(acc + l)));
+}
+
+/* vpermw indices that take kernel_pairs' words apart: value i of the 16
+ * kernels to lanes 0-15, value i + 1 to lanes 16-31. */
+AVX512_BW static __m512i pairs_split(void)
+{
+    uint16_t idx[32];
+    for (unsigned t = 0; t < 16; t++) {
+        idx[t] = (uint16_t)(2 * t);
+        idx[16 + t] = (uint16_t)(2 * t + 1);
+    }
+    return _mm512_loadu_si512(idx);
+}
+
+/* Indices that interleave the first (half 0) or last (half 1) 16 lanes of
+ * a and b into 32-bit words (a's lane the low half): for vpermt2w. */
+AVX512_BW static __m512i word_pairs(unsigned half)
+{
+    uint16_t idx[32];
+    for (unsigned t = 0; t < 16; t++) {
+        idx[2 * t] = (uint16_t)(16 * half + t);
+        idx[2 * t + 1] = (uint16_t)(32 + 16 * half + t);
+    }
+    return _mm512_loadu_si512(idx);
+}
+
+AVX512_BW void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn, int32_t *mk,
+                                     int8_t *wh)
+{
+    const __m512i starts = kernel_starts(depth);
+    const __m512i split = pairs_split();
+    const __m512i first = word_pairs(0), second = word_pairs(1);
+    for (size_t i = 0; i < depth; i += 2) {
+        struct fp16_lanes d =
+            fp16_decode32(_mm512_permutexvar_epi16(split, kernel_pairs(raw, depth, kn, starts, i)));
+        /* cmac_fp16_wide_mk's low half: (key >> 3) << 8 | 8 + (key & 7) */
+        __m512i key = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
+        key = _mm512_mask_mov_epi16(key, d.neg, _mm512_or_si512(key, _mm512_set1_epi16(0x100)));
+        __m512i low = _mm512_or_si512(
+            _mm512_slli_epi16(_mm512_srli_epi16(key, 3), 8),
+            _mm512_add_epi16(_mm512_and_si512(key, _mm512_set1_epi16(7)), _mm512_set1_epi16(8)));
+        __m256i h = _mm512_cvtepi16_epi8(d.h);
+        _mm512_storeu_si512(mk + 16 * i, _mm512_permutex2var_epi16(low, first, d.m));
+        if (i + 1 < depth) {
+            _mm512_storeu_si512(mk + 16 * (i + 1), _mm512_permutex2var_epi16(low, second, d.m));
+            _mm256_storeu_si256((__m256i *)(wh + 16 * i), h);
+        } else {
+            _mm_storeu_si128((__m128i *)(wh + 16 * i), _mm256_castsi256_si128(h));
+        }
+    }
+}
+
 bool cmac_fp16_vbmi(void)
 {
     return cmac_fp16_simd() && __builtin_cpu_supports("avx512vbmi") && allowed("DLADBG_NO_VBMI");
@@ -474,6 +553,18 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
 bool cmac_fp16_vbmi(void)
 {
     return false;
+}
+
+void cmac_fp16_results_avx512(const uint64_t *acc, uint32_t n, uint32_t *res)
+{
+    (void)acc, (void)n, (void)res;
+    abort(); /* never selected: cmac_fp16_simd() is false */
+}
+
+void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn, int32_t *mk, int8_t *wh)
+{
+    (void)raw, (void)depth, (void)kn, (void)mk, (void)wh;
+    abort(); /* never selected: cmac_fp16_simd() is false */
 }
 
 uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,

@@ -323,6 +323,11 @@ uint32_t cmac_fp16_cells16_avx512(const struct conv_operands *ops, uint32_t firs
                                   const uint8_t *live, const uint8_t *nlive, const int32_t *wmk,
                                   const int8_t *wh, const uint32_t *carry8, int64_t *total,
                                   int64_t *mx, struct fp16_hard *hard, bool vbmi);
+/* Kernels [0, kn) (kn <= 16, the rest zeros) of depth values from raw on
+ * interleaved for those cells: value i of kernel l at 16 * i + l of wmk
+ * (cmac_fp16_wide_mk) and wh (the exponent part); AVX-512BW, for
+ * cmac_fp16_simd() hosts. */
+void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn, int32_t *wmk, int8_t *wh);
 /* True when the AVX-512 cells can fetch carries with VBMI's byte permute
  * (and DLADBG_NO_VBMI is unset: the tests run the other way too). */
 bool cmac_fp16_vbmi(void);
@@ -374,6 +379,21 @@ uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
                              int64_t *total, int64_t *mx, struct fp16_hard *hard);
+/* Kernels [0, kn) (kn <= LANES, the rest zeros) of depth values from raw
+ * on in the block's layout, from its arrays' starts on, and small[i] for
+ * each value i (the rest of the small weights' lists is the caller's);
+ * AVX-512, for cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
+                          const struct cmac_fp16_fma_block *k, uint32_t *small);
+/* The data rows' m, h and key (struct fp16_decoded; a missing row may
+ * repeat another) side by side for the FMA cells (struct
+ * cmac_fp16_fma_rows: h4, d4, key4, with room for n rounded up to 16
+ * values), each zero's h set to 64 in the rows first; AVX-512, for
+ * cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_side_by_side(int16_t *const m[CMAC_FP16_FMA_ROWS],
+                                int8_t *const h[CMAC_FP16_FMA_ROWS],
+                                const int32_t *const key[CMAC_FP16_FMA_ROWS], size_t n, int8_t *h4,
+                                double *d4, int32_t *key4);
 /* The queue's products aligned by 12 or 16 bits settled: their Booth
  * carries taken off total[cell] (the cells counted floor(P / 2^s)); the
  * others (aligned by 20 or more) are moved to the front of the queue, in
@@ -403,6 +423,9 @@ bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *
  * left to the adds one by one). */
 uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *total, uint32_t cells,
                                     uint32_t lanes, size_t stride, uint64_t *acc);
+/* CACC's results of n accumulators (a multiple of 8) as cacc_fp16_result
+ * gives them, with AVX-512F. */
+void cmac_fp16_results_avx512(const uint64_t *acc, uint32_t n, uint32_t *res);
 /* cmac_fp16.c: CACC's adds of eight outputs from zero when no add rounds:
  * bit l of the result set when lane l qualified and acc[l] is CACC's result
  * (for the test against the reference). */

@@ -176,6 +176,49 @@ static void test_acc_add_matches_reference(void **state)
     }
 }
 
+/* CACC's fp32 results of eight accumulators at once against the reference,
+ * one by one: accumulators of random exponents and mantissas, and the
+ * edges (the NaN code, zero, a negative with no low bits, mantissas whose
+ * rounding carries into a new exponent, the exponent's wrap; skipped
+ * without AVX-512). */
+static void test_results_match_reference(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_simd())
+        skip();
+    const uint64_t mant_edges[] = {0,
+                                   1,
+                                   1ull << 14,
+                                   (1ull << 15) - 1,
+                                   (1ull << 39) - 1,
+                                   (1ull << 39) - (1ull << 14),
+                                   1ull << 39,
+                                   (1ull << 39) | (1ull << 14),
+                                   (1ull << 40) - 1,
+                                   (1ull << 40) - (1ull << 14),
+                                   (1ull << 40) - (1ull << 15),
+                                   0xffffff8000ull};
+    const uint64_t exp_edges[] = {0, 1, 63, 64, 127, 190, 191, 192, 254, 255};
+    enum {
+        MANTS = sizeof mant_edges / sizeof *mant_edges,
+        EDGES = sizeof exp_edges / sizeof *exp_edges * MANTS
+    };
+    uint64_t acc[64];
+    uint32_t got[64], st = 99;
+    for (int round = 0; round < 20000; round++) {
+        for (uint32_t l = 0; l < 64; l++) { /* the edges first, then random ones */
+            uint32_t i = 64 * (uint32_t)round + l;
+            acc[l] = i < EDGES ? exp_edges[i / MANTS] << 40 | mant_edges[i % MANTS]
+                               : (uint64_t)(lcg(&st) & 0xffffffu) << 24 ^ (uint64_t)lcg(&st);
+        }
+        cmac_fp16_results_avx512(acc, 64, got);
+        for (uint32_t l = 0; l < 64; l++)
+            if (got[l] != cacc_fp16_result(acc[l]))
+                fail_msg("acc %012llx: %08x, want %08x", (unsigned long long)acc[l], got[l],
+                         cacc_fp16_result(acc[l]));
+    }
+}
+
 /* Eight accumulators side by side (the host's vector unit when it has one,
  * then the portable loop) against eight reference chains. */
 static void acc_cells_once(void)
@@ -272,6 +315,18 @@ static void test_acc_exact_matches_reference(void **state)
     assert_true(claimed_far > 0);
 }
 
+/* An fp16 value decoded by the format's definition: the signed
+ * significand aligned by the exponent's low two bits (a subnormal's
+ * exponent counts as 1) and 4 x (exponent >> 2), -128 for a zero. */
+static void decoded_by_definition(uint16_t v, int32_t *m, int32_t *h)
+{
+    unsigned e = (v >> 10) & 31u, frac = v & 0x3ffu;
+    bool zero = (v & 0x7fffu) == 0;
+    int32_t mag = e ? (int32_t)((frac | 0x400u) << (e & 3u)) : (int32_t)(frac << 1);
+    *m = zero ? 0 : (v & 0x8000u) ? -mag : mag;
+    *h = zero ? -128 : (int32_t)(e >> 2) * 4;
+}
+
 /* Every fp16 bit pattern through the AVX-512 decoder against the format's
  * definition: the signed significand aligned by the exponent's low two
  * bits (a subnormal's exponent counts as 1), 4 x (exponent >> 2), the
@@ -292,11 +347,9 @@ static void test_decode_every_value(void **state)
     struct fp16_decoded out = {m, h, m32, key};
     assert_true(cmac_fp16_decode_avx512(raw, N, &out)); /* 0x7c01 is among them */
     for (uint32_t v = 0; v < N; v++) {
-        unsigned e = (v >> 10) & 31u, frac = v & 0x3ffu;
-        bool zero = (v & 0x7fffu) == 0;
-        int32_t mag = e ? (int32_t)((frac | 0x400u) << (e & 3u)) : (int32_t)(frac << 1);
-        int32_t want_m = zero ? 0 : (v & 0x8000u) ? -mag : mag;
-        int32_t want_h = zero ? -128 : (int32_t)(e >> 2) * 4;
+        int32_t want_m, want_h;
+        decoded_by_definition((uint16_t)v, &want_m, &want_h);
+        int32_t mag = want_m < 0 ? -want_m : want_m;
         int32_t want_key = 16 * (int32_t)((want_m < 0) << 8 | (mag & 0xff));
         if (m[v] != want_m || h[v] != want_h || m32[v] != (int32_t)((uint32_t)want_m << 16) ||
             key[v] != want_key)
@@ -314,6 +367,86 @@ static void test_decode_every_value(void **state)
     assert_int_equal(m[37], 0x5555);
     assert_int_equal(key[37], 0x5555);
     free(raw), free(m), free(h), free(m32), free(key);
+}
+
+/* The kernel layouts the AVX-512 cells read, built from every fp16 bit
+ * pattern (kernels of an odd depth, 37 values, so that the last value of
+ * each goes without its pair), against the definition: the FMA cells'
+ * (struct cmac_fp16_fma_block, and each value's lanes of exponent part 0)
+ * and the 16-kernel cells' (cmac_fp16_wide_mk and the exponent part); the
+ * lanes past a short block's kernels read as zeros (skipped without
+ * AVX-512). */
+static void check_fma_layout(const int16_t *raw, size_t depth, size_t kn)
+{
+    enum { L = CMAC_FP16_FMA_LANES };
+    size_t n = L * depth;
+    struct cmac_fp16_fma_block k = {.w = malloc(n * sizeof(double)), .h = malloc(n),
+                                    .idx = malloc(n), .bit = malloc(n),
+                                    .m = malloc(n * sizeof(int16_t))};
+    uint32_t *small = malloc(depth * sizeof *small);
+    assert_non_null(k.w && k.h && k.idx && k.bit && k.m && small);
+    cmac_fp16_fma_layout(raw, depth, kn, &k, small);
+    for (size_t i = 0; i < depth; i++)
+        for (size_t l = 0; l < L; l++) {
+            int32_t m = 0, h = -128;
+            if (l < kn)
+                decoded_by_definition((uint16_t)raw[l * depth + i], &m, &h);
+            uint32_t key = (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
+            size_t v = L * i + l;
+            double w = (double)m * (double)(1ll << (m ? h : 0));
+            bool is_small = m != 0 && h == 0;
+            if (k.m[v] != m || k.w[v] != w || k.h[v] != (m ? h + 64 : 0x80) ||
+                k.idx[v] != key >> 3 || k.bit[v] != 1u << (key & 7u) ||
+                ((small[i] >> l) & 1u) != is_small)
+                fail_msg("value %zu kernel %zu (0x%04x): FMA layout m %d w %g h %u idx %u bit %u",
+                         i, l, (uint16_t)raw[l * depth + i], k.m[v], k.w[v], k.h[v], k.idx[v],
+                         k.bit[v]);
+        }
+    free(k.w), free(k.h), free(k.idx), free(k.bit), free(k.m), free(small);
+}
+
+static void check_wide_layout(const int16_t *raw, size_t depth, size_t kn)
+{
+    enum { L = 16 };
+    int32_t *mk = malloc(L * depth * sizeof *mk);
+    int8_t *wh = malloc(L * depth);
+    assert_non_null(mk && wh);
+    cmac_fp16_wide_layout(raw, depth, kn, mk, wh);
+    for (size_t i = 0; i < depth; i++)
+        for (size_t l = 0; l < L; l++) {
+            int32_t m = 0, h = -128;
+            if (l < kn)
+                decoded_by_definition((uint16_t)raw[l * depth + i], &m, &h);
+            if (mk[L * i + l] != cmac_fp16_wide_mk((int16_t)m) || wh[L * i + l] != h)
+                fail_msg("value %zu kernel %zu: 16-kernel layout %08x %d, want %08x %d", i, l,
+                         (unsigned)mk[L * i + l], wh[L * i + l],
+                         (unsigned)cmac_fp16_wide_mk((int16_t)m), h);
+        }
+    free(mk), free(wh);
+}
+
+static void test_kernel_layouts(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_simd())
+        skip();
+    enum { DEPTH = 37, KERNELS = CMAC_FP16_FMA_LANES };
+    int16_t raw[KERNELS * DEPTH];
+    for (uint32_t first = 0; first < 65536; first += KERNELS * DEPTH) {
+        for (uint32_t i = 0; i < KERNELS * DEPTH; i++)
+            raw[i] = (int16_t)(uint16_t)(first + i);
+        check_wide_layout(raw, DEPTH, 16);
+        check_wide_layout(raw + 16 * DEPTH, DEPTH, 16);
+        if (cmac_fp16_fma())
+            check_fma_layout(raw, DEPTH, KERNELS);
+    }
+    check_wide_layout(raw, DEPTH, 5);
+    check_wide_layout(raw, 1, 1);
+    if (cmac_fp16_fma()) {
+        check_fma_layout(raw, DEPTH, 20);
+        check_fma_layout(raw, DEPTH, 5);
+        check_fma_layout(raw, 1, 1);
+    }
 }
 
 /* The AVX-512 exact case of 16 lanes claims the same lanes as the portable
@@ -611,11 +744,13 @@ int main(void)
         cmocka_unit_test(test_shift8_carry_table),
         cmocka_unit_test(test_hard_carries_match_booth_array),
         cmocka_unit_test(test_acc_add_matches_reference),
+        cmocka_unit_test(test_results_match_reference),
         cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_acc_exact_matches_reference),
         cmocka_unit_test(test_acc_exact_at_its_bound),
         cmocka_unit_test(test_acc_exact16_matches_portable),
         cmocka_unit_test(test_decode_every_value),
+        cmocka_unit_test(test_kernel_layouts),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
         cmocka_unit_test(test_outputs_special_values),

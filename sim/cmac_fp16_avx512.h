@@ -1,0 +1,68 @@
+/* AVX-512BW pieces shared by the fp16 cells' x86 files (cmac_fp16_x86.c,
+ * cmac_fp16_fma.c): the decoder of 32 raw values and the fetch of two
+ * values of 16 kernels at once, from which the kernel layouts are built.
+ * Only for files that check the host at run time before calling in. */
+#ifndef DLADBG_CMAC_FP16_AVX512_H
+#define DLADBG_CMAC_FP16_AVX512_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define AVX512_BW_INLINE static inline __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+/* 32 fp16 values decoded as decode_one in cmac_fp16.c does, in 16-bit
+ * lanes: m the signed mantissa aligned by the exponent's low two bits (0
+ * for a zero), mag its magnitude, h 4 x (exponent >> 2) (-128 for a zero),
+ * neg the negative nonzero values, zero the zeros, nan the NaNs. */
+struct fp16_lanes {
+    __m512i m, mag, h;
+    __mmask32 neg, zero, nan;
+};
+
+AVX512_BW_INLINE struct fp16_lanes fp16_decode32(__m512i v)
+{
+    const __m512i low5 = _mm512_set1_epi16(0x1f), frac_bits = _mm512_set1_epi16(0x3ff);
+    struct fp16_lanes d;
+    __m512i e = _mm512_and_si512(_mm512_srli_epi16(v, 10), low5);
+    __m512i frac = _mm512_and_si512(v, frac_bits);
+    __mmask32 normal = _mm512_test_epi16_mask(e, e);
+    d.zero = _mm512_testn_epi16_mask(v, _mm512_set1_epi16(0x7fff));
+    d.neg = _mm512_movepi16_mask(v) & ~d.zero;
+    d.nan = _mm512_cmpeq_epi16_mask(e, low5) & _mm512_test_epi16_mask(frac, frac);
+    /* the implicit one and the exponent's low two bits (a subnormal's 1) */
+    __m512i mant =
+        _mm512_mask_mov_epi16(frac, normal, _mm512_or_si512(frac, _mm512_set1_epi16(0x400)));
+    __m512i up = _mm512_mask_mov_epi16(_mm512_set1_epi16(1), normal,
+                                       _mm512_and_si512(e, _mm512_set1_epi16(3)));
+    d.mag = _mm512_maskz_mov_epi16(~d.zero, _mm512_sllv_epi16(mant, up));
+    d.m = _mm512_mask_sub_epi16(d.mag, d.neg, _mm512_setzero_si512(), d.mag);
+    d.h = _mm512_mask_mov_epi16(_mm512_and_si512(e, _mm512_set1_epi16(0x1c)), d.zero,
+                                _mm512_set1_epi16(-128));
+    return d;
+}
+
+/* Element offsets of 16 kernels of `depth` values each: l * depth. */
+AVX512_BW_INLINE __m512i kernel_starts(size_t depth)
+{
+    return _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                              _mm512_set1_epi32((int)depth));
+}
+
+/* Values i and i + 1 of the kernels l < kn (at most 16) from raw on, as
+ * 32-bit lanes (value i in the low half); a kernel from kn on, and value i
+ * + 1 when i is the last, read as zeros.  One gather where both values are
+ * there, else the values one by one (the last of an odd depth). */
+AVX512_BW_INLINE __m512i kernel_pairs(const int16_t *raw, size_t depth, size_t kn, __m512i starts,
+                                      size_t i)
+{
+    __mmask16 in = kn >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << kn) - 1);
+    if (i + 1 < depth)
+        return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, starts, raw + i, 2);
+    uint32_t words[16] = {0};
+    for (size_t l = 0; l < kn && l < 16; l++)
+        words[l] = (uint16_t)raw[l * depth + i];
+    return _mm512_loadu_si512(words);
+}
+
+#endif
