@@ -681,6 +681,31 @@ static void add_hard_fma(const struct fp16_hard *q, int64_t *total)
     }
 }
 
+/* Block b of the FMA cells' kernels of a pass (fma, all blocks): each
+ * array from the block's start on (struct cmac_fp16_fma_block). */
+static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fma,
+                                            const struct conv_operands *ops, size_t b)
+{
+    size_t at = b * CMAC_FP16_FMA_LANES * ops->depth;
+    return (struct cmac_fp16_fma_block){.w = fma->w + at,
+                                        .h = fma->h + at,
+                                        .idx = fma->idx + at,
+                                        .bit = fma->bit + at,
+                                        .m = fma->m + at,
+                                        .small = fma->small + b * ops->depth,
+                                        .small_first = fma->small_first + b * (cells_of(ops) + 1u),
+                                        .small_at = fma->small_at + at,
+                                        .small_lane = fma->small_lane + at,
+                                        .small_m = fma->small_m + at};
+}
+
+/* Offset of row i's decoded values in a block of rn rows: row 0's for the
+ * rows past rn, which it stands in for. */
+static size_t block_row(const struct conv_operands *ops, uint32_t i, uint32_t rn)
+{
+    return (size_t)(i < rn ? i : 0) * ops->depth;
+}
+
 /* The block's rows (rn of them, the rest standing in for missing rows)
  * against the kernels of FMA block b (cmac_fp16_fma.c): the cells, the
  * Booth array's products, then CACC's adds; res[LANES * i + l] gets row i's
@@ -691,17 +716,11 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
                         uint32_t *res)
 {
     enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
-    size_t at = b * L * ops->depth;
-    size_t cells_at = b * (cells_of(ops) + 1u);
-    const struct cmac_fp16_fma_block k = {
-        fma->w + at,          fma->h + at,          fma->idx + at,        fma->bit + at,
-        fma->m + at,          fma->small + b * ops->depth,                fma->small_first + cells_at,
-        fma->small_at + at,   fma->small_lane + at, fma->small_m + at};
+    const struct cmac_fp16_fma_block k = fma_block(fma, ops, b);
     struct cmac_fp16_fma_rows rows;
     for (uint32_t i = 0; i < R; i++) {
-        size_t v = (size_t)(i < rn ? i : 0) * ops->depth;
-        rows.m[i] = d->m + v;
-        rows.h[i] = d->h + v;
+        rows.m[i] = d->m + block_row(ops, i, rn);
+        rows.h[i] = d->h + block_row(ops, i, rn);
     }
     rows.h4 = d->h4;
     rows.d4 = d->d4;
@@ -817,10 +836,9 @@ static void side_by_side(const struct conv_operands *ops, struct fp16_rows *d, u
     int8_t *h[ROW_BLOCK];
     const int32_t *key[ROW_BLOCK];
     for (uint32_t i = 0; i < ROW_BLOCK; i++) {
-        size_t at = (size_t)(i < rn ? i : 0) * ops->depth;
-        m[i] = d->m + at;
-        h[i] = d->h + at;
-        key[i] = d->key + at;
+        m[i] = d->m + block_row(ops, i, rn);
+        h[i] = d->h + block_row(ops, i, rn);
+        key[i] = d->key + block_row(ops, i, rn);
     }
     cmac_fp16_fma_side_by_side(m, h, key, used_values(ops), d->h4, d->d4, d->key4);
 }
@@ -836,9 +854,11 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
         decode(raw, n, d->m + at, d->h + at);
         return has_nan(raw, n);
     }
-    struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
+    /* the FMA cells (d4) read neither the widened mantissas nor the live
+     * lists: they find the values live in any of their rows themselves */
+    struct fp16_decoded out = {d->m + at, d->h + at, d->d4 ? NULL : d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
-    if (!d->d4) /* the FMA cells find the values live in any of their rows */
+    if (!d->d4)
         live_lists(ops, d, at);
     return nan;
 }
@@ -915,19 +935,17 @@ static size_t block_lanes(const struct fp16_job *j)
     return j->fma.w ? CMAC_FP16_FMA_LANES : WIDE_LANES;
 }
 
-/* The FMA block from kernel k0 on: the lists of its weights of the lowest
- * exponent class (struct cmac_fp16_fma_block), cell by cell, from the
- * lanes the layout marked in small[]. */
-static void small_weights(struct fp16_job *j, size_t k0)
+/* Block k's lists of its weights of the lowest exponent class (struct
+ * cmac_fp16_fma_block), cell by cell, from the lanes the layout marked in
+ * small[]. */
+static void small_weights(const struct conv_operands *ops, const struct cmac_fp16_fma_block *k)
 {
     enum { L = CMAC_FP16_FMA_LANES };
-    const struct conv_operands *ops = j->ops;
-    size_t b = (k0 - j->k_first) / L, at = b * L * ops->depth;
-    const uint32_t *restrict small = j->fma.small + b * ops->depth;
-    uint32_t *restrict first = j->fma.small_first + b * (cells_of(ops) + 1u);
-    const int16_t *restrict wm = j->fma.m + at;
-    uint8_t *restrict small_at = j->fma.small_at + at, *restrict small_lane = j->fma.small_lane + at;
-    int16_t *restrict small_m = j->fma.small_m + at;
+    const uint32_t *restrict small = k->small;
+    uint32_t *restrict first = k->small_first;
+    const int16_t *restrict wm = k->m;
+    uint8_t *restrict small_at = k->small_at, *restrict small_lane = k->small_lane;
+    int16_t *restrict small_m = k->small_m;
     uint32_t n = 0, cell = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
@@ -950,15 +968,10 @@ static void small_weights(struct fp16_job *j, size_t k0)
  * (struct cmac_fp16_fma_block; padding kernels are zeros). */
 static void prepare_fma_block(struct fp16_job *j, size_t k0, size_t kn, const int16_t *raw)
 {
-    size_t depth = j->ops->depth, at = (k0 - j->k_first) * depth;
-    const struct cmac_fp16_fma_block block = {.w = j->fma.w + at,
-                                              .h = j->fma.h + at,
-                                              .idx = j->fma.idx + at,
-                                              .bit = j->fma.bit + at,
-                                              .m = j->fma.m + at};
-    cmac_fp16_fma_layout(raw, depth, kn, &block,
-                         j->fma.small + (k0 - j->k_first) / CMAC_FP16_FMA_LANES * depth);
-    small_weights(j, k0);
+    const struct cmac_fp16_fma_block k =
+        fma_block(&j->fma, j->ops, (k0 - j->k_first) / CMAC_FP16_FMA_LANES);
+    cmac_fp16_fma_layout(raw, j->ops->depth, kn, &k);
+    small_weights(j->ops, &k);
 }
 
 /* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded, its
@@ -1059,10 +1072,10 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     bool fast = kernel_nan && ops->seg_len <= CELL_MAX;
     uint32_t step = ops->kernels;
     /* The FMA cells' fixed costs per cell want the cells of a few dozen
-     * channels of most layers (a first layer's three are quicker 16 kernels
-     * at a time), and their kernel layout, dearer to build, many output
-     * rows to pay for it: a ResNet's last stages of 49 or 196 positions
-     * are quicker with the 16-kernel cells. */
+     * channels of most layers (a first layer's three are no quicker than
+     * 16 kernels at a time), and their larger kernel layout many output
+     * rows: a ResNet's last stages of 49 or 196 positions were measured no
+     * quicker with them. */
     bool fma_pays = (ops->c < ops->seg_len ? ops->c : ops->seg_len) >= SIMD_MIN_CELL &&
                     ops->rows >= FMA_MIN_ROWS;
     if (fast && j.simd && fma_pays && cmac_fp16_fma()) {

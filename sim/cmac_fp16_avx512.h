@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conv.h"
+
 #define AVX512_BW_INLINE static inline __attribute__((target("avx512f,avx512bw,avx512vl")))
 
 /* 32 fp16 values decoded as decode_one in cmac_fp16.c does, in 16-bit
@@ -40,6 +42,23 @@ AVX512_BW_INLINE struct fp16_lanes fp16_decode32(__m512i v)
     d.h = _mm512_mask_mov_epi16(_mm512_and_si512(e, _mm512_set1_epi16(0x1c)), d.zero,
                                 _mm512_set1_epi16(-128));
     return d;
+}
+
+/* The products of 16 lanes in `more` onto the hard queue from slot n on,
+ * in lane order: the weights' mantissas w, the alignments s (32-bit
+ * lanes), the cells' slots first_slot + lane, the data mantissa d; whole
+ * vectors are stored (the next ones overwrite past the count, which the
+ * caller's reservation leaves room for).  Returns the new count. */
+AVX512_BW_INLINE uint32_t hard_append16(struct fp16_hard *q, uint32_t n, __mmask16 more, __m512i w,
+                                        __m512i s, uint32_t first_slot, int32_t d)
+{
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i slot = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)first_slot));
+    _mm512_storeu_si512(q->w + n, _mm512_maskz_compress_epi32(more, w));
+    _mm512_storeu_si512(q->shift + n, _mm512_maskz_compress_epi32(more, s));
+    _mm512_storeu_si512(q->cell + n, _mm512_maskz_compress_epi32(more, slot));
+    _mm512_storeu_si512(q->d + n, _mm512_set1_epi32(d));
+    return n + (uint32_t)__builtin_popcount(more);
 }
 
 /* Element offsets of 16 kernels of `depth` values each: l * depth. */

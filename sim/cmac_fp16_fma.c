@@ -78,7 +78,6 @@ AVX512_FMA static inline uint32_t live_values(const struct cmac_fp16_fma_rows *r
 AVX512_FMA static inline void queue_hard(const int16_t *km, int16_t dm, __m256i s, __mmask32 more,
                                          uint32_t base, struct fp16_hard *hard)
 {
-    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     uint32_t n = hard->n;
     for (unsigned q = 0; q < L / 16; q++) {
         __mmask16 m = (__mmask16)(more >> (16 * q));
@@ -87,12 +86,7 @@ AVX512_FMA static inline void queue_hard(const int16_t *km, int16_t dm, __m256i 
         __m512i w = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(km + 16 * q)));
         __m512i shift = _mm512_cvtepu8_epi32(q ? _mm256_extracti128_si256(s, 1)
                                                 : _mm256_castsi256_si128(s));
-        __m512i slot = _mm512_add_epi32(lanes, _mm512_set1_epi32((int)(base + 16 * q)));
-        _mm512_storeu_si512(hard->w + n, _mm512_maskz_compress_epi32(m, w));
-        _mm512_storeu_si512(hard->shift + n, _mm512_maskz_compress_epi32(m, shift));
-        _mm512_storeu_si512(hard->cell + n, _mm512_maskz_compress_epi32(m, slot));
-        _mm512_storeu_si512(hard->d + n, _mm512_set1_epi32(dm));
-        n += (uint32_t)__builtin_popcount(m);
+        n = hard_append16(hard, n, m, w, shift, base + 16 * q, dm);
     }
     hard->n = n;
 }
@@ -421,8 +415,9 @@ AVX512_FMA void cmac_fp16_fma_side_by_side(int16_t *const m[R], int8_t *const h[
         bytes[t] = (uint8_t)(16 * (t % R) + t / R);
     const __m512i h_zip = _mm512_loadu_si512(bytes);
     const __m512i k_lo = zip_indices(0, 1, 16), k_hi = zip_indices(8, 1, 16);
-    const __m512i k_pairs[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
-    const __m512i d_rows[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
+    /* 64-bit lanes zipped one by one (a row pair's doubles, or two rows'
+     * keys as one lane), then two by two (the pairs of doubles) */
+    const __m512i zip64[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
     const __m512i d_pairs[2] = {zip_indices64(0, 2), zip_indices64(2, 2)};
     for (size_t v = 0; v < n; v += 16) {
         __mmask16 live = n - v >= 16 ? 0xffff : (__mmask16)((1u << (n - v)) - 1);
@@ -450,11 +445,11 @@ AVX512_FMA void cmac_fp16_fma_side_by_side(int16_t *const m[R], int8_t *const h[
                           _mm512_permutex2var_epi32(k[2], k_hi, k[3])};
         for (unsigned q = 0; q < 4; q++)
             _mm512_storeu_si512(key4 + R * v + 16 * q,
-                                _mm512_permutex2var_epi64(k01[q / 2], k_pairs[q % 2], k23[q / 2]));
+                                _mm512_permutex2var_epi64(k01[q / 2], zip64[q % 2], k23[q / 2]));
         for (unsigned half = 0; half < 2; half++)
             for (unsigned p = 0; p < 2; p++) {
-                __m512d d01 = _mm512_permutex2var_pd(d[0][half], d_rows[p], d[1][half]);
-                __m512d d23 = _mm512_permutex2var_pd(d[2][half], d_rows[p], d[3][half]);
+                __m512d d01 = _mm512_permutex2var_pd(d[0][half], zip64[p], d[1][half]);
+                __m512d d23 = _mm512_permutex2var_pd(d[2][half], zip64[p], d[3][half]);
                 for (unsigned q = 0; q < 2; q++)
                     _mm512_storeu_pd(d4 + R * (v + 8 * half + 4 * p + 2 * q),
                                      _mm512_permutex2var_pd(d01, d_pairs[q], d23));
@@ -468,14 +463,14 @@ AVX512_FMA void cmac_fp16_fma_side_by_side(int16_t *const m[R], int8_t *const h[
  * LANES * i, and small[i], the lanes of its weights whose exponent part is
  * 0 (struct cmac_fp16_fma_block). */
 AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i,
-                                           const struct cmac_fp16_fma_block *k, uint32_t *small)
+                                           const struct cmac_fp16_fma_block *k)
 {
     size_t at = (size_t)L * i;
     _mm512_storeu_si512(k->m + at, d.m);
     __m512i h = _mm512_mask_mov_epi16(_mm512_add_epi16(d.h, _mm512_set1_epi16(HIGH_BIAS)), d.zero,
                                       _mm512_set1_epi16(0x80));
     _mm256_storeu_si256((__m256i *)(k->h + at), _mm512_cvtepi16_epi8(h));
-    small[i] = _mm512_cmpeq_epi16_mask(d.h, _mm512_setzero_si512()) & ~d.zero;
+    k->small[i] = _mm512_cmpeq_epi16_mask(d.h, _mm512_setzero_si512()) & ~d.zero;
     /* key = sign << 8 | low byte of |m|: its byte key >> 3 and bit key & 7 */
     __m512i idx = _mm512_srli_epi16(_mm512_and_si512(d.mag, _mm512_set1_epi16(0xff)), 3);
     idx = _mm512_mask_mov_epi16(idx, d.neg, _mm512_or_si512(idx, _mm512_set1_epi16(0x20)));
@@ -506,16 +501,16 @@ AVX512_FMA static __m512i values_of_32(unsigned which)
 }
 
 AVX512_FMA void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
-                                     const struct cmac_fp16_fma_block *k, uint32_t *small)
+                                     const struct cmac_fp16_fma_block *k)
 {
     const __m512i starts = kernel_starts(depth), first = values_of_32(0), second = values_of_32(1);
     for (size_t i = 0; i < depth; i += 2) {
         __m512i lo = kernel_pairs(raw, depth, kn, starts, i);
         __m512i hi = kn > 16 ? kernel_pairs(raw + 16 * depth, depth, kn - 16, starts, i)
                              : _mm512_setzero_si512();
-        layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, first, hi)), i, k, small);
+        layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, first, hi)), i, k);
         if (i + 1 < depth)
-            layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, second, hi)), i + 1, k, small);
+            layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, second, hi)), i + 1, k);
     }
 }
 
@@ -573,9 +568,9 @@ uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
 }
 
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
-                          const struct cmac_fp16_fma_block *k, uint32_t *small)
+                          const struct cmac_fp16_fma_block *k)
 {
-    (void)raw, (void)depth, (void)kn, (void)k, (void)small;
+    (void)raw, (void)depth, (void)kn, (void)k;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

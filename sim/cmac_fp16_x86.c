@@ -237,7 +237,7 @@ AVX512_CD uint64_t cmac_fp16_acc_exact_avx512(const int64_t *mx, const int64_t *
 
 /* 16 int16 lanes widened to int32 and shifted left by `up`, stored at out. */
 AVX512_BW static void store_words32(int32_t *out, __m512i v, unsigned up, bool is_signed,
-                                         __mmask32 live)
+                                    __mmask32 live)
 {
     __m256i halves[2] = {_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)};
     for (int i = 0; i < 2; i++) {
@@ -261,7 +261,8 @@ AVX512_BW bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16
         _mm512_mask_storeu_epi16(out->m + i, live, d.m);
         _mm512_mask_storeu_epi8(out->h + i, live,
                                 _mm512_castsi256_si512(_mm512_cvtepi16_epi8(d.h)));
-        store_words32(out->m32 + i, d.m, 16, true, live);
+        if (out->m32)
+            store_words32(out->m32 + i, d.m, 16, true, live);
         store_words32(out->key + i, key, 0, false, live);
     }
     return nan != 0;
@@ -320,10 +321,7 @@ AVX512_BW static inline __attribute__((always_inline)) __m512i carry8_words(__m5
     }                                                                                              \
     const __m128i eight = _mm_set1_epi8(8), twelve = _mm_set1_epi8(12),                            \
                   span = _mm_set1_epi8(2 * 28 - 12 + 1);                                           \
-    const __m512i one = _mm512_set1_epi32(1),                                                      \
-                  slots = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, \
-                                                            4, 3, 2, 1, 0),                        \
-                                           _mm512_set1_epi32((int)(16 * cell)));                   \
+    const __m512i one = _mm512_set1_epi32(1);                                                      \
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();                              \
     uint32_t queued = hard->n, nlater = 0;                                                         \
     uint8_t later[64];                                                                             \
@@ -351,8 +349,8 @@ AVX512_BW static inline __attribute__((always_inline)) __m512i carry8_words(__m5
         lo = _mm512_add_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(part)));            \
         hi = _mm512_add_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(part, 1)));      \
     }                                                                                              \
-    /* the products for the Booth array: whole vectors stored, the next                            \
-     * ones overwrite past the count; what the shift added for them back */                        \
+    /* the products for the Booth array queued; what the shift added for                           \
+     * them taken back */                                                                          \
     __m512i back = _mm512_setzero_si512();                                                         \
     for (uint32_t i = 0; i < nlater; i++) {                                                        \
         uint32_t t = later[i], j = live[t];                                                        \
@@ -361,12 +359,8 @@ AVX512_BW static inline __attribute__((always_inline)) __m512i carry8_words(__m5
         __m512i mk = _mm512_loadu_si512(wmk + 16 * j);                                             \
         __m512i p = _mm512_madd_epi16(mk, _mm512_set1_epi32(dm[j]));                               \
         back = _mm512_add_epi32(back, _mm512_maskz_srav_epi32(more, p, s));                        \
-        _mm512_storeu_si512(hard->w + queued,                                                      \
-                            _mm512_maskz_compress_epi32(more, _mm512_srai_epi32(mk, 16)));         \
-        _mm512_storeu_si512(hard->shift + queued, _mm512_maskz_compress_epi32(more, s));           \
-        _mm512_storeu_si512(hard->cell + queued, _mm512_maskz_compress_epi32(more, slots));        \
-        _mm512_storeu_si512(hard->d + queued, _mm512_set1_epi32(dm[j] >> 16));                     \
-        queued += (uint32_t)__builtin_popcount(more);                                              \
+        queued = hard_append16(hard, queued, more, _mm512_srai_epi32(mk, 16), s, 16 * cell,       \
+                               dm[j] >> 16);                                                       \
     }                                                                                              \
     lo = _mm512_sub_epi64(lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(back)));                \
     hi = _mm512_sub_epi64(hi, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(back, 1)));          \

@@ -380,11 +380,11 @@ uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
                              int64_t *total, int64_t *mx, struct fp16_hard *hard);
 /* Kernels [0, kn) (kn <= LANES, the rest zeros) of depth values from raw
- * on in the block's layout, from its arrays' starts on, and small[i] for
+ * on in the block's layout, from its arrays' starts on, with small[i] for
  * each value i (the rest of the small weights' lists is the caller's);
  * AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
-                          const struct cmac_fp16_fma_block *k, uint32_t *small);
+                          const struct cmac_fp16_fma_block *k);
 /* The data rows' m, h and key (struct fp16_decoded; a missing row may
  * repeat another) side by side for the FMA cells (struct
  * cmac_fp16_fma_rows: h4, d4, key4, with room for n rounded up to 16
@@ -402,7 +402,8 @@ uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total);
 /* fp16 values decoded for the MAC cells (cmac_fp16.c): m the signed
  * mantissa aligned by the exponent's low two bits (0 for a zero), h 4 x
  * (exponent >> 2) (-128 for a zero); for the AVX-512 cells m32 = m << 16
- * and key = 16 x (sign << 8 | low byte of |m|). */
+ * (not stored when NULL: the FMA cells do without) and key = 16 x (sign <<
+ * 8 | low byte of |m|). */
 struct fp16_decoded {
     int16_t *m;
     int8_t *h;

@@ -4,6 +4,7 @@
 
 #include "bench.h"
 #include "cmd.h"
+#include "config.h"
 
 double bench_seconds(void)
 {
@@ -20,6 +21,22 @@ static void quiet(void *ctx, enum dbg_out_kind kind, const char *text)
 }
 
 const struct dbg_sink bench_quiet_sink = {quiet, NULL};
+
+struct dbg *bench_open_net(const char *part, const char *path, const char *config,
+                           const char *input)
+{
+    struct dbg_options opt = {.batch = true};
+    opt.session.cfg = config ? dla_config_find(config) : NULL;
+    opt.session.input.image = input; /* the runtime converts it as --image does */
+    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
+    char err[512];
+    if (d && !dbg_open(d, path, err, sizeof err)) {
+        printf("%s: %s: %s\n", part, path, err);
+        dbg_destroy(d);
+        return NULL;
+    }
+    return d;
+}
 
 /* bench [conv|trace|units|nets|debug|calibration]: every part, or the ones named (nets needs
  * conv's sgemm figure and runs it too). */

@@ -9,6 +9,13 @@ double bench_seconds(void);
 /* A debugger output sink that drops everything. */
 extern const struct dbg_sink bench_quiet_sink;
 
+struct dbg;
+/* A batch debugger on the file at path with the bench's plugins, on the
+ * named configuration and input image (a PGM) when not NULL; NULL on
+ * failure, said on a line that starts with `part`. */
+struct dbg *bench_open_net(const char *part, const char *path, const char *config,
+                           const char *input);
+
 /* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
  * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
 double bench_conv(void);

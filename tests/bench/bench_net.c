@@ -63,22 +63,6 @@ static long rss_peak_kb(void)
     return kb;
 }
 
-/* A debugger context on path with the bench's plugins; NULL on failure. */
-static struct dbg *open_net(const char *path, const char *config, const char *input)
-{
-    struct dbg_options opt = {.batch = true};
-    opt.session.cfg = config ? dla_config_find(config) : NULL;
-    opt.session.input.image = input; /* a PGM: the runtime converts it as --image does */
-    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
-    char err[512];
-    if (d && !dbg_open(d, path, err, sizeof err)) {
-        printf("net: %s: %s\n", path, err);
-        dbg_destroy(d);
-        return NULL;
-    }
-    return d;
-}
-
 static void count_macs(struct dla *dla, struct net_figures *f)
 {
     f->layers = dla_layer_count(dla);
@@ -98,7 +82,7 @@ static void child_run(int fd, const char *path, const char *config, const char *
     input = input && *input ? input : NULL;
     struct net_figures f = {0};
     f.rss_before_kb = (unsigned long long)rss_now_kb();
-    struct dbg *d = open_net(path, config, input);
+    struct dbg *d = bench_open_net("net", path, config, input);
     if (d) {
         double t0 = bench_seconds();
         dbg_exec(d, "run", &bench_quiet_sink);
@@ -312,7 +296,7 @@ static void bench_back(struct dbg *d, const char *label)
 static void bench_debugger(char **paths, size_t n, const char *config)
 {
     for (size_t i = 0; i < n; i++) {
-        struct dbg *d = open_net(paths[i], config, NULL);
+        struct dbg *d = bench_open_net("net", paths[i], config, NULL);
         if (!d)
             continue;
         dbg_exec(d, "run", &bench_quiet_sink);

@@ -51,20 +51,6 @@ static bool write_net(enum unit_kind u, uint8_t prec, char *path)
     return ok;
 }
 
-/* A debugger on the network at path; NULL (said why) on failure. */
-static struct dbg *open_net(const char *path)
-{
-    struct dbg_options opt = {.batch = true};
-    struct dbg *d = dbg_create(&opt, &bench_quiet_sink);
-    char err[512];
-    if (d && !dbg_open(d, path, err, sizeof err)) {
-        printf("units: %s\n", err);
-        dbg_destroy(d);
-        return NULL;
-    }
-    return d;
-}
-
 /* Wall time of one "run" to the end from the start, in seconds; < 0 on failure. */
 static double time_run(struct dbg *d)
 {
@@ -115,7 +101,7 @@ void bench_units(void)
             if (!written[p])
                 printf("units: cannot write the %s network\n", unit_names[u]);
             else
-                d[p] = open_net(paths[p]);
+                d[p] = bench_open_net("units", paths[p], NULL, NULL);
         }
         time_pair(d, best);
         for (int p = 0; p < 2; p++) {

@@ -382,10 +382,11 @@ static void check_fma_layout(const int16_t *raw, size_t depth, size_t kn)
     size_t n = L * depth;
     struct cmac_fp16_fma_block k = {.w = malloc(n * sizeof(double)), .h = malloc(n),
                                     .idx = malloc(n), .bit = malloc(n),
-                                    .m = malloc(n * sizeof(int16_t))};
-    uint32_t *small = malloc(depth * sizeof *small);
+                                    .m = malloc(n * sizeof(int16_t)),
+                                    .small = malloc(depth * sizeof(uint32_t))};
+    uint32_t *small = k.small;
     assert_non_null(k.w && k.h && k.idx && k.bit && k.m && small);
-    cmac_fp16_fma_layout(raw, depth, kn, &k, small);
+    cmac_fp16_fma_layout(raw, depth, kn, &k);
     for (size_t i = 0; i < depth; i++)
         for (size_t l = 0; l < L; l++) {
             int32_t m = 0, h = -128;
