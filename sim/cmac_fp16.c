@@ -1086,7 +1086,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         step = kernels_per_pass(ops, WIDE_LANES, sizeof(int32_t) + sizeof(int8_t));
         wide_alloc(ops, step, &j.wide);
     }
-    if (fast && !j.wide.mk && !j.fma.w) { /* the per-kernel cells' operands, all kernels at once */
+    if (fast && !j.wide.mk && !j.fma.w) { /* the per-kernel cells' operands, every kernel of ops */
         size_t n = (size_t)ops->kernels * ops->depth;
         step = ops->kernels;
         j.w.m = malloc(n * sizeof *j.w.m + 1);

@@ -5,6 +5,8 @@
  * than their weight load, after the data fetch, Winograd 2.25 times faster;
  * see share/timing-model.md, "Convolution core". */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "conv.h"
 
@@ -110,37 +112,126 @@ static void account_compute(struct dla *d, struct dla_exec *x, const struct conv
     exec_counter(x, "CSC.atomic_ops", atomic_ops);
 }
 
-static bool load_weights(struct dla *d, struct dla_exec *x, const struct conv_params *p,
-                         const struct conv_cbuf_plan *plan, int32_t layer,
-                         struct conv_operands *ops)
+/* Weight values CSC holds as MAC operands at once.  The operands take two
+ * bytes a weight and the MAC cells' layouts a few more, so a layer holding
+ * all its kernels at once would need several times its weight set beside
+ * the weights in simulated memory (an AlexNet fc6 layer's 75 MB of fp16
+ * weights, some 300 MB more).  Passes of whole kernel groups compute the
+ * same outputs, since each output channel is its own kernel's dot products.
+ * A pass holds as many weights as the layer has data operands (at least
+ * WEIGHT_PASS_MIN_VALUES): the scratch stays within twice what the layer
+ * needs anyway, and a pass, which re-reads the data operands, makes at
+ * least as many kernels' worth of MACs per value re-read as there are
+ * output positions. */
+#define WEIGHT_PASS_MIN_VALUES (64u << 10)
+
+static size_t forced_pass_values; /* 0: the rule above */
+
+void conv_set_weight_pass_values(size_t values)
+{
+    forced_pass_values = values;
+}
+
+static uint32_t kernels_per_pass(const struct conv_params *p, const struct conv_operands *ops)
+{
+    size_t values = (size_t)ops->rows * ops->depth;
+    values = values > WEIGHT_PASS_MIN_VALUES ? values : WEIGHT_PASS_MIN_VALUES;
+    if (forced_pass_values)
+        values = forced_pass_values;
+    size_t group_values = (size_t)p->kernel_group * ops->depth;
+    size_t groups = group_values ? values / group_values : 1;
+    size_t all = ((size_t)p->kernels + p->kernel_group - 1) / p->kernel_group;
+    groups = groups < 1 ? 1 : groups > all ? all : groups;
+    return (uint32_t)(groups * p->kernel_group);
+}
+
+/* The pass of kernels [k_first, k_first + kernels): every CSC kernel row of
+ * the layer, or the part of them that fits one pass. */
+struct weight_pass {
+    const struct conv_params *p;
+    struct conv_operands *ops;
+    struct dla_cube *out; /* the layer's CACC cube; NULL when nothing is computed */
+    struct cacc_stats *st;
+    uint32_t per_pass; /* kernels */
+};
+
+/* The pass's kernels into the layer's cube: a cube of their own channels
+ * (a view of the layer's when there is one batch), copied across after. */
+static bool compute_pass(struct weight_pass *w)
+{
+    const struct conv_params *p = w->p;
+    struct conv_operands *ops = w->ops;
+    struct dla_cube *out = w->out;
+    if (!out || ops->k_first >= out->c)
+        return true; /* CACC delivers its output channels only */
+    uint32_t kn = out->c - ops->k_first < ops->kernels ? out->c - ops->k_first : ops->kernels;
+    size_t plane = (size_t)out->w * out->h;
+    struct dla_cube part = {out->w, out->h, kn, out->n, out->kind, out->v + ops->k_first * plane};
+    if (out->n > 1 && !cube_alloc(&part, out->w, out->h, kn, out->n, (enum dla_cube_kind)out->kind))
+        return false;
+    if (p->prec == CONV_FP16)
+        cmac_cacc_fp16(p, ops, &part, w->st);
+    else
+        cmac_cacc_int(p, ops, &part, w->st);
+    if (out->n > 1) {
+        for (uint32_t b = 0; b < out->n; b++)
+            memcpy(out->v + cube_index(out, b, ops->k_first, 0, 0),
+                   part.v + cube_index(&part, b, 0, 0, 0), kn * plane * sizeof *out->v);
+        cube_free(&part);
+    }
+    return true;
+}
+
+/* Kernel group g's rows into the pass (starting the pass at its first
+ * group), and the pass computed once its last group is in. */
+static bool csc_group(struct dla *d, const struct conv_params *p,
+                      const struct conv_cbuf_plan *plan, const struct conv_wt_stream *ws,
+                      uint32_t g, struct csc_decomp *dec, struct weight_pass *w)
+{
+    struct conv_operands *ops = w->ops;
+    uint32_t k0 = g * p->kernel_group;
+    if (!ops->weight) { /* rows of the kernels of one pass, the padding zeros from here on */
+        uint32_t rows = p->kernels < w->per_pass ? p->kernels : w->per_pass;
+        ops->weight = calloc((size_t)rows * ops->depth, sizeof *ops->weight);
+        if (!ops->weight)
+            return false;
+    }
+    if (k0 % w->per_pass == 0) {
+        ops->k_first = k0;
+        ops->kernels = p->kernels - k0 < w->per_pass ? p->kernels - k0 : w->per_pass;
+    }
+    bool ok = p->image && p->y_extension ? csc_image_weight_group(d, p, ws, g, ops)
+                                         : csc_weight_group(d, p, plan, ws, g, dec, ops);
+    uint32_t end = k0 + p->kernel_group;
+    bool last = end >= p->kernels || end % w->per_pass == 0;
+    return ok && (!last || compute_pass(w));
+}
+
+/* CDMA fetches every kernel group into CBUF; CSC reads those of the
+ * layer's kernels into passes, and CMAC and CACC compute each pass. */
+static bool weights_and_compute(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+                                const struct conv_cbuf_plan *plan, int32_t layer,
+                                struct weight_pass *w)
 {
     struct conv_wt_stream ws;
     struct csc_decomp dec = {0};
     bool ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
     for (uint32_t g = 0; ok && g < ws.groups; g++)
         ok = cdma_weight_group(d, x, p, plan, layer, &ws, g) &&
-             (!conv_csc_uses_group(p, g) ||
-              (p->image && p->y_extension ? csc_image_weight_group(d, p, &ws, g, ops)
-                                          : csc_weight_group(d, p, plan, &ws, g, &dec, ops)));
+             (!conv_csc_uses_group(p, g) || csc_group(d, p, plan, &ws, g, &dec, w));
     cdma_weights_end(d, p, plan, layer, &ws);
     return ok;
 }
 
-static bool compute(struct dla *d, const struct conv_params *p, const struct conv_operands *ops,
-                    struct dla_cube *out, struct cacc_stats *st)
+static bool alloc_out(struct dla *d, const struct conv_params *p, struct dla_cube *out)
 {
     enum dla_cube_kind kind = p->prec == CONV_FP16 ? DLA_CUBE_FP32 : DLA_CUBE_INT;
-    if (!cube_alloc(out, p->out_w, p->out_h, p->out_k, p->batches, kind)) {
-        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CACC, 0, NULL,
-                 "cannot allocate the %ux%ux%u x%u CACC output", p->out_w, p->out_h, p->out_k,
-                 p->batches);
-        return false;
-    }
-    if (p->prec == CONV_FP16)
-        cmac_cacc_fp16(p, ops, out, st);
-    else
-        cmac_cacc_int(p, ops, out, st);
-    return true;
+    if (cube_alloc(out, p->out_w, p->out_h, p->out_k, p->batches, kind))
+        return true;
+    dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CACC, 0, NULL,
+             "cannot allocate the %ux%ux%u x%u CACC output", p->out_w, p->out_h, p->out_k,
+             p->batches);
+    return false;
 }
 
 int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out)
@@ -168,12 +259,16 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
         return ok ? 0 : -1;
     }
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
-              load_weights(d, x, &p, &plan, layer, &ops);
-    cdma_finish(d, &p, &plan);
+              (!out || alloc_out(d, &p, out));
     if (ok) {
-        account_compute(d, x, &p, ops.rows, ops.taps, ops.c);
-        ok = out ? compute(d, &p, &ops, out, &st) : true;
+        struct weight_pass w = {&p, &ops, out, &st, kernels_per_pass(&p, &ops)};
+        ok = weights_and_compute(d, x, &p, &plan, layer, &w);
     }
+    cdma_finish(d, &p, &plan);
+    if (ok)
+        account_compute(d, x, &p, ops.rows, ops.taps, ops.c);
+    else if (out)
+        cube_free(out);
     conv_operands_free(&ops);
     dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
     exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);

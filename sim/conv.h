@@ -193,7 +193,8 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
  * atomic_c values is one atomic operation's partial sum. */
 struct conv_operands {
     uint32_t rows;    /* output positions: out_w * out_h * batches */
-    uint32_t kernels; /* weight rows */
+    uint32_t kernels; /* weight rows: the kernels of one pass */
+    uint32_t k_first; /* the layer's kernel in weight row 0 */
     uint32_t depth;   /* values per row (padded to a multiple of 16) */
     uint32_t taps;    /* kernel positions r*s */
     uint32_t seg_len; /* values per atomic operation (atomic_c) */
@@ -202,13 +203,18 @@ struct conv_operands {
     int16_t *weight;  /* kernels x depth */
 };
 
+/* conv.c: CSC holds the weights of at most this many values at once, in
+ * passes of whole kernel groups (0: as many as the layer's data operands);
+ * tests force small passes. */
+void conv_set_weight_pass_values(size_t values);
+
 /* csc.c */
 /* Data operands from the CBUF data banks; allocates ops->data. */
 bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                       struct conv_operands *ops);
 /* Weight operands of kernel group g from the weight ring (decompressing
- * with the WMB bits when the weights are compressed); allocates ops->weight
- * on the first group. */
+ * with the WMB bits when the weights are compressed), into the rows of
+ * ops->weight from kernel ops->k_first on. */
 struct csc_decomp {
     uint64_t mask_bit; /* next WMB bit */
     uint64_t packed;   /* next element of the compressed stream */
@@ -227,12 +233,12 @@ struct cacc_stats {
     uint64_t saturated;
     uint64_t nan_out;
 };
-/* Integer modes: exact accumulation (48-bit saturating in hardware order when
- * it can matter), truncation and saturation into the cube. */
 /* conv_image.c: weights of an image layer with channel post-extension. */
 bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
                             const struct conv_wt_stream *ws, uint32_t g, struct conv_operands *ops);
 
+/* Integer modes: exact accumulation (48-bit saturating in hardware order when
+ * it can matter), truncation and saturation into the cube. */
 void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
                    struct dla_cube *out, struct cacc_stats *st);
 /* fp16 mode: the MAC cell's products and sums, CACC's fp accumulation

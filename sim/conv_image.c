@@ -274,11 +274,6 @@ bool csc_image_rows(struct dla *d, const struct conv_params *p, const struct con
 bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
                             const struct conv_wt_stream *ws, uint32_t g, struct conv_operands *ops)
 {
-    if (!ops->weight) {
-        ops->weight = calloc((size_t)ops->kernels * ops->depth, sizeof *ops->weight);
-        if (!ops->weight)
-            return false;
-    }
     const uint32_t lines = 1u << p->y_extension, kc = p->k_c;
     uint32_t k0 = g * p->kernel_group;
     uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
@@ -294,7 +289,7 @@ bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t u = 0; u < rows; u++)
                 for (uint32_t c = 0; c < kc; c++, i++)
-                    ops->weight[(size_t)(k0 + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
+                    ops->weight[(size_t)(k0 - ops->k_first + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
                         conv_element(b, i, p);
     }
     free(b);

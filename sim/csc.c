@@ -160,11 +160,6 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
                       const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
                       struct conv_operands *ops)
 {
-    if (!ops->weight) {
-        ops->weight = calloc((size_t)ops->kernels * ops->depth, sizeof *ops->weight);
-        if (!ops->weight)
-            return false;
-    }
     const uint32_t taps = ops->taps, c = ops->c;
     uint32_t k0 = g * p->kernel_group;
     uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
@@ -183,7 +178,8 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
         uint32_t nj = c - c0 < p->atomic_c ? c - c0 : p->atomic_c;
         for (uint32_t t = 0; t < taps; t++)
             for (uint32_t k = 0; k < n; k++) {
-                int16_t *dst = ops->weight + (size_t)(k0 + k) * ops->depth + (size_t)taps * c0 +
+                int16_t *dst = ops->weight + (size_t)(k0 - ops->k_first + k) * ops->depth +
+                               (size_t)taps * c0 +
                                (size_t)t * nj;
                 for (uint32_t ci = 0; ci < nj; ci++)
                     dst[ci] = stream_element(d, p, plan, group, i++, dec);

@@ -343,6 +343,39 @@ static void test_weight_streaming(void **state)
     check_spec(&s, 0); /* 8 kernels x 2x2x64 = 2 KiB per group */
 }
 
+/* CSC computes a layer in passes of whole kernel groups when its weights
+ * are many; forced to one group a pass, every output and the saturation
+ * count stay the reference's: a kernel count that ends in a partial group,
+ * two batches (each pass copied into the cube), compressed weights, and a
+ * weight ring smaller than the weights. */
+static void test_weight_passes(void **state)
+{
+    (void)state;
+    conv_set_weight_pass_values(1);
+    struct spec s = base("nv_small", 0);
+    s.k = 37; /* 4 groups of 8 and 5 kernels */
+    check_spec(&s, 0);
+    s = base("nv_full", 1);
+    s.k = 40;
+    s.batches = 2;
+    check_spec(&s, 0);
+    s = base("nv_full", 0);
+    s.k = 70;
+    s.compressed = true;
+    check_spec(&s, 3);
+    s = base("nv_small", 0);
+    s.c = 64;
+    s.k = 32;
+    s.weight_banks = 1;
+    s.kw = s.kh = 2;
+    check_spec(&s, 0);
+    s = base("nv_full", 1);
+    s.k = 24;
+    s.clip = 6;
+    check_spec(&s, 0); /* int16 with truncation in passes of 16 and 8 */
+    conv_set_weight_pass_values(0);
+}
+
 /* ---------------------------------------------------------------- bad input */
 
 static void test_bank_overflow_is_a_diagnostic(void **state)
@@ -635,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_compressed_weights),
         cmocka_unit_test(test_every_configuration),
         cmocka_unit_test(test_weight_streaming),
+        cmocka_unit_test(test_weight_passes),
         cmocka_unit_test(test_bank_overflow_is_a_diagnostic),
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_absent_precision),

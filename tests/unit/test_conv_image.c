@@ -354,6 +354,10 @@ static void test_post_extension(void **state)
     s.prec = 1; /* to int16 */
     s.cdma_pad = 0x8001;
     run_image(&s);
+    s.k = 40; /* kernel groups of 16, 16 and 8, each a pass of its own */
+    conv_set_weight_pass_values(1);
+    run_image(&s);
+    conv_set_weight_pass_values(0);
 }
 
 static void test_image_small_config(void **state)
