@@ -132,15 +132,15 @@ void conv_set_weight_pass_values(size_t values)
     forced_pass_values = values;
 }
 
-static uint32_t kernels_per_pass(const struct conv_params *p, const struct conv_operands *ops)
+uint32_t conv_kernels_per_pass(const struct conv_params *p, uint64_t rows, uint32_t depth)
 {
-    size_t values = (size_t)ops->rows * ops->depth;
+    uint64_t values = rows * depth;
     values = values > WEIGHT_PASS_MIN_VALUES ? values : WEIGHT_PASS_MIN_VALUES;
     if (forced_pass_values)
         values = forced_pass_values;
-    size_t group_values = (size_t)p->kernel_group * ops->depth;
-    size_t groups = group_values ? values / group_values : 1;
-    size_t all = ((size_t)p->kernels + p->kernel_group - 1) / p->kernel_group;
+    uint64_t group_values = (uint64_t)p->kernel_group * depth;
+    uint64_t groups = group_values ? values / group_values : 1;
+    uint64_t all = ((uint64_t)p->kernels + p->kernel_group - 1) / p->kernel_group;
     groups = groups < 1 ? 1 : groups > all ? all : groups;
     return (uint32_t)(groups * p->kernel_group);
 }
@@ -261,7 +261,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
               (!out || alloc_out(d, &p, out));
     if (ok) {
-        struct weight_pass w = {&p, &ops, out, &st, kernels_per_pass(&p, &ops)};
+        struct weight_pass w = {&p, &ops, out, &st, conv_kernels_per_pass(&p, ops.rows, ops.depth)};
         ok = weights_and_compute(d, x, &p, &plan, layer, &w);
     }
     cdma_finish(d, &p, &plan);

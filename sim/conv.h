@@ -203,9 +203,12 @@ struct conv_operands {
     int16_t *weight;  /* kernels x depth */
 };
 
-/* conv.c: CSC holds the weights of at most this many values at once, in
- * passes of whole kernel groups (0: as many as the layer's data operands);
- * tests force small passes. */
+/* conv.c: CSC hands CMAC a layer's weights in passes of whole kernel
+ * groups: the kernels of a pass for data operands of rows x depth values and
+ * weight rows of depth values.  conv_set_weight_pass_values caps a pass at
+ * that many weight values (0: as many as the data operands); tests force
+ * small passes with it. */
+uint32_t conv_kernels_per_pass(const struct conv_params *p, uint64_t rows, uint32_t depth);
 void conv_set_weight_pass_values(size_t values);
 
 /* csc.c */

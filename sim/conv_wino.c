@@ -222,10 +222,11 @@ static int16_t *wino_data(struct dla *d, const struct conv_params *p, const stru
 }
 
 /* Pre-transformed weights of kernel group g: stream [4-channel block][kernel]
- * [position][channel] -> wt[k][position][channel]. */
+ * [position][channel] -> wt[k - k_first][position][channel]. */
 static bool wino_weight_group(struct dla *d, const struct conv_params *p,
                               const struct conv_cbuf_plan *plan, const struct conv_wt_stream *ws,
-                              uint32_t grp, uint32_t c, struct csc_decomp *dec, int16_t *wt)
+                              uint32_t grp, uint32_t c, uint32_t k_first, struct csc_decomp *dec,
+                              int16_t *wt)
 {
     uint32_t k0 = grp * p->kernel_group;
     uint32_t n = p->kernels - k0 < p->kernel_group ? p->kernels - k0 : p->kernel_group;
@@ -241,7 +242,7 @@ static bool wino_weight_group(struct dla *d, const struct conv_params *p,
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t pos = 0; pos < TILE; pos++)
                 for (uint32_t ch = c0; ch < c0 + 4; ch++, i++)
-                    wt[((size_t)(k0 + k) * TILE + pos) * c + ch] =
+                    wt[((size_t)(k0 - k_first + k) * TILE + pos) * c + ch] =
                         p->compressed ? csc_decompress_next(d, p, plan, dec)
                                       : conv_element(b, i, p);
     free(b);
@@ -314,6 +315,7 @@ static void wino_cell_fp16(uint32_t c, const int16_t *a, const int16_t *w, int32
 struct wino_job {
     const struct conv_params *p;
     uint32_t c;
+    uint32_t k_first, k_end; /* the pass's kernels, row 0 of wt the first */
     const int16_t *tiles, *wt;
     struct dla_cube *out;
     struct cacc_stats st[DLA_MAX_THREADS];
@@ -325,8 +327,9 @@ static void wino_worker(void *ctx, unsigned worker, unsigned workers)
     const struct conv_params *p = j->p;
     const uint32_t bw = p->out_w / 2, bh = p->out_h / 2, c = j->c;
     for (uint32_t blk = worker; blk < bw * bh; blk += workers)
-        for (uint32_t k = 0; k < p->kernels && k < j->out->c; k++) { /* CACC's channels only */
-            const int16_t *a = j->tiles + (size_t)blk * TILE * c, *w = j->wt + (size_t)k * TILE * c;
+        for (uint32_t k = j->k_first; k < j->k_end && k < j->out->c; k++) { /* CACC's channels */
+            const int16_t *a = j->tiles + (size_t)blk * TILE * c;
+            const int16_t *w = j->wt + (size_t)(k - j->k_first) * TILE * c;
             int32_t res[4];
             if (p->prec == CONV_FP16)
                 wino_cell_fp16(c, a, w, res, &j->st[worker]);
@@ -339,9 +342,11 @@ static void wino_worker(void *ctx, unsigned worker, unsigned workers)
 }
 
 static void wino_compute(const struct conv_params *p, uint32_t c, const int16_t *tiles,
-                         const int16_t *wt, struct dla_cube *out, struct cacc_stats *st)
+                         const int16_t *wt, uint32_t k_first, uint32_t k_end,
+                         struct dla_cube *out, struct cacc_stats *st)
 {
-    struct wino_job j = {.p = p, .c = c, .tiles = tiles, .wt = wt, .out = out};
+    struct wino_job j = {
+        .p = p, .c = c, .k_first = k_first, .k_end = k_end, .tiles = tiles, .wt = wt, .out = out};
     unsigned blocks = (p->out_w / 2) * (p->out_h / 2), workers = dla_threads();
     dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), wino_worker, &j);
     for (unsigned t = 0; t < DLA_MAX_THREADS; t++) {
@@ -379,27 +384,38 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
     struct cbuf_region dr = conv_data_region(p);
     cbuf_publish(d, &dr, CBUF_DATA, need * d->cfg->cbuf_entry_bytes, layer);
     int16_t *tiles = wino_data(d, p, &g, plan);
-    int16_t *wt = calloc((size_t)p->kernels * TILE * g.ext_c, sizeof *wt);
+    /* the weights in passes of kernel groups, as a direct convolution's
+     * (conv.c): one pass's pre-transformed kernels held at a time */
+    uint32_t blocks = (p->out_w / 2) * (p->out_h / 2), depth = TILE * g.ext_c;
+    uint32_t per_pass = conv_kernels_per_pass(p, blocks, depth);
+    uint32_t rows = p->kernels < per_pass ? p->kernels : per_pass;
+    int16_t *wt = calloc((size_t)(rows ? rows : 1) * depth, sizeof *wt);
     bool ok = tiles && wt;
+    if (!ok)
+        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
+                 "out of host memory for the Winograd operands");
+    bool fp16 = p->prec == CONV_FP16;
+    if (ok && out)
+        ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT);
     if (ok) {
         struct conv_wt_stream ws;
         struct csc_decomp dec = {0};
         ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
-        for (uint32_t grp = 0; ok && grp < ws.groups; grp++)
-            ok = cdma_weight_group(d, x, p, plan, layer, &ws, grp) &&
-                 (!conv_csc_uses_group(p, grp) ||
-                  wino_weight_group(d, p, plan, &ws, grp, g.ext_c, &dec, wt));
+        for (uint32_t grp = 0; ok && grp < ws.groups; grp++) {
+            ok = cdma_weight_group(d, x, p, plan, layer, &ws, grp);
+            if (!ok || !conv_csc_uses_group(p, grp))
+                continue;
+            uint32_t k0 = grp * p->kernel_group, k_first = k0 - k0 % per_pass;
+            uint32_t end = k0 + p->kernel_group;
+            ok = wino_weight_group(d, p, plan, &ws, grp, g.ext_c, k_first, &dec, wt);
+            if (ok && out && (end >= p->kernels || end % per_pass == 0))
+                wino_compute(p, g.ext_c, tiles, wt, k_first, end < p->kernels ? end : p->kernels,
+                             out, st);
+        }
         cdma_weights_end(d, p, plan, layer, &ws);
-    } else {
-        dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
-                 "out of host memory for the Winograd operands");
     }
-    if (ok && out) {
-        bool fp16 = p->prec == CONV_FP16;
-        ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT);
-        if (ok)
-            wino_compute(p, g.ext_c, tiles, wt, out, st);
-    }
+    if (!ok && out)
+        cube_free(out);
     free(tiles);
     free(wt);
     return ok;

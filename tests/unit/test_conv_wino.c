@@ -329,9 +329,8 @@ static void check_tiles(const char *name, const struct wrun *r)
 }
 
 /* Compressed pre-transformed weights (every third weight dropped). */
-static void test_compressed(void **state)
+static void check_compressed(const char *name)
 {
-    (void)state;
     struct wspec s = {.prec = 1,
                       .w = 8,
                       .h = 8,
@@ -345,7 +344,7 @@ static void test_compressed(void **state)
                       .range = 500,
                       .compressed = true};
     struct wrun r;
-    wrun_start(&r, "compressed", &s);
+    wrun_start(&r, name, &s);
     /* the stream order was [group][4 channels][kernel][position][channel]:
      * rebuild which weights were dropped and check the tile arithmetic */
     unsigned kg = dla_cfg(r.d)->atomic_k / 2;
@@ -357,8 +356,32 @@ static void test_compressed(void **state)
                     for (uint32_t c = c0; c < c0 + 4; c++, i++)
                         if (i % 3 == 0)
                             r.L.wt4[((size_t)k * r.L.ext_c + c) * 16 + pos] = 0;
-    check_tiles("compressed", &r);
+    check_tiles(name, &r);
     wrun_finish(&r);
+}
+
+static void test_compressed(void **state)
+{
+    (void)state;
+    check_compressed("compressed");
+}
+
+/* Forced to one kernel group a pass, a Winograd layer's outputs stay the
+ * direct convolution's: kernel counts of two groups and more (with a
+ * partial last one) in each precision, and compressed weights. */
+static void test_weight_passes(void **state)
+{
+    (void)state;
+    static const struct wspec passes[] = {
+        {1, 8, 8, 32, 20, 1, 1, 1, 3, 3, 0, 0, 2, 3000, false},
+        {0, 12, 8, 32, 72, 1, 2, 1, 2, 3, 5, 0, 2, 31, false},
+        {2, 8, 12, 16, 37, 1, 1, 3, 3, 1, 0x3c00, 0, 0, 8, false},
+    };
+    conv_set_weight_pass_values(1);
+    for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+        check_direct_equivalent("passes", &passes[i]);
+    check_compressed("compressed passes");
+    conv_set_weight_pass_values(0);
 }
 
 /* PRA truncation and saturation: the tile arithmetic, written out. */
@@ -403,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_pra_truncation),
         cmocka_unit_test(test_winograd_absent_on_small),
         cmocka_unit_test(test_compressed),
+        cmocka_unit_test(test_weight_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
