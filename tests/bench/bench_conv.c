@@ -121,6 +121,11 @@ double bench_conv(void)
                prec == 2 ? "fp16" : prec ? "int16" : "int8", rate * 1e-9, t * 1e3,
                exact ? "bit-exact on samples" : "NOT EXACT", rate / (macs_blas / t_blas), threads,
                rate / (macs_blas / t_blas1));
+        if (prec == 2) {
+            double ratio = rate / (macs_blas / t_blas);
+            printf("target: fp16 convolution >= 0.25 x sgemm (%d threads), bit-exact: %.2f x %s\n",
+                   threads, ratio, ratio >= 0.25 && exact ? "PASS" : "FAIL");
+        }
     }
     return macs_blas / t_blas;
 }
