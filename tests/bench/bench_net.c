@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../unit/peak_rss.h"
 #include "bench.h"
 #include "checkpoint.h"
 #include "cmd.h"
@@ -48,21 +49,6 @@ static long rss_now_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* This process's peak RSS (VmHWM): the high-water mark of its own image,
- * where getrusage() of an exec'd child also counts the image it replaced. */
-static long rss_peak_kb(void)
-{
-    long kb = 0;
-    char line[256];
-    FILE *fp = fopen("/proc/self/status", "r");
-    while (fp && fgets(line, sizeof line, fp))
-        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-            break;
-    if (fp)
-        fclose(fp);
-    return kb;
-}
-
 static void count_macs(struct dla *dla, struct net_figures *f)
 {
     f->layers = dla_layer_count(dla);
@@ -89,7 +75,7 @@ static void child_run(int fd, const char *path, const char *config, const char *
         f.seconds = bench_seconds() - t0;
         f.ok = session_finished(d->session);
         count_macs(session_dla(d->session), &f);
-        f.rss_peak_kb = (unsigned long long)rss_peak_kb();
+        f.rss_peak_kb = (unsigned long long)peak_rss_kb();
         f.rss_end_kb = (unsigned long long)rss_now_kb();
         f.checkpoint_bytes = cps_bytes(d->cps);
         f.checkpoints_stored = cps_stored(d->cps);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "conv_harness.h"
+#include "peak_rss.h"
 
 static uint32_t dot(const uint16_t *d, const uint16_t *w, uint32_t n, uint32_t seg)
 {
@@ -255,29 +256,6 @@ static void test_weight_passes_bit_identical(void **state)
     }
 }
 
-static long peak_rss_kb(void)
-{
-    long kb = -1;
-    char line[256];
-    FILE *fp = fopen("/proc/self/status", "r");
-    while (fp && fgets(line, sizeof line, fp))
-        if (sscanf(line, "VmHWM: %ld", &kb) == 1)
-            break;
-    if (fp)
-        fclose(fp);
-    return kb;
-}
-
-/* Linux resets the peak RSS to the current RSS on "5" to clear_refs. */
-static bool reset_peak_rss(void)
-{
-    FILE *fp = fopen("/proc/self/clear_refs", "w");
-    bool ok = fp && fputs("5", fp) >= 0;
-    if (fp)
-        ok = fclose(fp) == 0 && ok;
-    return ok;
-}
-
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -303,7 +281,7 @@ static void test_weight_passes_bound_memory(void **state)
     struct layer_data ld = {0};
     prepare(d, &s, &ld);
     struct dla_cube out;
-    if (!reset_peak_rss())
+    if (!peak_rss_reset())
         skip(); /* no /proc/self/clear_refs (Linux before 4.0, or no procfs) */
     long before = peak_rss_kb();
     assert_int_equal(run_conv(d, &out), 0);
