@@ -974,9 +974,10 @@ static void prepare_fma_block(struct fp16_job *j, size_t k0, size_t kn, const in
     small_weights(j->ops, &k);
 }
 
-/* Kernel block b (WIDE_LANES kernels from b * WIDE_LANES on) decoded, its
- * NaN flags set: straight into j->wide's interleaved layout for the
- * AVX-512 cells (padding kernels are zeros), else into j->w. */
+/* Kernel block b (block_lanes kernels from b * block_lanes on) decoded,
+ * its NaN flags set: straight into the FMA cells' layout or j->wide's
+ * interleaved one for the AVX-512 cells (padding kernels are zeros), else
+ * into j->w. */
 static void prepare_block(struct fp16_job *j, size_t b)
 {
     const struct conv_operands *ops = j->ops;

@@ -122,7 +122,9 @@ static void account_compute(struct dla *d, struct dla_exec *x, const struct conv
  * WEIGHT_PASS_MIN_VALUES): the scratch stays within twice what the layer
  * needs anyway, and a pass, which re-reads the data operands, makes at
  * least as many kernels' worth of MACs per value re-read as there are
- * output positions. */
+ * output positions.  The fp16 cells split a pass further so that their
+ * kernel layouts stay within 4 MB (cmac_fp16.c), which bounds a layer of
+ * many output rows, whose passes here are large. */
 #define WEIGHT_PASS_MIN_VALUES (64u << 10)
 
 static size_t forced_pass_values; /* 0: the rule above */
@@ -184,10 +186,11 @@ static bool compute_pass(struct weight_pass *w)
 
 /* Kernel group g's rows into the pass (starting the pass at its first
  * group), and the pass computed once its last group is in. */
-static bool csc_group(struct dla *d, const struct conv_params *p,
-                      const struct conv_cbuf_plan *plan, const struct conv_wt_stream *ws,
-                      uint32_t g, struct csc_decomp *dec, struct weight_pass *w)
+static bool csc_group(struct dla *d, const struct conv_cbuf_plan *plan,
+                      const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
+                      struct weight_pass *w)
 {
+    const struct conv_params *p = w->p;
     struct conv_operands *ops = w->ops;
     uint32_t k0 = g * p->kernel_group;
     if (!ops->weight) { /* rows of the kernels of one pass, the padding zeros from here on */
@@ -202,23 +205,22 @@ static bool csc_group(struct dla *d, const struct conv_params *p,
     }
     bool ok = p->image && p->y_extension ? csc_image_weight_group(d, p, ws, g, ops)
                                          : csc_weight_group(d, p, plan, ws, g, dec, ops);
-    uint32_t end = k0 + p->kernel_group;
-    bool last = end >= p->kernels || end % w->per_pass == 0;
-    return ok && (!last || compute_pass(w));
+    return ok && (!conv_group_ends_pass(p, g, w->per_pass) || compute_pass(w));
 }
 
 /* CDMA fetches every kernel group into CBUF; CSC reads those of the
  * layer's kernels into passes, and CMAC and CACC compute each pass. */
-static bool weights_and_compute(struct dla *d, struct dla_exec *x, const struct conv_params *p,
+static bool weights_and_compute(struct dla *d, struct dla_exec *x,
                                 const struct conv_cbuf_plan *plan, int32_t layer,
                                 struct weight_pass *w)
 {
+    const struct conv_params *p = w->p;
     struct conv_wt_stream ws;
     struct csc_decomp dec = {0};
     bool ok = cdma_weights_begin(d, x, p, plan, layer, &ws);
     for (uint32_t g = 0; ok && g < ws.groups; g++)
         ok = cdma_weight_group(d, x, p, plan, layer, &ws, g) &&
-             (!conv_csc_uses_group(p, g) || csc_group(d, p, plan, &ws, g, &dec, w));
+             (!conv_csc_uses_group(p, g) || csc_group(d, plan, &ws, g, &dec, w));
     cdma_weights_end(d, p, plan, layer, &ws);
     return ok;
 }
@@ -262,7 +264,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
               (!out || alloc_out(d, &p, out));
     if (ok) {
         struct weight_pass w = {&p, &ops, out, &st, conv_kernels_per_pass(&p, ops.rows, ops.depth)};
-        ok = weights_and_compute(d, x, &p, &plan, layer, &w);
+        ok = weights_and_compute(d, x, &plan, layer, &w);
     }
     cdma_finish(d, &p, &plan);
     if (ok)

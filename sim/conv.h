@@ -210,6 +210,13 @@ struct conv_operands {
  * small passes with it. */
 uint32_t conv_kernels_per_pass(const struct conv_params *p, uint64_t rows, uint32_t depth);
 void conv_set_weight_pass_values(size_t values);
+/* Whether kernel group g is the last of its pass of per_pass kernels (the
+ * layer's last group always is): the pass is computed once it is in. */
+static inline bool conv_group_ends_pass(const struct conv_params *p, uint32_t g, uint32_t per_pass)
+{
+    uint64_t end = ((uint64_t)g + 1) * p->kernel_group;
+    return end >= p->kernels || end % per_pass == 0;
+}
 
 /* csc.c */
 /* Data operands from the CBUF data banks; allocates ops->data. */

@@ -406,11 +406,10 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
             if (!ok || !conv_csc_uses_group(p, grp))
                 continue;
             uint32_t k0 = grp * p->kernel_group, k_first = k0 - k0 % per_pass;
-            uint32_t end = k0 + p->kernel_group;
+            uint32_t end = k0 + p->kernel_group < p->kernels ? k0 + p->kernel_group : p->kernels;
             ok = wino_weight_group(d, p, plan, &ws, grp, g.ext_c, k_first, &dec, wt);
-            if (ok && out && (end >= p->kernels || end % per_pass == 0))
-                wino_compute(p, g.ext_c, tiles, wt, k_first, end < p->kernels ? end : p->kernels,
-                             out, st);
+            if (ok && out && conv_group_ends_pass(p, grp, per_pass))
+                wino_compute(p, g.ext_c, tiles, wt, k_first, end, out, st);
         }
         cdma_weights_end(d, p, plan, layer, &ws);
     }

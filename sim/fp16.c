@@ -1,12 +1,5 @@
 #include "fp16.h"
 
-/* Round the truncated half up?  rem is what was cut off, mid half a unit of
- * the last place, lsb_odd the parity of the truncated result. */
-static int rounds_up(uint32_t rem, uint32_t mid, uint32_t lsb_odd, int ties_away)
-{
-    return rem > mid || (rem == mid && (ties_away || lsb_odd));
-}
-
 /* binary32 -> binary16, round to nearest, ties to even (or away from zero).
  * NaNs keep their top payload bits and stay NaN (quiet bit forced). */
 static uint16_t from_f32_bits(uint32_t f, int ties_away)
@@ -31,7 +24,7 @@ static uint16_t from_f32_bits(uint32_t f, int ties_away)
         uint32_t half = sig >> shift;
         uint32_t rem = sig & ((1u << shift) - 1u);
         uint32_t mid = 1u << (shift - 1);
-        if (rounds_up(rem, mid, half & 1u, ties_away))
+        if (fp16_rounds_up(rem, mid, half & 1u, ties_away))
             half++;
         return (uint16_t)(sign | half);
     }

@@ -28,6 +28,13 @@ static inline uint32_t f32_bits(float f)
     return u;
 }
 
+/* Round a truncated half up?  rem is what was cut off, mid half a unit of
+ * the last place, lsb_odd the parity of the truncated result. */
+static inline int fp16_rounds_up(uint32_t rem, uint32_t mid, uint32_t lsb_odd, int ties_away)
+{
+    return rem > mid || (rem == mid && (ties_away || lsb_odd));
+}
+
 /* binary32 bits f whose half is normal (exponent 113..142) as a half:
  * the exponent moves, the significand rounds to nearest, ties to even or
  * away from zero (a carry out of the significand bumps the exponent, to
@@ -35,7 +42,7 @@ static inline uint32_t f32_bits(float f)
 static inline uint16_t fp16_normal_from_f32_bits(uint32_t f, int ties_away)
 {
     uint32_t half = (((f >> 23) & 0xffu) - 112u) << 10 | ((f >> 13) & 0x3ffu), rem = f & 0x1fffu;
-    half += rem > 0x1000u || (rem == 0x1000u && (ties_away || (half & 1u)));
+    half += (uint32_t)fp16_rounds_up(rem, 0x1000u, half & 1u, ties_away);
     return (uint16_t)(((f >> 16) & 0x8000u) | half);
 }
 

@@ -688,6 +688,11 @@ static void test_fp16_layer_wide_operands(void **state)
     same_for_each_cell_kind(&s);
 }
 
+/* The layer's kernels handed to the cells at once (conv.c's passes over
+ * the weights would otherwise cut them into passes of their own first, and
+ * the cells' passes below would not be reached). */
+#define ONE_CONV_PASS ((size_t)1 << 30)
+
 /* Kernels too many for one pass of the AVX-512 cells (272 of 3 x 3 x 352
  * values, over the 4 MB a pass holds: the 16-kernel cells take 256 and
  * then 16, the FMA cells 64 at a time, the last pass 16 and 16 padding):
@@ -698,7 +703,9 @@ static void test_fp16_layer_kernel_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 3, 3, 352, 272);
     s.data_banks = 2;
     s.weight_banks = 14;
+    conv_set_weight_pass_values(ONE_CONV_PASS);
     compare_runs(&s, false, 1);
+    conv_set_weight_pass_values(0);
 }
 
 /* The FMA cells (a layer of 270 output rows: 67 blocks of four and one of
@@ -726,7 +733,9 @@ static void test_fp16_layer_fma_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 16, 16, 352, 272);
     s.data_banks = 8;
     s.weight_banks = 8;
+    conv_set_weight_pass_values(ONE_CONV_PASS);
     compare_runs(&s, true, 101);
+    conv_set_weight_pass_values(0);
 }
 
 static void test_int8_layer_threads(void **state)
