@@ -28,10 +28,12 @@
  * lane's byte, a test against the weight's bit selects the bit, and a byte
  * counter per kernel takes it off the cell's sum.  Products aligned by 12
  * bits or more keep the floor the FMA gave them and get the Booth array's
- * carry taken off: those of the block's smallest weights (settle_small)
- * and of a value with many (booth_carries, 32 in 16-bit lanes) at once,
- * the others queued for cmac_fp16_hard_carries; the few aligned by 20 or
- * more go on to the 32-bit array in cmac_fp16.c. */
+ * carry taken off: those aligned by 12 or 16 with the array in 16-bit
+ * lanes (booth_carries), 32 products at a time, the block's smallest
+ * weights' cell by cell (settle_small) and a value's others against all
+ * 32 kernels at once, counted by the byte counters (settle_value); the
+ * few aligned by 20 or more are queued for the 32-bit array in
+ * cmac_fp16.c. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -195,27 +197,20 @@ AVX512_FMA static inline __mmask32 aligned_12_or_16(__m512i s)
 
 /* Products of one data value (mantissa dm) with the kernels' km aligned by
  * 12 bits or more (lanes in more, s their alignments), the cell's slots
- * from base on: with many of them (a small data value's), those aligned by
- * 12 or 16 get their carries off total at once and the rest are queued;
- * with a few, all are queued. */
-AVX512_FMA static inline void settle_value(const int16_t *km, int16_t dm, __m256i s, __mmask32 more,
-                                           uint32_t base, int64_t *total, struct fp16_hard *hard)
+ * from base on: the Booth carries of those aligned by 12 or 16 counted in
+ * the row's byte counters (one array over all 32 lanes, even for one such
+ * product, measured as quick as queueing the few and branching on their
+ * number), the rest queued. */
+AVX512_FMA static inline __m256i settle_value(const int16_t *km, int16_t dm, __m256i s,
+                                              __mmask32 more, uint32_t base, __m256i carries,
+                                              struct fp16_hard *hard)
 {
-    if (__builtin_popcount(more) < 8) {
-        queue_hard(km, dm, s, more, base, hard);
-        return;
-    }
     __m512i s16 = _mm512_cvtepu8_epi16(s);
     __mmask32 near = aligned_12_or_16(s16) & more;
-    __mmask32 carry =
-        booth_carries(_mm512_set1_epi16(dm), _mm512_loadu_si512(km), s16) & near;
-    for (unsigned g = 0; g < G; g++) {
-        int64_t *t = total + base + 8 * g;
-        _mm512_storeu_si512(t, _mm512_mask_sub_epi64(_mm512_loadu_si512(t), (__mmask8)(carry >> (8 * g)),
-                                                     _mm512_loadu_si512(t), _mm512_set1_epi64(1)));
-    }
+    __mmask32 carry = booth_carries(_mm512_set1_epi16(dm), _mm512_loadu_si512(km), s16) & near;
     if (more & ~near)
         queue_hard(km, dm, s, more & ~near, base, hard);
+    return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
 }
 
 /* The cell's products of row r with the block's small weights that are
@@ -337,6 +332,21 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         later[nlater] = (uint8_t)t;
         nlater += more != 0;
     }
+    /* a value's products aligned by 12 or more: their carries join the
+     * byte counters (a lane counts at most one carry per value, 64 in all) */
+    for (uint32_t i = 0; i < nlater; i++) {
+        uint32_t j = live[later[i]];
+        __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
+        __mmask32 big = (__mmask32)~k->small[off + j];
+        for (unsigned r = 0; r < R; r++) {
+            __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(dh[R * j + r]));
+            __mmask32 more = _mm256_mask_cmplt_epu8_mask(big, h, top8[r]);
+            if (more)
+                carries[r] = settle_value(k->m + L * (off + j), rows->m[r][off + j],
+                                          _mm256_sub_epi8(top[r], h), more,
+                                          L * (R * cell + r), carries[r], hard);
+        }
+    }
     const __m512i low52 = _mm512_set1_epi64((1ll << 52) - 1), half = _mm512_set1_epi64(1ll << 51);
     for (unsigned r = 0; r < R; r++)
         for (unsigned g = 0; g < G; g++) {
@@ -349,18 +359,6 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         }
     for (unsigned r = 0; r < R; r++)
         settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
-    for (uint32_t i = 0; i < nlater; i++) {
-        uint32_t j = live[later[i]];
-        __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
-        __mmask32 big = (__mmask32)~k->small[off + j];
-        for (unsigned r = 0; r < R; r++) {
-            __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(dh[R * j + r]));
-            __mmask32 more = _mm256_mask_cmplt_epu8_mask(big, h, top8[r]);
-            if (more)
-                settle_value(k->m + L * (off + j), rows->m[r][off + j], _mm256_sub_epi8(top[r], h),
-                             more, L * (R * cell + r), total, hard);
-        }
-    }
 }
 
 AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,

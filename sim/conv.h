@@ -387,10 +387,10 @@ bool cmac_fp16_fma(void);
 /* The cells of the rows against one block from first on, as
  * cmac_fp16_cells16_avx512 but with cell c of row r, kernel l at slot
  * LANES * (ROWS * c + r) + l: total gets each cell's exact sum, except for
- * products aligned by 12 bits or more that could not be settled at once
- * (counted there as floor(P / 2^s) and queued for the Booth array,
- * cmac_fp16_hard_carries); stops when the queue lacks room for ROWS x LANES
- * x (the cell's values + 1). */
+ * products aligned by 20 bits or more (counted there as floor(P / 2^s) and
+ * queued for the Booth array: cmac_fp16_hard_carries settles any aligned
+ * by 12 or 16 the queue holds, the 32-bit array the rest); stops when the
+ * queue lacks room for ROWS x LANES x (the cell's values + 1). */
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,

@@ -738,6 +738,23 @@ static void test_fp16_layer_fma_passes(void **state)
     conv_set_weight_pass_values(0);
 }
 
+/* A first layer's cells of three channels, one per tap of a 7 x 7 kernel
+ * (72 output rows: the FMA cells' least is 64), on moderate values with
+ * subnormals and on every exponent. */
+static void test_fp16_layer_fma_narrow_cells(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 9, 8, 3, 37);
+    s.kw = s.kh = 7;
+    s.pl = s.pr = s.pt = s.pb = 3;
+    s.data_banks = 8;
+    s.weight_banks = 8;
+    compare_runs(&s, true, 3);
+    s.fp16_wide = true;
+    s.seed = 79;
+    compare_runs(&s, true, 3);
+}
+
 static void test_int8_layer_threads(void **state)
 {
     (void)state;
@@ -770,6 +787,7 @@ int main(void)
         cmocka_unit_test(test_fp16_layer_kernel_passes),
         cmocka_unit_test(test_fp16_layer_fma_cells),
         cmocka_unit_test(test_fp16_layer_fma_passes),
+        cmocka_unit_test(test_fp16_layer_fma_narrow_cells),
         cmocka_unit_test(test_int8_layer_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
