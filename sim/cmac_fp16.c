@@ -29,10 +29,10 @@
  * Operands are decoded once (a signed aligned mantissa and 4 x the
  * exponent's high part per element) instead of once per product, and
  * output positions are spread over dla_threads() workers.  With AVX-512
- * and VBMI (chosen at run time), layers whose atomic operations hold 16
- * channels or more run as double-precision FMAs that round down, four rows
- * against 32 kernels at a time (cmac_fp16_fma.c says why that is exact);
- * other layers, and hosts with AVX-512 but no VBMI, interleave the kernels
+ * and VBMI (chosen at run time), layers of FMA_MIN_ROWS output rows or
+ * more run as double-precision FMAs that round down, four rows against 32
+ * kernels at a time (cmac_fp16_fma.c says why that is exact); other
+ * layers, and hosts with AVX-512 but no VBMI, interleave the kernels
  * 16 at a time so that a cell is computed for 16 kernels in the vector
  * lanes, with no horizontal reductions (cmac_fp16_x86.c).  A data row or
  * kernel holding a NaN takes the reference path (the NaN rules depend on
@@ -354,6 +354,7 @@ static inline int64_t easy_sum(const int16_t *dm, const int8_t *dh, const int16_
 #define ACC_LANES 8u /* outputs (kernels of one row) accumulated side by side */
 _Static_assert(ACC_LANES == 8, "cmac_fp16_acc_cells_avx512 adds eight lanes");
 #define WIDE_LANES 16u /* kernels of cmac_fp16_cells16_avx512 */
+_Static_assert(WIDE_LANES <= CMAC_FP16_FMA_LANES, "cacc_results holds either cells' lanes");
 #define MASK40     ((1ull << 40) - 1)
 #define LOW39      ((1ull << 39) - 1)
 
@@ -640,6 +641,21 @@ static void store(struct fp16_job *j, unsigned worker, size_t base, uint32_t k, 
     j->nan_out[worker] += fp_is_nan(FP32, f);
 }
 
+/* CACC's fp32 results for `lanes` outputs side by side (a multiple of
+ * ACC_LANES, at most CMAC_FP16_FMA_LANES; cell c of lane l at c * stride +
+ * l) into res: the exact case, then the adds one by one for each eight
+ * lanes that need them (the AVX-512 cells' last step). */
+static void cacc_results(const int64_t *mx, const int64_t *total, uint32_t cells, uint32_t lanes,
+                         uint32_t stride, uint32_t *res)
+{
+    uint64_t acc[CMAC_FP16_FMA_LANES];
+    uint64_t exact = cmac_fp16_acc_exact_avx512(mx, total, cells, lanes, stride, acc);
+    for (uint32_t part = 0; part < lanes; part += ACC_LANES)
+        if (((exact >> part) & 0xffu) != 0xffu)
+            acc_chain8(mx + part, total + part, cells, stride, true, acc + part);
+    cmac_fp16_results_avx512(acc, lanes, res);
+}
+
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
  * the AVX-512 cells: the values the cells left over, then CACC's adds;
  * false when the hard queue could not grow. */
@@ -662,12 +678,7 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     run_hard(q);
     for (uint32_t k = 0; k < q->n; k++)
         total[q->cell[k]] += q->r[k];
-    uint64_t acc[WIDE_LANES];
-    uint64_t exact = cmac_fp16_acc_exact_avx512(mx, total, cells, WIDE_LANES, WIDE_LANES, acc);
-    for (uint32_t half = 0; half < WIDE_LANES; half += ACC_LANES)
-        if (((exact >> half) & 0xffu) != 0xffu)
-            acc_chain8(mx + half, total + half, cells, WIDE_LANES, true, acc + half);
-    cmac_fp16_results_avx512(acc, WIDE_LANES, res);
+    cacc_results(mx, total, cells, WIDE_LANES, WIDE_LANES, res);
     return true;
 }
 
@@ -737,16 +748,8 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         run_hard(q);
         add_hard_fma(q, total);
     }
-    for (uint32_t i = 0; i < rn; i++) {
-        uint64_t acc[L];
-        size_t row = (size_t)L * i;
-        uint64_t exact =
-            cmac_fp16_acc_exact_avx512(mx + row, total + row, cells, L, (size_t)R * L, acc);
-        for (uint32_t part = 0; part < L; part += ACC_LANES)
-            if (((exact >> part) & 0xffu) != 0xffu)
-                acc_chain8(mx + row + part, total + row + part, cells, R * L, true, acc + part);
-        cmac_fp16_results_avx512(acc, L, res + row);
-    }
+    for (uint32_t i = 0; i < rn; i++)
+        cacc_results(mx + L * i, total + L * i, cells, L, R * L, res + L * i);
     return true;
 }
 

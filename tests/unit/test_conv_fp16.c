@@ -228,7 +228,7 @@ static void run_in_passes(const struct spec *s, size_t pass_values, struct dla_c
 }
 
 /* Passes of one kernel group give the bits of the layer in one pass, on
- * every kind of MAC cell: the FMA cells (256 output positions and more),
+ * every kind of MAC cell: the FMA cells (64 output positions and more),
  * the 16-kernel cells and the per-kernel cells (a single position). */
 static void test_weight_passes_bit_identical(void **state)
 {
