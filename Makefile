@@ -129,9 +129,10 @@ deps-fuzz: deps
 # ---------------------------------------------------------------- build rules
 # V=1 shows full command lines
 Q := $(if $(V),,@)
-# The MAC kernels are the hot loop of the convolution model: let the compiler
-# vectorise them (portable flags only; no -march).
-$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o $(BUILD)/sim/cmac_fp16_fma.o: HOT_CFLAGS := -O3
+# The MAC kernels are the hot loop of the convolution model, and pooling's
+# row and column passes PDP's: let the compiler vectorise them (portable
+# flags only; no -march).
+$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o $(BUILD)/sim/cmac_fp16_fma.o $(BUILD)/sim/pdp_pool.o: HOT_CFLAGS := -O3
 
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)

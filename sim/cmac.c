@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "conv.h"
+#include "hot_clones.h"
 
 #define NARROW_CHUNK 65536u
 #define WIDE_CHUNK   256u
@@ -60,13 +61,9 @@ static inline void dot_1x1(const int16_t *restrict a, const int16_t *restrict w,
  * depth, in chunks of at most chunk values.  Compiled for the x86-64
  * baseline and for x86-64-v3 (AVX2) and v4 (AVX-512) where the compiler
  * supports it, chosen at run time: the same binary runs anywhere. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#endif
-static void
-block_pass(const int16_t *a, uint32_t depth, uint32_t rows_n, const int16_t *w, uint32_t kern_n,
-           uint32_t chunk, int64_t scale, int64_t *acc)
+DLA_HOT_CLONES static void block_pass(const int16_t *a, uint32_t depth, uint32_t rows_n,
+                                      const int16_t *w, uint32_t kern_n, uint32_t chunk,
+                                      int64_t scale, int64_t *acc)
 {
     uint32_t r4 = rows_n & ~3u, k4 = kern_n & ~3u;
     for (uint32_t r = 0; r < r4; r += 4)

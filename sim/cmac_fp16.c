@@ -44,6 +44,7 @@
 #include "conv.h"
 #include "fp16.h"
 #include "fpnum.h"
+#include "hot_clones.h"
 #include "threads.h"
 
 /* The decoded exponent part of a zero: never the largest, and the shift it
@@ -56,13 +57,6 @@ _Static_assert(ROW_BLOCK == CMAC_FP16_FMA_ROWS, "the FMA cells take a whole row 
 #define HARD_GROUP 16u /* hard products computed together */
 #define SIMD_MIN_CELL 16u /* channels from which the AVX-512 cell pays */
 #define FMA_MIN_ROWS  64u /* output rows from which the FMA cells pay */
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
-#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define HOT_CLONES
-#endif
 
 /* ---------------------------------------------------------------- operands */
 
@@ -183,7 +177,7 @@ static pthread_once_t shift8_once = PTHREAD_ONCE_INIT;
 
 /* The carries of all 2 x 256 x 256 products, one byte each (a loop the
  * compiler vectorises: the table is filled at the first fp16 layer). */
-HOT_CLONES
+DLA_HOT_CLONES
 static void shift8_carries_of_all(uint8_t *carry)
 {
     for (uint32_t i = 0; i < 2 * 256 * 256; i++) {
@@ -529,7 +523,7 @@ struct out_scratch {
 /* One row against lanes (<= ACC_LANES) kernels, depth values apart from wm
  * and wh on: each cell's products, then CACC's adds of every lane side by
  * side; res[l] gets lane l's fp32 result. */
-HOT_CLONES
+DLA_HOT_CLONES
 static void outputs(const struct conv_operands *ops, const int16_t *dm, const int8_t *dh,
                     const int16_t *wm, const int8_t *wh, uint32_t lanes, struct out_scratch *sc,
                     bool simd, uint32_t *res)
@@ -659,7 +653,7 @@ static void cacc_results(const int64_t *mx, const int64_t *total, uint32_t cells
 /* One row against WIDE_LANES kernels from k0 on (interleaved in wide) with
  * the AVX-512 cells: the values the cells left over, then CACC's adds;
  * false when the hard queue could not grow. */
-HOT_CLONES
+DLA_HOT_CLONES
 static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *row,
                       const struct wide_kernels *wide, uint32_t k0, struct out_scratch *sc,
                       uint32_t *res)
@@ -721,7 +715,7 @@ static size_t block_row(const struct conv_operands *ops, uint32_t i, uint32_t rn
  * against the kernels of FMA block b (cmac_fp16_fma.c): the cells, the
  * Booth array's products, then CACC's adds; res[LANES * i + l] gets row i's
  * result for kernel l; false when the hard queue could not grow. */
-HOT_CLONES
+DLA_HOT_CLONES
 static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows *d, uint32_t rn,
                         const struct cmac_fp16_fma_block *fma, size_t b, struct out_scratch *sc,
                         uint32_t *res)

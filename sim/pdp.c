@@ -13,6 +13,7 @@
 
 #include "dla_priv.h"
 #include "fpnum.h"
+#include "hot_clones.h"
 #include "pdp_pool.h"
 
 /* A plane or a block this large is a programming error, not a layer. */
@@ -329,8 +330,8 @@ struct pdp_fp_counts {
     uint64_t nan_in, inf_in, nan_out;
 };
 
-static void count_fp(const struct pdp_job *j, const uint8_t *atoms, size_t bytes, uint64_t *nan,
-                     uint64_t *inf)
+DLA_HOT_CLONES static void count_fp(const struct pdp_job *j, const uint8_t *atoms, size_t bytes,
+                                    uint64_t *nan, uint64_t *inf)
 {
     if (j->pool.precision == PDP_FP16)
         feature_count_fp16_specials(atoms, bytes, nan, inf);
@@ -408,31 +409,36 @@ static bool alloc_buffers(const struct pdp_job *j, const struct pdp_split *s, st
     b->out_block = malloc(n_out * j->atom);
     b->plane_in = malloc(n_in * sizeof *b->plane_in);
     b->plane_out = malloc(n_out * sizeof *b->plane_out);
-    b->scratch = malloc(pdp_pool_scratch(&j->pool, &s->pool) * sizeof *b->scratch);
+    size_t walk = pdp_pool_scratch(&j->pool, &s->pool);
+    size_t separable = pdp_pool_extreme_scratch(&j->pool, &s->pool, j->cpa);
+    b->scratch = malloc((walk > separable ? walk : separable) * sizeof *b->scratch);
     if (b->in_block && b->out_block && b->plane_in && b->plane_out && b->scratch)
         return true;
     free_buffers(b);
     return false;
 }
 
-/* Pool every channel of a fetched block; returns outputs no window reached. */
+/* Pool every channel of a fetched block; returns outputs no window reached.
+ * Max and min take every channel at once, unless an fp16 NaN was read;
+ * then, and for averages, each channel walks the hardware's way. */
 static unsigned pool_block(const struct pdp_job *j, const struct pdp_split *s,
                            struct pdp_buffers *b, struct pdp_fp_counts *fc)
 {
     size_t n_in = (size_t)s->pool.in_w * j->pool.in_h,
            n_out = (size_t)s->pool.out_w * j->pool.out_h;
     unsigned missing = 0;
+    if (j->pool.method != PDP_AVERAGE && pdp_pool_extreme(&j->pool, &s->pool, b->in_block, j->cpa,
+                                                          b->out_block, b->scratch, &missing))
+        return missing; /* no NaN went in, so none came out: D_NAN_OUTPUT_NUM stays */
     for (unsigned k = 0; k < j->cpa; k++) {
-        for (size_t i = 0; i < n_in; i++)
-            b->plane_in[i] = feature_load(b->in_block + (i * j->cpa + k) * j->bpe, j->bpe,
-                                          j->pool.precision == PDP_FP16);
+        feature_load_strided(b->in_block + k * j->bpe, j->atom, n_in, j->bpe,
+                             j->pool.precision == PDP_FP16, b->plane_in);
         if (j->pool.precision == PDP_FP16 && j->nan_to_zero && !j->on_the_fly)
             for (size_t i = 0; i < n_in; i++)
                 if (fp_is_nan(FP16, (uint32_t)b->plane_in[i]))
                     b->plane_in[i] = 0; /* flushed as it leaves the read DMA */
         missing += pdp_pool_plane(&j->pool, &s->pool, b->plane_in, b->plane_out, b->scratch);
-        for (size_t i = 0; i < n_out; i++)
-            feature_store(b->out_block + (i * j->cpa + k) * j->bpe, j->bpe, b->plane_out[i]);
+        feature_store_strided(b->out_block + k * j->bpe, j->atom, n_out, j->bpe, b->plane_out);
     }
     count_fp(j, b->out_block, n_out * j->atom, &fc->nan_out, NULL);
     return missing;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fpnum.h"
+#include "hot_clones.h"
 
 /* Partial results live in int16 (int8 input) or int32 (int16 input)
  * registers; sums wrap around as the hardware's do. */
@@ -201,6 +202,188 @@ int32_t pdp_average(int32_t sum, uint32_t recip_w, uint32_t recip_h, enum pdp_pr
         return fpnum_fp17_to_fp16(r);
     }
     return to_output(scale_round(scale_round(sum, recip_w), recip_h), precision);
+}
+
+/* ------------------------------------------------- max and min, separable
+ *
+ * The walk above follows the hardware tap by tap, one channel plane at a
+ * time.  For max and min without a NaN the order of the taps cannot change
+ * the result (integers; fp16 through its order key, where equal keys are
+ * equal bits), so a window's extreme is the extreme of its real rows'
+ * extremes: one pass along each input row for every output column, one
+ * down the rows for every output row.  Every channel of an atom goes
+ * through both passes together, straight from the atoms, so a tap's fold is
+ * one run of (outputs x channels) values, and the rows of one window live
+ * in a ring of kernel_h rows. */
+
+/* The outputs [*lo, *hi) of one dimension whose window holds tap t on a real
+ * element: window o covers padded positions o * stride + t, real when in
+ * [pad, pad + size); windows that do not end inside the padded extent, or
+ * lie beyond the `outs` programmed, are not computed by the hardware. */
+static inline void tap_outputs(unsigned t, unsigned k, unsigned stride, unsigned size, unsigned pad,
+                               unsigned pads, unsigned outs, unsigned *lo, unsigned *hi)
+{
+    unsigned whole = size + pads >= k ? (size + pads - k) / stride + 1 : 0;
+    unsigned end = whole < outs ? whole : outs;
+    /* real: pad <= o * stride + t < pad + size */
+    unsigned first = t >= pad ? 0 : (pad - t + stride - 1) / stride;
+    unsigned last = pad + size > t ? (pad + size - t - 1) / stride + 1 : 0;
+    *lo = first;
+    *hi = last < end ? last : end;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* A row of atoms' elements (n of them) as int32: int8 and int16 values
+ * sign-extended, fp16 as order keys (fp16_order_key: 0 .. 0xffff); false
+ * when an fp16 element is a NaN. */
+static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec, int32_t *out)
+{
+    if (prec == PDP_INT8) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = (int8_t)p[i];
+        return true;
+    }
+    uint32_t nan = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        if (prec == PDP_FP16) {
+            nan |= (h & 0x7fffu) > 0x7c00u;
+            out[i] = (int32_t)fp16_order_key((uint16_t)h);
+        } else {
+            out[i] = (int16_t)(uint16_t)h;
+        }
+    }
+    return !nan;
+}
+
+/* An output row back to atoms' bytes (fp16: order key to bits). */
+static inline void narrow_row(const int32_t *v, size_t n, enum pdp_precision prec, uint8_t *p)
+{
+    if (prec == PDP_INT8) {
+        for (size_t i = 0; i < n; i++)
+            p[i] = (uint8_t)v[i];
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)v[i];
+        uint32_t h = prec == PDP_FP16 ? k ^ (k & 0x8000u ? 0x8000u : 0xffffu) : k;
+        p[2 * i] = (uint8_t)h;
+        p[2 * i + 1] = (uint8_t)(h >> 8);
+    }
+}
+
+/* dst[i] = extreme(dst[i], src[i]) for i < n. */
+static inline void fold_run(int32_t *dst, const int32_t *src, size_t n, bool max)
+{
+    if (max)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+}
+
+/* What the separable passes share. */
+struct extreme_pass {
+    const struct pdp_pool_cfg *c;
+    const struct pdp_pool_split *s;
+    unsigned lanes;
+    bool max;
+    int32_t none; /* no window tap: neither an int16 value nor an fp16 key */
+    int32_t *wide, *ring;
+    long *ring_row; /* the input row each ring slot holds, -1 none */
+};
+
+/* Input row h's extremes for every output column and lane, in its ring
+ * slot (computed once: windows move down); NULL on an fp16 NaN. */
+static inline const int32_t *row_extremes(struct extreme_pass *x, const uint8_t *in, unsigned h)
+{
+    const struct pdp_pool_cfg *c = x->c;
+    const struct pdp_pool_split *s = x->s;
+    size_t L = x->lanes, ow = s->out_w, in_w = s->in_w; /* locals: r may alias *c, *s */
+    unsigned slot = h % c->kernel_h;
+    int32_t *r = x->ring + slot * ow * L;
+    if (x->ring_row[slot] == (long)h)
+        return r;
+    size_t bpe = c->precision == PDP_INT8 ? 1 : 2;
+    if (!widen_row(in + (size_t)h * in_w * L * bpe, in_w * L, (enum pdp_precision)c->precision,
+                   x->wide))
+        return NULL;
+    for (size_t i = 0; i < ow * L; i++)
+        r[i] = x->none;
+    for (unsigned t = 0; t < c->kernel_w; t++) {
+        unsigned lo, hi;
+        tap_outputs(t, c->kernel_w, c->stride_w, s->in_w, s->pad_left, s->pad_left + s->pad_right,
+                    s->out_w, &lo, &hi);
+        size_t at = (size_t)lo * c->stride_w + t - s->pad_left; /* output lo's tap t */
+        if (lo >= hi)
+            continue;
+        if (c->stride_w == 1)
+            fold_run(r + lo * L, x->wide + at * L, (hi - lo) * L, x->max);
+        else
+            for (unsigned o = lo; o < hi; o++, at += c->stride_w)
+                fold_run(r + o * L, x->wide + at * L, L, x->max);
+    }
+    x->ring_row[slot] = (long)h;
+    return r;
+}
+
+/* How many of v[0..n) no window reached (none), each made 0 (fp16: the key
+ * of +0.0).  Counting and replacing are separate loops, which vectorise. */
+static inline unsigned unreached_outputs(int32_t *v, size_t n, int32_t none, bool fp16)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += v[i] == none;
+    int32_t zero = fp16 ? (int32_t)fp16_order_key(0) : 0;
+    for (size_t i = 0; count && i < n; i++)
+        v[i] = v[i] == none ? zero : v[i];
+    return count;
+}
+
+size_t pdp_pool_extreme_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                                unsigned lanes)
+{
+    size_t ring = (size_t)c->kernel_h * s->out_w * lanes;
+    return (size_t)s->in_w * lanes + ring + (size_t)s->out_w * lanes; /* wide, ring, acc */
+}
+
+DLA_HOT_CLONES bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                                     const uint8_t *in, unsigned lanes, uint8_t *out,
+                                     int32_t *scratch, unsigned *missing)
+{
+    size_t L = lanes, ow = s->out_w;
+    struct extreme_pass x = {c, s, lanes, c->method == PDP_MAX, 0, NULL, NULL, NULL};
+    x.none = x.max ? INT32_MIN : INT32_MAX;
+    x.wide = scratch;
+    x.ring = x.wide + (size_t)s->in_w * L;
+    int32_t *acc = x.ring + (size_t)c->kernel_h * ow * L;
+    long ring_row[PDP_KERNEL_MAX];
+    for (unsigned i = 0; i < PDP_KERNEL_MAX; i++)
+        ring_row[i] = -1;
+    x.ring_row = ring_row;
+    size_t bpe = c->precision == PDP_INT8 ? 1 : 2;
+    unsigned out_h = c->out_h, unreached = 0;
+    for (unsigned oy = 0; oy < out_h; oy++) {
+        for (size_t i = 0; i < ow * L; i++)
+            acc[i] = x.none;
+        for (unsigned t = 0; t < c->kernel_h; t++) {
+            unsigned lo, hi;
+            tap_outputs(t, c->kernel_h, c->stride_h, c->in_h, c->pad_top,
+                        c->pad_top + c->pad_bottom, c->out_h, &lo, &hi);
+            if (oy < lo || oy >= hi)
+                continue;
+            const int32_t *r = row_extremes(&x, in, oy * c->stride_h + t - c->pad_top);
+            if (!r)
+                return false;
+            fold_run(acc, r, ow * L, x.max);
+        }
+        unreached += unreached_outputs(acc, ow * L, x.none, c->precision == PDP_FP16);
+        narrow_row(acc, ow * L, (enum pdp_precision)c->precision, out + (size_t)oy * ow * L * bpe);
+    }
+    *missing = unreached;
+    return true;
 }
 
 unsigned pdp_pool_plane(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,

@@ -63,6 +63,22 @@ size_t pdp_pool_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_spli
 unsigned pdp_pool_plane(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
                         const int32_t *in, int32_t *out, int32_t *scratch);
 
+/* Max or min pooling of every channel of a block of atoms at once: element
+ * (h, w, k) of the split at in[((h * s->in_w + w) * lanes + k) * bpe],
+ * outputs likewise at out (s->out_w wide, c->out_h high), bpe 1 (int8) or
+ * 2 (int16, fp16 bits; little-endian).  The same bits as pdp_pool_plane on
+ * each channel, computed separably (the order of a max or min's taps does
+ * not matter).  *missing counts the outputs no window reached (written 0).
+ * False, with out partly written, when a row some window reads holds an
+ * fp16 NaN: which NaN wins depends on the hardware's order, which only
+ * pdp_pool_plane follows.
+ * scratch holds pdp_pool_extreme_scratch() elements. */
+bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                      const uint8_t *in, unsigned lanes, uint8_t *out, int32_t *scratch,
+                      unsigned *missing);
+size_t pdp_pool_extreme_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
+                                unsigned lanes);
+
 /* Stage 1 of average pooling for one line-buffer sum. */
 int32_t pdp_average(int32_t sum, uint32_t recip_w, uint32_t recip_h, enum pdp_precision precision);
 

@@ -555,6 +555,119 @@ static void test_fp16_nan_inf(void **state)
     harness_free(h);
 }
 
+/* ---------------------------------------------- max and min, separable */
+
+static uint32_t next_rand(uint32_t *st)
+{
+    *st = *st * 1664525u + 1013904223u;
+    return *st >> 8;
+}
+
+/* An input element: int8 or int16 values, or fp16 of every kind (signed
+ * zeros, subnormals, infinities, equal values) with NaNs only when asked. */
+static int32_t random_element(int precision, bool nans, uint32_t *st)
+{
+    uint32_t r = next_rand(st);
+    if (precision == 0)
+        return (int8_t)r;
+    if (precision == 1)
+        return (int16_t)r;
+    uint32_t sign = (r & 1u) << 15, pick = (r >> 1) % 16;
+    if (pick == 0)
+        return (int32_t)sign; /* +0 or -0 */
+    if (pick == 1)
+        return (int32_t)(sign | 0x7c00u);
+    if (pick == 2 && nans)
+        return (int32_t)(sign | 0x7c00u | (1u + (r >> 5) % 0x3ffu));
+    if (pick == 3)
+        return (int32_t)(sign | (r >> 5) % 0x400u); /* subnormal */
+    if (pick < 8)
+        return (int32_t)(sign | 0x3c00u); /* +-1.0, ties */
+    return (int32_t)(sign | ((r >> 5) % 0x7c00u));
+}
+
+/* pdp_pool_extreme (every channel of the atoms at once, separable, fp16 by
+ * order key) gives the bits and unreached counts of pdp_pool_plane's walk
+ * on each channel, on random geometries: every kernel and stride, padding
+ * beyond the kernel, programmed output sizes cut short or past the end,
+ * 1 to 32 channels an atom; fp16 atoms with a NaN are refused (unless no
+ * window reads its row) and never without. */
+static void test_extreme_matches_walk(void **state)
+{
+    (void)state;
+    uint32_t st = 0x5eed;
+    for (int round = 0; round < 2000; round++) {
+        struct pdp_pool_cfg c = {0};
+        struct pdp_pool_split s = {0};
+        c.precision = (uint8_t)(round % 3);
+        c.method = (uint8_t)(1 + (round / 3) % 2);
+        c.kernel_w = 1 + next_rand(&st) % PDP_KERNEL_MAX;
+        c.kernel_h = 1 + next_rand(&st) % PDP_KERNEL_MAX;
+        c.stride_w = 1 + next_rand(&st) % (round % 5 ? 3 : 16);
+        c.stride_h = 1 + next_rand(&st) % (round % 7 ? 3 : 16);
+        c.pad_top = next_rand(&st) % 9;
+        c.pad_bottom = next_rand(&st) % 9;
+        s.pad_left = next_rand(&st) % 9;
+        s.pad_right = next_rand(&st) % 9;
+        c.in_h = 1 + next_rand(&st) % 20;
+        s.in_w = 1 + next_rand(&st) % 40;
+        unsigned lanes = 1 + next_rand(&st) % 32, bpe = c.precision == PDP_INT8 ? 1 : 2;
+        unsigned full_w = s.in_w + s.pad_left + s.pad_right,
+                 full_h = c.in_h + c.pad_top + c.pad_bottom;
+        unsigned ow = full_w >= c.kernel_w ? (full_w - c.kernel_w) / c.stride_w + 1 : 1;
+        unsigned oh = full_h >= c.kernel_h ? (full_h - c.kernel_h) / c.stride_h + 1 : 1;
+        s.out_w = ow + next_rand(&st) % 3 - (ow > 1 ? next_rand(&st) % 2 : 0);
+        c.out_h = oh + next_rand(&st) % 3 - (oh > 1 ? next_rand(&st) % 2 : 0);
+        bool nans = c.precision == PDP_FP16 && round % 4 == 0;
+        size_t n_in = (size_t)s.in_w * c.in_h, n_out = (size_t)s.out_w * c.out_h;
+        uint8_t *atoms = malloc(n_in * lanes * bpe), *fast = malloc(n_out * lanes * bpe);
+        int32_t *plane = malloc(n_in * sizeof *plane), *walk = malloc(n_out * sizeof *walk);
+        size_t walk_scratch = pdp_pool_scratch(&c, &s);
+        size_t fast_scratch = pdp_pool_extreme_scratch(&c, &s, lanes);
+        int32_t *scratch =
+            malloc((walk_scratch > fast_scratch ? walk_scratch : fast_scratch) * sizeof *scratch);
+        assert_true(atoms && fast && plane && walk && scratch);
+        bool has_nan = false;
+        for (size_t i = 0; i < n_in * lanes; i++) {
+            int32_t v = random_element(c.precision, nans, &st);
+            has_nan |= c.precision == PDP_FP16 && fp_is_nan(FP16, (uint16_t)v);
+            atoms[i * bpe] = (uint8_t)v;
+            if (bpe == 2)
+                atoms[i * bpe + 1] = (uint8_t)((uint32_t)v >> 8);
+        }
+        unsigned missing_fast = 0, missing_walk = 0;
+        bool done = pdp_pool_extreme(&c, &s, atoms, lanes, fast, scratch, &missing_fast);
+        /* a NaN in a row no window reads changes nothing and may pass */
+        if (!done && !has_nan)
+            fail_msg("round %d: pdp_pool_extreme refused atoms without a NaN", round);
+        for (unsigned k = 0; done && k < lanes; k++) {
+            for (size_t i = 0; i < n_in; i++)
+                plane[i] =
+                    feature_load(atoms + (i * lanes + k) * bpe, bpe, c.precision == PDP_FP16);
+            missing_walk += pdp_pool_plane(&c, &s, plane, walk, scratch);
+            for (size_t i = 0; i < n_out; i++)
+                if (feature_load(fast + (i * lanes + k) * bpe, bpe, c.precision == PDP_FP16) !=
+                    walk[i])
+                    fail_msg("round %d: %s %s %ux%u in, %u channels, kernel %ux%u stride %ux%u "
+                             "pads %u/%u/%u/%u, out %ux%u: channel %u output %zu differs",
+                             round,
+                             c.precision == 2 ? "fp16"
+                             : c.precision    ? "int16"
+                                              : "int8",
+                             c.method == PDP_MAX ? "max" : "min", s.in_w, c.in_h, lanes, c.kernel_w,
+                             c.kernel_h, c.stride_w, c.stride_h, s.pad_left, s.pad_right, c.pad_top,
+                             c.pad_bottom, s.out_w, c.out_h, k, i);
+        }
+        if (done)
+            assert_int_equal(missing_fast, missing_walk);
+        free(atoms);
+        free(fast);
+        free(plane);
+        free(walk);
+        free(scratch);
+    }
+}
+
 static void test_absent_precisions(void **state)
 {
     (void)state;
@@ -702,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_rdma_mismatch),
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_fp16_nan_inf),
+        cmocka_unit_test(test_extreme_matches_walk),
         cmocka_unit_test(test_absent_precisions),
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_geometry_rules),
