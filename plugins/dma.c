@@ -36,4 +36,5 @@ const struct dladbg_decoder dladbg_decoder = {
     .open = plugin_stateless_open,
     .event = dma_event,
     .close = plugin_stateless_close,
+    .event_kinds = DLADBG_EV_BIT(DLADBG_EV_DMA),
 };

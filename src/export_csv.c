@@ -137,7 +137,9 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
     o.host.run = &pr.run;
     o.state = o.failed ? NULL : pi->dec->open(&o.host);
     if (!o.failed) {
-        if (!plugin_events_each(d, ring, session_finished(s), feed_one, &o) && !o.failed) {
+        if (!plugin_events_each(d, ring, session_finished(s), plugin_decoder_kinds(pi->dec),
+                                feed_one, &o) &&
+            !o.failed) {
             o.failed = true;
             snprintf(o.error, sizeof o.error, "out of memory");
         }

@@ -72,6 +72,11 @@ static bool valid_name(const char *s)
     return true;
 }
 
+uint32_t plugin_decoder_kinds(const struct dladbg_decoder *d)
+{
+    return d->struct_size >= DLADBG_DECODER_HAS_KINDS ? d->event_kinds : 0;
+}
+
 /* What is wrong with a descriptor, or NULL when it is usable. */
 static const char *check_descriptor(const struct dladbg_decoder *d, char *buf, size_t len)
 {

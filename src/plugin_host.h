@@ -54,6 +54,9 @@ size_t plugin_host_scan_default(struct plugin_host *ph, const char *extra, plugi
 size_t plugin_host_count(const struct plugin_host *ph);
 const struct plugin_info *plugin_host_get(const struct plugin_host *ph, size_t i);
 const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const char *name);
+/* The event kinds a decoder wants (DLADBG_EV_BIT each), 0 for all: its
+ * event_kinds when its descriptor is new enough to hold them. */
+uint32_t plugin_decoder_kinds(const struct dladbg_decoder *d);
 /* The plugin command named name (exact), and the plugin it came from. */
 const struct dladbg_command *plugin_host_command(const struct plugin_host *ph, const char *name,
                                                  const struct plugin_info **from);

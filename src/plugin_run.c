@@ -96,10 +96,16 @@ static const char *cbuf_kind(uint8_t k)
 }
 
 /* Fill ev from a ring record; false for records decoders do not see. */
-static bool ring_event(struct dla *d, const struct trace_ring *ring, const struct trace_rec *r,
-                       struct dladbg_event *ev, struct scratch *sc)
+/* Whether events of ABI kind k are wanted (kinds 0: all). */
+static bool wanted(uint32_t kinds, uint32_t k)
 {
-    if (r->kind >= DLA_EV_KIND_COUNT || !kind_map[r->kind])
+    return kinds == 0 || (k < 32 && (kinds & DLADBG_EV_BIT(k)));
+}
+
+static bool ring_event(struct dla *d, const struct trace_ring *ring, const struct trace_rec *r,
+                       uint32_t kinds, struct dladbg_event *ev, struct scratch *sc)
+{
+    if (r->kind >= DLA_EV_KIND_COUNT || !kind_map[r->kind] || !wanted(kinds, kind_map[r->kind]))
         return false;
     memset(ev, 0, sizeof *ev);
     ev->struct_size = sizeof *ev;
@@ -150,7 +156,7 @@ static bool ring_event(struct dla *d, const struct trace_ring *ring, const struc
     return true;
 }
 
-bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
+bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over, uint32_t kinds,
                         plugin_event_fn fn, void *ctx)
 {
     struct scratch *sc = malloc(sizeof *sc);
@@ -160,9 +166,10 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_o
     bool go = true;
     size_t n = ring ? trace_ring_count(ring) : 0;
     for (size_t i = 0; i < n && go; i++)
-        if (ring_event(d, ring, trace_ring_get(ring, i), &ev, sc))
+        if (ring_event(d, ring, trace_ring_get(ring, i), kinds, &ev, sc))
             go = fn(ctx, &ev);
-    for (size_t i = 0; i < dla_layer_count(d) && go; i++) {
+    size_t records = wanted(kinds, DLADBG_EV_LAYER_RECORD) ? dla_layer_count(d) : 0;
+    for (size_t i = 0; i < records && go; i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
         if (format_layer_never_enabled(l, run_over))
             continue;
@@ -260,7 +267,7 @@ static void run_each_event(const struct dladbg_run *run, dladbg_event_fn fn, voi
         return;
     struct each_ctx e = {fn, ctx};
     const struct plugin_run *pr = run_of(run);
-    plugin_events_each(d, pr->ring, pr->session && session_finished(pr->session), each_one, &e);
+    plugin_events_each(d, pr->ring, pr->session && session_finished(pr->session), 0, each_one, &e);
 }
 
 static int run_read_mem(const struct dladbg_run *run, const char *space, uint64_t addr, void *buf,

@@ -17,10 +17,11 @@ typedef bool (*plugin_event_fn)(void *ctx, const struct dladbg_event *ev);
 /* The ring's events oldest first (those decoders see), then one
  * DLADBG_EV_LAYER_RECORD per layer of the model.  run_over: the driver has
  * finished, so a layer still being programmed was never enabled (a poke after
- * the end) and is no layer of the run.  false when fn stopped the walk or
- * memory ran out. */
+ * the end) and is no layer of the run.  kinds: only events of these kinds
+ * (DLADBG_EV_BIT each) are built and passed to fn, 0 for all.  false when fn
+ * stopped the walk or memory ran out. */
 bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
-                        plugin_event_fn fn, void *ctx);
+                        uint32_t kinds, plugin_event_fn fn, void *ctx);
 
 struct reg_history;
 

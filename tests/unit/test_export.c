@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
+#include "plugin_host.h"
+#include "plugin_run.h"
 #include "trace_ring.h"
 
 #define OPS           3
@@ -494,12 +496,51 @@ static void test_ring_bounds(void **state)
     dbg_destroy(d);
 }
 
+/* Events by ABI kind, as plugin_events_each passes them. */
+struct kind_counts {
+    size_t n[32];
+};
+
+static bool count_kind(void *ctx, const struct dladbg_event *ev)
+{
+    struct kind_counts *c = ctx;
+    assert_true(ev->kind < 32);
+    c->n[ev->kind]++;
+    return true;
+}
+
+/* A decoder's event_kinds: only those kinds are built and passed, as many
+ * of each as without the filter; a descriptor too old to hold the field
+ * gets every kind whatever lies past its end. */
+static void test_event_kinds(void **state)
+{
+    (void)state;
+    struct dbg *d = run_t3();
+    struct dla *dla = session_dla(d->session);
+    struct kind_counts all = {0}, some = {0};
+    assert_true(plugin_events_each(dla, d->ring, true, 0, count_kind, &all));
+    uint32_t kinds = DLADBG_EV_BIT(DLADBG_EV_DMA) | DLADBG_EV_BIT(DLADBG_EV_LAYER_RECORD);
+    assert_true(plugin_events_each(dla, d->ring, true, kinds, count_kind, &some));
+    assert_true(all.n[DLADBG_EV_REG_WRITE] >= OPS * WRITES_PER_OP);
+    assert_true(all.n[DLADBG_EV_DMA] > 0);
+    for (uint32_t k = 0; k < 32; k++)
+        assert_int_equal(some.n[k], (kinds & DLADBG_EV_BIT(k)) ? all.n[k] : 0);
+    dbg_destroy(d);
+
+    struct dladbg_decoder dec = {.struct_size = sizeof dec,
+                                 .event_kinds = DLADBG_EV_BIT(DLADBG_EV_DMA)};
+    assert_int_equal(plugin_decoder_kinds(&dec), DLADBG_EV_BIT(DLADBG_EV_DMA));
+    dec.struct_size = (uint32_t)offsetof(struct dladbg_decoder, event_kinds);
+    assert_int_equal(plugin_decoder_kinds(&dec), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_layers),  cmocka_unit_test(test_csv_regs),
         cmocka_unit_test(test_chrome_json), cmocka_unit_test(test_vcd),
         cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_ring_bounds),
+        cmocka_unit_test(test_event_kinds),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }

@@ -28,8 +28,9 @@
  * The ABI version changes whenever a structure below changes incompatibly;
  * new fields are only ever appended, and struct_size says how much is there.
  * Version 1 grew, compatibly: struct dladbg_run (read-only access to the run,
- * also reachable from a decoder through host->run) and the optional
- * "dladbg_commands" symbol that adds console commands (end of this file). */
+ * also reachable from a decoder through host->run), the optional
+ * "dladbg_commands" symbol that adds console commands (end of this file),
+ * and a decoder's event_kinds (the events it wants; all when absent). */
 #ifndef DLADBG_DECODER_H
 #define DLADBG_DECODER_H
 
@@ -205,7 +206,17 @@ struct dladbg_decoder {
     void (*event)(void *state, const struct dladbg_host *host, const struct dladbg_event *ev);
     /* Flush remaining rows and free the state. */
     void (*close)(void *state, const struct dladbg_host *host);
+    /* Appended in dladbg 1.2 (dladbg reads it when struct_size >=
+     * DLADBG_DECODER_HAS_KINDS): the event kinds event() is called with,
+     * DLADBG_EV_BIT(kind) each; 0 means every kind.  dladbg builds only the
+     * events asked for, so a decoder of DMA transfers does not pay for the
+     * decoded fields of every register write. */
+    uint32_t event_kinds;
 };
+
+#define DLADBG_EV_BIT(kind) (1u << (kind))
+#define DLADBG_DECODER_HAS_KINDS                                                                   \
+    (offsetof(struct dladbg_decoder, event_kinds) + sizeof(uint32_t))
 
 /* ---------------------------------------------------------------- commands
  * Optional: a plugin that also exports
