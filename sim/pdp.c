@@ -340,7 +340,7 @@ DLA_HOT_CLONES static void count_fp(const struct pdp_job *j, const uint8_t *atom
 /* Read the split's input lines of one surface from memory (atoms
  * line by line, as PDP_RDMA requests them). */
 static bool fetch_block(struct dla_exec *x, const struct pdp_job *j, const struct pdp_split *s,
-                        unsigned surf, uint8_t *block, struct pdp_fp_counts *fc)
+                        unsigned surf, uint8_t *block)
 {
     size_t line_bytes = (size_t)s->pool.in_w * j->atom;
     for (unsigned h = 0; h < j->pool.in_h; h++) {
@@ -348,7 +348,6 @@ static bool fetch_block(struct dla_exec *x, const struct pdp_job *j, const struc
                         (uint64_t)(s->in_x0 * (int64_t)j->atom);
         if (!exec_read(x, DLA_C_PDP_RDMA, j->src_space, addr, block + h * line_bytes, line_bytes))
             return false;
-        count_fp(j, block + h * line_bytes, line_bytes, &fc->nan_in, &fc->inf_in);
     }
     return true;
 }
@@ -418,18 +417,26 @@ static bool alloc_buffers(const struct pdp_job *j, const struct pdp_split *s, st
     return false;
 }
 
-/* Pool every channel of a fetched block; returns outputs no window reached.
- * Max and min take every channel at once, unless an fp16 NaN was read;
- * then, and for averages, each channel walks the hardware's way. */
+/* Pool every channel of a block; returns outputs no window reached.  Max
+ * and min take every channel at once, counting the read's infinities as
+ * they go, unless an fp16 NaN was read; then, and for averages, the read's
+ * NaNs and infinities are counted and each channel walks the hardware's
+ * way.  (An on-the-fly block was not read: nothing is counted.) */
 static unsigned pool_block(const struct pdp_job *j, const struct pdp_split *s,
                            struct pdp_buffers *b, struct pdp_fp_counts *fc)
 {
     size_t n_in = (size_t)s->pool.in_w * j->pool.in_h,
            n_out = (size_t)s->pool.out_w * j->pool.out_h;
-    unsigned missing = 0;
+    struct pdp_extreme_tally tally;
     if (j->pool.method != PDP_AVERAGE && pdp_pool_extreme(&j->pool, &s->pool, b->in_block, j->cpa,
-                                                          b->out_block, b->scratch, &missing))
-        return missing; /* no NaN went in, so none came out: D_NAN_OUTPUT_NUM stays */
+                                                          b->out_block, b->scratch, &tally)) {
+        if (!j->on_the_fly)
+            fc->inf_in += tally.infinities;
+        return tally.missing; /* no NaN went in, so none came out: D_NAN_OUTPUT_NUM stays */
+    }
+    if (!j->on_the_fly)
+        count_fp(j, b->in_block, n_in * j->atom, &fc->nan_in, &fc->inf_in);
+    unsigned missing = 0;
     for (unsigned k = 0; k < j->cpa; k++) {
         feature_load_strided(b->in_block + k * j->bpe, j->atom, n_in, j->bpe,
                              j->pool.precision == PDP_FP16, b->plane_in);
@@ -458,7 +465,7 @@ static int run_split(struct dla *d, struct dla_exec *x, const struct pdp_job *j,
     for (unsigned surf = 0; surf < j->n_surf && rc == 0; surf++) {
         if (j->on_the_fly)
             flying_block(j, in, s, surf, b.in_block);
-        else if (!fetch_block(x, j, s, surf, b.in_block, fc))
+        else if (!fetch_block(x, j, s, surf, b.in_block))
             rc = -1;
         if (rc == 0) {
             *missing += pool_block(j, s, &b, fc);

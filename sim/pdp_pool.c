@@ -235,26 +235,41 @@ static inline void tap_outputs(unsigned t, unsigned k, unsigned stride, unsigned
 }
 
 /* A row of atoms' elements (n of them) as int32: int8 and int16 values
- * sign-extended, fp16 as order keys (fp16_order_key: 0 .. 0xffff); false
- * when an fp16 element is a NaN. */
-static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec, int32_t *out)
+ * sign-extended, fp16 as order keys (fp16_order_key: 0 .. 0xffff), its
+ * infinities added to *inf; false when an fp16 element is a NaN. */
+static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec, int32_t *out,
+                             uint64_t *inf)
 {
     if (prec == PDP_INT8) {
         for (size_t i = 0; i < n; i++)
             out[i] = (int8_t)p[i];
         return true;
     }
-    uint32_t nan = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t h = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
-        if (prec == PDP_FP16) {
-            nan |= (h & 0x7fffu) > 0x7c00u;
-            out[i] = (int32_t)fp16_order_key((uint16_t)h);
-        } else {
-            out[i] = (int16_t)(uint16_t)h;
-        }
+    if (prec == PDP_INT16) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = (int16_t)(uint16_t)((uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8);
+        return true;
     }
-    return !nan;
+    uint32_t nans = 0, infs = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t h = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8, mag = h & 0x7fffu;
+        nans += mag > 0x7c00u;
+        infs += mag == 0x7c00u;
+        out[i] = (int32_t)fp16_order_key((uint16_t)h);
+    }
+    *inf += infs;
+    return nans == 0;
+}
+
+/* fp16 rows no window reads still count their infinities; false on a NaN
+ * (which changes no output, but the caller recounts the block then). */
+static inline bool count_rows(const uint8_t *in, size_t row_elems, unsigned from, unsigned to,
+                              int32_t *wide, uint64_t *inf)
+{
+    for (unsigned h = from; h < to; h++)
+        if (!widen_row(in + (size_t)h * row_elems * 2, row_elems, PDP_FP16, wide, inf))
+            return false;
+    return true;
 }
 
 /* An output row back to atoms' bytes (fp16: order key to bits). */
@@ -292,12 +307,15 @@ struct extreme_pass {
     bool max;
     int32_t none; /* no window tap: neither an int16 value nor an fp16 key */
     int32_t *wide, *ring;
-    long *ring_row; /* the input row each ring slot holds, -1 none */
+    long *ring_row;    /* the input row each ring slot holds, -1 none */
+    unsigned next_row; /* rows below it are widened or counted */
+    uint64_t inf;      /* fp16 infinities in those rows */
 };
 
 /* Input row h's extremes for every output column and lane, in its ring
  * slot (computed once: windows move down); NULL on an fp16 NaN. */
-static inline const int32_t *row_extremes(struct extreme_pass *x, const uint8_t *in, unsigned h)
+static inline __attribute__((always_inline)) const int32_t *
+row_extremes(struct extreme_pass *x, const uint8_t *in, unsigned h)
 {
     const struct pdp_pool_cfg *c = x->c;
     const struct pdp_pool_split *s = x->s;
@@ -307,9 +325,13 @@ static inline const int32_t *row_extremes(struct extreme_pass *x, const uint8_t 
     if (x->ring_row[slot] == (long)h)
         return r;
     size_t bpe = c->precision == PDP_INT8 ? 1 : 2;
-    if (!widen_row(in + (size_t)h * in_w * L * bpe, in_w * L, (enum pdp_precision)c->precision,
-                   x->wide))
+    bool fp = c->precision == PDP_FP16;
+    if (fp && !count_rows(in, in_w * L, x->next_row, h, x->wide, &x->inf))
         return NULL;
+    if (!widen_row(in + (size_t)h * in_w * L * bpe, in_w * L, (enum pdp_precision)c->precision,
+                   x->wide, &x->inf))
+        return NULL;
+    x->next_row = h + 1;
     for (size_t i = 0; i < ow * L; i++)
         r[i] = x->none;
     for (unsigned t = 0; t < c->kernel_w; t++) {
@@ -351,10 +373,10 @@ size_t pdp_pool_extreme_scratch(const struct pdp_pool_cfg *c, const struct pdp_p
 
 DLA_HOT_CLONES bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
                                      const uint8_t *in, unsigned lanes, uint8_t *out,
-                                     int32_t *scratch, unsigned *missing)
+                                     int32_t *scratch, struct pdp_extreme_tally *tally)
 {
     size_t L = lanes, ow = s->out_w;
-    struct extreme_pass x = {c, s, lanes, c->method == PDP_MAX, 0, NULL, NULL, NULL};
+    struct extreme_pass x = {c, s, lanes, c->method == PDP_MAX, 0, NULL, NULL, NULL, 0, 0};
     x.none = x.max ? INT32_MIN : INT32_MAX;
     x.wide = scratch;
     x.ring = x.wide + (size_t)s->in_w * L;
@@ -382,7 +404,11 @@ DLA_HOT_CLONES bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct 
         unreached += unreached_outputs(acc, ow * L, x.none, c->precision == PDP_FP16);
         narrow_row(acc, ow * L, (enum pdp_precision)c->precision, out + (size_t)oy * ow * L * bpe);
     }
-    *missing = unreached;
+    if (c->precision == PDP_FP16 &&
+        !count_rows(in, (size_t)s->in_w * L, x.next_row, c->in_h, x.wide, &x.inf))
+        return false;
+    tally->missing = unreached;
+    tally->infinities = x.inf;
     return true;
 }
 

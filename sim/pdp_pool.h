@@ -68,14 +68,17 @@ unsigned pdp_pool_plane(const struct pdp_pool_cfg *c, const struct pdp_pool_spli
  * outputs likewise at out (s->out_w wide, c->out_h high), bpe 1 (int8) or
  * 2 (int16, fp16 bits; little-endian).  The same bits as pdp_pool_plane on
  * each channel, computed separably (the order of a max or min's taps does
- * not matter).  *missing counts the outputs no window reached (written 0).
- * False, with out partly written, when a row some window reads holds an
- * fp16 NaN: which NaN wins depends on the hardware's order, which only
- * pdp_pool_plane follows.
- * scratch holds pdp_pool_extreme_scratch() elements. */
+ * not matter).  False, with out partly written, when an fp16 element is a
+ * NaN: which NaN wins depends on the hardware's order, which only
+ * pdp_pool_plane follows.  scratch holds pdp_pool_extreme_scratch()
+ * elements. */
+struct pdp_extreme_tally {
+    unsigned missing;    /* outputs no window reached (written 0) */
+    uint64_t infinities; /* fp16: the block's elements that are +-inf, every row's */
+};
 bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
                       const uint8_t *in, unsigned lanes, uint8_t *out, int32_t *scratch,
-                      unsigned *missing);
+                      struct pdp_extreme_tally *tally);
 size_t pdp_pool_extreme_scratch(const struct pdp_pool_cfg *c, const struct pdp_pool_split *s,
                                 unsigned lanes);
 

@@ -590,8 +590,8 @@ static int32_t random_element(int precision, bool nans, uint32_t *st)
  * order key) gives the bits and unreached counts of pdp_pool_plane's walk
  * on each channel, on random geometries: every kernel and stride, padding
  * beyond the kernel, programmed output sizes cut short or past the end,
- * 1 to 32 channels an atom; fp16 atoms with a NaN are refused (unless no
- * window reads its row) and never without. */
+ * 1 to 32 channels an atom; fp16 atoms with a NaN are refused, and the
+ * infinities of every row counted. */
 static void test_extreme_matches_walk(void **state)
 {
     (void)state;
@@ -628,18 +628,21 @@ static void test_extreme_matches_walk(void **state)
             malloc((walk_scratch > fast_scratch ? walk_scratch : fast_scratch) * sizeof *scratch);
         assert_true(atoms && fast && plane && walk && scratch);
         bool has_nan = false;
+        uint64_t infinities = 0;
         for (size_t i = 0; i < n_in * lanes; i++) {
             int32_t v = random_element(c.precision, nans, &st);
             has_nan |= c.precision == PDP_FP16 && fp_is_nan(FP16, (uint16_t)v);
+            infinities += c.precision == PDP_FP16 && fp_is_inf(FP16, (uint16_t)v);
             atoms[i * bpe] = (uint8_t)v;
             if (bpe == 2)
                 atoms[i * bpe + 1] = (uint8_t)((uint32_t)v >> 8);
         }
-        unsigned missing_fast = 0, missing_walk = 0;
-        bool done = pdp_pool_extreme(&c, &s, atoms, lanes, fast, scratch, &missing_fast);
-        /* a NaN in a row no window reads changes nothing and may pass */
-        if (!done && !has_nan)
-            fail_msg("round %d: pdp_pool_extreme refused atoms without a NaN", round);
+        unsigned missing_walk = 0;
+        struct pdp_extreme_tally tally = {0};
+        bool done = pdp_pool_extreme(&c, &s, atoms, lanes, fast, scratch, &tally);
+        if (done == has_nan)
+            fail_msg("round %d: pdp_pool_extreme %s atoms %s a NaN", round,
+                     done ? "pooled" : "refused", has_nan ? "with" : "without");
         for (unsigned k = 0; done && k < lanes; k++) {
             for (size_t i = 0; i < n_in; i++)
                 plane[i] =
@@ -658,8 +661,10 @@ static void test_extreme_matches_walk(void **state)
                              c.kernel_h, c.stride_w, c.stride_h, s.pad_left, s.pad_right, c.pad_top,
                              c.pad_bottom, s.out_w, c.out_h, k, i);
         }
-        if (done)
-            assert_int_equal(missing_fast, missing_walk);
+        if (done) {
+            assert_int_equal(tally.missing, missing_walk);
+            assert_int_equal(tally.infinities, infinities); /* every row's, read or not */
+        }
         free(atoms);
         free(fast);
         free(plane);
