@@ -73,35 +73,31 @@ static inline void feature_store(uint8_t *p, unsigned bpe, int32_t v)
 /* n elements `step` bytes apart from p (channel k of n atoms: p at the
  * channel's first byte, step the atom size) into out[0..n), as
  * feature_load reads each; the element size and kind are chosen once, not
- * per element, for the pooling and normalisation units' plane loops. */
+ * per element, for PDP's plane loops. */
 static inline void feature_load_strided(const uint8_t *p, size_t step, size_t n, unsigned bpe,
                                         bool fp16, int32_t *out)
 {
-    if (bpe == 1) {
+    if (bpe == 1)
         for (size_t i = 0; i < n; i++)
-            out[i] = (int8_t)p[i * step];
-    } else if (fp16) {
+            out[i] = feature_load(p + i * step, 1, false);
+    else if (fp16)
         for (size_t i = 0; i < n; i++)
-            out[i] = (int32_t)(uint16_t)(p[i * step] | (unsigned)p[i * step + 1] << 8);
-    } else {
+            out[i] = feature_load(p + i * step, 2, true);
+    else
         for (size_t i = 0; i < n; i++)
-            out[i] = (int16_t)(uint16_t)(p[i * step] | (unsigned)p[i * step + 1] << 8);
-    }
+            out[i] = feature_load(p + i * step, 2, false);
 }
 
 /* in[0..n) stored as feature_store stores each, `step` bytes apart from p. */
 static inline void feature_store_strided(uint8_t *p, size_t step, size_t n, unsigned bpe,
                                          const int32_t *in)
 {
-    if (bpe == 1) {
+    if (bpe == 1)
         for (size_t i = 0; i < n; i++)
-            p[i * step] = (uint8_t)in[i];
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            p[i * step] = (uint8_t)in[i];
-            p[i * step + 1] = (uint8_t)((uint32_t)in[i] >> 8);
-        }
-    }
+            feature_store(p + i * step, 1, in[i]);
+    else
+        for (size_t i = 0; i < n; i++)
+            feature_store(p + i * step, 2, in[i]);
 }
 
 /* The fp16 NaNs and infinities among bytes of fp16 elements: NaNs are

@@ -47,6 +47,12 @@ static inline unsigned fp16_order_key(uint16_t h)
     return (h & 0x8000u) ? 0x7fffu - (h & 0x7fffu) : 0x8000u + h;
 }
 
+/* The fp16 bits of an order key (0 .. 0xffff). */
+static inline uint16_t fp16_from_order_key(unsigned key)
+{
+    return (uint16_t)(key >= 0x8000u ? key - 0x8000u : 0x8000u | (0x7fffu - key));
+}
+
 static inline uint16_t fp16_pick(uint16_t a, uint16_t b, bool want_max)
 {
     if (fp_is_nan(FP16, a))

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cube.h"
 #include "fpnum.h"
 #include "hot_clones.h"
 
@@ -242,17 +243,17 @@ static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec
 {
     if (prec == PDP_INT8) {
         for (size_t i = 0; i < n; i++)
-            out[i] = (int8_t)p[i];
+            out[i] = feature_load(p + i, 1, false);
         return true;
     }
     if (prec == PDP_INT16) {
         for (size_t i = 0; i < n; i++)
-            out[i] = (int16_t)(uint16_t)((uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8);
+            out[i] = feature_load(p + 2 * i, 2, false);
         return true;
     }
     uint32_t nans = 0, infs = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t h = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8, mag = h & 0x7fffu;
+        uint32_t h = (uint32_t)feature_load(p + 2 * i, 2, true), mag = h & 0x7fffu;
         nans += mag > 0x7c00u;
         infs += mag == 0x7c00u;
         out[i] = (int32_t)fp16_order_key((uint16_t)h);
@@ -275,17 +276,15 @@ static inline bool count_rows(const uint8_t *in, size_t row_elems, unsigned from
 /* An output row back to atoms' bytes (fp16: order key to bits). */
 static inline void narrow_row(const int32_t *v, size_t n, enum pdp_precision prec, uint8_t *p)
 {
-    if (prec == PDP_INT8) {
+    if (prec == PDP_INT8)
         for (size_t i = 0; i < n; i++)
-            p[i] = (uint8_t)v[i];
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = (uint32_t)v[i];
-        uint32_t h = prec == PDP_FP16 ? k ^ (k & 0x8000u ? 0x8000u : 0xffffu) : k;
-        p[2 * i] = (uint8_t)h;
-        p[2 * i + 1] = (uint8_t)(h >> 8);
-    }
+            feature_store(p + i, 1, v[i]);
+    else if (prec == PDP_FP16)
+        for (size_t i = 0; i < n; i++)
+            feature_store(p + 2 * i, 2, fp16_from_order_key((unsigned)v[i]));
+    else
+        for (size_t i = 0; i < n; i++)
+            feature_store(p + 2 * i, 2, v[i]);
 }
 
 /* dst[i] = extreme(dst[i], src[i]) for i < n. */

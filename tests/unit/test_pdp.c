@@ -557,17 +557,11 @@ static void test_fp16_nan_inf(void **state)
 
 /* ---------------------------------------------- max and min, separable */
 
-static uint32_t next_rand(uint32_t *st)
-{
-    *st = *st * 1664525u + 1013904223u;
-    return *st >> 8;
-}
-
 /* An input element: int8 or int16 values, or fp16 of every kind (signed
  * zeros, subnormals, infinities, equal values) with NaNs only when asked. */
 static int32_t random_element(int precision, bool nans, uint32_t *st)
 {
-    uint32_t r = next_rand(st);
+    uint32_t r = harness_rand(st);
     if (precision == 0)
         return (int8_t)r;
     if (precision == 1)
@@ -601,23 +595,23 @@ static void test_extreme_matches_walk(void **state)
         struct pdp_pool_split s = {0};
         c.precision = (uint8_t)(round % 3);
         c.method = (uint8_t)(1 + (round / 3) % 2);
-        c.kernel_w = 1 + next_rand(&st) % PDP_KERNEL_MAX;
-        c.kernel_h = 1 + next_rand(&st) % PDP_KERNEL_MAX;
-        c.stride_w = 1 + next_rand(&st) % (round % 5 ? 3 : 16);
-        c.stride_h = 1 + next_rand(&st) % (round % 7 ? 3 : 16);
-        c.pad_top = next_rand(&st) % 9;
-        c.pad_bottom = next_rand(&st) % 9;
-        s.pad_left = next_rand(&st) % 9;
-        s.pad_right = next_rand(&st) % 9;
-        c.in_h = 1 + next_rand(&st) % 20;
-        s.in_w = 1 + next_rand(&st) % 40;
-        unsigned lanes = 1 + next_rand(&st) % 32, bpe = c.precision == PDP_INT8 ? 1 : 2;
+        c.kernel_w = 1 + harness_rand(&st) % PDP_KERNEL_MAX;
+        c.kernel_h = 1 + harness_rand(&st) % PDP_KERNEL_MAX;
+        c.stride_w = 1 + harness_rand(&st) % (round % 5 ? 3 : 16);
+        c.stride_h = 1 + harness_rand(&st) % (round % 7 ? 3 : 16);
+        c.pad_top = harness_rand(&st) % 9;
+        c.pad_bottom = harness_rand(&st) % 9;
+        s.pad_left = harness_rand(&st) % 9;
+        s.pad_right = harness_rand(&st) % 9;
+        c.in_h = 1 + harness_rand(&st) % 20;
+        s.in_w = 1 + harness_rand(&st) % 40;
+        unsigned lanes = 1 + harness_rand(&st) % 32, bpe = c.precision == PDP_INT8 ? 1 : 2;
         unsigned full_w = s.in_w + s.pad_left + s.pad_right,
                  full_h = c.in_h + c.pad_top + c.pad_bottom;
         unsigned ow = full_w >= c.kernel_w ? (full_w - c.kernel_w) / c.stride_w + 1 : 1;
         unsigned oh = full_h >= c.kernel_h ? (full_h - c.kernel_h) / c.stride_h + 1 : 1;
-        s.out_w = ow + next_rand(&st) % 3 - (ow > 1 ? next_rand(&st) % 2 : 0);
-        c.out_h = oh + next_rand(&st) % 3 - (oh > 1 ? next_rand(&st) % 2 : 0);
+        s.out_w = ow + harness_rand(&st) % 3 - (ow > 1 ? harness_rand(&st) % 2 : 0);
+        c.out_h = oh + harness_rand(&st) % 3 - (oh > 1 ? harness_rand(&st) % 2 : 0);
         bool nans = c.precision == PDP_FP16 && round % 4 == 0;
         size_t n_in = (size_t)s.in_w * c.in_h, n_out = (size_t)s.out_w * c.out_h;
         uint8_t *atoms = malloc(n_in * lanes * bpe), *fast = malloc(n_out * lanes * bpe);
