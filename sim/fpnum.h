@@ -42,15 +42,18 @@ static inline bool fp_is_inf(struct fp_format f, uint64_t bits)
  * inline for the per-element pooling loops: a NaN operand wins (a first);
  * otherwise sign-magnitude bits map to an ordered key (-0 below +0), and on
  * equal keys the bits are equal, so which operand is returned is moot. */
-static inline unsigned fp16_order_key(uint16_t h)
+static inline int32_t fp16_order_key(uint16_t h)
 {
-    return (h & 0x8000u) ? 0x7fffu - (h & 0x7fffu) : 0x8000u + h;
+    /* The bits as an int16; a negative value's magnitude bits flipped, so
+     * -m becomes -1 - m: an xor, its own inverse, -0 at -1 below +0 at 0. */
+    int32_t s = (int16_t)h;
+    return s ^ ((s >> 15) & 0x7fff);
 }
 
-/* The fp16 bits of an order key (0 .. 0xffff). */
-static inline uint16_t fp16_from_order_key(unsigned key)
+/* The fp16 bits of an order key (-0x8000 .. 0x7fff). */
+static inline uint16_t fp16_from_order_key(int32_t key)
 {
-    return (uint16_t)(key >= 0x8000u ? key - 0x8000u : 0x8000u | (0x7fffu - key));
+    return (uint16_t)(key ^ ((key >> 15) & 0x7fff));
 }
 
 static inline uint16_t fp16_pick(uint16_t a, uint16_t b, bool want_max)

@@ -235,9 +235,25 @@ static inline void tap_outputs(unsigned t, unsigned k, unsigned stride, unsigned
         *lo = *hi;
 }
 
+/* fp16 specials of a row (n elements): its infinities added to *inf; false
+ * on a NaN.  Only rows whose largest magnitude says they hold one come here. */
+static bool count_specials(const uint8_t *p, size_t n, uint64_t *inf)
+{
+    uint32_t nans = 0, infs = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t mag = (uint32_t)feature_load(p + 2 * i, 2, true) & 0x7fffu;
+        nans += mag > 0x7c00u;
+        infs += mag == 0x7c00u;
+    }
+    *inf += infs;
+    return nans == 0;
+}
+
 /* A row of atoms' elements (n of them) as int32: int8 and int16 values
- * sign-extended, fp16 as order keys (fp16_order_key: 0 .. 0xffff), its
- * infinities added to *inf; false when an fp16 element is a NaN. */
+ * sign-extended, fp16 as order keys (fp16_order_key), its infinities added
+ * to *inf; false when an fp16 element is a NaN.  The fp16 loop keeps only
+ * the largest magnitude, which is cheaper than counting: a row of finite
+ * values, nearly every row, is never counted. */
 static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec, int32_t *out,
                              uint64_t *inf)
 {
@@ -251,15 +267,13 @@ static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec
             out[i] = feature_load(p + 2 * i, 2, false);
         return true;
     }
-    uint32_t nans = 0, infs = 0;
+    int32_t largest = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t h = (uint32_t)feature_load(p + 2 * i, 2, true), mag = h & 0x7fffu;
-        nans += mag > 0x7c00u;
-        infs += mag == 0x7c00u;
-        out[i] = (int32_t)fp16_order_key((uint16_t)h);
+        int32_t v = feature_load(p + 2 * i, 2, false), mag = v & 0x7fff;
+        largest = mag > largest ? mag : largest;
+        out[i] = fp16_order_key((uint16_t)v);
     }
-    *inf += infs;
-    return nans == 0;
+    return largest < 0x7c00 || count_specials(p, n, inf);
 }
 
 /* fp16 rows no window reads still count their infinities; false on a NaN
@@ -281,7 +295,7 @@ static inline void narrow_row(const int32_t *v, size_t n, enum pdp_precision pre
             feature_store(p + i, 1, v[i]);
     else if (prec == PDP_FP16)
         for (size_t i = 0; i < n; i++)
-            feature_store(p + 2 * i, 2, fp16_from_order_key((unsigned)v[i]));
+            feature_store(p + 2 * i, 2, fp16_from_order_key(v[i]));
     else
         for (size_t i = 0; i < n; i++)
             feature_store(p + 2 * i, 2, v[i]);
@@ -350,16 +364,16 @@ row_extremes(struct extreme_pass *x, const uint8_t *in, unsigned h)
     return r;
 }
 
-/* How many of v[0..n) no window reached (none), each made 0 (fp16: the key
- * of +0.0).  Counting and replacing are separate loops, which vectorise. */
-static inline unsigned unreached_outputs(int32_t *v, size_t n, int32_t none, bool fp16)
+/* How many of v[0..n) no window reached (none), each made 0 (for fp16 the
+ * key of +0.0 is 0 too).  Counting and replacing are separate loops, which
+ * vectorise. */
+static inline unsigned unreached_outputs(int32_t *v, size_t n, int32_t none)
 {
     unsigned count = 0;
     for (size_t i = 0; i < n; i++)
         count += v[i] == none;
-    int32_t zero = fp16 ? (int32_t)fp16_order_key(0) : 0;
     for (size_t i = 0; count && i < n; i++)
-        v[i] = v[i] == none ? zero : v[i];
+        v[i] = v[i] == none ? 0 : v[i];
     return count;
 }
 
@@ -400,7 +414,7 @@ DLA_HOT_CLONES bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct 
                 return false;
             fold_run(acc, r, ow * L, x.max);
         }
-        unreached += unreached_outputs(acc, ow * L, x.none, c->precision == PDP_FP16);
+        unreached += unreached_outputs(acc, ow * L, x.none);
         narrow_row(acc, ow * L, (enum pdp_precision)c->precision, out + (size_t)oy * ow * L * bpe);
     }
     if (c->precision == PDP_FP16 &&
