@@ -2,9 +2,9 @@
  * memory, through the CDP's own LUT.
  *
  * CDP_RDMA's registers give the cube (CDP has none for it); the cube is
- * processed line by line: every surface of a line is read, each spatial
- * position's channel vector is normalised (cdp_lrn.c), and the line is
- * written back surface by surface.  Whole memory atoms are computed: the
+ * processed a chunk of lines at a time: every surface of each line is read,
+ * each spatial position's channel vector is normalised (cdp_lrn.c), and the
+ * lines are written back surface by surface.  Whole memory atoms are computed: the
  * channels past the cube's last one count as the input offset (zero after
  * conversion) and their outputs are written too, as the hardware does.
  *
@@ -16,8 +16,9 @@
 
 #include "cdp_lrn.h"
 #include "dla_priv.h"
+#include "threads.h"
 
-/* One line of all surfaces is held in memory at a time: bound it.  The work
+/* A chunk holds at least one line of all surfaces: bound a line.  The work
  * of the whole layer is bounded by the model's budget (exec_budget), in
  * int8-MAC equivalents: one normalised element costs about as much as 64
  * vectorised MACs on the integer path, eight times that in fp16. */
@@ -163,47 +164,114 @@ static bool write_line(struct dla_exec *x, const struct cdp_job *j, unsigned y, 
     return true;
 }
 
-struct cdp_buffers {
-    uint8_t *in, *out;
+/* ---------------------------------------------------------------- datapath
+ *
+ * Lines go through in chunks: a chunk's lines are read in order, normalised
+ * by dla_threads() workers (each its own run of lines, its own buffers and
+ * statistics, summed afterwards), then written in order.  A chunk's size
+ * depends on the line's bytes only, never on the worker count, so memory
+ * traffic, results and statistics are the same for any DLADBG_THREADS. */
+
+#define CHUNK_BYTES       (256u << 10) /* input lines of one chunk, at least one line */
+#define PARALLEL_ELEMENTS 8192u        /* a chunk this small runs on the calling thread */
+
+struct cdp_worker {
     int32_t *raw, *res, *scratch;
+    struct dla_lut_stats stats;
+    uint64_t saturated;
 };
 
-static void free_buffers(struct cdp_buffers *b)
+struct cdp_chunk {
+    const struct cdp_job *j;
+    size_t line_bytes;
+    unsigned lines_max; /* lines a chunk holds */
+    uint8_t *in, *out;  /* lines_max lines each */
+    unsigned lines;     /* lines in the current chunk */
+    unsigned workers;
+    struct cdp_worker w[DLA_MAX_THREADS];
+};
+
+static void free_chunk(struct cdp_chunk *k)
 {
-    free(b->in);
-    free(b->out);
-    free(b->raw);
-    free(b->res);
-    free(b->scratch);
+    free(k->in);
+    free(k->out);
+    for (unsigned i = 0; i < DLA_MAX_THREADS; i++) {
+        free(k->w[i].raw);
+        free(k->w[i].res);
+        free(k->w[i].scratch);
+    }
 }
 
-static bool alloc_buffers(const struct cdp_job *j, struct cdp_buffers *b)
+static bool alloc_chunk(const struct cdp_job *j, struct cdp_chunk *k)
 {
-    size_t line = (size_t)j->w * j->n_surf * j->atom;
-    b->in = malloc(line);
-    b->out = malloc(line);
-    b->raw = malloc(j->c_pad * sizeof *b->raw);
-    b->res = malloc(j->c_pad * sizeof *b->res);
-    b->scratch = malloc(CDP_LRN_SCRATCH(j->c_pad) * sizeof *b->scratch);
-    if (b->in && b->out && b->raw && b->res && b->scratch)
-        return true;
-    free_buffers(b);
-    memset(b, 0, sizeof *b);
-    return false;
+    memset(k, 0, sizeof *k);
+    k->j = j;
+    k->line_bytes = (size_t)j->w * j->n_surf * j->atom;
+    size_t fit = CHUNK_BYTES / k->line_bytes;
+    k->lines_max = fit < 1 ? 1 : fit < j->h ? (unsigned)fit : j->h;
+    size_t elems_per_line = (size_t)j->w * j->c_pad;
+    unsigned threads = dla_threads();
+    k->workers = elems_per_line * k->lines_max < PARALLEL_ELEMENTS ? 1
+                 : threads < k->lines_max                          ? threads
+                                                                   : k->lines_max;
+    k->in = malloc(k->line_bytes * k->lines_max);
+    k->out = malloc(k->line_bytes * k->lines_max);
+    bool ok = k->in && k->out;
+    for (unsigned i = 0; i < k->workers && ok; i++) {
+        struct cdp_worker *w = &k->w[i];
+        w->raw = malloc(j->c_pad * sizeof *w->raw);
+        w->res = malloc(j->c_pad * sizeof *w->res);
+        w->scratch = malloc(CDP_LRN_SCRATCH(j->c_pad) * sizeof *w->scratch);
+        ok = w->raw && w->res && w->scratch;
+        lut_stats_begin(&w->stats);
+    }
+    if (!ok)
+        free_chunk(k);
+    return ok;
 }
 
-static uint64_t normalise_line(const struct cdp_job *j, struct cdp_buffers *b,
-                               struct dla_lut_stats *stats)
+static uint64_t normalise_line(const struct cdp_job *j, const uint8_t *in, uint8_t *out,
+                               struct cdp_worker *w)
 {
     uint64_t saturated = 0;
     for (unsigned x = 0; x < j->w; x++) {
         for (unsigned ch = 0; ch < j->c_pad; ch++)
-            b->raw[ch] = feature_load(b->in + line_offset(j, x, ch), j->bpe, j->format == CDP_FP16);
-        saturated += cdp_lrn_vector(&j->lrn, b->raw, j->c_pad, j->c, b->res, b->scratch, stats);
+            w->raw[ch] = feature_load(in + line_offset(j, x, ch), j->bpe, j->format == CDP_FP16);
+        saturated += cdp_lrn_vector(&j->lrn, w->raw, j->c_pad, j->c, w->res, w->scratch, &w->stats);
         for (unsigned ch = 0; ch < j->c_pad; ch++)
-            feature_store(b->out + line_offset(j, x, ch), j->bpe, b->res[ch]);
+            feature_store(out + line_offset(j, x, ch), j->bpe, w->res[ch]);
     }
     return saturated;
+}
+
+/* Worker `worker` of `workers`: its share of the chunk's lines. */
+static void normalise_lines(void *ctx, unsigned worker, unsigned workers)
+{
+    struct cdp_chunk *k = ctx;
+    unsigned from = (unsigned)((uint64_t)k->lines * worker / workers);
+    unsigned to = (unsigned)((uint64_t)k->lines * (worker + 1) / workers);
+    for (unsigned l = from; l < to; l++) {
+        size_t at = (size_t)l * k->line_bytes;
+        k->w[worker].saturated += normalise_line(k->j, k->in + at, k->out + at, &k->w[worker]);
+    }
+}
+
+/* One chunk of lines from y: read, normalise, write; false on a memory error. */
+static bool run_chunk(struct dla_exec *x, struct cdp_chunk *k, unsigned y, struct cdp_fp_counts *fc)
+{
+    const struct cdp_job *j = k->j;
+    k->lines = j->h - y < k->lines_max ? j->h - y : k->lines_max;
+    for (unsigned l = 0; l < k->lines; l++)
+        if (!read_line(x, j, y + l, k->in + (size_t)l * k->line_bytes))
+            return false;
+    size_t bytes = (size_t)k->lines * k->line_bytes;
+    count_fp(j, k->in, bytes, &fc->nan_in, &fc->inf_in);
+    dla_parallel(k->workers < k->lines ? k->workers : k->lines, normalise_lines, k);
+    count_fp(j, k->out, bytes, &fc->nan_out, NULL);
+    for (unsigned l = 0; l < k->lines; l++)
+        if (!write_line(x, j, y + l, k->out + (size_t)l * k->line_bytes))
+            return false;
+    return true;
 }
 
 /* ---------------------------------------------------------------- results */
@@ -234,30 +302,25 @@ int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
                                       : "fp16",
               j.w, j.h, j.c, j.lrn.sqsum_bypass ? " sqsum-bypass" : "",
               j.lrn.mul_bypass ? " mul-bypass" : "");
-    struct cdp_buffers b;
-    if (!alloc_buffers(&j, &b)) {
+    struct cdp_chunk k;
+    if (!alloc_chunk(&j, &k)) {
         dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_CDP, 0, NULL,
-                 "CDP: out of memory for a %ux%u line", j.w, j.c);
+                 "CDP: out of memory for %u lines of %ux%u", k.lines_max, j.w, j.c);
         return -1;
     }
+    struct cdp_fp_counts fc = {0};
+    int rc = 0;
+    for (unsigned y = 0; y < j.h && rc == 0; y += k.lines_max)
+        if (!run_chunk(x, &k, y, &fc))
+            rc = -1;
     struct dla_lut_stats stats;
     lut_stats_begin(&stats);
     uint64_t saturated = 0;
-    struct cdp_fp_counts fc = {0};
-    size_t line_bytes = (size_t)j.w * j.n_surf * j.atom;
-    int rc = 0;
-    for (unsigned y = 0; y < j.h && rc == 0; y++) {
-        if (!read_line(x, &j, y, b.in)) {
-            rc = -1;
-            break;
-        }
-        count_fp(&j, b.in, line_bytes, &fc.nan_in, &fc.inf_in);
-        saturated += normalise_line(&j, &b, &stats);
-        count_fp(&j, b.out, line_bytes, &fc.nan_out, NULL);
-        if (!write_line(x, &j, y, b.out))
-            rc = -1;
+    for (unsigned i = 0; i < k.workers; i++) {
+        lut_stats_add(&stats, &k.w[i].stats);
+        saturated += k.w[i].saturated;
     }
-    free_buffers(&b);
+    free_chunk(&k);
     publish(d, x, group, &stats, saturated, &fc);
     uint64_t elems = (uint64_t)j.w * j.h * j.c_pad;
     unsigned tp = d->cfg->cdp_throughput ? d->cfg->cdp_throughput : 1;

@@ -190,6 +190,24 @@ void lut_stats_begin(struct dla_lut_stats *s)
     memset(s, 0, sizeof *s);
 }
 
+void lut_stats_add(struct dla_lut_stats *dst, const struct dla_lut_stats *src)
+{
+    dst->lookups += src->lookups;
+    dst->le_hit += src->le_hit;
+    dst->lo_hit += src->lo_hit;
+    dst->underflow += src->underflow;
+    dst->overflow += src->overflow;
+    dst->hybrid += src->hybrid;
+    dst->le_underflow += src->le_underflow;
+    dst->le_overflow += src->le_overflow;
+    dst->lo_underflow += src->lo_underflow;
+    dst->lo_overflow += src->lo_overflow;
+    for (unsigned i = 0; i < DLA_LUT_HIST_BINS; i++)
+        dst->hist[i] += src->hist[i];
+    dst->hist_below += src->hist_below;
+    dst->hist_above += src->hist_above;
+}
+
 void lut_stats_publish(struct dla *d, enum dla_unit u, int group, const struct dla_lut_stats *s)
 {
     dla_reg_hw_set(d, u, group, "D_PERF_LUT_UFLOW", dla_sat32(s->underflow));

@@ -86,6 +86,9 @@ int lut_cfg_check(struct dla *d, enum dla_unit u, const struct lut_cfg *c);
  * end] of the two tables as c gives them to each lookup. */
 void lut_stats_begin(struct dla_lut_stats *s);
 
+/* Add the counts of src to dst (the parts of a layer computed apart). */
+void lut_stats_add(struct dla_lut_stats *dst, const struct dla_lut_stats *src);
+
 /* A layer's statistics into unit u's D_PERF_LUT_UFLOW, _OFLOW, _HYBRID,
  * _LE_HIT and _LO_HIT of group (both units name them alike; each decides
  * whether they are written: CDP always, SDP when PERF_LUT_EN is set). */

@@ -18,6 +18,7 @@
 #include "sdp_dp_fp.h"
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
+#include "threads.h"
 
 /* Cost of one element in int8-MAC equivalents (exec_budget): the integer
  * datapath runs X1, X2, Y and the output converter per element; fp16 goes
@@ -45,6 +46,7 @@ struct sdp_stats {
     uint64_t saturated;
     uint64_t nan_in, inf_in, nan_out;
     bool unequal;
+    struct dla_lut_stats *lut; /* where the Y LUT's lookups count */
 };
 
 /* ---------------------------------------------------------------- pipeline shape */
@@ -424,14 +426,14 @@ SDP_ELEMENT int32_t finish_element(const struct sdp_layer *L, int32_t v, struct 
 
 /* One element from the stage input (an integer, or binary32 bits for fp16
  * processing) to the converter output. */
-SDP_ELEMENT int32_t process_int(struct sdp_layer *L, const struct row_operands *r, int32_t in,
+SDP_ELEMENT int32_t process_int(const struct sdp_layer *L, const struct row_operands *r, int32_t in,
                                 uint32_t x, struct sdp_stats *st)
 {
     int32_t v = x_stage_int(&L->x1, &r->x1, in, x);
     v = x_stage_int(&L->x2, &r->x2, v, x);
     v = y_stage_int(L, &r->y, v, x);
     if (L->use_lut)
-        v = sdp_lut_int(&L->lut, v);
+        v = sdp_lut_int(&L->lut, v, st->lut);
     return finish_element(L, v, st);
 }
 
@@ -611,7 +613,7 @@ static void fp_chunk_output(const struct sdp_layer *L, const struct fp_chunk *k,
         dst[i] = finish_element(L, (int32_t)k->v[i], st);
 }
 
-static void fp_row(struct sdp_layer *L, const struct row_operands *r, const int32_t *row,
+static void fp_row(const struct sdp_layer *L, const struct row_operands *r, const int32_t *row,
                    uint32_t row_w, int32_t *dst, struct sdp_stats *st)
 {
     struct fp_chunk k;
@@ -623,40 +625,81 @@ static void fp_row(struct sdp_layer *L, const struct row_operands *r, const int3
         fp_chunk_y(L, &r->y, &k);
         if (L->use_lut)
             for (uint32_t i = 0; i < k.n; i++)
-                k.v[i] = sdp_lut_fp(&L->lut, k.v[i]);
+                k.v[i] = sdp_lut_fp(&L->lut, k.v[i], st->lut);
         fp_chunk_output(L, &k, dst + k.x0, st);
     }
 }
 
-/* Channel by channel, line by line: the operands' and the input's place
- * along a row is worked out once per row, not per element, and the row's
- * counts are kept in registers. */
+/* The datapath runs a row (one channel's line) at a time: the operands' and
+ * the input's place along a row is worked out once per row, not per
+ * element, and the row's counts are kept in registers.  Rows are split
+ * across dla_threads() workers, each with its own counts and LUT
+ * statistics, summed in worker order afterwards: the results are the same
+ * for any DLADBG_THREADS. */
+#define PARALLEL_ELEMENTS 16384u /* a layer this small runs on the calling thread */
+
+struct datapath_job {
+    const struct sdp_layer *L;
+    const struct dla_cube *in;
+    struct dla_cube *out;
+    uint64_t rows; /* n x channels x height */
+    struct sdp_stats st[DLA_MAX_THREADS];
+    struct dla_lut_stats lut[DLA_MAX_THREADS];
+};
+
+static void add_stats(struct sdp_stats *to, const struct sdp_stats *from)
+{
+    to->elements += from->elements;
+    to->saturated += from->saturated;
+    to->nan_in += from->nan_in;
+    to->inf_in += from->inf_in;
+    to->nan_out += from->nan_out;
+    to->unequal |= from->unequal;
+}
+
+static void run_row(const struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
+                    uint64_t row_index, struct sdp_stats *st)
+{
+    uint32_t y = (uint32_t)(row_index % L->h), c = (uint32_t)(row_index / L->h % L->cw);
+    uint32_t b = (uint32_t)(row_index / L->h / L->cw);
+    struct row_operands r = {operand_row_at(L, &L->ops[SDP_SRC_BS], c, y),
+                             operand_row_at(L, &L->ops[SDP_SRC_BN], c, y),
+                             operand_row_at(L, &L->ops[SDP_SRC_EW], c, y)};
+    bool delivered = b < in->n && c < in->c && y < in->h;
+    const int32_t *row = delivered ? in->v + cube_index(in, b, c, y, 0) : NULL;
+    int32_t *dst = out->v + cube_index(out, b, c, y, 0);
+    struct sdp_stats rs = {.lut = st->lut};
+    if (L->proc_prec == SDP_FP16)
+        fp_row(L, &r, row, in->w, dst, &rs);
+    else
+        for (uint32_t x = 0; x < L->w; x++)
+            dst[x] = process_int(L, &r, input_at(L, row, in->w, x, &rs), x, &rs);
+    add_stats(st, &rs);
+}
+
+static void datapath_worker(void *ctx, unsigned worker, unsigned workers)
+{
+    struct datapath_job *j = ctx;
+    uint64_t from = j->rows * worker / workers, to = j->rows * (worker + 1) / workers;
+    j->st[worker].lut = &j->lut[worker];
+    lut_stats_begin(&j->lut[worker]);
+    for (uint64_t r = from; r < to; r++)
+        run_row(j->L, j->in, j->out, r, &j->st[worker]);
+}
+
 static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct dla_cube *out,
                          struct sdp_stats *st)
 {
-    bool fp = L->proc_prec == SDP_FP16;
-    for (uint32_t b = 0; b < L->n; b++)
-        for (uint32_t c = 0; c < L->cw; c++)
-            for (uint32_t y = 0; y < L->h; y++) {
-                struct row_operands r = {operand_row_at(L, &L->ops[SDP_SRC_BS], c, y),
-                                         operand_row_at(L, &L->ops[SDP_SRC_BN], c, y),
-                                         operand_row_at(L, &L->ops[SDP_SRC_EW], c, y)};
-                bool delivered = b < in->n && c < in->c && y < in->h;
-                const int32_t *row = delivered ? in->v + cube_index(in, b, c, y, 0) : NULL;
-                int32_t *dst = out->v + cube_index(out, b, c, y, 0);
-                struct sdp_stats rs = {0};
-                if (fp)
-                    fp_row(L, &r, row, in->w, dst, &rs);
-                else
-                    for (uint32_t x = 0; x < L->w; x++)
-                        dst[x] = process_int(L, &r, input_at(L, row, in->w, x, &rs), x, &rs);
-                st->elements += rs.elements;
-                st->saturated += rs.saturated;
-                st->nan_in += rs.nan_in;
-                st->inf_in += rs.inf_in;
-                st->nan_out += rs.nan_out;
-                st->unequal |= rs.unequal;
-            }
+    struct datapath_job job = {.L = L, .in = in, .out = out, .rows = (uint64_t)L->n * L->cw * L->h};
+    unsigned threads = dla_threads();
+    unsigned workers = job.rows * L->w < PARALLEL_ELEMENTS ? 1
+                       : threads < job.rows                ? threads
+                                                           : (unsigned)job.rows;
+    dla_parallel(workers, datapath_worker, &job);
+    for (unsigned w = 0; w < workers; w++) {
+        add_stats(st, &job.st[w]);
+        lut_stats_add(&L->lut.stats, &job.lut[w]);
+    }
 }
 
 /* ---------------------------------------------------------------- output */
@@ -828,8 +871,7 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     else if (to_pdp) {
         hand_to_pdp(&L, &res, to_pdp);
         rc = 0;
-    }
-    else
+    } else
         rc = write_memory(d, x, group, &L, &res) ? 0 : -1;
 out:
     cube_free(&res);

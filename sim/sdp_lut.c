@@ -17,11 +17,11 @@ void sdp_lut_begin(struct dla *d, struct sdp_lut *l, bool fp16)
     lut_stats_begin(&l->stats);
 }
 
-int32_t sdp_lut_int(struct sdp_lut *l, int32_t x)
+int32_t sdp_lut_int(const struct sdp_lut *l, int32_t x, struct dla_lut_stats *s)
 {
     struct lut_pick p;
     lut_sdp_index(&l->cfg, x, &p);
-    lut_sdp_count(&l->cfg, &p, x, false, &l->stats);
+    lut_sdp_count(&l->cfg, &p, x, false, s);
     return lut_sdp_interp_int(l->ram, &l->cfg, x, &p);
 }
 
@@ -56,12 +56,12 @@ static uint32_t interpolate_fp(const struct sdp_lut *l, const struct lut_pick *p
     return fpnum_fp17_to_fp32((uint32_t)fp_add(FP17, b0, b1));
 }
 
-uint32_t sdp_lut_fp(struct sdp_lut *l, uint32_t x)
+uint32_t sdp_lut_fp(const struct sdp_lut *l, uint32_t x, struct dla_lut_stats *s)
 {
     struct lut_pick p;
     uint32_t le_diff = (uint32_t)fp_sub(FP32, x, (uint32_t)l->cfg.le_start);
     uint32_t lo_diff = (uint32_t)fp_sub(FP32, x, (uint32_t)l->cfg.lo_start);
     lut_sdp_index_fp(&l->cfg, le_diff, lo_diff, &p);
-    lut_sdp_count(&l->cfg, &p, (int32_t)x, true, &l->stats);
+    lut_sdp_count(&l->cfg, &p, (int32_t)x, true, s);
     return p.uflow || p.oflow ? extrapolate_fp(l, &p, x) : interpolate_fp(l, &p);
 }

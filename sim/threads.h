@@ -1,4 +1,5 @@
-/* Worker threads for the model's data-parallel work (convolution MACs).
+/* Worker threads for the model's data-parallel work (convolution MACs, SDP
+ * rows, CDP lines).
  *
  * Results never depend on the thread count: a job splits its work by worker
  * index into disjoint parts, every worker writes only its own outputs and

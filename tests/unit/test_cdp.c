@@ -373,11 +373,12 @@ static void test_diagnostics(void **state)
  * every non-zero sum (start 10000), the LO table covers (0, 512) in steps
  * of two with integer entries, so a sum s gives lo[s/2] or the mean of two
  * neighbours; a zero sum underflows both tables and gives le[0]. */
-static void check_fp16(unsigned local, bool sqsum_bypass, bool mul_bypass, unsigned c)
+static void check_fp16_cube(unsigned local, bool sqsum_bypass, bool mul_bypass, unsigned c,
+                            unsigned w, unsigned hgt)
 {
     struct harness *h = harness_new("nv_full");
-    struct lrn_case lc = {"nv_full",    2,          3, 2, c, local, 0, 1, 0, 0, 1, 0,
-                          sqsum_bypass, mul_bypass, 0, 1};
+    struct lrn_case lc = {"nv_full", 2, w, hgt,          c,          local, 0, 1, 0,
+                          0,         1, 0, sqsum_bypass, mul_bypass, 0,     1};
     struct geometry g = geometry_of(h, &lc);
     size_t bytes = g.surf * g.surfaces;
     uint8_t *src = malloc(bytes), *dst = malloc(bytes);
@@ -454,6 +455,11 @@ static void check_fp16(unsigned local, bool sqsum_bypass, bool mul_bypass, unsig
     free(src);
     free(dst);
     harness_free(h);
+}
+
+static void check_fp16(unsigned local, bool sqsum_bypass, bool mul_bypass, unsigned c)
+{
+    check_fp16_cube(local, sqsum_bypass, mul_bypass, c, 3, 2);
 }
 
 static void test_fp16(void **state)
@@ -701,6 +707,27 @@ static void test_cvsram(void **state)
     harness_free(h);
 }
 
+/* Lines go through in chunks split across workers: with three workers,
+ * cubes of several chunks (the last one short, down to two lines) give the
+ * reference's outputs and statistics in every precision, and one worker
+ * gives the same saturation count. */
+static void test_threads(void **state)
+{
+    (void)state;
+    setenv("DLADBG_THREADS", "3", 1);
+    /* int8: 4 KB lines, 64 to a chunk; int16 and fp16: 3840-byte lines, 68 */
+    struct lrn_case i8 = {"nv_full", 0, 64, 150, 64, 5, 1, 3, 1, -7, 5, 8, false, false, 7, 5};
+    struct lrn_case i16 = {"nv_full", 1,     40, 70, 37,    5,     100, 3,
+                           6,         -5000, 7,  17, false, false, 22,  20};
+    uint64_t saturated = check_case(&i8);
+    assert_true(saturated > 0);
+    check_case(&i16);
+    check_fp16_cube(5, false, false, 48, 40, 70);
+    setenv("DLADBG_THREADS", "1", 1);
+    assert_int_equal(check_case(&i8), saturated);
+    unsetenv("DLADBG_THREADS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -716,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_fp16_special_count_matches_scalar),
         cmocka_unit_test(test_fp16_prepared_lut_matches_reference),
         cmocka_unit_test(test_diagnostics),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

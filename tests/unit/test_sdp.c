@@ -739,6 +739,38 @@ static void test_saturation_counter(void **state)
     close_world(&wd);
 }
 
+/* Rows split across workers (DLADBG_THREADS=3): integer processing with
+ * per-element operands, most outputs saturated, and fp16 processing, each
+ * large enough to be split, give the reference's values and the
+ * saturation count. */
+static void test_threads(void **state)
+{
+    (void)state;
+    setenv("DLADBG_THREADS", "3", 1);
+    struct layer L = base_layer("nv_full", 40, 20, 48, SDP_INT16);
+    L.bs = (struct sdp_x_cfg){
+        .alu_algo = SDP_ALU_SUM, .alu_from_mem = true, .alu_shift = 3, .mul_bypass = true};
+    L.dma[SRC_BS] =
+        (struct operand_dma){.enabled = true, .use = USE_ALU, .size = 2, .per_element = 1};
+    L.cvt.scale = 32767;
+    L.perf_sat = true;
+    struct world wd;
+    open_world(&wd, &L);
+    run_offline(&wd, &L);
+    uint64_t saturated = check_output(&wd, &L);
+    assert_true(saturated > 1000);
+    assert_int_equal(rd(wd.d, "SDP.D_PERF_OUT_SATURATION"), saturated);
+    close_world(&wd);
+    L = base_layer("nv_full", 24, 20, 40, SDP_FP16);
+    L.bs = (struct sdp_x_cfg){.alu_algo = SDP_ALU_SUM,
+                              .alu_operand = (int16_t)fp16_from_float(1.5f),
+                              .mul_from_mem = true};
+    L.dma[SRC_BS] =
+        (struct operand_dma){.enabled = true, .use = USE_MUL, .size = 2, .per_element = 1};
+    run_and_check(&L);
+    unsetenv("DLADBG_THREADS");
+}
+
 static void test_eql_status(void **state)
 {
     (void)state;
@@ -963,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_fp16_nan_inf_counters),
         cmocka_unit_test(test_saturation_counter),
         cmocka_unit_test(test_eql_status),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_nv_small_ignores_ew),
         cmocka_unit_test(test_needs_rdma),
         cmocka_unit_test(test_on_the_fly_batches_and_pdp),

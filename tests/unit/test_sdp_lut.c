@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -192,6 +193,43 @@ static void test_int16_lookup_cases_and_counters(void **state)
     dla_destroy(d);
 }
 
+/* A layer split across workers (DLADBG_THREADS=3, 18432 elements) gives
+ * every output and counts every lookup as one worker does: the cases of
+ * the test above, each 3072 times, in 12 surfaces of 16 channels. */
+static void test_counters_across_workers(void **state)
+{
+    (void)state;
+    setenv("DLADBG_THREADS", "3", 1);
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    struct lut_events ev = {0};
+    dla_listen(d, on_event, &ev);
+    program_tables(d, false);
+    enum { W = 96, C = 192, N = W * C, EACH = N / 6 };
+    static int16_t in[N], out[N];
+    for (uint32_t p = 0; p < W; p++)
+        for (uint32_t k = 0; k < C; k++)
+            in[(k / 16) * W * 16 + p * 16 + k % 16] = cases[(p + k) % 6].x;
+    dla_mem_write(d, DLA_DRAM, IN_ADDR, in, sizeof in);
+    run_layer(d, false, W, C);
+    dla_mem_read(d, DLA_DRAM, OUT_ADDR, out, sizeof out);
+    for (uint32_t p = 0; p < W; p++)
+        for (uint32_t k = 0; k < C; k++)
+            assert_int_equal(out[(k / 16) * W * 16 + p * 16 + k % 16], cases[(p + k) % 6].y);
+    assert_int_equal(rd(d, "SDP.D_PERF_LUT_LE_HIT"), EACH);
+    assert_int_equal(rd(d, "SDP.D_PERF_LUT_LO_HIT"), 4 * EACH);
+    assert_int_equal(rd(d, "SDP.D_PERF_LUT_UFLOW"), EACH);
+    assert_int_equal(rd(d, "SDP.D_PERF_LUT_OFLOW"), EACH);
+    assert_int_equal(rd(d, "SDP.D_PERF_LUT_HYBRID"), 4 * EACH);
+    assert_int_equal(ev.n, 1);
+    assert_int_equal(ev.last.lookups, N);
+    assert_int_equal(ev.last.le_underflow, 3 * EACH);
+    assert_int_equal(ev.last.lo_overflow, EACH);
+    assert_int_equal(ev.last.hist_below, EACH);
+    assert_int_equal(ev.last.hist_above, EACH);
+    dla_destroy(d);
+    unsetenv("DLADBG_THREADS");
+}
+
 static unsigned lut_range_rules;
 
 static void count_range_rules(void *ctx, const struct dla_event *ev)
@@ -263,6 +301,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_access_port_read_back),
         cmocka_unit_test(test_int16_lookup_cases_and_counters),
+        cmocka_unit_test(test_counters_across_workers),
         cmocka_unit_test(test_fp16_interpolation),
         cmocka_unit_test(test_fp16_negative_range_is_valid),
     };
