@@ -725,11 +725,10 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
     for (uint32_t b = 0; b < L->n && ok; b++) {
         for (uint32_t sf = 0; sf < L->cw / per_atom && ok; sf++) {
             for (uint32_t y = 0; y < L->h && ok; y++) {
-                for (uint32_t px = 0; px < L->w; px++) {
-                    for (uint32_t k = 0; k < per_atom; k++)
-                        feature_store(line + (size_t)px * atom + (size_t)k * bpe, bpe,
-                                      res->v[cube_index(res, b, sf * per_atom + k, y, px)]);
-                }
+                /* a channel's row at a time: the cube is planar */
+                for (uint32_t k = 0; k < per_atom; k++)
+                    feature_store_strided(line + (size_t)k * bpe, atom, L->w, bpe,
+                                          res->v + cube_index(res, b, sf * per_atom + k, y, 0));
                 ok = exec_write(x, DLA_C_SDP_WDMA, space,
                                 base + b * batch_stride + sf * surf_stride + y * line_stride, line,
                                 line_bytes);

@@ -69,12 +69,10 @@ bool sdp_rdma_input(struct dla_exec *x, int rg, const struct sdp_shape *s, struc
         for (uint32_t y = 0; y < s->h && ok; y++) {
             ok = exec_read(x, DLA_C_SDP_MRDMA, space, base + sf * surf_stride + y * line_stride,
                            line, line_bytes);
-            for (uint32_t px = 0; px < s->w && ok; px++) {
-                for (uint32_t k = 0; k < group && sf * group + k < s->cw; k++) {
-                    out->v[cube_index(out, 0, sf * group + k, y, px)] = feature_load(
-                        line + (size_t)px * s->atom + (size_t)k * bpe, bpe, prec == SDP_FP16);
-                }
-            }
+            /* a channel's row at a time: the cube is planar */
+            for (uint32_t k = 0; k < group && sf * group + k < s->cw && ok; k++)
+                feature_load_strided(line + (size_t)k * bpe, s->atom, s->w, bpe, prec == SDP_FP16,
+                                     out->v + cube_index(out, 0, sf * group + k, y, 0));
         }
     }
     free(line);
@@ -123,20 +121,30 @@ struct operand_stream {
     int alu_comp, mul_comp;
 };
 
-static void store_pixel(const struct operand_stream *st, const uint8_t *p, uint32_t first_c,
-                        uint32_t n_c, struct sdp_operands *o, const struct sdp_shape *s, uint32_t y,
-                        uint32_t x)
+/* One operand component along a run of n operands, `step` bytes apart. */
+static void component_row(const uint8_t *p, size_t step, uint32_t n, unsigned bytes, int16_t *out)
 {
-    for (uint32_t k = 0; k < n_c; k++) {
-        const uint8_t *e = p + (size_t)k * st->comps * st->comp_bytes;
-        size_t i = sdp_operand_index(o, s, first_c + k, y, x);
-        if (st->alu_comp >= 0)
-            o->alu[i] = (int16_t)feature_load(e + (size_t)st->alu_comp * st->comp_bytes,
-                                              st->comp_bytes, false);
-        if (st->mul_comp >= 0)
-            o->mul[i] = (int16_t)feature_load(e + (size_t)st->mul_comp * st->comp_bytes,
-                                              st->comp_bytes, false);
-    }
+    if (bytes == 1)
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = (int16_t)feature_load(p + i * step, 1, false);
+    else
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = (int16_t)feature_load(p + i * step, 2, false);
+}
+
+/* The ALU and MUL components of n operands `step` bytes apart from p, into
+ * the planes they feed from index i on: a component at a time, along a run
+ * that is contiguous in the planes (a line of one channel, or the
+ * per-channel operands). */
+static void store_components(const struct operand_stream *st, const uint8_t *p, size_t step,
+                             uint32_t n, struct sdp_operands *o, size_t i)
+{
+    if (st->alu_comp >= 0)
+        component_row(p + (size_t)st->alu_comp * st->comp_bytes, step, n, st->comp_bytes,
+                      o->alu + i);
+    if (st->mul_comp >= 0)
+        component_row(p + (size_t)st->mul_comp * st->comp_bytes, step, n, st->comp_bytes,
+                      o->mul + i);
 }
 
 static bool read_per_channel(struct dla_exec *x, const struct operand_regs *r,
@@ -149,7 +157,7 @@ static bool read_per_channel(struct dla_exec *x, const struct operand_regs *r,
         return false;
     bool ok = exec_read(x, r->client, space, base, buf, bytes);
     if (ok)
-        store_pixel(st, buf, 0, s->cw, o, s, 0, 0);
+        store_components(st, buf, (size_t)st->comps * st->comp_bytes, s->cw, o, 0);
     free(buf);
     return ok;
 }
@@ -174,8 +182,9 @@ static bool read_per_element(struct dla_exec *x, int rg, const struct operand_re
         for (uint32_t y = 0; y < s->h && ok; y++) {
             ok = exec_read(x, r->client, space, base + sf * surf_stride + y * line_stride, line,
                            line_bytes);
-            for (uint32_t px = 0; px < s->w && ok; px++)
-                store_pixel(st, line + px * pixel_bytes, first, n_c, o, s, y, px);
+            for (uint32_t k = 0; k < n_c && ok; k++)
+                store_components(st, line + (size_t)k * st->comps * st->comp_bytes, pixel_bytes,
+                                 s->w, o, sdp_operand_index(o, s, first + k, y, 0));
         }
     }
     free(line);
