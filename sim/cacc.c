@@ -14,10 +14,10 @@
 #include "fixpt.h"
 #include "threads.h"
 
-#define ACC48_MAX        ((int64_t)0x7fffffffffff)
-#define ACC48_MIN        (-ACC48_MAX - 1)
-#define BLOCK_ROWS       64u
-#define BLOCK_KERNELS    64u
+#define ACC48_MAX     ((int64_t)0x7fffffffffff)
+#define ACC48_MIN     (-ACC48_MAX - 1)
+#define BLOCK_ROWS    64u
+#define BLOCK_KERNELS 64u
 
 int64_t cacc_sat48(int64_t v)
 {
@@ -178,9 +178,8 @@ void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
         return;
     }
     uint32_t blocks = (ops->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
-    unsigned n = dla_threads();
     struct cacc_job job = {.p = p, .ops = ops, .cw = &cw, .out = out};
-    dla_parallel(n < blocks ? n : (blocks ? blocks : 1), run_blocks, &job);
+    dla_parallel(dla_workers_for(blocks), run_blocks, &job);
     for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
         st->saturated += job.saturated[t];
     cmac_weights_free(&cw);

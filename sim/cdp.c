@@ -210,10 +210,8 @@ static bool alloc_chunk(const struct cdp_job *j, struct cdp_chunk *k)
     size_t fit = CHUNK_BYTES / k->line_bytes;
     k->lines_max = fit < 1 ? 1 : fit < j->h ? (unsigned)fit : j->h;
     size_t elems_per_line = (size_t)j->w * j->c_pad;
-    unsigned threads = dla_threads();
-    k->workers = elems_per_line * k->lines_max < PARALLEL_ELEMENTS ? 1
-                 : threads < k->lines_max                          ? threads
-                                                                   : k->lines_max;
+    k->workers =
+        dla_workers_for(elems_per_line * k->lines_max < PARALLEL_ELEMENTS ? 1 : k->lines_max);
     k->in = malloc(k->line_bytes * k->lines_max);
     k->out = malloc(k->line_bytes * k->lines_max);
     bool ok = k->in && k->out;
@@ -266,6 +264,7 @@ static bool run_chunk(struct dla_exec *x, struct cdp_chunk *k, unsigned y, struc
             return false;
     size_t bytes = (size_t)k->lines * k->line_bytes;
     count_fp(j, k->in, bytes, &fc->nan_in, &fc->inf_in);
+    /* the last chunk may hold fewer lines than workers */
     dla_parallel(k->workers < k->lines ? k->workers : k->lines, normalise_lines, k);
     count_fp(j, k->out, bytes, &fc->nan_out, NULL);
     for (unsigned l = 0; l < k->lines; l++)

@@ -1090,14 +1090,13 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         j.w.h = malloc(n + 1);
         fast = j.w.m && j.w.h;
     }
-    unsigned workers = dla_threads();
     for (uint32_t k = 0; fast && k < ops->kernels; k += step) {
         j.k_first = k;
         j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
         unsigned kblocks = (unsigned)((j.k_end - k + block_lanes(&j) - 1) / block_lanes(&j));
-        dla_parallel(workers < kblocks ? workers : kblocks, prepare_worker, &j);
+        dla_parallel(dla_workers_for(kblocks), prepare_worker, &j);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
-        dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), layer_worker, &j);
+        dla_parallel(dla_workers_for(blocks), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
             fast &= !j.failed[t];
     }

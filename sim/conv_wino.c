@@ -342,13 +342,13 @@ static void wino_worker(void *ctx, unsigned worker, unsigned workers)
 }
 
 static void wino_compute(const struct conv_params *p, uint32_t c, const int16_t *tiles,
-                         const int16_t *wt, uint32_t k_first, uint32_t k_end,
-                         struct dla_cube *out, struct cacc_stats *st)
+                         const int16_t *wt, uint32_t k_first, uint32_t k_end, struct dla_cube *out,
+                         struct cacc_stats *st)
 {
     struct wino_job j = {
         .p = p, .c = c, .k_first = k_first, .k_end = k_end, .tiles = tiles, .wt = wt, .out = out};
-    unsigned blocks = (p->out_w / 2) * (p->out_h / 2), workers = dla_threads();
-    dla_parallel(workers < blocks ? workers : (blocks ? blocks : 1), wino_worker, &j);
+    unsigned blocks = (p->out_w / 2) * (p->out_h / 2);
+    dla_parallel(dla_workers_for(blocks), wino_worker, &j);
     for (unsigned t = 0; t < DLA_MAX_THREADS; t++) {
         st->saturated += j.st[t].saturated;
         st->nan_out += j.st[t].nan_out;

@@ -73,7 +73,7 @@ static inline void feature_store(uint8_t *p, unsigned bpe, int32_t v)
 /* n elements `step` bytes apart from p (channel k of n atoms: p at the
  * channel's first byte, step the atom size) into out[0..n), as
  * feature_load reads each; the element size and kind are chosen once, not
- * per element, for PDP's plane loops. */
+ * per element, for the loops between atoms and planar cubes (PDP, SDP). */
 static inline void feature_load_strided(const uint8_t *p, size_t step, size_t n, unsigned bpe,
                                         bool fp16, int32_t *out)
 {

@@ -278,11 +278,11 @@ static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec
 
 /* fp16 rows no window reads still count their infinities; false on a NaN
  * (which changes no output, but the caller recounts the block then). */
-static inline bool count_rows(const uint8_t *in, size_t row_elems, unsigned from, unsigned to,
-                              int32_t *wide, uint64_t *inf)
+static bool count_rows(const uint8_t *in, size_t row_elems, unsigned from, unsigned to,
+                       uint64_t *inf)
 {
     for (unsigned h = from; h < to; h++)
-        if (!widen_row(in + (size_t)h * row_elems * 2, row_elems, PDP_FP16, wide, inf))
+        if (!count_specials(in + (size_t)h * row_elems * 2, row_elems, inf))
             return false;
     return true;
 }
@@ -339,7 +339,7 @@ row_extremes(struct extreme_pass *x, const uint8_t *in, unsigned h)
         return r;
     size_t bpe = c->precision == PDP_INT8 ? 1 : 2;
     bool fp = c->precision == PDP_FP16;
-    if (fp && !count_rows(in, in_w * L, x->next_row, h, x->wide, &x->inf))
+    if (fp && !count_rows(in, in_w * L, x->next_row, h, &x->inf))
         return NULL;
     if (!widen_row(in + (size_t)h * in_w * L * bpe, in_w * L, (enum pdp_precision)c->precision,
                    x->wide, &x->inf))
@@ -418,7 +418,7 @@ DLA_HOT_CLONES bool pdp_pool_extreme(const struct pdp_pool_cfg *c, const struct 
         narrow_row(acc, ow * L, (enum pdp_precision)c->precision, out + (size_t)oy * ow * L * bpe);
     }
     if (c->precision == PDP_FP16 &&
-        !count_rows(in, (size_t)s->in_w * L, x.next_row, c->in_h, x.wide, &x.inf))
+        !count_rows(in, (size_t)s->in_w * L, x.next_row, c->in_h, &x.inf))
         return false;
     tally->missing = unreached;
     tally->infinities = x.inf;

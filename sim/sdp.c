@@ -691,10 +691,7 @@ static void run_datapath(struct sdp_layer *L, const struct dla_cube *in, struct 
                          struct sdp_stats *st)
 {
     struct datapath_job job = {.L = L, .in = in, .out = out, .rows = (uint64_t)L->n * L->cw * L->h};
-    unsigned threads = dla_threads();
-    unsigned workers = job.rows * L->w < PARALLEL_ELEMENTS ? 1
-                       : threads < job.rows                ? threads
-                                                           : (unsigned)job.rows;
+    unsigned workers = dla_workers_for(job.rows * L->w < PARALLEL_ELEMENTS ? 1 : job.rows);
     dla_parallel(workers, datapath_worker, &job);
     for (unsigned w = 0; w < workers; w++) {
         add_stats(st, &job.st[w]);

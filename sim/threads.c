@@ -15,6 +15,12 @@ unsigned dla_threads(void)
     return n > (long)DLA_MAX_THREADS ? DLA_MAX_THREADS : (unsigned)n;
 }
 
+unsigned dla_workers_for(uint64_t parts)
+{
+    unsigned n = dla_threads();
+    return parts < n ? (parts ? (unsigned)parts : 1u) : n;
+}
+
 struct worker {
     dla_work_fn work;
     void *ctx;

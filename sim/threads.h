@@ -9,6 +9,8 @@
 #ifndef DLA_THREADS_H
 #define DLA_THREADS_H
 
+#include <stdint.h>
+
 #define DLA_MAX_THREADS 16u
 
 /* DLADBG_THREADS when set (1 = everything on the calling thread), else the
@@ -18,6 +20,10 @@ unsigned dla_threads(void);
 /* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
  * calling thread; returns when all are done.  A worker that cannot be
  * started runs on the calling thread instead. */
+/* Workers for a job of `parts` independent parts: dla_threads(), but no
+ * more than the parts and at least one. */
+unsigned dla_workers_for(uint64_t parts);
+
 typedef void (*dla_work_fn)(void *ctx, unsigned worker, unsigned workers);
 void dla_parallel(unsigned workers, dla_work_fn work, void *ctx);
 

@@ -95,13 +95,14 @@ static const char *cbuf_kind(uint8_t k)
     return k == 0 ? "data" : k == 1 ? "weight" : "wmb";
 }
 
-/* Fill ev from a ring record; false for records decoders do not see. */
 /* Whether events of ABI kind k are wanted (kinds 0: all). */
 static bool wanted(uint32_t kinds, uint32_t k)
 {
     return kinds == 0 || (k < 32 && (kinds & DLADBG_EV_BIT(k)));
 }
 
+/* Fill ev from a ring record; false for records decoders do not see or
+ * kinds does not want. */
 static bool ring_event(struct dla *d, const struct trace_ring *ring, const struct trace_rec *r,
                        uint32_t kinds, struct dladbg_event *ev, struct scratch *sc)
 {

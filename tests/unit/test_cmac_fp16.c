@@ -115,7 +115,8 @@ static void test_hard_carries_match_booth_array(void **state)
         }
         for (uint32_t c = 0; c < CELLS; c++)
             if (total[c] != want[c])
-                fail_msg("weight %x: cell %u off by %lld", m[i], c, (long long)(total[c] - want[c]));
+                fail_msg("weight %x: cell %u off by %lld", m[i], c,
+                         (long long)(total[c] - want[c]));
     }
     free(q.w), free(q.d), free(q.shift), free(q.cell);
 }
@@ -380,8 +381,10 @@ static void check_fma_layout(const int16_t *raw, size_t depth, size_t kn)
 {
     enum { L = CMAC_FP16_FMA_LANES };
     size_t n = L * depth;
-    struct cmac_fp16_fma_block k = {.w = malloc(n * sizeof(double)), .h = malloc(n),
-                                    .idx = malloc(n), .bit = malloc(n),
+    struct cmac_fp16_fma_block k = {.w = malloc(n * sizeof(double)),
+                                    .h = malloc(n),
+                                    .idx = malloc(n),
+                                    .bit = malloc(n),
                                     .m = malloc(n * sizeof(int16_t)),
                                     .small = malloc(depth * sizeof(uint32_t))};
     uint32_t *small = k.small;
@@ -693,6 +696,15 @@ static void test_fp16_layer_wide_operands(void **state)
  * the cells' passes below would not be reached). */
 #define ONE_CONV_PASS ((size_t)1 << 30)
 
+/* compare_runs with conv.c's weight passes out of the way (ONE_CONV_PASS),
+ * so that the cells' own passes are the ones tested; then the default. */
+static void compare_runs_in_passes(const struct spec *s, bool other_cells, uint32_t ref_step)
+{
+    conv_set_weight_pass_values(ONE_CONV_PASS);
+    compare_runs(s, other_cells, ref_step);
+    conv_set_weight_pass_values(0);
+}
+
 /* Kernels too many for one pass of the AVX-512 cells (272 of 3 x 3 x 352
  * values, over the 4 MB a pass holds: the 16-kernel cells take 256 and
  * then 16, the FMA cells 64 at a time, the last pass 16 and 16 padding):
@@ -703,9 +715,7 @@ static void test_fp16_layer_kernel_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 3, 3, 352, 272);
     s.data_banks = 2;
     s.weight_banks = 14;
-    conv_set_weight_pass_values(ONE_CONV_PASS);
-    compare_runs(&s, false, 1);
-    conv_set_weight_pass_values(0);
+    compare_runs_in_passes(&s, false, 1);
 }
 
 /* The FMA cells (a layer of 270 output rows: 67 blocks of four and one of
@@ -733,9 +743,7 @@ static void test_fp16_layer_fma_passes(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 16, 16, 352, 272);
     s.data_banks = 8;
     s.weight_banks = 8;
-    conv_set_weight_pass_values(ONE_CONV_PASS);
-    compare_runs(&s, true, 101);
-    conv_set_weight_pass_values(0);
+    compare_runs_in_passes(&s, true, 101);
 }
 
 /* A first layer's cells of three channels, one per tap of a 7 x 7 kernel
