@@ -718,6 +718,17 @@ static void test_fp16_layer_kernel_passes(void **state)
     compare_runs_in_passes(&s, false, 1);
 }
 
+/* The FMA cells against the other cells and the reference (every
+ * ref_step-th output) on moderate values with subnormals, then on every
+ * exponent with the given seed. */
+static void fma_cells_moderate_and_wide(struct spec *s, uint32_t wide_seed, uint32_t ref_step)
+{
+    compare_runs(s, true, ref_step);
+    s->fp16_wide = true;
+    s->seed = wide_seed;
+    compare_runs(s, true, ref_step);
+}
+
 /* The FMA cells (a layer of 270 output rows: 67 blocks of four and one of
  * two, where stand-ins fill the missing rows) on moderate values with
  * subnormals and on every exponent (products aligned by every shift,
@@ -729,10 +740,7 @@ static void test_fp16_layer_fma_cells(void **state)
     struct spec s = spec_3x3_same("nv_full", 2, 18, 15, 70, 37);
     s.data_banks = 8;
     s.weight_banks = 8;
-    compare_runs(&s, true, 7);
-    s.fp16_wide = true;
-    s.seed = 78;
-    compare_runs(&s, true, 7);
+    fma_cells_moderate_and_wide(&s, 78, 7);
 }
 
 /* The FMA cells over several kernel passes (256 rows, 272 kernels of 3 x
@@ -757,10 +765,7 @@ static void test_fp16_layer_fma_narrow_cells(void **state)
     s.pl = s.pr = s.pt = s.pb = 3;
     s.data_banks = 8;
     s.weight_banks = 8;
-    compare_runs(&s, true, 3);
-    s.fp16_wide = true;
-    s.seed = 79;
-    compare_runs(&s, true, 3);
+    fma_cells_moderate_and_wide(&s, 79, 3);
 }
 
 static void test_int8_layer_threads(void **state)
