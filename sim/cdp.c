@@ -4,9 +4,10 @@
  * CDP_RDMA's registers give the cube (CDP has none for it); the cube is
  * processed a chunk of lines at a time: every surface of each line is read,
  * each spatial position's channel vector is normalised (cdp_lrn.c), and the
- * lines are written back surface by surface.  Whole memory atoms are computed: the
- * channels past the cube's last one count as the input offset (zero after
- * conversion) and their outputs are written too, as the hardware does.
+ * lines are written back surface by surface.  Whole memory atoms are
+ * computed: the channels past the cube's last one count as the input offset
+ * (zero after conversion) and their outputs are written too, as the
+ * hardware does.
  *
  * The LUT statistics (D_PERF_LUT_*), the output saturation counter and the
  * fp16 NaN/Inf counters are written into the consumer group's registers at

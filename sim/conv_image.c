@@ -289,8 +289,8 @@ bool csc_image_weight_group(struct dla *d, const struct conv_params *p,
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t u = 0; u < rows; u++)
                 for (uint32_t c = 0; c < kc; c++, i++)
-                    ops->weight[(size_t)(k0 - ops->k_first + k) * ops->depth + (size_t)t * ops->c + u * kc + c] =
-                        conv_element(b, i, p);
+                    ops->weight[(size_t)(k0 - ops->k_first + k) * ops->depth + (size_t)t * ops->c +
+                                u * kc + c] = conv_element(b, i, p);
     }
     free(b);
     return true;

@@ -179,8 +179,7 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
         for (uint32_t t = 0; t < taps; t++)
             for (uint32_t k = 0; k < n; k++) {
                 int16_t *dst = ops->weight + (size_t)(k0 - ops->k_first + k) * ops->depth +
-                               (size_t)taps * c0 +
-                               (size_t)t * nj;
+                               (size_t)taps * c0 + (size_t)t * nj;
                 for (uint32_t ci = 0; ci < nj; ci++)
                     dst[ci] = stream_element(d, p, plan, group, i++, dec);
             }

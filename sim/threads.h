@@ -17,13 +17,13 @@
  * online CPUs; at most DLA_MAX_THREADS. */
 unsigned dla_threads(void);
 
-/* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
- * calling thread; returns when all are done.  A worker that cannot be
- * started runs on the calling thread instead. */
 /* Workers for a job of `parts` independent parts: dla_threads(), but no
  * more than the parts and at least one. */
 unsigned dla_workers_for(uint64_t parts);
 
+/* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
+ * calling thread; returns when all are done.  A worker that cannot be
+ * started runs on the calling thread instead. */
 typedef void (*dla_work_fn)(void *ctx, unsigned worker, unsigned workers);
 void dla_parallel(unsigned workers, dla_work_fn work, void *ctx);
 
