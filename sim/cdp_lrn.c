@@ -50,16 +50,23 @@ static int64_t window_sum(const struct cdp_lrn_cfg *c, const int32_t *conv, unsi
  * normal input's fp32 form is exact and so is its square in binary32 (11
  * significant bits squared, exponents -28..31), which the cmod's multiply
  * then leaves as it is; the other inputs (zeros, subnormals, infinities,
- * NaNs) are tabulated when the program loads. */
-static uint32_t fp16_as_fp32[1u << 16], fp16_square_fp32[1u << 16];
+ * NaNs) are tabulated when the program loads, at fpi_fp16_odd_index. */
+static uint32_t odd_as_fp32[FPNUM_FP16_ODD_VALUES], odd_square_fp32[FPNUM_FP16_ODD_VALUES];
+
+/* The reference forms of any input, by the cmod's operations. */
+static void reference_forms(uint16_t h, uint32_t *v32, uint32_t *square)
+{
+    *v32 = fpnum_fp17_to_fp32(fpnum_fp16_to_fp17(h));
+    *square = (uint32_t)fp_mul(FP32, *v32, *v32);
+}
 
 __attribute__((constructor)) static void fill_square_table(void)
 {
-    for (uint32_t h = 0; h < (1u << 16); h++) {
-        uint32_t v = fpnum_fp17_to_fp32(fpnum_fp16_to_fp17((uint16_t)h));
-        fp16_as_fp32[h] = v;
-        fp16_square_fp32[h] = (uint32_t)fp_mul(FP32, v, v);
-    }
+    for (uint32_t h = 0; h < (1u << 16); h++)
+        if (!fpi_fp16_normal((uint16_t)h)) {
+            uint32_t at = fpi_fp16_odd_index((uint16_t)h);
+            reference_forms((uint16_t)h, &odd_as_fp32[at], &odd_square_fp32[at]);
+        }
 }
 
 struct fp_input {
@@ -69,7 +76,8 @@ struct fp_input {
 static inline struct fp_input fp_input_of(uint16_t h)
 {
     if (!fpi_fp16_normal(h))
-        return (struct fp_input){fp16_to_fp17(h), fp16_as_fp32[h], fp16_square_fp32[h]};
+        return (struct fp_input){fp16_to_fp17(h), odd_as_fp32[fpi_fp16_odd_index(h)],
+                                 odd_square_fp32[fpi_fp16_odd_index(h)]};
     struct fp_input in = {fp16_to_fp17(h), fp16_to_fp32(h), 0};
     float f;
     memcpy(&f, &in.v32, sizeof f);
@@ -135,9 +143,8 @@ void cdp_fp_input(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
  * check of fp_input_of). */
 void cdp_fp_input_reference(uint16_t h, uint32_t *v17, uint32_t *v32, uint32_t *square)
 {
-    *v17 = fpnum_fp16_to_fp17_table[h];
-    *v32 = fp16_as_fp32[h];
-    *square = fp16_square_fp32[h];
+    *v17 = fpnum_fp16_to_fp17(h);
+    reference_forms(h, v32, square);
 }
 
 /* fp32_add four lanes at a time, the lanes outside the fast path redone. */

@@ -72,17 +72,22 @@ uint64_t fp_relu(struct fp_format f, uint64_t a)
 
 /* ---------------------------------------------------------------- widening */
 
-/* fp16 widenings by table: 2^16 entries each, filled from fpi_widen() when the
- * program loads (before any thread), so a lookup needs no once-guard.  The
- * priority runs this before the default-priority constructors of other
- * files, which may build tables of their own from these lookups. */
-uint32_t fpnum_fp16_to_fp32_table[1u << 16], fpnum_fp16_to_fp17_table[1u << 16];
+/* fp16 widenings of the non-normal values by table (fpi_fp16_odd_index),
+ * filled from fpi_widen() when the program loads (before any thread), so a
+ * lookup needs no once-guard.  The priority runs this before the
+ * default-priority constructors of other files, which may build tables of
+ * their own from these lookups. */
+uint32_t fpnum_fp16_to_fp32_table[FPNUM_FP16_ODD_VALUES],
+    fpnum_fp16_to_fp17_table[FPNUM_FP16_ODD_VALUES];
 
 __attribute__((constructor(FPNUM_TABLES_PRIORITY))) static void fill_fp16_tables(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++) {
-        fpnum_fp16_to_fp32_table[h] = (uint32_t)fpi_widen(FP16, FP32, h, true);
-        fpnum_fp16_to_fp17_table[h] = (uint32_t)fpi_widen(FP16, FP17, h, true);
+        if (fpi_fp16_normal((uint16_t)h))
+            continue;
+        uint32_t at = fpi_fp16_odd_index((uint16_t)h);
+        fpnum_fp16_to_fp32_table[at] = (uint32_t)fpi_widen(FP16, FP32, h, true);
+        fpnum_fp16_to_fp17_table[at] = (uint32_t)fpi_widen(FP16, FP17, h, true);
     }
 }
 

@@ -583,28 +583,38 @@ FPI_INLINE uint32_t fp32_relu(uint32_t a)
 }
 
 /* The fp16 widenings: a normal fp16 (the common case) by moving its
- * fields, anything else by the tables fpnum.c fills at load (see
- * FPNUM_TABLES_PRIORITY); 2^16 entries each, so a table lookup per element
- * of random data would miss the cache. */
-extern uint32_t fpnum_fp16_to_fp32_table[1u << 16], fpnum_fp16_to_fp17_table[1u << 16];
+ * fields, anything else (exponent field 0 or 31: zeros, subnormals,
+ * infinities, NaNs) by the tables fpnum.c fills at load (see
+ * FPNUM_TABLES_PRIORITY), indexed by fpi_fp16_odd_index: 4096 entries
+ * each, where a table of every fp16 would be 256 KB of RSS per process. */
+#define FPNUM_FP16_ODD_VALUES (1u << 12)
+extern uint32_t fpnum_fp16_to_fp32_table[FPNUM_FP16_ODD_VALUES],
+    fpnum_fp16_to_fp17_table[FPNUM_FP16_ODD_VALUES];
 
 FPI_INLINE bool fpi_fp16_normal(uint16_t h)
 {
     return ((h >> 10) & 31u) - 1u < 30u;
 }
 
+/* A non-normal fp16's table slot: its sign, the exponent's low bit (0 for
+ * field 0, 1 for 31) and its mantissa. */
+FPI_INLINE uint32_t fpi_fp16_odd_index(uint16_t h)
+{
+    return (uint32_t)(h >> 15) << 11 | (h & 0x7ffu);
+}
+
 FPI_INLINE uint32_t fp16_to_fp32(uint16_t h)
 {
     if (fpi_fp16_normal(h))
         return (uint32_t)(h & 0x8000u) << 16 | ((((uint32_t)h & 0x7fffu) << 13) + (112u << 23));
-    return fpnum_fp16_to_fp32_table[h];
+    return fpnum_fp16_to_fp32_table[fpi_fp16_odd_index(h)];
 }
 
 FPI_INLINE uint32_t fp16_to_fp17(uint16_t h)
 {
     if (fpi_fp16_normal(h))
         return (uint32_t)(h & 0x8000u) << 1 | (((uint32_t)h & 0x7fffu) + (16u << 10));
-    return fpnum_fp16_to_fp17_table[h];
+    return fpnum_fp16_to_fp17_table[fpi_fp16_odd_index(h)];
 }
 
 /* frac / 2^16 as fp17 (fpnum_fraction_to_fp17(frac, 16), the LUT's

@@ -151,9 +151,9 @@ static void report_net(const char *label, const char *path, const char *config,
         printf("target: %-26s < %g ms: %.1f ms %s\n", label, target_s * 1e3, f.seconds * 1e3,
                verdict(f.seconds < target_s));
     double ws_kb = (double)f.working_set / 1024;
-    printf("net: %-28s RSS growth at the end %lld KiB (peak %ld); %llu saved states hold %llu "
-           "KiB; %llu events in the ring\n",
-           label, (long long)f.rss_end_kb - (long long)f.rss_before_kb, peak_kb,
+    printf("net: %-28s RSS growth at the end %lld KiB (peak %ld, over %llu at the start); %llu "
+           "saved states hold %llu KiB; %llu events in the ring\n",
+           label, (long long)f.rss_end_kb - (long long)f.rss_before_kb, peak_kb, f.rss_before_kb,
            f.checkpoints_stored, (f.checkpoint_bytes + 1023) / 1024, f.events);
     printf("target: %-26s peak RSS growth %ld KiB < 2 x working set %.0f KiB %s\n", label,
            peak_kb, ws_kb, verdict((double)peak_kb < 2 * ws_kb));
