@@ -247,8 +247,8 @@ static uint64_t normalise_line(const struct cdp_job *j, const uint8_t *in, uint8
 static void normalise_lines(void *ctx, unsigned worker, unsigned workers)
 {
     struct cdp_chunk *k = ctx;
-    unsigned from = (unsigned)((uint64_t)k->lines * worker / workers);
-    unsigned to = (unsigned)((uint64_t)k->lines * (worker + 1) / workers);
+    unsigned from = (unsigned)dla_share_start(k->lines, worker, workers);
+    unsigned to = (unsigned)dla_share_start(k->lines, worker + 1, workers);
     for (unsigned l = from; l < to; l++) {
         size_t at = (size_t)l * k->line_bytes;
         k->w[worker].saturated += normalise_line(k->j, k->in + at, k->out + at, &k->w[worker]);

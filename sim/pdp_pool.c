@@ -239,13 +239,8 @@ static inline void tap_outputs(unsigned t, unsigned k, unsigned stride, unsigned
  * on a NaN.  Only rows whose largest magnitude says they hold one come here. */
 static bool count_specials(const uint8_t *p, size_t n, uint64_t *inf)
 {
-    uint32_t nans = 0, infs = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t mag = (uint32_t)feature_load(p + 2 * i, 2, true) & 0x7fffu;
-        nans += mag > 0x7c00u;
-        infs += mag == 0x7c00u;
-    }
-    *inf += infs;
+    uint64_t nans = 0;
+    feature_count_fp16_specials(p, 2 * n, &nans, inf);
     return nans == 0;
 }
 
@@ -257,14 +252,9 @@ static bool count_specials(const uint8_t *p, size_t n, uint64_t *inf)
 static inline bool widen_row(const uint8_t *p, size_t n, enum pdp_precision prec, int32_t *out,
                              uint64_t *inf)
 {
-    if (prec == PDP_INT8) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = feature_load(p + i, 1, false);
-        return true;
-    }
-    if (prec == PDP_INT16) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = feature_load(p + 2 * i, 2, false);
+    if (prec != PDP_FP16) {
+        unsigned bpe = prec == PDP_INT8 ? 1 : 2;
+        feature_load_strided(p, bpe, n, bpe, false, out);
         return true;
     }
     int32_t largest = 0;
@@ -290,15 +280,12 @@ static bool count_rows(const uint8_t *in, size_t row_elems, unsigned from, unsig
 /* An output row back to atoms' bytes (fp16: order key to bits). */
 static inline void narrow_row(const int32_t *v, size_t n, enum pdp_precision prec, uint8_t *p)
 {
-    if (prec == PDP_INT8)
-        for (size_t i = 0; i < n; i++)
-            feature_store(p + i, 1, v[i]);
-    else if (prec == PDP_FP16)
+    unsigned bpe = prec == PDP_INT8 ? 1 : 2;
+    if (prec == PDP_FP16)
         for (size_t i = 0; i < n; i++)
             feature_store(p + 2 * i, 2, fp16_from_order_key(v[i]));
     else
-        for (size_t i = 0; i < n; i++)
-            feature_store(p + 2 * i, 2, v[i]);
+        feature_store_strided(p, bpe, n, bpe, v);
 }
 
 /* dst[i] = extreme(dst[i], src[i]) for i < n. */

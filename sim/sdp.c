@@ -680,7 +680,8 @@ static void run_row(const struct sdp_layer *L, const struct dla_cube *in, struct
 static void datapath_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct datapath_job *j = ctx;
-    uint64_t from = j->rows * worker / workers, to = j->rows * (worker + 1) / workers;
+    uint64_t from = dla_share_start(j->rows, worker, workers);
+    uint64_t to = dla_share_start(j->rows, worker + 1, workers);
     j->st[worker].lut = &j->lut[worker];
     lut_stats_begin(&j->lut[worker]);
     for (uint64_t r = from; r < to; r++)

@@ -21,6 +21,13 @@ unsigned dla_threads(void);
  * more than the parts and at least one. */
 unsigned dla_workers_for(uint64_t parts);
 
+/* The first of `parts` parts that worker `worker` of `workers` takes when
+ * each takes a contiguous run: its run ends where worker + 1's begins. */
+static inline uint64_t dla_share_start(uint64_t parts, unsigned worker, unsigned workers)
+{
+    return parts * worker / workers;
+}
+
 /* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
  * calling thread; returns when all are done.  A worker that cannot be
  * started runs on the calling thread instead. */
