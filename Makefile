@@ -8,8 +8,8 @@
 #   make fuzz       every libFuzzer harness of tests/fuzz for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
-# Sources are found by wildcard: adding a file under sim/, src/, ui/, plugins/
-# or tests/unit/ needs no edit here.
+# Sources are found by wildcard: adding a file under sim/, sim/UNIT/, src/,
+# src/STAGE/, ui/, plugins/ or tests/unit/ needs no edit here.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -37,8 +37,10 @@ LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
 LIBS := -lreadline -lncursesw -lcsv -ljpeg -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
-SIM_SRC := $(wildcard sim/*.c)
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+# sim/ and src/ hold one folder per hardware unit / per stage of the data's way;
+# sim/gen is the register database's generator, a host tool
+SIM_SRC := $(wildcard sim/*.c $(filter-out sim/gen/%,$(wildcard sim/*/*.c)))
+CORE_SRC := $(filter-out src/main.c src/tools/%,$(wildcard src/*.c src/*/*.c))
 UI_SRC := $(wildcard ui/*.c)
 # plugins/test_*.c are deliberately broken decoders, built only for the tests
 PLUGIN_SRC := $(filter-out plugins/test_%.c,$(wildcard plugins/*.c))
@@ -132,7 +134,8 @@ Q := $(if $(V),,@)
 # The MAC kernels are the hot loop of the convolution model, and pooling's
 # row and column passes PDP's: let the compiler vectorise them (portable
 # flags only; no -march).
-$(BUILD)/sim/cmac.o $(BUILD)/sim/cmac_simd.o $(BUILD)/sim/cmac_fp16.o $(BUILD)/sim/cmac_fp16_x86.o $(BUILD)/sim/cmac_fp16_fma.o $(BUILD)/sim/pdp_pool.o: HOT_CFLAGS := -O3
+$(addprefix $(BUILD)/sim/conv/,cmac.o cmac_simd.o cmac_fp16.o cmac_fp16_x86.o cmac_fp16_fma.o) \
+		$(BUILD)/sim/pdp/pdp_pool.o: HOT_CFLAGS := -O3
 
 $(BUILD)/%.o: %.c | $(GEN_C)
 	@mkdir -p $(dir $@)
@@ -250,7 +253,7 @@ install: all
 	install -m 644 share/dladbg.1 $(DESTDIR)$(PREFIX)/share/man/man1/dladbg.1
 
 format:
-	clang-format -i $(SIM_SRC) $(wildcard sim/*.h) $(CORE_SRC) src/main.c $(wildcard src/*.h) \
+	clang-format -i $(SIM_SRC) $(wildcard sim/*.h sim/*/*.h) $(CORE_SRC) src/main.c $(wildcard src/*/*.h) \
 		$(UI_SRC) $(wildcard ui/*.h) $(PLUGIN_SRC) $(TEST_PLUGIN_SRC) $(wildcard plugins/*.h) \
 		plugins/include/dladbg/decoder.h $(TEST_SRC) $(wildcard tests/unit/*.h tests/bench/*.c)
 

@@ -9,7 +9,7 @@
  *            the decoder's view as text
  *
  * Addresses are compared as the model records them: transfers per DMA
- * client, contiguous accesses merged (sim/pipeline.c). */
+ * client, contiguous accesses merged (sim/core/pipeline.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>

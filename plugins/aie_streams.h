@@ -1,7 +1,7 @@
 /* The DMA streams of an NVDLA layer, from the registers it ran with, as
  * strided accesses (aie_tiling.h) that the aie plugin turns into AIE-ML
  * tiling parameters.  Each stream follows the order in which dladbg's model
- * walks the cube (sim/sdp_rdma.c, sdp.c, pdp.c, cdp.c, cdma.c, bdma.c,
+ * walks the cube (sim/sdp/sdp_rdma.c, sdp.c, pdp.c, cdp.c, cdma.c, bdma.c,
  * rubik.c): that order is what the DMA events record, and what the aie
  * plugin checks the derived parameters against.  Header-only, part of the
  * aie plugin (not of the ABI). */
@@ -127,7 +127,7 @@ static inline void aie_shape(struct aie_stream *st, uint64_t w, uint64_t h, uint
  * a feature cube whose atoms hold `group` channels. */
 /* Whether SDP stage ("BS", "BN", "EW") takes an operand from memory: it
  * runs, and its ALU or multiplier runs with source MEM (as the model
- * decides, sim/sdp.c). */
+ * decides, sim/sdp/sdp.c). */
 static inline bool aie_sdp_stage_reads(struct aie_regs *r, const char *stage)
 {
     char cfg[24], sub[24], f[32];

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "afile.h"
-#include "console.h"
+#include "cmd/cmd.h"
+#include "util/afile.h"
+#include "cmd/console.h"
 #include "tui.h"
 
 static const char usage_text[] =

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "breakpoints.h"
+#include "debug/breakpoints.h"
 #include "ui.h"
 
 #define CTRL(c) ((c)&0x1f)

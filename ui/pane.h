@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 struct ui;
 struct pane;

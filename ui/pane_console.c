@@ -16,7 +16,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "path.h"
+#include "util/path.h"
 #include "ui.h"
 
 #define LOG_LINES   4000

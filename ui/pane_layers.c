@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "breakpoints.h"
-#include "format.h"
-#include "loadable_plan.h"
+#include "debug/breakpoints.h"
+#include "cmd/format.h"
+#include "loadable/loadable_plan.h"
 #include "ui.h"
 
 struct layers_pane {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fp16.h"
+#include "num/fp16.h"
 #include "ui.h"
 
 #define MAX_REGIONS    4096

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "cmd/format.h"
 #include "ui.h"
 
 /* Columns of the unit table before the bar: "unit layers busy compute stall util ". */

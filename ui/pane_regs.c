@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "format.h"
+#include "cmd/format.h"
 #include "ui.h"
 
 struct reg_values {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "cmd/format.h"
 #include "ui.h"
 
 #define LABEL_W 6

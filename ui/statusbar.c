@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "path.h"
-#include "format.h"
+#include "util/path.h"
+#include "cmd/format.h"
 #include "ui.h"
 
 static void layer_progress(struct ui *ui, char *buf, size_t len)

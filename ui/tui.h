@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 struct tui_options {
     /* --no-color.  NO_COLOR in the environment (any non-empty value) and a

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "pane.h"
 
 /* Panes in the order of the keys 1-7; the console has no number (":" focuses it). */

@@ -4,7 +4,7 @@
  * when the last of them has been written (programming guide, BDMA). */
 #include <string.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 /* A whole group moving more than this is a programming error, not a copy
  * anyone wants simulated byte by byte. */

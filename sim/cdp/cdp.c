@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "cdp_lrn.h"
-#include "dla_priv.h"
-#include "threads.h"
+#include "core/dla_priv.h"
+#include "core/threads.h"
 
 /* A chunk holds at least one line of all surfaces: bound a line.  The work
  * of the whole layer is bounded by the model's budget (exec_budget), in

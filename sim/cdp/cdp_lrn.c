@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "fixpt.h"
-#include "fpnum_vec.h"
+#include "num/fixpt.h"
+#include "num/fpnum_vec.h"
 
 int32_t cdp_in_convert(const struct cdp_lrn_cfg *c, int32_t raw)
 {

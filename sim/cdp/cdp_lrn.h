@@ -16,11 +16,11 @@
  * centre) are fp32, the LUT's result and the product fp17, all in the
  * cmod's float arithmetic (cmod/hls_wrapper/cdp_hls_wrapper.cpp).
  *
- * sim/cdp.c reads the registers and memory; the unit tests drive this. */
+ * sim/cdp/cdp.c reads the registers and memory; the unit tests drive this. */
 #ifndef DLA_CDP_LRN_H
 #define DLA_CDP_LRN_H
 
-#include "lut.h"
+#include "lut/lut.h"
 
 struct cdp_lrn_cfg {
     enum lut_cdp_path path; /* int8 or int16 pipeline (ignored in fp16) */

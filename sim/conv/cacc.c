@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "conv.h"
-#include "fixpt.h"
-#include "threads.h"
+#include "num/fixpt.h"
+#include "core/threads.h"
 
 #define ACC48_MAX     ((int64_t)0x7fffffffffff)
 #define ACC48_MIN     (-ACC48_MAX - 1)

@@ -19,8 +19,8 @@
  * partial sums one by one with its own normalisation and rounding, and
  * converts the result to an fp32 bit pattern for SDP. */
 #include "conv.h"
-#include "fp16.h"
-#include "fpnum.h"
+#include "num/fp16.h"
+#include "num/fpnum.h"
 
 #define ACC_EXP_NAN 0xffu
 #define MAC_EXP_NAN 0x3fu

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 #define CBUF_MAX_BANKS       64
 #define CBUF_MAX_ENTRY_BYTES 256

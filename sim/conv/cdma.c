@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "conv.h"
-#include "fp16.h"
+#include "num/fp16.h"
 
 /* After reset the RTL clears the CBUF data banks, one step a clock, and
  * raises FLUSH_DONE when done (config cbuf_flush_cycles, a scheduled timer in

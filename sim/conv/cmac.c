@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "conv.h"
-#include "hot_clones.h"
+#include "num/hot_clones.h"
 
 #define NARROW_CHUNK 65536u
 #define WIDE_CHUNK   256u

@@ -42,10 +42,10 @@
 #include <string.h>
 
 #include "conv.h"
-#include "fp16.h"
-#include "fpnum.h"
-#include "hot_clones.h"
-#include "threads.h"
+#include "num/fp16.h"
+#include "num/fpnum.h"
+#include "num/hot_clones.h"
+#include "core/threads.h"
 
 /* The decoded exponent part of a zero: never the largest, and the shift it
  * gets is never small (a zero's product is 0 and must not count). */

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "cbuf.h"
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 enum conv_prec { CONV_INT8 = 0, CONV_INT16 = 1, CONV_FP16 = 2 };
 

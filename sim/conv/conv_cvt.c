@@ -5,8 +5,8 @@
  * 17 bits, so (x - offset) needs 18 bits and the product 34: int64 holds
  * every step exactly. */
 #include "conv.h"
-#include "fixpt.h"
-#include "fp16.h"
+#include "num/fixpt.h"
+#include "num/fp16.h"
 
 uint16_t conv_cvt(int32_t in, int16_t offset, int16_t scale, unsigned truncate, enum conv_prec out,
                   bool *sat)

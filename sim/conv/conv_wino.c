@@ -14,16 +14,16 @@
  * channel).  CMAC multiplies position by position, sums each group of four
  * channels, applies the output transform A^T M A (exact), and CACC adds the
  * groups with 48-bit saturation, then truncates and saturates as usual.
- * In fp16 the PRA sums run in the cmod's fp17 arithmetic (sim/fpnum.c) and
+ * In fp16 the PRA sums run in the cmod's fp17 arithmetic (sim/num/fpnum.c) and
  * the cell and CACC use the fp16 datapath of cacc_fp16.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "conv.h"
-#include "threads.h"
-#include "fixpt.h"
-#include "fp16.h"
-#include "fpnum.h"
+#include "core/threads.h"
+#include "num/fixpt.h"
+#include "num/fp16.h"
+#include "num/fpnum.h"
 
 #define TILE       16
 #define SLOT_BYTES 8

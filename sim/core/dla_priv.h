@@ -1,5 +1,5 @@
 /* Internals shared by the files of sim/.  Not installed, not used outside sim/
- * (the debugger sees sim/dla.h only).
+ * (the debugger sees sim/core/dla.h only).
  *
  * State is kept as plain data wherever possible so that a checkpoint is a
  * copy: registers are arrays, the scheduler is an array of small records that

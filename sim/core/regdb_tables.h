@@ -1,5 +1,5 @@
 /* The register database's generated tables: build/gen/regdb_tables.c, written
- * by sim/gen/regdb_gen.c from share/regdb/<map>.regs.  Internal to sim/regdb.c;
+ * by sim/gen/regdb_gen.c from share/regdb/<map>.regs.  Internal to sim/core/regdb.c;
  * everyone else goes through the lookups of regdb.h.
  */
 #ifndef DLA_REGDB_TABLES_H

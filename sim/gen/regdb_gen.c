@@ -1,5 +1,5 @@
 /* regdb_gen: turn the register database text files (share/regdb/<map>.regs) into
- * the C tables behind sim/regdb.h.
+ * the C tables behind sim/core/regdb.h.
  *
  *     regdb_gen OUT.c FILE.regs...
  *
@@ -747,7 +747,7 @@ static void emit(FILE *out, char **files, int n_files)
     for (int i = 0; i < n_files; i++)
         fprintf(out, " %s", files[i]);
     fputs(".\n * Do not edit: change the .regs files instead. */\n", out);
-    fputs("#include \"regdb_tables.h\"\n\n", out);
+    fputs("#include \"core/regdb_tables.h\"\n\n", out);
     for (size_t mi = 0; mi < n_maps; mi++)
         emit_map(out, mi, &maps[mi]);
     fputs("const struct regdb_map regdb_maps[] = {\n", out);

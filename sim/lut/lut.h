@@ -24,7 +24,7 @@
 #ifndef DLA_LUT_H
 #define DLA_LUT_H
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 enum lut_table { LUT_LE = 0, LUT_LO = 1 };
 

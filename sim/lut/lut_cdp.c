@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "fixpt.h"
-#include "fpnum_vec.h"
+#include "num/fixpt.h"
+#include "num/fpnum_vec.h"
 #include "lut.h"
 #include "lut_internal.h"
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 #include "lut.h"
 
 #define LUT_LE_LAST (DLA_LUT_LE_ENTRIES - 1) /* 64 */

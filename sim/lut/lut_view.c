@@ -1,7 +1,7 @@
 /* Read-only view of the LUT RAM for the debugger (dla_lut_table in dla.h):
  * the access port itself cannot show a table without writing
  * S_LUT_ACCESS_CFG, which would change the state being looked at. */
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max)
 {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
-#include "fpnum.h"
-#include "hot_clones.h"
+#include "core/dla_priv.h"
+#include "num/fpnum.h"
+#include "num/hot_clones.h"
 #include "pdp_pool.h"
 
 /* A plane or a block this large is a programming error, not a layer. */

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "cube.h"
-#include "fpnum.h"
-#include "hot_clones.h"
+#include "core/cube.h"
+#include "num/fpnum.h"
+#include "num/hot_clones.h"
 
 /* Partial results live in int16 (int8 input) or int32 (int16 input)
  * registers; sums wrap around as the hardware's do. */

@@ -1,6 +1,6 @@
 /* PDP pooling arithmetic on one channel plane, bit-exact with NVIDIA's C
  * model (cmod/pdp/NV_NVDLA_pdp.cpp: LineOperation, PoolingStage0Calc,
- * PoolingStage1Calc).  No registers, no memory: sim/pdp.c decodes the
+ * PoolingStage1Calc).  No registers, no memory: sim/pdp/pdp.c decodes the
  * configuration and moves the data; the unit tests drive this directly.
  *
  * The hardware pools in two passes.  Stage 0 walks the input row by row;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 #define RBK_CHUNK              64 /* elements per reorder-buffer pass (2 KiB / 32 B) */
 #define RBK_CONTRACT_MAX_ATOMS 8192u

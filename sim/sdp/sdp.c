@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpnum.h"
-#include "fpnum_vec.h"
+#include "num/fpnum.h"
+#include "num/fpnum_vec.h"
 #include "sdp_dp_fp.h"
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
-#include "threads.h"
+#include "core/threads.h"
 
 /* Cost of one element in int8-MAC equivalents (exec_budget): the integer
  * datapath runs X1, X2, Y and the output converter per element; fp16 goes

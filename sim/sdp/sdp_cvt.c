@@ -1,8 +1,8 @@
 /* SDP output converter (cmod/hls/sdp/sdp_c.cpp): subtract the offset,
  * multiply by the scale, shift right with rounding and saturate to 17 bits,
  * then saturate to int8/int16 or convert to fp16. */
-#include "fixpt.h"
-#include "fpnum.h"
+#include "num/fixpt.h"
+#include "num/fpnum.h"
 #include "sdp_dp.h"
 
 int32_t sdp_cvt_int(const struct sdp_cvt_cfg *c, int32_t in, bool *saturated)

@@ -6,8 +6,8 @@
 #ifndef DLA_SDP_DP_FP_H
 #define DLA_SDP_DP_FP_H
 
-#include "fixpt.h"
-#include "fpnum_inline.h"
+#include "num/fixpt.h"
+#include "num/fpnum_inline.h"
 #include "sdp_dp.h"
 
 #define SDP_FP_INLINE static inline __attribute__((always_inline))

@@ -5,7 +5,7 @@
  * (cmod/hls/sdp/sdp_y_idx.cpp and sdp_y_inp.cpp): the distance to each
  * table's start in binary32, then interpolation between neighbouring
  * entries, or extrapolation past a table's ends, in fp17. */
-#include "fpnum.h"
+#include "num/fpnum.h"
 #include "sdp_lut.h"
 
 void sdp_lut_begin(struct dla *d, struct sdp_lut *l, bool fp16)

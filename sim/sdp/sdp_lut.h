@@ -5,7 +5,7 @@
 #ifndef DLA_SDP_LUT_H
 #define DLA_SDP_LUT_H
 
-#include "lut.h"
+#include "lut/lut.h"
 
 struct sdp_lut {
     const struct dla_lut_ram *ram;

@@ -5,7 +5,7 @@
 #ifndef DLA_SDP_RDMA_H
 #define DLA_SDP_RDMA_H
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 /* The part of an SDP layer the read DMAs need to know. */
 struct sdp_shape {

@@ -8,7 +8,7 @@
  *
  * fp16 processing (sdp_dp_fp.h) carries binary32 values and uses the
  * cmod's float arithmetic; shifts do not apply there. */
-#include "fixpt.h"
+#include "num/fixpt.h"
 #include "sdp_dp.h"
 
 static int64_t x_alu(const struct sdp_x_cfg *c, int32_t in, int16_t op)

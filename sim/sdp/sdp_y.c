@@ -4,7 +4,7 @@
  * sdp_y_core.cpp compute them, and the same in binary32 for fp16 processing
  * (no converters or shifts there: operands are widened fp16 values).  The
  * LUT that follows is the LUT module's. */
-#include "fixpt.h"
+#include "num/fixpt.h"
 #include "sdp_dp.h"
 
 int32_t sdp_y_operand_int(const struct sdp_y_cvt_cfg *c, int16_t raw)

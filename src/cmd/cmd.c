@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "cmd_priv.h"
-#include "dma_lines.h"
+#include "trace/dma_lines.h"
 #include "expr.h"
-#include "layer_origin.h"
-#include "loadable_plan.h"
-#include "path.h"
+#include "debug/layer_origin.h"
+#include "loadable/loadable_plan.h"
+#include "util/path.h"
 #include "suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {

@@ -16,7 +16,7 @@
  * Commands are described by a table of struct cmd_entry (name, alias,
  * argument template, usage, help text, exec function); parsing, unique-prefix
  * matching, help, completion and dispatch all read that table.  This header is
- * the stable interface; src/cmd_priv.h holds what command implementations share. */
+ * the stable interface; src/cmd/cmd_priv.h holds what command implementations share. */
 #ifndef DLADBG_CMD_H
 #define DLADBG_CMD_H
 
@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report.h"
-#include "session.h"
+#include "debug/report.h"
+#include "debug/session.h"
 
 /* ---------------------------------------------------------------- output */
 
@@ -114,7 +114,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
 
 /* What the open loadable will run (tasks, operations, tensor names), read
  * once per file; NULL for traces or a loadable that cannot be placed
- * (src/dbg_plan.c, with the two below). */
+ * (src/debug/dbg_plan.c, with the two below). */
 const struct loadable_plan *dbg_plan(struct dbg *d);
 /* The loadable operation hardware layer `layer` runs, as "task 1 op 3" with
  * the bound tensors it reads or writes ("task 1 op 0: data ->"; brief, for
@@ -185,7 +185,7 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c), then the
+ * (src/cmd/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c), then the
  * commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
+#include "util/afile.h"
 #include "cmd_priv.h"
-#include "fp16.h"
+#include "num/fp16.h"
 #include "format.h"
-#include "le_bytes.h"
-#include "loadable_tensors.h"
+#include "util/le_bytes.h"
+#include "loadable/loadable_tensors.h"
 
 #define X_MAX_BYTES 65536u
 

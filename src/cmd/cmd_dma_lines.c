@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
-#include "dma_lines.h"
+#include "trace/dma_lines.h"
 
 #define MAX_RANGES_SHOWN 16
 

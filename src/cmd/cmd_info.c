@@ -6,7 +6,7 @@
 
 #include "cmd_priv.h"
 #include "format.h"
-#include "loadable_plan.h"
+#include "loadable/loadable_plan.h"
 
 static struct dla *dla_of(struct dbg *d)
 {

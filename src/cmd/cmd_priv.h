@@ -6,13 +6,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "breakpoints.h"
-#include "checkpoint.h"
+#include "debug/breakpoints.h"
+#include "debug/checkpoint.h"
 #include "cmd.h"
-#include "export.h"
-#include "plugin_host.h"
-#include "proglog.h"
-#include "trace_ring.h"
+#include "export/export.h"
+#include "plugin/plugin_host.h"
+#include "debug/proglog.h"
+#include "debug/trace_ring.h"
 
 #define CMD_MAX_WORDS 64
 

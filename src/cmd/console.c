@@ -13,7 +13,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "path.h"
+#include "util/path.h"
 
 #define HISTORY_LINES 2000
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 struct expr_env {
     struct dla *dla;         /* NULL: register references are errors */

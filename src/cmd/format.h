@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
-#include "regdb.h"
+#include "core/dla.h"
+#include "core/regdb.h"
 
 /* "DATAIN_WIDTH=7 DATAIN_HEIGHT=7" (enum names where the field has them:
  * "PROC_PRECISION=INT16"); every field of the register. */

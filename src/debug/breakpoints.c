@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "format.h"
+#include "cmd/expr.h"
+#include "cmd/format.h"
 
 struct breakpoints {
     size_t n, cap;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "breakpoints.h"
-#include "mem.h"
+#include "core/mem.h"
 #include "proglog.h"
 #include "trace_ring.h"
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "config_detect.h"
-#include "loadable.h"
-#include "path.h"
-#include "sample_net.h"
-#include "trace.h"
+#include "loadable/loadable.h"
+#include "util/path.h"
+#include "sample/sample_net.h"
+#include "trace/trace.h"
 
 /* A trace dladbg exported ("export txn") names the configuration it ran on in
  * its first line: "# exported by dladbg V from FILE (configuration NAME)". */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "report.h"
 
 /* asked: --config, or NULL.  The choice is said as a note ("NET.nvdla:

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fw_desc.h"
-#include "loadable.h"
-#include "regdb.h"
-#include "textfile.h"
+#include "loadable/fw_desc.h"
+#include "loadable/loadable.h"
+#include "core/regdb.h"
+#include "util/textfile.h"
 
 #define MAX_CASES 256 /* evidence kept per kind: plenty to tell configurations apart */
 

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "core/config.h"
 
 struct loadable;
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "layer_origin.h"
-#include "loadable_plan.h"
+#include "loadable/loadable_plan.h"
 
 const struct loadable_plan *dbg_plan(struct dbg *d)
 {

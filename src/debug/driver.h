@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dla.h"
+#include "core/dla.h"
 #include "report.h"
 
 enum drv_act_kind {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 const char open_path_kinds[] = "a loadable (.nvdla), a register trace folder (holding input.txn "
                                "or one .cfg), an input.txn, a .cfg trace test, or sample:NAME";

@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "config_choice.h"
-#include "format.h"
-#include "loadable.h"
-#include "loadable_driver.h"
+#include "cmd/format.h"
+#include "loadable/loadable.h"
+#include "loadable/loadable_driver.h"
 #include "open_path.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 volatile sig_atomic_t session_interrupt;
 

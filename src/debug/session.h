@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dla.h"
+#include "core/dla.h"
 #include "driver.h"
-#include "input_tensor.h"
+#include "tensor/input_tensor.h"
 #include "report.h"
 
 struct session_opts {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "cmd/format.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
 #define FIRST_ALLOC      512u

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 struct trace_rec {
     uint64_t seq;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "session.h"
+#include "debug/session.h"
 
 struct trace_ring;
 struct proglog;

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
+#include "util/afile.h"
 #include "export.h"
-#include "format.h"
-#include "trace_ring.h"
+#include "cmd/format.h"
+#include "debug/trace_ring.h"
 
 struct json_out {
     FILE *fp;

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
+#include "util/afile.h"
 #include "export.h"
-#include "plugin_host.h"
-#include "plugin_run.h"
-#include "trace_ring.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_run.h"
+#include "debug/trace_ring.h"
 
 struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */

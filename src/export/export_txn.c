@@ -15,12 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "afile.h"
-#include "dat.h"
+#include "util/afile.h"
+#include "trace/dat.h"
 #include "export.h"
-#include "format.h"
-#include "path.h"
-#include "proglog.h"
+#include "cmd/format.h"
+#include "util/path.h"
+#include "debug/proglog.h"
 
 struct txn_writer {
     struct session *s;

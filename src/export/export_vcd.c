@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
+#include "util/afile.h"
 #include "export.h"
-#include "trace_ring.h"
+#include "debug/trace_ring.h"
 
 enum signal {
     SIG_BUSY0, /* + enum dla_proc */

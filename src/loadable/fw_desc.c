@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "le_bytes.h"
+#include "util/le_bytes.h"
 
 struct codec {
     uint8_t *b;

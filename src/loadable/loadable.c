@@ -21,8 +21,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "le_bytes.h"
-#include "textfile.h"
+#include "util/le_bytes.h"
+#include "util/textfile.h"
 
 struct reader {
     const uint8_t *buf;

@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
-#include "input_tensor.h"
-#include "engine.h"
-#include "afile.h"
+#include "runtime/emu.h"
+#include "tensor/input_tensor.h"
+#include "runtime/engine.h"
+#include "util/afile.h"
 #include "loadable.h"
-#include "rawdump.h"
-#include "runtime.h"
-#include "sample_net.h"
+#include "tensor/rawdump.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
 
 #define LDRV_MAX_EVENT_TARGETS 64
 

@@ -3,8 +3,8 @@
 #ifndef DLADBG_LOADABLE_DRIVER_H
 #define DLADBG_LOADABLE_DRIVER_H
 
-#include "driver.h"
-#include "session.h"
+#include "debug/driver.h"
+#include "debug/session.h"
 
 struct driver *loadable_driver_open(const char *path, const struct session_opts *opt, struct dla *d,
                                     struct report *rep, char *err, size_t errlen);

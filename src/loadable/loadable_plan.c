@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "runtime/engine.h"
 #include "fw_desc.h"
 #include "loadable.h"
-#include "runtime.h"
-#include "sample_net.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
 
 /* Everything reading one loadable needs. */
 struct reader {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 struct plan_op {
     uint32_t task;  /* index into the loadable's task list */

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "loadable.h"
-#include "runtime.h"
-#include "sample_net.h"
-#include "tensor_layout.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
+#include "tensor/tensor_layout.h"
 
 static void describe(const struct ld_tensor *t, const struct rt_memory *m, struct tensor_info *o)
 {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 enum tensor_elem { TENSOR_INT8, TENSOR_UINT8, TENSOR_INT16, TENSOR_FP16 };
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_priv.h"
+#include "cmd/cmd_priv.h"
 #include "plugin_run.h"
 
 #define PLUGIN_ROWS CMD_PLUGIN_ROWS

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "reg_history.h"
+#include "cmd/format.h"
+#include "debug/reg_history.h"
 
 /* Storage for the strings an event points to while it is being decoded. */
 struct scratch {

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 
 #include "dladbg/decoder.h"
-#include "session.h"
-#include "trace_ring.h"
+#include "debug/session.h"
+#include "debug/trace_ring.h"
 
 /* Called once per event; returning false stops the walk. */
 typedef bool (*plugin_event_fn)(void *ctx, const struct dladbg_event *ev);

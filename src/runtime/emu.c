@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cube.h"
-#include "fp16.h"
-#include "le_bytes.h"
+#include "core/cube.h"
+#include "num/fp16.h"
+#include "util/le_bytes.h"
 
 #define EMU_BUFFER_DESC   256u
 #define EMU_MAX_ELEMENTS  (16u << 20)

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 #include "runtime.h"
 
 enum emu_op_type { EMU_OP_POWER = 0, EMU_OP_SOFTMAX = 1 };

@@ -23,9 +23,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dla.h"
-#include "fw_desc.h"
-#include "report.h"
+#include "core/dla.h"
+#include "loadable/fw_desc.h"
+#include "debug/report.h"
 #include "runtime.h"
 
 enum eng_action_kind {

@@ -4,7 +4,7 @@
 #define DLADBG_ENGINE_PRIV_H
 
 #include "engine.h"
-#include "fw_desc.h"
+#include "loadable/fw_desc.h"
 
 /* Every register the engine writes or reads, resolved once per engine. */
 #define ENG_REGS(X)                                                                                \

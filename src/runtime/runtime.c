@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dimg.h"
+#include "tensor/dimg.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dla.h"
-#include "loadable.h"
+#include "core/dla.h"
+#include "loadable/loadable.h"
 
 #define RT_DRAM_BASE     0x80000000ull
 #define RT_CVSRAM_BASE   0x50000000ull

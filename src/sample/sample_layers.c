@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fp16.h"
-#include "loadable.h"
+#include "num/fp16.h"
+#include "loadable/loadable.h"
 #include "sample_net_priv.h"
 
 #define BANK_ENTRIES    (BANK_BYTES / ENTRY_BYTES)

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fw_desc.h"
-#include "loadable.h"
-#include "loadable_writer.h"
+#include "loadable/fw_desc.h"
+#include "loadable/loadable.h"
+#include "loadable/loadable_writer.h"
 #include "sample_net_priv.h"
 
 #define ATOM         32u

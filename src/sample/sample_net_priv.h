@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fw_desc.h"
+#include "loadable/fw_desc.h"
 
 #define MAX_OPS      256
 #define MAX_SURFACES 192

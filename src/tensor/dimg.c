@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
-#include "le_bytes.h"
+#include "util/afile.h"
+#include "util/le_bytes.h"
 
 struct dimg_header dimg_header_for(const struct tensor_layout *lay)
 {

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fp16.h"
-#include "le_bytes.h"
+#include "num/fp16.h"
+#include "util/le_bytes.h"
 
 /* The runtime's arithmetic, in its types: the scaling in double (the
  * constants are doubles), the rounding constant 0.5f widened. */

@@ -10,7 +10,7 @@
 #include "dimg.h"
 #include "image_jpeg.h"
 #include "image_pnm.h"
-#include "textfile.h"
+#include "util/textfile.h"
 
 static bool store(const struct runtime *rt, struct dla *d, const struct ld_tensor *t,
                   const uint8_t *buf, char *err, size_t errlen)

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dla.h"
+#include "core/dla.h"
 #include "input_image.h"
-#include "runtime.h"
+#include "runtime/runtime.h"
 
 struct input_opts {
     const char *image;      /* --image, or NULL */

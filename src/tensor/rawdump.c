@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fp16.h"
-#include "le_bytes.h"
+#include "num/fp16.h"
+#include "util/le_bytes.h"
 #include "tensor_layout.h"
 
 #define RAWDUMP_MAX_TEXT    (64u << 20)

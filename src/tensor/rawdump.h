@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loadable.h"
+#include "loadable/loadable.h"
 
 /* Format tensor t held in buf (len bytes, the tensor's own layout) into a
  * newly allocated NUL-terminated text.  false with a message when the

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loadable.h"
+#include "loadable/loadable.h"
 
 #define LD_PIXEL_R8             0
 #define LD_PIXEL_A16B16G16R16_F 8

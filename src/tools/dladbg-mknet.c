@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
-#include "sample_net.h"
+#include "util/afile.h"
+#include "sample/sample_net.h"
 
 static const char usage[] =
     "usage: dladbg-mknet DIR | dladbg-mknet NAME FILE | dladbg-mknet --list\n";

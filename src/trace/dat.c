@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "afile.h"
-#include "textfile.h"
+#include "util/afile.h"
+#include "util/textfile.h"
 
 /* A growable byte buffer. */
 struct bytes {

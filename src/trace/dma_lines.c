@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textfile.h"
+#include "util/textfile.h"
 
 /* ---------------------------------------------------------------- the set */
 

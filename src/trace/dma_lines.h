@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 #define DMA_LINE_BYTES 64u
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "dat.h"
-#include "path.h"
+#include "util/path.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -3,7 +3,7 @@
 #ifndef DLADBG_TRACE_H
 #define DLADBG_TRACE_H
 
-#include "driver.h"
+#include "debug/driver.h"
 
 struct trace_opts {
     const char *outdir; /* where dumps without a golden go; NULL/"": "dladbg-out/<name>" */

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32.h"
+#include "util/crc32.h"
 #include "dat.h"
-#include "textfile.h"
+#include "util/textfile.h"
 #include "trace.h"
 
 enum cfg_op {

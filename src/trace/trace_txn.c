@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "dat.h"
-#include "textfile.h"
+#include "util/textfile.h"
 #include "trace.h"
 
 enum txn_op { TXN_WRITE, TXN_READ, TXN_WAIT, TXN_UNTIL, TXN_LOAD, TXN_DUMP };

@@ -10,7 +10,7 @@ out=$(run_dladbg --batch -ex 'info rules' -ex 'help break' "$top/traces/bdma_cop
     fail "info rules: exit $?"
 # the ids the units use: dla_rule(d, UNIT, "unit.id", ...), the id within
 # two lines of the call (lut.c picks one of four with ?:)
-ids=$(grep -h -A2 'dla_rule(' "$top"/sim/*.c | grep -o '"[a-z_]*\.[a-z0-9_]*"' | tr -d '"' | sort -u)
+ids=$(grep -h -A2 'dla_rule(' "$top"/sim/*/*.c | grep -o '"[a-z_]*\.[a-z0-9_]*"' | tr -d '"' | sort -u)
 [ -n "$ids" ] || fail "found no rule ids in sim/"
 for id in $ids; do
     expect_grep "$out" "^$id  *[A-Z_]*  *0  [A-Z]"

@@ -3,8 +3,8 @@
 #include <time.h>
 
 #include "bench.h"
-#include "cmd.h"
-#include "config.h"
+#include "cmd/cmd.h"
+#include "core/config.h"
 
 double bench_seconds(void)
 {

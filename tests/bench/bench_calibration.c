@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "dla_priv.h"
-#include "session.h"
+#include "core/dla_priv.h"
+#include "debug/session.h"
 
 /* The tables; the cycle figures' goal covers those marked cycles (the perf
  * counter table is printed for comparison only). */

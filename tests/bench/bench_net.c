@@ -20,12 +20,12 @@
 
 #include "../unit/peak_rss.h"
 #include "bench.h"
-#include "checkpoint.h"
-#include "cmd.h"
-#include "mem.h"
-#include "session.h"
-#include "threads.h"
-#include "trace_ring.h"
+#include "debug/checkpoint.h"
+#include "cmd/cmd.h"
+#include "core/mem.h"
+#include "debug/session.h"
+#include "core/threads.h"
+#include "debug/trace_ring.h"
 
 #define MAX_NETS 32
 

@@ -1,4 +1,4 @@
-/* Cost of the always-on event ring (src/trace_ring.c): the same simulation
+/* Cost of the always-on event ring (src/debug/trace_ring.c): the same simulation
  * run with and without the ring listening, best of several runs each, on a
  * trace written here (BDMA operations: register programming, DMA transfers,
  * interrupts -- every kind of event the ring records on a real run), plus the
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "session.h"
-#include "trace_ring.h"
+#include "debug/session.h"
+#include "debug/trace_ring.h"
 
 #define OPS  1024
 #define RUNS 15

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cmd.h"
-#include "sample_net_priv.h"
+#include "cmd/cmd.h"
+#include "sample/sample_net_priv.h"
 
 #define C    64
 #define H    128

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd_priv.h"
-#include "expr.h"
+#include "cmd/cmd_priv.h"
+#include "cmd/expr.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

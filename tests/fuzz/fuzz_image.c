@@ -4,12 +4,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dimg.h"
+#include "tensor/dimg.h"
 #include "fuzz_util.h"
-#include "input_tensor.h"
-#include "loadable.h"
-#include "runtime.h"
-#include "sample_net.h"
+#include "tensor/input_tensor.h"
+#include "loadable/loadable.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session.h"
+#include "debug/session.h"
 
 /* Resource bounds of one run: small enough for thousands of runs a second,
  * large enough for the project's sample networks and traces. */

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv.h"
-#include "fp16.h"
+#include "conv/conv.h"
+#include "num/fp16.h"
 #include "one_stage.h"
-#include "regdb.h"
+#include "core/regdb.h"
 
 #define FEAT_ADDR 0x100000ull
 #define WT_ADDR   0x400000ull

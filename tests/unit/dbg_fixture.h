@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "cmd.h"
-#include "plugin_host.h"
+#include "cmd/cmd.h"
+#include "plugin/plugin_host.h"
 
 struct captured_out {
     char text[1 << 16];

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
-#include "runtime.h"
-#include "sample_net.h"
+#include "runtime/engine.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
 
 struct rig {
     struct dla *d;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 struct one_stage {
     struct dla_pipe pipe;

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "cube.h"
-#include "dla.h"
+#include "core/cube.h"
+#include "core/dla.h"
 #include "reg_names.h"
 
 #define HARNESS_MAX_DIAGS 256

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 static inline void reg_resolve_named(struct dla *d, const char *name, struct regdb_ref *ref)
 {

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fw_desc.h"
-#include "loadable_writer.h"
+#include "loadable/fw_desc.h"
+#include "loadable/loadable_writer.h"
 
 struct sdp_net {
     struct fw_network nd;

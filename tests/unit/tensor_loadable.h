@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "loadable_writer.h"
+#include "loadable/loadable_writer.h"
 
 struct tensor_spec {
     uint8_t data_type, pixel_format;

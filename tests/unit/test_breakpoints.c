@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "breakpoints.h"
+#include "debug/breakpoints.h"
 #include "dbg_fixture.h"
 
 #define OPS           4

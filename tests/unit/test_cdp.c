@@ -5,8 +5,8 @@
  * output convertor with the hardware's saturation flag. */
 #include "post_harness.h"
 
-#include "cdp_lrn.h"
-#include "fp16.h"
+#include "cdp/cdp_lrn.h"
+#include "num/fp16.h"
 
 /* ---------------------------------------------------------------- reference */
 

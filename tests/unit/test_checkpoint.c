@@ -9,10 +9,10 @@
 
 #include <cmocka.h>
 
-#include "breakpoints.h"
-#include "checkpoint.h"
+#include "debug/breakpoints.h"
+#include "debug/checkpoint.h"
 #include "dbg_fixture.h"
-#include "trace_ring.h"
+#include "debug/trace_ring.h"
 
 #define OPS 4
 

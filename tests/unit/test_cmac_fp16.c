@@ -1,5 +1,5 @@
-/* The fast fp16 MAC path (sim/cmac_fp16.c) against the bit-level reference
- * (sim/cacc_fp16.c), and the convolution's results for any worker count.
+/* The fast fp16 MAC path (sim/conv/cmac_fp16.c) against the bit-level reference
+ * (sim/conv/cacc_fp16.c), and the convolution's results for any worker count.
  *
  * The fast path rests on one fact about the Booth array: a product aligned
  * by 4 bits is the arithmetic shift of the exact product.  That is checked

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
-#include "expr.h"
-#include "trace_ring.h"
+#include "cmd/expr.h"
+#include "debug/trace_ring.h"
 
 static int setup(void **state)
 {

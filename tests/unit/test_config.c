@@ -1,4 +1,4 @@
-/* The configuration table (sim/config.c) against NVIDIA's figures for each of
+/* The configuration table (sim/core/config.c) against NVIDIA's figures for each of
  * the seven configurations, written here in the vocabulary of nvdla/hw
  * spec/defs/<config>.spec (nv_full from branch nvdlav1, the others from
  * master): MAC atomics, memory atom, CBUF bank number/width/depth, feature
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "core/config.h"
 
 /* One .spec file, in its own terms ("x" entries are 0). */
 struct spec {

@@ -13,14 +13,14 @@
 
 #include <cmocka.h>
 
-#include "config_choice.h"
-#include "config_detect.h"
+#include "debug/config_choice.h"
+#include "debug/config_detect.h"
 #include "dbg_fixture.h"
-#include "fw_desc.h"
-#include "loadable.h"
-#include "loadable_driver.h"
-#include "loadable_writer.h"
-#include "sample_net.h"
+#include "loadable/fw_desc.h"
+#include "loadable/loadable.h"
+#include "loadable/loadable_driver.h"
+#include "loadable/loadable_writer.h"
+#include "sample/sample_net.h"
 #include "sdp_net.h"
 
 /* A direct convolution's input as a compiler for one configuration writes it. */

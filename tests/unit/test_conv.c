@@ -614,7 +614,7 @@ static uint64_t conv_compute_cycles(const struct spec *s, uint64_t *last_group)
     return cycles;
 }
 
-/* Stripes (sim/conv.c): on nv_small a stripe lasts no less than its 8-cycle
+/* Stripes (sim/conv/conv.c): on nv_small a stripe lasts no less than its 8-cycle
  * weight load, and a stripe's outputs take 9 cycles a position plus 38 to
  * reach SDP, overlapping the next stripe's multiplies. */
 static void test_stripe_timing(void **state)

@@ -14,8 +14,8 @@
 
 #include "conv_harness.h"
 #include "dbg_fixture.h"
-#include "dma_lines.h"
-#include "timing.h"
+#include "trace/dma_lines.h"
+#include "core/timing.h"
 
 static void test_line_set_grows_and_sorts(void **state)
 {

@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "emu.h"
-#include "fp16.h"
-#include "loadable_writer.h"
-#include "runtime.h"
+#include "runtime/emu.h"
+#include "num/fp16.h"
+#include "loadable/loadable_writer.h"
+#include "runtime/runtime.h"
 
 /* Reference: the half nearest to f, ties to the larger magnitude, overflow
  * to infinity at and above 65520 (half way to 65536). */

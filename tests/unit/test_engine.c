@@ -13,15 +13,15 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
+#include "runtime/engine.h"
 #include "engine_rig.h"
-#include "fp16.h"
-#include "fw_desc.h"
-#include "loadable_writer.h"
-#include "runtime.h"
-#include "sample_net.h"
+#include "num/fp16.h"
+#include "loadable/fw_desc.h"
+#include "loadable/loadable_writer.h"
+#include "runtime/runtime.h"
+#include "sample/sample_net.h"
 #include "sdp_net.h"
-#include "session.h"
+#include "debug/session.h"
 
 /* Position of the first log entry of kind for op, or -1. */
 static int log_at(const struct engine *e, uint8_t kind, int16_t op)

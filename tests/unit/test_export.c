@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
-#include "plugin_host.h"
-#include "plugin_run.h"
-#include "trace_ring.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_run.h"
+#include "debug/trace_ring.h"
 
 #define OPS           3
 #define WRITES_PER_OP 13

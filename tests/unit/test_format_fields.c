@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "format.h"
+#include "cmd/format.h"
 
 static const struct regdb_enum mode_names[] = {{"DIRECT", 0}, {"WINOGRAD", 1}};
 static const struct regdb_field fields[] = {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "fp16.h"
+#include "num/fp16.h"
 
 static void test_exact_values(void **state)
 {

@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "fp16.h"
-#include "fpnum.h"
-#include "fpnum_inline.h"
-#include "fpnum_vec.h"
+#include "num/fp16.h"
+#include "num/fpnum.h"
+#include "num/fpnum_inline.h"
+#include "num/fpnum_vec.h"
 
 static uint32_t bits_of(float f)
 {

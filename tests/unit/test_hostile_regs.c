@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "dla.h"
+#include "core/dla.h"
 
 static uint64_t rng_state;
 

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <jpeglib.h>
 
-#include "image_jpeg.h"
-#include "image_pnm.h"
+#include "tensor/image_jpeg.h"
+#include "tensor/image_pnm.h"
 
 static void test_pgm(void **state)
 {

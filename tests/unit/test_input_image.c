@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "fp16.h"
-#include "input_image.h"
-#include "input_tensor.h"
+#include "num/fp16.h"
+#include "tensor/input_image.h"
+#include "tensor/input_tensor.h"
 #include "tensor_loadable.h"
 
 static void test_int8_scaling(void **state)

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "loadable.h"
-#include "loadable_writer.h"
-#include "sample_net.h"
+#include "loadable/loadable.h"
+#include "loadable/loadable_writer.h"
+#include "sample/sample_net.h"
 
 static const struct ld_version v070 = {0, 7, 0};
 

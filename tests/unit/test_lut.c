@@ -6,9 +6,9 @@
 
 #include "post_harness.h"
 
-#include "dla_priv.h"
-#include "fp16.h"
-#include "lut.h"
+#include "core/dla_priv.h"
+#include "num/fp16.h"
+#include "lut/lut.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "dla_priv.h"
+#include "core/dla_priv.h"
 
 static void fill(struct dla_lut_ram *r, uint16_t seed)
 {

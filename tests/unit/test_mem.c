@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
 static void test_zero_default_and_page_crossing(void **state)
 {

@@ -5,12 +5,12 @@
  * PDP_RDMA reads, the pooling datapath and the write DMA. */
 #include "post_harness.h"
 
-#include "dla_priv.h"
-#include "fp16.h"
-#include "fpnum.h"
+#include "core/dla_priv.h"
+#include "num/fp16.h"
+#include "num/fpnum.h"
 #include "one_stage.h"
-#include "pdp_pool.h"
-#include "timing.h"
+#include "pdp/pdp_pool.h"
+#include "core/timing.h"
 
 /* ---------------------------------------------------------------- reference */
 

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
-#include "plugin_host.h"
-#include "plugin_run.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_run.h"
 
 static void test_path(char *buf, size_t len, const char *name)
 {

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "fp16.h"
-#include "rawdump.h"
-#include "tensor_layout.h"
+#include "num/fp16.h"
+#include "tensor/rawdump.h"
+#include "tensor/tensor_layout.h"
 
 static struct ld_tensor feature(uint8_t pixel_format, uint8_t data_type, int c, int h, int w,
                                 uint32_t line, uint32_t surf, uint64_t size)

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "dla_priv.h"
-#include "regdb.h"
+#include "core/dla_priv.h"
+#include "core/regdb.h"
 
 /* ---------------------------------------------------------------- helpers */
 

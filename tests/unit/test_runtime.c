@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "dimg.h"
-#include "fp16.h"
-#include "loadable_tensors.h"
-#include "mem.h"
-#include "runtime.h"
+#include "tensor/dimg.h"
+#include "num/fp16.h"
+#include "loadable/loadable_tensors.h"
+#include "core/mem.h"
+#include "runtime/runtime.h"
 #include "tensor_loadable.h"
 
 static struct loadable *build(uint8_t data_type, int32_t c, int32_t h, int32_t w, uint32_t line,

@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "dla_priv.h"
-#include "fp16.h"
+#include "core/dla_priv.h"
+#include "num/fp16.h"
 #include "one_stage.h"
 #include "reg_names.h"
-#include "sdp_dp.h"
+#include "sdp/sdp_dp.h"
 
 #define IN_ADDR  0x80000000ull
 #define OPS_ADDR 0x81000000ull /* + source * 0x100000 */

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "fp16.h"
-#include "sdp_dp.h"
+#include "num/fp16.h"
+#include "sdp/sdp_dp.h"
 
 /* ---------------------------------------------------------------- reference */
 

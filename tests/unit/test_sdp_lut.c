@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "dla.h"
-#include "fp16.h"
+#include "core/dla.h"
+#include "num/fp16.h"
 #include "reg_names.h"
 
 #define IN_ADDR  0x80000000ull

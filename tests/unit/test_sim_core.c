@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
-#include "dla.h"
+#include "core/dla.h"
 
 /* ---------------------------------------------------------------- helpers */
 

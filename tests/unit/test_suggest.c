@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "suggest.h"
+#include "cmd/suggest.h"
 
 static void distance_counts_typos(void **state)
 {

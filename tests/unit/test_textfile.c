@@ -3,7 +3,7 @@
 #include <sys/wait.h>
 
 #include "dbg_fixture.h"
-#include "textfile.h"
+#include "util/textfile.h"
 
 static int setup(void **state)
 {

@@ -1,4 +1,4 @@
-/* The timing model's schedule of a stage (sim/timing.c): a convolution's
+/* The timing model's schedule of a stage (sim/core/timing.c): a convolution's
  * datapath waits for its data and its last kernel group for the weights,
  * CDMA's reads move one beat every other cycle, and the units each
  * configuration's calibration set covers are the ones called calibrated. */
@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "dla_priv.h"
-#include "timing.h"
+#include "core/dla_priv.h"
+#include "core/timing.h"
 
 struct timed {
     struct dla *d;

@@ -13,12 +13,12 @@
 
 #include <cmocka.h>
 
-#include "crc32.h"
-#include "dat.h"
-#include "mem.h"
-#include "path.h"
-#include "session.h"
-#include "trace.h"
+#include "util/crc32.h"
+#include "trace/dat.h"
+#include "core/mem.h"
+#include "util/path.h"
+#include "debug/session.h"
+#include "trace/trace.h"
 
 static char dir[256];
 

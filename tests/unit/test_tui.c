@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "textfile.h"
+#include "util/textfile.h"
 #include "ui.h"
 
 /* Resolve a command line's words as dispatch does: a command, then subcommands. */
