@@ -89,7 +89,8 @@ endif
 
 # ---------------------------------------------------------------- dependencies
 # Header -> Debian package (bin/NAME: a command; lib/NAME: a library the linker
-# must find as -lNAME, for headers that more than one package provides).  Missing
+# must find as -lNAME, for headers that more than one package provides; py/NAME:
+# a module of Debian's /usr/bin/python3, for tests only).  Missing
 # packages are installed with apt-get when we are root or have password-less sudo;
 # otherwise we stop and print the command.
 define need_pkgs
@@ -98,6 +99,7 @@ define need_pkgs
 		hdr=$${pair%%:*}; pkg=$${pair##*:}; \
 		case "$$hdr" in \
 		bin/*) command -v $${hdr#bin/} >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
+		py/*) /usr/bin/python3 -c "import $${hdr#py/}" >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
 		lib/*) printf 'int main(void) { return 0; }\n' | \
 			$(CC) -x c - -l$${hdr#lib/} -o /dev/null >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
 		*) printf '#include <%s>\n' "$$hdr" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$pkg" ;; \
@@ -120,7 +122,8 @@ deps:
 		jpeglib.h:libjpeg-dev)
 
 deps-test: deps
-	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler)
+	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler \
+		py/numpy:python3-numpy)
 
 deps-bench: deps
 	$(call need_pkgs,cblas.h:libopenblas-dev lib/openblas:libopenblas-dev)

@@ -9,6 +9,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 DLADBG="$top/$BUILD/dladbg"
 export DLADBG BUILD
 export DLADBG_PLUGIN_PATH="$top/$BUILD/plugins"
+# The Python that tests check .npy files with: the first with NumPy (Debian's
+# python3-numpy is /usr/bin/python3's); tests that need it skip when empty.
+DLADBG_PYTHON=""
+for py in /usr/bin/python3 python3; do
+    if "$py" -c 'import numpy' >/dev/null 2>&1; then DLADBG_PYTHON=$py; break; fi
+done
+export DLADBG_PYTHON
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 label=$([ "${SAN:-}" = 1 ] && echo "asan+ubsan" || echo "plain")
