@@ -6,10 +6,10 @@
 
 #include "util/afile.h"
 #include "cmd_priv.h"
-#include "num/fp16.h"
 #include "format.h"
 #include "util/le_bytes.h"
 #include "loadable/loadable_tensors.h"
+#include "tensor/tensor_read.h"
 
 #define X_MAX_BYTES 65536u
 
@@ -364,81 +364,30 @@ static enum cmd_status do_dump_binary(struct dbg *d, struct cmd_args *a)
 
 /* ---------------------------------------------------------------- tensor */
 
-static const char *const elem_names[] = {"int8", "uint8", "int16", "fp16"};
-
-static bool parse_type(const char *s, uint8_t *elem)
-{
-    for (uint8_t i = 0; i < 4; i++)
-        if (!strcasecmp(s, elem_names[i])) {
-            *elem = i;
-            return true;
-        }
-    return false;
-}
-
-static unsigned elem_bytes(uint8_t elem)
-{
-    return elem == TENSOR_INT16 || elem == TENSOR_FP16 ? 2 : 1;
-}
-
-static void format_element(const uint8_t *p, uint8_t elem, char *buf, size_t len)
-{
-    uint16_t h = le_get16(p);
-    switch (elem) {
-    case TENSOR_INT8:
-        snprintf(buf, len, "%d", (int8_t)p[0]);
-        break;
-    case TENSOR_UINT8:
-        snprintf(buf, len, "%u", p[0]);
-        break;
-    case TENSOR_INT16:
-        snprintf(buf, len, "%d", (int16_t)h);
-        break;
-    default:
-        snprintf(buf, len, "%g", (double)f32_from_bits(fp16_to_f32_bits(h)));
-        break;
-    }
-}
-
-/* Byte address of element (c, y, x): NVDLA's feature layout (channels packed
- * by atom, a surface per atom of channels) or pitch-linear pixels. */
-static uint64_t element_addr(const struct tensor_info *t, uint32_t c, uint32_t y, uint32_t x)
-{
-    unsigned bpe = elem_bytes(t->elem);
-    if (t->pitch)
-        return t->addr + (uint64_t)y * t->line_stride + (uint64_t)x * t->elem_stride +
-               (uint64_t)c * bpe;
-    uint64_t per = t->elem_stride / bpe ? t->elem_stride / bpe : 1;
-    return t->addr + (c / per) * t->surf_stride + (uint64_t)y * t->line_stride +
-           (uint64_t)x * t->elem_stride + (c % per) * bpe;
-}
-
 static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t)
 {
-    struct dla *dla = session_dla(d->session);
     uint32_t cmax = t->c < 8 ? t->c : 8, hmax = t->h < 8 ? t->h : 8, wmax = t->w < 16 ? t->w : 16;
     cmd_print(d,
               "tensor%s%s %s 0x%llx: N=%u C=%u H=%u W=%u %s, %s, line stride %llu, surface "
               "stride %llu",
               t->name[0] ? " " : "", t->name, dla_space_name((enum dla_space)t->space),
-              (unsigned long long)t->addr, t->n, t->c, t->h, t->w, elem_names[t->elem],
+              (unsigned long long)t->addr, t->n, t->c, t->h, t->w, tensor_elem_name(t->elem),
               t->pitch ? "pitch-linear pixels" : "feature atoms",
               (unsigned long long)t->line_stride, (unsigned long long)t->surf_stride);
+    struct tensor_box box = {0, 1, 0, cmax, 0, hmax, 0, wmax};
+    struct tensor_data td;
+    char err[512];
+    if (!tensor_read_box(session_dla(d->session), t, &box, &td, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
     for (uint32_t c = 0; c < cmax; c++) {
         cmd_print(d, "n=0 c=%u:", c);
         for (uint32_t y = 0; y < hmax; y++) {
             char line[512];
             int n = snprintf(line, sizeof line, "  h=%-3u", y);
             for (uint32_t x = 0; x < wmax; x++) {
-                uint8_t e[2] = {0, 0};
-                uint64_t at = element_addr(t, c, y, x);
-                if (dla_mem_read(dla, (enum dla_space)t->space, at, e, elem_bytes(t->elem)) !=
-                    MEM_OK)
-                    return cmd_fail(d, a, "element c=%u h=%u w=%u at 0x%llx is outside %s", c, y, x,
-                                    (unsigned long long)at,
-                                    dla_space_name((enum dla_space)t->space));
                 char v[32];
-                format_element(e, t->elem, v, sizeof v);
+                tensor_elem_format(t->elem, td.data, tensor_data_index(&td, 0, c, y, x), v,
+                                   sizeof v);
                 if (n > 0 && (size_t)n < sizeof line)
                     n += snprintf(line + n, sizeof line - (size_t)n, " %7s", v);
             }
@@ -447,6 +396,7 @@ static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const stru
         if (hmax < t->h)
             cmd_print(d, "  ...");
     }
+    tensor_data_free(&td);
     if (cmax < t->c)
         cmd_print(d, "... (%u more channels)", t->c - cmax);
     if (t->n > 1)
@@ -478,12 +428,12 @@ static enum cmd_status explicit_tensor(struct dbg *d, struct cmd_args *a)
     if (!parse_dims(cmd_arg(a, 1), &t.w, &t.h, &t.c))
         return cmd_fail(d, a, "expected dimensions WxHxC (each 1..65536), not \"%s\"",
                         cmd_arg(a, 1));
-    if (!cmd_arg(a, 2) || !parse_type(cmd_arg(a, 2), &t.elem))
+    if (!cmd_arg(a, 2) || !tensor_elem_parse(cmd_arg(a, 2), &t.elem))
         return cmd_fail(d, a, "expected int8, uint8, int16 or fp16, not \"%s\"",
                         cmd_arg(a, 2) ? cmd_arg(a, 2) : "");
     t.elem_stride = dla_cfg(session_dla(d->session))->mem_atom;
-    if (t.elem_stride < elem_bytes(t.elem))
-        t.elem_stride = elem_bytes(t.elem);
+    if (t.elem_stride < tensor_elem_bytes(t.elem))
+        t.elem_stride = tensor_elem_bytes(t.elem);
     t.line_stride = (uint64_t)t.w * t.elem_stride;
     t.surf_stride = t.line_stride * t.h;
     int64_t v = 0;
@@ -561,7 +511,7 @@ enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)
         cmd_print(d, "%3d %-24s %s 0x%llx %llu bytes, NCHW %ux%ux%ux%u %s", t[i].id, t[i].name,
                   dla_space_name((enum dla_space)t[i].space), (unsigned long long)t[i].addr,
                   (unsigned long long)t[i].size, t[i].n, t[i].c, t[i].h, t[i].w,
-                  elem_names[t[i].elem]);
+                  tensor_elem_name(t[i].elem));
     if (!n)
         cmd_print(d, "The loadable names no tensors.");
     free(t);

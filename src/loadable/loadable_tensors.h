@@ -22,7 +22,10 @@ struct tensor_info {
     uint32_t n, c, h, w;
     uint8_t elem; /* enum tensor_elem */
     bool pitch;   /* pixel formats: rows of pixels (stride[0] per pixel), not atoms */
-    uint64_t elem_stride, line_stride, surf_stride;
+    /* elem_stride: bytes per atom (feature) or per pixel (pitch); batch_stride
+     * 0: batches follow each other (tensor/tensor_read.h says where each
+     * element is) */
+    uint64_t elem_stride, line_stride, surf_stride, batch_stride;
 };
 
 /* Tensors of the loadable at path (a file or sample:NAME), placed for the
