@@ -16,8 +16,8 @@ void layer_regs_live(struct layer_regs *r, struct dla *d, int group)
     r->group = (uint8_t)(group & 1);
 }
 
-bool layer_regs_of_layer(struct layer_regs *r, struct dla *d, struct reg_history *h,
-                         uint32_t layer, char *err, size_t errlen)
+bool layer_regs_of_layer(struct layer_regs *r, struct dla *d, struct reg_history *h, uint32_t layer,
+                         char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->dla = d;
@@ -91,8 +91,7 @@ static uint8_t prec_elem(uint32_t prec)
 
 /* A feature cube of NVDLA atoms. */
 static void feature(struct layer_regs *r, struct tensor_info *t, uint8_t space, uint64_t addr,
-                    uint32_t w, uint32_t h, uint32_t c, uint32_t prec, uint64_t line,
-                    uint64_t surf)
+                    uint32_t w, uint32_t h, uint32_t c, uint32_t prec, uint64_t line, uint64_t surf)
 {
     t->space = space;
     t->addr = addr;
@@ -202,8 +201,8 @@ static bool cdp_surface(struct layer_regs *r, enum layer_side side, struct tenso
                 layer_reg(r, "CDP", "D_DST_SURFACE_STRIDE", NULL));
     else
         feature(r, t, ram_space(r, layer_reg(r, "CDP_RDMA", "D_SRC_DMA_CFG", "SRC_RAM_TYPE")),
-                addr64(r, "CDP_RDMA", "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW"), w, h, c,
-                prec, layer_reg(r, "CDP_RDMA", "D_SRC_LINE_STRIDE", NULL),
+                addr64(r, "CDP_RDMA", "D_SRC_BASE_ADDR_HIGH", "D_SRC_BASE_ADDR_LOW"), w, h, c, prec,
+                layer_reg(r, "CDP_RDMA", "D_SRC_LINE_STRIDE", NULL),
                 layer_reg(r, "CDP_RDMA", "D_SRC_SURFACE_STRIDE", NULL));
     return true;
 }
@@ -224,15 +223,13 @@ static bool rubik_surface(struct layer_regs *r, enum layer_side side, struct ten
     }
     bool out = side == LAYER_OUT;
     const char *u = "RBK";
-    uint8_t space =
-        ram_space(r, out ? layer_reg(r, u, "D_DAOUT_RAM_TYPE", "DATAOUT_RAM_TYPE")
-                         : layer_reg(r, u, "D_DAIN_RAM_TYPE", "DATAIN_RAM_TYPE"));
+    uint8_t space = ram_space(r, out ? layer_reg(r, u, "D_DAOUT_RAM_TYPE", "DATAOUT_RAM_TYPE")
+                                     : layer_reg(r, u, "D_DAIN_RAM_TYPE", "DATAIN_RAM_TYPE"));
     uint64_t base = out ? addr64(r, u, "D_DAOUT_ADDR_HIGH", "D_DAOUT_ADDR_LOW")
                         : addr64(r, u, "D_DAIN_ADDR_HIGH", "D_DAIN_ADDR_LOW");
     uint64_t line = layer_reg(r, u, out ? "D_DAOUT_LINE_STRIDE" : "D_DAIN_LINE_STRIDE", NULL);
     uint64_t surf = layer_reg(r, u, out ? "D_DAOUT_SURF_STRIDE" : "D_DAIN_SURF_STRIDE", NULL);
-    uint64_t planar =
-        layer_reg(r, u, out ? "D_DAOUT_PLANAR_STRIDE" : "D_DAIN_PLANAR_STRIDE", NULL);
+    uint64_t planar = layer_reg(r, u, out ? "D_DAOUT_PLANAR_STRIDE" : "D_DAIN_PLANAR_STRIDE", NULL);
     bool planar_side = (mode == 1 && out) || (mode == 2 && !out);
     if (planar_side) {
         /* one plane per channel: element x of line y of plane c */

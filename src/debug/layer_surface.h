@@ -65,8 +65,8 @@ void layer_regs_live(struct layer_regs *r, struct dla *d, int group);
  * or waits to start.  false with a message when there is no such layer, a
  * BDMA layer has not been launched yet, or the ring no longer reaches back
  * to its start (its records were overwritten). */
-bool layer_regs_of_layer(struct layer_regs *r, struct dla *d, struct reg_history *h,
-                         uint32_t layer, char *err, size_t errlen);
+bool layer_regs_of_layer(struct layer_regs *r, struct dla *d, struct reg_history *h, uint32_t layer,
+                         char *err, size_t errlen);
 
 /* Register reg (or its field) of unit by name ("SDP", "D_DST_LINE_STRIDE",
  * NULL or "DST_RAM_TYPE"); 0 when the map has no such name (noted in
@@ -94,7 +94,6 @@ bool layer_surface_live(struct dla *d, enum dla_proc proc, int group, enum layer
  * is set to "layer N output" / "layer N input".  A CONV layer's output names
  * the SDP layer it feeds, an SDP layer flying to PDP the PDP layer. */
 bool layer_surface_of_layer(struct dla *d, struct reg_history *h, uint32_t layer,
-                            enum layer_side side, struct tensor_info *t, char *why,
-                            size_t whylen);
+                            enum layer_side side, struct tensor_info *t, char *why, size_t whylen);
 
 #endif

@@ -119,9 +119,54 @@ static bool check_shape(const struct tensor_info *t, char *err, size_t errlen)
     const uint64_t lim = 1ull << 40;
     if (t->elem_stride > lim || t->line_stride > lim || t->surf_stride > lim ||
         t->batch_stride > lim) {
-        snprintf(err, errlen, "%s: a stride over 2^40 bytes (element %llu, line %llu, surface %llu)",
-                 what, (unsigned long long)t->elem_stride, (unsigned long long)t->line_stride,
+        snprintf(err, errlen,
+                 "%s: a stride over 2^40 bytes (element %llu, line %llu, surface %llu)", what,
+                 (unsigned long long)t->elem_stride, (unsigned long long)t->line_stride,
                  (unsigned long long)t->surf_stride);
+        return false;
+    }
+    return true;
+}
+
+/* Bytes from the first element's byte to past the last one's; false when
+ * that does not fit 64 bits. */
+static bool tensor_span(const struct tensor_info *t, uint64_t *span)
+{
+    unsigned bpe = tensor_elem_bytes(t->elem);
+    uint64_t per = channels_per_group(t);
+    uint64_t groups = t->pitch ? 1 : (t->c + per - 1) / per;
+    uint64_t last = t->pitch ? (uint64_t)t->c * bpe : t->elem_stride;
+    uint64_t parts[4][2] = {{t->n - 1, tensor_batch_stride(t)},
+                            {groups - 1, t->surf_stride},
+                            {t->h - 1, t->line_stride},
+                            {t->w - 1, t->elem_stride}};
+    uint64_t sum = last;
+    for (int i = 0; i < 4; i++) {
+        uint64_t p;
+        if (__builtin_mul_overflow(parts[i][0], parts[i][1], &p) ||
+            __builtin_add_overflow(sum, p, &sum))
+            return false;
+    }
+    *span = sum;
+    return true;
+}
+
+/* The elements lie inside the memory space's addresses. */
+static bool check_extent(struct dla *d, const struct tensor_info *t, char *err, size_t errlen)
+{
+    char what[96];
+    tensor_label(t, what, sizeof what);
+    uint64_t span;
+    if (!tensor_span(t, &span) || t->addr + span < t->addr) {
+        snprintf(err, errlen, "%s: its shape and strides reach past the end of 64-bit addresses",
+                 what);
+        return false;
+    }
+    struct dla_mem *m = dla_memory(d, (enum dla_space)t->space);
+    if (!m || !mem_in_range(m, t->addr, span)) {
+        snprintf(err, errlen, "%s: %s 0x%llx + %llu bytes is outside the memory space", what,
+                 dla_space_name((enum dla_space)t->space), (unsigned long long)t->addr,
+                 (unsigned long long)span);
         return false;
     }
     return true;
@@ -132,8 +177,7 @@ static bool check_box(const struct tensor_info *t, const struct tensor_box *b, c
 {
     char what[96];
     tensor_label(t, what, sizeof what);
-    if (b->n1 > t->n || b->c1 > t->c || b->h1 > t->h || b->w1 > t->w ||
-        !tensor_box_count(b)) {
+    if (b->n1 > t->n || b->c1 > t->c || b->h1 > t->h || b->w1 > t->w || !tensor_box_count(b)) {
         snprintf(err, errlen,
                  "%s: n=%u:%u c=%u:%u h=%u:%u w=%u:%u is not a part of its %ux%ux%ux%u (NCHW)",
                  what, b->n0, b->n1, b->c0, b->c1, b->h0, b->h1, b->w0, b->w1, t->n, t->c, t->h,
@@ -142,8 +186,9 @@ static bool check_box(const struct tensor_info *t, const struct tensor_box *b, c
     }
     uint64_t bytes = tensor_box_count(b) * tensor_elem_bytes(t->elem);
     if (bytes > TENSOR_READ_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %llu bytes of elements (%ux%ux%ux%u %s); at most %llu MiB are read",
-                 what, (unsigned long long)bytes, b->n1 - b->n0, b->c1 - b->c0, b->h1 - b->h0,
+        snprintf(err, errlen,
+                 "%s: %llu bytes of elements (%ux%ux%ux%u %s); at most %llu MiB are read", what,
+                 (unsigned long long)bytes, b->n1 - b->n0, b->c1 - b->c0, b->h1 - b->h0,
                  b->w1 - b->w0, tensor_elem_name(t->elem),
                  (unsigned long long)(TENSOR_READ_MAX_BYTES >> 20));
         return false;
@@ -176,7 +221,8 @@ bool tensor_read_box(struct dla *d, const struct tensor_info *t, const struct te
                      struct tensor_data *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    if (!check_shape(t, err, errlen) || !check_box(t, box, err, errlen))
+    if (!check_shape(t, err, errlen) || !check_box(t, box, err, errlen) ||
+        !check_extent(d, t, err, errlen))
         return false;
     unsigned bpe = tensor_elem_bytes(t->elem);
     uint64_t per = channels_per_group(t);
@@ -214,8 +260,8 @@ bool tensor_read_box(struct dla *d, const struct tensor_info *t, const struct te
                 for (; ch < end; ch++)
                     for (uint32_t x = box->w0; x < box->w1; x++) {
                         uint64_t i = tensor_data_index(out, b, ch, y, x);
-                        uint64_t off = (uint64_t)(x - box->w0) * t->elem_stride +
-                                       (uint64_t)(ch - first) * bpe;
+                        uint64_t off =
+                            (uint64_t)(x - box->w0) * t->elem_stride + (uint64_t)(ch - first) * bpe;
                         if (whole) {
                             store_elem(t->elem, data, i, buf + off);
                             continue;
