@@ -4,13 +4,15 @@
  * when the last of them has been written (programming guide, BDMA). */
 #include <string.h>
 
-#include "core/dla_priv.h"
+#include "bdma.h"
 
 /* A whole group moving more than this is a programming error, not a copy
  * anyone wants simulated byte by byte. */
 #define BDMA_GROUP_MAX_BYTES (1ull << 30)
 
-int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg)
+/* The BDMA layer a write to a BDMA register programs: the one being queued
+ * (begun by the first write after a launch), whatever the register. */
+static int32_t bdma_layer_of_write(struct dla *d, const struct regdb_reg *reg)
 {
     if (regdb_reg_is(reg, "CFG_STATUS") || regdb_reg_is(reg, "CFG_LAUNCH0") ||
         regdb_reg_is(reg, "CFG_LAUNCH1"))
@@ -84,7 +86,7 @@ static void launch_group(struct dla *d, int g)
     ev.u.layer.group = (uint8_t)g;
     ev.u.layer.unit = DLA_U_BDMA;
     dla_emit(d, &ev);
-    pipeline_launch_bdma(d, g);
+    pipeline_launch_one(d, DLA_P_BDMA, g);
 }
 
 /* Side effects of the trigger registers; the values are stored as written
@@ -114,10 +116,17 @@ static bool bdma_read(struct dla *d, const struct regdb_reg *reg, int group, uin
     return true;
 }
 
-void bdma_group_done(struct dla *d, int group)
+/* The group's last operation is written: it takes a new launch. */
+static void bdma_stage_done(struct dla *d, const struct dla_stage *st)
 {
-    d->bdma.grp_busy[group & 1] = false;
-    d->bdma.n_ops[group & 1] = 0;
+    d->bdma.grp_busy[st->group & 1] = false;
+    d->bdma.n_ops[st->group & 1] = 0;
+}
+
+static void bdma_reset(struct dla *d)
+{
+    memset(&d->bdma, 0, sizeof d->bdma);
+    d->bdma.programming_layer = -1;
 }
 
 static uint64_t op_bytes(const struct dla_bdma_op *op)
@@ -141,7 +150,7 @@ static int copy_op(struct dla *d, struct dla_exec *x, const struct dla_bdma_op *
     return 0;
 }
 
-int bdma_execute(struct dla *d, struct dla_exec *x, int group)
+static int bdma_execute(struct dla *d, struct dla_exec *x, int group)
 {
     const struct dla_bdma_state *b = &d->bdma;
     unsigned n = b->n_ops[group];
@@ -164,4 +173,49 @@ int bdma_execute(struct dla *d, struct dla_exec *x, int group)
     return 0;
 }
 
-const struct dla_unit_hooks bdma_hooks = {.read = bdma_read, .written = bdma_written};
+static int bdma_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                    const struct dla_cube *in, struct dla_cube *out)
+{
+    (void)in;
+    (void)out;
+    return bdma_execute(d, x, st->group);
+}
+
+/* BDMA keeps per-group stall counters in its STATUS_GRPn registers. */
+static void bdma_publish(struct dla *d, const struct dla_stage *st, struct dla_layer *l)
+{
+    static const char *const rd[2] = {"STATUS_GRP0_READ_STALL", "STATUS_GRP1_READ_STALL"};
+    static const char *const wr[2] = {"STATUS_GRP0_WRITE_STALL", "STATUS_GRP1_WRITE_STALL"};
+    static const char *const rd_label[2] = {"BDMA.STATUS_GRP0_READ_STALL",
+                                            "BDMA.STATUS_GRP1_READ_STALL"};
+    static const char *const wr_label[2] = {"BDMA.STATUS_GRP0_WRITE_STALL",
+                                            "BDMA.STATUS_GRP1_WRITE_STALL"};
+    int g = st->group & 1;
+    layer_counter(l, rd_label[g], st->client_stall[DLA_C_BDMA_RD]);
+    layer_counter(l, wr_label[g], st->client_stall[DLA_C_BDMA_WR]);
+    if (dla_field(d, DLA_U_BDMA, 0, "CFG_STATUS", "STALL_COUNT_EN")) {
+        dla_reg_hw_set(d, DLA_U_BDMA, 0, rd[g], dla_sat32(st->client_stall[DLA_C_BDMA_RD]));
+        dla_reg_hw_set(d, DLA_U_BDMA, 0, wr[g], dla_sat32(st->client_stall[DLA_C_BDMA_WR]));
+    }
+}
+
+static const struct dla_unit_hooks bdma_hooks = {
+    .reset = bdma_reset,
+    .read = bdma_read,
+    .written = bdma_written,
+    .layer_of_write = bdma_layer_of_write,
+};
+
+const struct dla_unit_entry bdma_unit = {
+    .name = "BDMA",
+    .proc = DLA_P_BDMA,
+    .n_ports = 1,
+    .ports = {{DLA_U_BDMA, &bdma_hooks}},
+    .main = DLA_U_BDMA,
+    .rdma = DLA_U_NONE,
+    .self_launched = true,
+    .execute = bdma_run,
+    .feeds = DLA_P_NONE,
+    .stage_done = bdma_stage_done,
+    .publish_perf = bdma_publish,
+};

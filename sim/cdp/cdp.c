@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdp.h"
 #include "cdp_lrn.h"
 #include "core/dla_priv.h"
 #include "core/threads.h"
@@ -289,7 +290,7 @@ static void publish(struct dla *d, struct dla_exec *x, int g, const struct dla_l
     exec_counter(x, "CDP.D_OUT_SATURATION", saturated);
 }
 
-int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
+static int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group)
 {
     struct cdp_job j;
     if (!decode(d, group, rdma_group, &j) || !exec_budget(x, DLA_U_CDP, j.work, "CDP LRN")) {
@@ -344,4 +345,33 @@ static bool cdp_read(struct dla *d, const struct regdb_reg *reg, int group, uint
     return lut_hook_read(&d->lut_cdp, reg, value, peek);
 }
 
-const struct dla_unit_hooks cdp_hooks = {.write = cdp_write, .read = cdp_read};
+/* CDP's LUT RAM lives in struct dla (plain data for checkpoints); a reset empties it. */
+static void cdp_reset(struct dla *d)
+{
+    memset(&d->lut_cdp, 0, sizeof d->lut_cdp);
+}
+
+static const struct dla_unit_hooks cdp_hooks = {
+    .reset = cdp_reset,
+    .write = cdp_write,
+    .read = cdp_read,
+};
+
+static int cdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                   const struct dla_cube *in, struct dla_cube *out)
+{
+    (void)in;
+    (void)out;
+    return cdp_execute(d, x, st->group, st->rdma_group);
+}
+
+const struct dla_unit_entry cdp_unit = {
+    .name = "CDP",
+    .proc = DLA_P_CDP,
+    .n_ports = 2,
+    .ports = {{DLA_U_CDP, &cdp_hooks}, {DLA_U_CDP_RDMA, NULL}},
+    .main = DLA_U_CDP,
+    .rdma = DLA_U_CDP_RDMA,
+    .execute = cdp_run,
+    .feeds = DLA_P_NONE,
+};

@@ -128,6 +128,39 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
     return cbuf_describe(d->cbuf, out, max);
 }
 
+bool cbuf_state_create(struct dla *d)
+{
+    d->cbuf = cbuf_create(d->cfg);
+    return d->cbuf != NULL;
+}
+
+void cbuf_state_destroy(struct dla *d)
+{
+    cbuf_destroy(d->cbuf);
+}
+
+void cbuf_state_reset(struct dla *d)
+{
+    cbuf_reset(d->cbuf);
+}
+
+/* dst->cbuf still names src's buffer: replace it, by NULL on failure. */
+bool cbuf_state_clone(struct dla *dst, const struct dla *src)
+{
+    dst->cbuf = cbuf_clone(src->cbuf);
+    return dst->cbuf != NULL;
+}
+
+const void *cbuf_state_of(const struct dla *d)
+{
+    return d->cbuf;
+}
+
+size_t cbuf_state_bytes_apart(const void *state, const void *live)
+{
+    return cbuf_bytes_apart(state, live);
+}
+
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r)
 {
     return (uint64_t)r->n_banks * c->bank_bytes;

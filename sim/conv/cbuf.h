@@ -16,6 +16,8 @@
 
 struct cbuf;
 struct dla;
+struct dla_config;
+struct dla_cbuf_bank;
 
 enum cbuf_kind { CBUF_DATA = 0, CBUF_WEIGHT = 1, CBUF_WMB = 2 };
 
@@ -38,6 +40,28 @@ struct cbuf_carry {
     uint64_t weight_start; /* ring byte where the previous layer's weights start */
     uint64_t weight_next;  /* ring byte after them (entry aligned): where new weights go */
 };
+
+/* Lifecycle (the CONV entry's state callbacks, below, call these for d->cbuf). */
+struct cbuf *cbuf_create(const struct dla_config *cfg);
+struct cbuf *cbuf_clone(const struct cbuf *c);
+void cbuf_destroy(struct cbuf *c);
+void cbuf_reset(struct cbuf *c);
+/* Whether a and b (a clone of one another) hold bank's bytes in one shared
+ * block: the bank was not written by either since the clone. */
+bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank);
+/* Bytes of c's banks live does not hold, each divided among the clones
+ * sharing it (as mem_bytes_apart). */
+size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live);
+size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max);
+
+/* CBUF as the CONV entry's owned state (core/unit_table.h): the model's
+ * d->cbuf made, freed, emptied and cloned with the model. */
+bool cbuf_state_create(struct dla *d);
+void cbuf_state_destroy(struct dla *d);
+void cbuf_state_reset(struct dla *d);
+bool cbuf_state_clone(struct dla *dst, const struct dla *src);
+const void *cbuf_state_of(const struct dla *d);
+size_t cbuf_state_bytes_apart(const void *state, const void *live);
 
 uint64_t cbuf_region_bytes(const struct cbuf *c, const struct cbuf_region *r);
 

@@ -276,3 +276,33 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);
     return ok ? 0 : -1;
 }
+
+static int conv_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                    const struct dla_cube *in, struct dla_cube *out)
+{
+    (void)in;
+    return conv_execute(d, x, st->group, out);
+}
+
+/* The ports in the order the programming guide's pipeline names them, which
+ * is also the order a finished layer clears their OP_EN. */
+const struct dla_unit_entry conv_unit = {
+    .name = "CONV",
+    .proc = DLA_P_CONV,
+    .n_ports = 5,
+    .ports = {{DLA_U_CDMA, &cdma_hooks},
+              {DLA_U_CSC, &csc_hooks},
+              {DLA_U_CMAC_A, &cmac_a_hooks},
+              {DLA_U_CMAC_B, &cmac_b_hooks},
+              {DLA_U_CACC, NULL}},
+    .main = DLA_U_CACC,
+    .rdma = DLA_U_NONE,
+    .execute = conv_run,
+    .feeds = DLA_P_SDP, /* always: CACC has no write DMA */
+    .state_create = cbuf_state_create,
+    .state_destroy = cbuf_state_destroy,
+    .state_reset = cbuf_state_reset,
+    .state_clone = cbuf_state_clone,
+    .state_of = cbuf_state_of,
+    .state_bytes_apart = cbuf_state_bytes_apart,
+};

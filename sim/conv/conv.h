@@ -22,7 +22,18 @@
 #include <stdint.h>
 
 #include "cbuf.h"
-#include "core/dla_priv.h"
+#include "core/unit_table.h"
+
+/* The convolution core's entry of the unit table (conv.c), listed by
+ * sim/units.c: CDMA, CSC, CMAC_A, CMAC_B and CACC, feeding SDP on the fly. */
+extern const struct dla_unit_entry conv_unit;
+/* The register behaviour of CDMA, CSC and the MAC arrays (cdma.c). */
+extern const struct dla_unit_hooks cdma_hooks, csc_hooks, cmac_a_hooks, cmac_b_hooks;
+
+/* A layer of group: CDMA, CBUF, CSC, CMAC and CACC, CACC's output to SDP in
+ * out.  0 on success, -1 when the layer cannot be computed (a diagnostic
+ * has been emitted; the layer still completes so nothing hangs). */
+int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out);
 
 enum conv_prec { CONV_INT8 = 0, CONV_INT16 = 1, CONV_FP16 = 2 };
 

@@ -3,7 +3,7 @@
  * (read-only, write-one-to-clear), tracks which hardware layer a write
  * programs, and reports every bad access as a diagnostic instead of
  * ignoring it silently. */
-#include "dla_priv.h"
+#include "unit_table.h"
 
 struct csb_target {
     enum dla_unit unit;
@@ -101,8 +101,9 @@ static bool is_op_enable(const struct csb_target *t)
 static int32_t track_layer(struct dla *d, const struct csb_target *t, int group)
 {
     enum dla_proc p = dla_unit_proc(t->unit);
-    if (t->unit == DLA_U_BDMA)
-        return bdma_layer_for_write(d, t->reg);
+    const struct dla_unit_hooks *h = dla_hooks(t->unit);
+    if (h && h->layer_of_write)
+        return h->layer_of_write(d, t->reg);
     if (!t->reg->dual || p == DLA_P_NONE)
         return -1;
     int32_t li = layer_ensure(d, p, group);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "unit_table.h"
 
 #define DEFAULT_MEM_BUDGET (4ull << 30)
 /* 2^36 element operations: several times the largest layers of common networks,
@@ -80,31 +80,53 @@ const char *dla_severity_name(enum dla_severity s)
     return s == DLA_SEV_INFO ? "info" : s == DLA_SEV_WARNING ? "warning" : "error";
 }
 
+/* ---------------------------------------------------------------- the unit table */
+
+/* The board's entries indexed by register unit and by processor, built once
+ * before main (the table is constant data), so that a CSB access or a launch
+ * finds its entry without a search. */
+static const struct dla_unit_entry *entry_by_unit[DLA_U_COUNT];
+static const struct dla_unit_entry *entry_by_proc[DLA_P_COUNT];
+static const struct dla_unit_hooks *hooks_by_unit[DLA_U_COUNT];
+
+__attribute__((constructor)) static void index_unit_table(void)
+{
+    unsigned states = 0;
+    for (size_t i = 0; dla_unit_table[i]; i++) {
+        const struct dla_unit_entry *e = dla_unit_table[i];
+        if (e->state_of && ++states > DLA_UNIT_STATES) {
+            fprintf(stderr, "dladbg: more units own state than DLA_UNIT_STATES (%s)\n", e->name);
+            abort(); /* checkpoints would lose that state: raise DLA_UNIT_STATES */
+        }
+        if (e->proc < DLA_P_COUNT)
+            entry_by_proc[e->proc] = e;
+        for (unsigned k = 0; k < e->n_ports; k++) {
+            entry_by_unit[e->ports[k].unit] = e;
+            hooks_by_unit[e->ports[k].unit] = e->ports[k].hooks;
+        }
+    }
+}
+
+const struct dla_unit_entry *dla_unit_entry_of(enum dla_unit u)
+{
+    return u < DLA_U_COUNT ? entry_by_unit[u] : NULL;
+}
+
+const struct dla_unit_entry *dla_proc_entry(enum dla_proc p)
+{
+    return p < DLA_P_COUNT ? entry_by_proc[p] : NULL;
+}
+
+const struct dla_unit_hooks *dla_hooks(enum dla_unit u)
+{
+    return u < DLA_U_COUNT ? hooks_by_unit[u] : NULL;
+}
+
+/* The processor of the entry serving the unit. */
 enum dla_proc dla_unit_proc(enum dla_unit u)
 {
-    switch (u) {
-    case DLA_U_BDMA:
-        return DLA_P_BDMA;
-    case DLA_U_CDMA:
-    case DLA_U_CSC:
-    case DLA_U_CMAC_A:
-    case DLA_U_CMAC_B:
-    case DLA_U_CACC:
-        return DLA_P_CONV;
-    case DLA_U_SDP_RDMA:
-    case DLA_U_SDP:
-        return DLA_P_SDP;
-    case DLA_U_PDP_RDMA:
-    case DLA_U_PDP:
-        return DLA_P_PDP;
-    case DLA_U_CDP_RDMA:
-    case DLA_U_CDP:
-        return DLA_P_CDP;
-    case DLA_U_RBK:
-        return DLA_P_RUBIK;
-    default:
-        return DLA_P_NONE;
-    }
+    const struct dla_unit_entry *e = dla_unit_entry_of(u);
+    return e ? e->proc : DLA_P_NONE;
 }
 
 /* Whether the configuration's CSB master decodes a unit at all. */
@@ -151,8 +173,11 @@ struct dla *dla_create(const struct dla_config *cfg, const struct dla_options *o
     }
     d->mem[DLA_DRAM] = mem_create("dram", cfg->addr_bits, d->mem_budget);
     d->mem[DLA_CVSRAM] = mem_create("cvsram", cfg->addr_bits, d->mem_budget);
-    d->cbuf = cbuf_create(cfg);
-    if (!d->mem[DLA_DRAM] || !d->mem[DLA_CVSRAM] || !d->cbuf) {
+    bool states = true;
+    for (size_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i]->state_create && !dla_unit_table[i]->state_create(d))
+            states = false;
+    if (!d->mem[DLA_DRAM] || !d->mem[DLA_CVSRAM] || !states) {
         dla_destroy(d);
         return NULL;
     }
@@ -171,7 +196,9 @@ void dla_free_owned(struct dla *d)
     free_pipes(d);
     mem_destroy(d->mem[DLA_DRAM]);
     mem_destroy(d->mem[DLA_CVSRAM]);
-    cbuf_destroy(d->cbuf);
+    for (size_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i]->state_destroy)
+            dla_unit_table[i]->state_destroy(d);
     free(d->sched);
     layers_release(d);
 }
@@ -182,35 +209,6 @@ void dla_destroy(struct dla *d)
         return;
     dla_free_owned(d);
     free(d);
-}
-
-static const struct dla_unit_hooks *hooks_of(enum dla_unit u)
-{
-    switch (u) {
-    case DLA_U_GLB:
-        return &glb_hooks;
-    case DLA_U_BDMA:
-        return &bdma_hooks;
-    case DLA_U_CDMA:
-        return &cdma_hooks;
-    case DLA_U_CSC:
-        return &csc_hooks;
-    case DLA_U_CMAC_A:
-        return &cmac_a_hooks;
-    case DLA_U_CMAC_B:
-        return &cmac_b_hooks;
-    case DLA_U_SDP:
-        return &sdp_hooks;
-    case DLA_U_CDP:
-        return &cdp_hooks;
-    default:
-        return NULL;
-    }
-}
-
-const struct dla_unit_hooks *dla_hooks(enum dla_unit u)
-{
-    return hooks_of(u);
 }
 
 static void reset_registers(struct dla *d)
@@ -243,7 +241,9 @@ void dla_reset(struct dla *d)
     reset_registers(d);
     mem_clear(d->mem[DLA_DRAM]);
     mem_clear(d->mem[DLA_CVSRAM]);
-    cbuf_reset(d->cbuf);
+    for (size_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i]->state_reset)
+            dla_unit_table[i]->state_reset(d);
     d->now = 0;
     d->seq = 0;
     d->cbuf_flushed = false;
@@ -257,12 +257,10 @@ void dla_reset(struct dla *d)
     layers_release(d);
     for (int p = 0; p < DLA_P_COUNT; p++)
         d->cur_layer[p][0] = d->cur_layer[p][1] = -1;
-    memset(&d->bdma, 0, sizeof d->bdma);
-    d->bdma.programming_layer = -1;
-    memset(&d->lut_sdp, 0, sizeof d->lut_sdp);
-    memset(&d->lut_cdp, 0, sizeof d->lut_cdp);
+    /* the units' plain state in struct dla (BDMA's queue, the LUT RAMs) is
+     * reset by their hooks */
     for (int u = 0; u < DLA_U_COUNT; u++) {
-        const struct dla_unit_hooks *h = hooks_of((enum dla_unit)u);
+        const struct dla_unit_hooks *h = dla_hooks((enum dla_unit)u);
         if (h && h->reset)
             h->reset(d);
     }

@@ -3,8 +3,9 @@
  *
  * State is kept as plain data wherever possible so that a checkpoint is a
  * copy: registers are arrays, the scheduler is an array of small records that
- * name pipelines by slot number, and the only owned buffers (memories, CBUF,
- * pending writes, layers) have explicit clone functions in snapshot.c.
+ * name pipelines by slot number, and the only owned buffers (memories,
+ * pending writes, layers) have explicit clone functions in snapshot.c (CBUF,
+ * owned by the CONV unit, is cloned through its unit table entry).
  */
 #ifndef DLA_DLA_PRIV_H
 #define DLA_DLA_PRIV_H
@@ -26,25 +27,19 @@
 #define DLA_MAX_MILESTONES    8
 #define DLA_BDMA_SLOTS        20
 
-/* ---------------------------------------------------------------- hooks */
-/* Unit behaviour beyond plain storage.  A hook returns true when it handled
- * the access itself (the generic code then does not store / not read the
- * register file). */
-struct dla_unit_hooks {
-    void (*reset)(struct dla *d);
-    bool (*write)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value);
-    bool (*read)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t *value,
-                 bool peek /* no side effects (debugger view) */);
-    /* called after a stored write (e.g. to react to OP_EN) */
-    void (*written)(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value);
-};
+/* ---------------------------------------------------------------- units' plain state */
+/* The core includes no unit's header: it reaches the units through the unit
+ * table (unit_table.h, sim/units.c).  The two structs below are unit state
+ * all the same, kept here only because struct dla embeds them, so that a
+ * checkpoint copies them with the rest of the plain data; the core never
+ * reads them (the units reset them from their hooks). */
 
 /* ---------------------------------------------------------------- LUT RAM */
 #define DLA_LUT_LE_ENTRIES 65
 #define DLA_LUT_LO_ENTRIES 257
 
 /* The LUT memory behind S_LUT_ACCESS_CFG / S_LUT_ACCESS_DATA (SDP and CDP
- * each have one, shared by both register groups). */
+ * each have one, shared by both register groups; sim/lut/lut.h works it). */
 struct dla_lut_ram {
     uint16_t le[DLA_LUT_LE_ENTRIES];
     uint16_t lo[DLA_LUT_LO_ENTRIES];
@@ -61,6 +56,7 @@ struct dla_bdma_op {
     uint8_t src_ram, dst_ram; /* RAM_TYPE field values: 0 CV-SRAM, 1 MC */
 };
 
+/* BDMA's staged and launched operations (sim/bdma/bdma.c). */
 struct dla_bdma_state {
     uint8_t n_queued; /* operations staged by CFG_OP since the last launch */
     struct dla_bdma_op queued[DLA_BDMA_SLOTS];
@@ -201,6 +197,8 @@ struct dla {
     struct layer_chunk **layer_chunks;
     int32_t cur_layer[DLA_P_COUNT][2]; /* layer being programmed/run per group, -1 none */
 
+    /* units' state (see above); cbuf is owned by the CONV entry, which makes,
+     * resets, clones and frees it through the entry's state callbacks */
     struct dla_bdma_state bdma;
     struct dla_lut_ram lut_sdp, lut_cdp;
     struct cbuf *cbuf;
@@ -300,18 +298,15 @@ int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */
 void layer_counter(struct dla_layer *l, const char *name, uint64_t value);
-/* The BDMA layer a write to a BDMA register programs, or -1. */
-int32_t bdma_layer_for_write(struct dla *d, const struct regdb_reg *reg);
 
 /* Pipelines (pipeline.c) */
 void pipeline_try_launch(struct dla *d);
 void pipeline_process_milestone(struct dla *d, uint8_t pipe, uint8_t ms);
 /* Free a pipeline's held writes and transfer list and clear it. */
 void pipeline_free(struct dla_pipe *p);
-/* Start the BDMA operations launched as group (bdma.c calls this). */
-void pipeline_launch_bdma(struct dla *d, int group);
-/* BDMA group finished (pipeline.c tells bdma.c). */
-void bdma_group_done(struct dla *d, int group);
+/* Start group of a self-launched processor (BDMA's CFG_LAUNCHn) as a
+ * pipeline of its own. */
+void pipeline_launch_one(struct dla *d, enum dla_proc proc, int group);
 
 /* Scheduler (sched.c) */
 void sched_push(struct dla *d, uint64_t at, uint8_t pipe, uint8_t ms);
@@ -343,46 +338,7 @@ void exec_lut_stats(struct dla_exec *x, const struct dla_lut_stats *s);
 /* Add a named counter to the layer's record (perf registers are filled by the unit). */
 void exec_counter(struct dla_exec *x, const char *name, uint64_t value);
 
-/* ---------------------------------------------------------------- units */
-/* Each returns 0 on success, -1 when the layer cannot be computed (a
- * diagnostic has been emitted; the layer still completes so nothing hangs). */
-int bdma_execute(struct dla *d, struct dla_exec *x, int group);
-/* Convolution core (CDMA, CBUF, CSC, CMAC, CACC) of a group: CACC output to SDP. */
-int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out);
-/* SDP: in = on-the-fly input from CACC, or NULL (from memory through SDP_RDMA);
- * to_pdp = on-the-fly output to PDP, or NULL (to memory). */
-int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
-                const struct dla_cube *in, struct dla_cube *to_pdp);
-int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
-                const struct dla_cube *in);
-int cdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group);
-int rubik_execute(struct dla *d, struct dla_exec *x, int group);
-
-/* Pipeline shape questions the launcher asks the units. */
-bool sdp_input_on_the_fly(const struct dla *d, int group);
-bool sdp_output_to_pdp(const struct dla *d, int group);
-bool sdp_needs_rdma(const struct dla *d, int group);
-bool pdp_input_on_the_fly(const struct dla *d, int group);
-
 /* Timing figures a completed stage publishes into its unit's perf registers. */
 void perf_publish(struct dla *d, const struct dla_stage *st);
-
-const struct dla_unit_hooks *dla_hooks(enum dla_unit u);
-extern const struct dla_unit_hooks glb_hooks, bdma_hooks, cdma_hooks, sdp_hooks, cdp_hooks;
-/* Convolution units (cdma.c): OP_EN order check. */
-extern const struct dla_unit_hooks csc_hooks, cmac_a_hooks, cmac_b_hooks;
-
-/* CBUF (cbuf.c) */
-struct cbuf *cbuf_create(const struct dla_config *cfg);
-struct cbuf *cbuf_clone(const struct cbuf *c);
-/* Whether a and b (a clone of one another) hold bank's bytes in one shared
- * block: the bank was not written by either since the clone. */
-bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank);
-/* Bytes of c's banks live does not hold, each divided among the clones
- * sharing it (as mem_bytes_apart). */
-size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live);
-void cbuf_destroy(struct cbuf *c);
-void cbuf_reset(struct cbuf *c);
-size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max);
 
 #endif

@@ -2,7 +2,7 @@
  * source completes, masked or not; the interrupt line is status & ~mask.
  * Software clears status by writing ones (the register is W1C in the
  * database) and can raise bits through S_INTR_SET. */
-#include "dla_priv.h"
+#include "unit_table.h"
 
 static const char *const bit_names[32] = {
     [0] = "SDP_DONE_STATUS0",      [1] = "SDP_DONE_STATUS1",       [2] = "CDP_DONE_STATUS0",
@@ -66,4 +66,15 @@ static bool glb_write(struct dla *d, const struct regdb_reg *reg, int group, uin
     return true;
 }
 
-const struct dla_unit_hooks glb_hooks = {.write = glb_write};
+static const struct dla_unit_hooks glb_hooks = {.write = glb_write};
+
+/* GLB runs nothing; its entry only gives the CSB its hooks. */
+const struct dla_unit_entry glb_unit = {
+    .name = "GLB",
+    .proc = DLA_P_NONE,
+    .n_ports = 1,
+    .ports = {{DLA_U_GLB, &glb_hooks}},
+    .main = DLA_U_GLB,
+    .rdma = DLA_U_NONE,
+    .feeds = DLA_P_NONE,
+};

@@ -2,8 +2,8 @@
  * latency figures are written into the unit's D_PERF_* registers (when the
  * unit's perf enable bit is set, as in hardware) and always recorded on the
  * layer, so the debugger can show them whatever the program enabled. */
-#include "dla_priv.h"
 #include "timing.h"
+#include "unit_table.h"
 
 enum perf_source { PERF_STALL, PERF_LATENCY };
 
@@ -51,29 +51,12 @@ static const struct perf_reg perf_regs[] = {
      "RBK.D_PERF_WRITE_STALL", PERF_STALL, DLA_C_RBK_WDMA},
 };
 
-/* BDMA keeps per-group stall counters in its STATUS_GRPn registers. */
-static void bdma_publish(struct dla *d, const struct dla_stage *st, struct dla_layer *l)
-{
-    static const char *const rd[2] = {"STATUS_GRP0_READ_STALL", "STATUS_GRP1_READ_STALL"};
-    static const char *const wr[2] = {"STATUS_GRP0_WRITE_STALL", "STATUS_GRP1_WRITE_STALL"};
-    static const char *const rd_label[2] = {"BDMA.STATUS_GRP0_READ_STALL",
-                                            "BDMA.STATUS_GRP1_READ_STALL"};
-    static const char *const wr_label[2] = {"BDMA.STATUS_GRP0_WRITE_STALL",
-                                            "BDMA.STATUS_GRP1_WRITE_STALL"};
-    int g = st->group & 1;
-    layer_counter(l, rd_label[g], st->client_stall[DLA_C_BDMA_RD]);
-    layer_counter(l, wr_label[g], st->client_stall[DLA_C_BDMA_WR]);
-    if (dla_field(d, DLA_U_BDMA, 0, "CFG_STATUS", "STALL_COUNT_EN")) {
-        dla_reg_hw_set(d, DLA_U_BDMA, 0, rd[g], dla_sat32(st->client_stall[DLA_C_BDMA_RD]));
-        dla_reg_hw_set(d, DLA_U_BDMA, 0, wr[g], dla_sat32(st->client_stall[DLA_C_BDMA_WR]));
-    }
-}
-
 void perf_publish(struct dla *d, const struct dla_stage *st)
 {
     struct dla_layer *l = layer_at(d, st->layer);
-    if (st->proc == DLA_P_BDMA) {
-        bdma_publish(d, st, l);
+    const struct dla_unit_entry *e = dla_proc_entry(st->proc);
+    if (e->publish_perf) {
+        e->publish_perf(d, st, l);
         return;
     }
     for (size_t i = 0; i < sizeof perf_regs / sizeof perf_regs[0]; i++) {

@@ -10,35 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
 #include "timing.h"
-
-/* Units whose OP_EN a stage consumes, main unit first. */
-static const enum dla_unit conv_units[] = {DLA_U_CDMA, DLA_U_CSC, DLA_U_CMAC_A, DLA_U_CMAC_B,
-                                           DLA_U_CACC};
-
-static enum dla_unit main_unit(enum dla_proc p)
-{
-    static const enum dla_unit u[DLA_P_COUNT] = {
-        [DLA_P_BDMA] = DLA_U_BDMA, [DLA_P_CONV] = DLA_U_CACC, [DLA_P_SDP] = DLA_U_SDP,
-        [DLA_P_PDP] = DLA_U_PDP,   [DLA_P_CDP] = DLA_U_CDP,   [DLA_P_RUBIK] = DLA_U_RBK,
-    };
-    return u[p];
-}
-
-static enum dla_unit rdma_unit(enum dla_proc p)
-{
-    switch (p) {
-    case DLA_P_SDP:
-        return DLA_U_SDP_RDMA;
-    case DLA_P_PDP:
-        return DLA_U_PDP_RDMA;
-    case DLA_P_CDP:
-        return DLA_U_CDP_RDMA;
-    default:
-        return DLA_U_NONE;
-    }
-}
+#include "unit_table.h"
 
 /* OP_EN set in the group the unit will run next. */
 static bool armed(const struct dla *d, enum dla_unit u)
@@ -46,10 +19,11 @@ static bool armed(const struct dla *d, enum dla_unit u)
     return d->present[u] && dla_op_enabled(d, u, dla_consumer_group(d, u));
 }
 
-static bool conv_armed(const struct dla *d)
+/* Every unit whose OP_EN the entry's stage consumes is armed. */
+static bool entry_armed(const struct dla *d, const struct dla_unit_entry *e)
 {
-    for (size_t i = 0; i < sizeof conv_units / sizeof conv_units[0]; i++)
-        if (!armed(d, conv_units[i]))
+    for (unsigned k = 0; k < e->n_ports; k++)
+        if (e->ports[k].unit != e->rdma && !armed(d, e->ports[k].unit))
             return false;
     return true;
 }
@@ -84,16 +58,15 @@ static void add_stage(struct dla *d, struct dla_pipe *p, enum dla_proc proc, int
         l->enable_cycle = d->now;
     if (p->n_stages > 0)
         l->fed_by = p->stage[p->n_stages - 1].layer;
-    if (proc != DLA_P_BDMA) /* BDMA runs its two groups side by side and tracks them itself */
+    if (!dla_proc_entry(proc)->self_launched) /* BDMA runs its groups side by side */
         d->proc_busy[proc] = true;
     p->n_stages++;
 }
 
-/* The group of an optional RDMA sub-unit if it is armed, else 0xff. */
-static int armed_rdma_group(const struct dla *d, enum dla_proc p)
+/* The group of the entry's optional RDMA sub-unit if it is armed, else 0xff. */
+static int armed_rdma_group(const struct dla *d, const struct dla_unit_entry *e)
 {
-    enum dla_unit r = rdma_unit(p);
-    return r != DLA_U_NONE && armed(d, r) ? dla_consumer_group(d, r) : 0xff;
+    return e->rdma != DLA_U_NONE && armed(d, e->rdma) ? dla_consumer_group(d, e->rdma) : 0xff;
 }
 
 /* ---------------------------------------------------------------- execution */
@@ -120,26 +93,7 @@ static int run_stages(struct dla *d, struct dla_pipe *p)
             exec_desc(&x[s], "%s skipped: its input stage failed", dla_proc_name(st->proc));
             continue;
         }
-        switch (st->proc) {
-        case DLA_P_BDMA:
-            rc = bdma_execute(d, &x[s], st->group);
-            break;
-        case DLA_P_CONV:
-            rc = conv_execute(d, &x[s], st->group, out);
-            break;
-        case DLA_P_SDP:
-            rc = sdp_execute(d, &x[s], st->group, st->rdma_group, in, out);
-            break;
-        case DLA_P_PDP:
-            rc = pdp_execute(d, &x[s], st->group, st->rdma_group, in);
-            break;
-        case DLA_P_CDP:
-            rc = cdp_execute(d, &x[s], st->group, st->rdma_group);
-            break;
-        case DLA_P_RUBIK:
-            rc = rubik_execute(d, &x[s], st->group);
-            break;
-        }
+        rc = dla_proc_entry(st->proc)->execute(d, &x[s], st, in, out);
         if (x[s].failed && rc == 0)
             rc = -1;
         in = out;
@@ -176,71 +130,67 @@ static void start_pipe(struct dla *d, struct dla_pipe *p, uint8_t slot)
 
 /* ---------------------------------------------------------------- launching */
 
-/* Where SDP group gs sends its output: *gp = -1 for memory, else PDP's
- * group taking it on the fly; false when that PDP cannot take it yet. */
-static bool pdp_after_sdp(const struct dla *d, int gs, int *gp)
+/* A pipeline is a head stage that reads memory followed by the stages its
+ * output flows into on the fly (CONV -> SDP -> PDP).  Every check below only
+ * reads registers, so a launch that fails part way has changed nothing. */
+
+/* The next processor of a chain whose stage e runs group g: DLA_P_NONE when
+ * e writes memory. */
+static enum dla_proc fed_proc(const struct dla *d, const struct dla_unit_entry *e, int g)
 {
-    *gp = -1;
-    if (!sdp_output_to_pdp(d, gs))
-        return true;
-    int g = dla_consumer_group(d, DLA_U_PDP);
-    if (d->proc_busy[DLA_P_PDP] || !armed(d, DLA_U_PDP) || !pdp_input_on_the_fly(d, g))
+    if (e->feeds == DLA_P_NONE || (e->output_on_the_fly && !e->output_on_the_fly(d, g)))
+        return DLA_P_NONE;
+    return e->feeds;
+}
+
+/* Whether processor n can take the on-the-fly output now: idle, armed, set
+ * to take its input on the fly, and its RDMA armed if it reads memory too.
+ * *g and *rg: its group and its RDMA group (0xff none). */
+static bool fused_ready(const struct dla *d, const struct dla_unit_entry *n, int *g, int *rg)
+{
+    if (d->proc_busy[n->proc] || !entry_armed(d, n))
         return false;
-    *gp = g;
+    *g = dla_consumer_group(d, n->main);
+    if (!n->input_on_the_fly || !n->input_on_the_fly(d, *g))
+        return false;
+    *rg = 0xff;
+    if (n->needs_rdma) {
+        *rg = armed_rdma_group(d, n);
+        if (n->needs_rdma(d, *g) && *rg == 0xff)
+            return false;
+    }
     return true;
 }
 
-static bool try_conv(struct dla *d, struct dla_pipe *p)
+/* Start a pipeline headed by entry e if it and every stage its output
+ * flows into can start. */
+static bool try_head(struct dla *d, struct dla_pipe *p, const struct dla_unit_entry *e)
 {
-    if (d->proc_busy[DLA_P_CONV] || d->proc_busy[DLA_P_SDP] || !conv_armed(d))
+    if (e->self_launched || !e->execute || d->proc_busy[e->proc] || !entry_armed(d, e))
         return false;
-    int gs = dla_consumer_group(d, DLA_U_SDP);
-    if (!armed(d, DLA_U_SDP) || !sdp_input_on_the_fly(d, gs))
-        return false;
-    int rg = armed_rdma_group(d, DLA_P_SDP);
-    if (sdp_needs_rdma(d, gs) && rg == 0xff)
-        return false;
-    int gp;
-    if (!pdp_after_sdp(d, gs, &gp))
-        return false;
-    add_stage(d, p, DLA_P_CONV, dla_consumer_group(d, DLA_U_CACC), 0xff);
-    add_stage(d, p, DLA_P_SDP, gs, rg);
-    if (gp >= 0)
-        add_stage(d, p, DLA_P_PDP, gp, 0xff);
-    return true;
-}
-
-static bool try_sdp(struct dla *d, struct dla_pipe *p)
-{
-    if (d->proc_busy[DLA_P_SDP] || !armed(d, DLA_U_SDP))
-        return false;
-    int gs = dla_consumer_group(d, DLA_U_SDP);
-    if (sdp_input_on_the_fly(d, gs))
-        return false; /* waits for the convolution core */
-    int rg = armed_rdma_group(d, DLA_P_SDP);
-    int gp;
-    if (rg == 0xff || !pdp_after_sdp(d, gs, &gp))
-        return false;
-    add_stage(d, p, DLA_P_SDP, gs, rg);
-    if (gp >= 0)
-        add_stage(d, p, DLA_P_PDP, gp, 0xff);
-    return true;
-}
-
-static bool try_offline(struct dla *d, struct dla_pipe *p, enum dla_proc proc)
-{
-    if (d->proc_busy[proc] || !armed(d, main_unit(proc)))
-        return false;
-    int g = dla_consumer_group(d, main_unit(proc));
-    if (proc == DLA_P_PDP && pdp_input_on_the_fly(d, g))
-        return false; /* waits for SDP */
+    int g = dla_consumer_group(d, e->main);
+    if (e->input_on_the_fly && e->input_on_the_fly(d, g))
+        return false; /* waits for the processor feeding it */
     int rg = 0xff;
-    if (rdma_unit(proc) != DLA_U_NONE) {
-        rg = armed_rdma_group(d, proc);
+    if (e->rdma != DLA_U_NONE) {
+        rg = armed_rdma_group(d, e);
         if (rg == 0xff)
             return false;
     }
-    add_stage(d, p, proc, g, rg);
+    const struct dla_unit_entry *chain[DLA_MAX_STAGES] = {e};
+    int groups[DLA_MAX_STAGES] = {g}, rdma_groups[DLA_MAX_STAGES] = {rg};
+    unsigned n = 1;
+    for (enum dla_proc next = fed_proc(d, e, g); next != DLA_P_NONE;
+         next = fed_proc(d, chain[n - 1], groups[n - 1])) {
+        if (n == DLA_MAX_STAGES)
+            abort(); /* a board whose fusion chain is longer than a pipeline */
+        chain[n] = dla_proc_entry(next);
+        if (!fused_ready(d, chain[n], &groups[n], &rdma_groups[n]))
+            return false;
+        n++;
+    }
+    for (unsigned s = 0; s < n; s++)
+        add_stage(d, p, chain[s]->proc, groups[s], rdma_groups[s]);
     return true;
 }
 
@@ -253,15 +203,16 @@ void pipeline_try_launch(struct dla *d)
             return;
         p->n_stages = 0;
         p->n_ms = 0;
-        bool go = try_conv(d, p) || try_sdp(d, p) || try_offline(d, p, DLA_P_PDP) ||
-                  try_offline(d, p, DLA_P_CDP) || try_offline(d, p, DLA_P_RUBIK);
+        bool go = false;
+        for (size_t i = 0; !go && dla_unit_table[i]; i++)
+            go = try_head(d, p, dla_unit_table[i]);
         if (!go)
             return;
         start_pipe(d, p, slot);
     }
 }
 
-void pipeline_launch_bdma(struct dla *d, int group)
+void pipeline_launch_one(struct dla *d, enum dla_proc proc, int group)
 {
     uint8_t slot;
     struct dla_pipe *p = free_pipe(d, &slot);
@@ -269,7 +220,7 @@ void pipeline_launch_bdma(struct dla *d, int group)
         abort(); /* at most two BDMA groups and five other processors are in flight */
     p->n_stages = 0;
     p->n_ms = 0;
-    add_stage(d, p, DLA_P_BDMA, group, 0xff);
+    add_stage(d, p, proc, group, 0xff);
     start_pipe(d, p, slot);
 }
 
@@ -292,19 +243,18 @@ static void commit_writes(struct dla *d, struct dla_pipe *p, uint8_t stage)
     }
 }
 
-static void release_units(struct dla *d, const struct dla_stage *st)
+static void release_units(struct dla *d, const struct dla_unit_entry *e, const struct dla_stage *st)
 {
-    if (st->proc == DLA_P_CONV) {
-        for (size_t i = 0; i < sizeof conv_units / sizeof conv_units[0]; i++) {
-            dla_op_clear(d, conv_units[i], st->group);
-            dla_flip_consumer(d, conv_units[i]);
+    if (!e->self_launched) {
+        for (unsigned k = 0; k < e->n_ports; k++) {
+            if (e->ports[k].unit == e->rdma)
+                continue;
+            dla_op_clear(d, e->ports[k].unit, st->group);
+            dla_flip_consumer(d, e->ports[k].unit);
         }
-    } else if (st->proc != DLA_P_BDMA) {
-        dla_op_clear(d, main_unit(st->proc), st->group);
-        dla_flip_consumer(d, main_unit(st->proc));
         if (st->rdma_group != 0xff) {
-            dla_op_clear(d, rdma_unit(st->proc), st->rdma_group);
-            dla_flip_consumer(d, rdma_unit(st->proc));
+            dla_op_clear(d, e->rdma, st->rdma_group);
+            dla_flip_consumer(d, e->rdma);
         }
     }
     d->proc_busy[st->proc] = false;
@@ -313,6 +263,7 @@ static void release_units(struct dla *d, const struct dla_stage *st)
 static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)
 {
     struct dla_stage *st = &p->stage[s];
+    const struct dla_unit_entry *e = dla_proc_entry(st->proc);
     commit_writes(d, p, s);
     timing_publish_transfers(d, p, s);
     struct dla_layer *l = layer_at(d, st->layer);
@@ -323,16 +274,16 @@ static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)
     perf_publish(d, st);
     if (l->has_lut) {
         struct dla_event lev = {.kind = DLA_EV_LUT, .layer = st->layer};
-        lev.u.lut.unit = (uint8_t)main_unit(st->proc);
+        lev.u.lut.unit = (uint8_t)e->main;
         lev.u.lut.stats = &l->lut;
         dla_emit(d, &lev);
     }
     struct dla_event pev = {.kind = DLA_EV_PERF, .layer = st->layer};
     pev.u.perf.layer = l;
     dla_emit(d, &pev);
-    release_units(d, st);
-    if (st->proc == DLA_P_BDMA)
-        bdma_group_done(d, st->group);
+    release_units(d, e, st);
+    if (e->stage_done)
+        e->stage_done(d, st);
     struct dla_event ev = {.kind = DLA_EV_LAYER_DONE, .layer = st->layer};
     ev.u.layer.proc = st->proc;
     ev.u.layer.group = st->group;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_priv.h"
+#include "unit_table.h"
 
 #define PACK_BLOCK 64 /* bytes of struct dla per bit of the packed form's map */
 #define PACK_BLOCKS ((sizeof(struct dla) + PACK_BLOCK - 1) / PACK_BLOCK)
@@ -19,7 +19,7 @@
 struct dla_snapshot {
     size_t own_bytes;
     const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_bytes_apart */
-    const struct cbuf *cbuf;
+    const void *unit_state[DLA_UNIT_STATES];    /* the units' owned state, in table order */
     struct layer_chunk *const *chunks;
     size_t n_chunks, cap_chunks;
     uint64_t map[(PACK_BLOCKS + 63) / 64];
@@ -109,12 +109,22 @@ static bool clone_pipe(struct dla_pipe *dst, const struct dla_pipe *src)
     return true;
 }
 
+/* Each unit's owned state (CBUF) copied into dst; every entry's clone runs
+ * even after one fails, so that dst holds nothing of src's to free. */
+static bool clone_unit_states(struct dla *dst, const struct dla *src)
+{
+    bool ok = true;
+    for (size_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i]->state_clone && !dla_unit_table[i]->state_clone(dst, src))
+            ok = false;
+    return ok;
+}
+
 /* Copy the owned parts of src into dst, whose plain fields already equal src's. */
 static bool clone_owned(struct dla *dst, const struct dla *src)
 {
     /* nothing of src's may be freed through dst if a clone below fails */
     dst->mem[DLA_DRAM] = dst->mem[DLA_CVSRAM] = NULL;
-    dst->cbuf = NULL;
     dst->sched = NULL;
     dst->layer_chunks = NULL;
     dst->n_chunks = dst->cap_chunks = 0;
@@ -125,10 +135,10 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
     }
     dst->mem[DLA_DRAM] = mem_clone(src->mem[DLA_DRAM]);
     dst->mem[DLA_CVSRAM] = mem_clone(src->mem[DLA_CVSRAM]);
-    dst->cbuf = cbuf_clone(src->cbuf);
+    bool states = clone_unit_states(dst, src);
     dst->cap_sched = src->n_sched;
 
-    bool ok = dst->mem[DLA_DRAM] && dst->mem[DLA_CVSRAM] && dst->cbuf &&
+    bool ok = dst->mem[DLA_DRAM] && dst->mem[DLA_CVSRAM] && states &&
               clone_array((void **)&dst->sched, src->sched, src->n_sched, sizeof *src->sched) &&
               layers_share(dst, src);
     for (int i = 0; ok && i < DLA_MAX_PIPES; i++)
@@ -160,7 +170,10 @@ struct dla_snapshot *dla_snapshot_take(const struct dla *d)
     }
     for (int m = 0; m < DLA_SPACE_COUNT; m++)
         s->mem[m] = state->mem[m];
-    s->cbuf = state->cbuf;
+    size_t k = 0;
+    for (size_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i]->state_of && k < DLA_UNIT_STATES)
+            s->unit_state[k++] = dla_unit_table[i]->state_of(state);
     s->chunks = state->layer_chunks;
     s->n_chunks = state->n_chunks;
     s->cap_chunks = state->cap_chunks;
@@ -213,8 +226,13 @@ size_t dla_snapshot_bytes(const struct dla_snapshot *s)
 
 size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *live)
 {
-    size_t n = s->own_bytes + cbuf_bytes_apart(s->cbuf, live->cbuf) +
-               layers_bytes_apart(s->chunks, s->n_chunks, s->cap_chunks, live);
+    size_t n = s->own_bytes + layers_bytes_apart(s->chunks, s->n_chunks, s->cap_chunks, live);
+    size_t k = 0;
+    for (size_t i = 0; dla_unit_table[i]; i++) {
+        const struct dla_unit_entry *e = dla_unit_table[i];
+        if (e->state_of && k < DLA_UNIT_STATES)
+            n += e->state_bytes_apart(s->unit_state[k++], e->state_of(live));
+    }
     for (int m = 0; m < DLA_SPACE_COUNT; m++)
         if (s->mem[m] && live->mem[m])
             n += (size_t)mem_bytes_apart(s->mem[m], live->mem[m]);

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dla_priv.h"
 #include "num/fpnum.h"
 #include "num/hot_clones.h"
+#include "pdp.h"
 #include "pdp_pool.h"
 
 /* A plane or a block this large is a programming error, not a layer. */
@@ -565,3 +565,24 @@ int pdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
                      j->pool.kernel_h);
     return 0;
 }
+
+static int pdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                   const struct dla_cube *in, struct dla_cube *out)
+{
+    (void)out;
+    return pdp_execute(d, x, st->group, st->rdma_group, in);
+}
+
+/* PDP takes SDP's output on the fly or reads memory through PDP_RDMA; on
+ * the fly it reads nothing else, so it takes no RDMA group then. */
+const struct dla_unit_entry pdp_unit = {
+    .name = "PDP",
+    .proc = DLA_P_PDP,
+    .n_ports = 2,
+    .ports = {{DLA_U_PDP, NULL}, {DLA_U_PDP_RDMA, NULL}},
+    .main = DLA_U_PDP,
+    .rdma = DLA_U_PDP_RDMA,
+    .execute = pdp_run,
+    .feeds = DLA_P_NONE,
+    .input_on_the_fly = pdp_input_on_the_fly,
+};

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dla_priv.h"
+#include "rubik.h"
 
 #define RBK_CHUNK              64 /* elements per reorder-buffer pass (2 KiB / 32 B) */
 #define RBK_CONTRACT_MAX_ATOMS 8192u
@@ -222,7 +222,7 @@ static const char *mode_name(unsigned m)
     return m == RBK_CONTRACT ? "contract" : m == RBK_SPLIT ? "split" : "merge";
 }
 
-int rubik_execute(struct dla *d, struct dla_exec *x, int group)
+static int rubik_execute(struct dla *d, struct dla_exec *x, int group)
 {
     struct rbk_job j;
     if (!d->cfg->rubik) {
@@ -255,3 +255,22 @@ int rubik_execute(struct dla *d, struct dla_exec *x, int group)
     exec_compute(x, bytes / j.atom, bytes / j.bpe);
     return rc;
 }
+
+static int rubik_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                     const struct dla_cube *in, struct dla_cube *out)
+{
+    (void)in;
+    (void)out;
+    return rubik_execute(d, x, st->group);
+}
+
+const struct dla_unit_entry rubik_unit = {
+    .name = "RUBIK",
+    .proc = DLA_P_RUBIK,
+    .n_ports = 1,
+    .ports = {{DLA_U_RBK, NULL}},
+    .main = DLA_U_RBK,
+    .rdma = DLA_U_NONE,
+    .execute = rubik_run,
+    .feeds = DLA_P_NONE,
+};

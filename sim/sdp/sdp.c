@@ -15,6 +15,7 @@
 
 #include "num/fpnum.h"
 #include "num/fpnum_vec.h"
+#include "sdp.h"
 #include "sdp_dp_fp.h"
 #include "sdp_lut.h"
 #include "sdp_rdma.h"
@@ -892,4 +893,34 @@ static bool sdp_read(struct dla *d, const struct regdb_reg *reg, int group, uint
     return lut_hook_read(&d->lut_sdp, reg, value, peek);
 }
 
-const struct dla_unit_hooks sdp_hooks = {.write = sdp_write, .read = sdp_read};
+/* SDP's LUT RAM lives in struct dla (plain data for checkpoints); a reset empties it. */
+static void sdp_reset(struct dla *d)
+{
+    memset(&d->lut_sdp, 0, sizeof d->lut_sdp);
+}
+
+static const struct dla_unit_hooks sdp_hooks = {
+    .reset = sdp_reset,
+    .write = sdp_write,
+    .read = sdp_read,
+};
+
+static int sdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st,
+                   const struct dla_cube *in, struct dla_cube *out)
+{
+    return sdp_execute(d, x, st->group, st->rdma_group, in, out);
+}
+
+const struct dla_unit_entry sdp_unit = {
+    .name = "SDP",
+    .proc = DLA_P_SDP,
+    .n_ports = 2,
+    .ports = {{DLA_U_SDP, &sdp_hooks}, {DLA_U_SDP_RDMA, NULL}},
+    .main = DLA_U_SDP,
+    .rdma = DLA_U_SDP_RDMA,
+    .execute = sdp_run,
+    .feeds = DLA_P_PDP,
+    .output_on_the_fly = sdp_output_to_pdp,
+    .input_on_the_fly = sdp_input_on_the_fly,
+    .needs_rdma = sdp_needs_rdma,
+};

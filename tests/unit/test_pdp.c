@@ -9,6 +9,7 @@
 #include "num/fp16.h"
 #include "num/fpnum.h"
 #include "one_stage.h"
+#include "pdp/pdp.h"
 #include "pdp/pdp_pool.h"
 #include "core/timing.h"
 

@@ -20,6 +20,7 @@
 #include "num/fp16.h"
 #include "one_stage.h"
 #include "reg_names.h"
+#include "sdp/sdp.h"
 #include "sdp/sdp_dp.h"
 
 #define IN_ADDR  0x80000000ull
