@@ -5,10 +5,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "util/textfile.h"
 #include "trace/dma_lines.h"
 #include "expr.h"
 #include "debug/layer_origin.h"
@@ -700,27 +703,40 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     return st;
 }
 
-enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out)
+/* Scripts that source each other (or themselves) would otherwise recurse
+ * until the stack runs out; gdb users nest a few levels at most. */
+#define SOURCE_MAX_DEPTH 32
+
+static enum cmd_status source_fail(struct dbg *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static enum cmd_status source_fail(struct dbg *d, const char *fmt, ...)
 {
-    const struct dbg_sink *saved = d->out;
-    if (out)
-        d->out = out;
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        cmd_out(d, DBG_OUT_ERROR, "%s%ssource: %s: %s", d->where, d->where[0] ? ": " : "", path,
-                strerror(errno));
-        d->failed_cmds++;
-        d->out = saved;
-        return CMD_ERROR;
-    }
-    char outer[sizeof d->where];
-    memcpy(outer, d->where, sizeof outer);
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cmd_out(d, DBG_OUT_ERROR, "%s%s%s", d->where, d->where[0] ? ": " : "", msg);
+    d->failed_cmds++;
+    return CMD_ERROR;
+}
+
+/* Executes the lines of fp; stops at quit, or at an error in batch mode. */
+static enum cmd_status source_lines(struct dbg *d, FILE *fp, const char *path)
+{
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, len;
     unsigned lineno = 0;
     enum cmd_status st = CMD_OK;
-    while (getline(&line, &cap, fp) > 0) {
+    enum textfile_line_status ls;
+    while ((ls = textfile_read_line(fp, &line, &cap, &len)) != TEXTFILE_END) {
         lineno++;
+        if (ls != TEXTFILE_LINE) {
+            char err[512];
+            textfile_line_error(ls, path, lineno, len, err, sizeof err);
+            st = source_fail(d, "source: %s", err);
+            break;
+        }
         line[strcspn(line, "\r\n")] = 0;
         snprintf(d->where, sizeof d->where, "%.200s:%u", path, lineno);
         /* in a script an empty line is nothing, not "repeat the last step" */
@@ -731,8 +747,31 @@ enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sin
             break;
     }
     free(line);
-    fclose(fp);
-    memcpy(d->where, outer, sizeof d->where);
+    return st;
+}
+
+enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out)
+{
+    const struct dbg_sink *saved = d->out;
+    if (out)
+        d->out = out;
+    enum cmd_status st;
+    FILE *fp = NULL;
+    if (d->source_depth >= SOURCE_MAX_DEPTH)
+        st = source_fail(d, "source: %s: source nested too deep (at most %d scripts, one inside "
+                            "another)",
+                         path, SOURCE_MAX_DEPTH);
+    else if (!(fp = fopen(path, "r")))
+        st = source_fail(d, "source: %s: %s", path, strerror(errno));
+    else {
+        char outer[sizeof d->where];
+        memcpy(outer, d->where, sizeof outer);
+        d->source_depth++;
+        st = source_lines(d, fp, path);
+        d->source_depth--;
+        fclose(fp);
+        memcpy(d->where, outer, sizeof d->where);
+    }
     d->out = saved;
     return st;
 }

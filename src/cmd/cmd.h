@@ -88,6 +88,7 @@ struct dbg {
     char last_cmd[512];         /* what an empty line repeats (steps only) */
     const struct dbg_sink *out; /* sink of the command being executed, else the default */
     char where[300];            /* "script.dladbg:3" while a script runs, "" interactively */
+    unsigned source_depth;      /* scripts being sourced now, one inside another */
     unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
     bool quit;                  /* "quit" was executed */
     int quit_status;            /* status "quit N" asked for, -1: the run's own */

@@ -14,7 +14,12 @@ struct parser {
     char *err;
     size_t errlen;
     bool failed;
+    unsigned depth; /* parentheses and unary operators open now */
 };
+
+/* Deeper nesting than any expression a person writes; without a bound,
+ * 15,000 "(" or 400,000 "~" overflow the stack of this recursive parser. */
+#define EXPR_MAX_DEPTH 256
 
 static void fail(struct parser *ps, const char *fmt, const char *what)
 {
@@ -132,12 +137,29 @@ static int64_t name_ref(struct parser *ps)
     return v;
 }
 
+/* One level deeper; false (with the message) past EXPR_MAX_DEPTH. */
+static bool descend(struct parser *ps)
+{
+    if (ps->depth >= EXPR_MAX_DEPTH) {
+        char what[64];
+        snprintf(what, sizeof what, "%d", EXPR_MAX_DEPTH);
+        fail(ps, "expression nested too deep (at most %s levels of parentheses and unary operators)",
+             what);
+        return false;
+    }
+    ps->depth++;
+    return true;
+}
+
 static int64_t primary(struct parser *ps)
 {
     skip_space(ps);
     char c = *ps->p;
     if (accept(ps, "(")) {
+        if (!descend(ps))
+            return 0;
         int64_t v = parse_expr(ps);
+        ps->depth--;
         if (!accept(ps, ")"))
             fail(ps, "missing \")\"%s", "");
         return v;
@@ -152,16 +174,30 @@ static int64_t primary(struct parser *ps)
     return 0;
 }
 
+static int64_t unary(struct parser *ps);
+
+/* The operand of a unary operator, one level deeper. */
+static int64_t unary_operand(struct parser *ps)
+{
+    if (!descend(ps))
+        return 0;
+    int64_t v = unary(ps);
+    ps->depth--;
+    return v;
+}
+
 static int64_t unary(struct parser *ps)
 {
+    if (ps->failed)
+        return 0;
     if (accept(ps, "-"))
-        return (int64_t)(0 - (uint64_t)unary(ps));
+        return (int64_t)(0 - (uint64_t)unary_operand(ps));
     if (accept(ps, "~"))
-        return ~unary(ps);
+        return ~unary_operand(ps);
     if (accept(ps, "!"))
-        return !unary(ps);
+        return !unary_operand(ps);
     if (accept(ps, "+"))
-        return unary(ps);
+        return unary_operand(ps);
     return primary(ps);
 }
 

@@ -7,6 +7,65 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static bool grow_line(char **line, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    char *b = realloc(*line, n);
+    if (!b)
+        return false;
+    *line = b;
+    *cap = n;
+    return true;
+}
+
+enum textfile_line_status textfile_read_line(FILE *fp, char **line, size_t *cap, size_t *len)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc_unlocked(fp)) != EOF) {
+        if (c == 0) {
+            *len = n;
+            return TEXTFILE_NUL;
+        }
+        if (n + 2 > TEXTFILE_MAX_LINE) {
+            *len = n;
+            return TEXTFILE_TOO_LONG;
+        }
+        if (!grow_line(line, cap, n + 2)) {
+            errno = ENOMEM;
+            *len = n;
+            return TEXTFILE_ERROR;
+        }
+        (*line)[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    *len = n;
+    if (ferror(fp))
+        return TEXTFILE_ERROR;
+    if (!n)
+        return TEXTFILE_END;
+    (*line)[n] = 0;
+    return TEXTFILE_LINE;
+}
+
+void textfile_line_error(enum textfile_line_status st, const char *path, unsigned lineno,
+                         size_t len, char *err, size_t errlen)
+{
+    if (st == TEXTFILE_TOO_LONG)
+        snprintf(err, errlen, "%s:%u: line longer than %u bytes (expected a text file)", path,
+                 lineno, TEXTFILE_MAX_LINE);
+    else if (st == TEXTFILE_NUL)
+        snprintf(err, errlen, "%s:%u: NUL byte at column %zu (expected a text file)", path, lineno,
+                 len + 1);
+    else
+        snprintf(err, errlen, "%s:%u: read error: %s", path, lineno, strerror(errno));
+}
+
 int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "r");
@@ -15,11 +74,18 @@ int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *e
         return -1;
     }
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, len;
     unsigned lineno = 0;
     int rc = 0;
-    while (rc == 0 && getline(&line, &cap, fp) > 0)
+    enum textfile_line_status st;
+    while (rc == 0 && (st = textfile_read_line(fp, &line, &cap, &len)) != TEXTFILE_END) {
+        if (st != TEXTFILE_LINE) {
+            textfile_line_error(st, path, lineno + 1, len, err, errlen);
+            rc = -1;
+            break;
+        }
         rc = fn(ctx, line, ++lineno, err, errlen);
+    }
     free(line);
     fclose(fp);
     return rc;
