@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_compare.h"
 #include "util/afile.h"
 #include "cmd/console.h"
 #include "tui.h"
@@ -36,6 +37,11 @@ static const char usage_text[] =
     "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
     "  --rawdump           loadable: print the output tensor as nvdla_runtime --rawdump does\n"
     "                      (with -o, the file holds that text instead of a DIMG)\n"
+    "  --compare DIR       loadable: compare each layer's output with the reference blobs of\n"
+    "                      DIR (NAME.npy, order.txt; see \"help compare\") and print a line per\n"
+    "                      layer; exit 1 at a layer that departs, 2 for an unusable reference\n"
+    "  --calibtable FILE   --compare: the calibration table (JSON) instead of DIR/calib.json\n"
+    "  --tolerance SPEC    --compare: cos=C,lsb=N,rel=R instead of the defaults\n"
     "  -q, --quiet         only errors and the summary\n"
     "  --nx                do not read ~/.dladbgrc\n"
     "  --no-color          plain text output\n"
@@ -57,7 +63,10 @@ enum {
     OPT_NX,
     OPT_NOCOLOR,
     OPT_EX,
-    OPT_RAWDUMP
+    OPT_RAWDUMP,
+    OPT_COMPARE,
+    OPT_CALIBTABLE,
+    OPT_TOLERANCE
 };
 
 struct script_item {
@@ -73,6 +82,7 @@ struct cli {
     size_t n_plugins;
     const char **plugins;
     const char *file;
+    const char *compare, *calibtable, *tolerance; /* --compare DIR and its options */
 };
 
 /* ---------------------------------------------------------------- output */
@@ -145,6 +155,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"normalize", required_argument, NULL, OPT_NORMALIZE},
         {"output", required_argument, NULL, 'o'},
         {"rawdump", no_argument, NULL, OPT_RAWDUMP},
+        {"compare", required_argument, NULL, OPT_COMPARE},
+        {"calibtable", required_argument, NULL, OPT_CALIBTABLE},
+        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"quiet", no_argument, NULL, 'q'},
         {"nx", no_argument, NULL, OPT_NX},
         {"no-color", no_argument, NULL, OPT_NOCOLOR},
@@ -198,6 +211,15 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         case OPT_RAWDUMP:
             cli->opt.session.rawdump = true;
             break;
+        case OPT_COMPARE:
+            cli->compare = optarg;
+            break;
+        case OPT_CALIBTABLE:
+            cli->calibtable = optarg;
+            break;
+        case OPT_TOLERANCE:
+            cli->tolerance = optarg;
+            break;
         case 'q':
             cli->quiet = true;
             break;
@@ -234,6 +256,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
     if (input_norm_given(&cli->opt.session.input.norm) && !cli->opt.session.input.image) {
         fprintf(stderr, "dladbg: --mean and --normalize convert an --image: give one, or drop "
                         "them\n");
+        return 2;
+    }
+    if ((cli->calibtable || cli->tolerance) && !cli->compare) {
+        fprintf(stderr, "dladbg: --%s applies to --compare DIR: give one, or drop it\n",
+                cli->calibtable ? "calibtable" : "tolerance");
         return 2;
     }
     cli->file = optind < argc ? argv[optind] : "sample:lenet";
@@ -352,6 +379,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "dladbg: %s\n", err);
         status = 2;
     }
+    if (status < 0 && cli.compare &&
+        !dbg_compare_arm(d, cli.compare, cli.calibtable, cli.tolerance, err, sizeof err)) {
+        fprintf(stderr, "dladbg: --compare: %s\n", err);
+        status = 2;
+    }
     if (status < 0) {
         if (!cli.nx)
             read_rc(d, &out);
@@ -366,6 +398,8 @@ int main(int argc, char **argv)
                 console_destroy(c);
             }
         }
+        if (cli.compare && (cli.batch || !on_terminal()))
+            dbg_compare_report(d, &out);
         if (status < 0)
             status = dbg_exit_status(d);
     }

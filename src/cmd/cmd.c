@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "compare/compare.h"
 #include "util/textfile.h"
 #include "trace/dma_lines.h"
 #include "expr.h"
@@ -25,6 +26,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_info_entries,
     cmd_data_entries,
     cmd_export_entries,
+    cmd_compare_entries,
     cmd_misc_entries,
     cmd_plugin_entries,
     NULL,
@@ -165,6 +167,8 @@ static void hook_after_execute(void *ctx, struct session *s)
     (void)s;
     cps_after_execute(d->cps);
     bps_after_execute(d->bps);
+    if (d->cmp)
+        compare_after_execute(d->cmp);
     if (d->opt.poll && ++d->poll_count % POLL_EVERY == 0) {
         if (d->opt.poll(d->opt.poll_ctx))
             session_interrupt = 1;
@@ -188,6 +192,7 @@ void dbg_session_changed(struct dbg *d)
     proglog_attach(d->log, s);
     bps_attach(d->bps, s);
     cps_attach(d->cps, s, d->ring, d->log, d->bps);
+    cmd_compare_session_changed(d);
 }
 
 static void refusal(void *ctx, const char *message)
@@ -238,6 +243,7 @@ static void close_session(struct dbg *d)
     dma_lines_detach(d->lines);
     bps_attach(d->bps, NULL);
     cps_attach(d->cps, NULL, NULL, NULL, NULL);
+    cmd_compare_detach(d);
     proglog_attach(d->log, NULL);
     session_close(d->session);
     d->session = NULL;
@@ -264,6 +270,7 @@ void dbg_destroy(struct dbg *d)
     cmd_plugin_forget(d);
     plugin_host_destroy(d->plugins);
     layer_origins_destroy(d->origins);
+    compare_destroy(d->cmp);
     free(d);
 }
 

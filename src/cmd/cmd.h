@@ -53,6 +53,7 @@ struct plugin_host;
 struct dma_lines;
 struct layer_origins;
 struct loadable_plan;
+struct compare;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -100,6 +101,7 @@ struct dbg {
     struct layer_origins *origins; /* the loadable operation each hardware layer runs */
     struct loadable_plan *plan;    /* the open loadable's tasks and operations (dbg_plan) */
     bool plan_read;                /* dbg_plan tried already for this file */
+    struct compare *cmp;           /* "compare": results per layer (compare/compare.h), or NULL */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,

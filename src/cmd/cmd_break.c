@@ -280,6 +280,15 @@ static enum cmd_status do_break_diag(struct dbg *d, struct cmd_args *a)
     return break_diag(d, a, BP_DIAG);
 }
 
+static enum cmd_status do_break_mismatch(struct dbg *d, struct cmd_args *a)
+{
+    struct breakpoint bp = {.kind = BP_MISMATCH};
+    if (!no_extra(d, a, 0))
+        return CMD_ERROR;
+    snprintf(bp.what, sizeof bp.what, "a layer departing from its reference (compare)");
+    return add(d, a, &bp);
+}
+
 static enum cmd_status do_watch_reg(struct dbg *d, struct cmd_args *a)
 {
     struct breakpoint bp = {.kind = BP_WATCH_REG};
@@ -454,6 +463,11 @@ static const struct cmd_entry break_subs[] = {
     {"diag", NULL, "[TEXT] [if EXPR]", "break diag [KIND] [if EXPR]",
      "Stop on any model diagnostic, or on one kind (\"info breakpoints\" shows kinds used).",
      do_break_diag, NULL, false},
+    {"mismatch", NULL, "[if EXPR]", "break mismatch [if EXPR]",
+     "Stop after a hardware layer (or a CPU task) whose output departs from its reference\n"
+     "(see \"help compare\"): the layer has completed; the stop says which blob it was\n"
+     "compared with, how it departs and the first differing element.",
+     do_break_mismatch, NULL, false},
     END_OF_TABLE,
 };
 
@@ -467,12 +481,12 @@ static const struct cmd_entry watch_subs[] = {
 };
 
 const struct cmd_entry cmd_break_entries[] = {
-    {"break", "b br", NULL, "break layer|unit|reg|intr|lut|rule|diag ...",
+    {"break", "b br", NULL, "break layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Set a breakpoint; \"help break layer\" and so on describe each kind.  A condition\n"
      "\"if EXPR\" is an expression over register fields (see \"help print\"), evaluated when\n"
      "the breakpoint is reached, with D_ registers read in the group of the event.",
      NULL, break_subs, false},
-    {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag ...",
+    {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Set a breakpoint that is deleted when it first stops.", NULL, break_subs, false},
     {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
     {"delete", "d del", "[BP] ...", "delete [N...]",

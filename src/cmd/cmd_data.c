@@ -540,6 +540,12 @@ static const struct cmd_entry dump_subs[] = {
      do_dump_memory, NULL, false},
     {"binary", NULL, "memory FILE ADDR ADDR", "dump binary memory FILE START END|+LENGTH",
      "The same (gdb's spelling; raw bytes are the only format).", do_dump_binary, NULL, false},
+    {"tensors", NULL, "DIR", "dump tensors DIR",
+     "Run the network from its start to the end (breakpoints suspended) and write every\n"
+     "hardware layer's output (layerN_unit.npy, its raw element type: int8, fp16...), the\n"
+     "input and the CPU tasks' outputs (named after their tensors) and order.txt listing\n"
+     "them in execution order: a reference folder for \"compare DIR\" of another run.",
+     cmd_dump_tensors, NULL, false},
     END_OF_TABLE,
 };
 
@@ -557,8 +563,9 @@ const struct cmd_entry cmd_data_entries[] = {
      "Show a tensor of the loadable (by name or id, see \"info tensors\"), or a feature\n"
      "surface described by hand, as N/C/H/W values of its type (default strides: packed).",
      do_tensor, NULL, false},
-    {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH",
-     "Write simulated memory to a file as raw bytes, as gdb's dump does.", NULL, dump_subs, false},
+    {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
+     "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"
+     "writes every layer's output as .npy files.", NULL, dump_subs, false},
     {"print", "p", "EXPR", "print EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
      "[@GROUP]), enum names compared with a field, $cycle $layers $writes, C operators.",

@@ -90,6 +90,12 @@ enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
 
+/* cmd_compare.c: the comparison follows the session (changed: opened or
+ * restarted; detach: before it closes), and "dump tensors DIR". */
+void cmd_compare_session_changed(struct dbg *d);
+void cmd_compare_detach(struct dbg *d);
+enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a);
+
 /* The row that ends a command table. */
 #define END_OF_TABLE                                                                               \
     {                                                                                              \
@@ -102,6 +108,7 @@ extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
 extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
 extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, tensor, print */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
+extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
 extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
 #define CMD_PLUGIN_ROWS 64 /* plugin commands the table holds; more are refused at load */

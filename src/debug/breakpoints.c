@@ -258,6 +258,27 @@ static void on_event(void *ctx, const struct dla_event *ev)
     }
 }
 
+void bps_check_failed(struct breakpoints *b, enum bp_kind kind, int32_t layer, const char *text)
+{
+    /* no group: a condition reads D_ registers of the producer group */
+    struct dla_event ev = {.kind = DLA_EV_DIAG, .layer = layer};
+    for (size_t i = 0; i < b->n && !b->suspended; i++) {
+        struct breakpoint *bp = &b->bp[i];
+        char msg[400];
+        if (!bp->enabled || bp->kind != kind)
+            continue;
+        snprintf(msg, sizeof msg, "%s", text);
+        if (!condition_holds(b, bp, &ev, msg, sizeof msg))
+            continue;
+        bp->hits++;
+        if (bp->ignore) {
+            bp->ignore--;
+            continue;
+        }
+        stop(b, bp, msg);
+    }
+}
+
 /* ---------------------------------------------------------------- memory watches */
 
 static enum mem_status read_range(struct breakpoints *b, const struct breakpoint *bp, uint8_t *buf)

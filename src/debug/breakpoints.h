@@ -12,6 +12,8 @@
  *   diag [KIND]           any model diagnostic, or one kind
  *   watch reg NAME        the stored value of a register changes
  *   watch mem ADDR LEN    bytes of memory change (checked after each action)
+ *   mismatch              a layer departs from its reference ("compare"),
+ *                         reported by the comparison through bps_check_failed
  *
  * Each has a number, an enabled flag, an ignore count, a hit count and an
  * optional condition (an expression, expr.h) evaluated when it matches. */
@@ -34,6 +36,7 @@ enum bp_kind {
     BP_DIAG,
     BP_WATCH_REG,
     BP_WATCH_MEM,
+    BP_MISMATCH,
 };
 
 /* The layer event a layer/unit breakpoint stops at. */
@@ -96,6 +99,13 @@ void bps_suspend(struct breakpoints *b, bool suspended);
 
 /* Check memory watchpoints (the session's after_execute hook calls this). */
 void bps_after_execute(struct breakpoints *b);
+
+/* A check that is no model event failed: a layer departed from its
+ * reference (kind BP_MISMATCH, src/compare/compare.c).  Breakpoints of that
+ * kind stop with text ("layer 3 (SDP) departs from ..."), their conditions,
+ * ignore counts and suspension honoured; layer is the hardware layer
+ * concerned, -1 for none. */
+void bps_check_failed(struct breakpoints *b, enum bp_kind kind, int32_t layer, const char *text);
 
 /* Re-read watched values (after a jump in time: back, restart). */
 void bps_resync(struct breakpoints *b);
