@@ -25,6 +25,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_break_entries,
     cmd_info_entries,
     cmd_data_entries,
+    cmd_tensor_entries,
     cmd_export_entries,
     cmd_compare_entries,
     cmd_misc_entries,
@@ -787,6 +788,7 @@ enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sin
 
 struct completion {
     struct dbg *d;
+    const char *prev; /* the word before the one being completed, NULL: none */
     const char *word;
     size_t wlen;
     dbg_candidate_fn fn;
@@ -890,6 +892,14 @@ static void offer_placeholder(struct completion *c, const char *tok, size_t len)
         each_entry(NULL, offer_entry, c);
     } else if ((len == 4 && !strncmp(tok, "FILE", 4)) || (len == 3 && !strncmp(tok, "DIR", 3))) {
         path_complete(c->word, len == 3, offer_file, c);
+    } else if (len == 6 && !strncmp(tok, "TENSOR", 6)) {
+        cmd_tensor_offer_names(c->d, offer_word, c);
+    } else if (len == 4 && !strncmp(tok, "TOPT", 4)) {
+        /* the tensor command's options; after "save" a file name */
+        if (c->prev && !strcasecmp(c->prev, "save"))
+            path_complete(c->word, false, offer_file, c);
+        else
+            cmd_tensor_offer_options(c->prev, offer_word, c);
     }
 }
 
@@ -961,6 +971,7 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
         return c.n;
     }
     split_suffix(a);
+    c.prev = a->argv[a->argc - 1];
     const struct cmd_entry *e = cmd_lookup(NULL, a->argv[0], NULL);
     int i = 1;
     while (e && e->subs && i < a->argc) {
@@ -986,5 +997,5 @@ size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word
 bool dbg_completion_continues(const char *candidate)
 {
     size_t n = strlen(candidate);
-    return n && (candidate[n - 1] == '.' || candidate[n - 1] == '/');
+    return n && (candidate[n - 1] == '.' || candidate[n - 1] == '/' || candidate[n - 1] == '=');
 }

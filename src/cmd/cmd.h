@@ -165,7 +165,8 @@ typedef void (*dbg_candidate_fn)(void *ctx, const char *candidate);
 size_t dbg_complete(struct dbg *d, const char *line, size_t cursor, size_t *word_start,
                     dbg_candidate_fn fn, void *ctx);
 /* A lone candidate the user goes on typing after, with no blank appended:
- * "CDMA." continues with a register, "share/" with a file in the folder. */
+ * "CDMA." continues with a register, "share/" with a file in the folder,
+ * "c=" with a value. */
 bool dbg_completion_continues(const char *candidate);
 
 /* ---------------------------------------------------------------- command table */
@@ -177,7 +178,8 @@ struct cmd_entry {
     const char *alias; /* extra accepted names, ' ' separated ("b br"), or NULL */
     /* Argument template read by completion and help: space-separated tokens,
      * optional ones in [], alternatives of keywords with '|', placeholders in
-     * upper case: N VALUE ADDR EXPR REG UNIT PROC INTR BP FILE DIR DECODER CMD TEXT. */
+     * upper case: N VALUE ADDR EXPR REG UNIT PROC INTR BP FILE DIR DECODER CMD TEXT, TENSOR
+     * and TOPT (the tensor command's tensor names and options). */
     const char *args;
     const char *usage; /* one line: "break layer N [if COND]" */
     const char *help;  /* a few lines of help text */
@@ -188,8 +190,8 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_export.c, cmd_misc.c), then the
- * commands plugins add (cmd_plugin.c). */
+ * (src/cmd/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_tensor.c, cmd_export.c,
+ * cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

@@ -1,4 +1,5 @@
-/* Looking at and changing data: reg (show, poke), x (memory), tensor, print. */
+/* Looking at and changing data: reg (show, poke), x (memory), dump, print (tensor:
+ * cmd_tensor.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +9,6 @@
 #include "cmd_priv.h"
 #include "format.h"
 #include "util/le_bytes.h"
-#include "loadable/loadable_tensors.h"
-#include "tensor/tensor_read.h"
 
 #define X_MAX_BYTES 65536u
 
@@ -167,8 +166,8 @@ static enum cmd_status do_reg(struct dbg *d, struct cmd_args *a)
 /* ---------------------------------------------------------------- memory */
 
 /* "dram:ADDR", "cvsram:ADDR" or ADDR (bit 31 set: DRAM, else CV-SRAM when present). */
-static bool parse_address(struct dbg *d, struct cmd_args *a, const char *text,
-                          enum dla_space *space, uint64_t *addr)
+bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum dla_space *space,
+                       uint64_t *addr)
 {
     struct dla *dla = session_dla(d->session);
     int forced = -1;
@@ -248,7 +247,7 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "at most %u bytes at a time", X_MAX_BYTES);
     enum dla_space space;
     uint64_t addr;
-    if (!parse_address(d, a, cmd_rest(a, 0), &space, &addr))
+    if (!cmd_parse_address(d, a, cmd_rest(a, 0), &space, &addr))
         return CMD_ERROR;
     size_t len = (size_t)(count * size);
     uint8_t *buf = malloc(len);
@@ -334,7 +333,7 @@ static enum cmd_status do_dump_memory(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "expected FILE START END (or START +LENGTH)");
     enum dla_space space;
     uint64_t addr, len;
-    if (!parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
+    if (!cmd_parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
         !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len))
         return CMD_ERROR;
     struct afile af;
@@ -360,162 +359,6 @@ static enum cmd_status do_dump_binary(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "expected \"dump binary memory FILE START END\"");
     a->first++; /* the arguments after "memory" */
     return do_dump_memory(d, a);
-}
-
-/* ---------------------------------------------------------------- tensor */
-
-static enum cmd_status show_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t)
-{
-    uint32_t cmax = t->c < 8 ? t->c : 8, hmax = t->h < 8 ? t->h : 8, wmax = t->w < 16 ? t->w : 16;
-    cmd_print(d,
-              "tensor%s%s %s 0x%llx: N=%u C=%u H=%u W=%u %s, %s, line stride %llu, surface "
-              "stride %llu",
-              t->name[0] ? " " : "", t->name, dla_space_name((enum dla_space)t->space),
-              (unsigned long long)t->addr, t->n, t->c, t->h, t->w, tensor_elem_name(t->elem),
-              t->pitch ? "pitch-linear pixels" : "feature atoms",
-              (unsigned long long)t->line_stride, (unsigned long long)t->surf_stride);
-    struct tensor_box box = {0, 1, 0, cmax, 0, hmax, 0, wmax};
-    struct tensor_data td;
-    char err[512];
-    if (!tensor_read_box(session_dla(d->session), t, &box, &td, err, sizeof err))
-        return cmd_fail(d, a, "%s", err);
-    for (uint32_t c = 0; c < cmax; c++) {
-        cmd_print(d, "n=0 c=%u:", c);
-        for (uint32_t y = 0; y < hmax; y++) {
-            char line[512];
-            int n = snprintf(line, sizeof line, "  h=%-3u", y);
-            for (uint32_t x = 0; x < wmax; x++) {
-                char v[32];
-                tensor_elem_format(t->elem, td.data, tensor_data_index(&td, 0, c, y, x), v,
-                                   sizeof v);
-                if (n > 0 && (size_t)n < sizeof line)
-                    n += snprintf(line + n, sizeof line - (size_t)n, " %7s", v);
-            }
-            cmd_print(d, "%s%s", line, wmax < t->w ? " ..." : "");
-        }
-        if (hmax < t->h)
-            cmd_print(d, "  ...");
-    }
-    tensor_data_free(&td);
-    if (cmax < t->c)
-        cmd_print(d, "... (%u more channels)", t->c - cmax);
-    if (t->n > 1)
-        cmd_print(d, "(batch %u: only n=0 shown)", t->n);
-    return CMD_OK;
-}
-
-static bool parse_dims(const char *s, uint32_t *w, uint32_t *h, uint32_t *c)
-{
-    unsigned long long x, y, z;
-    char tail;
-    if (sscanf(s, "%llux%llux%llu%c", &x, &y, &z, &tail) != 3)
-        return false;
-    if (!x || !y || !z || x > 65536 || y > 65536 || z > 65536)
-        return false;
-    *w = (uint32_t)x;
-    *h = (uint32_t)y;
-    *c = (uint32_t)z;
-    return true;
-}
-
-static enum cmd_status explicit_tensor(struct dbg *d, struct cmd_args *a)
-{
-    struct tensor_info t = {.n = 1};
-    enum dla_space space;
-    if (!parse_address(d, a, cmd_arg(a, 0), &space, &t.addr))
-        return CMD_ERROR;
-    t.space = (uint8_t)space;
-    if (!parse_dims(cmd_arg(a, 1), &t.w, &t.h, &t.c))
-        return cmd_fail(d, a, "expected dimensions WxHxC (each 1..65536), not \"%s\"",
-                        cmd_arg(a, 1));
-    if (!cmd_arg(a, 2) || !tensor_elem_parse(cmd_arg(a, 2), &t.elem))
-        return cmd_fail(d, a, "expected int8, uint8, int16 or fp16, not \"%s\"",
-                        cmd_arg(a, 2) ? cmd_arg(a, 2) : "");
-    t.elem_stride = dla_cfg(session_dla(d->session))->mem_atom;
-    if (t.elem_stride < tensor_elem_bytes(t.elem))
-        t.elem_stride = tensor_elem_bytes(t.elem);
-    t.line_stride = (uint64_t)t.w * t.elem_stride;
-    t.surf_stride = t.line_stride * t.h;
-    int64_t v = 0;
-    if (cmd_arg(a, 3)) {
-        if (!cmd_number(d, a, cmd_arg(a, 3), &v))
-            return CMD_ERROR;
-        if (v <= 0)
-            return cmd_fail(d, a, "line stride must be positive");
-        t.line_stride = (uint64_t)v;
-        t.surf_stride = t.line_stride * t.h;
-    }
-    if (cmd_arg(a, 4)) {
-        if (!cmd_number(d, a, cmd_arg(a, 4), &v))
-            return CMD_ERROR;
-        if (v <= 0)
-            return cmd_fail(d, a, "surface stride must be positive");
-        t.surf_stride = (uint64_t)v;
-    }
-    return show_tensor(d, a, &t);
-}
-
-/* The loadable's tensors; false (with a message) when the file names none. */
-static bool list_tensors(struct dbg *d, struct cmd_args *a, struct tensor_info **t, size_t *n)
-{
-    char err[512];
-    if (loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), t, n, err,
-                         sizeof err))
-        return true;
-    cmd_fail(d, a, "%s has no named tensors (%s); use \"tensor ADDR WxHxC TYPE\"",
-             session_path(d->session), err);
-    return false;
-}
-
-static enum cmd_status named_tensor(struct dbg *d, struct cmd_args *a)
-{
-    struct tensor_info *t;
-    size_t n;
-    if (!list_tensors(d, a, &t, &n))
-        return CMD_ERROR;
-    const char *want = cmd_arg(a, 0);
-    char *end;
-    long id = strtol(want, &end, 0);
-    const struct tensor_info *hit = NULL;
-    for (size_t i = 0; i < n && !hit; i++)
-        if (!strcasecmp(t[i].name, want) || (!*end && t[i].id == id))
-            hit = &t[i];
-    enum cmd_status st =
-        hit ? show_tensor(d, a, hit)
-            : cmd_fail(d, a, "no tensor named or numbered \"%s\" (\"info tensors\" lists them)",
-                       want);
-    free(t);
-    return st;
-}
-
-static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
-{
-    if (!cmd_need_session(d, a))
-        return CMD_ERROR;
-    if (cmd_nargs(a) == 1)
-        return named_tensor(d, a);
-    if (cmd_nargs(a) < 3)
-        return cmd_fail(d, a, "expected NAME|ID, or ADDR WxHxC TYPE [LINE_STRIDE [SURF_STRIDE]]");
-    return explicit_tensor(d, a);
-}
-
-enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)
-{
-    if (!cmd_need_session(d, a))
-        return CMD_ERROR;
-    struct tensor_info *t;
-    size_t n;
-    if (!list_tensors(d, a, &t, &n))
-        return CMD_ERROR;
-    for (size_t i = 0; i < n; i++)
-        cmd_print(d, "%3d %-24s %s 0x%llx %llu bytes, NCHW %ux%ux%ux%u %s", t[i].id, t[i].name,
-                  dla_space_name((enum dla_space)t[i].space), (unsigned long long)t[i].addr,
-                  (unsigned long long)t[i].size, t[i].n, t[i].c, t[i].h, t[i].w,
-                  tensor_elem_name(t[i].elem));
-    if (!n)
-        cmd_print(d, "The loadable names no tensors.");
-    free(t);
-    return CMD_OK;
 }
 
 /* ---------------------------------------------------------------- print */
@@ -559,10 +402,6 @@ const struct cmd_entry cmd_data_entries[] = {
      "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
      "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.",
      do_x, NULL, false},
-    {"tensor", NULL, "ADDR", "tensor NAME|ID | ADDR WxHxC int8|uint8|int16|fp16 [LINE [SURF]]",
-     "Show a tensor of the loadable (by name or id, see \"info tensors\"), or a feature\n"
-     "surface described by hand, as N/C/H/W values of its type (default strides: packed).",
-     do_tensor, NULL, false},
     {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
      "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"
      "writes every layer's output as .npy files.", NULL, dump_subs, false},

@@ -82,8 +82,17 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len);
 /* The ids of every rule the model checks, a few to a line ("help break"). */
 void cmd_print_rule_ids(struct dbg *d);
 
-/* "info tensors" (cmd_data.c, next to "tensor"). */
+/* "info tensors" (cmd_tensor.c, next to "tensor"). */
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a);
+/* Completion of the tensor command (cmd_tensor.c): the loadable's tensor
+ * names and "layer"; the options after the tensor (prev: the word before). */
+void cmd_tensor_offer_names(struct dbg *d, void (*offer)(void *ctx, const char *cand), void *ctx);
+void cmd_tensor_offer_options(const char *prev, void (*offer)(void *ctx, const char *cand),
+                              void *ctx);
+/* "dram:ADDR", "cvsram:ADDR" or ADDR (an expression; bit 31 set: DRAM, else
+ * CV-SRAM when the configuration has it), as x takes it (cmd_data.c). */
+bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum dla_space *space,
+                       uint64_t *addr);
 /* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
 enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 
@@ -106,7 +115,8 @@ enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a);
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
 extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
-extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, tensor, print */
+extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, dump, print */
+extern const struct cmd_entry cmd_tensor_entries[]; /* cmd_tensor.c: tensor */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
