@@ -33,7 +33,9 @@ static const char usage_text[] =
     "                      input tensor as nvdla_runtime --image does\n"
     "  --mean V[,V...]     --image into an fp16 tensor: subtract V per channel (B,G,R order)\n"
     "  --normalize N       --image into an fp16 tensor: then divide by N (1..255)\n"
-    "  --input FILE        loadable: the input tensor's bytes (raw, or a DIMG)\n"
+    "  --input FILE        loadable: the input tensor's bytes (raw, or a DIMG), or a NumPy\n"
+    "                      .npy of its type, shape (1,C,H,W) or (C,H,W) (fp16: float32 too)\n"
+    "  --input-scale S     --input .npy of real values into an int8/int16 tensor: round(x/S)\n"
     "  -o, --output PATH   loadable: output DIMG file; trace: folder for dumps without a golden\n"
     "  --rawdump           loadable: print the output tensor as nvdla_runtime --rawdump does\n"
     "                      (with -o, the file holds that text instead of a DIMG)\n"
@@ -57,6 +59,7 @@ enum {
     OPT_LIST,
     OPT_PLUGIN,
     OPT_INPUT,
+    OPT_INPUT_SCALE,
     OPT_IMAGE,
     OPT_MEAN,
     OPT_NORMALIZE,
@@ -150,6 +153,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"list-configs", no_argument, NULL, OPT_LIST},
         {"plugin", required_argument, NULL, OPT_PLUGIN},
         {"input", required_argument, NULL, OPT_INPUT},
+        {"input-scale", required_argument, NULL, OPT_INPUT_SCALE},
         {"image", required_argument, NULL, OPT_IMAGE},
         {"mean", required_argument, NULL, OPT_MEAN},
         {"normalize", required_argument, NULL, OPT_NORMALIZE},
@@ -192,6 +196,12 @@ static int parse_options(int argc, char **argv, struct cli *cli)
             break;
         case OPT_INPUT:
             cli->opt.session.input.raw = optarg;
+            break;
+        case OPT_INPUT_SCALE:
+            if (!input_parse_scale(optarg, &cli->opt.session.input.scale, err, sizeof err)) {
+                fprintf(stderr, "dladbg: %s\n", err);
+                return 2;
+            }
             break;
         case OPT_IMAGE:
             cli->opt.session.input.image = optarg;
@@ -251,6 +261,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
     }
     if (cli->opt.session.input.image && cli->opt.session.input.raw) {
         fprintf(stderr, "dladbg: --image and --input both give the input tensor: use one\n");
+        return 2;
+    }
+    if (cli->opt.session.input.scale > 0 && !cli->opt.session.input.raw) {
+        fprintf(stderr, "dladbg: --input-scale quantizes the real values of an --input .npy: "
+                        "give one, or drop it\n");
         return 2;
     }
     if (input_norm_given(&cli->opt.session.input.norm) && !cli->opt.session.input.image) {

@@ -10,14 +10,16 @@
 #include "dimg.h"
 #include "image_jpeg.h"
 #include "image_pnm.h"
+#include "npy.h"
+#include "num/fp16.h"
 #include "util/textfile.h"
 
 static bool store(const struct runtime *rt, struct dla *d, const struct ld_tensor *t,
                   const uint8_t *buf, char *err, size_t errlen)
 {
     int m = rt->input_memory;
-    enum mem_status st =
-        dla_mem_write(d, (enum dla_space)rt->mem[m].space, rt->mem[m].addr + t->offset, buf, t->size);
+    enum mem_status st = dla_mem_write(d, (enum dla_space)rt->mem[m].space,
+                                       rt->mem[m].addr + t->offset, buf, t->size);
     if (st != MEM_OK) {
         snprintf(err, errlen, "input tensor \"%s\": %s", t->name ? t->name : "",
                  mem_status_str(st));
@@ -36,8 +38,8 @@ static bool dimg_target(const struct ld_tensor *t, struct tensor_layout *lay, ch
     return tensor_layout_input(t, lay, err, errlen);
 }
 
-static bool from_dimg(const struct ld_tensor *t, const uint8_t *file, size_t flen,
-                      const char *path, uint8_t *buf, char *err, size_t errlen)
+static bool from_dimg(const struct ld_tensor *t, const uint8_t *file, size_t flen, const char *path,
+                      uint8_t *buf, char *err, size_t errlen)
 {
     struct dimg_header h;
     const uint8_t *payload;
@@ -66,10 +68,10 @@ static bool from_dimg(const struct ld_tensor *t, const uint8_t *file, size_t fle
             for (uint32_t x = 0; x < lay.w; x++, k += bpe) {
                 uint64_t off = tensor_layout_offset(&lay, c, y, x);
                 if (off > t->size || bpe > t->size - off) {
-                    snprintf(err, errlen, "%s: element c=%u h=%u w=%u lands at offset %llu, "
+                    snprintf(err, errlen,
+                             "%s: element c=%u h=%u w=%u lands at offset %llu, "
                              "outside the input tensor's %llu bytes",
-                             path, c, y, x, (unsigned long long)off,
-                             (unsigned long long)t->size);
+                             path, c, y, x, (unsigned long long)off, (unsigned long long)t->size);
                     return false;
                 }
                 memcpy(buf + off, payload + k, bpe);
@@ -85,16 +87,15 @@ static void append_warning(char *warn, size_t warnlen, const char *text)
         snprintf(warn + used, warnlen - used, "%s%s", used ? "; " : "", text);
 }
 
-static bool from_picture(const struct ld_tensor *t, const struct input_opts *o,
-                         const uint8_t *file, size_t flen, uint8_t *buf, char *warn,
-                         size_t warnlen, char *err, size_t errlen)
+static bool from_picture(const struct ld_tensor *t, const struct input_opts *o, const uint8_t *file,
+                         size_t flen, uint8_t *buf, char *warn, size_t warnlen, char *err,
+                         size_t errlen)
 {
     struct host_image img;
     char decode_warn[256] = "", convert_warn[256] = "";
-    bool ok = jpeg_looks_like(file, flen)
-                  ? jpeg_decode(file, flen, o->image, &img, decode_warn, sizeof decode_warn, err,
-                                errlen)
-                  : pnm_decode(file, flen, o->image, &img, err, errlen);
+    bool ok = jpeg_looks_like(file, flen) ? jpeg_decode(file, flen, o->image, &img, decode_warn,
+                                                        sizeof decode_warn, err, errlen)
+                                          : pnm_decode(file, flen, o->image, &img, err, errlen);
     if (!ok)
         return false;
     struct tensor_layout lay;
@@ -113,8 +114,8 @@ static bool from_picture(const struct ld_tensor *t, const struct input_opts *o,
     return true;
 }
 
-static bool from_raw(const struct ld_tensor *t, const uint8_t *file, size_t flen,
-                     const char *path, uint8_t *buf, char *err, size_t errlen)
+static bool from_raw(const struct ld_tensor *t, const uint8_t *file, size_t flen, const char *path,
+                     uint8_t *buf, char *err, size_t errlen)
 {
     if (flen != t->size) {
         struct tensor_layout lay;
@@ -130,6 +131,182 @@ static bool from_raw(const struct ld_tensor *t, const uint8_t *file, size_t flen
         return false;
     }
     memcpy(buf, file, flen);
+    return true;
+}
+
+/* ---------------------------------------------------------------- .npy */
+
+/* Whether the file starts with NumPy's magic string. */
+static bool file_is_npy(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return false;
+    uint8_t magic[6];
+    bool npy = fread(magic, 1, 6, fp) == 6 && memcmp(magic, "\x93NUMPY", 6) == 0;
+    fclose(fp);
+    return npy;
+}
+
+static void npy_shape_text(const struct npy_array *a, char *buf, size_t len)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(buf, len, "(");
+    for (unsigned i = 0; i < a->ndim && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%llu", i ? ", " : "",
+                              (unsigned long long)a->shape[i]);
+    if (k < len)
+        snprintf(buf + k, len - k, "%s)", a->ndim == 1 ? "," : "");
+}
+
+/* The array's shape is the tensor's: (1, C, H, W), (C, H, W), or the same
+ * once dimensions of 1 are left out on both sides ((10,) for 1x10x1x1,
+ * (28, 28) for 1x1x28x28), or one dimension of C * H * W elements. */
+static bool npy_shape_fits(const struct npy_array *a, const struct tensor_layout *lay)
+{
+    uint64_t want[4] = {1, lay->c, lay->h, lay->w}, have[NPY_MAX_DIMS];
+    if (a->count != (uint64_t)lay->c * lay->h * lay->w)
+        return false;
+    if (a->ndim == 1)
+        return true;
+    unsigned nh = 0, nw = 0;
+    for (unsigned i = 0; i < a->ndim; i++)
+        if (a->shape[i] != 1)
+            have[nh++] = a->shape[i];
+    for (unsigned i = 0; i < 4; i++)
+        if (want[i] != 1)
+            want[nw++] = want[i];
+    if (nh != nw)
+        return false;
+    for (unsigned i = 0; i < nh; i++)
+        if (have[i] != want[i])
+            return false;
+    return true;
+}
+
+/* The element type a tensor of data type `type` takes. */
+static enum npy_dtype npy_dtype_for(uint8_t type)
+{
+    return type == LD_TYPE_HALF ? NPY_F16 : type == LD_TYPE_INT16 ? NPY_I16 : NPY_I8;
+}
+
+static bool npy_is_float(enum npy_dtype t)
+{
+    return t == NPY_F16 || t == NPY_F32 || t == NPY_F64;
+}
+
+/* Element i of a as the tensor's raw element: the same type as it is,
+ * float32/float64 into fp16 as the runtime rounds (ties away from zero, from
+ * float), real values into int8/int16 steps of scale (*saturated counts the
+ * ones beyond the type's range). */
+static uint16_t npy_element(const struct npy_array *a, uint64_t i, enum npy_dtype want,
+                            double scale, uint64_t *saturated)
+{
+    if (want != NPY_F16 && npy_is_float(a->dtype)) {
+        double lim = want == NPY_I8 ? 127 : 32767;
+        double q = nearbyint(npy_get(a, i) / scale);
+        if (isnan(q))
+            q = 0;
+        if (q > lim || q < -lim - 1) {
+            (*saturated)++;
+            q = q > lim ? lim : -lim - 1;
+        }
+        return (uint16_t)(int16_t)q;
+    }
+    switch (a->dtype) {
+    case NPY_I8:
+        return (uint16_t)(uint8_t)((const int8_t *)a->data)[i];
+    case NPY_I16:
+        return (uint16_t)((const int16_t *)a->data)[i];
+    case NPY_F16:
+        return ((const uint16_t *)a->data)[i];
+    case NPY_F32:
+        return fp16_from_f32_bits_ties_away(f32_bits(((const float *)a->data)[i]));
+    default: /* NPY_F64 */
+        return fp16_from_f32_bits_ties_away(f32_bits((float)((const double *)a->data)[i]));
+    }
+}
+
+static bool from_npy(const struct ld_tensor *t, const char *path, double scale, uint8_t *buf,
+                     char *warn, size_t warnlen, char *err, size_t errlen)
+{
+    struct tensor_layout lay;
+    if (!dimg_target(t, &lay, err, errlen))
+        return false;
+    char tensor[96];
+    tensor_layout_shape(&lay, tensor, sizeof tensor);
+    struct npy_array a;
+    uint64_t elements = (uint64_t)lay.c * lay.h * lay.w;
+    if (!npy_read(path, elements * 8 + 4096, &a, err, errlen))
+        return false;
+    enum npy_dtype want = npy_dtype_for(t->data_type);
+    bool float_to_half = want == NPY_F16 && (a.dtype == NPY_F32 || a.dtype == NPY_F64);
+    bool quantize = want != NPY_F16 && npy_is_float(a.dtype) && scale > 0;
+    char shape[160];
+    npy_shape_text(&a, shape, sizeof shape);
+    const char *hint = "";
+    if (want != NPY_F16 && npy_is_float(a.dtype))
+        hint = want == NPY_I8
+                   ? " values, or real values with --input-scale S (the calibration table's scale "
+                     "of the input: each becomes round(x / S)); the loadable carries no scale "
+                     "(nvdla_runtime feeds pixel p as floor(p * 127 / 255 + 0.5))"
+                   : " values, or real values with --input-scale S (the real value of one step); "
+                     "the loadable carries no scale";
+    if (a.dtype != want && !float_to_half && !quantize) {
+        snprintf(err, errlen, "%s: holds %s %s; the input tensor is %s: expected %s%s%s", path,
+                 npy_dtype_name(a.dtype), shape, tensor, npy_dtype_name(want),
+                 want == NPY_F16 ? " (or float32/float64, rounded to float16 as nvdla_runtime "
+                                   "rounds)"
+                                 : "",
+                 hint);
+        npy_free(&a);
+        return false;
+    }
+    if (!npy_shape_fits(&a, &lay)) {
+        snprintf(err, errlen,
+                 "%s: holds %s %s; the input tensor is %s: expected shape (1, %u, %u, %u) or "
+                 "(%u, %u, %u)",
+                 path, npy_dtype_name(a.dtype), shape, tensor, lay.c, lay.h, lay.w, lay.c, lay.h,
+                 lay.w);
+        npy_free(&a);
+        return false;
+    }
+    if (scale > 0 && !quantize) {
+        char text[160];
+        snprintf(text, sizeof text, "--input-scale ignored: %s holds %s values for an %s tensor",
+                 path, npy_dtype_name(a.dtype), npy_dtype_name(want));
+        append_warning(warn, warnlen, text);
+    }
+    unsigned bpe = tensor_type_bytes(t->data_type);
+    uint64_t saturated = 0;
+    memset(buf, 0, t->size);
+    uint64_t i = 0;
+    for (uint32_t c = 0; c < lay.c; c++)
+        for (uint32_t y = 0; y < lay.h; y++)
+            for (uint32_t x = 0; x < lay.w; x++, i++) {
+                uint64_t off = tensor_layout_offset(&lay, c, y, x);
+                if (off > t->size || bpe > t->size - off) {
+                    snprintf(err, errlen,
+                             "%s: element c=%u h=%u w=%u lands at offset %llu, outside the "
+                             "input tensor's %llu bytes",
+                             path, c, y, x, (unsigned long long)off, (unsigned long long)t->size);
+                    npy_free(&a);
+                    return false;
+                }
+                uint16_t v = npy_element(&a, i, want, scale, &saturated);
+                buf[off] = (uint8_t)v;
+                if (bpe == 2)
+                    buf[off + 1] = (uint8_t)(v >> 8);
+            }
+    if (saturated) {
+        char text[160];
+        snprintf(text, sizeof text,
+                 "%s: %llu of %llu values beyond the %s range at scale %g saturated", path,
+                 (unsigned long long)saturated, (unsigned long long)a.count, npy_dtype_name(want),
+                 scale);
+        append_warning(warn, warnlen, text);
+    }
+    npy_free(&a);
     return true;
 }
 
@@ -157,6 +334,17 @@ bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct inp
                  DIMG_MAX_PAYLOAD);
         return false;
     }
+    if (o->raw && file_is_npy(path)) {
+        uint8_t *buf = calloc(t->size ? t->size : 1, 1);
+        if (!buf) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
+        bool ok = from_npy(t, path, o->scale, buf, warn, warnlen, err, errlen) &&
+                  store(rt, d, t, buf, err, errlen);
+        free(buf);
+        return ok;
+    }
     uint8_t *file;
     size_t flen;
     if (!file_read_all(path, DIMG_MAX_PAYLOAD + DIMG_HEADER_SIZE + 1, &file, &flen, err, errlen))
@@ -171,12 +359,19 @@ bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct inp
     else if (o->image && (jpeg_looks_like(file, flen) || pnm_looks_like(file, flen)))
         ok = from_picture(t, o, file, flen, buf, warn, warnlen, err, errlen);
     else if (o->image) {
-        snprintf(err, errlen, "%s: offset 0: expected a JPEG, a binary PGM (P5) or PPM (P6), or "
-                 "a DIMG", path);
+        snprintf(err, errlen,
+                 "%s: offset 0: expected a JPEG, a binary PGM (P5) or PPM (P6), or "
+                 "a DIMG%s",
+                 path,
+                 flen >= 6 && !memcmp(file, "\x93NUMPY", 6) ? " (a .npy? give it with --input)"
+                                                            : "");
         ok = false;
     } else
         ok = from_raw(t, file, flen, path, buf, err, errlen);
     ok = ok && store(rt, d, t, buf, err, errlen);
+    if (ok && o->scale > 0)
+        append_warning(warn, warnlen,
+                       "--input-scale ignored: it quantizes the real values of a .npy file");
     free(buf);
     free(file);
     return ok;
@@ -231,5 +426,21 @@ bool input_parse_normalize(const char *text, struct input_norm *norm, char *err,
         return false;
     }
     norm->normalize = (unsigned)v;
+    return true;
+}
+
+bool input_parse_scale(const char *text, double *scale, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno || !isfinite(v) || !(v > 0)) {
+        snprintf(err, errlen,
+                 "--input-scale: expected a number > 0 (the real value of one int8/int16 step of "
+                 "the input tensor), not \"%s\"",
+                 text);
+        return false;
+    }
+    *scale = v;
     return true;
 }
