@@ -414,7 +414,7 @@ int main(int argc, char **argv)
             }
         }
         if (cli.compare && (cli.batch || !on_terminal()))
-            dbg_compare_report(d, &out);
+            dbg_compare_report(d, &out, !cli.n_items);
         if (status < 0)
             status = dbg_exit_status(d);
     }

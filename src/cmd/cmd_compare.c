@@ -267,13 +267,19 @@ static void report(struct dbg *d)
     print_verdict(d, ref, compared);
 }
 
-void dbg_compare_report(struct dbg *d, const struct dbg_sink *out)
+void dbg_compare_report(struct dbg *d, const struct dbg_sink *out, bool full)
 {
     const struct dbg_sink *saved = d->out;
     if (out)
         d->out = out;
-    if (d->cmp && compare_reference(d->cmp))
+    if (d->cmp && compare_reference(d->cmp) && full) {
         report(d);
+    } else if (d->cmp && compare_reference(d->cmp)) {
+        size_t compared = 0, n = compare_count(d->cmp);
+        for (size_t i = 0; i < n; i++)
+            compared += compare_get(d->cmp, i)->compared;
+        print_verdict(d, compare_reference(d->cmp), compared);
+    }
     d->out = saved;
 }
 

@@ -16,7 +16,8 @@
 bool dbg_compare_arm(struct dbg *d, const char *dir, const char *calibtable, const char *tolerance,
                      char *err, size_t errlen);
 
-/* The comparison's table and verdict (what "compare" alone prints). */
-void dbg_compare_report(struct dbg *d, const struct dbg_sink *out);
+/* The comparison's mapping, table and verdict (what "compare" alone
+ * prints), or only the verdict (a batch script printed what it wanted). */
+void dbg_compare_report(struct dbg *d, const struct dbg_sink *out, bool full);
 
 #endif

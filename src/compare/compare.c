@@ -460,7 +460,7 @@ static void map_auto(struct compare *c, struct compare_result *r)
     double cs = 0;
     unsigned cands = 0;
     long b = best_candidate(c, r, lo, cursor + MAP_AHEAD, cursor, &cs, &cands);
-    const char *where = "near";
+    const char *where = "near the place in";
     if (b < 0) { /* the compiler's order strayed further: any blob of the shape */
         b = best_candidate(c, r, 0, c->ref.n_blobs, cursor, &cs, &cands);
         where = "anywhere in";
@@ -472,7 +472,7 @@ static void map_auto(struct compare *c, struct compare_result *r)
         snprintf(r->map_note, sizeof r->map_note, "no blob of shape %s left in order.txt", shape);
     else
         snprintf(r->map_note, sizeof r->map_note,
-                 "best of %u blob%s of its shape %s the place in order.txt (cosine %.4f)", cands,
+                 "best of %u blob%s of its shape %s order.txt (cosine %.4f)", cands,
                  cands == 1 ? "" : "s", where, cs);
 }
 
@@ -571,10 +571,11 @@ static double pick_scale(const struct compare *c, const struct compare_result *r
     }
     if (!near)
         return own->scale;
-    snprintf(note, len,
-             "scale %.6g (fitted; near \"%.40s\" %.6g of the table) instead of \"%.40s\"'s own %.6g: "
-             "a tensor feeding an element-wise add sits at the add's common scale",
-             fit, near->name, near->scale, b->name, own->scale);
+    snprintf(
+        note, len,
+        "scale %.6g (fitted; near \"%.40s\" %.6g of the table) instead of \"%.40s\"'s own %.6g: "
+        "a tensor feeding an element-wise add sits at the add's common scale",
+        fit, near->name, near->scale, b->name, own->scale);
     return fit;
 }
 
