@@ -769,8 +769,7 @@ void cmd_tensor_offer_options(const char *prev, void (*offer)(void *ctx, const c
     if (prev && !strcasecmp(prev, "layer"))
         return; /* a layer number */
     for (size_t i = 0; option_words[i]; i++)
-        if (strcmp(option_words[i], "float") || (prev && !strcasecmp(prev, "save")))
-            offer(ctx, option_words[i]);
+        offer(ctx, option_words[i]);
     offer(ctx, "in");
     offer(ctx, "out");
 }
