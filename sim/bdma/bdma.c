@@ -206,6 +206,19 @@ static const struct dla_unit_hooks bdma_hooks = {
     .layer_of_write = bdma_layer_of_write,
 };
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info bdma_rules[] = {
+    {"bdma.free_slot", DLA_U_BDMA, "BDMA programming",
+     "stage an operation (CFG_OP.EN) only while STATUS.FREE_SLOT shows a free slot"},
+    {"bdma.group_busy", DLA_U_BDMA, "BDMA programming",
+     "launch a group (CFG_LAUNCH0/1) only when that group is idle"},
+    {"bdma.same_dst_ram", DLA_U_BDMA, "BDMA programming",
+     "all operations of one launched group write the same destination RAM type"},
+    {"bdma.size", DLA_U_BDMA, "BDMA programming",
+     "one group moves no more than the transfer sizes the registers can describe"},
+};
+
 const struct dla_unit_entry bdma_unit = {
     .name = "BDMA",
     .proc = DLA_P_BDMA,
@@ -218,4 +231,6 @@ const struct dla_unit_entry bdma_unit = {
     .feeds = DLA_P_NONE,
     .stage_done = bdma_stage_done,
     .publish_perf = bdma_publish,
+    .rules = bdma_rules,
+    .n_rules = sizeof bdma_rules / sizeof bdma_rules[0],
 };

@@ -365,6 +365,14 @@ static int cdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st
     return cdp_execute(d, x, st->group, st->rdma_group);
 }
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info cdp_rules[] = {
+    {"cdp.rdma_format", DLA_U_CDP_RDMA, "CDP programming", "CDP_RDMA's input format equals CDP's"},
+    {"cdp.lut_le_range", DLA_U_CDP, "LUT programming", "LE table end above its start"},
+    {"cdp.lut_lo_range", DLA_U_CDP, "LUT programming", "LO table end above its start"},
+};
+
 const struct dla_unit_entry cdp_unit = {
     .name = "CDP",
     .proc = DLA_P_CDP,
@@ -374,4 +382,6 @@ const struct dla_unit_entry cdp_unit = {
     .rdma = DLA_U_CDP_RDMA,
     .execute = cdp_run,
     .feeds = DLA_P_NONE,
+    .rules = cdp_rules,
+    .n_rules = sizeof cdp_rules / sizeof cdp_rules[0],
 };

@@ -284,6 +284,68 @@ static int conv_run(struct dla *d, struct dla_exec *x, const struct dla_stage *s
     return conv_execute(d, x, st->group, out);
 }
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info conv_rules[] = {
+    {"conv.op_en_order", DLA_U_CDMA, "Convolution pipeline programming",
+     "enable the pipeline downstream first: CACC, CMAC, CSC, then CDMA"},
+    {"cdma.data_reuse", DLA_U_CDMA, "Convolution pipeline programming",
+     "DATA_REUSE only when the previous layer left its input data in CBUF"},
+    {"cdma.weight_reuse", DLA_U_CDMA, "Convolution pipeline programming",
+     "WEIGHT_REUSE only when the previous layer kept all its weights in CBUF "
+     "(SKIP_WEIGHT_RLS, same mode and banks)"},
+    {"cdma.pixel_format", DLA_U_CDMA, "Convolution pipeline programming",
+     "image input uses one of the defined PIXEL_FORMAT values"},
+    {"cdma.image_batch", DLA_U_CDMA, "Convolution pipeline programming (feature crossing)",
+     "image input cannot be combined with multi-batch"},
+    {"cdma.pixel_y_offset", DLA_U_CDMA, "Convolution pipeline programming",
+     "PIXEL_Y_OFFSET is 0 for pitch-linear image input"},
+    {"cdma.entry_per_slice", DLA_U_CDMA, "Convolution pipeline programming",
+     "ENTRY_PER_SLICE covers one padded input line (CBUF entries per slice)"},
+    {"cdma.precision", DLA_U_CDMA, "Convolution pipeline programming",
+     "IN_PRECISION and PROC_PRECISION are INT8, INT16 or FP16"},
+    {"cdma.precision_convert", DLA_U_CDMA, "Convolution pipeline programming",
+     "input and processing precision differ only through the CDMA convertor, which cannot "
+     "turn fp16 into an integer format"},
+    {"cdma.batch", DLA_U_CDMA, "Convolution pipeline programming",
+     "BATCHES within the configuration's maximum batch size"},
+    {"cdma.padding_size", DLA_U_CDMA, "Convolution pipeline programming",
+     "each padding size smaller than the (dilated) kernel"},
+    {"cdma.weight_bytes", DLA_U_CDMA, "Convolution pipeline programming",
+     "WEIGHT_BYTES = R*S*C*BPE*K (kernel bytes times kernels, 128-byte aligned)"},
+    {"cdma.winograd_size", DLA_U_CDMA, "Convolution pipeline programming (Winograd)",
+     "the padded Winograd input is a multiple of 4 x stride in width and height"},
+    {"csc.post_extension", DLA_U_CSC, "Convolution pipeline programming (image input)",
+     "Y_EXTENSION keeps kernel channels x lines within one atomic operation"},
+    {"csc.image_dilation", DLA_U_CSC, "Convolution pipeline programming (feature crossing)",
+     "dilation is not available with image input"},
+    {"csc.winograd_image", DLA_U_CSC, "Convolution pipeline programming (feature crossing)",
+     "Winograd is not available with image input"},
+    {"csc.winograd_crossing", DLA_U_CSC, "Convolution pipeline programming (feature crossing)",
+     "Winograd cannot be combined with multi-batch or dilation"},
+    {"csc.winograd_ext", DLA_U_CSC, "Convolution pipeline programming (Winograd)",
+     "DATAIN_SIZE_EXT is the extended (transformed) input cube"},
+    {"csc.winograd_output", DLA_U_CSC, "Convolution pipeline programming (Winograd)",
+     "Winograd output width and height are multiples of 4 and at least 8"},
+    {"csc.winograd_kernel", DLA_U_CSC, "Convolution pipeline programming (Winograd)",
+     "Winograd takes 4x4 pre-transformed kernels; output = input - 2"},
+    {"csc.output_size", DLA_U_CSC, "Convolution pipeline programming (output size)",
+     "output = (pad_left + W + pad_right - S') / stride_x + 1, S' = (S-1)*dilation + 1, "
+     "likewise for the height"},
+    {"csc.datain_size", DLA_U_CSC, "Convolution pipeline programming (register definition)",
+     "CSC DATAIN_SIZE_EXT equals CDMA DATAIN_SIZE for direct convolution"},
+    {"csc.kernels", DLA_U_CSC, "Convolution pipeline programming (register definition)",
+     "output channels equal the number of kernels"},
+    {"csc.weight_kernel", DLA_U_CSC, "Convolution pipeline programming (register definition)",
+     "CSC WEIGHT_KERNEL equals CDMA WEIGHT_KERNEL (CSC computes its own count)"},
+    {"csc.atomics", DLA_U_CSC, "Convolution pipeline programming (register definition)",
+     "D_ATOMICS = output width x output height (direct convolution)"},
+    {"cacc.dataout_size", DLA_U_CACC, "Convolution pipeline programming (register definition)",
+     "CACC DATAOUT_SIZE equals the CSC output cube"},
+    {"cacc.clip_truncate", DLA_U_CACC, "Convolution pipeline programming",
+     "CLIP_TRUNCATE at most 16 (48-bit accumulator to 32-bit output)"},
+};
+
 /* The ports in the order the programming guide's pipeline names them, which
  * is also the order a finished layer clears their OP_EN. */
 const struct dla_unit_entry conv_unit = {
@@ -305,4 +367,6 @@ const struct dla_unit_entry conv_unit = {
     .state_clone = cbuf_state_clone,
     .state_of = cbuf_state_of,
     .state_bytes_apart = cbuf_state_bytes_apart,
+    .rules = conv_rules,
+    .n_rules = sizeof conv_rules / sizeof conv_rules[0],
 };

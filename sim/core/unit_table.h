@@ -78,6 +78,12 @@ struct dla_unit_entry {
      * table of D_PERF registers (BDMA's STATUS_GRPn counters). */
     void (*publish_perf)(struct dla *d, const struct dla_stage *st, struct dla_layer *l);
 
+    /* The programming-guide rules its units check: a row for every id they
+     * pass to dla_rule() (rules.c numbers every entry's rows, in table order,
+     * for "info rules"). */
+    const struct dla_rule_info *rules;
+    size_t n_rules;
+
     /* State the unit owns outside struct dla (CBUF): made with the model
      * (false: out of memory), emptied by dla_reset, freed (also when half
      * made), and copied for checkpoints: state_clone gives dst, whose fields

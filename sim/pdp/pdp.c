@@ -573,6 +573,30 @@ static int pdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st
     return pdp_execute(d, x, st->group, st->rdma_group, in);
 }
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info pdp_rules[] = {
+    {"pdp.split_width", DLA_U_PDP, "PDP programming (offline with split width)",
+     "every split has input: partial width plus overlap above zero"},
+    {"pdp.rdma_mismatch", DLA_U_PDP_RDMA, "PDP programming",
+     "PDP_RDMA's cube, format, kernel and split registers equal PDP's"},
+    {"pdp.split_overlap", DLA_U_PDP, "PDP programming (offline with split width)",
+     "partial input widths hold the overlap the kernel and stride need"},
+    {"pdp.pad_below_kernel", DLA_U_PDP, "PDP programming", "each padding smaller than the kernel"},
+    {"pdp.width_in_out", DLA_U_PDP, "PDP programming",
+     "input width + padding = (output width - 1) * stride + kernel, per split"},
+    {"pdp.split_out_sum", DLA_U_PDP, "PDP programming (offline with split width)",
+     "the splits' output widths add up to CUBE_OUT_WIDTH"},
+    {"pdp.channels", DLA_U_PDP, "PDP programming", "CUBE_OUT_CHANNEL equals CUBE_IN_CHANNEL"},
+    {"pdp.method", DLA_U_PDP, "PDP programming", "POOLING_METHOD is average, max or min"},
+    {"pdp.split_on_the_fly", DLA_U_PDP, "PDP programming (on-the-fly processing)",
+     "split width is for offline pooling only"},
+    {"pdp.flying_input", DLA_U_PDP, "PDP programming (on-the-fly processing)",
+     "on the fly, PDP takes SDP's output cube in its own format"},
+    {"pdp.unreached_output", DLA_U_PDP, "PDP programming",
+     "every output element is covered by an input window"},
+};
+
 /* PDP takes SDP's output on the fly or reads memory through PDP_RDMA; on
  * the fly it reads nothing else, so it takes no RDMA group then. */
 const struct dla_unit_entry pdp_unit = {
@@ -585,4 +609,6 @@ const struct dla_unit_entry pdp_unit = {
     .execute = pdp_run,
     .feeds = DLA_P_NONE,
     .input_on_the_fly = pdp_input_on_the_fly,
+    .rules = pdp_rules,
+    .n_rules = sizeof pdp_rules / sizeof pdp_rules[0],
 };

@@ -264,6 +264,19 @@ static int rubik_run(struct dla *d, struct dla_exec *x, const struct dla_stage *
     return rubik_execute(d, x, st->group);
 }
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info rubik_rules[] = {
+    {"rbk.precision", DLA_U_RBK, "Rubik programming", "IN_PRECISION is INT8, INT16 or FP16"},
+    {"rbk.mode", DLA_U_RBK, "Rubik programming", "RUBIK_MODE is contract, split or merge"},
+    {"rbk.contract_width", DLA_U_RBK, "Rubik programming (limitations)",
+     "contract: DECONV_X_STRIDE * DATAIN_WIDTH at most 8192"},
+    {"rbk.planar_align", DLA_U_RBK, "Rubik programming (limitations)",
+     "planar address, line stride and planar stride 64-byte aligned"},
+    {"rbk.channels", DLA_U_RBK, "Rubik programming",
+     "split and merge keep the channel count (DATAIN_CHANNEL = DATAOUT_CHANNEL)"},
+};
+
 const struct dla_unit_entry rubik_unit = {
     .name = "RUBIK",
     .proc = DLA_P_RUBIK,
@@ -273,4 +286,6 @@ const struct dla_unit_entry rubik_unit = {
     .rdma = DLA_U_NONE,
     .execute = rubik_run,
     .feeds = DLA_P_NONE,
+    .rules = rubik_rules,
+    .n_rules = sizeof rubik_rules / sizeof rubik_rules[0],
 };

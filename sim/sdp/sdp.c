@@ -911,6 +911,47 @@ static int sdp_run(struct dla *d, struct dla_exec *x, const struct dla_stage *st
     return sdp_execute(d, x, st->group, st->rdma_group, in, out);
 }
 
+/* The programming-guide rules this unit checks: one row per id it passes to
+ * dla_rule() (core/rules.c lists every entry's rows for "info rules"). */
+static const struct dla_rule_info sdp_rules[] = {
+    {"sdp.precision", DLA_U_SDP, "SDP programming", "precision fields select INT8, INT16 or FP16"},
+    {"sdp.precision_absent", DLA_U_SDP, "SDP programming",
+     "a precision the configuration supports"},
+    {"sdp.batch", DLA_U_SDP, "SDP programming (batch mode)",
+     "BATCH_NUMBER within the configuration's batch support"},
+    {"sdp.offline_batch", DLA_U_SDP, "SDP programming (batch mode)",
+     "batch mode takes its input on the fly from CACC"},
+    {"sdp.prelu_alu", DLA_U_SDP, "SDP programming",
+     "with PReLU enabled the stage's ALU is bypassed"},
+    {"sdp.fp16_to_int8", DLA_U_SDP, "SDP programming (precision conversion)",
+     "fp16 processing outputs fp16 or int16, not int8"},
+    {"sdp.precision_conversion", DLA_U_SDP, "SDP programming (precision conversion)",
+     "no precision conversion in EQL mode or when the output goes to PDP"},
+    {"sdp.eql_cvt", DLA_U_SDP, "SDP programming (compare mode)",
+     "EQL mode: output converter is identity (offset 0, scale 1, shift 0)"},
+    {"sdp.eql_alu_cvt", DLA_U_SDP, "SDP programming (compare mode)",
+     "EQL mode: the EW ALU converter is bypassed"},
+    {"sdp.eql_after_alu", DLA_U_SDP, "SDP programming (compare mode)",
+     "EQL mode: everything after the EW ALU (the LUT) is bypassed"},
+    {"sdp.eql_mode", DLA_U_SDP, "SDP programming (compare mode)",
+     "EQL mode needs WINOGRAD off and BATCH_NUMBER 0"},
+    {"sdp.flying_cube_mismatch", DLA_U_SDP, "SDP programming",
+     "on the fly, SDP's cube equals the cube CACC delivers"},
+    {"sdp.rdma_needed", DLA_U_SDP, "SDP programming",
+     "offline SDP reads its input through SDP_RDMA, which must be enabled"},
+    {"sdp_rdma.cube_mismatch", DLA_U_SDP_RDMA, "SDP programming", "SDP_RDMA's cube equals SDP's"},
+    {"sdp_rdma.precision_mismatch", DLA_U_SDP_RDMA, "SDP programming",
+     "SDP_RDMA PROC_PRECISION equals SDP's"},
+    {"sdp_rdma.data_use", DLA_U_SDP_RDMA, "SDP programming (BRDMA/NRDMA/ERDMA data mode)",
+     "each operand stream delivers the ALU/MUL operands its SDP stage takes from memory"},
+    {"sdp_rdma.operand_disabled", DLA_U_SDP_RDMA, "SDP programming",
+     "an SDP stage that takes operands from memory has its SDP_RDMA stream enabled"},
+    {"sdp_rdma.unused_stream", DLA_U_SDP_RDMA, "SDP programming",
+     "an SDP_RDMA stream is enabled only when its stage takes operands from memory"},
+    {"sdp.lut_le_range", DLA_U_SDP, "LUT programming", "LE table end above its start"},
+    {"sdp.lut_lo_range", DLA_U_SDP, "LUT programming", "LO table end above its start"},
+};
+
 const struct dla_unit_entry sdp_unit = {
     .name = "SDP",
     .proc = DLA_P_SDP,
@@ -923,4 +964,6 @@ const struct dla_unit_entry sdp_unit = {
     .output_on_the_fly = sdp_output_to_pdp,
     .input_on_the_fly = sdp_input_on_the_fly,
     .needs_rdma = sdp_needs_rdma,
+    .rules = sdp_rules,
+    .n_rules = sizeof sdp_rules / sizeof sdp_rules[0],
 };
