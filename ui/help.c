@@ -72,7 +72,8 @@ static void collect(struct ui *ui, struct help_text *h)
     add(h, false, "Ctrl-C", "interrupt a run (when idle, twice quits)");
     static const char *const headings[PANE_COUNT] = {
         "1 Layers pane", "2 Registers pane", "3 CBUF pane",     "4 LUT pane",
-        "5 Perf pane",   "6 Memory pane",    "7 Timeline pane", "Console",
+        "5 Perf pane",   "6 Memory pane",    "7 Timeline pane", "8 Tensor pane",
+        "Console",
     };
     for (int i = 0; i < PANE_COUNT; i++)
         add_pane_keys(h, ui->pane[i], headings[i]);

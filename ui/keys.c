@@ -33,6 +33,8 @@ static const struct key_binding bindings[] = {
     {{'5', 0}, "5", "performance counters", KA_PANE, NULL, PANE_PERF},
     {{'6', 0}, "6", "memory and tensors", KA_PANE, NULL, PANE_MEM},
     {{'7', 0}, "7", "timeline of units over cycles", KA_PANE, NULL, PANE_TIMELINE},
+    {{'8', 0}, "8", "the layer's output against its reference, histogram", KA_PANE, NULL,
+     PANE_TENSOR},
     {{'/', 0}, "/", "search registers by name", KA_SEARCH, NULL, 0},
     {{':', 0}, ":", "focus the console (Esc leaves it)", KA_CONSOLE, NULL, 0},
     {{'?', KEY_F(1), 0}, "? F1", "this help", KA_HELP, NULL, 0},

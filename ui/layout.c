@@ -76,7 +76,9 @@ void layout_place(struct ui *ui)
     int timeline_h = ui->rows >= 36 ? 9 : ui->rows >= 30 ? 7 : 6;
     int console_h = console_height(ui, body - timeline_h);
     int top_h = body - console_h - timeline_h;
-    int left_w = clamp(ui->cols * 2 / 5, 40, 64);
+    /* the reference column ("DIFF .4123") takes 11 more cells */
+    ui->wide_layers = layers_show_reference(ui);
+    int left_w = clamp(ui->cols * 2 / 5 + (ui->wide_layers ? 11 : 0), 40, 72);
     struct rect layers = {1, 0, top_h, left_w};
     struct rect timeline = {1 + top_h, 0, timeline_h, ui->cols};
     struct rect console = {1 + top_h + timeline_h, 0, console_h, ui->cols};

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/compare.h"
 #include "debug/breakpoints.h"
 #include "cmd/format.h"
 #include "loadable/loadable_plan.h"
@@ -79,6 +80,28 @@ static int state_width(struct dla *d, bool over)
     return 11; /* "programming" */
 }
 
+/* With a reference loaded: how layer i's output agrees with its blob, as
+ * "ok .9993" or "DIFF .412" (the cosine similarity), "-" when it has none. */
+bool layers_show_reference(struct ui *ui)
+{
+    return ui->g->cmp && compare_reference(ui->g->cmp);
+}
+
+static enum theme_role agreement(struct ui *ui, long i, char *buf, size_t len)
+{
+    const struct compare_result *r = compare_of_layer(ui->g->cmp, (uint32_t)i);
+    if (!r || !r->compared) {
+        snprintf(buf, len, "-");
+        return TH_DIM;
+    }
+    char cos[16];
+    snprintf(cos, sizeof cos, "%.4f", r->m.cosine);
+    /* "0.9993" -> ".9993": the column stays narrow */
+    const char *c = cos[0] == '0' ? cos + 1 : cos;
+    snprintf(buf, len, "%s %s", r->m.departed ? "DIFF" : "ok", c);
+    return r->m.departed ? TH_OUT_ERROR : TH_STATE_DONE;
+}
+
 static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool focused, int sw)
 {
     struct dla *d = ui_dla(ui);
@@ -113,8 +136,14 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
      * network's own names for the layer, where the loadable has them */
     char op[128];
     dbg_layer_op_text(ui->g, (size_t)i, true, op, sizeof op);
-    pane_print(p, row, x, base, "%-5s %1s %-4s %7s  %s%s%s", dla_proc_name((enum dla_proc)l->proc),
-               group, deps, cycles, op, op[0] ? "  " : "", l->desc);
+    x += pane_print(p, row, x, base, "%-5s %1s %-4s %7s  ", dla_proc_name((enum dla_proc)l->proc),
+                    group, deps, cycles);
+    if (layers_show_reference(ui)) {
+        char agree[24];
+        enum theme_role role = agreement(ui, i, agree, sizeof agree);
+        x += pane_print(p, row, x, selected ? base : theme(role), "%-10s ", agree);
+    }
+    pane_print(p, row, x, base, "%s%s%s", op, op[0] ? "  " : "", l->desc);
 }
 
 /* A loadable's tasks in submit order, before they run too (the plan). */
@@ -180,8 +209,8 @@ static void draw(struct pane *p, struct ui *ui)
         return;
     }
     int sw = state_width(d, session_finished(ui->g->session));
-    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-*s %-5s g %-4s %7s  %s", sw, "state", "unit",
-               "from", "cycles", "operation");
+    pane_print(p, 0, 0, theme(TH_HEADER), "    #  %-*s %-5s g %-4s %7s  %s%s", sw, "state", "unit",
+               "from", "cycles", layers_show_reference(ui) ? "reference  " : "", "operation");
     int n = (int)dla_layer_count(d);
     if (n == 0) {
         pane_print(p, 1, 1, theme(TH_DIM), "no hardware layer yet.");
@@ -281,7 +310,9 @@ static const struct pane_ops ops = {
                  ".\tselect the layer in progress\n"
                  "t\tlayers / tasks of a loadable (all of them, before they run)\n"
                  "marks\t"
-                 "* or o: breakpoint (enabled/disabled), u: unit breakpoint, >: in progress",
+                 "* or o: breakpoint (enabled/disabled), u: unit breakpoint, >: in progress\n"
+                 "reference\twith compare DIR: ok or DIFF and the cosine similarity\n"
+                 "\tof the layer's output to its blob (8: side by side)",
     .draw = draw,
     .key = key,
     .mouse = mouse,

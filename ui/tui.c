@@ -551,6 +551,8 @@ void ui_exec(struct ui *ui, const char *line)
     }
     if (after.finished && ui->g->session)
         ui->known_layers = dla_layer_count(session_dla(ui->g->session));
+    if (ui->wide_layers != layers_show_reference(ui)) /* "compare DIR" or "compare off" */
+        layout_place(ui);
     for (int i = 0; i < PANE_COUNT; i++)
         if (ui->pane[i]->ops->stopped)
             ui->pane[i]->ops->stopped(ui->pane[i], ui);
@@ -784,7 +786,8 @@ static bool create_panes(struct ui *ui)
 {
     struct pane *(*const create[PANE_COUNT])(void) = {
         pane_layers_create, pane_regs_create, pane_cbuf_create,     pane_lut_create,
-        pane_perf_create,   pane_mem_create,  pane_timeline_create, pane_console_create,
+        pane_perf_create,   pane_mem_create,  pane_timeline_create, pane_tensor_create,
+        pane_console_create,
     };
     for (int i = 0; i < PANE_COUNT; i++) {
         ui->pane[i] = create[i]();

@@ -11,7 +11,7 @@
 #include "cmd/cmd.h"
 #include "pane.h"
 
-/* Panes in the order of the keys 1-7; the console has no number (":" focuses it). */
+/* Panes in the order of the keys 1-8; the console has no number (":" focuses it). */
 enum pane_id {
     PANE_LAYERS,
     PANE_REGS,
@@ -20,14 +20,15 @@ enum pane_id {
     PANE_PERF,
     PANE_MEM,
     PANE_TIMELINE,
+    PANE_TENSOR,
     PANE_CONSOLE,
     PANE_COUNT,
 };
 
-/* The panes that take turns in the right-hand slot (regs .. mem). */
+/* The panes that take turns in the right-hand slot (regs .. mem, tensor). */
 static inline bool is_right_pane(enum pane_id id)
 {
-    return id >= PANE_REGS && id <= PANE_MEM;
+    return (id >= PANE_REGS && id <= PANE_MEM) || id == PANE_TENSOR;
 }
 
 #define UI_MIN_COLS 80
@@ -60,6 +61,7 @@ struct ui {
     bool too_small;
     int console_extra; /* rows the user added to the console's height (negative: took) */
     bool console_max;  /* the console has the whole screen between the bars */
+    bool wide_layers;  /* the layers pane has room for the reference column */
     bool quit;
     bool dirty; /* redraw everything at the next chance */
 
@@ -124,6 +126,7 @@ struct pane *pane_lut_create(void);
 struct pane *pane_perf_create(void);
 struct pane *pane_mem_create(void);
 struct pane *pane_timeline_create(void);
+struct pane *pane_tensor_create(void);
 struct pane *pane_console_create(void);
 
 /* Registers pane: find the next register whose name contains text (any unit,
@@ -143,6 +146,10 @@ void console_place_cursor(struct ui *ui);
 void console_clear_line(struct ui *ui);
 /* A line readline accepted (Enter) and not yet executed. */
 bool console_take_line(struct ui *ui, char *buf, size_t len);
+
+/* With a reference loaded ("compare DIR"), the layers pane shows how each
+ * layer agrees with it (pane_layers.c). */
+bool layers_show_reference(struct ui *ui);
 
 /* ---------------------------------------------------------------- layout.c */
 
