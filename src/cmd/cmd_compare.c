@@ -474,7 +474,7 @@ const struct cmd_entry cmd_compare_entries[] = {
      "scale, as for tensors feeding an element-wise add, that one, with a note), the\n"
      "reference saturated to the int8 range; without a table the scale is fitted.\n"
      "A layer departs when (defaults in brackets; SPEC sets them as cos=C,lsb=N,rel=R):\n"
-     "  int8 vs float   99th percentile error > lsb LSB [24] or cosine < cos [0.95]\n"
+     "  int8 vs float   99th percentile error > lsb LSB [24] or cosine < cos [0.9]\n"
      "  fp16 vs float   max error > rel x max |reference| [0.01] or cosine < cos [0.99]\n"
      "  int8 vs int8    (a \"dump tensors\" reference) p99 > lsb [2] or cosine < cos [0.99]\n"
      "The cosine is not judged where the reference stays within a few LSB.  A departure\n"
