@@ -249,7 +249,7 @@ static void print_verdict(struct dbg *d, const struct ref_dir *ref, size_t compa
     if (compared)
         cmd_print(d, "compare: all %zu compared outputs are within tolerance.", compared);
     else
-        cmd_print(d, "compare: nothing compared yet.");
+        cmd_print(d, "compare: no output compared (yet).");
 }
 
 static void report(struct dbg *d)
