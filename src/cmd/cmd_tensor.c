@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "cmd_priv.h"
+#include "compare/compare.h"
 #include "debug/layer_surface.h"
 #include "debug/reg_history.h"
 #include "loadable/loadable_tensors.h"
@@ -380,12 +381,45 @@ static bool named_tensor(struct dbg *d, struct cmd_args *a, struct tensor_info *
 
 /* ---------------------------------------------------------------- scale */
 
-/* The scale of one step of t's integer values: the one given, else none
- * (a loadable's tensor descriptors carry no scale: the calibration table
- * the compiler read is not in the loadable). */
-static bool real_scale(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
-                       const struct tensor_opts *o, double *scale)
+/* A scale the comparison knows (compare DIR, --compare): for a hardware
+ * layer the one it applied to the layer's output (its blob's calibration
+ * scale, or the one the data show for a tensor feeding an add), else the
+ * calibration table's entry of the tensor's own name.  0 when none. */
+static double compare_scale(struct dbg *d, const struct tensor_info *t, long layer, char *from,
+                            size_t len)
 {
+    const struct ref_dir *ref = d->cmp ? compare_reference(d->cmp) : NULL;
+    if (!ref)
+        return 0;
+    if (layer >= 0) {
+        const struct compare_result *r = compare_of_layer(d->cmp, (uint32_t)layer);
+        if (!r || r->blob < 0 || (size_t)r->blob >= ref->n_blobs)
+            return 0;
+        const char *blob = ref->blobs[r->blob].name;
+        if (r->compared && r->m.mode == CMP_SCALED && r->m.scale > 0) {
+            snprintf(from, len, " (the comparison's, blob %s)", blob);
+            return r->m.scale;
+        }
+        double sc = ref_dir_scale(ref, blob);
+        if (sc > 0)
+            snprintf(from, len, " (calibration table, blob %s)", blob);
+        return sc;
+    }
+    double sc = t->name[0] ? ref_dir_scale(ref, t->name) : 0;
+    if (sc > 0)
+        snprintf(from, len, " (calibration table, %s)", t->name);
+    return sc;
+}
+
+/* The scale of one step of t's integer values: the one given, else the
+ * comparison's (compare_scale), else none: a loadable's tensor descriptors
+ * carry no scale (the calibration table the compiler read is not in the
+ * loadable).  from: where it came from, for the header. */
+static bool real_scale(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
+                       const struct tensor_opts *o, long layer, double *scale, char *from,
+                       size_t fromlen)
+{
+    from[0] = 0;
     *scale = o->scale;
     if (t->elem == TENSOR_FP16) {
         *scale = 1; /* fp16 values are real values */
@@ -393,9 +427,13 @@ static bool real_scale(struct dbg *d, struct cmd_args *a, const struct tensor_in
     }
     if (o->scale > 0)
         return true;
+    *scale = compare_scale(d, t, layer, from, fromlen);
+    if (*scale > 0)
+        return true;
     cmd_fail(d, a,
              "%s%s holds %s values and its scale is not known (a loadable carries none): give "
-             "scale=X, the real value of one step (the calibration table's \"scale\")",
+             "scale=X, the real value of one step (the calibration table's \"scale\"), or "
+             "compare against a reference with one",
              t->name[0] ? "tensor " : "the tensor", t->name, tensor_elem_name(t->elem));
     return false;
 }
@@ -439,12 +477,12 @@ static void window_text(const struct tensor_info *t, const struct tensor_box *b,
 }
 
 static void print_header(struct dbg *d, const struct tensor_info *t, const struct tensor_box *box,
-                         double scale)
+                         double scale, const char *from)
 {
-    char win[128], sc[48] = "";
+    char win[128], sc[160] = "";
     window_text(t, box, win, sizeof win);
     if (scale > 0 && t->elem != TENSOR_FP16)
-        snprintf(sc, sizeof sc, ", scale %g", scale);
+        snprintf(sc, sizeof sc, ", scale %g%s", scale, from);
     cmd_print(d,
               "tensor%s%s %s 0x%llx: N=%u C=%u H=%u W=%u %s, %s, line stride %llu, surface "
               "stride %llu%s",
@@ -614,7 +652,7 @@ static enum cmd_status save_npy(struct dbg *d, struct cmd_args *a, const struct 
 /* ---------------------------------------------------------------- the command */
 
 static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
-                                  const struct tensor_opts *o, const char *what)
+                                  const struct tensor_opts *o, long layer, const char *what)
 {
     struct tensor_box box;
     uint32_t lo[4], hi[4];
@@ -640,7 +678,8 @@ static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struc
                         "\"save FILE.npy\"",
                         (unsigned long long)tensor_box_count(&box), SHOW_MAX_ELEMENTS);
     double scale = 0;
-    if ((o->real || o->save_float) && !real_scale(d, a, t, o, &scale))
+    char from[128] = "";
+    if ((o->real || o->save_float) && !real_scale(d, a, t, o, layer, &scale, from, sizeof from))
         return CMD_ERROR;
     struct tensor_data td;
     char err[1024];
@@ -650,7 +689,7 @@ static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struc
     if (o->save) {
         st = save_npy(d, a, &td, o, scale);
     } else if (o->stats) {
-        print_header(d, t, &box, o->real ? scale : 0);
+        print_header(d, t, &box, o->real ? scale : 0, from);
         struct tensor_stats s, r;
         tensor_stats_compute(t->elem, td.data, td.count, o->bins, &s);
         if (o->real && t->elem != TENSOR_FP16) {
@@ -660,7 +699,7 @@ static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struc
             print_stats(d, &s, false);
         }
     } else {
-        print_header(d, t, &box, o->real ? scale : 0);
+        print_header(d, t, &box, o->real ? scale : 0, from);
         show_elements(d, &td, o, scale);
         if (!o->all)
             print_rest(d, t, &box, o, what);
@@ -722,7 +761,7 @@ static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
     what_text(a, next, what, sizeof what);
     if (layer >= 0 && !o.save)
         layer_state_note(d, (uint32_t)layer);
-    return run_tensor(d, a, &t, &o, what);
+    return run_tensor(d, a, &t, &o, layer, what);
 }
 
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)
@@ -786,8 +825,10 @@ const struct cmd_entry cmd_tensor_entries[] = {
      "see it).  OPTIONS, in any order:\n"
      "  all               every element\n"
      "  n=S c=S h=S w=S   a window, NumPy slices (half-open): 3, 0:4, 2:, :8, -1, :-1\n"
-     "  real, /r          real values: raw x scale for int8/int16 (needs scale=X: a loadable\n"
-     "                    carries no scales); fp16 values are real already\n"
+     "  real, /r          real values: raw x scale for int8/int16 (a loadable carries no\n"
+     "                    scales: scale=X, else the one \"compare DIR\" knows: the scale it\n"
+     "                    applied to the layer, or its calibration table's entry of the name);\n"
+     "                    fp16 values are real already\n"
      "  scale=X           the real value of one integer step (implies real)\n"
      "  /x                raw values in hex (fp16: the bits)\n"
      "  stats [bins=N]    min, max, mean, std, zeros, counts at the int8/int16 limits,\n"

@@ -14,9 +14,9 @@ keys t
 wait_for '1 Tasks (2)'
 expect_screen '^│0  *DLA to come   5  *-  image'
 expect_screen '^│1  *EMU to come   -  *-  probabilities'
-# Enter on the EMU task: its output tensor, all zero before it runs
+# Enter on the EMU task: its output tensor, all zero before it runs, its 10 values on one line
 keys Down Enter
-wait_for '^│\.\.\. (2 more channels)'
+wait_for '^│  c=0  *0  *0  *0  *0  *0  *0  *0  *0  *0  *0 *│'
 console_has 'tensor probabilities dram 0x8000f000: N=1 C=10 H=1 W=1 int8'
 # the DLA task steps over, then the EMU task: both done
 keys :
