@@ -119,6 +119,15 @@ EOF
         --input "$ref/data.npy" "$net/fast-math.nvdla"
     expect_grep "$out" "data.npy: holds float32 (1, 1, 28, 28); the input tensor is 1x1x28x28 int8 (NCHW)"
 fi
+# real values with the scales a comparison knows: the one applied to a layer, the table's entry
+if [ -f "$ref/calib.json" ] && [ -f "$ref/order.txt" ]; then
+    run_exit 0 "LeNet real values from compare" --batch -q --config nv_small \
+        --image "$net/images/125_5.jpg" -ex "compare $ref" -ex run -ex 'tensor layer $layers-1 real' \
+        -ex "tensor data real stats" "$net/fast-math.nvdla"
+    expect_grep "$out" "^tensor layer 9 output .*, scale [0-9.]* (the comparison's, blob ip2)$"
+    expect_grep "$out" "^tensor data .*, scale [0-9.]* (calibration table, data)$"
+    expect_grep "$out" "^784 elements (real values: raw x scale)$"
+fi
 
 # fp16: the runtime feeds the pixel values themselves; as float32 they round to the same halves
 fp=$DATA/networks/lenet-gem5-fp16
