@@ -34,8 +34,10 @@
 #include "loadable/loadable_tensors.h"
 #include "tensor_layout.h"
 
-/* Largest dense array a read produces (elements times their bytes). */
-#define TENSOR_READ_MAX_BYTES TENSOR_LAYOUT_MAX_BYTES
+/* Largest dense array a read produces (elements times their bytes): far
+ * more than any layer's output (ResNet-50's largest is 1.6 MB in fp16), as
+ * much as "dump memory" writes at once. */
+#define TENSOR_READ_MAX_BYTES (256ull << 20)
 
 /* Bytes of one element: 1 (int8, uint8) or 2 (int16, fp16). */
 unsigned tensor_elem_bytes(uint8_t elem);

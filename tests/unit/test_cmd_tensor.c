@@ -235,7 +235,7 @@ static void test_refusals(void **state)
         {"tensor 0x80000000 0x1x1 int8", "expected dimensions WxHxC"},
         {"tensor 0x80000000 4x4x4 int32", "expected int8, uint8, int16 or fp16"},
         {"tensor 0x80000000 65536x65536x65536 fp16 all", "at most 4194304 are printed"},
-        {"tensor 0x80000000 65536x65536x65536 fp16 stats", "at most 4096 MiB are read"},
+        {"tensor 0x80000000 65536x65536x65536 fp16 stats", "at most 256 MiB are read"},
         {"tensor image save /nonexistent-dir/x.npy", "/nonexistent-dir/x.npy"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

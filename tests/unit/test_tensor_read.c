@@ -223,6 +223,13 @@ static void test_refusals(void **state)
     assert_false(tensor_read(d, &t, &td, err, sizeof err));
     assert_non_null(strstr(err, "tensor big: 17179869184 bytes"));
     assert_null(td.data);
+    /* just over the bound: 8193 x 8192 x 2 int16 is 256 MiB and 32 KiB */
+    t.c = 8193;
+    t.h = 8192;
+    t.elem = TENSOR_INT16;
+    assert_false(tensor_read(d, &t, &td, err, sizeof err));
+    assert_non_null(strstr(err, "at most 256 MiB are read"));
+    t.elem = TENSOR_FP16;
     t.c = 0;
     assert_false(tensor_read(d, &t, &td, err, sizeof err));
     assert_non_null(strstr(err, "empty dimension"));
