@@ -425,6 +425,11 @@ void console_place_cursor(struct ui *ui)
     wnoutrefresh(p->win);
 }
 
+bool console_line_empty(void)
+{
+    return !rl_line_buffer || !rl_line_buffer[0];
+}
+
 static bool key(struct pane *p, struct ui *ui, int k)
 {
     if (!con)
@@ -482,6 +487,7 @@ static const struct pane_ops ops = {
     .name = "console",
     .keys_help = "Enter\texecute the line (an empty line repeats the last step)\n"
                  "Tab\tcomplete commands, units, registers, fields, breakpoints\n"
+                 "\t(on an empty line Tab, S-Tab and 1-8 go to the panes)\n"
                  "Up Down C-r\thistory (kept in $XDG_STATE_HOME/dladbg/history)\n"
                  "PgUp PgDn\tscroll the output\n"
                  "Esc\tleave the console",

@@ -4,6 +4,7 @@
  * bytes, int8, int16 or fp16 values.  The console's x/N and tensor commands
  * show the same memory in text. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,14 +309,22 @@ static void address_done(struct ui *ui, void *ctx, const char *text)
     uint8_t space = DLA_DRAM;
     while (isspace((unsigned char)*text))
         text++;
+    bool cvsram = dla_cfg(ui_dla(ui))->cvsram;
     if (!strncasecmp(text, "c:", 2)) {
+        if (!cvsram) {
+            ui_message(ui, true, "%s has no CV-SRAM; try 0x80000000", dla_cfg(ui_dla(ui))->name);
+            return;
+        }
         space = DLA_CVSRAM;
         text += 2;
     }
     char *end;
+    errno = 0;
     unsigned long long a = strtoull(text, &end, 0);
-    if (end == text || *end) {
-        ui_message(ui, true, "not an address: %s", text);
+    if (end == text || *end || errno || text[0] == '-') {
+        /* short: the status line shows it after the file, layer and cycle */
+        ui_message(ui, true, "not an address: \"%s\"; try 0x80000000%s", text,
+                   cvsram ? " or c:0x10" : "");
         return;
     }
     mp->space = space;
@@ -358,7 +367,10 @@ static bool key(struct pane *p, struct ui *ui, int k)
         mp->dump_top = 0;
         return true;
     case 'a':
-        ui_prompt(ui, PROMPT_TEXT, "dump address (c:ADDR for CV-SRAM): ", "0x", address_done, p);
+        ui_prompt(ui, PROMPT_TEXT,
+                  dla_cfg(ui_dla(ui))->cvsram ? "dump address (0x..., c:ADDR for CV-SRAM): "
+                                              : "dump address (0x...): ",
+                  "", address_done, p);
         return true;
     default:
         return false;

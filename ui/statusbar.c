@@ -76,7 +76,10 @@ static void prompt_draw(struct ui *ui)
     mvhline(ui->rows - 1, 0, ' ', ui->cols);
     if (pr->anchor) {
         /* the editor itself sits in the pane; say how to leave it */
-        mvaddnstr(ui->rows - 1, 1, "Enter: write the value (a console command)   Esc: cancel",
+        mvaddnstr(ui->rows - 1, 1,
+                  pr->selected ? "Enter: write the value (a console command)   Esc: cancel   "
+                                 "Typing replaces the value, Backspace edits it"
+                               : "Enter: write the value (a console command)   Esc: cancel",
                   ui->cols - 2);
         attrset(theme(TH_NORMAL));
         return;
@@ -86,6 +89,9 @@ static void prompt_draw(struct ui *ui)
     int n = (int)strlen(line);
     int start = n > ui->cols - 2 ? n - (ui->cols - 2) : 0;
     mvaddnstr(ui->rows - 1, 0, line + start, ui->cols - 1);
+    int label = (int)strlen(pr->label) - start;
+    if (pr->selected && label >= 0) /* the initial text, selected: typing replaces it */
+        mvchgat(ui->rows - 1, label, (int)pr->len, theme(TH_OVERLAY) | A_REVERSE, 0, NULL);
     attrset(theme(TH_NORMAL));
 }
 

@@ -248,6 +248,7 @@ void ui_prompt(struct ui *ui, enum prompt_kind kind, const char *label, const ch
     snprintf(pr->label, sizeof pr->label, "%s", label ? label : "");
     snprintf(pr->text, sizeof pr->text, "%s", initial ? initial : "");
     pr->len = strlen(pr->text);
+    pr->selected = pr->len > 0;
     pr->done = done;
     pr->ctx = ctx;
     ui->dirty = true;
@@ -298,14 +299,26 @@ static void prompt_key(struct ui *ui, int k)
     case KEY_BACKSPACE:
     case 127:
     case 8:
+        pr->selected = false;
         if (pr->len)
             pr->text[--pr->len] = 0;
         return;
     case 21: /* Ctrl-U */
+        pr->selected = false;
         pr->len = 0;
         pr->text[0] = 0;
         return;
+    case KEY_LEFT:
+    case KEY_RIGHT:
+    case KEY_END:
+        pr->selected = false; /* keep the text and edit it */
+        return;
     default:
+        if (k >= 32 && k < 256 && pr->selected) { /* typing replaces the selected text */
+            pr->len = 0;
+            pr->text[0] = 0;
+        }
+        pr->selected = false;
         if (k >= 32 && k < 256 && pr->len + 1 < sizeof pr->text) {
             pr->text[pr->len++] = (char)k;
             pr->text[pr->len] = 0;
@@ -328,6 +341,8 @@ static void draw_anchored_prompt(struct ui *ui)
     int shown = (int)pr->len > width - 1 ? width - 1 : (int)pr->len;
     wattrset(p->win, theme(TH_OVERLAY));
     mvwhline(p->win, pr->row + 1, pr->col + 1, ' ', width);
+    if (pr->selected) /* shown selected: typing replaces it */
+        wattrset(p->win, theme(TH_OVERLAY) | A_REVERSE);
     mvwaddnstr(p->win, pr->row + 1, pr->col + 1, pr->text + pr->len - shown, shown);
     wattrset(p->win, theme(TH_NORMAL));
     wmove(p->win, pr->row + 1, pr->col + 1 + shown);
@@ -638,10 +653,15 @@ static void search_done(struct ui *ui, void *ctx, const char *text)
         ui_message(ui, true, "no register matches \"%s\"", last_search);
 }
 
+/* Tab and S-Tab go round the panes, never into the console: there Tab
+ * completes, so every later key would be typed into the command line (":"
+ * is the way in, Esc the way out).  Maximised, the console is all there is. */
 static void next_pane(struct ui *ui, int dir)
 {
     for (int k = 1; k <= PANE_COUNT; k++) {
         enum pane_id id = (enum pane_id)((ui->focus + dir * k + PANE_COUNT) % PANE_COUNT);
+        if (id == PANE_CONSOLE && !ui->console_max)
+            continue;
         if (layout_visible(ui, id)) {
             ui_focus(ui, id);
             return;
@@ -717,11 +737,15 @@ static void handle_mouse(struct ui *ui)
     ui->dirty = true;
 }
 
-/* Keys that work in the console too: function keys, and Tab out of nothing. */
-static bool console_passes_through(int k)
+/* Keys that work in the console too: function keys always; Tab, S-Tab
+ * and the pane digits while no command is being typed (no command starts
+ * with a digit, and Tab would only list every command). */
+static bool console_passes_through(struct ui *ui, int k)
 {
-    return k == KEY_F(1) || k == KEY_F(2) || k == KEY_F(3) || k == KEY_F(4) || k == KEY_F(5) ||
-           k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) || k == KEY_BTAB;
+    if (k == KEY_F(1) || k == KEY_F(2) || k == KEY_F(3) || k == KEY_F(4) || k == KEY_F(5) ||
+        k == KEY_F(10) || k == KEY_F(11) || k == KEY_F(12) || k == KEY_BTAB)
+        return true;
+    return console_line_empty() && !ui->console_max && (k == '\t' || (k >= '1' && k <= '8'));
 }
 
 static void handle_key(struct ui *ui, int k)
@@ -750,8 +774,11 @@ static void handle_key(struct ui *ui, int k)
         return;
     }
     const struct key_binding *b = keys_find(k);
-    if (ui->focus == PANE_CONSOLE && !(b && console_passes_through(k))) {
-        ui->pane[PANE_CONSOLE]->ops->key(ui->pane[PANE_CONSOLE], ui, k);
+    if (ui->focus == PANE_CONSOLE) {
+        if (b && console_passes_through(ui, k))
+            global_key(ui, b);
+        else
+            ui->pane[PANE_CONSOLE]->ops->key(ui->pane[PANE_CONSOLE], ui, k);
         return;
     }
     struct pane *p = ui->pane[ui->focus];

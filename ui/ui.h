@@ -43,6 +43,9 @@ struct prompt {
     char label[128];
     char text[256];
     size_t len;
+    /* The initial text is selected: the first character typed replaces it,
+     * as in any GUI field; Backspace or Ctrl-U edits it instead. */
+    bool selected;
     prompt_done_fn done; /* called with the text on Enter (YESNO: "y" or "n") */
     void *ctx;
     /* In place: drawn over a pane's inner row at col, width wide (NULL: bottom line). */
@@ -144,6 +147,8 @@ void console_echo(struct ui *ui, const char *line);
 void console_place_cursor(struct ui *ui);
 /* Ctrl-C while typing: drop the line being edited. */
 void console_clear_line(struct ui *ui);
+/* Nothing typed on the console's command line. */
+bool console_line_empty(void);
 /* A line readline accepted (Enter) and not yet executed. */
 bool console_take_line(struct ui *ui, char *buf, size_t len);
 

@@ -75,8 +75,12 @@ expect_screen 'F10 n  *step one hardware layer  \[step layer\]'
 keys Escape
 wait_gone 'Keys (every key'
 
-# Tab: layers -> registers -> timeline -> console (its title says how to leave)
+# Tab: layers -> registers -> timeline -> layers, never into the console
+# (":" enters it; tests/tui/focus_keys.sh has the rest)
 keys 1 Tab Tab Tab
+sleep 0.2
+expect_no_screen 'Console (Tab completes'
+keys :
 wait_for 'Console (Tab completes'
 keys Escape
 wait_gone 'Console (Tab completes'
