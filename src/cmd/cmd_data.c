@@ -90,6 +90,14 @@ static void poke_layer_note(struct dbg *d, enum dla_unit u, int group, size_t la
         format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group, "programming", what,
                            sizeof what);
         cmd_print(d, "Part of %s.", what);
+        /* the driver has not finished this layer: a later write of its own
+         * to the same register would silently undo the poke */
+        if (!session_finished(d->session))
+            cmd_print(d,
+                      "The driver is still programming layer %u: if it writes this register "
+                      "again before the layer is enabled, its value replaces the poke (to keep "
+                      "a poke, make it at \"break layer %u enabled\").",
+                      l->index, l->index);
     }
 }
 

@@ -20,4 +20,13 @@ expect_line "$out" "SDP.D_PERF_LUT_UFLOW: ignored: read-only (wrote 0x00000003, 
 run_exit 0 "field clear" --batch -ex 'break intr CACC_DONE0' -ex run \
     -ex 'reg GLB.S_INTR_STATUS.CACC_DONE_STATUS0 = 1' sample:lenet
 expect_line "$out" "GLB.S_INTR_STATUS.CACC_DONE_STATUS0: cleared bits CACC_DONE_STATUS0: 0x00100000 -> 0x00000000"
+# a poke while the driver still programs the layer says that the driver may undo it
+run_exit 0 "poke while programming" --batch -ex 'break layer 0' -ex run \
+    -ex 'reg CDMA.D_DATAIN_SIZE_0 = 0x00070009' sample:lenet
+expect_line "$out" "Part of layer 0 (CONV, group 0) programming."
+expect_grep "$out" "^The driver is still programming layer 0: if it writes this register again before the layer is enabled, its value replaces the poke (to keep a poke, make it at \"break layer 0 enabled\")\.$"
+# at the layer's enable the driver is done with it: no such note
+run_exit 0 "poke at the enable" --batch -ex 'break layer 0 enabled' -ex run \
+    -ex 'reg CDMA.D_DATAIN_SIZE_0 = 0x00070009' sample:lenet
+printf '%s\n' "$out" | grep -q "The driver is still programming" && fail "note at the enable: $out"
 echo ok
