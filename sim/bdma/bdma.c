@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bdma.h"
+#include "core/timing.h"
 
 /* A whole group moving more than this is a programming error, not a copy
  * anyone wants simulated byte by byte. */
@@ -219,9 +220,15 @@ static const struct dla_rule_info bdma_rules[] = {
      "one group moves no more than the transfer sizes the registers can describe"},
 };
 
+static bool bdma_present(const struct dla_config *cfg)
+{
+    return cfg->bdma;
+}
+
 const struct dla_unit_entry bdma_unit = {
     .name = "BDMA",
     .proc = DLA_P_BDMA,
+    .present = bdma_present,
     .n_ports = 1,
     .ports = {{DLA_U_BDMA, &bdma_hooks}},
     .main = DLA_U_BDMA,
@@ -229,6 +236,7 @@ const struct dla_unit_entry bdma_unit = {
     .self_launched = true,
     .execute = bdma_run,
     .feeds = DLA_P_NONE,
+    .fill_cycles = TIMING_BDMA_FILL,
     .stage_done = bdma_stage_done,
     .publish_perf = bdma_publish,
     .rules = bdma_rules,

@@ -19,6 +19,7 @@
 #include "cdp_lrn.h"
 #include "core/dla_priv.h"
 #include "core/threads.h"
+#include "core/timing.h"
 
 /* A chunk holds at least one line of all surfaces: bound a line.  The work
  * of the whole layer is bounded by the model's budget (exec_budget), in
@@ -373,6 +374,13 @@ static const struct dla_rule_info cdp_rules[] = {
     {"cdp.lut_lo_range", DLA_U_CDP, "LUT programming", "LO table end above its start"},
 };
 
+static const struct dla_perf_reg cdp_perf_regs[] = {
+    {DLA_U_CDP_RDMA, true, "D_PERF_ENABLE", "DMA_EN", "D_PERF_READ_STALL",
+     "CDP_RDMA.D_PERF_READ_STALL", DLA_PERF_STALL, DLA_C_CDP_RDMA},
+    {DLA_U_CDP, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_WRITE_STALL", "CDP.D_PERF_WRITE_STALL",
+     DLA_PERF_STALL, DLA_C_CDP_WDMA},
+};
+
 const struct dla_unit_entry cdp_unit = {
     .name = "CDP",
     .proc = DLA_P_CDP,
@@ -381,6 +389,9 @@ const struct dla_unit_entry cdp_unit = {
     .main = DLA_U_CDP,
     .rdma = DLA_U_CDP_RDMA,
     .execute = cdp_run,
+    .fill_cycles = TIMING_CDP_FILL,
+    .perf_regs = cdp_perf_regs,
+    .n_perf_regs = sizeof cdp_perf_regs / sizeof cdp_perf_regs[0],
     .feeds = DLA_P_NONE,
     .rules = cdp_rules,
     .n_rules = sizeof cdp_rules / sizeof cdp_rules[0],

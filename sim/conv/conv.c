@@ -346,6 +346,17 @@ static const struct dla_rule_info conv_rules[] = {
      "CLIP_TRUNCATE at most 16 (48-bit accumulator to 32-bit output)"},
 };
 
+static const struct dla_perf_reg conv_perf_regs[] = {
+    {DLA_U_CDMA, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_DAT_READ_STALL",
+     "CDMA.D_PERF_DAT_READ_STALL", DLA_PERF_STALL, DLA_C_CDMA_DAT},
+    {DLA_U_CDMA, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_WT_READ_STALL",
+     "CDMA.D_PERF_WT_READ_STALL", DLA_PERF_STALL, DLA_C_CDMA_WT},
+    {DLA_U_CDMA, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_DAT_READ_LATENCY",
+     "CDMA.D_PERF_DAT_READ_LATENCY", DLA_PERF_LATENCY, DLA_C_CDMA_DAT},
+    {DLA_U_CDMA, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_WT_READ_LATENCY",
+     "CDMA.D_PERF_WT_READ_LATENCY", DLA_PERF_LATENCY, DLA_C_CDMA_WT},
+};
+
 /* The ports in the order the programming guide's pipeline names them, which
  * is also the order a finished layer clears their OP_EN. */
 const struct dla_unit_entry conv_unit = {
@@ -361,6 +372,11 @@ const struct dla_unit_entry conv_unit = {
     .rdma = DLA_U_NONE,
     .execute = conv_run,
     .feeds = DLA_P_SDP, /* always: CACC has no write DMA */
+    /* CDMA_DAT_DONE and CDMA_WT_DONE (GLB bits 16/17 and 18/19) */
+    .n_client_intrs = 2,
+    .client_intrs = {{DLA_C_CDMA_DAT, 16}, {DLA_C_CDMA_WT, 18}},
+    .perf_regs = conv_perf_regs,
+    .n_perf_regs = sizeof conv_perf_regs / sizeof conv_perf_regs[0],
     .state_create = cbuf_state_create,
     .state_destroy = cbuf_state_destroy,
     .state_reset = cbuf_state_reset,

@@ -129,14 +129,14 @@ enum dla_proc dla_unit_proc(enum dla_unit u)
     return e ? e->proc : DLA_P_NONE;
 }
 
-/* Whether the configuration's CSB master decodes a unit at all. */
+/* Whether the configuration's CSB master decodes a unit at all: a unit
+ * table entry's units when the entry is present, the bus interfaces here. */
 static bool unit_present(const struct dla_config *cfg, enum dla_unit u)
 {
+    const struct dla_unit_entry *e = dla_unit_entry_of(u);
+    if (e)
+        return !e->present || e->present(cfg);
     switch (u) {
-    case DLA_U_BDMA:
-        return cfg->bdma;
-    case DLA_U_RBK:
-        return cfg->rubik;
     case DLA_U_CVIF:
         return cfg->cvsram;
     case DLA_U_GEC:

@@ -342,7 +342,8 @@ size_t dla_cbuf_banks(const struct dla *d, struct dla_cbuf_bank *out, size_t max
 size_t dla_lut_table(const struct dla *d, enum dla_unit u, bool lo, int16_t *out, size_t max);
 
 /* ---------------------------------------------------------------- rule checker */
-/* The programming-guide rules the model checks (sim/core/rules.c). */
+/* The programming-guide rules the model checks (each unit's rows, numbered by
+ * sim/core/rules.c). */
 struct dla_rule_info {
     const char *id;      /* "cdma.weight_bytes", as diagnostics and "break rule" name it */
     enum dla_unit unit;  /* the unit whose registers the rule is about */

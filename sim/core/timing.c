@@ -14,6 +14,7 @@
  * of one fused pipeline stream through each other: a consumer ends no
  * earlier than its producer plus a short drain. */
 #include "timing.h"
+#include "unit_table.h"
 
 unsigned timing_bus_bytes(const struct dla_config *cfg, enum dla_space s)
 {
@@ -124,10 +125,10 @@ static void share_stalls(struct dla_stage *st)
         st->client_stall[c] = total ? st->stall_cycles * st->client_bytes[c] / total : 0;
 }
 
-/* Pipeline fill beyond the common stage overhead (timing.h). */
+/* Pipeline fill beyond the common stage overhead (timing.h), the unit's. */
 static uint64_t unit_fill(uint8_t proc)
 {
-    return proc == DLA_P_CDP ? TIMING_CDP_FILL : proc == DLA_P_BDMA ? TIMING_BDMA_FILL : 0;
+    return dla_proc_entry(proc)->fill_cycles;
 }
 
 /* When a client's data is all in (the start of the stage's memory window
@@ -179,11 +180,13 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
     }
     for (uint8_t s = 0; s < p->n_stages; s++) {
         struct dla_stage *st = &p->stage[s];
-        if (st->proc == DLA_P_CONV) {
-            uint64_t dat = st->client_done[DLA_C_CDMA_DAT] ? st->client_done[DLA_C_CDMA_DAT] : t0;
-            uint64_t wt = st->client_done[DLA_C_CDMA_WT] ? st->client_done[DLA_C_CDMA_WT] : dat;
-            add_ms(p, dat, s, 16u + st->group, false);
-            add_ms(p, wt, s, 18u + st->group, false);
+        const struct dla_unit_entry *e = dla_proc_entry(st->proc);
+        uint64_t at = t0;
+        for (unsigned k = 0; k < e->n_client_intrs; k++) {
+            const struct dla_client_intr *ci = &e->client_intrs[k];
+            if (st->client_done[ci->client])
+                at = st->client_done[ci->client];
+            add_ms(p, at, s, ci->bit_base + st->group, false);
         }
         add_ms(p, st->end, s, dla_intr_bit(st->proc, st->group), true);
     }

@@ -33,6 +33,28 @@ struct dla_unit_hooks {
     int32_t (*layer_of_write)(struct dla *d, const struct regdb_reg *reg);
 };
 
+/* A D_PERF register a completed stage fills from the timing model (perf.c):
+ * its unit (the RDMA sub-unit's group when on_rdma_group), the enable field
+ * that lets the hardware count, and the client whose stall cycles or read
+ * latency it holds; label names the counter on the layer record. */
+enum dla_perf_source { DLA_PERF_STALL, DLA_PERF_LATENCY };
+struct dla_perf_reg {
+    enum dla_unit unit;
+    bool on_rdma_group;
+    const char *enable_reg, *enable_field;
+    const char *reg;
+    const char *label;
+    enum dla_perf_source source;
+    enum dla_client client;
+};
+
+/* An interrupt a stage raises before it completes, when one client's last
+ * transfer ends (CDMA's DAT and WT done): bit bit_base + group. */
+struct dla_client_intr {
+    enum dla_client client;
+    uint8_t bit_base;
+};
+
 /* One register unit of an entry and its behaviour (hooks NULL: storage only). */
 struct dla_unit_port {
     enum dla_unit unit;
@@ -42,6 +64,9 @@ struct dla_unit_port {
 struct dla_unit_entry {
     const char *name;
     enum dla_proc proc; /* DLA_P_NONE: registers only (GLB) */
+    /* Whether a configuration has it (NULL: always); its units are then
+     * not decoded on the CSB. */
+    bool (*present)(const struct dla_config *cfg);
     /* The units it serves.  Those other than rdma are the ones whose OP_EN
      * a stage needs and consumes, released in this order. */
     uint8_t n_ports;
@@ -72,10 +97,21 @@ struct dla_unit_entry {
     bool (*input_on_the_fly)(const struct dla *d, int group);
     bool (*needs_rdma)(const struct dla *d, int group);
 
+    /* Timing (timing.c): pipeline fill beyond the common stage overhead,
+     * and the interrupts raised as clients finish, in order; a client that
+     * moved nothing raises its bit with the one before (the first at the
+     * stage's start). */
+    uint16_t fill_cycles;
+    uint8_t n_client_intrs;
+    struct dla_client_intr client_intrs[2];
+    /* The D_PERF registers its completed stages fill (perf.c). */
+    const struct dla_perf_reg *perf_regs;
+    size_t n_perf_regs;
+
     /* After the stage's units are released (BDMA frees its group). */
     void (*stage_done)(struct dla *d, const struct dla_stage *st);
-    /* Publish a completed stage's perf figures itself instead of perf.c's
-     * table of D_PERF registers (BDMA's STATUS_GRPn counters). */
+    /* Publish a completed stage's perf figures itself instead of through
+     * perf_regs (BDMA's STATUS_GRPn counters). */
     void (*publish_perf)(struct dla *d, const struct dla_stage *st, struct dla_layer *l);
 
     /* The programming-guide rules its units check: a row for every id they

@@ -597,6 +597,13 @@ static const struct dla_rule_info pdp_rules[] = {
      "every output element is covered by an input window"},
 };
 
+static const struct dla_perf_reg pdp_perf_regs[] = {
+    {DLA_U_PDP_RDMA, true, "D_PERF_ENABLE", "DMA_EN", "D_PERF_READ_STALL",
+     "PDP_RDMA.D_PERF_READ_STALL", DLA_PERF_STALL, DLA_C_PDP_RDMA},
+    {DLA_U_PDP, false, "D_PERF_ENABLE", "DMA_EN", "D_PERF_WRITE_STALL", "PDP.D_PERF_WRITE_STALL",
+     DLA_PERF_STALL, DLA_C_PDP_WDMA},
+};
+
 /* PDP takes SDP's output on the fly or reads memory through PDP_RDMA; on
  * the fly it reads nothing else, so it takes no RDMA group then. */
 const struct dla_unit_entry pdp_unit = {
@@ -607,6 +614,8 @@ const struct dla_unit_entry pdp_unit = {
     .main = DLA_U_PDP,
     .rdma = DLA_U_PDP_RDMA,
     .execute = pdp_run,
+    .perf_regs = pdp_perf_regs,
+    .n_perf_regs = sizeof pdp_perf_regs / sizeof pdp_perf_regs[0],
     .feeds = DLA_P_NONE,
     .input_on_the_fly = pdp_input_on_the_fly,
     .rules = pdp_rules,

@@ -277,14 +277,29 @@ static const struct dla_rule_info rubik_rules[] = {
      "split and merge keep the channel count (DATAIN_CHANNEL = DATAOUT_CHANNEL)"},
 };
 
+static bool rubik_present(const struct dla_config *cfg)
+{
+    return cfg->rubik;
+}
+
+static const struct dla_perf_reg rubik_perf_regs[] = {
+    {DLA_U_RBK, false, "D_PERF_ENABLE", "PERF_EN", "D_PERF_READ_STALL", "RBK.D_PERF_READ_STALL",
+     DLA_PERF_STALL, DLA_C_RBK_RDMA},
+    {DLA_U_RBK, false, "D_PERF_ENABLE", "PERF_EN", "D_PERF_WRITE_STALL", "RBK.D_PERF_WRITE_STALL",
+     DLA_PERF_STALL, DLA_C_RBK_WDMA},
+};
+
 const struct dla_unit_entry rubik_unit = {
     .name = "RUBIK",
     .proc = DLA_P_RUBIK,
+    .present = rubik_present,
     .n_ports = 1,
     .ports = {{DLA_U_RBK, NULL}},
     .main = DLA_U_RBK,
     .rdma = DLA_U_NONE,
     .execute = rubik_run,
+    .perf_regs = rubik_perf_regs,
+    .n_perf_regs = sizeof rubik_perf_regs / sizeof rubik_perf_regs[0],
     .feeds = DLA_P_NONE,
     .rules = rubik_rules,
     .n_rules = sizeof rubik_rules / sizeof rubik_rules[0],

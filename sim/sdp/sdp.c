@@ -952,6 +952,19 @@ static const struct dla_rule_info sdp_rules[] = {
     {"sdp.lut_lo_range", DLA_U_SDP, "LUT programming", "LO table end above its start"},
 };
 
+static const struct dla_perf_reg sdp_perf_regs[] = {
+    {DLA_U_SDP_RDMA, true, "D_PERF_ENABLE", "PERF_DMA_EN", "D_PERF_MRDMA_READ_STALL",
+     "SDP_RDMA.D_PERF_MRDMA_READ_STALL", DLA_PERF_STALL, DLA_C_SDP_MRDMA},
+    {DLA_U_SDP_RDMA, true, "D_PERF_ENABLE", "PERF_DMA_EN", "D_PERF_BRDMA_READ_STALL",
+     "SDP_RDMA.D_PERF_BRDMA_READ_STALL", DLA_PERF_STALL, DLA_C_SDP_BRDMA},
+    {DLA_U_SDP_RDMA, true, "D_PERF_ENABLE", "PERF_DMA_EN", "D_PERF_NRDMA_READ_STALL",
+     "SDP_RDMA.D_PERF_NRDMA_READ_STALL", DLA_PERF_STALL, DLA_C_SDP_NRDMA},
+    {DLA_U_SDP_RDMA, true, "D_PERF_ENABLE", "PERF_DMA_EN", "D_PERF_ERDMA_READ_STALL",
+     "SDP_RDMA.D_PERF_ERDMA_READ_STALL", DLA_PERF_STALL, DLA_C_SDP_ERDMA},
+    {DLA_U_SDP, false, "D_PERF_ENABLE", "PERF_DMA_EN", "D_PERF_WDMA_WRITE_STALL",
+     "SDP.D_PERF_WDMA_WRITE_STALL", DLA_PERF_STALL, DLA_C_SDP_WDMA},
+};
+
 const struct dla_unit_entry sdp_unit = {
     .name = "SDP",
     .proc = DLA_P_SDP,
@@ -960,6 +973,8 @@ const struct dla_unit_entry sdp_unit = {
     .main = DLA_U_SDP,
     .rdma = DLA_U_SDP_RDMA,
     .execute = sdp_run,
+    .perf_regs = sdp_perf_regs,
+    .n_perf_regs = sizeof sdp_perf_regs / sizeof sdp_perf_regs[0],
     .feeds = DLA_P_PDP,
     .output_on_the_fly = sdp_output_to_pdp,
     .input_on_the_fly = sdp_input_on_the_fly,
