@@ -454,7 +454,7 @@ enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a)
 /* ---------------------------------------------------------------- the table */
 
 const struct cmd_entry cmd_compare_entries[] = {
-    {"compare", "cmp", "[DIR|off] [TEXT]", "compare [DIR [calib=FILE] [cos=C,lsb=N,rel=R] | off]",
+    {"compare", "cmp", "[DIR] [TEXT]", "compare [DIR [calib=FILE] [cos=C,lsb=N,rel=R] | off]",
      "Compare every hardware layer's output with a reference, layer by layer, to find the\n"
      "first that goes wrong.  DIR holds one NAME.npy per blob of the framework (shapes\n"
      "N,C,H,W; (C) and (N,C) count as (N,C,1,1)), order.txt (the blob names in network\n"

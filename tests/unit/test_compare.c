@@ -356,6 +356,12 @@ static void test_dump_then_compare(void **state)
     assert_true(compare_values(d->cmp, r, 3, &got, &exp));
     assert_true(got == exp);
     assert_null(compare_first_departure(d->cmp));
+    /* DIR completes as a folder */
+    char line[600];
+    size_t start;
+    snprintf(line, sizeof line, "compare %s/lenet_r", fixture_dir);
+    struct fixture_cands k = fixture_complete(d, line, &start);
+    assert_contains(k.all, "lenet_ref/]");
     dbg_destroy(d);
 }
 
