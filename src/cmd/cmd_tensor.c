@@ -836,9 +836,9 @@ const struct cmd_entry cmd_tensor_entries[] = {
      "  save FILE.npy [float]\n"
      "                    write the tensor (or the window) as NumPy .npy, shape (N,C,H,W),\n"
      "                    dtype int8/uint8/int16/float16 as held; \"float\": float32 real\n"
-     "                    values (int8/int16 need scale=X)\n"
-     "Examples: tensor prob   tensor conv1 c=0:4 h=2 w=0:8   tensor layer 3 stats\n"
-     "          tensor layer 5 save ip2.npy   tensor ip1 scale=0.0137 stats bins=10",
+     "                    values (int8/int16 need a scale, as for real)\n"
+     "Examples: tensor prob   tensor layer 2 c=0:4 h=2 w=0:8   tensor layer 3 stats\n"
+     "          tensor layer 9 save ip2.npy   tensor data scale=0.0078 stats bins=10",
      do_tensor, NULL, false},
     END_OF_TABLE,
 };
