@@ -84,7 +84,7 @@ static int state_width(struct dla *d, bool over)
  * "ok .9993" or "DIFF .412" (the cosine similarity), "-" when it has none. */
 bool layers_show_reference(struct ui *ui)
 {
-    return ui->g->cmp && compare_reference(ui->g->cmp);
+    return ui->g && ui->g->cmp && compare_reference(ui->g->cmp);
 }
 
 static enum theme_role agreement(struct ui *ui, long i, char *buf, size_t len)

@@ -37,7 +37,7 @@ struct tensor_pane {
 
 static struct compare *pane_compare(struct ui *ui)
 {
-    return ui->g->cmp;
+    return ui->g ? ui->g->cmp : NULL;
 }
 
 /* The selected layer's result, NULL when it has none. */

@@ -224,7 +224,8 @@ static void test_layout_and_colours(void **state)
     memset(&ui, 0, sizeof ui);
     struct pane *(*const create[PANE_COUNT])(void) = {
         pane_layers_create, pane_regs_create, pane_cbuf_create,     pane_lut_create,
-        pane_perf_create,   pane_mem_create,  pane_timeline_create, pane_console_create,
+        pane_perf_create,   pane_mem_create,  pane_timeline_create, pane_tensor_create,
+        pane_console_create,
     };
     for (int i = 0; i < PANE_COUNT; i++)
         assert_non_null(ui.pane[i] = create[i]());
@@ -353,13 +354,13 @@ static char *man_keys_section(void)
 
 /* Every key of the help overlay is in README.md's key table (as `KEY`) and
  * the man page's KEYS section: a key added to ui/keys.c without its docs
- * fails here.  The pane digits are documented as the range `1`-`7`. */
+ * fails here.  The pane digits are documented as the range `1`-`8`. */
 static void test_keys_documented(void **state)
 {
     (void)state;
     char *readme = read_doc("README.md");
     char *man = man_keys_section();
-    assert_non_null(strstr(readme, "`1`-`7`"));
+    assert_non_null(strstr(readme, "`1`-`8`"));
     for (size_t i = 0; i < keys_count(); i++) {
         const struct key_binding *b = keys_get(i);
         if (b->action == KA_PANE)
