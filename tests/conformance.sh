@@ -4,8 +4,12 @@
 #   traces_v2/CONFIG/*    v2 trace tests of each configuration present
 #                         (nv_small, nv_large, ...), --config CONFIG (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
-#   networks/*/*.nvdla    compiled networks (nv_small; unverified/: nv_full): every
-#                         task runs with zero input, no rule warning
+#   networks/*/*.nvdla    compiled networks (nv_small; unverified/ and
+#                         lenet-gem5-fp16/: nv_full): every task runs with zero
+#                         input, no rule warning
+#   networks/lenet-gem5-fp16 against vp_traces/lenet (the VP trace of the same
+#                         compile): programmed as NVIDIA's KMD programmed it,
+#                         register for register, and the same DMA lines
 #   networks/lenet-mnist, networks/resnet18-cifar10 with their images, --image as
 #                         nvdla_runtime takes it: LeNet's accuracy and logits
 #                         (vp_logits.txt), ResNet-18's published --rawdump output
@@ -133,9 +137,39 @@ run_networks() {
     for f in "$DATA"/networks/*/*.nvdla; do
         [ -f "$f" ] || continue
         config=nv_small
-        case $f in */unverified/*) config=nv_full ;; esac
+        case $f in */unverified/* | */lenet-gem5-fp16/*) config=nv_full ;; esac
         run_network "networks/$(basename "$(dirname "$f")")/$(basename "$f" .nvdla)" "$f" "$config"
     done
+}
+
+# networks/lenet-gem5-fp16 is the compile behind vp_traces/lenet.  Its run
+# exported as a trace is compared with the VP's (tests/kmd_txn_compare.awk):
+# the same writes in the same order (addresses masked), the same reads of the
+# KMD, every interrupt bit handled as often; and the DRAM lines it read and
+# wrote equal the VP's, moved to where dladbg places the memories.
+run_kmd_programming() {
+    net="$DATA/networks/lenet-gem5-fp16"
+    vp="$DATA/vp_traces/lenet"
+    name=networks/lenet-gem5-fp16/kmd_programming
+    if [ ! -f "$net/lenet_fast-math.nvdla" ] || [ ! -f "$vp/input.txn" ]; then
+        result $name skip "no $net/lenet_fast-math.nvdla or $vp/input.txn"
+        return
+    fi
+    log="$tmp/log"
+    rm -rf "$tmp/kmd"
+    timeout "$TIMEOUT" "$DLADBG" --batch -q -ex run -ex "export txn $tmp/kmd" \
+        -ex "info dma lines $net/VP_mem_rd.relocated $net/VP_mem_wr.relocated" \
+        "$net/lenet_fast-math.nvdla" >"$log" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        result $name no "exit $rc: $(first_error "$log")"
+    elif [ "$(grep -c 'only in the golden: equal$' "$log")" -ne 2 ]; then
+        result $name no "DMA lines differ: $(grep -m 1 'only in' "$log")"
+    elif figures=$(awk -f "$top/tests/kmd_txn_compare.awk" "$vp/input.txn" "$tmp/kmd/input.txn"); then
+        result $name yes "$figures; DMA lines equal"
+    else
+        result $name no "$(printf '%s' "$figures" | head -n 1 | sed "s|$tmp/kmd|export|g" | cut -c1-240)"
+    fi
 }
 
 # ---------------------------------------------------------------- networks/ on images
@@ -327,6 +361,7 @@ for d in "$DATA"/vp_traces/*/; do
     [ -d "$d" ] && run_vp_trace "vp_traces/$(basename "$d")" "$d"
 done
 run_networks
+run_kmd_programming
 run_lenet_accuracy
 run_lenet_vp_logits
 run_resnet_published

@@ -49,6 +49,8 @@ struct ldrv_state {
     bool failed, output_written;
     uint32_t n_events;
     struct event_value events[LDRV_MAX_EVENT_TARGETS];
+    uint32_t last_read;    /* what the engine's last read returned (read-modify-writes) */
+    struct eng_action poll; /* the poll being waited for (PH_POLL_WAITED) */
 };
 
 struct ldrv {
@@ -59,7 +61,6 @@ struct ldrv {
     bool rt_loaded;
     struct engine *eng;
     struct ldrv_state st;
-    uint32_t flush_addr;
     struct input_opts input; /* paths point into image_path / raw_path */
     char image_path[4096], raw_path[4096], output[4096];
     bool rawdump;
@@ -85,10 +86,10 @@ static void fail(struct ldrv *l, const char *fmt, ...)
     l->st.failed = true;
 }
 
-static bool flush_ready(void *ctx, struct dla *d)
+static bool poll_ready(void *ctx, struct dla *d)
 {
     const struct ldrv *l = ctx;
-    return dla_csb_peek(d, l->flush_addr) & 1u;
+    return eng_poll_done(&l->st.poll, dla_csb_peek(d, l->st.poll.addr));
 }
 
 /* The task the submit list names next (tasks in list order without one). */
@@ -235,29 +236,77 @@ static void emit_wait(struct ldrv *l, struct drv_action *act, bool (*ready)(void
     l->st.phase = then;
 }
 
-static void emit_engine_action(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
+static void name_engine_action(struct ldrv *l, const struct eng_action *a, char *buf, size_t len)
 {
-    snprintf(act->where, sizeof act->where, "%.28s: %.64s", l->ld->name, a->where);
+    snprintf(buf, len, "%.28s: %.64s", l->ld->name, a->where);
+}
+
+/* A write of the engine, or the write half of its read-modify-write. */
+static void emit_engine_write(struct ldrv *l, const struct eng_action *a, struct drv_action *act)
+{
+    name_engine_action(l, a, act->where, sizeof act->where);
     if (a->op >= 0)
         act->op =
             (struct drv_op){.known = true, .task = l->st.task, .op = a->op, .type = a->op_type};
-    if (a->kind == ENG_ACT_WRITE) {
-        act->kind = DRV_WRITE;
-        act->addr = a->addr;
-        act->value = a->value;
-        return;
-    }
-    l->flush_addr = a->addr;
-    emit_wait(l, act, flush_ready, "CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE", PH_POLL_WAITED);
+    act->kind = DRV_WRITE;
+    act->addr = a->addr;
+    act->value = a->kind == ENG_ACT_MODIFY ? eng_modified_value(a, l->st.last_read) : a->value;
 }
 
-/* One step of a DLA task: a queued write, the end of the task, or a wait
- * for the next interrupt. */
-static void dla_step(struct ldrv *l, struct drv_action *act)
+static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len)
+{
+    const struct regdb_unit *u;
+    const struct regdb_reg *r = regdb_reg_at(dla_regmap(d), addr, &u);
+    if (r)
+        snprintf(buf, len, "%s.%s", u->name, r->name);
+    else
+        snprintf(buf, len, "0x%05x", addr);
+    return buf;
+}
+
+/* A read of the engine (or the last read of a poll), done here on the host
+ * side of next() so that the session logs it among the writes, in order.
+ * Should the hardware have moved since the engine decided from the
+ * register (only a poll before it lets time pass), the run says so. */
+static void engine_read(struct ldrv *l, struct dla *d, const struct eng_action *a)
+{
+    name_engine_action(l, a, l->base.host_where, sizeof l->base.host_where);
+    l->st.last_read = dla_csb_read(d, a->addr);
+    l->base.host_where[0] = 0;
+    if (a->kind != ENG_ACT_READ || eng_read_as_decided(a, l->st.last_read))
+        return;
+    char name[96];
+    report_msg(l->base.rep, REPORT_WARNING,
+               "%.28s: %.64s: %s reads 0x%08x, but the KMD chose from 0x%08x (bits 0x%08x): "
+               "the hardware moved on while an earlier poll waited",
+               l->ld->name, a->where, reg_label(d, a->addr, name, sizeof name),
+               l->st.last_read, a->check_value, a->check_mask);
+}
+
+/* One step of a DLA task: the engine's queued writes (its reads and polls
+ * that need no waiting are done on the way), a wait for a poll, the end of
+ * the task, or a wait for the next interrupt. */
+static void dla_step(struct ldrv *l, struct dla *d, struct drv_action *act)
 {
     struct eng_action a;
-    if (engine_next_action(l->eng, &a)) {
-        emit_engine_action(l, &a, act);
+    while (engine_next_action(l->eng, &a)) {
+        if (a.kind == ENG_ACT_READ) {
+            engine_read(l, d, &a);
+            continue;
+        }
+        if (a.kind == ENG_ACT_POLL) {
+            if (eng_poll_done(&a, dla_csb_peek(d, a.addr))) {
+                engine_read(l, d, &a);
+                continue;
+            }
+            l->st.poll = a;
+            char name[96];
+            name_engine_action(l, &a, act->where, sizeof act->where);
+            emit_wait(l, act, poll_ready, reg_label(d, a.addr, name, sizeof name),
+                      PH_POLL_WAITED);
+            return;
+        }
+        emit_engine_write(l, &a, act);
         return;
     }
     if (engine_task_done(l->eng)) {
@@ -340,16 +389,24 @@ static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result
             l->st.phase = PH_DLA;
             continue;
         case PH_DLA:
-            dla_step(l, act);
+            dla_step(l, d, act);
             return;
         case PH_DLA_WAITED:
-        case PH_POLL_WAITED:
             if (prev && !prev->wait_ok)
-                engine_abort(l->eng, l->st.phase == PH_DLA_WAITED
-                                         ? "the hardware went idle without raising an interrupt"
-                                         : "the CBUF flush never completed");
-            else if (l->st.phase == PH_DLA_WAITED)
+                engine_abort(l->eng, "the hardware went idle without raising an interrupt");
+            else
                 engine_interrupt(l->eng, d);
+            l->st.phase = PH_DLA;
+            continue;
+        case PH_POLL_WAITED:
+            if (prev && !prev->wait_ok) {
+                char name[96], why[160];
+                snprintf(why, sizeof why, "the hardware went idle before %s read 0x%x",
+                         reg_label(d, l->st.poll.addr, name, sizeof name), l->st.poll.mask);
+                engine_abort(l->eng, why);
+            } else {
+                engine_read(l, d, &l->st.poll);
+            }
             l->st.phase = PH_DLA;
             continue;
         case PH_OUTPUT:

@@ -1,12 +1,15 @@
 /* Engine scheduler (see engine.h).
  *
- * Why generating writes ahead of their execution is safe: the engine reads
- * hardware state (consumer pointers, S_STATUS, BDMA status) only to choose
- * register groups and to check that a group is idle.  Those change only when
+ * Why deciding when an action is generated, not when it is executed, is
+ * safe: the engine reads hardware state (consumer pointers, S_STATUS, BDMA
+ * status, GLB.S_INTR_STATUS) only to choose register groups, to check that a
+ * group is idle and to learn which interrupts came.  Those change only when
  * hardware time passes, and time does not pass while the session executes a
- * batch of queued writes (only DRV_WAIT advances the model).  The one
- * register the engine reads back after writing it, GLB.S_INTR_MASK, is kept
- * as a shadow copy of what the driver wrote. */
+ * batch of queued actions, except in a poll (the CBUF flush, a BDMA free
+ * slot).  Each read action carries the bits the choice rested on, and the
+ * driver reports it should the executed read disagree.  The values the KMD
+ * writes back from a read (GLB.S_INTR_MASK) are computed from the executed
+ * read, as the firmware's read-modify-write does. */
 #include "engine_priv.h"
 
 #include <stdarg.h>
@@ -62,7 +65,6 @@ struct engine *engine_create(struct dla *d, struct report *rep, char *err, size_
             e->reg_present[r] = true;
         }
     }
-    e->intr_mask = 0;
     return e;
 }
 
@@ -191,14 +193,21 @@ void eng_write(struct engine *e, enum eng_reg r, uint32_t value)
     push_action(e, &a);
 }
 
-void eng_queue_flush_poll(struct engine *e)
+/* Reads, polls and modified writes: queued like writes (see eng_write). */
+static void queue_access(struct engine *e, const struct eng_action *proto)
 {
-    struct eng_action a = {.kind = ENG_ACT_POLL_FLUSH,
-                           .addr = e->reg_addr[R_CDMA_S_CBUF_FLUSH_STATUS],
-                           .op = e->where_op,
-                           .op_type = e->where_type};
+    if (e->failed)
+        return;
+    struct eng_action a = *proto;
+    a.op = e->where_op;
+    a.op_type = e->where_type;
     snprintf(a.where, sizeof a.where, "%s", e->where);
     push_action(e, &a);
+}
+
+void eng_poll(struct engine *e, enum eng_reg r, uint32_t awaited)
+{
+    queue_access(e, &(struct eng_action){.kind = ENG_ACT_POLL, .addr = e->reg_addr[r], .mask = awaited});
 }
 
 /* A field the engine names must exist: a missing one is a bug in the engine,
@@ -260,15 +269,28 @@ bool eng_no_rdma(const struct fw_op *op)
     return false;
 }
 
-uint32_t eng_read(const struct engine *e, struct dla *d, enum eng_reg r)
+uint32_t eng_read(struct engine *e, struct dla *d, enum eng_reg r, uint32_t decided_bits)
 {
-    return e->reg_present[r] ? dla_csb_peek(d, e->reg_addr[r]) : 0;
+    if (!e->reg_present[r])
+        return 0;
+    uint32_t v = dla_csb_peek(d, e->reg_addr[r]);
+    queue_access(e, &(struct eng_action){.kind = ENG_ACT_READ,
+                                         .addr = e->reg_addr[r],
+                                         .check_mask = decided_bits,
+                                         .check_value = v & decided_bits});
+    return v;
+}
+
+uint32_t eng_field_mask(struct engine *e, enum eng_reg r, const char *field)
+{
+    return eng_field(e, r, field, 0xffffffffu);
 }
 
 void eng_enable_intr(struct engine *e, uint32_t mask)
 {
-    e->intr_mask &= ~mask;
-    eng_write(e, R_GLB_S_INTR_MASK, e->intr_mask);
+    enum eng_reg r = R_GLB_S_INTR_MASK;
+    queue_access(e, &(struct eng_action){.kind = ENG_ACT_READ, .addr = e->reg_addr[r]});
+    queue_access(e, &(struct eng_action){.kind = ENG_ACT_MODIFY, .addr = e->reg_addr[r], .mask = mask});
 }
 
 bool eng_dma_address(struct engine *e, int16_t index, uint32_t offset, uint64_t *addr,
@@ -422,13 +444,23 @@ static int free_group(struct engine *e, struct dla *d, struct eng_proc *p, uint8
     static const int rdma_pointer[FW_OP_TYPES] = {
         -1, -1, R_SDP_RDMA_S_POINTER, R_PDP_RDMA_S_POINTER, R_CDP_RDMA_S_POINTER, -1};
     uint32_t hw_consumer, hw_rdma = 0;
-    uint32_t v = eng_read(e, d, pointer[p->type]);
-    if (p->type == FW_OP_BDMA)
-        hw_consumer = (v >> 9) & 1u; /* STATUS.GRP0_BUSY: group 0 taken, use 1 */
-    else
-        hw_consumer = (v >> 16) & 1u; /* S_POINTER.CONSUMER */
-    if (rdma_pointer[p->type] >= 0)
-        hw_rdma = (eng_read(e, d, (enum eng_reg)rdma_pointer[p->type]) >> 16) & 1u;
+    /* the firmware reads the pointers first, whether it needs them or not;
+     * a pointer decides the group only when neither group is taken */
+    bool by_pointer = p->group_status == 0, rdma_by_pointer = p->rdma_status == 0;
+    if (p->type == FW_OP_BDMA) {
+        uint32_t busy0 = eng_field_mask(e, R_BDMA_STATUS, "GRP0_BUSY");
+        /* group 0 still busy: take group 1 */
+        hw_consumer = (eng_read(e, d, R_BDMA_STATUS, by_pointer ? busy0 : 0) & busy0) != 0;
+    } else {
+        uint32_t consumer = eng_field_mask(e, pointer[p->type], "CONSUMER");
+        hw_consumer =
+            (eng_read(e, d, pointer[p->type], by_pointer ? consumer : 0) & consumer) != 0;
+    }
+    if (rdma_pointer[p->type] >= 0) {
+        enum eng_reg rp = (enum eng_reg)rdma_pointer[p->type];
+        uint32_t consumer = eng_field_mask(e, rp, "CONSUMER");
+        hw_rdma = (eng_read(e, d, rp, rdma_by_pointer ? consumer : 0) & consumer) != 0;
+    }
     if (p->group_status == 3)
         return 1; /* both groups busy: the op waits for a completion */
     *group = p->group_status ? (uint8_t) !(p->group_status >> 1) : (uint8_t)hw_consumer;
@@ -814,15 +846,20 @@ void engine_interrupt(struct engine *e, struct dla *d)
 {
     if (!e->running)
         return;
-    uint32_t status = dla_csb_read(d, e->reg_addr[R_GLB_S_INTR_STATUS]);
+    snprintf(e->where, sizeof e->where, "task %u interrupt", e->task);
+    e->where_op = -1;
+    /* dla_isr_handler: mask and status read, the status written back whole
+     * (every bit that came clears in one write), both read again */
+    eng_read(e, d, R_GLB_S_INTR_MASK, 0);
+    uint32_t status = eng_read(e, d, R_GLB_S_INTR_STATUS, 0xffffffffu);
     for (size_t i = 0; i < sizeof intr_sources / sizeof intr_sources[0]; i++) {
         const struct intr_source *s = &intr_sources[i];
         if (status & (1u << s->bit))
             e->proc[s->proc].groups[s->group].events |= (uint8_t)(1u << s->event);
     }
-    snprintf(e->where, sizeof e->where, "task %u interrupt", e->task);
-    e->where_op = -1;
     eng_write(e, R_GLB_S_INTR_STATUS, status);
+    eng_read(e, d, R_GLB_S_INTR_MASK, 0);
+    eng_read(e, d, R_GLB_S_INTR_STATUS, 0);
     process_events(e, d);
     if (e->failed)
         e->running = false;

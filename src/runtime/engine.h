@@ -11,11 +11,16 @@
  * processor in op-type order, and finish when every operation completed.
  *
  * The engine does not touch the hardware's registers itself: everything it
- * would write is queued as an action that the driver hands to the session
- * one at a time, so breakpoints, traces and the rule checker see real
- * programming.  Reads happen when an action is generated; the hardware does
- * not advance between generating and executing a batch of writes (see
- * engine.c for why that is safe).  State is plain data plus a few owned
+ * would write or read is queued as an action that the driver carries out one
+ * at a time, so breakpoints, traces, the rule checker and "export txn" see
+ * the KMD's own register traffic: its writes, and its reads (S_POINTER when
+ * it picks a group, S_STATUS before a convolution, the read-modify-writes
+ * of GLB.S_INTR_MASK, the interrupt handler's reads, the CBUF flush and
+ * BDMA free-slot polls).  The engine decides when it generates an action,
+ * from the value the register has then; the hardware does not advance
+ * between generating and executing a batch (only a poll lets time pass), and
+ * a read action carries the bits the decision rested on so the driver can
+ * tell if they changed (see engine.c).  State is plain data plus a few owned
  * arrays, copied whole by engine_clone(). */
 #ifndef DLADBG_ENGINE_H
 #define DLADBG_ENGINE_H
@@ -29,17 +34,39 @@
 #include "runtime.h"
 
 enum eng_action_kind {
-    ENG_ACT_WRITE,      /* CSB write */
-    ENG_ACT_POLL_FLUSH, /* wait until CDMA.S_CBUF_FLUSH_STATUS.FLUSH_DONE reads 1 */
+    ENG_ACT_WRITE,  /* CSB write of value */
+    ENG_ACT_READ,   /* CSB read; the engine's choice assumed (read & check_mask) == check_value */
+    ENG_ACT_MODIFY, /* the write of a read-modify-write: (the last read & ~mask) | value */
+    ENG_ACT_POLL,   /* read until (read & mask) != 0 (the firmware's busy loops) */
 };
 
 struct eng_action {
     uint8_t kind;
     uint32_t addr, value;
+    uint32_t mask;                    /* ENG_ACT_MODIFY: bits cleared; ENG_ACT_POLL: bits awaited */
+    uint32_t check_mask, check_value; /* ENG_ACT_READ */
     int16_t op;      /* operation being programmed, -1: none (interrupt handling) */
     uint8_t op_type; /* its enum fw_op_type */
     char where[64];
 };
+
+/* The value an ENG_ACT_MODIFY writes after the read before it returned last_read. */
+static inline uint32_t eng_modified_value(const struct eng_action *a, uint32_t last_read)
+{
+    return (last_read & ~a->mask) | a->value;
+}
+
+/* Whether an ENG_ACT_POLL may stop at a read of value v. */
+static inline bool eng_poll_done(const struct eng_action *a, uint32_t v)
+{
+    return (v & a->mask) != 0;
+}
+
+/* Whether an ENG_ACT_READ returned what the engine decided from. */
+static inline bool eng_read_as_decided(const struct eng_action *a, uint32_t v)
+{
+    return (v & a->check_mask) == a->check_value;
+}
 
 /* What the engine did, in order (for tests and the debugger's task view). */
 enum eng_log_kind { ENG_LOG_PROGRAM, ENG_LOG_ENABLE, ENG_LOG_COMPLETE, ENG_LOG_EVENT };

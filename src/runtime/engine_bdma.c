@@ -1,6 +1,6 @@
-/* BDMA programming: each transfer of the surface descriptor is staged in the
- * CFG_ registers and queued with CFG_OP; the launch register of the chosen
- * group starts them all. */
+/* BDMA programming: each transfer of the surface descriptor waits for a free
+ * slot (STATUS.FREE_SLOT), is staged in the CFG_ registers and queued with
+ * CFG_OP; the launch register of the chosen group starts them all. */
 #include "engine_priv.h"
 
 static void bdma_set_producer(struct engine *e, int group, int rdma_group)
@@ -33,6 +33,8 @@ static int program_transfer(struct engine *e, const struct fw_bdma_surface *s, u
 {
     const struct fw_bdma_transfer *t = &s->transfers[i];
     uint64_t src, dst;
+    /* the firmware waits for a free slot in the queue before each transfer */
+    eng_poll(e, R_BDMA_STATUS, eng_field_mask(e, R_BDMA_STATUS, "FREE_SLOT"));
     if (!transfer_valid(e, i, t) || !eng_dma_address(e, t->source_address, 0, &src, NULL) ||
         !eng_dma_address(e, t->destination_address, 0, &dst, NULL))
         return -1;

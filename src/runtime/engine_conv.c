@@ -20,7 +20,8 @@ static void conv_set_producer(struct engine *e, int group, int rdma_group)
 static void conv_enable(struct engine *e, struct eng_group *g)
 {
     (void)g;
-    eng_queue_flush_poll(e);
+    eng_poll(e, R_CDMA_S_CBUF_FLUSH_STATUS,
+             eng_field_mask(e, R_CDMA_S_CBUF_FLUSH_STATUS, "FLUSH_DONE"));
     for (size_t i = 0; i < sizeof enables / sizeof enables[0]; i++)
         eng_op_enable(e, enables[i]);
 }
@@ -54,11 +55,14 @@ static int conv_addresses(struct engine *e, const struct fw_conv_op *op,
     return 0;
 }
 
-/* The group must be idle in every sub-unit before it is reprogrammed. */
+/* The group must be idle in every sub-unit before it is reprogrammed: the
+ * firmware reads S_STATUS of each, downstream first, and stops at the first
+ * that is not. */
 static int check_idle(struct engine *e, struct dla *d, int group)
 {
     for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
-        uint32_t st = (eng_read(e, d, statuses[i]) >> (group ? 16 : 0)) & 3u;
+        uint32_t field = eng_field_mask(e, statuses[i], group ? "STATUS_1" : "STATUS_0");
+        uint32_t st = (eng_read(e, d, statuses[i], field) >> (group ? 16 : 0)) & 3u;
         if (st != 0)
             return eng_fail(e, "%s: register group %d is not idle (S_STATUS %u)", e->where, group,
                             st);

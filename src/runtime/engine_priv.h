@@ -347,7 +347,6 @@ struct engine {
     uint32_t n_desc; /* num_operations * num_rois */
     struct fw_common_op *deps;
     uint32_t done_ops;
-    uint32_t intr_mask; /* what the driver last wrote to GLB.S_INTR_MASK */
     struct eng_proc proc[FW_OP_TYPES];
 
     /* queued actions */
@@ -373,7 +372,14 @@ uint32_t eng_field(struct engine *e, enum eng_reg r, const char *field, uint32_t
 void eng_write_field(struct engine *e, enum eng_reg r, const char *field, uint32_t value);
 /* the named enum value of a field, placed in the field */
 uint32_t eng_enum(struct engine *e, enum eng_reg r, const char *field, const char *name);
-uint32_t eng_read(const struct engine *e, struct dla *d, enum eng_reg r);
+/* Read r as the firmware does: queue the read and return the value the
+ * register has now; the engine's choice rests on the bits of decided_bits
+ * (0: the value is only read, as the firmware reads it). */
+uint32_t eng_read(struct engine *e, struct dla *d, enum eng_reg r, uint32_t decided_bits);
+/* The firmware's busy loop on r until one of the bits of `awaited` reads 1. */
+void eng_poll(struct engine *e, enum eng_reg r, uint32_t awaited);
+/* The mask of a field of register r, placed in the register. */
+uint32_t eng_field_mask(struct engine *e, enum eng_reg r, const char *field);
 /* Point a unit's S_POINTER (or its RDMA's) at the group to program next. */
 void eng_set_producer(struct engine *e, enum eng_reg pointer, int group);
 /* Set OP_EN of a D_OP_ENABLE register: launches the group's operation. */
@@ -384,13 +390,13 @@ void eng_op_enable(struct engine *e, enum eng_reg op_enable);
 bool eng_always_ready(const struct eng_proc *p, const struct eng_group *g);
 bool eng_no_rdma(const struct fw_op *op);
 
-void eng_queue_flush_poll(struct engine *e);
 /* Report an invalid descriptor and stop the task; returns -1. */
 int eng_fail(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* DMA address of a task address index (+ cube offset); false (and a failure) when invalid. */
 bool eng_dma_address(struct engine *e, int16_t index, uint32_t offset, uint64_t *addr,
                      uint8_t *space);
-/* Unmask two GLB interrupt sources (the firmware's dla_enable_intr). */
+/* Unmask two GLB interrupt sources: the firmware's dla_enable_intr, a
+ * read-modify-write of GLB.S_INTR_MASK that keeps the other bits as read. */
 void eng_enable_intr(struct engine *e, uint32_t mask);
 /* Read LUT `index` from the task's LUT list. */
 bool eng_read_lut(struct engine *e, struct dla *d, int16_t index, struct fw_lut *lut);

@@ -115,11 +115,13 @@ static void program_rdma(struct engine *e, const struct eng_group *g, const stru
     const struct fw_cube *cubes[3] = {&s->x1, &s->x2, &s->y};
     bool fly = s->src.type == FW_MEM_HW;
     enum eng_reg fm = R_SDP_RDMA_D_FEATURE_MODE_CFG;
-    /* the firmware first resets the mode and disables the three streams */
+    /* the firmware first resets the mode and writes the three stream
+     * configurations with DISABLE=NO (its map_ena[1]): all 0, streams not
+     * disabled.  Without an RDMA the group keeps that state. */
     eng_write_field(e, fm, "FLYING_MODE", 0);
-    eng_write_field(e, R_SDP_RDMA_D_BRDMA_CFG, "BRDMA_DISABLE", 1);
-    eng_write_field(e, R_SDP_RDMA_D_NRDMA_CFG, "NRDMA_DISABLE", 1);
-    eng_write_field(e, R_SDP_RDMA_D_ERDMA_CFG, "ERDMA_DISABLE", 1);
+    eng_write(e, R_SDP_RDMA_D_BRDMA_CFG, eng_enum(e, R_SDP_RDMA_D_BRDMA_CFG, "BRDMA_DISABLE", "NO"));
+    eng_write(e, R_SDP_RDMA_D_NRDMA_CFG, eng_enum(e, R_SDP_RDMA_D_NRDMA_CFG, "NRDMA_DISABLE", "NO"));
+    eng_write(e, R_SDP_RDMA_D_ERDMA_CFG, eng_enum(e, R_SDP_RDMA_D_ERDMA_CFG, "ERDMA_DISABLE", "NO"));
     eng_write(
         e, fm,
         eng_field(e, fm, "FLYING_MODE", fly) | eng_field(e, fm, "WINOGRAD", o->conv_mode == 1) |

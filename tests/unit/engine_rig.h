@@ -61,21 +61,42 @@ static inline void rig_close(struct rig *r)
     dla_destroy(r->d);
 }
 
+/* Carry out one engine action as the loadable driver does: writes, reads
+ * (the value the engine decided from must be what the read returns), the
+ * write of a read-modify-write, polls (the hardware advances until the
+ * awaited bit reads 1).  *last holds the last value read. */
+static inline void rig_do_action(struct rig *r, const struct eng_action *a, uint32_t *last)
+{
+    switch (a->kind) {
+    case ENG_ACT_WRITE:
+        dla_csb_write(r->d, a->addr, a->value);
+        break;
+    case ENG_ACT_READ:
+        *last = dla_csb_read(r->d, a->addr);
+        assert_true(eng_read_as_decided(a, *last));
+        break;
+    case ENG_ACT_MODIFY:
+        dla_csb_write(r->d, a->addr, eng_modified_value(a, *last));
+        break;
+    case ENG_ACT_POLL:
+        while (!eng_poll_done(a, dla_csb_peek(r->d, a->addr)))
+            assert_true(dla_advance(r->d));
+        *last = dla_csb_read(r->d, a->addr);
+        break;
+    }
+}
+
 /* A minimal driver loop around the engine of the rig (engine_rig.h), so the
  * test sees its log: run DLA task `task`; false when it failed.  Never loops forever: the
  * hardware going idle without an interrupt ends the run. */
 static inline bool rig_run(struct rig *r, uint32_t task)
 {
+    uint32_t last = 0;
     engine_start(r->e, r->d, &r->rt, task);
     for (int guard = 0; guard < 100000; guard++) {
         struct eng_action a;
-        while (engine_next_action(r->e, &a)) {
-            if (a.kind == ENG_ACT_WRITE)
-                dla_csb_write(r->d, a.addr, a.value);
-            else /* the CBUF flush poll: the flush ends on its own after reset */
-                while (!(dla_csb_peek(r->d, a.addr) & 1u))
-                    assert_true(dla_advance(r->d));
-        }
+        while (engine_next_action(r->e, &a))
+            rig_do_action(r, &a, &last);
         if (engine_task_done(r->e))
             return !engine_task_failed(r->e);
         while (!dla_intr_line(r->d))

@@ -150,6 +150,193 @@ static void test_bdma_copy_and_interrupts(void **state)
     rig_close(&r);
 }
 
+/* ---------------------------------------------------------------- KMD traffic */
+
+/* Every CSB access in order, reads and writes, as NVIDIA's KMD would make them. */
+struct accesses {
+    size_t n;
+    bool read[16384];
+    uint32_t addr[16384];
+    uint32_t value[16384];
+};
+
+static void record_accesses(void *ctx, const struct dla_event *ev)
+{
+    struct accesses *a = ctx;
+    if ((ev->kind == DLA_EV_REG_WRITE || ev->kind == DLA_EV_REG_READ) && a->n < 16384) {
+        a->read[a->n] = ev->kind == DLA_EV_REG_READ;
+        a->addr[a->n] = ev->u.reg.addr;
+        a->value[a->n++] = ev->u.reg.value;
+    }
+}
+
+/* Where the accesses "R NAME" / "W NAME" of want[] follow each other
+ * directly, from position `from` on; -1 when they never do. */
+static long find_run(struct dla *d, const struct accesses *a, size_t from,
+                     const char *const *want, size_t n_want)
+{
+    for (size_t i = from; i + n_want <= a->n; i++) {
+        size_t k = 0;
+        while (k < n_want && a->read[i + k] == (want[k][0] == 'R') &&
+               a->addr[i + k] == reg_addr(d, want[k] + 2))
+            k++;
+        if (k == n_want)
+            return (long)i;
+    }
+    return -1;
+}
+
+static size_t count_reads(struct dla *d, const struct accesses *a, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n; i++)
+        n += a->read[i] && a->addr[i] == reg_addr(d, name);
+    return n;
+}
+
+static struct accesses acc;
+
+/* The firmware's reads around its writes (nvdla/sw kmd/firmware): the
+ * consumer pointer before a group is chosen (engine.c
+ * utils_get_free_group), S_STATUS of the five convolution units before
+ * they are programmed (conv.c), GLB.S_INTR_MASK read before it is written
+ * (dla_enable_intr), the CBUF flush poll before the enables, and the
+ * interrupt handler's reads (engine_isr.c). */
+static void test_kmd_reads(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "conv");
+    acc.n = 0;
+    dla_listen(r.d, record_accesses, &acc);
+    assert_true(rig_run(&r, 0));
+    static const char *const conv_program[] = {
+        "R CACC.S_POINTER", "W CACC.S_POINTER",  "W CMAC_A.S_POINTER", "W CMAC_B.S_POINTER",
+        "W CSC.S_POINTER",  "W CDMA.S_POINTER",  "R CACC.S_STATUS",    "R CMAC_A.S_STATUS",
+        "R CMAC_B.S_STATUS", "R CSC.S_STATUS",   "R CDMA.S_STATUS",    "W CACC.D_MISC_CFG"};
+    assert_int_equal(find_run(r.d, &acc, 0, conv_program, 12), 0);
+    static const char *const sdp_program[] = {"R SDP.S_POINTER",   "R SDP_RDMA.S_POINTER",
+                                              "W SDP.S_POINTER",   "W SDP_RDMA.S_POINTER",
+                                              "R GLB.S_INTR_MASK", "W GLB.S_INTR_MASK",
+                                              "W SDP_RDMA.D_FEATURE_MODE_CFG"};
+    assert_true(find_run(r.d, &acc, 0, sdp_program, 7) > 0);
+    static const char *const conv_enable[] = {"R CDMA.S_CBUF_FLUSH_STATUS", "W CACC.D_OP_ENABLE"};
+    long at = find_run(r.d, &acc, 0, conv_enable, 2);
+    assert_true(at > 0);
+    assert_int_equal(acc.value[at] & 1u, 1); /* polled until the flush was done */
+    static const char *const handler[] = {"R GLB.S_INTR_MASK", "R GLB.S_INTR_STATUS",
+                                          "W GLB.S_INTR_STATUS", "R GLB.S_INTR_MASK",
+                                          "R GLB.S_INTR_STATUS"};
+    size_t runs = 0;
+    for (long h = find_run(r.d, &acc, 0, handler, 5); h >= 0;
+         h = find_run(r.d, &acc, (size_t)h + 5, handler, 5)) {
+        assert_int_not_equal(acc.value[h + 1], 0);            /* something came */
+        assert_int_equal(acc.value[h + 2], acc.value[h + 1]); /* all of it cleared at once */
+        runs++;
+    }
+    assert_true(runs >= 2);
+    /* every S_INTR_STATUS access belongs to a handler run */
+    assert_int_equal(count_reads(r.d, &acc, "GLB.S_INTR_STATUS"), 2 * runs);
+    rig_close(&r);
+}
+
+/* Interrupts that came together are cleared by one write, each handled. */
+static void test_interrupts_together(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "conv");
+    uint32_t last = 0;
+    engine_start(r.e, r.d, &r.rt, 0);
+    struct eng_action a;
+    while (engine_next_action(r.e, &a))
+        rig_do_action(&r, &a, &last);
+    while (dla_advance(r.d)) /* the CPU was slow: every source is up */
+        ;
+    uint32_t status = dla_intr_status(r.d);
+    assert_true(status & 1u);         /* SDP group 0 */
+    assert_true(status & (1u << 20)); /* CACC group 0 */
+    acc.n = 0;
+    dla_listen(r.d, record_accesses, &acc);
+    engine_interrupt(r.e, r.d);
+    while (engine_next_action(r.e, &a))
+        rig_do_action(&r, &a, &last);
+    assert_true(engine_task_done(r.e));
+    assert_false(engine_task_failed(r.e));
+    size_t clears = 0;
+    for (size_t i = 0; i < acc.n; i++)
+        if (!acc.read[i] && acc.addr[i] == reg_addr(r.d, "GLB.S_INTR_STATUS")) {
+            assert_int_equal(acc.value[i], status);
+            clears++;
+        }
+    assert_int_equal(clears, 1);
+    assert_int_equal(dla_intr_status(r.d), 0);
+    rig_close(&r);
+}
+
+/* dla_enable_intr is a read-modify-write: sources masked by someone else
+ * stay masked. */
+static void test_intr_mask_read_modify_write(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "conv");
+    uint32_t mask = reg_addr(r.d, "GLB.S_INTR_MASK");
+    dla_csb_write(r.d, mask, 0x3cu | 0x3u); /* CDP, PDP and SDP sources masked */
+    assert_true(rig_run(&r, 0));
+    assert_int_equal(dla_csb_peek(r.d, mask), 0x3cu); /* SDP unmasked, the rest kept */
+    rig_close(&r);
+}
+
+/* The firmware writes the three SDP_RDMA operand streams' configurations 0
+ * (DISABLE=NO, its map_ena[1]) before anything else of an SDP operation;
+ * an operation that reads no operand leaves them so. */
+static void test_sdp_stream_cfgs_start_at_zero(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "conv");
+    acc.n = 0;
+    dla_listen(r.d, record_accesses, &acc);
+    assert_true(rig_run(&r, 0));
+    static const char *const start[] = {"W SDP_RDMA.D_FEATURE_MODE_CFG", "W SDP_RDMA.D_BRDMA_CFG",
+                                        "W SDP_RDMA.D_NRDMA_CFG", "W SDP_RDMA.D_ERDMA_CFG"};
+    long at = find_run(r.d, &acc, 0, start, 4);
+    assert_true(at > 0);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(acc.value[at + k], 0);
+    static const char *const cfgs[] = {"SDP_RDMA.D_BRDMA_CFG", "SDP_RDMA.D_NRDMA_CFG",
+                                       "SDP_RDMA.D_ERDMA_CFG"};
+    for (int k = 0; k < 3; k++) {
+        struct regdb_ref ref;
+        assert_true(regdb_resolve(dla_regmap(r.d), cfgs[k], &ref));
+        assert_int_equal(dla_reg_value(r.d, DLA_U_SDP_RDMA, 0, ref.reg->offset), 0);
+    }
+    rig_close(&r);
+}
+
+/* BDMA: STATUS read to choose the group, then polled for a free slot
+ * before each transfer is staged. */
+static void test_bdma_free_slot_polls(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_open(&r, "bdma");
+    acc.n = 0;
+    dla_listen(r.d, record_accesses, &acc);
+    assert_true(rig_run(&r, 0));
+    static const char *const slot[] = {"R BDMA.STATUS", "W BDMA.CFG_SRC_ADDR_LOW"};
+    size_t transfers = 0;
+    for (long at = find_run(r.d, &acc, 0, slot, 2); at >= 0;
+         at = find_run(r.d, &acc, (size_t)at + 2, slot, 2)) {
+        assert_true(acc.value[at] & 0xffu); /* a free slot */
+        transfers++;
+    }
+    assert_true(transfers >= 1);
+    assert_int_equal(count_reads(r.d, &acc, "BDMA.STATUS"), 1 + transfers);
+    rig_close(&r);
+}
+
 /* ---------------------------------------------------------------- hostile */
 
 enum breakage {
@@ -374,6 +561,11 @@ int main(void)
         cmocka_unit_test(test_lenet_dependency_order),
         cmocka_unit_test(test_conv_enable_order_and_registers),
         cmocka_unit_test(test_bdma_copy_and_interrupts),
+        cmocka_unit_test(test_kmd_reads),
+        cmocka_unit_test(test_interrupts_together),
+        cmocka_unit_test(test_intr_mask_read_modify_write),
+        cmocka_unit_test(test_sdp_stream_cfgs_start_at_zero),
+        cmocka_unit_test(test_bdma_free_slot_polls),
         cmocka_unit_test(test_hostile_descriptors),
         cmocka_unit_test(test_lenet_session_with_emu),
         cmocka_unit_test(test_restore_replays_identically),

@@ -26,12 +26,12 @@ static void run_sample(struct rig *r, const char *name)
 {
     rig_open(r, name);
     dla_listen(r->d, on_diag, r);
+    uint32_t last = 0;
     engine_start(r->e, r->d, &r->rt, 0);
     while (!engine_task_done(r->e)) {
         struct eng_action a;
         while (engine_next_action(r->e, &a))
-            if (a.kind == ENG_ACT_WRITE)
-                dla_csb_write(r->d, a.addr, a.value);
+            rig_do_action(r, &a, &last);
         if (engine_task_done(r->e))
             break;
         while (!dla_intr_line(r->d))

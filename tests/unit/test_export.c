@@ -458,6 +458,47 @@ static void test_txn_replay(void **state)
     dbg_destroy(d);
 }
 
+/* A loadable's run exported: the KMD's reads are in the trace with the
+ * writes (the consumer pointer before a group is chosen, GLB.S_INTR_MASK
+ * before it is written, the interrupt handler's), and the replay checks
+ * each of them. */
+static void test_txn_kmd_reads(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("sample:conv");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    char dir[512], cmd[700], path[600];
+    fixture_path(dir, sizeof dir, "kmd");
+    snprintf(cmd, sizeof cmd, "export txn %s", dir);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    snprintf(path, sizeof path, "%s/input.txn", dir);
+    char *text = slurp(path, NULL);
+    char *first_write = strstr(text, "write_reg");
+    char *pointer = strstr(text, "read_reg 0xffff2401 0xffffffff 0x00000000 #CACC.S_POINTER");
+    assert_non_null(first_write);
+    assert_non_null(pointer);
+    assert_true(pointer < first_write); /* read before the group is chosen */
+    char *mask_read = strstr(text, "read_reg 0xffff0001 0xffffffff 0x00000000 #GLB.S_INTR_MASK");
+    assert_non_null(mask_read);
+    assert_non_null(strstr(mask_read, "\nwrite_reg 0xffff0001 "));
+    assert_non_null(strstr(text, "#CDMA.S_CBUF_FLUSH_STATUS"));
+    assert_non_null(strstr(text, "#GLB.S_INTR_STATUS"));
+    size_t reads = 0;
+    for (char *p = strstr(text, "\nread_reg "); p; p = strstr(p + 1, "\nread_reg "))
+        reads++;
+    free(text);
+    struct dbg *r = fixture_open(dir);
+    assert_non_null(r);
+    assert_int_equal(fixture_exec(r, "run"), CMD_OK);
+    assert_true(session_finished(r->session));
+    assert_int_equal(r->rep.checks_failed, 0);
+    assert_true(r->rep.checks_passed >= reads);
+    assert_int_equal(r->rep.dumps_failed, 0);
+    dbg_destroy(r);
+    dbg_destroy(d);
+}
+
 /* ---------------------------------------------------------------- ring */
 
 static void test_ring_bounds(void **state)
@@ -539,7 +580,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_layers),  cmocka_unit_test(test_csv_regs),
         cmocka_unit_test(test_chrome_json), cmocka_unit_test(test_vcd),
-        cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_ring_bounds),
+        cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_txn_kmd_reads),  cmocka_unit_test(test_ring_bounds),
         cmocka_unit_test(test_event_kinds),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
