@@ -211,3 +211,22 @@ void trace_summary(const struct driver *drv, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, "; %u input error%s", r->input_errors,
                  r->input_errors == 1 ? "" : "s");
 }
+
+uint32_t trace_timing_bits(const struct regdb_map *map, uint32_t addr)
+{
+    const struct regdb_unit *u;
+    const struct regdb_reg *r = regdb_reg_at(map, addr, &u);
+    if (!r)
+        return 0;
+    if (strcmp(r->name, "S_POINTER") == 0) {
+        /* PRODUCER is what the driver wrote; CONSUMER moves on completion */
+        const struct regdb_field *f = regdb_field_named(r, "CONSUMER");
+        return f ? regdb_field_set(f, 0, 0xffffffffu) : 0;
+    }
+    bool bdma_status = strcmp(u->name, "BDMA") == 0 && strncmp(r->name, "STATUS", 6) == 0;
+    bool perf_counter = r->access == REGDB_RO && strncmp(r->name, "D_PERF_", 7) == 0;
+    if (strcmp(r->name, "S_STATUS") == 0 || strcmp(r->name, "S_CBUF_FLUSH_STATUS") == 0 ||
+        bdma_status || perf_counter)
+        return 0xffffffffu;
+    return 0;
+}

@@ -41,5 +41,11 @@ void trace_compare_golden(struct report *rep, const char *loc, const char *golde
 void trace_write_dump(struct report *rep, const char *loc, const char *outdir, const char *file,
                       uint64_t addr, const char *memtype, const uint8_t *mem, size_t len);
 void trace_summary(const struct driver *drv, char *buf, size_t len);
+/* The bits of the register at CSB byte address addr whose value says how
+ * far the hardware has got rather than what it was told (the CONSUMER of
+ * S_POINTER, S_STATUS, BDMA's status, the CBUF flush status, performance
+ * counters): two runs of the same programming read them alike only when
+ * their timing is alike.  0 for every other register. */
+uint32_t trace_timing_bits(const struct regdb_map *map, uint32_t addr);
 
 #endif

@@ -10,7 +10,24 @@
  *   load_mem ADDR SIZE FILE    fill memory from a hex-line .dat file
  *   dump_mem ADDR SIZE FILE    compare with the golden FILE in the trace
  *                              folder, or write it to the output folder
- * Memory addresses with bit 31 set are DRAM, others CV-SRAM (0x5xxxxxxx). */
+ * Memory addresses with bit 31 set are DRAM, others CV-SRAM (0x5xxxxxxx).
+ *
+ * A trace that polls GLB.S_INTR_STATUS with "until" is a trace of NVIDIA's
+ * KMD on its virtual platform, whose cmod has no timing of its own: its
+ * polls record the order in which that simulator raised interrupts, which
+ * need not be the model's.  Such a trace is replayed as its driver ran, not
+ * by the clock:
+ *   - a read of S_INTR_STATUS waits until the bits the trace saw are up and
+ *     shows the status as the trace saw it; bits the model raised earlier
+ *     than the VP are deferred (they stay pending in the hardware, where the
+ *     trace finds them when it waits for them) and noted as timing;
+ *   - a read whose value differs only in bits that say how far the hardware
+ *     got (trace_timing_bits) is a note, not a failure;
+ *   - every other bit is checked as before, and a deferred bit the trace
+ *     never waits for is a failure: an interrupt the VP never raised is not
+ *     a matter of timing. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +48,11 @@ struct txn_cmd {
 };
 
 struct txn_state {
-    size_t pc;     /* next command */
-    bool retrying; /* a read_reg/until is waiting for hardware events */
+    size_t pc;         /* next command */
+    bool retrying;     /* a read_reg/until is waiting for hardware events */
+    bool ended;        /* the end of the trace was checked */
+    uint32_t deferred; /* interrupt bits up in the model that the trace has not seen yet */
+    unsigned timing;   /* timing differences noted */
 };
 
 struct txn {
@@ -46,6 +66,9 @@ struct txn {
     struct txn_cmd *cmd;
     struct txn_state st;
     uint32_t wait_addr, wait_value, wait_mask; /* condition of the current poll */
+    bool kmd_known;       /* intr_status and kmd below are set (on the first next()) */
+    bool kmd;             /* a trace of NVIDIA's KMD: follow the driver (see the top) */
+    uint32_t intr_status; /* GLB.S_INTR_STATUS in the model's register map */
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -276,6 +299,21 @@ static bool poll_ready(void *ctx, struct dla *d)
     return (dla_csb_peek(d, t->wait_addr) & t->wait_mask) == (t->wait_value & t->wait_mask);
 }
 
+static void timing_note(struct txn *t, const char *loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A timing difference: a note, counted for the summary. */
+static void timing_note(struct txn *t, const char *loc, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report_msg(t->base.rep, REPORT_NOTE, "%s: timing: %s", loc, msg);
+    t->st.timing++;
+}
+
 static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
 {
     char loc[96], label[128];
@@ -285,11 +323,76 @@ static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
         t->base.rep->checks_passed++;
         return;
     }
+    uint32_t timing = t->kmd ? trace_timing_bits(dla_regmap(d), c->addr) : 0;
+    if (((got ^ c->value) & c->mask & ~timing) == 0) {
+        t->base.rep->checks_passed++;
+        timing_note(t, loc, "%s %s reads 0x%08x in the model, 0x%08x in the trace",
+                    c->op == TXN_UNTIL ? "until" : "read_reg",
+                    reg_label(d, c->addr, label, sizeof label), got & c->mask,
+                    c->value & c->mask);
+        return;
+    }
     t->base.rep->checks_failed++;
     report_msg(t->base.rep, REPORT_ERROR, "%s: %s %s: expected 0x%08x (mask 0x%08x), got 0x%08x",
                loc, c->op == TXN_UNTIL ? "until" : "read_reg",
                reg_label(d, c->addr, label, sizeof label), c->value & c->mask, c->mask,
                got & c->mask);
+}
+
+/* The KMD's read of S_INTR_STATUS, once the bits it saw are up (see the
+ * top): passes when all are; the other bits up are deferred. */
+static void check_intr_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
+{
+    char loc[96], label[128];
+    uint32_t seen = c->value & c->mask;
+    uint32_t got = dla_csb_read(d, c->addr);
+    where(t, c, loc, sizeof loc);
+    reg_label(d, c->addr, label, sizeof label);
+    if ((got & seen) != seen) {
+        t->base.rep->checks_failed++;
+        report_msg(t->base.rep, REPORT_ERROR,
+                   "%s: %s %s: expected the interrupt bits 0x%08x, but the hardware went idle "
+                   "with 0x%08x",
+                   loc, c->op == TXN_UNTIL ? "until" : "read_reg", label, seen, got & c->mask);
+        return;
+    }
+    t->base.rep->checks_passed++;
+    uint32_t early = got & c->mask & ~seen;
+    if (early & ~t->st.deferred)
+        timing_note(t, loc,
+                    "%s: the trace saw 0x%08x; the model had also raised 0x%08x, deferred "
+                    "until the trace waits for it",
+                    label, seen, early & ~t->st.deferred);
+    t->st.deferred = early;
+}
+
+/* At the end of a KMD trace: a deferred bit the trace never waited for was
+ * raised by the model alone. */
+static void check_end(struct txn *t, struct dla *d)
+{
+    t->st.ended = true;
+    uint32_t left = t->kmd ? t->st.deferred & dla_csb_peek(d, t->intr_status) : 0;
+    if (!left)
+        return;
+    char label[128];
+    t->base.rep->checks_failed++;
+    report_msg(t->base.rep, REPORT_ERROR,
+               "%s: %s: the model raised the interrupt bits 0x%08x, which the trace never "
+               "waited for: not a matter of timing",
+               t->base.name, reg_label(d, t->intr_status, label, sizeof label), left);
+}
+
+/* Whether the trace polls GLB.S_INTR_STATUS with "until": NVIDIA's KMD on
+ * its virtual platform. */
+static void detect_kmd(struct txn *t, struct dla *d)
+{
+    struct regdb_ref ref;
+    t->kmd_known = true;
+    if (!regdb_resolve(dla_regmap(d), "GLB.S_INTR_STATUS", &ref))
+        return;
+    t->intr_status = regdb_addr(ref.unit, ref.reg);
+    for (size_t i = 0; i < t->n && !t->kmd; i++)
+        t->kmd = t->cmd[i].op == TXN_UNTIL && t->cmd[i].addr == t->intr_status;
 }
 
 static void wait_action(struct txn *t, const struct txn_cmd *c, struct drv_action *act,
@@ -301,6 +404,26 @@ static void wait_action(struct txn *t, const struct txn_cmd *c, struct drv_actio
     act->wait.max_events = max_events;
     snprintf(act->wait.what, sizeof act->wait.what, "%s", what);
     where(t, c, act->where, sizeof act->where);
+}
+
+/* A KMD trace's read of S_INTR_STATUS: wait, however long, until the bits
+ * it saw are up (an "until" or a plain read alike: the KMD read it because
+ * an interrupt came), then check. */
+static bool run_intr_read(struct txn *t, struct dla *d, const struct txn_cmd *c,
+                          struct drv_action *act)
+{
+    t->wait_addr = c->addr;
+    t->wait_value = c->value & c->mask;
+    t->wait_mask = c->value & c->mask;
+    if (!t->st.retrying && !poll_ready(t, d)) {
+        t->st.retrying = true;
+        wait_action(t, c, act, -1, poll_ready, "interrupt bits the trace saw");
+        return true;
+    }
+    t->st.retrying = false;
+    check_intr_read(t, d, c);
+    t->st.pc++;
+    return false;
 }
 
 /* Returns true when it produced an action; false when the command was done on the host. */
@@ -319,6 +442,8 @@ static bool run_cmd(struct txn *t, struct dla *d, const struct drv_result *prev,
         return true;
     case TXN_READ:
     case TXN_UNTIL:
+        if (t->kmd && c->addr == t->intr_status)
+            return run_intr_read(t, d, c, act);
         t->wait_addr = c->addr;
         t->wait_value = c->value;
         t->wait_mask = c->mask;
@@ -365,6 +490,8 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
 {
     struct txn *t = (struct txn *)drv;
     memset(act, 0, sizeof *act);
+    if (!t->kmd_known)
+        detect_kmd(t, d);
     while (t->st.pc < t->n) {
         where(t, &t->cmd[t->st.pc], t->base.host_where, sizeof t->base.host_where);
         bool produced = run_cmd(t, d, prev, act);
@@ -373,6 +500,8 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
             return;
         prev = NULL;
     }
+    if (!t->st.ended)
+        check_end(t, d);
     act->kind = DRV_DONE;
 }
 
@@ -413,6 +542,17 @@ static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
             t->st.pc + 1, t->n);
 }
 
+/* The traces' summary, and the timing differences of a KMD trace. */
+static void txn_summary(const struct driver *drv, char *buf, size_t len)
+{
+    const struct txn *t = (const struct txn *)drv;
+    trace_summary(drv, buf, len);
+    size_t n = strlen(buf);
+    if (t->st.timing && n < len)
+        snprintf(buf + n, len - n, "; %u timing difference%s (notes)", t->st.timing,
+                 t->st.timing == 1 ? "" : "s");
+}
+
 static const struct driver_ops txn_ops = {
     .kind = "txn",
     .next = txn_next,
@@ -420,7 +560,7 @@ static const struct driver_ops txn_ops = {
     .save = txn_save,
     .restore = txn_restore,
     .free_saved = free,
-    .summary = trace_summary,
+    .summary = txn_summary,
     .describe = txn_describe,
 };
 
