@@ -49,7 +49,7 @@ struct ldrv_state {
     bool failed, output_written;
     uint32_t n_events;
     struct event_value events[LDRV_MAX_EVENT_TARGETS];
-    uint32_t last_read;    /* what the engine's last read returned (read-modify-writes) */
+    uint32_t last_read;     /* what the engine's last read returned (read-modify-writes) */
     struct eng_action poll; /* the poll being waited for (PH_POLL_WAITED) */
 };
 
@@ -279,8 +279,8 @@ static void engine_read(struct ldrv *l, struct dla *d, const struct eng_action *
     report_msg(l->base.rep, REPORT_WARNING,
                "%.28s: %.64s: %s reads 0x%08x, but the KMD chose from 0x%08x (bits 0x%08x): "
                "the hardware moved on while an earlier poll waited",
-               l->ld->name, a->where, reg_label(d, a->addr, name, sizeof name),
-               l->st.last_read, a->check_value, a->check_mask);
+               l->ld->name, a->where, reg_label(d, a->addr, name, sizeof name), l->st.last_read,
+               a->check_value, a->check_mask);
 }
 
 /* One step of a DLA task: the engine's queued writes (its reads and polls
@@ -302,8 +302,7 @@ static void dla_step(struct ldrv *l, struct dla *d, struct drv_action *act)
             l->st.poll = a;
             char name[96];
             name_engine_action(l, &a, act->where, sizeof act->where);
-            emit_wait(l, act, poll_ready, reg_label(d, a.addr, name, sizeof name),
-                      PH_POLL_WAITED);
+            emit_wait(l, act, poll_ready, reg_label(d, a.addr, name, sizeof name), PH_POLL_WAITED);
             return;
         }
         emit_engine_write(l, &a, act);

@@ -207,7 +207,8 @@ static void queue_access(struct engine *e, const struct eng_action *proto)
 
 void eng_poll(struct engine *e, enum eng_reg r, uint32_t awaited)
 {
-    queue_access(e, &(struct eng_action){.kind = ENG_ACT_POLL, .addr = e->reg_addr[r], .mask = awaited});
+    queue_access(
+        e, &(struct eng_action){.kind = ENG_ACT_POLL, .addr = e->reg_addr[r], .mask = awaited});
 }
 
 /* A field the engine names must exist: a missing one is a bug in the engine,
@@ -290,7 +291,8 @@ void eng_enable_intr(struct engine *e, uint32_t mask)
 {
     enum eng_reg r = R_GLB_S_INTR_MASK;
     queue_access(e, &(struct eng_action){.kind = ENG_ACT_READ, .addr = e->reg_addr[r]});
-    queue_access(e, &(struct eng_action){.kind = ENG_ACT_MODIFY, .addr = e->reg_addr[r], .mask = mask});
+    queue_access(
+        e, &(struct eng_action){.kind = ENG_ACT_MODIFY, .addr = e->reg_addr[r], .mask = mask});
 }
 
 bool eng_dma_address(struct engine *e, int16_t index, uint32_t offset, uint64_t *addr,
@@ -453,8 +455,7 @@ static int free_group(struct engine *e, struct dla *d, struct eng_proc *p, uint8
         hw_consumer = (eng_read(e, d, R_BDMA_STATUS, by_pointer ? busy0 : 0) & busy0) != 0;
     } else {
         uint32_t consumer = eng_field_mask(e, pointer[p->type], "CONSUMER");
-        hw_consumer =
-            (eng_read(e, d, pointer[p->type], by_pointer ? consumer : 0) & consumer) != 0;
+        hw_consumer = (eng_read(e, d, pointer[p->type], by_pointer ? consumer : 0) & consumer) != 0;
     }
     if (rdma_pointer[p->type] >= 0) {
         enum eng_reg rp = (enum eng_reg)rdma_pointer[p->type];

@@ -119,9 +119,12 @@ static void program_rdma(struct engine *e, const struct eng_group *g, const stru
      * configurations with DISABLE=NO (its map_ena[1]): all 0, streams not
      * disabled.  Without an RDMA the group keeps that state. */
     eng_write_field(e, fm, "FLYING_MODE", 0);
-    eng_write(e, R_SDP_RDMA_D_BRDMA_CFG, eng_enum(e, R_SDP_RDMA_D_BRDMA_CFG, "BRDMA_DISABLE", "NO"));
-    eng_write(e, R_SDP_RDMA_D_NRDMA_CFG, eng_enum(e, R_SDP_RDMA_D_NRDMA_CFG, "NRDMA_DISABLE", "NO"));
-    eng_write(e, R_SDP_RDMA_D_ERDMA_CFG, eng_enum(e, R_SDP_RDMA_D_ERDMA_CFG, "ERDMA_DISABLE", "NO"));
+    eng_write(e, R_SDP_RDMA_D_BRDMA_CFG,
+              eng_enum(e, R_SDP_RDMA_D_BRDMA_CFG, "BRDMA_DISABLE", "NO"));
+    eng_write(e, R_SDP_RDMA_D_NRDMA_CFG,
+              eng_enum(e, R_SDP_RDMA_D_NRDMA_CFG, "NRDMA_DISABLE", "NO"));
+    eng_write(e, R_SDP_RDMA_D_ERDMA_CFG,
+              eng_enum(e, R_SDP_RDMA_D_ERDMA_CFG, "ERDMA_DISABLE", "NO"));
     eng_write(
         e, fm,
         eng_field(e, fm, "FLYING_MODE", fly) | eng_field(e, fm, "WINOGRAD", o->conv_mode == 1) |

@@ -328,8 +328,7 @@ static void check_read(struct txn *t, struct dla *d, const struct txn_cmd *c)
         t->base.rep->checks_passed++;
         timing_note(t, loc, "%s %s reads 0x%08x in the model, 0x%08x in the trace",
                     c->op == TXN_UNTIL ? "until" : "read_reg",
-                    reg_label(d, c->addr, label, sizeof label), got & c->mask,
-                    c->value & c->mask);
+                    reg_label(d, c->addr, label, sizeof label), got & c->mask, c->value & c->mask);
         return;
     }
     t->base.rep->checks_failed++;

@@ -172,8 +172,8 @@ static void record_accesses(void *ctx, const struct dla_event *ev)
 
 /* Where the accesses "R NAME" / "W NAME" of want[] follow each other
  * directly, from position `from` on; -1 when they never do. */
-static long find_run(struct dla *d, const struct accesses *a, size_t from,
-                     const char *const *want, size_t n_want)
+static long find_run(struct dla *d, const struct accesses *a, size_t from, const char *const *want,
+                     size_t n_want)
 {
     for (size_t i = from; i + n_want <= a->n; i++) {
         size_t k = 0;
@@ -211,13 +211,16 @@ static void test_kmd_reads(void **state)
     dla_listen(r.d, record_accesses, &acc);
     assert_true(rig_run(&r, 0));
     static const char *const conv_program[] = {
-        "R CACC.S_POINTER", "W CACC.S_POINTER",  "W CMAC_A.S_POINTER", "W CMAC_B.S_POINTER",
-        "W CSC.S_POINTER",  "W CDMA.S_POINTER",  "R CACC.S_STATUS",    "R CMAC_A.S_STATUS",
+        "R CACC.S_POINTER",  "W CACC.S_POINTER", "W CMAC_A.S_POINTER", "W CMAC_B.S_POINTER",
+        "W CSC.S_POINTER",   "W CDMA.S_POINTER", "R CACC.S_STATUS",    "R CMAC_A.S_STATUS",
         "R CMAC_B.S_STATUS", "R CSC.S_STATUS",   "R CDMA.S_STATUS",    "W CACC.D_MISC_CFG"};
     assert_int_equal(find_run(r.d, &acc, 0, conv_program, 12), 0);
-    static const char *const sdp_program[] = {"R SDP.S_POINTER",   "R SDP_RDMA.S_POINTER",
-                                              "W SDP.S_POINTER",   "W SDP_RDMA.S_POINTER",
-                                              "R GLB.S_INTR_MASK", "W GLB.S_INTR_MASK",
+    static const char *const sdp_program[] = {"R SDP.S_POINTER",
+                                              "R SDP_RDMA.S_POINTER",
+                                              "W SDP.S_POINTER",
+                                              "W SDP_RDMA.S_POINTER",
+                                              "R GLB.S_INTR_MASK",
+                                              "W GLB.S_INTR_MASK",
                                               "W SDP_RDMA.D_FEATURE_MODE_CFG"};
     assert_true(find_run(r.d, &acc, 0, sdp_program, 7) > 0);
     static const char *const conv_enable[] = {"R CDMA.S_CBUF_FLUSH_STATUS", "W CACC.D_OP_ENABLE"};

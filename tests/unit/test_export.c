@@ -580,8 +580,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_layers),  cmocka_unit_test(test_csv_regs),
         cmocka_unit_test(test_chrome_json), cmocka_unit_test(test_vcd),
-        cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_txn_kmd_reads),  cmocka_unit_test(test_ring_bounds),
-        cmocka_unit_test(test_event_kinds),
+        cmocka_unit_test(test_txn_replay),  cmocka_unit_test(test_txn_kmd_reads),
+        cmocka_unit_test(test_ring_bounds), cmocka_unit_test(test_event_kinds),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }
