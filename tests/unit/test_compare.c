@@ -546,6 +546,31 @@ static void test_resnet_sample(void **state)
     dbg_destroy(d);
 }
 
+/* Captures beyond the byte budget keep their measures, not their arrays. */
+static void test_capture_budget(void **state)
+{
+    (void)state;
+    dump_sample("sample:lenet", "lenet_budget");
+    struct dbg *d;
+    assert_int_equal(compare_sample("sample:lenet", "lenet_budget", NULL, &d), 0);
+    compare_set_budget(d->cmp, 600); /* the input (144 bytes) and layer 2's 512 do not both fit */
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "compare %s/lenet_budget", fixture_dir);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    assert_contains(fixture_out.text, "compare: the captured outputs reached the budget of 0 MiB "
+                                      "at layer 2 (SDP)");
+    assert_contains(fixture_out.text, "compare: all 5 compared outputs are within tolerance.");
+    const struct compare_result *r = compare_of_layer(d->cmp, 2);
+    assert_true(r->compared && !r->got);
+    double got, exp;
+    assert_false(compare_values(d->cmp, r, 0, &got, &exp));
+    assert_true(compare_dropped(d->cmp) >= 1);
+    snprintf(cmd, sizeof cmd, "dump tensors %s/lenet_budget2", fixture_dir);
+    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    assert_contains(fixture_out.text, "layer2_sdp: its output was over the capture budget");
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,7 +579,7 @@ int main(void)
         cmocka_unit_test(test_refdir),          cmocka_unit_test(test_dump_then_compare),
         cmocka_unit_test(test_corrupted_layer), cmocka_unit_test(test_break_mismatch),
         cmocka_unit_test(test_float_reference), cmocka_unit_test(test_unusable_references),
-        cmocka_unit_test(test_resnet_sample),
+        cmocka_unit_test(test_resnet_sample),     cmocka_unit_test(test_capture_budget),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
