@@ -579,7 +579,7 @@ int main(void)
         cmocka_unit_test(test_refdir),          cmocka_unit_test(test_dump_then_compare),
         cmocka_unit_test(test_corrupted_layer), cmocka_unit_test(test_break_mismatch),
         cmocka_unit_test(test_float_reference), cmocka_unit_test(test_unusable_references),
-        cmocka_unit_test(test_resnet_sample),     cmocka_unit_test(test_capture_budget),
+        cmocka_unit_test(test_resnet_sample),   cmocka_unit_test(test_capture_budget),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
