@@ -1,11 +1,15 @@
-/* Pane 8: the selected layer's output as the run captured it when the layer
- * completed (compare.h), against its reference blob when one is loaded.
+/* Pane 8: the selected layer's output, as the run captured it when the
+ * layer completed (compare.h: with "compare DIR", --compare or "dump
+ * tensors"), against its reference blob when one is loaded; without a
+ * capture, the output surface as it is in memory now (its registers as the
+ * layer was programmed, layer_surface.h).
  *
  * Two views (v toggles):
  *   values     one channel at a time, the hardware's values and the
  *              reference's side by side, row by row; elements whose error
  *              exceeds the comparison's tolerance are marked, the first of
- *              them (the one "compare" names) in reverse;
+ *              them (the one "compare" names) in reverse; a tensor of one
+ *              value per channel lists the channels as rows;
  *   histogram  the statistics of the output (min, max, mean, std, values at
  *              the type's limits, NaN/Inf) and a histogram of its values,
  *              in real units where a scale is known.
@@ -17,6 +21,8 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "debug/layer_surface.h"
+#include "debug/reg_history.h"
 #include "tensor/tensor_read.h"
 #include "tensor/tensor_stats.h"
 #include "ui.h"
@@ -25,14 +31,31 @@
 
 enum tensor_view { VIEW_VALUES, VIEW_HISTOGRAM };
 
+/* What the pane shows: a captured result (r) or a read of memory now. */
+struct shown {
+    const struct compare_result *r; /* NULL: memory now */
+    uint8_t elem;
+    uint32_t n, c, h, w;
+    const void *got;
+    const void *identity; /* changes when the data does: the statistics' key */
+    uint64_t version;
+};
+
 struct tensor_pane {
     enum tensor_view view;
     uint32_t channel;
     uint32_t row0, col0; /* first row and column shown */
-    /* statistics of the result shown, recomputed when it changes */
+    /* statistics of what is shown, recomputed when it changes */
     const void *stats_of;
-    uint64_t stats_seq;
+    uint64_t stats_version;
     struct tensor_stats stats;
+    /* the last read of memory: for which layer, model and cycle */
+    struct tensor_data live;
+    bool live_ok;
+    long live_layer;
+    unsigned live_gen;
+    uint64_t live_now, live_version;
+    char live_why[200];
 };
 
 static struct compare *pane_compare(struct ui *ui)
@@ -40,13 +63,66 @@ static struct compare *pane_compare(struct ui *ui)
     return ui->g ? ui->g->cmp : NULL;
 }
 
-/* The selected layer's result, NULL when it has none. */
+/* The selected layer's captured result, NULL when it has none. */
 static const struct compare_result *selected_result(struct ui *ui)
 {
     struct compare *c = pane_compare(ui);
     if (!c || ui->layer < 0)
         return NULL;
-    return compare_of_layer(c, (uint32_t)ui->layer);
+    const struct compare_result *r = compare_of_layer(c, (uint32_t)ui->layer);
+    return r && r->got ? r : NULL;
+}
+
+/* The selected layer's output surface read from memory now, kept until the
+ * layer, the model or its time changes. */
+static bool read_live(struct tensor_pane *tp, struct ui *ui)
+{
+    struct dla *d = ui_dla(ui);
+    uint64_t now = dla_now(d);
+    if (tp->live_layer == ui->layer && tp->live_gen == ui->model_gen && tp->live_now == now)
+        return tp->live_ok;
+    tensor_data_free(&tp->live);
+    tp->live_ok = false;
+    tp->live_layer = ui->layer;
+    tp->live_gen = ui->model_gen;
+    tp->live_now = now;
+    tp->live_version++;
+    const struct dla_layer *l = dla_layer_get(d, (size_t)ui->layer);
+    if (l->state != DLA_LAYER_DONE) {
+        snprintf(tp->live_why, sizeof tp->live_why, "layer %ld has not completed yet", ui->layer);
+        return false;
+    }
+    struct tensor_info t;
+    struct reg_history *h = reg_history_create(ui->g->ring, dla_layer_count(d));
+    bool ok = layer_surface_of_layer(d, h, (uint32_t)ui->layer, LAYER_OUT, &t, tp->live_why,
+                                     sizeof tp->live_why);
+    reg_history_destroy(h);
+    if (ok)
+        ok = tensor_read(d, &t, &tp->live, tp->live_why, sizeof tp->live_why);
+    tp->live_ok = ok;
+    return ok;
+}
+
+/* What to show for the selected layer; false (the reason in tp->live_why)
+ * when there is nothing. */
+static bool shown_of(struct tensor_pane *tp, struct ui *ui, struct shown *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!ui_dla(ui) || ui->layer < 0 || (size_t)ui->layer >= dla_layer_count(ui_dla(ui))) {
+        snprintf(tp->live_why, sizeof tp->live_why, "no layer selected");
+        return false;
+    }
+    const struct compare_result *r = selected_result(ui);
+    if (r) {
+        *s = (struct shown){r, r->elem, r->n, r->c, r->h, r->w, r->got, r, r->seq};
+        return true;
+    }
+    if (!read_live(tp, ui))
+        return false;
+    const struct tensor_data *td = &tp->live;
+    *s = (struct shown){NULL, td->info.elem, td->n, td->c, td->h, td->w, td->data, &tp->live,
+                        tp->live_version};
+    return true;
 }
 
 /* The error beyond which an element counts as differing, in the units
@@ -63,6 +139,21 @@ static double element_tolerance(struct compare *c, const struct compare_result *
         return t.lsb;
     }
     return 0;
+}
+
+/* Element i: the hardware's value and, when compared, the reference's (true). */
+static bool value_at(struct ui *ui, const struct shown *s, uint64_t i, double *got, double *want)
+{
+    if (s->r && s->r->compared && compare_values(pane_compare(ui), s->r, i, got, want))
+        return true;
+    *got = tensor_elem_value(s->elem, s->got, i);
+    return false;
+}
+
+/* Values in real units (a scaled comparison) are not integers. */
+static bool shows_integers(const struct shown *s)
+{
+    return s->elem != TENSOR_FP16 && !(s->r && s->r->compared && s->r->m.mode == CMP_SCALED);
 }
 
 static void value_text(double v, bool integer, char *buf, size_t len)
@@ -85,38 +176,61 @@ static const char *blob_name(struct compare *c, const struct compare_result *r)
     return ref->blobs[r->blob].name;
 }
 
-/* Row 0: what is compared and how well. */
-static void draw_summary(struct pane *p, struct ui *ui, const struct compare_result *r)
+/* Has a layer completed after layer `layer`, whose writes the memory may now hold? */
+static bool later_layers_done(struct dla *d, long layer)
+{
+    const struct dla_layer *l = dla_layer_get(d, (size_t)layer);
+    for (size_t i = 0; i < dla_layer_count(d); i++) {
+        const struct dla_layer *o = dla_layer_get(d, i);
+        if ((long)i != layer && o->state == DLA_LAYER_DONE && o->end_cycle > l->end_cycle)
+            return true;
+    }
+    return false;
+}
+
+/* Row 0: what is shown, and how well it agrees with its reference. */
+static void draw_summary(struct pane *p, struct ui *ui, const struct shown *s)
 {
     struct compare *c = pane_compare(ui);
     char what[64], shape[48];
-    compare_result_name(r, what, sizeof what);
-    compare_shape_text(r->n, r->c, r->h, r->w, shape, sizeof shape);
-    int x = pane_print(p, 0, 0, theme(TH_HEADER), "%s %s %s", what, shape,
-                       tensor_elem_name(r->elem));
-    const char *blob = blob_name(c, r);
+    if (s->r)
+        compare_result_name(s->r, what, sizeof what);
+    else
+        snprintf(what, sizeof what, "layer %ld (%s)", ui->layer,
+                 dla_proc_name((enum dla_proc)dla_layer_get(ui_dla(ui), (size_t)ui->layer)->proc));
+    compare_shape_text(s->n, s->c, s->h, s->w, shape, sizeof shape);
+    int x = pane_print(p, 0, 0, theme(TH_HEADER), "%s %s %s", what, shape, tensor_elem_name(s->elem));
+    if (!s->r) {
+        pane_print(p, 0, x, theme(TH_DIM), "  %s",
+                   later_layers_done(ui_dla(ui), ui->layer)
+                       ? "memory now: later layers may have overwritten it (compare or dump "
+                         "tensors capture each output as it completes)"
+                       : "memory now");
+        return;
+    }
+    const char *blob = blob_name(c, s->r);
     if (!blob) {
         pane_print(p, 0, x, theme(TH_DIM), "  %s",
-                   compare_reference(c) ? "no reference blob" : "no reference loaded");
+                   compare_reference(c) ? "no reference blob" : "captured");
         return;
     }
     x += pane_print(p, 0, x, theme(TH_NORMAL), " vs %s", blob);
-    if (!r->compared)
+    if (!s->r->compared)
         return;
-    const struct cmp_metrics *m = &r->m;
+    const struct cmp_metrics *m = &s->r->m;
     x += pane_print(p, 0, x, theme(m->departed ? TH_OUT_ERROR : TH_STATE_DONE), "  %s",
                     m->departed ? "DEPARTS" : "agrees");
     pane_print(p, 0, x, theme(TH_NORMAL), "  cos %.4f  max|e| %.3g  SQNR %.1f dB", m->cosine,
                m->max_abs, m->sqnr_db);
 }
 
-/* The statistics of r's captured values, kept until r changes. */
-static const struct tensor_stats *result_stats(struct tensor_pane *tp, const struct compare_result *r)
+/* The statistics of what is shown, kept until it changes. */
+static const struct tensor_stats *shown_stats(struct tensor_pane *tp, const struct shown *s)
 {
-    if (tp->stats_of != r || tp->stats_seq != r->seq) {
-        tensor_stats_compute(r->elem, r->got, (uint64_t)r->n * r->c * r->h * r->w, 0, &tp->stats);
-        tp->stats_of = r;
-        tp->stats_seq = r->seq;
+    if (tp->stats_of != s->identity || tp->stats_version != s->version) {
+        tensor_stats_compute(s->elem, s->got, (uint64_t)s->n * s->c * s->h * s->w, 0, &tp->stats);
+        tp->stats_of = s->identity;
+        tp->stats_version = s->version;
     }
     return &tp->stats;
 }
@@ -135,19 +249,21 @@ static void draw_stats_line(struct pane *p, int row, const struct tensor_stats *
                    (unsigned long long)s->neg_inf);
 }
 
-static void draw_histogram(struct pane *p, struct tensor_pane *tp, const struct compare_result *r)
+static void draw_histogram(struct pane *p, struct tensor_pane *tp, const struct shown *sh)
 {
-    const struct tensor_stats *raw = result_stats(tp, r);
+    const struct tensor_stats *raw = shown_stats(tp, sh);
     struct tensor_stats real;
     const struct tensor_stats *s = raw;
-    if (r->compared && r->m.mode == CMP_SCALED && r->m.scale > 0) {
-        tensor_stats_scaled(raw, r->m.scale, &real);
+    double scale = 1;
+    if (sh->r && sh->r->compared && sh->r->m.mode == CMP_SCALED && sh->r->m.scale > 0) {
+        scale = sh->r->m.scale;
+        tensor_stats_scaled(raw, scale, &real);
         s = &real;
     }
     draw_stats_line(p, 1, s);
     pane_print(p, 2, 0, theme(TH_DIM), "%s values (scale %.6g), %llu elements, %llu zeros",
-               s == raw ? "raw" : "real", s == raw ? 1.0 : r->m.scale,
-               (unsigned long long)s->count, (unsigned long long)s->zeros);
+               s == raw ? "raw" : "real", scale, (unsigned long long)s->count,
+               (unsigned long long)s->zeros);
     uint64_t most = 1;
     for (unsigned i = 0; i < s->bins; i++)
         if (s->hist[i] > most)
@@ -167,39 +283,44 @@ static void draw_histogram(struct pane *p, struct tensor_pane *tp, const struct 
     }
 }
 
+static bool is_first_difference(const struct shown *s, uint32_t c, uint32_t y, uint32_t x)
+{
+    const struct compare_result *r = s->r;
+    return r && r->compared && r->m.departed && r->m.at[0] == 0 && r->m.at[1] == c &&
+           r->m.at[2] == y && r->m.at[3] == x;
+}
+
+static attr_t cell_attr(bool first, bool differs)
+{
+    return first     ? theme(TH_OUT_ERROR) | A_REVERSE
+           : differs ? theme(TH_OUT_ERROR)
+                     : theme(TH_NORMAL);
+}
+
 /* One row of one channel: the hardware's values, then the reference's. */
 static void draw_value_row(struct pane *p, struct ui *ui, struct tensor_pane *tp,
-                           const struct compare_result *r, int row, uint32_t y, int per_side,
-                           double tol)
+                           const struct shown *s, int row, uint32_t y, int per_side, double tol)
 {
-    struct compare *c = pane_compare(ui);
-    bool integer = r->elem != TENSOR_FP16 && !(r->compared && r->m.mode == CMP_SCALED);
     int x = pane_print(p, row, 0, theme(TH_HEADER), "h%-4u", y);
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < (s->r ? 2 : 1); side++) {
         if (side)
             x += pane_print(p, row, x, theme(TH_DIM), " |");
         for (int k = 0; k < per_side; k++) {
             uint32_t col = tp->col0 + (uint32_t)k;
-            if (col >= r->w)
+            if (col >= s->w)
                 break;
-            uint64_t i = (((uint64_t)0 * r->c + tp->channel) * r->h + y) * r->w + col;
+            uint64_t i = ((uint64_t)tp->channel * s->h + y) * s->w + col;
             double got = 0, want = 0;
-            bool both = compare_values(c, r, i, &got, &want);
-            if (!both)
-                got = cmp_got_value(&(struct cmp_got){r->elem, r->got, r->n, r->c, r->h, r->w}, i);
+            bool both = value_at(ui, s, i, &got, &want);
             if (side && !both) {
                 x += pane_print(p, row, x, theme(TH_DIM), "%*s", CELL_W, "-");
                 continue;
             }
             char text[32];
-            value_text(side ? want : got, integer && !side, text, sizeof text);
-            bool first = r->compared && r->m.departed && r->m.at[0] == 0 &&
-                         r->m.at[1] == tp->channel && r->m.at[2] == y && r->m.at[3] == col;
+            value_text(side ? want : got, shows_integers(s) && !side, text, sizeof text);
             bool differs = both && !(fabs(got - want) <= tol);
-            attr_t a = first     ? theme(TH_OUT_ERROR) | A_REVERSE
-                       : differs ? theme(TH_OUT_ERROR)
-                                 : theme(TH_NORMAL);
-            x += pane_print(p, row, x, a, "%*s", CELL_W, text);
+            x += pane_print(p, row, x, cell_attr(is_first_difference(s, tp->channel, y, col), differs),
+                            "%*s", CELL_W, text);
         }
     }
 }
@@ -207,139 +328,127 @@ static void draw_value_row(struct pane *p, struct ui *ui, struct tensor_pane *tp
 /* A tensor of one value per channel (a fully connected layer's output, the
  * logits): the channels as rows, with the error of each. */
 static void draw_channels(struct pane *p, struct ui *ui, struct tensor_pane *tp,
-                          const struct compare_result *r)
+                          const struct shown *s, double tol)
 {
-    struct compare *c = pane_compare(ui);
-    double tol = r->compared ? element_tolerance(c, r) : INFINITY;
-    bool integer = r->elem != TENSOR_FP16 && !(r->compared && r->m.mode == CMP_SCALED);
     int rows = pane_rows(p) - 2;
     if (rows < 1)
         return;
-    if (tp->row0 + (uint32_t)rows > r->c)
-        tp->row0 = r->c > (uint32_t)rows ? r->c - (uint32_t)rows : 0;
+    if (tp->row0 + (uint32_t)rows > s->c)
+        tp->row0 = s->c > (uint32_t)rows ? s->c - (uint32_t)rows : 0;
+    const char *units = !s->r || !s->r->compared ? ""
+                        : s->r->m.mode == CMP_RAW ? "  (LSB)"
+                                                  : "  (real units)";
     pane_print(p, 1, 0, theme(TH_HEADER), "%-6s %12s %12s %12s%s", "c", "hardware", "reference",
-               "error", r->compared ? (r->m.mode == CMP_RAW ? "  (LSB)" : "  (real units)") : "");
-    for (int k = 0; k < rows && tp->row0 + (uint32_t)k < r->c; k++) {
+               "error", units);
+    for (int k = 0; k < rows && tp->row0 + (uint32_t)k < s->c; k++) {
         uint32_t ch = tp->row0 + (uint32_t)k;
         double got = 0, want = 0;
-        bool both = compare_values(c, r, ch, &got, &want);
-        if (!both)
-            got = cmp_got_value(&(struct cmp_got){r->elem, r->got, r->n, r->c, r->h, r->w}, ch);
+        bool both = value_at(ui, s, ch, &got, &want);
         char g[32], e[32] = "-", d[32] = "-";
-        value_text(got, integer, g, sizeof g);
+        value_text(got, shows_integers(s), g, sizeof g);
         if (both) {
             value_text(want, false, e, sizeof e);
             value_text(got - want, false, d, sizeof d);
         }
-        bool first = r->compared && r->m.departed && r->m.at[1] == ch;
         bool differs = both && !(fabs(got - want) <= tol);
-        attr_t a = first     ? theme(TH_OUT_ERROR) | A_REVERSE
-                   : differs ? theme(TH_OUT_ERROR)
-                             : theme(TH_NORMAL);
-        pane_print(p, 2 + k, 0, a, "%-6u %12s %12s %12s", ch, g, e, d);
+        pane_print(p, 2 + k, 0, cell_attr(is_first_difference(s, ch, 0, 0), differs),
+                   "%-6u %12s %12s %12s", ch, g, e, d);
     }
 }
 
-static void draw_values(struct pane *p, struct ui *ui, struct tensor_pane *tp,
-                        const struct compare_result *r)
+static int values_per_side(struct pane *p, const struct shown *s)
 {
-    if (r->h == 1 && r->w == 1) {
-        draw_channels(p, ui, tp, r);
+    int per_side = (pane_cols(p) - 7) / (s->r ? 2 : 1) / CELL_W;
+    return per_side < 1 ? 1 : per_side;
+}
+
+static void draw_values(struct pane *p, struct ui *ui, struct tensor_pane *tp, const struct shown *s)
+{
+    double tol = s->r && s->r->compared ? element_tolerance(pane_compare(ui), s->r) : INFINITY;
+    if (s->h == 1 && s->w == 1) {
+        draw_channels(p, ui, tp, s, tol);
         return;
     }
-    struct compare *c = pane_compare(ui);
-    if (tp->channel >= r->c)
-        tp->channel = r->c ? r->c - 1 : 0;
-    int per_side = (pane_cols(p) - 7) / 2 / CELL_W;
-    if (per_side < 1)
-        per_side = 1;
-    if (tp->col0 >= r->w)
+    if (tp->channel >= s->c)
+        tp->channel = s->c ? s->c - 1 : 0;
+    int per_side = values_per_side(p, s);
+    if (tp->col0 >= s->w)
         tp->col0 = 0;
     int rows = pane_rows(p) - 2;
     if (rows < 1)
         return;
-    if (tp->row0 + (uint32_t)rows > r->h)
-        tp->row0 = r->h > (uint32_t)rows ? r->h - (uint32_t)rows : 0;
-    double tol = r->compared ? element_tolerance(c, r) : INFINITY;
+    if (tp->row0 + (uint32_t)rows > s->h)
+        tp->row0 = s->h > (uint32_t)rows ? s->h - (uint32_t)rows : 0;
     uint32_t last_col = tp->col0 + (uint32_t)per_side;
-    /* "c=3/50 w=0..7" over the row labels and the hardware's side, then the reference's */
-    char where[48];
-    snprintf(where, sizeof where, "c=%u/%u w=%u..%u hardware", tp->channel, r->c, tp->col0,
-             (last_col < r->w ? last_col : r->w) - 1);
-    int left = 5 + per_side * CELL_W;
-    int x = pane_print(p, 1, 0, theme(TH_HEADER), "%-*s", left, where);
-    pane_print(p, 1, x, theme(TH_HEADER), " | reference%s",
-               r->compared ? (r->m.mode == CMP_RAW ? " (LSB)" : " (real units)") : "");
-    for (int k = 0; k < rows && tp->row0 + (uint32_t)k < r->h; k++)
-        draw_value_row(p, ui, tp, r, 2 + k, tp->row0 + (uint32_t)k, per_side, tol);
+    /* "c=3/50 w=0..7 hardware" over the row labels and its values, then the reference's */
+    char where[64];
+    snprintf(where, sizeof where, "c=%u/%u w=%u..%u hardware", tp->channel, s->c, tp->col0,
+             (last_col < s->w ? last_col : s->w) - 1);
+    int x = pane_print(p, 1, 0, theme(TH_HEADER), "%-*s", 5 + per_side * CELL_W, where);
+    if (s->r)
+        pane_print(p, 1, x, theme(TH_HEADER), " | reference%s",
+                   !s->r->compared ? "" : s->r->m.mode == CMP_RAW ? " (LSB)" : " (real units)");
+    for (int k = 0; k < rows && tp->row0 + (uint32_t)k < s->h; k++)
+        draw_value_row(p, ui, tp, s, 2 + k, tp->row0 + (uint32_t)k, per_side, tol);
 }
 
-static void draw_nothing(struct pane *p, struct ui *ui)
+static void draw_nothing(struct pane *p, struct ui *ui, const char *why)
 {
-    struct compare *c = pane_compare(ui);
-    if (ui->layer < 0) {
-        pane_print(p, 0, 1, theme(TH_DIM), "no layer selected");
+    pane_print(p, 0, 1, theme(TH_DIM), "%s", why);
+    if (ui->layer < 0)
         return;
-    }
-    pane_print(p, 0, 1, theme(TH_DIM), "layer %ld: no output captured.", ui->layer);
-    if (!c || !compare_enabled(c)) {
-        pane_print(p, 1, 1, theme(TH_DIM), "Outputs are captured as layers complete once");
-        pane_print(p, 2, 1, theme(TH_DIM), "\"compare DIR\" or \"dump tensors DIR\" ran (R runs");
-        pane_print(p, 3, 1, theme(TH_DIM), "again from reset to capture the layers done).");
-        return;
-    }
-    pane_print(p, 1, 1, theme(TH_DIM), "Its output stays on chip (CONV feeds SDP, SDP may");
-    pane_print(p, 2, 1, theme(TH_DIM), "feed PDP), it has not completed, or the capture");
-    pane_print(p, 3, 1, theme(TH_DIM), "budget was spent (\"compare\" says).");
+    pane_print(p, 2, 1, theme(TH_DIM), "Outputs are captured as layers complete with");
+    pane_print(p, 3, 1, theme(TH_DIM), "\"compare DIR\" or \"dump tensors DIR\"; CONV's output");
+    pane_print(p, 4, 1, theme(TH_DIM), "feeds SDP on chip (select the SDP layer it feeds).");
 }
 
 static void draw(struct pane *p, struct ui *ui)
 {
     struct tensor_pane *tp = p->priv;
-    const struct compare_result *r = ui_dla(ui) ? selected_result(ui) : NULL;
-    if (!r || !r->got) {
-        draw_nothing(p, ui);
+    struct shown s;
+    if (!shown_of(tp, ui, &s)) {
+        draw_nothing(p, ui, tp->live_why);
         return;
     }
-    draw_summary(p, ui, r);
+    draw_summary(p, ui, &s);
     if (tp->view == VIEW_HISTOGRAM)
-        draw_histogram(p, tp, r);
+        draw_histogram(p, tp, &s);
     else
-        draw_values(p, ui, tp, r);
+        draw_values(p, ui, tp, &s);
 }
 
 /* d: the channel and rows of the first differing element. */
-static bool goto_difference(struct pane *p, struct tensor_pane *tp, const struct compare_result *r)
+static bool goto_difference(struct pane *p, struct tensor_pane *tp, const struct shown *s)
 {
-    if (!r->compared || !r->m.departed)
+    const struct compare_result *r = s->r;
+    if (!r || !r->compared || !r->m.departed)
         return false;
     tp->view = VIEW_VALUES;
     tp->channel = r->m.at[1];
-    if (r->h == 1 && r->w == 1) { /* channels as rows */
-        int rows = pane_rows(p) - 2 > 0 ? pane_rows(p) - 2 : 1;
+    int rows = pane_rows(p) - 2 > 0 ? pane_rows(p) - 2 : 1;
+    if (s->h == 1 && s->w == 1) { /* channels as rows */
         tp->row0 = r->m.at[1] >= (uint32_t)rows / 2 ? r->m.at[1] - (uint32_t)rows / 2 : 0;
         return true;
     }
-    int rows = pane_rows(p) - 2 > 0 ? pane_rows(p) - 2 : 1;
     tp->row0 = r->m.at[2] >= (uint32_t)rows / 2 ? r->m.at[2] - (uint32_t)rows / 2 : 0;
-    int per_side = (pane_cols(p) - 7) / 2 / CELL_W;
-    tp->col0 = per_side > 0 && r->m.at[3] >= (uint32_t)per_side ? r->m.at[3] - (uint32_t)per_side / 2
-                                                                 : 0;
+    int per_side = values_per_side(p, s);
+    tp->col0 = r->m.at[3] >= (uint32_t)per_side ? r->m.at[3] - (uint32_t)per_side / 2 : 0;
     return true;
 }
 
 static bool key(struct pane *p, struct ui *ui, int k)
 {
     struct tensor_pane *tp = p->priv;
-    const struct compare_result *r = ui_dla(ui) ? selected_result(ui) : NULL;
-    if (!r || !r->got)
+    struct shown s;
+    if (!shown_of(tp, ui, &s))
         return false;
+    uint32_t rows_of = s.h == 1 && s.w == 1 ? s.c : s.h;
     switch (k) {
     case 'v':
         tp->view = tp->view == VIEW_VALUES ? VIEW_HISTOGRAM : VIEW_VALUES;
         return true;
     case ']':
-        if (tp->channel + 1 < r->c)
+        if (tp->channel + 1 < s.c)
             tp->channel++;
         return true;
     case '[':
@@ -347,13 +456,14 @@ static bool key(struct pane *p, struct ui *ui, int k)
             tp->channel--;
         return true;
     case 'd':
-        if (!goto_difference(p, tp, r))
-            ui_message(ui, false, "%s", r->compared ? "this layer agrees with its reference"
-                                                    : "this layer was not compared");
+        if (!goto_difference(p, tp, &s))
+            ui_message(ui, false, "%s",
+                       s.r && s.r->compared ? "this layer agrees with its reference"
+                                            : "this layer was not compared with a reference");
         return true;
     case KEY_DOWN:
     case 'j':
-        if (tp->row0 + 1 < (r->h == 1 && r->w == 1 ? r->c : r->h))
+        if (tp->row0 + 1 < rows_of)
             tp->row0++;
         return true;
     case KEY_UP:
@@ -363,7 +473,7 @@ static bool key(struct pane *p, struct ui *ui, int k)
         return true;
     case KEY_RIGHT:
     case 'l':
-        if (tp->col0 + 1 < r->w)
+        if (tp->col0 + 1 < s.w)
             tp->col0++;
         return true;
     case KEY_LEFT:
@@ -393,12 +503,22 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
         snprintf(buf, len, "Tensor");
     else
         snprintf(buf, len, "Tensor: layer %ld output, %s", ui->layer,
-                 tp->view == VIEW_VALUES ? "hardware | reference" : "statistics and histogram");
+                 tp->view == VIEW_HISTOGRAM   ? "statistics and histogram"
+                 : selected_result(ui) != NULL ? "hardware | reference"
+                                               : "values");
+}
+
+static void destroy(struct pane *p)
+{
+    struct tensor_pane *tp = p->priv;
+    if (tp)
+        tensor_data_free(&tp->live);
+    pane_free_priv(p);
 }
 
 static const struct pane_ops ops = {
     .name = "tensor",
-    .keys_help = "v\tvalues side by side / statistics and histogram\n"
+    .keys_help = "v\tvalues (side by side with the reference) / statistics and histogram\n"
                  "[ ]\tprevious / next channel\n"
                  "d\tthe first element that differs from the reference\n"
                  "arrows hjkl\tscroll rows and columns; Home: the first\n"
@@ -408,10 +528,13 @@ static const struct pane_ops ops = {
     .mouse = mouse,
     .title = title,
     .selected = pane_selected_layer,
-    .destroy = pane_free_priv,
+    .destroy = destroy,
 };
 
 struct pane *pane_tensor_create(void)
 {
-    return pane_alloc(&ops, sizeof(struct tensor_pane));
+    struct pane *p = pane_alloc(&ops, sizeof(struct tensor_pane));
+    if (p)
+        ((struct tensor_pane *)p->priv)->live_layer = -1;
+    return p;
 }
