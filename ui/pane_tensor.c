@@ -392,14 +392,34 @@ static void draw_values(struct pane *p, struct ui *ui, struct tensor_pane *tp, c
         draw_value_row(p, ui, tp, s, 2 + k, tp->row0 + (uint32_t)k, per_side, tol);
 }
 
+/* text over the pane's rows from row, broken at blanks; returns the next row */
+static int print_wrapped(struct pane *p, int row, const char *text)
+{
+    int width = pane_cols(p) - 2;
+    while (*text && width > 8 && row < pane_rows(p)) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > width / 2 && text[n] != ' ')
+                n--;
+        }
+        pane_print(p, row++, 1, theme(TH_DIM), "%.*s", n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+    }
+    return row;
+}
+
 static void draw_nothing(struct pane *p, struct ui *ui, const char *why)
 {
-    pane_print(p, 0, 1, theme(TH_DIM), "%s", why);
+    int row = print_wrapped(p, 0, why);
     if (ui->layer < 0)
         return;
-    pane_print(p, 2, 1, theme(TH_DIM), "Outputs are captured as layers complete with");
-    pane_print(p, 3, 1, theme(TH_DIM), "\"compare DIR\" or \"dump tensors DIR\"; CONV's output");
-    pane_print(p, 4, 1, theme(TH_DIM), "feeds SDP on chip (select the SDP layer it feeds).");
+    print_wrapped(p, row + 1,
+                  "Outputs are captured as layers complete with \"compare DIR\" or \"dump "
+                  "tensors DIR\"; CONV's output feeds SDP on chip (select the SDP layer it "
+                  "feeds).");
 }
 
 static void draw(struct pane *p, struct ui *ui)
