@@ -546,6 +546,82 @@ static void test_resnet_sample(void **state)
     dbg_destroy(d);
 }
 
+/* Uniform noise in [-1, 1), reproducible. */
+static double noise(uint32_t *seed)
+{
+    *seed = *seed * 1664525u + 1013904223u;
+    return (double)(*seed >> 8) / (double)(1u << 23) - 1;
+}
+
+/* What a framework reference of a ResNet looks like to the mapping: more
+ * blobs than hardware outputs (before each layer's own blob a same-shape
+ * blob the compiler fused away, as conv before batch-norm + scale + ReLU,
+ * partly correlated with it) and float values a little off the fp16 ones.
+ * Every layer maps to its own blob, not the fused-away one, and the run
+ * passes. */
+static void test_resnet_float_chains(void **state)
+{
+    (void)state;
+    dump_sample("sample:resnet18", "res_chain");
+    char order_path[700];
+    path_in(order_path, sizeof order_path, "res_chain", "order.txt");
+    FILE *fp = fopen(order_path, "r");
+    assert_non_null(fp);
+    char names[80][64];
+    int n = 0;
+    while (n < 80 && fscanf(fp, "%63s %*u %*u %*u %*u", names[n]) == 1)
+        n++;
+    fclose(fp);
+    assert_true(n > 20);
+    FILE *order = fopen(order_path, "w");
+    assert_non_null(order);
+    uint32_t seed = 1;
+    for (int i = 0; i < n; i++) {
+        char file[80], pre_name[80];
+        snprintf(file, sizeof file, "%.60s.npy", names[i]);
+        if (strncmp(names[i], "layer", 5)) {
+            fprintf(order, "%s\n", names[i]);
+            continue;
+        }
+        struct npy_array a;
+        read_blob("res_chain", file, &a);
+        double peak = 0;
+        for (uint64_t k = 0; k < a.count; k++)
+            peak = fmax(peak, fabs(npy_get(&a, k)));
+        float *real = malloc(a.count * sizeof *real), *pre = malloc(a.count * sizeof *pre);
+        assert_true(real && pre);
+        for (uint64_t k = 0; k < a.count; k++) {
+            double v = npy_get(&a, k);
+            real[k] = (float)(v + 0.001 * peak * noise(&seed));
+            pre[k] = (float)(0.6 * v + 0.5 * peak * noise(&seed));
+        }
+        snprintf(pre_name, sizeof pre_name, "%.60s_conv.npy", names[i]);
+        write_f32("res_chain", pre_name, a.ndim, a.shape, pre);
+        write_f32("res_chain", file, a.ndim, a.shape, real);
+        fprintf(order, "%s_conv\n%s\n", names[i], names[i]);
+        free(real);
+        free(pre);
+        npy_free(&a);
+    }
+    fclose(order);
+    struct dbg *d;
+    assert_int_equal(compare_sample("sample:resnet18", "res_chain", NULL, &d), 0);
+    size_t count = compare_count(d->cmp);
+    const struct ref_dir *ref = compare_reference(d->cmp);
+    for (size_t i = 0; i < count; i++) {
+        const struct compare_result *r = compare_get(d->cmp, i);
+        assert_true(r->blob >= 0);
+        const char *blob = ref->blobs[r->blob].name;
+        if (r->source == COMPARE_LAYER) {
+            char want[40];
+            snprintf(want, sizeof want, "layer%d_", r->layer);
+            assert_true(!strncmp(blob, want, strlen(want)) && !strstr(blob, "_conv"));
+            assert_true(r->m.mode == CMP_FLOAT && r->m.cosine > 0.99 && !r->m.departed);
+        }
+    }
+    dbg_destroy(d);
+}
+
 /* Captures beyond the byte budget keep their measures, not their arrays. */
 static void test_capture_budget(void **state)
 {
@@ -574,12 +650,19 @@ static void test_capture_budget(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calib_parse),     cmocka_unit_test(test_calib_errors),
-        cmocka_unit_test(test_tolerance_parse), cmocka_unit_test(test_measure_int8),
-        cmocka_unit_test(test_refdir),          cmocka_unit_test(test_dump_then_compare),
-        cmocka_unit_test(test_corrupted_layer), cmocka_unit_test(test_break_mismatch),
-        cmocka_unit_test(test_float_reference), cmocka_unit_test(test_unusable_references),
-        cmocka_unit_test(test_resnet_sample),   cmocka_unit_test(test_capture_budget),
+        cmocka_unit_test(test_calib_parse),
+        cmocka_unit_test(test_calib_errors),
+        cmocka_unit_test(test_tolerance_parse),
+        cmocka_unit_test(test_measure_int8),
+        cmocka_unit_test(test_refdir),
+        cmocka_unit_test(test_dump_then_compare),
+        cmocka_unit_test(test_corrupted_layer),
+        cmocka_unit_test(test_break_mismatch),
+        cmocka_unit_test(test_float_reference),
+        cmocka_unit_test(test_unusable_references),
+        cmocka_unit_test(test_resnet_sample),
+        cmocka_unit_test(test_capture_budget),
+        cmocka_unit_test(test_resnet_float_chains),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
