@@ -235,6 +235,18 @@ static void sort_order(struct compare *c)
         }
 }
 
+/* A band a later current band continues: listed as part of that one. */
+static bool continued(const struct compare *c, const struct compare_result *r)
+{
+    if (r->source != COMPARE_LAYER)
+        return false;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->r[i].source == COMPARE_LAYER && c->r[i].band_prev == r->layer &&
+            current(c, &c->r[i]))
+            return true;
+    return false;
+}
+
 static void build_order(struct compare *c)
 {
     size_t *o = realloc(c->order, (c->n ? c->n : 1) * sizeof *o);
@@ -245,7 +257,7 @@ static void build_order(struct compare *c)
     c->order = o;
     c->n_order = 0;
     for (size_t i = 0; i < c->n; i++)
-        if (current(c, &c->r[i]))
+        if (current(c, &c->r[i]) && !continued(c, &c->r[i]))
             c->order[c->n_order++] = i;
     sort_order(c);
 }
@@ -298,7 +310,11 @@ void compare_result_name(const struct compare_result *r, char *buf, size_t len)
 {
     switch (r->source) {
     case COMPARE_LAYER:
-        snprintf(buf, len, "layer %d (%s)", r->layer, dla_proc_name((enum dla_proc)r->proc));
+        if (r->bands > 1)
+            snprintf(buf, len, "layer %d (%s, %u bands from layer %d)", r->layer,
+                     dla_proc_name((enum dla_proc)r->proc), r->bands, r->first_layer);
+        else
+            snprintf(buf, len, "layer %d (%s)", r->layer, dla_proc_name((enum dla_proc)r->proc));
         break;
     case COMPARE_INPUT:
         snprintf(buf, len, "input %s", r->surface.name);
@@ -650,6 +666,58 @@ static void settle_array(struct compare *c, struct compare_result *r)
     free(td.data);
 }
 
+/* The band a layer's output continues: the current result of the same unit
+ * and geometry whose rows end where this output begins, within one surface
+ * (so two tensors placed back to back are not taken for bands); NULL when
+ * none, or its rows were not kept. */
+static const struct compare_result *band_before(const struct compare *c,
+                                                const struct compare_result *r)
+{
+    const struct tensor_info *t = &r->surface;
+    const struct compare_result *best = NULL;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct compare_result *p = &c->r[i];
+        const struct tensor_info *q = &p->surface;
+        if (p == r || p->source != COMPARE_LAYER || p->proc != r->proc || !p->got || !current(c, p))
+            continue;
+        bool same = q->space == t->space && q->elem == t->elem && q->pitch == t->pitch &&
+                    p->n == r->n && p->c == r->c && p->w == r->w &&
+                    q->elem_stride == t->elem_stride && q->line_stride == t->line_stride &&
+                    q->surf_stride == t->surf_stride && q->batch_stride == t->batch_stride;
+        uint64_t rows = (uint64_t)p->h + r->h;
+        if (same && !t->pitch && q->addr + (uint64_t)p->h * q->line_stride == t->addr &&
+            rows * q->line_stride <= q->surf_stride && (!best || p->seq > best->seq))
+            best = p;
+    }
+    return best;
+}
+
+/* Joins a band to the rows before it: NCHW planes of both, rows after rows. */
+static void join_band(struct compare *c, struct compare_result *r)
+{
+    const struct compare_result *p = band_before(c, r);
+    if (!p)
+        return;
+    size_t bpe = tensor_elem_bytes(r->elem);
+    uint64_t before = (uint64_t)p->h * p->w * bpe, own = (uint64_t)r->h * r->w * bpe;
+    uint64_t planes = (uint64_t)r->n * r->c;
+    uint8_t *joined = malloc(planes * (before + own));
+    if (!joined)
+        return; /* compared as the band it is */
+    for (uint64_t k = 0; k < planes; k++) {
+        memcpy(joined + k * (before + own), (const uint8_t *)p->got + k * before, before);
+        memcpy(joined + k * (before + own) + before, (const uint8_t *)r->got + k * own, own);
+    }
+    free(r->got);
+    r->got = joined;
+    r->h += p->h;
+    r->surface.addr = p->surface.addr;
+    r->surface.h = r->h;
+    r->band_prev = p->layer;
+    r->first_layer = p->first_layer;
+    r->bands = p->bands + 1;
+}
+
 static void capture_layer(struct compare *c, const struct dla_event *ev)
 {
     struct tensor_info t;
@@ -667,9 +735,13 @@ static void capture_layer(struct compare *c, const struct dla_event *ev)
     r->task = -1;
     r->seq = c->next_seq++;
     r->end_cycle = dla_layer_get(c->d, (size_t)ev->layer)->end_cycle;
+    r->band_prev = -1;
+    r->first_layer = ev->layer;
+    r->bands = 1;
     snprintf(t.name, sizeof t.name, "layer %d output", ev->layer);
     if (!read_surface(c, r, &t))
         return;
+    join_band(c, r);
     if (c->have_ref) {
         if (c->ref.map)
             map_by_file(c, r);
@@ -690,6 +762,9 @@ static void capture_named(struct compare *c, struct named *nt, enum compare_sour
     r->source = src;
     r->layer = layer;
     r->task = task;
+    r->band_prev = -1;
+    r->first_layer = -1;
+    r->bands = 1;
     r->seq = c->next_seq++;
     r->end_cycle = cycle;
     if (!read_surface(c, r, &nt->info))

@@ -17,6 +17,11 @@
  * ReLU and add + ReLU into one layer that writes the *last* blob of such a
  * chain), the one of the best cosine similarity; the place moves past it.
  *
+ * A convolution split into bands of rows (the compiler's answer to a
+ * layer too large for the convolution buffer) writes one tensor through
+ * several hardware layers, one after the other, each the next rows: such
+ * bands are joined and compared as that tensor at the last of them.
+ *
  * Results are kept per hardware layer index: a layer run again (after "back"
  * or a "restart") is captured and measured again, and results of layers not
  * done at the current point are not reported.  The raw arrays captured stay
@@ -71,6 +76,15 @@ struct compare_result {
     uint8_t elem; /* enum tensor_elem */
     uint32_t n, c, h, w;
     void *got; /* the raw elements read, NULL beyond the capture budget */
+
+    /* A layer the compiler split into bands of rows (each hardware layer
+     * writes the next rows of one tensor): the last band's result holds the
+     * rows of all of them (h, got, surface), compared as one tensor;
+     * band_prev is the layer of the band before (-1: none), first_layer the
+     * first band's, bands how many.  A band that a later one continues is
+     * not listed on its own (compare_count, compare_get). */
+    int32_t band_prev, first_layer;
+    uint32_t bands;
 };
 
 struct compare *compare_create(void);

@@ -520,6 +520,11 @@ static void test_resnet_sample(void **state)
     assert_int_equal(compare_sample("sample:resnet18", "res_ref", NULL, &d), 0);
     size_t n = compare_count(d->cmp);
     assert_true(n > 20);
+    /* the first convolution, split into bands of rows, is compared whole */
+    const struct compare_result *conv1 = compare_get(d->cmp, 1);
+    assert_true(conv1->bands > 1 && conv1->first_layer < conv1->layer);
+    assert_true(conv1->c == 64 && conv1->h == 112 && conv1->w == 112);
+    assert_contains(fixture_out.text, "bands from layer");
     for (size_t i = 0; i < n; i++) {
         const struct compare_result *r = compare_get(d->cmp, i);
         assert_true(r->compared);
