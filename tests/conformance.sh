@@ -4,6 +4,8 @@
 #   traces_v2/CONFIG/*    v2 trace tests of each configuration present
 #                         (nv_small, nv_large, ...), --config CONFIG (CRC goldens)
 #   loadables/*           regression loadables (golden DIMG md5)
+#   loadables_v05/*       NVIDIA's first regression loadables, loadable format
+#                         0.5.0 (the same goldens as their 0.7 twins)
 #   networks/*/*.nvdla    compiled networks (nv_small; unverified/ and
 #                         lenet-gem5-fp16/: nv_full): every task runs with zero
 #                         input, no rule warning
@@ -148,7 +150,8 @@ run_vp_one_bit_per_interrupt() { # case dir
 
 # networks/NET/*.nvdla, input all zeros: every task of the submit list runs and
 # the rule checker stays silent (real compiler output).  nvdla_compiler's
-# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice.
+# networks are for nv_small; unverified/ holds an nv_full (ONNC) slice and
+# lenet-gem5-fp16/ an fp16 LeNet for nv_full (the compile behind vp_traces/lenet).
 run_network() { # case file config
     log="$tmp/log"
     timeout "$TIMEOUT" "$DLADBG" --batch -q --config "$3" --rawdump "$2" >"$log" 2>&1
@@ -392,6 +395,9 @@ for cfgdir in "$DATA"/traces_v2/*/; do
 done
 for d in "$DATA"/loadables/*/; do
     [ -d "$d" ] && run_loadable "loadables/$(basename "$d")" "$d"
+done
+for d in "$DATA"/loadables_v05/*/; do
+    [ -d "$d" ] && run_loadable "loadables_v05/$(basename "$d")" "$d"
 done
 for d in "$DATA"/vp_traces/*/; do
     [ -d "$d" ] && run_vp_trace "vp_traces/$(basename "$d")" "$d"

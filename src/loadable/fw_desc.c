@@ -386,6 +386,19 @@ enum fw_layout fw_layout_for_blob(uint8_t major, uint8_t minor, uint32_t sub_int
     return sub_interface ? FW_LAYOUT_CURRENT : FW_LAYOUT_LEGACY;
 }
 
+bool fw_version_known(uint8_t major, uint8_t minor)
+{
+    if (major == 0) /* NVIDIA's regression blobs 0.10/0.11, its compiler 0.12.3, firmware 0.12.5 */
+        return minor == 0 || (minor >= 10 && minor <= 12);
+    return major == 1 && (minor == 2 || minor == 3); /* ONNC's BLOB_DLA_VERSION */
+}
+
+const char *fw_versions_known(void)
+{
+    return "NVIDIA's 0.10.x and 0.11.x (legacy layout) and 0.12.x, ONNC's 1.2.x and 1.3.x, "
+           "or untagged 0.0.x";
+}
+
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n)
 {
     struct codec c = {.b = (uint8_t *)b};

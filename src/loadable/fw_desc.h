@@ -211,6 +211,11 @@ struct fw_lut {
  * under another compiler's numbering (ONNC's 1.2.0) an untagged blob
  * (sub-interface 0) is legacy, a tagged one current. */
 enum fw_layout fw_layout_for_blob(uint8_t major, uint8_t minor, uint32_t sub_interface);
+/* Whether a DLA task's descriptors may carry version major.minor: NVIDIA's
+ * 0.10 and 0.11 (legacy) and 0.12 (current), ONNC's 1.2 and 1.3, untagged
+ * 0.0.  fw_versions_known() lists them for messages. */
+bool fw_version_known(uint8_t major, uint8_t minor);
+const char *fw_versions_known(void);
 
 void fw_decode_network(const uint8_t b[FW_NETWORK_SIZE], struct fw_network *n);
 void fw_decode_common_op(const uint8_t b[FW_COMMON_OP_SIZE], struct fw_common_op *c);

@@ -1,4 +1,7 @@
-/* Flatbuffers reader for the NVDLA loadable, written for this one schema.
+/* Flatbuffers reader for the NVDLA loadable, written for this one schema in
+ * each of its formats (0.5, 0.6, 0.7: see struct ld_format), which
+ * Loadable.version, the root's first field, names before anything else is
+ * read.
  *
  * Layout facts relied on (flatbuffers binary format): the file starts with a
  * uoffset to the root table; a table starts with an soffset to its vtable
@@ -31,6 +34,7 @@ struct reader {
     char *err;
     size_t errlen;
     bool failed;
+    const struct ld_format *fmt; /* the file's format, from Loadable.version */
 };
 
 /* A table found in the file: its position and its vtable. */
@@ -306,6 +310,29 @@ static bool each_table(struct reader *r, const struct fb_table *parent, unsigned
     return true;
 }
 
+/* ---------------------------------------------------------------- formats */
+
+static const struct ld_format formats[] = {
+    {.major = 0, .minor = 5},
+    {.major = 0, .minor = 6, .blob_sub_interface = true, .tensor_strides8 = true,
+     .reloc_list = true},
+    {.major = 0, .minor = 7, .blob_sub_interface = true, .tensor_name = true,
+     .tensor_strides8 = true, .reloc_list = true},
+};
+
+const struct ld_format *loadable_format(struct ld_version v)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].major == v.major && formats[i].minor == v.minor)
+            return &formats[i];
+    return NULL;
+}
+
+const char *loadable_formats_known(void)
+{
+    return "0.5.x, 0.6.x and 0.7.x";
+}
+
 /* ---------------------------------------------------------------- tables */
 
 static bool read_blob(struct reader *r, const struct fb_table *t, uint32_t i, void *out)
@@ -315,11 +342,15 @@ static bool read_blob(struct reader *r, const struct fb_table *t, uint32_t i, vo
     b->name = get_string(r, t, 0, "Blob.name");
     b->size = get_u64(r, t, 1, "Blob.size");
     b->interface = get_u32(r, t, 2, 0, "Blob.interface");
-    b->sub_interface = get_u32(r, t, 3, 0, "Blob.sub_interface");
-    b->version = get_version(r, t, 4, NULL, "Blob.version");
+    /* before format 0.6 there is no sub_interface: version and data sit
+     * one field earlier (reading them at 4 and 5 finds no data at all) */
+    unsigned next = 3;
+    if (r->fmt->blob_sub_interface)
+        b->sub_interface = get_u32(r, t, next++, 0, "Blob.sub_interface");
+    b->version = get_version(r, t, next++, NULL, "Blob.version");
     size_t first;
     uint32_t n;
-    if (!b->name || !get_vector(r, t, 5, 1, &first, &n, "Blob.data"))
+    if (!b->name || !get_vector(r, t, next, 1, &first, &n, "Blob.data"))
         return false;
     b->data = r->buf + first;
     b->data_len = n;
@@ -419,26 +450,42 @@ static bool read_event(struct reader *r, const struct fb_table *t, uint32_t i, v
     return !r->failed;
 }
 
+/* Format 0.5's pitch-linear strides land where 0.6 put them (stride_1..3,
+ * as NVIDIA's compiler fills stride[] later); it has no element stride. */
+static void read_strides(struct reader *r, const struct fb_table *t, unsigned first,
+                         struct ld_tensor *d)
+{
+    if (r->fmt->tensor_strides8) {
+        for (unsigned s = 0; s < 8; s++)
+            d->stride[s] = get_u32(r, t, first + s, 0, "TensorDescListEntry.stride");
+        return;
+    }
+    d->stride[1] = get_u32(r, t, first, 0, "TensorDescListEntry.line_stride");
+    d->stride[2] = get_u32(r, t, first + 1, 0, "TensorDescListEntry.surf_stride");
+    d->stride[3] = get_u32(r, t, first + 2, 0, "TensorDescListEntry.plane_stride");
+}
+
 static bool read_tensor(struct reader *r, const struct fb_table *t, uint32_t i, void *out)
 {
     (void)i;
     struct ld_tensor *d = out;
-    d->name = get_string(r, t, 0, "TensorDescListEntry.name");
-    d->id = get_u16(r, t, 1, 0, "TensorDescListEntry.id");
-    d->mem_id = get_u16(r, t, 2, 0, "TensorDescListEntry.mem_id");
-    d->size = get_u64(r, t, 3, "TensorDescListEntry.size");
-    d->offset = get_u64(r, t, 4, "TensorDescListEntry.offset");
-    d->data_format = get_u8(r, t, 5, 0, "TensorDescListEntry.data_format");
-    d->data_type = get_u8(r, t, 6, 0, "TensorDescListEntry.data_type");
-    d->data_category = get_u8(r, t, 7, 0, "TensorDescListEntry.data_category");
-    d->pixel_format = get_u8(r, t, 8, 0, "TensorDescListEntry.pixel_format");
-    d->pixel_mapping = get_u8(r, t, 9, 0, "TensorDescListEntry.pixel_mapping");
-    d->n = (int32_t)get_u32(r, t, 10, 0, "TensorDescListEntry.n");
-    d->c = (int32_t)get_u32(r, t, 11, 0, "TensorDescListEntry.c");
-    d->h = (int32_t)get_u32(r, t, 12, 0, "TensorDescListEntry.h");
-    d->w = (int32_t)get_u32(r, t, 13, 0, "TensorDescListEntry.w");
-    for (unsigned s = 0; s < 8; s++)
-        d->stride[s] = get_u32(r, t, 14 + s, 0, "TensorDescListEntry.stride");
+    /* the name came first with format 0.7: every later field moved one on */
+    unsigned f = 0;
+    d->name = r->fmt->tensor_name ? get_string(r, t, f++, "TensorDescListEntry.name") : "";
+    d->id = get_u16(r, t, f++, 0, "TensorDescListEntry.id");
+    d->mem_id = get_u16(r, t, f++, 0, "TensorDescListEntry.mem_id");
+    d->size = get_u64(r, t, f++, "TensorDescListEntry.size");
+    d->offset = get_u64(r, t, f++, "TensorDescListEntry.offset");
+    d->data_format = get_u8(r, t, f++, 0, "TensorDescListEntry.data_format");
+    d->data_type = get_u8(r, t, f++, 0, "TensorDescListEntry.data_type");
+    d->data_category = get_u8(r, t, f++, 0, "TensorDescListEntry.data_category");
+    d->pixel_format = get_u8(r, t, f++, 0, "TensorDescListEntry.pixel_format");
+    d->pixel_mapping = get_u8(r, t, f++, 0, "TensorDescListEntry.pixel_mapping");
+    d->n = (int32_t)get_u32(r, t, f++, 0, "TensorDescListEntry.n");
+    d->c = (int32_t)get_u32(r, t, f++, 0, "TensorDescListEntry.c");
+    d->h = (int32_t)get_u32(r, t, f++, 0, "TensorDescListEntry.h");
+    d->w = (int32_t)get_u32(r, t, f++, 0, "TensorDescListEntry.w");
+    read_strides(r, t, f, d);
     return d->name && !r->failed;
 }
 
@@ -471,6 +518,19 @@ static bool read_root(struct reader *r, struct loadable *l)
         fail_at(r, root, "expected the required field Loadable.version");
         return false;
     }
+    if (r->failed)
+        return false;
+    /* NVIDIA's runtime never looks at the version and misreads older files;
+     * every table after the root depends on it here */
+    r->fmt = l->format = loadable_format(l->version);
+    if (!r->fmt) {
+        fail_at(r, root,
+                "expected a loadable format this reader knows (%s), found Loadable.version "
+                "%u.%u.%u",
+                loadable_formats_known(), l->version.major, l->version.minor,
+                l->version.sub_minor);
+        return false;
+    }
     void *p;
     bool ok;
 #define READ_LIST(id, field, count, what, fn)                                                      \
@@ -484,8 +544,12 @@ static bool read_root(struct reader *r, struct loadable *l)
     READ_LIST(4, events, n_events, "Loadable.event_list", read_event)
     READ_LIST(5, blobs, n_blobs, "Loadable.blobs", read_blob)
     READ_LIST(6, tensors, n_tensors, "Loadable.tensor_desc_list", read_tensor)
-    READ_LIST(7, relocs, n_relocs, "Loadable.reloc_list", read_reloc)
-    READ_LIST(8, submits, n_submits, "Loadable.submit_list", read_submit)
+    if (r->fmt->reloc_list) {
+        READ_LIST(7, relocs, n_relocs, "Loadable.reloc_list", read_reloc)
+        READ_LIST(8, submits, n_submits, "Loadable.submit_list", read_submit)
+    } else { /* before format 0.6: no relocations, the submit list one field earlier */
+        READ_LIST(7, submits, n_submits, "Loadable.submit_list", read_submit)
+    }
 #undef READ_LIST
     return true;
 }

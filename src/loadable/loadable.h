@@ -14,6 +14,7 @@
 #ifndef DLADBG_LOADABLE_H
 #define DLADBG_LOADABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,30 @@ enum ld_data_type {
 struct ld_version {
     uint8_t major, minor, sub_minor;
 };
+
+/* The formats NVIDIA's schema went through (nvdla/sw, umd/core/common/
+ * loadable.fbs and Loadable.cpp): a file names its own in Loadable.version,
+ * and, as NVIDIA's Runtime::versionsCompatible has it, a major.minor decides
+ * the layout whatever the sub-minor.
+ *   0.5 (Dec 2017, EMU1 added Jan 2018 without a new number): Blob without
+ *       sub_interface (its version and data one field earlier); tensor
+ *       descriptors without a name, with line, surface and plane strides
+ *       (then four reserved fields); no reloc_list (submit_list one earlier).
+ *   0.6 (Apr 12 2018): Blob.sub_interface, stride_0..7, RelocListEntry.
+ *   0.7 (Apr 13 2018 on): TensorDescListEntry.name first.  A 2019 change
+ *       added DataFormat NCxHWx (3) without a new number. */
+struct ld_format {
+    uint8_t major, minor;
+    bool blob_sub_interface; /* Blob field 3 is sub_interface */
+    bool tensor_name;        /* TensorDescListEntry field 0 is name */
+    bool tensor_strides8;    /* stride_0..7; else line, surf, plane strides */
+    bool reloc_list;         /* Loadable field 7 is reloc_list, submit_list 8 */
+};
+
+/* The format of version v; NULL when this reader does not know it. */
+const struct ld_format *loadable_format(struct ld_version v);
+/* The formats known, for messages: "0.5.x, 0.6.x and 0.7.x". */
+const char *loadable_formats_known(void);
 
 struct ld_blob {
     uint32_t at; /* file offset of the entry's table, for messages */
@@ -103,12 +128,12 @@ struct ld_event {
 
 struct ld_tensor {
     uint32_t at; /* file offset of the entry's table, for messages */
-    const char *name;
+    const char *name; /* "" in formats before 0.7 */
     uint16_t id, mem_id;
     uint64_t size, offset;
     uint8_t data_format, data_type, data_category, pixel_format, pixel_mapping;
     int32_t n, c, h, w;
-    uint32_t stride[8];
+    uint32_t stride[8]; /* 0 element, 1 line, 2 surface, 3 plane (format 0.5: 1..3 only) */
 };
 
 struct ld_reloc {
@@ -124,6 +149,7 @@ struct loadable {
     uint8_t *buf;
     size_t len;
     struct ld_version version;
+    const struct ld_format *format; /* from version */
     uint32_t n_tasks, n_memories, n_addresses, n_events, n_blobs, n_tensors, n_relocs, n_submits;
     struct ld_task *tasks;
     struct ld_memory *memories;

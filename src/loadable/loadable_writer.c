@@ -225,6 +225,7 @@ struct out {
     size_t len, cap;
     bool oom;
     bool consume; /* free each blob's bytes once serialised (lw_finish_consume) */
+    const struct ld_format *fmt; /* which fields the tables have */
 };
 
 static size_t reserve(struct out *o, size_t n)
@@ -378,7 +379,8 @@ static void emit_blob(struct out *o, size_t at, const void *elem)
     unsigned name = offset_field(&t);
     scalar(&t, b->size, 8);
     scalar(&t, b->interface, 4);
-    scalar(&t, b->sub_interface, 4);
+    if (o->fmt->blob_sub_interface)
+        scalar(&t, b->sub_interface, 4);
     t.f[t.n++] = (struct field){.kind = F_VERSION, .size = 3, .version = b->version};
     unsigned data = offset_field(&t);
     patch(o, at, emit_table(o, &t));
@@ -464,7 +466,7 @@ static void emit_tensor(struct out *o, size_t at, const void *elem)
 {
     const struct ld_tensor *d = elem;
     struct table t = {0};
-    unsigned name = offset_field(&t);
+    unsigned name = o->fmt->tensor_name ? offset_field(&t) : 0;
     scalar(&t, d->id, 2);
     scalar(&t, d->mem_id, 2);
     scalar(&t, d->size, 8);
@@ -478,10 +480,16 @@ static void emit_tensor(struct out *o, size_t at, const void *elem)
     scalar(&t, (uint32_t)d->c, 4);
     scalar(&t, (uint32_t)d->h, 4);
     scalar(&t, (uint32_t)d->w, 4);
-    for (int s = 0; s < 8; s++)
-        scalar(&t, d->stride[s], 4);
+    if (o->fmt->tensor_strides8) {
+        for (int s = 0; s < 8; s++)
+            scalar(&t, d->stride[s], 4);
+    } else { /* line, surface and plane strides; the reserved fields stay absent */
+        for (int s = 1; s <= 3; s++)
+            scalar(&t, d->stride[s], 4);
+    }
     patch(o, at, emit_table(o, &t));
-    emit_string(o, t.f[name].pos, d->name);
+    if (o->fmt->tensor_name)
+        emit_string(o, t.f[name].pos, d->name ? d->name : "");
 }
 
 static void emit_reloc(struct out *o, size_t at, const void *elem)
@@ -500,9 +508,10 @@ static void emit_reloc(struct out *o, size_t at, const void *elem)
 static bool finish(struct lw *w, struct ld_version version, bool consume, uint8_t **buf,
                    size_t *len)
 {
-    if (w->oom)
+    const struct ld_format *fmt = loadable_format(version);
+    if (w->oom || !fmt || (w->n_relocs && !fmt->reloc_list))
         return false;
-    struct out o = {.consume = consume};
+    struct out o = {.consume = consume, .fmt = fmt};
     /* room for the blobs up front: no doubling copies of tens of MB (pages
      * not written yet cost nothing) */
     size_t room = 1u << 16;
@@ -514,7 +523,8 @@ static bool finish(struct lw *w, struct ld_version version, bool consume, uint8_
     struct table t = {0};
     t.f[t.n++] = (struct field){.kind = F_VERSION, .size = 3, .version = version};
     unsigned lists[8];
-    for (int i = 0; i < 8; i++)
+    int n_lists = fmt->reloc_list ? 8 : 7;
+    for (int i = 0; i < n_lists; i++)
         lists[i] = offset_field(&t);
     patch(&o, 0, emit_table(&o, &t));
     emit_tables(&o, t.f[lists[0]].pos, w->tasks, w->n_tasks, sizeof *w->tasks, emit_task);
@@ -525,8 +535,10 @@ static bool finish(struct lw *w, struct ld_version version, bool consume, uint8_
     emit_tables(&o, t.f[lists[3]].pos, w->events, w->n_events, sizeof *w->events, emit_event);
     emit_tables(&o, t.f[lists[4]].pos, w->blobs, w->n_blobs, sizeof *w->blobs, emit_blob);
     emit_tables(&o, t.f[lists[5]].pos, w->tensors, w->n_tensors, sizeof *w->tensors, emit_tensor);
-    emit_tables(&o, t.f[lists[6]].pos, w->relocs, w->n_relocs, sizeof *w->relocs, emit_reloc);
-    emit_tables(&o, t.f[lists[7]].pos, w->submits, w->n_submits, sizeof *w->submits, emit_submit);
+    if (fmt->reloc_list)
+        emit_tables(&o, t.f[lists[6]].pos, w->relocs, w->n_relocs, sizeof *w->relocs, emit_reloc);
+    emit_tables(&o, t.f[lists[n_lists - 1]].pos, w->submits, w->n_submits, sizeof *w->submits,
+                emit_submit);
     if (o.oom) {
         free(o.b);
         return false;

@@ -36,7 +36,10 @@ int lw_submit(struct lw *w, const uint16_t *tasks, uint32_t n);
 int lw_tensor(struct lw *w, const struct ld_tensor *t);
 int lw_reloc(struct lw *w, const struct ld_reloc *r);
 
-/* Serialise; *buf is malloc'ed.  false when out of memory. */
+/* Serialise in the format `version` names (loadable_format: 0.5, 0.6 or
+ * 0.7; a format without tensor names leaves them out); *buf is malloc'ed.
+ * false when out of memory, for an unknown format, or for relocations in a
+ * format without them (0.5). */
 bool lw_finish(struct lw *w, struct ld_version version, uint8_t **buf, size_t *len);
 /* lw_finish freeing each blob's bytes as soon as they are serialised, so the
  * weights are held once, not twice, while the file is built; w can only be

@@ -13,9 +13,12 @@
  *              @8/10/12, line_stride u32 @14, surf_stride u32 @18
  *     current: addressIndex s16 @0, addressIndexOffset u32 @2, size u32 @6,
  *              format u16 @10, w/h/c u16 @12/14/16, line u32 @18, surf @22
+ *   LOG (ONNC, legacy only): the one-byte type alone, no parameters
  *   formats: legacy INT8 0, INT16 1, FF16 2 (the DLA precision codes);
  *            current INT8 0, INT8_8 1, INT16 2, FF16 3, UINT8 4, UINT16 5.
- * The emulator computes FF16, INT8 and INT8_8 only; it refuses the others. */
+ * The emulator computes FF16, INT8 and INT8_8 only; it refuses the others.
+ * ONNC's LOG has int8 and int16 branches, but its address calculation (the
+ * legacy getAddrOffset) takes FF16 only, so they never run: FF16 only. */
 #include "emu.h"
 
 #include <math.h>
@@ -44,6 +47,9 @@ enum emu_format {
 
 static const char *const format_names[] = {"INT8", "INT8_8", "INT16", "FF16",
                                            "UINT8", "UINT16", "unknown"};
+
+static const char *const op_names[] = {"POWER", "SOFTMAX", "LOG"};
+#define EMU_OP_TYPES (sizeof op_names / sizeof op_names[0])
 
 /* Where one layout keeps each field. */
 struct emu_layout {
@@ -92,6 +98,18 @@ struct emu_ctx {
     char *msg;
     size_t len;
 };
+
+bool emu_version_known(struct ld_version v)
+{
+    if (v.major == 0 && v.minor == 0)
+        return v.sub_minor <= 1; /* NVIDIA's emu_version.h, or untagged */
+    return v.major == 1 && (v.minor == 2 || v.minor == 3); /* ONNC's BLOB_EMU_VERSION */
+}
+
+const char *emu_versions_known(void)
+{
+    return "NVIDIA's 0.0.1 (or untagged 0.0.0) and ONNC's 1.2.x and 1.3.x";
+}
 
 uint16_t emu_half_from_float(float f)
 {
@@ -313,6 +331,22 @@ static bool run_power(struct emu_ctx *c, const struct emu_op *op, const struct e
     return true;
 }
 
+/* ONNC's LOG on fp16: the half widened to float, logf, rounded back to
+ * half (ties away); log of 0 is -inf, of a negative value NaN, stored as
+ * the half type stores them. */
+static bool run_log(struct emu_ctx *c, const struct emu_buffer *src, const struct emu_buffer *dst)
+{
+    for (uint32_t ch = 0; ch < src->c; ch++)
+        for (uint32_t h = 0; h < src->h; h++)
+            for (uint32_t w = 0; w < src->w; w++) {
+                float x;
+                if (!load_half(c, src, element_offset(src, w, h, ch), &x) ||
+                    !store_half(c, dst, element_offset(dst, w, h, ch), logf(x)))
+                    return false;
+            }
+    return true;
+}
+
 /* Softmax over the channels of a 1x1xC vector stored contiguously (the
  * emulator ignores strides here).  int8 inputs are scaled and rounded to
  * half first, the probabilities rounded to half, then divided by the
@@ -370,6 +404,39 @@ static void decode_op(const struct emu_layout *lay, const uint8_t *b, struct emu
     op->axis = b[lay->axis_at];
 }
 
+/* The operation's type: known, and known to the layout's emulator. */
+static bool check_op_type(struct emu_ctx *c, uint8_t type)
+{
+    if (type >= EMU_OP_TYPES) {
+        snprintf(c->msg, c->len,
+                 "EMU: unknown operation type %u: known are 0 POWER and 1 SOFTMAX (NVIDIA's "
+                 "emulator) and 2 LOG (ONNC's, legacy layout) (%s EMU layout)",
+                 type, c->lay->name);
+        return false;
+    }
+    if (type == EMU_OP_LOG && c->lay != &layout_legacy) {
+        snprintf(c->msg, c->len,
+                 "EMU: operation type 2 (LOG) is ONNC's, known to its legacy-layout runtime "
+                 "only; NVIDIA's current emulator has no such operation (%s EMU layout)",
+                 c->lay->name);
+        return false;
+    }
+    return true;
+}
+
+/* ONNC's LOG reaches its int8/int16 arithmetic only through an address
+ * calculation that refuses every format but FF16. */
+static bool check_log_format(struct emu_ctx *c, const struct emu_buffer *x, const char *what)
+{
+    if (x->format == EMU_FMT_FF16 || x->format == EMU_FMT_UNKNOWN)
+        return true; /* an unknown code is resolve_buffer's to name */
+    snprintf(c->msg, c->len,
+             "%s: LOG on %s surfaces (format code %u) is not computed by ONNC's emulator either: "
+             "its address calculation takes FF16 only (%s EMU layout)",
+             what, format_names[x->format], x->format_code, c->lay->name);
+    return false;
+}
+
 static bool run_op(struct emu_ctx *c, int16_t op_index, int16_t buf_index, uint16_t i)
 {
     size_t op_size = c->lay->op_size;
@@ -382,15 +449,23 @@ static bool run_op(struct emu_ctx *c, int16_t op_index, int16_t buf_index, uint1
     decode_op(c->lay, ob, &op);
     decode_buffer(c->lay, bb, &src);
     decode_buffer(c->lay, bb + EMU_BUFFER_DESC, &dst);
-    if (op.type != EMU_OP_POWER && op.type != EMU_OP_SOFTMAX)
-        return fail(c, "%s: unknown operation type %ld", "EMU", op.type);
+    if (!check_op_type(c, op.type))
+        return false;
+    if (op.type == EMU_OP_LOG && (!check_log_format(c, &src, "EMU source") ||
+                                  !check_log_format(c, &dst, "EMU destination")))
+        return false;
     if (!resolve_buffer(c, &src, "EMU source") || !resolve_buffer(c, &dst, "EMU destination"))
         return false;
     if (src.format != dst.format)
         return fail(c, "%s: source and destination formats differ (%ld)", "EMU", src.format_code);
-    if (op.type == EMU_OP_POWER)
+    switch (op.type) {
+    case EMU_OP_POWER:
         return run_power(c, &op, &src, &dst);
-    return run_softmax(c, &op, &src, &dst);
+    case EMU_OP_SOFTMAX:
+        return run_softmax(c, &op, &src, &dst);
+    default:
+        return run_log(c, &src, &dst);
+    }
 }
 
 bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *msg, size_t len)
@@ -402,6 +477,10 @@ bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *
     int16_t op_index = (int16_t)le_get16(nb), buf_index = (int16_t)le_get16(nb + 2);
     uint16_t n = le_get16(nb + 4);
     c.lay = pick_layout(&c, op_index, n);
+    /* the legacy emulators (NVIDIA's before int8, ONNC's) process operation
+     * 0 and return: the others of the task are never computed */
+    if (c.lay == &layout_legacy && n > 1)
+        n = 1;
     for (uint16_t i = 0; i < n; i++)
         if (!run_op(&c, op_index, buf_index, i))
             return false;

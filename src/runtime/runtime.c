@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu.h"
+#include "loadable/fw_desc.h"
 #include "tensor/dimg.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -138,6 +140,28 @@ static void find_bindings(struct runtime *rt)
     }
 }
 
+/* The descriptors a task hands its processor carry the interface version
+ * they were written for; one this runtime does not know could be laid out
+ * in a way it would misread, so the task is refused before anything runs. */
+static bool check_task_version(const struct runtime *rt, uint32_t task, char *err,
+                               size_t errlen)
+{
+    const struct ld_task *t = &rt->ld->tasks[task];
+    const struct ld_blob *b = runtime_task_blob(rt, task, 0);
+    if (!b)
+        return true; /* no descriptor from a blob: nothing says a version */
+    struct ld_version v = b->version;
+    bool emu = t->interface == LD_IF_EMU1;
+    if (emu ? emu_version_known(v) : fw_version_known(v.major, v.minor))
+        return true;
+    snprintf(err, errlen,
+             "%s: task %u (file offset 0x%x): network descriptor blob \"%s\" (file offset "
+             "0x%x) is tagged %s version %u.%u.%u, which dladbg does not know; it reads %s",
+             rt->ld->name, t->id, t->at, b->name, b->at, emu ? "EMU" : "DLA descriptor", v.major,
+             v.minor, v.sub_minor, emu ? emu_versions_known() : fw_versions_known());
+    return false;
+}
+
 static bool load(struct runtime *rt, const struct loadable *l, struct dla *d,
                  struct rt_bound *bound, char *err, size_t errlen)
 {
@@ -150,7 +174,12 @@ static bool load(struct runtime *rt, const struct loadable *l, struct dla *d,
         return false;
     }
     find_bindings(rt);
-    return place_memories(rt, d, err, errlen);
+    if (!place_memories(rt, d, err, errlen))
+        return false;
+    for (uint32_t i = 0; i < l->n_tasks; i++)
+        if (!check_task_version(rt, i, err, errlen))
+            return false;
+    return true;
 }
 
 bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,

@@ -22,7 +22,7 @@
 #define BANK_BYTES   (32u << 10) /* nv_full CBUF bank */
 
 static const struct ld_version dla_version = {0, 12, 0};
-static const struct ld_version emu_version = {0, 1, 0};
+static const struct ld_version emu_version = {0, 0, 1}; /* NVIDIA's emu_version.h */
 static const struct ld_version no_version = {0, 0, 0};
 
 #define LCG_MUL 1664525u

@@ -30,7 +30,9 @@ cmp -s "$tmp/bdma.dimg" "$tmp/file.dimg" || fail "file and built-in bdma sample 
 # a sample keeps its values from one version to the next (the bench's
 # whole-network figures are compared across runs, and a speed-up of the
 # generator must draw the same numbers): the files' checksums, pinned
-for pair in lenet:1193312590 resnet18:2606183319 resnet50:1336411694; do
+# (lenet's moved once without a value changing: its EMU blobs' version tag
+# became NVIDIA's 0.0.1, which the runtime checks)
+for pair in lenet:1344506256 resnet18:2606183319 resnet50:1336411694; do
     s=${pair%%:*} want=${pair##*:}
     got=$(cksum <"$samples/$s.nvdla" | cut -d' ' -f1)
     [ "$got" = "$want" ] || fail "$samples/$s.nvdla: checksum $got, expected $want (sample values changed)"

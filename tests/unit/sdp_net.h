@@ -4,7 +4,8 @@
  * test_cmd_hang (the operation waiting on a dependency): both start from the
  * same healthy descriptors, change what their case needs, then encode;
  * test_low_bits adds an X1 operand, test_config_detect replaces the operation
- * by a convolution, sets its memories' size and adds a tensor.
+ * by a convolution, sets its memories' size and adds a tensor; test_runtime
+ * writes it in every loadable format.
  * Header-only (static inline) so each suite stays one binary; include it
  * after <cmocka.h>. */
 #ifndef DLADBG_TEST_SDP_NET_H
@@ -64,10 +65,12 @@ static inline void sdp_net_init(struct sdp_net *n)
     n->op.u.sdp.surface.dst = c;
 }
 
-/* The loadable of the network (one DLA task), its descriptors in `layout`
- * and its blobs marked version v; *buf is malloc'ed. */
-static inline void sdp_net_encode_as(const struct sdp_net *n, enum fw_layout layout,
-                                     struct ld_version v, uint8_t **buf, size_t *len)
+/* The loadable of the network (one DLA task) in loadable format `format`
+ * (0.5, 0.6 or 0.7: see loadable_format), its descriptors in `layout` and
+ * its blobs marked version v; *buf is malloc'ed. */
+static inline void sdp_net_encode_format(const struct sdp_net *n, enum fw_layout layout,
+                                         struct ld_version v, struct ld_version format,
+                                         uint8_t **buf, size_t *len)
 {
     uint8_t ndb[FW_NETWORK_SIZE], opb[FW_OP_SIZE], sb[FW_SURFACE_SIZE], db[FW_COMMON_OP_SIZE];
     fw_encode_network(&n->nd, ndb);
@@ -91,8 +94,15 @@ static inline void sdp_net_encode_as(const struct sdp_net *n, enum fw_layout lay
         lw_tensor(w, &n->tensor);
     lw_task(w, LD_IF_DLA1, addrs, 6, NULL, 0, NULL, 0);
     lw_submit(w, &task, 1);
-    assert_true(lw_finish(w, (struct ld_version){0, 7, 0}, buf, len));
+    assert_true(lw_finish(w, format, buf, len));
     lw_destroy(w);
+}
+
+/* The same in format 0.7 (today's). */
+static inline void sdp_net_encode_as(const struct sdp_net *n, enum fw_layout layout,
+                                     struct ld_version v, uint8_t **buf, size_t *len)
+{
+    sdp_net_encode_format(n, layout, v, (struct ld_version){0, 7, 0}, buf, len);
 }
 
 /* The same in the current layout, version 0.12.0 (NVIDIA's compiler). */

@@ -25,8 +25,10 @@ struct tensor_spec {
     uint64_t size;
 };
 
-/* The loadable's bytes (malloc'ed). */
-static inline void tensor_loadable_bytes(const struct tensor_spec *sp, uint8_t **buf, size_t *len)
+/* The loadable's bytes (malloc'ed) in loadable format `format` (0.5, 0.6 or
+ * 0.7: see loadable_format; before 0.7 the tensors have no names). */
+static inline void tensor_loadable_bytes_as(const struct tensor_spec *sp, struct ld_version format,
+                                            uint8_t **buf, size_t *len)
 {
     struct lw *lw = lw_create();
     uint8_t blob[100];
@@ -66,8 +68,13 @@ static inline void tensor_loadable_bytes(const struct tensor_spec *sp, uint8_t *
     uint16_t addrs[4] = {0, 1, 2, 3}, task = 0;
     lw_task(lw, LD_IF_DLA1, addrs, 4, NULL, 0, NULL, 0);
     lw_submit(lw, &task, 1);
-    assert_true(lw_finish(lw, (struct ld_version){0, 7, 0}, buf, len));
+    assert_true(lw_finish(lw, format, buf, len));
     lw_destroy(lw);
+}
+
+static inline void tensor_loadable_bytes(const struct tensor_spec *sp, uint8_t **buf, size_t *len)
+{
+    tensor_loadable_bytes_as(sp, (struct ld_version){0, 7, 0}, buf, len);
 }
 
 static inline struct loadable *tensor_loadable(const struct tensor_spec *sp)

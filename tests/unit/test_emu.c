@@ -2,12 +2,16 @@
  * zero) against a nearest-value search over every half, and POWER/SOFTMAX
  * tasks in both descriptor layouts (legacy and current), fp16, int8 and
  * int8 on 8-byte atoms, built with the writer and checked against the
- * emulator's float arithmetic computed here independently. */
+ * emulator's float arithmetic computed here independently; every operation
+ * ONNC's runtime knows (POWER, SOFTMAX, LOG) in ONNC's form, the legacy
+ * emulators' one operation per task, and the refusals: unknown operation
+ * types, LOG where ONNC's runtime does not compute it, unknown versions. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,8 +89,9 @@ struct emu_case {
     uint32_t line, surf, size;
     struct ld_version version;
     uint32_t op_sub_interface;
-    uint32_t op_mem_size; /* 0: exactly one operation container */
+    uint32_t op_mem_size; /* 0: exactly one operation container per operation */
     const void *src;
+    bool second_op; /* a second operation: POWER doubling the source in place */
 };
 
 static void put_f32(uint8_t *b, float f)
@@ -107,39 +112,52 @@ static void put_buffer(const struct emu_case *k, uint8_t *b, int16_t index)
     memcpy(p + 16, &k->surf, 4);
 }
 
-static void build_case(const struct emu_case *k, uint8_t **buf, size_t *len)
+/* One operation container at op (the layout k has). */
+static void put_op(const struct emu_case *k, uint8_t *op, uint8_t type, float power, float scale,
+                   float shift)
 {
-    struct lw *lw = lw_create();
-    uint8_t nd[256] = {0}, op[24] = {0}, bufs[512] = {0};
-    size_t op_size = k->legacy ? 16 : 24;
-    nd[0] = 3;
-    nd[2] = 4;
-    nd[4] = 1;
-    op[0] = k->op_type;
+    op[0] = type;
     size_t at = k->legacy ? 1 : 12; /* legacy: packed after the one-byte type */
     if (!k->legacy) {
         put_f32(op + 4, k->in_scale);
         put_f32(op + 8, k->out_scale);
     }
-    if (k->op_type == EMU_OP_SOFTMAX) {
+    if (type == EMU_OP_SOFTMAX) {
         op[at] = 1;
-    } else {
-        put_f32(op + at, k->power);
-        put_f32(op + at + 4, k->scale);
-        put_f32(op + at + 8, k->shift);
+    } else if (type != EMU_OP_LOG) { /* LOG: the type alone */
+        put_f32(op + at, power);
+        put_f32(op + at + 4, scale);
+        put_f32(op + at + 8, shift);
     }
+}
+
+static void build_case(const struct emu_case *k, uint8_t **buf, size_t *len)
+{
+    struct lw *lw = lw_create();
+    uint8_t nd[256] = {0}, op[48] = {0}, bufs[1024] = {0};
+    size_t op_size = k->legacy ? 16 : 24;
+    unsigned n_ops = k->second_op ? 2 : 1;
+    nd[0] = 3;
+    nd[2] = 4;
+    nd[4] = (uint8_t)n_ops;
+    put_op(k, op, k->op_type, k->power, k->scale, k->shift);
     put_buffer(k, bufs, 1);
     put_buffer(k, bufs + 256, 2);
-    uint32_t op_mem = k->op_mem_size ? k->op_mem_size : (uint32_t)op_size;
+    if (k->second_op) {
+        put_op(k, op + op_size, EMU_OP_POWER, 1.0f, 2.0f, 0.0f);
+        put_buffer(k, bufs + 512, 1);
+        put_buffer(k, bufs + 768, 1);
+    }
+    uint32_t op_mem = k->op_mem_size ? k->op_mem_size : (uint32_t)(op_size * n_ops);
     lw_blob(lw, "nd", LD_IF_EMU1, 1, k->version, nd, sizeof nd);
     lw_blob(lw, "src", LD_IF_NONE, 0, (struct ld_version){0, 0, 0}, k->src, k->size);
-    lw_blob(lw, "op", LD_IF_EMU1, k->op_sub_interface, k->version, op, op_size);
-    lw_blob(lw, "bufs", LD_IF_EMU1, 4, k->version, bufs, sizeof bufs);
+    lw_blob(lw, "op", LD_IF_EMU1, k->op_sub_interface, k->version, op, op_size * n_ops);
+    lw_blob(lw, "bufs", LD_IF_EMU1, 4, k->version, bufs, 512 * n_ops);
     lw_memory(lw, 0, 3, 256, 0, "nd", 0, 0);
     lw_memory(lw, 0, 3, k->size, 0, "src", 0, 0);
     lw_memory(lw, 0, 1, k->size, 0, NULL, 0, 0);
     lw_memory(lw, 0, 3, op_mem, 0, "op", 0, 0);
-    lw_memory(lw, 0, 3, 512, 0, "bufs", 0, 0);
+    lw_memory(lw, 0, 3, 512 * n_ops, 0, "bufs", 0, 0);
     for (uint16_t i = 0; i < 5; i++)
         lw_address(lw, i, 0, 0);
     uint16_t addrs[5] = {0, 1, 2, 3, 4}, task = 0;
@@ -214,6 +232,17 @@ static int8_t result8(struct run *r, uint64_t off)
     return v;
 }
 
+/* The source (address 1) at off, as a half: the second operation of a task
+ * (second_op) doubles it in place when it runs. */
+static uint16_t source_half(struct run *r, uint64_t off)
+{
+    uint16_t v;
+    assert_int_equal(
+        dla_mem_read(r->d, (enum dla_space)r->rt.mem[1].space, r->rt.mem[1].addr + off, &v, 2),
+        MEM_OK);
+    return v;
+}
+
 static void run_free(struct run *r)
 {
     runtime_free(&r->rt);
@@ -268,6 +297,13 @@ static void make_legacy(struct emu_case *k)
     k->legacy = true;
     k->format = 2;          /* FF16 in the old numbering */
     k->op_sub_interface = 0; /* the old compiler and ONNC leave it 0 */
+}
+
+/* ONNC's form: the legacy layout tagged with ONNC's own 1.2.0. */
+static void make_onnc(struct emu_case *k)
+{
+    make_legacy(k);
+    k->version = (struct ld_version){1, 2, 0};
 }
 
 static void test_power(void **state)
@@ -419,6 +455,152 @@ static void test_int16_refused(void **state)
     run_free(&r);
 }
 
+/* ONNC's SOFTMAX (the one EMU operation its compiler emits): the legacy
+ * runtime's arithmetic, the channels read as consecutive halves whatever the
+ * strides say. */
+static void test_softmax_onnc(void **state)
+{
+    (void)state;
+    enum { C = 12 };
+    uint16_t src[16] = {0};
+    for (int c = 0; c < C; c++)
+        src[c] = fp16_from_float((float)(c * c % 7) * 1.5f - 4.0f);
+    struct emu_case k = fp16_case(EMU_OP_SOFTMAX, C, 1, 1, src);
+    make_onnc(&k);
+    struct run r;
+    run_ok(&r, &k);
+    float max = -INFINITY, sum = 0;
+    for (int c = 0; c < C; c++)
+        max = fmaxf(max, fp16_to_float(src[c]));
+    for (int c = 0; c < C; c++)
+        sum += expf(fp16_to_float(src[c]) - max);
+    for (int c = 0; c < C; c++)
+        assert_int_equal(result(&r, 2 * (uint64_t)c),
+                         reference_half(expf(fp16_to_float(src[c]) - max) / sum));
+    run_free(&r);
+}
+
+static bool half_is_nan(uint16_t h)
+{
+    return (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
+}
+
+/* ONNC's LOG (onnc-tutorial's CPU fallback lab, NVDLA_EMU_OP_LOG = 2): each
+ * half widened, logf in float, rounded back to half ties away; log 0 is
+ * -inf, log of a negative value NaN, log of +inf +inf. */
+static void test_log_onnc(void **state)
+{
+    (void)state;
+    uint16_t src[2 * PH * PW * 16] = {0};
+    static const uint16_t specials[] = {0x3c00, 0x0000, 0xc000, 0x0001, 0x7bff,
+                                        0x3800, 0x4200, 0x7c00, 0x8000, 0x03ff};
+    size_t n_special = sizeof specials / sizeof specials[0], e = 0;
+    for (int c = 0; c < PC; c++)
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++, e++)
+                src[x16_at(c, y, x)] =
+                    e < n_special ? specials[e]
+                                  : fp16_from_float((float)(c + 1) * 0.37f + (float)y + (float)x * 0.5f);
+    struct emu_case k = fp16_case(EMU_OP_LOG, PC, PH, PW, src);
+    make_onnc(&k);
+    struct run r;
+    run_ok(&r, &k);
+    for (int c = 0; c < PC; c++)
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++) {
+                size_t at = x16_at(c, y, x);
+                float want = logf(fp16_to_float(src[at]));
+                uint16_t got = result(&r, 2 * at);
+                if (isnan(want))
+                    assert_true(half_is_nan(got));
+                else
+                    assert_int_equal(got, reference_half(want));
+            }
+    assert_int_equal(result(&r, 2 * x16_at(0, 0, 0)), 0x0000); /* log 1 */
+    assert_int_equal(result(&r, 2 * x16_at(0, 0, 1)), 0xfc00); /* log 0 */
+    assert_int_equal(result(&r, 2 * x16_at(1, 0, 1)), 0x7c00); /* log inf */
+    run_free(&r);
+}
+
+/* LOG where ONNC's runtime does not compute it: int8 and int16 surfaces
+ * (its address calculation refuses all but FF16) and the current layout
+ * (NVIDIA's current emulator has no LOG). */
+static void test_log_refused(void **state)
+{
+    (void)state;
+    uint16_t src[16] = {0};
+    struct emu_case k = fp16_case(EMU_OP_LOG, 4, 1, 1, src);
+    struct run r;
+    run_case(&r, &k);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.err, "operation type 2 (LOG) is ONNC's"));
+    run_free(&r);
+    make_onnc(&k);
+    static const char *const names[] = {"LOG on INT8 surfaces (format code 0)",
+                                        "LOG on INT16 surfaces (format code 1)"};
+    for (uint16_t f = 0; f < 2; f++) {
+        k.format = f;
+        run_case(&r, &k);
+        assert_false(r.ok);
+        assert_non_null(strstr(r.err, names[f]));
+        assert_non_null(strstr(r.err, "not computed by ONNC's emulator either"));
+        run_free(&r);
+    }
+}
+
+/* The legacy emulators (NVIDIA's before int8, ONNC's) compute operation 0
+ * of a task and no other; the current one computes them all.  The second
+ * operation here doubles the source in place. */
+static void test_legacy_runs_first_operation_only(void **state)
+{
+    (void)state;
+    uint16_t src[2 * PH * PW * 16] = {0};
+    fill_power_source(src);
+    struct emu_case k = power_case(src, 2.0f, 1.0f, 0.0f);
+    k.second_op = true;
+    make_onnc(&k);
+    check_power(&k, src);
+    struct run r;
+    run_ok(&r, &k);
+    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+        assert_int_equal(source_half(&r, 2 * i), src[i]);
+    run_free(&r);
+    k = power_case(src, 2.0f, 1.0f, 0.0f);
+    k.second_op = true;
+    run_ok(&r, &k);
+    size_t at = x16_at(3, 1, 2);
+    assert_int_equal(source_half(&r, 2 * at), reference_half(2.0f * fp16_to_float(src[at])));
+    run_free(&r);
+}
+
+/* An EMU version neither NVIDIA's nor ONNC's is refused when the loadable
+ * is loaded, naming it and the known ones. */
+static void test_emu_version_refused(void **state)
+{
+    (void)state;
+    uint16_t src[16] = {0};
+    struct emu_case k = fp16_case(EMU_OP_SOFTMAX, 4, 1, 1, src);
+    static const struct ld_version bad[] = {{0, 1, 0}, {2, 0, 0}, {1, 1, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        k.version = bad[i];
+        uint8_t *buf;
+        size_t len;
+        build_case(&k, &buf, &len);
+        struct run r = {.d = dla_create(dla_config_default(), NULL)};
+        r.l = loadable_parse(buf, len, "emu", r.err, sizeof r.err);
+        free(buf);
+        assert_non_null(r.l);
+        assert_false(runtime_load(&r.rt, r.l, r.d, r.err, sizeof r.err));
+        char want[64];
+        snprintf(want, sizeof want, "tagged EMU version %u.%u.%u", bad[i].major, bad[i].minor,
+                 bad[i].sub_minor);
+        assert_non_null(strstr(r.err, want));
+        assert_non_null(strstr(r.err, "NVIDIA's 0.0.1"));
+        assert_non_null(strstr(r.err, "\"nd\""));
+        run_free(&r);
+    }
+}
+
 static void test_bad_descriptor(void **state)
 {
     (void)state;
@@ -428,6 +610,8 @@ static void test_bad_descriptor(void **state)
     run_case(&r, &k);
     assert_false(r.ok);
     assert_non_null(strstr(r.err, "unknown operation type 7"));
+    assert_non_null(strstr(r.err, "known are 0 POWER and 1 SOFTMAX"));
+    assert_non_null(strstr(r.err, "2 LOG (ONNC's"));
     run_free(&r);
 }
 
@@ -444,6 +628,11 @@ int main(void)
         cmocka_unit_test(test_int8_store),
         cmocka_unit_test(test_int16_refused),
         cmocka_unit_test(test_bad_descriptor),
+        cmocka_unit_test(test_softmax_onnc),
+        cmocka_unit_test(test_log_onnc),
+        cmocka_unit_test(test_log_refused),
+        cmocka_unit_test(test_legacy_runs_first_operation_only),
+        cmocka_unit_test(test_emu_version_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

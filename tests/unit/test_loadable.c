@@ -40,7 +40,9 @@ static const struct small_opts small_defaults = {.mem_size = 64,
                                                  .content = "data",
                                                  .event_op = LD_EVENT_SIGNAL};
 
-static void build_small(const struct small_opts *o, uint8_t **buf, size_t *len)
+/* The small loadable in the format `version` names. */
+static void build_small_as(const struct small_opts *o, struct ld_version version, uint8_t **buf,
+                           size_t *len)
 {
     struct lw *w = lw_create();
     assert_non_null(w);
@@ -72,8 +74,13 @@ static void build_small(const struct small_opts *o, uint8_t **buf, size_t *len)
     uint16_t addrs[3] = {0, o->task_address, 2}, post = 0, task = o->submit_task;
     assert_int_equal(lw_task(w, LD_IF_DLA1, addrs, 3, NULL, 0, &post, 1), 0);
     assert_int_equal(lw_submit(w, &task, 1), 0);
-    assert_true(lw_finish(w, v070, buf, len));
+    assert_true(lw_finish(w, version, buf, len));
     lw_destroy(w);
+}
+
+static void build_small(const struct small_opts *o, uint8_t **buf, size_t *len)
+{
+    build_small_as(o, v070, buf, len);
 }
 
 static void assert_error_format(const char *err, const char *name)
@@ -149,6 +156,101 @@ static void test_small_round_trip(void **state)
     free(buf);
 }
 
+/* Where the root table keeps Loadable.version (field 0). */
+static size_t version_at(const uint8_t *buf)
+{
+    uint32_t root = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
+                    (uint32_t)buf[3] << 24;
+    int32_t soff;
+    memcpy(&soff, buf + root, 4);
+    size_t vt = (size_t)((int64_t)root - soff);
+    return root + (size_t)(buf[vt + 4] | buf[vt + 5] << 8);
+}
+
+/* Every format of NVIDIA's schema history, written by our writer and read
+ * back: in 0.5 the blob's data sits one field earlier (no sub_interface),
+ * the tensor has no name and its line/surface strides are fields of their
+ * own, the submit list takes the reloc list's place; 0.6 has no tensor
+ * name.  Reading any of them with the 0.7 layout loses the blob data (the
+ * refusal NVIDIA's first loadables met) or the tensor. */
+static void test_formats_round_trip(void **state)
+{
+    (void)state;
+    static const struct ld_version versions[] = {{0, 5, 0}, {0, 5, 3}, {0, 6, 0}, {0, 7, 1}};
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        struct ld_version v = versions[i];
+        uint8_t *buf;
+        size_t len;
+        build_small_as(&small_defaults, v, &buf, &len);
+        struct loadable *l = parse_ok(buf, len);
+        assert_int_equal(l->version.minor, v.minor);
+        assert_int_equal(l->version.sub_minor, v.sub_minor);
+        assert_non_null(l->format);
+        assert_int_equal(l->format->minor, v.minor);
+        assert_int_equal(l->blobs[0].version.minor, 12);
+        assert_int_equal(l->blobs[0].interface, LD_IF_DLA1);
+        assert_int_equal(l->blobs[0].sub_interface, v.minor >= 6 ? 1 : 0);
+        assert_int_equal(l->blobs[1].data_len, 16);
+        assert_int_equal(l->blobs[1].data[2], 7);
+        assert_string_equal(l->tensors[0].name, v.minor >= 7 ? "out" : "");
+        assert_int_equal(l->tensors[0].mem_id, 2);
+        assert_int_equal(l->tensors[0].data_type, LD_TYPE_INT8);
+        assert_int_equal(l->tensors[0].stride[1], 32);
+        assert_int_equal(l->tensors[0].stride[2], 32);
+        assert_int_equal(l->n_relocs, 0);
+        assert_int_equal(l->n_submits, 1);
+        assert_int_equal(l->submits[0].tasks[0], 0);
+        loadable_free(l);
+        if (v.minor == 5) { /* the same bytes under another number are misread, then refused */
+            buf[version_at(buf) + 1] = 7;
+            parse_bad(buf, len, "Blob.size");
+        }
+        free(buf);
+    }
+}
+
+/* A relocation has no place in format 0.5: the writer says so rather than
+ * drop it. */
+static void test_writer_refuses_relocs_in_v05(void **state)
+{
+    (void)state;
+    struct lw *w = lw_create();
+    lw_memory(w, LD_DOMAIN_SYSTEM, 1, 64, 0, NULL, 0, 0);
+    lw_address(w, 0, 0, 64);
+    struct ld_reloc r = {.reloc_type = 1};
+    lw_reloc(w, &r);
+    uint8_t *buf;
+    size_t len;
+    assert_false(lw_finish(w, (struct ld_version){0, 5, 0}, &buf, &len));
+    assert_true(lw_finish(w, (struct ld_version){0, 6, 0}, &buf, &len));
+    free(buf);
+    assert_false(lw_finish(w, (struct ld_version){0, 8, 0}, &buf, &len));
+    lw_destroy(w);
+}
+
+/* A version this reader does not know is refused by name, with the ones it
+ * knows, before any table is read in a layout that may not be its own. */
+static void test_unknown_version_refused(void **state)
+{
+    (void)state;
+    static const struct ld_version bad[] = {{0, 8, 0}, {0, 4, 9}, {1, 1, 1}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t *buf;
+        size_t len;
+        build_small(&small_defaults, &buf, &len);
+        size_t at = version_at(buf);
+        buf[at] = bad[i].major;
+        buf[at + 1] = bad[i].minor;
+        buf[at + 2] = bad[i].sub_minor;
+        char want[64];
+        snprintf(want, sizeof want, "found Loadable.version %u.%u.%u", bad[i].major, bad[i].minor,
+                 bad[i].sub_minor);
+        parse_bad(buf, len, want);
+        parse_bad(buf, len, "(0.5.x, 0.6.x and 0.7.x)");
+        free(buf);
+    }
+}
+
 static void test_samples_parse(void **state)
 {
     (void)state;
@@ -217,6 +319,65 @@ static void test_flatc_json(void **state)
     assert_int_equal(l->tensors[0].c, 2);
     assert_int_equal(l->tasks[0].instance, -1); /* the schema's default */
     assert_int_equal(l->events[0].val, 3);
+    loadable_free(l);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* flatc builds a format 0.5 file from JSON with share/loadable-0.5.fbs (as
+ * NVIDIA's December 2017 writer laid them out): blob data one field
+ * earlier, line/surface/plane strides, the submit list at field 7. */
+static void test_flatc_json_v05(void **state)
+{
+    (void)state;
+    if (system("command -v flatc >/dev/null 2>&1") != 0)
+        skip();
+    char dir[] = "/tmp/dladbg-flatc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char json[512], cmd[2048], bin[512];
+    snprintf(json, sizeof json, "%s/net.json", dir);
+    snprintf(bin, sizeof bin, "%s/net.bin", dir);
+    FILE *fp = fopen(json, "w");
+    assert_non_null(fp);
+    fputs("{ \"version\": {\"major\": 0, \"minor\": 5, \"sub_minor\": 0},\n"
+          "  \"blobs\": [ {\"name\": \"m0_NetworkDesc_i0\", \"size\": 4,\n"
+          "               \"version\": {\"major\": 0, \"minor\": 10, \"sub_minor\": 0},\n"
+          "               \"data\": [1, 2, 3, 4]} ],\n"
+          "  \"memory_list\": [ {\"id\": 0, \"flags\": 3, \"size\": 40,\n"
+          "                      \"contents\": [\"m0_NetworkDesc_i0\"], \"offsets\": [0]},\n"
+          "                     {\"id\": 1, \"flags\": 9, \"size\": 4096} ],\n"
+          "  \"address_list\": [ {\"id\": 0, \"mem_id\": 0, \"size\": 40},\n"
+          "                      {\"id\": 1, \"mem_id\": 1, \"size\": 4096} ],\n"
+          "  \"event_list\": [ {\"id\": 0} ],\n"
+          "  \"tensor_desc_list\": [ {\"id\": 0, \"mem_id\": 1, \"size\": 4096,\n"
+          "      \"data_format\": \"NCHW\", \"data_type\": \"INT16\", \"data_category\": \"FEATURE\",\n"
+          "      \"pixel_format\": 36, \"n\": 1, \"c\": 32, \"h\": 8, \"w\": 8,\n"
+          "      \"line_stride\": 256, \"surf_stride\": 2048, \"plane_stride\": 7} ],\n"
+          "  \"task_list\": [ {\"id\": 0, \"interface\": \"DLA1\", \"instance\": -1,\n"
+          "                    \"address_list\": [0, 1], \"post_actions\": [0]} ],\n"
+          "  \"submit_list\": [ {\"id\": 0, \"task_id\": [0]} ] }\n",
+          fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "flatc --binary -o %s share/loadable-0.5.fbs %s", dir, json);
+    assert_int_equal(system(cmd), 0);
+    char err[512];
+    struct loadable *l = loadable_read_file(bin, err, sizeof err);
+    if (!l)
+        fail_msg("%s", err);
+    assert_int_equal(l->version.minor, 5);
+    assert_int_equal(l->blobs[0].version.minor, 10);
+    assert_int_equal(l->blobs[0].data_len, 4);
+    assert_int_equal(l->blobs[0].data[3], 4);
+    assert_int_equal(l->tensors[0].c, 32);
+    assert_int_equal(l->tensors[0].data_type, LD_TYPE_INT16);
+    assert_int_equal(l->tensors[0].stride[0], 0);
+    assert_int_equal(l->tensors[0].stride[1], 256);
+    assert_int_equal(l->tensors[0].stride[2], 2048);
+    assert_int_equal(l->tensors[0].stride[3], 7);
+    assert_string_equal(l->tensors[0].name, "");
+    assert_int_equal(l->n_submits, 1);
+    assert_int_equal(l->submits[0].n_tasks, 1);
+    assert_int_equal(l->n_relocs, 0);
     loadable_free(l);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -428,6 +589,10 @@ int main(void)
         cmocka_unit_test(test_random_byte_flips), cmocka_unit_test(test_bad_offsets),
         cmocka_unit_test(test_semantic_errors),   cmocka_unit_test(test_unterminated_string),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_formats_round_trip),
+        cmocka_unit_test(test_writer_refuses_relocs_in_v05),
+        cmocka_unit_test(test_unknown_version_refused),
+        cmocka_unit_test(test_flatc_json_v05),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * to their offsets; task address resolution; the output DIMG gathered with
  * the goldens' x32 rules and, for FEATURE_X8 tensors, x8 (checked against
  * reference gathers written here); fp16 stable hashing as nvdla_runtime's
- * code does it. */
+ * code does it; loadables of format 0.5 and 0.6 loaded, run and written
+ * out as their 0.7 twins are; DLA descriptor versions nobody wrote refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,8 @@
 #include "core/mem.h"
 #include "runtime/runtime.h"
 #include "tensor_loadable.h"
+#include "engine_rig.h"
+#include "sdp_net.h"
 
 static struct loadable *build(uint8_t data_type, int32_t c, int32_t h, int32_t w, uint32_t line,
                               uint32_t surf, uint64_t size)
@@ -351,6 +354,147 @@ static void test_bound_blobs_released_and_reloaded(void **state)
     loadable_free(l);
 }
 
+/* The output DIMG of a tensor written in format f, its memory filled with
+ * a pattern; the file's bytes in out (malloc'ed). */
+static void dimg_of_format(struct ld_version f, uint8_t **out, size_t *out_len)
+{
+    enum { C = 20, H = 2, W = 3, LINE = 128, SURF = 512, SIZE = 1024 };
+    struct tensor_spec sp = {LD_TYPE_INT16, LD_PIXEL_FEATURE, C, H, W, LINE, SURF, SIZE};
+    uint8_t *buf;
+    size_t len;
+    tensor_loadable_bytes_as(&sp, f, &buf, &len);
+    char err[512], path[] = "/tmp/dladbg-dimg-XXXXXX";
+    struct loadable *l = loadable_parse(buf, len, "rt", err, sizeof err);
+    free(buf);
+    if (!l)
+        fail_msg("%s", err);
+    assert_int_equal(l->version.minor, f.minor);
+    struct dla *d = dla_create(dla_config_default(), NULL);
+    struct runtime rt;
+    assert_true(runtime_load(&rt, l, d, err, sizeof err));
+    uint8_t mem[SIZE];
+    for (int i = 0; i < SIZE; i++)
+        mem[i] = (uint8_t)(i * 29 + 3);
+    dla_mem_write(d, DLA_DRAM, rt.mem[2].addr, mem, SIZE);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    if (!runtime_write_output(&rt, d, path, err, sizeof err))
+        fail_msg("%s", err);
+    const uint8_t *f_bytes = slurp(path, out_len);
+    *out = malloc(*out_len);
+    memcpy(*out, f_bytes, *out_len);
+    remove(path);
+    runtime_free(&rt);
+    dla_destroy(d);
+    loadable_free(l);
+}
+
+/* Format 0.5 keeps the output tensor's line and surface strides in fields
+ * of their own: the DIMG (its header carries them, and the gather follows
+ * them) is the 0.7 twin's, byte for byte; 0.6's too. */
+static void test_output_dimg_every_format(void **state)
+{
+    (void)state;
+    uint8_t *want, *got;
+    size_t want_len, got_len;
+    dimg_of_format((struct ld_version){0, 7, 0}, &want, &want_len);
+    static const struct ld_version older[] = {{0, 5, 0}, {0, 6, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        dimg_of_format(older[i], &got, &got_len);
+        assert_int_equal(got_len, want_len);
+        assert_memory_equal(got, want, want_len);
+        free(got);
+    }
+    uint32_t line, surf;
+    memcpy(&line, want + 24, 4);
+    memcpy(&surf, want + 28, 4);
+    assert_int_equal(line, 128);
+    assert_int_equal(surf, 512);
+    free(want);
+}
+
+/* One SDP operation, memory to memory, run by the engine from a loadable of
+ * format f: the bytes it wrote to the destination (512). */
+static void sdp_run_in_format(struct ld_version f, uint8_t out[512])
+{
+    struct sdp_net n;
+    sdp_net_init(&n);
+    uint8_t *buf;
+    size_t len;
+    sdp_net_encode_format(&n, FW_LAYOUT_LEGACY, (struct ld_version){0, 10, 0}, f, &buf, &len);
+    struct rig r;
+    rig_open_buf(&r, buf, len);
+    free(buf);
+    uint8_t in[512];
+    for (int i = 0; i < 512; i++)
+        in[i] = (uint8_t)(i * 13 + 1);
+    enum dla_space s;
+    uint64_t src, dst;
+    assert_true(runtime_task_address(&r.rt, 0, 4, &s, &src));
+    assert_true(runtime_task_address(&r.rt, 0, 5, &s, &dst));
+    dla_mem_write(r.d, s, src, in, sizeof in);
+    assert_true(rig_run(&r, 0));
+    assert_int_equal(dla_mem_read(r.d, s, dst, out, 512), MEM_OK);
+    rig_close(&r);
+}
+
+/* NVIDIA's first loadables (format 0.5, descriptors tagged 0.10.0) run as
+ * their 0.7 twins: the engine finds the descriptors behind the blobs that
+ * sit one field earlier. */
+static void test_v05_network_runs(void **state)
+{
+    (void)state;
+    uint8_t want[512], got[512];
+    sdp_run_in_format((struct ld_version){0, 7, 0}, want);
+    sdp_run_in_format((struct ld_version){0, 5, 0}, got);
+    assert_memory_equal(got, want, sizeof want);
+    bool nonzero = false;
+    for (int i = 0; i < 512; i++)
+        nonzero |= want[i] != 0;
+    assert_true(nonzero);
+}
+
+/* A DLA task whose descriptors carry a version no producer wrote is refused
+ * at load, naming the blob, the version and the known ones. */
+static void test_descriptor_version_checked(void **state)
+{
+    (void)state;
+    static const struct ld_version good[] = {{0, 10, 0}, {0, 11, 0}, {0, 12, 3},
+                                             {0, 12, 5}, {1, 2, 0},  {1, 3, 0}};
+    static const struct ld_version bad[] = {{0, 13, 0}, {0, 9, 0}, {1, 1, 0}, {2, 0, 0}};
+    struct sdp_net n;
+    sdp_net_init(&n);
+    for (size_t i = 0; i < sizeof good / sizeof good[0] + sizeof bad / sizeof bad[0]; i++) {
+        bool ok = i < sizeof good / sizeof good[0];
+        struct ld_version v = ok ? good[i] : bad[i - sizeof good / sizeof good[0]];
+        uint8_t *buf;
+        size_t len;
+        sdp_net_encode_as(&n, FW_LAYOUT_CURRENT, v, &buf, &len);
+        char err[512] = "";
+        struct loadable *l = loadable_parse(buf, len, "net", err, sizeof err);
+        free(buf);
+        assert_non_null(l);
+        struct dla *d = dla_create(dla_config_default(), NULL);
+        struct runtime rt;
+        bool loaded = runtime_load(&rt, l, d, err, sizeof err);
+        if (loaded != ok)
+            fail_msg("version %u.%u.%u: %s", v.major, v.minor, v.sub_minor,
+                     loaded ? "accepted" : err);
+        if (!ok) {
+            char want[64];
+            snprintf(want, sizeof want, "tagged DLA descriptor version %u.%u.%u", v.major, v.minor,
+                     v.sub_minor);
+            assert_non_null(strstr(err, want));
+            assert_non_null(strstr(err, "blob \"nd\""));
+            assert_non_null(strstr(err, "NVIDIA's 0.10.x and 0.11.x"));
+        }
+        runtime_free(&rt);
+        dla_destroy(d);
+        loadable_free(l);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +504,9 @@ int main(void)
         cmocka_unit_test(test_output_dimg_x8),
         cmocka_unit_test(test_tensor_info_atoms),
         cmocka_unit_test(test_bound_blobs_released_and_reloaded),
+        cmocka_unit_test(test_output_dimg_every_format),
+        cmocka_unit_test(test_v05_network_runs),
+        cmocka_unit_test(test_descriptor_version_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
