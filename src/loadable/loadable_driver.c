@@ -381,6 +381,9 @@ static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result
         case PH_EMU:
             if (!emu_run_task(d, &l->rt, l->st.task, msg, sizeof msg))
                 fail(l, "%s: EMU task %u: %s", l->ld->name, l->ld->tasks[l->st.task].id, msg);
+            else if (msg[0])
+                report_msg(l->base.rep, REPORT_NOTE, "%s: EMU task %u: %s", l->ld->name,
+                           l->ld->tasks[l->st.task].id, msg);
             end_task(l, act);
             return;
         case PH_DLA_START:

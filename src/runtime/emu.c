@@ -416,9 +416,9 @@ static bool check_op_type(struct emu_ctx *c, uint8_t type)
     }
     if (type == EMU_OP_LOG && c->lay != &layout_legacy) {
         snprintf(c->msg, c->len,
-                 "EMU: operation type 2 (LOG) is ONNC's, known to its legacy-layout runtime "
+                 "EMU: operation type %u (%s) is ONNC's, known to its legacy-layout runtime "
                  "only; NVIDIA's current emulator has no such operation (%s EMU layout)",
-                 c->lay->name);
+                 type, op_names[type], c->lay->name);
         return false;
     }
     return true;
@@ -471,6 +471,8 @@ static bool run_op(struct emu_ctx *c, int16_t op_index, int16_t buf_index, uint1
 bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *msg, size_t len)
 {
     struct emu_ctx c = {.d = d, .rt = rt, .task = task, .msg = msg, .len = len};
+    if (len)
+        msg[0] = 0;
     uint8_t nb[6];
     if (!read_at(&c, 0, 0, nb, sizeof nb, "EMU network descriptor"))
         return false;
@@ -479,8 +481,13 @@ bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *
     c.lay = pick_layout(&c, op_index, n);
     /* the legacy emulators (NVIDIA's before int8, ONNC's) process operation
      * 0 and return: the others of the task are never computed */
-    if (c.lay == &layout_legacy && n > 1)
+    if (c.lay == &layout_legacy && n > 1) {
+        snprintf(msg, len,
+                 "operation 0 of %u run: the legacy emulators (NVIDIA's before int8 support, "
+                 "ONNC's) compute only a task's first operation (legacy EMU layout)",
+                 n);
         n = 1;
+    }
     for (uint16_t i = 0; i < n; i++)
         if (!run_op(&c, op_index, buf_index, i))
             return false;

@@ -43,8 +43,10 @@ bool emu_version_known(struct ld_version v);
 /* The versions emu_version_known accepts, for messages. */
 const char *emu_versions_known(void);
 
-/* Run every operation of EMU task `task`; false with a message when a
- * descriptor is invalid (the task's outputs are then not written). */
+/* Run the operations of EMU task `task` (every one, or the first in the
+ * legacy layout); false with a message when a descriptor is invalid (the
+ * task's outputs are then not written).  On success msg is empty, or holds a
+ * note for the user: operations the legacy emulators leave out. */
 bool emu_run_task(struct dla *d, const struct runtime *rt, uint32_t task, char *msg, size_t len);
 
 /* fp32 -> fp16 as the emulator's half type converts (ties away from zero). */

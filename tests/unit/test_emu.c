@@ -564,12 +564,14 @@ static void test_legacy_runs_first_operation_only(void **state)
     run_ok(&r, &k);
     for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
         assert_int_equal(source_half(&r, 2 * i), src[i]);
+    assert_non_null(strstr(r.err, "operation 0 of 2 run")); /* said, as a note */
     run_free(&r);
     k = power_case(src, 2.0f, 1.0f, 0.0f);
     k.second_op = true;
     run_ok(&r, &k);
     size_t at = x16_at(3, 1, 2);
     assert_int_equal(source_half(&r, 2 * at), reference_half(2.0f * fp16_to_float(src[at])));
+    assert_string_equal(r.err, "");
     run_free(&r);
 }
 

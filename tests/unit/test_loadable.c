@@ -251,6 +251,34 @@ static void test_unknown_version_refused(void **state)
     }
 }
 
+/* A blob or task interface no format has (NONE 0, DLA1 1, EMU1 2) is
+ * refused by number, in the old format as in the new. */
+static void test_unknown_interface_refused(void **state)
+{
+    (void)state;
+    static const struct ld_version formats_tried[] = {{0, 5, 0}, {0, 7, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        for (int what = 0; what < 2; what++) {
+            struct lw *w = lw_create();
+            static const uint8_t nd[40];
+            lw_blob(w, "nd", what == 0 ? 3 : LD_IF_DLA1, 0, (struct ld_version){0, 10, 0}, nd,
+                    sizeof nd);
+            lw_memory(w, LD_DOMAIN_SYSTEM, 3, sizeof nd, 0, "nd", 0, 0);
+            uint16_t a = (uint16_t)lw_address(w, 0, 0, sizeof nd), task = 0;
+            lw_task(w, what == 1 ? 3 : LD_IF_DLA1, &a, 1, NULL, 0, NULL, 0);
+            lw_submit(w, &task, 1);
+            uint8_t *buf;
+            size_t len;
+            assert_true(lw_finish(w, formats_tried[i], &buf, &len));
+            lw_destroy(w);
+            parse_bad(buf, len,
+                      what == 0 ? "expected Blob.interface NONE, DLA1 or EMU1 (0..2), found 3"
+                                : "expected interface DLA1 or EMU1 (1..2), found 3");
+            free(buf);
+        }
+    }
+}
+
 static void test_samples_parse(void **state)
 {
     (void)state;
@@ -593,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_writer_refuses_relocs_in_v05),
         cmocka_unit_test(test_unknown_version_refused),
         cmocka_unit_test(test_flatc_json_v05),
+        cmocka_unit_test(test_unknown_interface_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
