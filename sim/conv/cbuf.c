@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dla_priv.h"
+#include "conv.h"
 
 #define CBUF_MAX_BANKS       64
 #define CBUF_MAX_ENTRY_BYTES 256
@@ -139,9 +139,18 @@ void cbuf_state_destroy(struct dla *d)
     cbuf_destroy(d->cbuf);
 }
 
+/* Reset empties the buffer, and CDMA's S_CBUF_FLUSH_STATUS reads FLUSH_DONE
+ * only once the hardware's flush has had its cycles. */
 void cbuf_state_reset(struct dla *d)
 {
     cbuf_reset(d->cbuf);
+    d->cbuf_flushed = false;
+    dla_unit_timer_at(d, &conv_unit, d->cfg->cbuf_flush_cycles);
+}
+
+void cbuf_flush_done(struct dla *d)
+{
+    d->cbuf_flushed = true;
 }
 
 /* dst->cbuf still names src's buffer: replace it, by NULL on failure. */

@@ -59,6 +59,8 @@ size_t cbuf_describe(const struct cbuf *c, struct dla_cbuf_bank *out, size_t max
 bool cbuf_state_create(struct dla *d);
 void cbuf_state_destroy(struct dla *d);
 void cbuf_state_reset(struct dla *d);
+/* The CONV entry's timer: the post-reset flush is done. */
+void cbuf_flush_done(struct dla *d);
 bool cbuf_state_clone(struct dla *dst, const struct dla *src);
 const void *cbuf_state_of(const struct dla *d);
 size_t cbuf_state_bytes_apart(const void *state, const void *live);

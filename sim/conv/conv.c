@@ -377,6 +377,7 @@ const struct dla_unit_entry conv_unit = {
     .client_intrs = {{DLA_C_CDMA_DAT, 16}, {DLA_C_CDMA_WT, 18}},
     .perf_regs = conv_perf_regs,
     .n_perf_regs = sizeof conv_perf_regs / sizeof conv_perf_regs[0],
+    .timer = cbuf_flush_done,
     .state_create = cbuf_state_create,
     .state_destroy = cbuf_state_destroy,
     .state_reset = cbuf_state_reset,

@@ -241,14 +241,13 @@ void dla_reset(struct dla *d)
     reset_registers(d);
     mem_clear(d->mem[DLA_DRAM]);
     mem_clear(d->mem[DLA_CVSRAM]);
+    d->now = 0;
+    d->seq = 0;
+    d->csb_debt = 0;
+    /* after the clock: a unit's reset may start a timer (CBUF's flush) */
     for (size_t i = 0; dla_unit_table[i]; i++)
         if (dla_unit_table[i]->state_reset)
             dla_unit_table[i]->state_reset(d);
-    d->now = 0;
-    d->seq = 0;
-    d->cbuf_flushed = false;
-    d->csb_debt = 0;
-    sched_push(d, d->cfg->cbuf_flush_cycles, SCHED_TIMER, TIMER_CBUF_FLUSH_DONE);
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
@@ -425,7 +424,7 @@ uint64_t dla_now(const struct dla *d)
     return d->now;
 }
 
-/* A pipeline in flight; the post-reset CBUF flush alone does not count. */
+/* A pipeline in flight; a unit's timer (the post-reset CBUF flush) alone does not count. */
 bool dla_busy(const struct dla *d)
 {
     for (int i = 0; i < DLA_MAX_PIPES; i++)
@@ -456,13 +455,17 @@ void dla_idle(struct dla *d, uint64_t cycles)
         d->now = target;
 }
 
-static void process_timer(struct dla *d, enum sched_timer t)
+void dla_unit_timer_at(struct dla *d, const struct dla_unit_entry *e, uint64_t at)
 {
-    switch (t) {
-    case TIMER_CBUF_FLUSH_DONE:
-        d->cbuf_flushed = true;
-        break;
-    }
+    for (uint8_t i = 0; dla_unit_table[i]; i++)
+        if (dla_unit_table[i] == e)
+            sched_push(d, at, SCHED_TIMER, i);
+}
+
+/* A unit's timer fires: ms is its entry's index in the table. */
+static void process_timer(struct dla *d, uint8_t ms)
+{
+    dla_unit_table[ms]->timer(d);
 }
 
 bool dla_advance(struct dla *d)
@@ -473,7 +476,7 @@ bool dla_advance(struct dla *d)
     if (it.at > d->now)
         d->now = it.at;
     if (it.pipe == SCHED_TIMER)
-        process_timer(d, (enum sched_timer)it.ms);
+        process_timer(d, it.ms);
     else
         pipeline_process_milestone(d, it.pipe, it.ms);
     return true;

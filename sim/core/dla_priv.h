@@ -142,14 +142,12 @@ struct dla_sched_item {
     uint64_t at;
     uint64_t seq; /* insertion order breaks ties deterministically */
     uint8_t pipe; /* a pipeline slot, or SCHED_TIMER */
-    uint8_t ms;   /* the pipeline's milestone, or enum sched_timer */
+    uint8_t ms;   /* the pipeline's milestone, or the timer's unit table index */
 };
 
-/* Scheduled events that belong to no pipeline. */
+/* Scheduled events that belong to no pipeline: a unit's timer
+ * (dla_unit_timer_at, unit_table.h). */
 #define SCHED_TIMER 0xffu
-enum sched_timer {
-    TIMER_CBUF_FLUSH_DONE, /* CDMA's post-reset CBUF flush completes */
-};
 
 /* ---------------------------------------------------------------- the model */
 struct dla_listener {
@@ -174,7 +172,7 @@ struct dla {
 
     uint64_t now;
     uint64_t seq;
-    bool cbuf_flushed; /* CDMA S_CBUF_FLUSH_STATUS.FLUSH_DONE */
+    bool cbuf_flushed; /* CDMA S_CBUF_FLUSH_STATUS.FLUSH_DONE (the CONV entry's, as below) */
     uint64_t csb_debt; /* cycles of CSB accesses not yet let pass (dla_csb_settle) */
     size_t n_sched, cap_sched;
     struct dla_sched_item *sched; /* binary min-heap on (at, seq) */

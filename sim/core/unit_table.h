@@ -120,6 +120,9 @@ struct dla_unit_entry {
     const struct dla_rule_info *rules;
     size_t n_rules;
 
+    /* The unit's timer fired (started with dla_unit_timer_at). */
+    void (*timer)(struct dla *d);
+
     /* State the unit owns outside struct dla (CBUF): made with the model
      * (false: out of memory), emptied by dla_reset, freed (also when half
      * made), and copied for checkpoints: state_clone gives dst, whose fields
@@ -142,6 +145,10 @@ extern const struct dla_unit_entry *const dla_unit_table[];
 const struct dla_unit_entry *dla_unit_entry_of(enum dla_unit u);
 const struct dla_unit_entry *dla_proc_entry(enum dla_proc p);
 const struct dla_unit_hooks *dla_hooks(enum dla_unit u);
+
+/* Start e's timer: its timer callback runs at cycle at (a scheduler event,
+ * kept by checkpoints). */
+void dla_unit_timer_at(struct dla *d, const struct dla_unit_entry *e, uint64_t at);
 
 /* GLB's registers live in the core (glb.c); sim/units.c lists it too. */
 extern const struct dla_unit_entry glb_unit;
