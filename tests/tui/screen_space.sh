@@ -29,6 +29,7 @@ wait_gone '─ 1 Layers'
 [ "$(console_rows)" = 68 ] || fail "maximised console: $(console_rows) rows, expected 68"
 keys F2
 wait_for '─ 1 Layers'
+sync_ui # the panes may show before the whole screen is redrawn
 [ "$(console_rows)" = 16 ] || fail "restored console: $(console_rows) rows, expected 16"
 # asking for another pane gives the screen back too
 keys Escape M
