@@ -18,6 +18,7 @@
 #include "debug/layer_origin.h"
 #include "loadable/loadable_plan.h"
 #include "util/path.h"
+#include "reg_suggest.h"
 #include "suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {
@@ -254,6 +255,7 @@ static void close_session(struct dbg *d)
     free(d->plan);
     d->plan = NULL;
     d->plan_read = false;
+    d->layers_of_run = 0;
 }
 
 void dbg_destroy(struct dbg *d)
@@ -395,6 +397,29 @@ static bool fail_enum(struct dbg *d, struct cmd_args *a, const struct regdb_ref 
     return false;
 }
 
+/* x as the bits of a field or register: what fits its width unsigned, or
+ * negative in two's complement (offsets are signed fields); anything else
+ * fails naming the limits instead of being cut to the low bits. */
+static bool value_fits(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, int64_t x,
+                       uint32_t *v)
+{
+    unsigned width = ref->field ? (unsigned)(ref->field->msb - ref->field->lsb + 1) : 32;
+    int64_t max = (int64_t)((UINT64_C(1) << width) - 1), min = -(INT64_C(1) << (width - 1));
+    if (x >= min && x <= max) {
+        *v = (uint32_t)((uint64_t)x & (uint64_t)max);
+        return true;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s%s%s", ref->unit->name, ref->reg->name,
+             ref->field ? "." : "", ref->field ? ref->field->name : "");
+    cmd_fail(d, a,
+             "%s%llx does not fit the %u bits of %s: 0..0x%llx, or -0x%llx..-1 as two's "
+             "complement",
+             x < 0 ? "-0x" : "0x", (unsigned long long)(x < 0 ? -(uint64_t)x : (uint64_t)x), width,
+             name, (unsigned long long)max, (unsigned long long)-min);
+    return false;
+}
+
 bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v)
 {
@@ -409,8 +434,18 @@ bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *re
     int64_t x;
     if (!cmd_number(d, a, text, &x))
         return false;
-    *v = (uint32_t)x;
-    return true;
+    return value_fits(d, a, ref, x, v);
+}
+
+bool cmd_resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, struct regdb_ref *ref)
+{
+    const struct regdb_map *map = dla_regmap(session_dla(d->session));
+    if (regdb_resolve(map, name, ref))
+        return true;
+    char hint[160];
+    reg_suggest(map, name, hint, sizeof hint);
+    cmd_fail(d, a, "no register or field \"%s\" in the %s map%s", name, map->name, hint);
+    return false;
 }
 
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n)

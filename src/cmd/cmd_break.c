@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "format.h"
+#include "loadable/loadable_plan.h"
+#include "util/path.h"
 #include "suggest.h"
 
 /* Index of the "if" word among the arguments, or nargs when there is none. */
@@ -69,22 +72,78 @@ static bool when_arg(struct dbg *d, struct cmd_args *a, int i, struct breakpoint
     return true;
 }
 
+/* How many hardware layers a run of the open file has, when that is known
+ * before the layer is reached: a loadable's plan runs one layer per DLA
+ * operation; a trace's count is known once its run is over.  *how says
+ * where the number comes from. */
+static bool layer_count_known(struct dbg *d, size_t *n, char *how, size_t len)
+{
+    if (!d->session)
+        return false;
+    if (session_finished(d->session)) {
+        *n = format_layers_of_run(session_dla(d->session), true);
+        snprintf(how, len, "this run had %zu", *n);
+        return true;
+    }
+    const struct loadable_plan *p = dbg_plan(d);
+    bool plan_complete = p != NULL;
+    for (size_t i = 0; p && i < p->n_tasks; i++)
+        if (p->tasks[i].problem[0]) /* a task whose operations could not be read */
+            plan_complete = false;
+    if (plan_complete) {
+        *n = p->n_ops;
+        char name[128];
+        path_last_component(session_path(d->session), name, sizeof name);
+        snprintf(how, len, "%s runs %zu, one per DLA operation", name, *n);
+        return true;
+    }
+    if (d->layers_of_run) {
+        *n = d->layers_of_run;
+        snprintf(how, len, "the last complete run had %zu", *n);
+        return true;
+    }
+    return false;
+}
+
+/* A word that cannot start a layer index: a name that is no register. */
+static bool is_bare_name(const char *w)
+{
+    return (isalpha((unsigned char)w[0]) || w[0] == '_') && !strchr(w, '.');
+}
+
 static enum cmd_status do_break_layer(struct dbg *d, struct cmd_args *a)
 {
     struct breakpoint bp = {.kind = BP_LAYER};
     int64_t n;
     int used;
-    if (!cmd_arg(a, 0))
-        return cmd_fail(d, a, "expected a layer index");
-    if (!cmd_number(d, a, cmd_arg(a, 0), &n))
+    const char *w = cmd_arg(a, 0);
+    if (!w || is_bare_name(w))
+        return cmd_fail(d, a,
+                        "expected a hardware layer index (\"info layers\" lists them)%s%s%s, "
+                        "then optionally programmed, enabled, started or done",
+                        w ? ", not \"" : "", w ? w : "", w ? "\"" : "");
+    if (!cmd_number(d, a, w, &n))
         return CMD_ERROR;
+    size_t count;
+    char how[160];
+    bool known = layer_count_known(d, &count, how, sizeof how);
+    if (known && (n < 0 || (uint64_t)n >= count))
+        return count ? cmd_fail(d, a, "no layer %lld: layers are 0..%zu (%s)", (long long)n,
+                                count - 1, how)
+                     : cmd_fail(d, a, "no layer %lld: no hardware layers (%s)", (long long)n, how);
     if (n < 0 || n > 0x7fffffff)
         return cmd_fail(d, a, "layer index %lld out of range", (long long)n);
     bp.layer = (uint32_t)n;
     if (!when_arg(d, a, 1, &bp, &used) || !no_extra(d, a, used))
         return CMD_ERROR;
     snprintf(bp.what, sizeof bp.what, "layer %u %s", bp.layer, bps_when_name(bp.when));
-    return add(d, a, &bp);
+    enum cmd_status st = add(d, a, &bp);
+    size_t seen = d->session ? dla_layer_count(session_dla(d->session)) : 0;
+    if (st == CMD_OK && d->session && !known && bp.layer >= seen)
+        cmd_print(d, "(how many layers this file runs is known only once a run is over; %zu so "
+                     "far)",
+                  seen);
+    return st;
 }
 
 static bool parse_proc(const char *word, uint8_t *proc)
@@ -123,12 +182,7 @@ static bool resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, str
         cmd_fail(d, a, "expected a register name (UNIT.REG[.FIELD])");
         return false;
     }
-    if (!regdb_resolve(dla_regmap(session_dla(d->session)), name, ref)) {
-        cmd_fail(d, a, "no register or field \"%s\" in the %s map", name,
-                 dla_regmap(session_dla(d->session))->name);
-        return false;
-    }
-    return true;
+    return cmd_resolve_reg(d, a, name, ref);
 }
 
 static enum cmd_status do_break_reg(struct dbg *d, struct cmd_args *a)

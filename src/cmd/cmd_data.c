@@ -23,14 +23,31 @@ static void trim(char *s)
     memmove(s, s + k, strlen(s + k) + 1);
 }
 
-/* "NAME@G": the group suffix, -1 when absent. */
-static int take_group(char *name)
+/* "NAME@G": the group suffix cut off into *group (-1 when absent).  Only
+ * the D_ registers have groups, 0 and 1: any other suffix fails naming
+ * what there is rather than showing some other copy. */
+static bool take_group(struct dbg *d, struct cmd_args *a, char *name, int *group)
 {
+    *group = -1;
     char *at = strchr(name, '@');
     if (!at)
-        return -1;
+        return true;
     *at = 0;
-    return atoi(at + 1) & 1;
+    const char *g = at + 1;
+    struct regdb_ref ref;
+    if (!cmd_resolve_reg(d, a, name, &ref))
+        return false;
+    if (!ref.reg->dual) {
+        cmd_fail(d, a, "%s.%s has no register groups (only D_ registers have groups 0 and 1)",
+                 ref.unit->name, ref.reg->name);
+        return false;
+    }
+    if ((g[0] != '0' && g[0] != '1') || g[1]) {
+        cmd_fail(d, a, "no group \"%s\": %s has groups 0 and 1", g, ref.unit->name);
+        return false;
+    }
+    *group = g[0] - '0';
+    return true;
 }
 
 static void show_reg(struct dbg *d, const struct regdb_ref *ref, int group)
@@ -154,11 +171,10 @@ static enum cmd_status do_reg(struct dbg *d, struct cmd_args *a)
     trim(text);
     if (!text[0])
         return cmd_fail(d, a, "expected UNIT.REG[.FIELD][@GROUP] [= VALUE]");
-    int group = take_group(text);
+    int group;
     struct regdb_ref ref;
-    if (!regdb_resolve(dla_regmap(session_dla(d->session)), text, &ref))
-        return cmd_fail(d, a, "no register or field \"%s\" in the %s map", text,
-                        dla_regmap(session_dla(d->session))->name);
+    if (!take_group(d, a, text, &group) || !cmd_resolve_reg(d, a, text, &ref))
+        return CMD_ERROR;
     if (!eq) {
         show_reg(d, &ref, group);
         return CMD_OK;

@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd_priv.h"
 #include "format.h"
 #include "loadable/loadable_plan.h"
+#include "suggest.h"
 
 static struct dla *dla_of(struct dbg *d)
 {
@@ -496,20 +498,65 @@ static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-/* "info rules": every rule the model checks, with the hits of this run. */
+/* Does rule r belong to what the user named: its unit ("cdma"), or a
+ * processor's units ("conv": CDMA, CBUF, CSC, CMAC, CACC)? */
+static bool rule_of(const struct dla_rule_info *r, const char *unit)
+{
+    return !unit || !strcasecmp(unit, dla_unit_name(r->unit)) ||
+           !strcasecmp(unit, dla_proc_name(dla_unit_proc(r->unit)));
+}
+
+/* A word that names no unit with rules: fail listing those that have some. */
+static enum cmd_status fail_rule_unit(struct dbg *d, struct cmd_args *a, const char *unit)
+{
+    char names[256] = "";
+    bool listed[DLA_U_COUNT] = {false};
+    struct suggest s;
+    suggest_init(&s, unit);
+    for (size_t i = 0; i < dla_rule_count(); i++) {
+        enum dla_unit u = dla_rule_info(i)->unit;
+        if (listed[u])
+            continue;
+        listed[u] = true;
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", dla_unit_name(u));
+        suggest_consider(&s, dla_unit_name(u));
+    }
+    char hint[64] = "";
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    return cmd_fail(d, a, "no rules of \"%s\"%s; units with rules: %s", unit, hint, names);
+}
+
+/* "info rules [UNIT]": every rule the model checks (of one unit), with the
+ * hits of this run. */
 static enum cmd_status do_info_rules(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
+    const char *unit = cmd_arg(a, 0);
+    if (cmd_nargs(a) > 1)
+        return cmd_fail(d, a, "unexpected \"%s\"", cmd_arg(a, 1));
     struct dla *dla = dla_of(d);
-    size_t fired = 0;
+    size_t fired = 0, shown = 0;
+    for (size_t i = 0; i < dla_rule_count(); i++)
+        shown += rule_of(dla_rule_info(i), unit);
+    if (!shown)
+        return fail_rule_unit(d, a, unit);
     cmd_print(d, "%-28s %-8s %6s  %s", "rule", "unit", "fired", "guide section: what it asks");
     for (size_t i = 0; i < dla_rule_count(); i++) {
         const struct dla_rule_info *r = dla_rule_info(i);
+        if (!rule_of(r, unit))
+            continue;
         uint64_t hits = dla_rule_hits(dla, i);
         fired += hits != 0;
         cmd_print(d, "%-28s %-8s %6llu  %s: %s", r->id, dla_unit_name(r->unit),
                   (unsigned long long)hits, r->section, r->rule);
+    }
+    if (unit) {
+        cmd_print(d, "%zu of %zu %s rules fired in this run (\"break rule ID\" stops at one).",
+                  fired, shown, unit);
+        return CMD_OK;
     }
     cmd_print(d, "%zu of %zu rules fired in this run (\"break rule ID\" stops at one).", fired,
               dla_rule_count());
@@ -595,9 +642,10 @@ static const struct cmd_entry info_subs[] = {
      do_info_intr, NULL, false},
     {"units", "u", NULL, "info units", "Which units have an operation enabled in which group.",
      do_info_units, NULL, false},
-    {"rules", NULL, NULL, "info rules",
+    {"rules", NULL, "[UNIT]", "info rules [UNIT]",
      "Every programming-guide rule the model checks: id, unit, the guide's section and what\n"
-     "it asks, and how often it fired in this run.",
+     "it asks, and how often it fired in this run.  With UNIT (cdma, sdp ...; conv: the\n"
+     "convolution pipeline's units) only that unit's rules.",
      do_info_rules, NULL, false},
     {"hang", "diagnose", NULL, "info hang",
      "Why nothing progresses: what the driver waits for, layers not running and the units\n"

@@ -54,10 +54,15 @@ bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
 /* A value for a register or field: an enum name of the field (or of a
- * register's only field), else a number (truncated to 32 bits).  A word that
- * is neither fails listing the field's enum names. */
+ * register's only field), else a number that fits the field's or register's
+ * bits (negative ones as two's complement).  A word that is neither fails
+ * listing the field's enum names; a number that does not fit fails naming
+ * the range. */
 bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *ref, const char *text,
                    uint32_t *v);
+/* UNIT.REG[.FIELD] in the session's map; fails with the nearest name
+ * ("did you mean") when there is one close enough. */
+bool cmd_resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, struct regdb_ref *ref);
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);
 

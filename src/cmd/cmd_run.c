@@ -54,6 +54,8 @@ void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_m
     struct session *s = d->session;
     switch (r) {
     case SESSION_DONE:
+        /* kept across restarts: "break layer" checks indices against it */
+        d->layers_of_run = format_layers_of_run(session_dla(s), true);
         session_summary(s, summary, sizeof summary);
         cmd_out(d, DBG_OUT_STOP, "Run finished: %s", summary);
         return;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reg_suggest.h"
+
 struct parser {
     const char *p;
     const struct expr_env *env;
@@ -105,7 +107,11 @@ static int64_t name_ref(struct parser *ps)
     char *at = strchr(name, '@');
     if (at) {
         *at = 0;
-        group = atoi(at + 1) & 1;
+        if ((at[1] != '0' && at[1] != '1') || at[2]) {
+            fail(ps, "no group \"%s\": register groups are 0 and 1", at + 1);
+            return 0;
+        }
+        group = at[1] - '0';
     }
     if (!strchr(name, '.')) {
         uint32_t v;
@@ -123,7 +129,14 @@ static int64_t name_ref(struct parser *ps)
     }
     struct regdb_ref ref;
     if (!regdb_resolve(dla_regmap(ps->env->dla), name, &ref)) {
-        fail(ps, "unknown register or field \"%s\"", name);
+        char hint[160], msg[400];
+        reg_suggest(dla_regmap(ps->env->dla), name, hint, sizeof hint);
+        snprintf(msg, sizeof msg, "unknown register or field \"%s\"%s", name, hint);
+        fail(ps, "%s", msg);
+        return 0;
+    }
+    if (at && !ref.reg->dual) {
+        fail(ps, "%s has no register groups (only D_ registers have groups 0 and 1)", name);
         return 0;
     }
     enum dla_unit u = dla_unit_of(ps->env->dla, ref.unit);
