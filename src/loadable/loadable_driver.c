@@ -556,6 +556,11 @@ struct driver *loadable_driver_open_parsed(struct loadable *ld, const char *path
     snprintf(l->base.name, sizeof l->base.name, "%s", base ? base + 1 : path);
     if (opt)
         keep_input_opts(l, &opt->input);
+    /* an input that cannot fill the tensor is refused now, not at the run's start */
+    if (!input_tensor_check(l->ld, &l->input, err, errlen)) {
+        ldrv_destroy(&l->base);
+        return NULL;
+    }
     if (opt && opt->output)
         snprintf(l->output, sizeof l->output, "%s", opt->output);
     l->rawdump = opt && opt->rawdump;

@@ -99,12 +99,15 @@ static bool from_picture(const struct ld_tensor *t, const struct input_opts *o, 
     if (!ok)
         return false;
     struct tensor_layout lay;
-    ok = tensor_layout_input(t, &lay, err, errlen) &&
-         input_image_convert(&img, &lay, &o->norm, buf, convert_warn, sizeof convert_warn, err,
-                             errlen);
+    char why[400];
+    ok = tensor_layout_input(t, &lay, why, sizeof why) &&
+         input_image_convert(&img, &lay, &o->norm, buf, convert_warn, sizeof convert_warn, why,
+                             sizeof why);
     host_image_free(&img);
-    if (!ok)
+    if (!ok) { /* the decoded image and the tensor disagree: name the file given */
+        snprintf(err, errlen, "--image %.200s: %s", o->image, why);
         return false;
+    }
     append_warning(warn, warnlen, decode_warn);
     append_warning(warn, warnlen, convert_warn);
     if (input_norm_given(&o->norm) && t->data_type == LD_TYPE_INT8)
@@ -310,51 +313,50 @@ static bool from_npy(const struct ld_tensor *t, const char *path, double scale, 
     return true;
 }
 
-bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct input_opts *o,
-                       char *warn, size_t warnlen, char *err, size_t errlen)
+/* The input tensor's bytes from the file of o, into *out (the tensor's
+ * size, freed by the caller); warn gets what the runtime only warns about. */
+static bool convert(const struct loadable *ld, int input_tensor, const struct input_opts *o,
+                    uint8_t **out, char *warn, size_t warnlen, char *err, size_t errlen)
 {
-    if (warnlen)
-        warn[0] = '\0';
     const char *path = o->image ? o->image : o->raw;
-    if (!path)
-        return true;
+    *out = NULL;
     if (o->image && o->raw) {
         snprintf(err, errlen, "--image and --input both give the input tensor: use one");
         return false;
     }
-    if (rt->input_tensor < 0) {
-        snprintf(err, errlen, "%s: %s given, but the loadable has no input tensor", rt->ld->name,
+    if (input_tensor < 0) {
+        snprintf(err, errlen, "%s: %s given, but the loadable has no input tensor", ld->name,
                  o->image ? "--image" : "--input");
         return false;
     }
-    const struct ld_tensor *t = &rt->ld->tensors[rt->input_tensor];
+    const struct ld_tensor *t = &ld->tensors[input_tensor];
     if (t->size > DIMG_MAX_PAYLOAD) {
         snprintf(err, errlen, "%s: input tensor \"%s\" of %llu bytes; dladbg fills at most %u",
-                 rt->ld->name, t->name ? t->name : "", (unsigned long long)t->size,
-                 DIMG_MAX_PAYLOAD);
+                 ld->name, t->name ? t->name : "", (unsigned long long)t->size, DIMG_MAX_PAYLOAD);
+        return false;
+    }
+    uint8_t *buf = calloc(t->size ? t->size : 1, 1);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
         return false;
     }
     if (o->raw && file_is_npy(path)) {
-        uint8_t *buf = calloc(t->size ? t->size : 1, 1);
-        if (!buf) {
-            snprintf(err, errlen, "out of memory");
-            return false;
-        }
-        bool ok = from_npy(t, path, o->scale, buf, warn, warnlen, err, errlen) &&
-                  store(rt, d, t, buf, err, errlen);
-        free(buf);
+        bool ok = from_npy(t, path, o->scale, buf, warn, warnlen, err, errlen);
+        if (ok)
+            *out = buf;
+        else
+            free(buf);
         return ok;
     }
     uint8_t *file;
     size_t flen;
-    if (!file_read_all(path, DIMG_MAX_PAYLOAD + DIMG_HEADER_SIZE + 1, &file, &flen, err, errlen))
+    if (!file_read_all(path, DIMG_MAX_PAYLOAD + DIMG_HEADER_SIZE + 1, &file, &flen, err, errlen)) {
+        free(buf);
         return false;
-    uint8_t *buf = calloc(t->size ? t->size : 1, 1);
-    bool ok = buf != NULL;
+    }
+    bool ok;
     bool dimg = flen >= 4 && memcmp(file, "DIMG", 4) == 0;
-    if (!ok)
-        snprintf(err, errlen, "out of memory");
-    else if (dimg)
+    if (dimg)
         ok = from_dimg(t, file, flen, path, buf, err, errlen);
     else if (o->image && (jpeg_looks_like(file, flen) || pnm_looks_like(file, flen)))
         ok = from_picture(t, o, file, flen, buf, warn, warnlen, err, errlen);
@@ -368,13 +370,53 @@ bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct inp
         ok = false;
     } else
         ok = from_raw(t, file, flen, path, buf, err, errlen);
-    ok = ok && store(rt, d, t, buf, err, errlen);
     if (ok && o->scale > 0)
         append_warning(warn, warnlen,
                        "--input-scale ignored: it quantizes the real values of a .npy file");
-    free(buf);
     free(file);
+    if (ok)
+        *out = buf;
+    else
+        free(buf);
     return ok;
+}
+
+bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct input_opts *o,
+                       char *warn, size_t warnlen, char *err, size_t errlen)
+{
+    if (warnlen)
+        warn[0] = '\0';
+    if (!o->image && !o->raw)
+        return true;
+    uint8_t *buf;
+    if (!convert(rt->ld, rt->input_tensor, o, &buf, warn, warnlen, err, errlen))
+        return false;
+    bool ok = store(rt, d, &rt->ld->tensors[rt->input_tensor], buf, err, errlen);
+    free(buf);
+    return ok;
+}
+
+/* The tensor the runtime binds the input to: the first memory flagged as
+ * input (runtime.c's find_bindings). */
+static int bound_input_tensor(const struct loadable *ld)
+{
+    for (uint32_t i = 0; i < ld->n_memories; i++)
+        if (ld->memories[i].flags & LD_MEM_INPUT)
+            return loadable_tensor_index(ld, ld->memories[i].tensor_desc_id);
+    return -1;
+}
+
+bool input_tensor_check(const struct loadable *ld, const struct input_opts *o, char *err,
+                        size_t errlen)
+{
+    if (!o->image && !o->raw)
+        return true;
+    char warn[512];
+    uint8_t *buf;
+    if (!convert(ld, bound_input_tensor(ld), o, &buf, warn, sizeof warn, err, errlen))
+        return false;
+    free(buf);
+    return true;
 }
 
 bool input_norm_given(const struct input_norm *norm)

@@ -38,6 +38,13 @@ struct input_opts {
 bool input_tensor_fill(const struct runtime *rt, struct dla *d, const struct input_opts *o,
                        char *warn, size_t warnlen, char *err, size_t errlen);
 
+/* The same conversion without a model, when the file is opened: false with
+ * the message input_tensor_fill would give at the start of the run (a file
+ * that does not fit the tensor, cannot be read or decoded), so nothing runs
+ * with an input that cannot be used.  Warnings wait for the run. */
+bool input_tensor_check(const struct loadable *ld, const struct input_opts *o, char *err,
+                        size_t errlen);
+
 /* Whether --mean or --normalize was given (they only act on --image). */
 bool input_norm_given(const struct input_norm *norm);
 

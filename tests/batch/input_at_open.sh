@@ -1,0 +1,30 @@
+#!/bin/sh
+# Inputs are checked when the file is opened, before anything runs: an image
+# that does not fit, an unreadable or undecodable file end batch mode with
+# exit 2 before the first command of a script (issue 35, item 2).
+set -eu
+. "$(dirname "$0")/lib.inc"
+in_scratch_dir
+{
+    printf 'P5\n13 12\n255\n'
+    head -c 156 /dev/zero
+} >wide.pgm
+echo 'echo the script ran' >script.dladbg
+
+run_exit 2 "misfit with a script" --batch --image wide.pgm -x script.dladbg sample:lenet
+expect_grep "$out" '^dladbg: --image wide.pgm: image 1x1x12x13 (NCHW) does not fit the input tensor 1x1x12x12 int8 (NCHW)'
+case $out in *"the script ran"*) fail "the script ran: $out" ;; esac
+run_exit 2 "missing file" --batch --input nothing.bin -x script.dladbg sample:lenet
+expect_grep "$out" '^dladbg: nothing.bin: cannot open'
+case $out in *"the script ran"*) fail "the script ran: $out" ;; esac
+printf 'not an image' >junk.jpg
+run_exit 2 "not an image" --batch --image junk.jpg -x script.dladbg sample:lenet
+expect_grep "$out" '^dladbg: junk.jpg: offset 0: expected a JPEG'
+case $out in *"the script ran"*) fail "the script ran: $out" ;; esac
+{
+    printf 'P5\n12 12\n255\n'
+    head -c 144 /dev/zero
+} >ok.pgm
+run_exit 0 "a fitting image" --batch --image ok.pgm -x script.dladbg sample:lenet
+expect_line "$out" 'the script ran'
+echo ok
