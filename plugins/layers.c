@@ -1,4 +1,5 @@
 /* Decoder "layers": one row per hardware layer, from the model's layer records. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "plugin_util.h"
@@ -17,10 +18,16 @@ static void layers_event(void *state, const struct dladbg_host *host, const stru
     char num[10][PLUGIN_CELL_LEN];
     /* BDMA layers get their group at launch: none (above 1) before */
     long long group = l->group > 1 ? -1 : (long long)l->group;
+    /* a layer not yet launched has no start, one not done no end or cycles:
+     * blank cells, not zeros a spreadsheet would sum or plot */
+    bool started = !strcmp(l->state, "running") || !strcmp(l->state, "done");
+    bool done = !strcmp(l->state, "done");
     const char *cells[] = {
         plugin_cell_u64(num[0], l->index), l->unit, l->op,
-        plugin_cell_index_or_blank(num[1], group), plugin_cell_u64(num[2], l->start_cycle),
-        plugin_cell_u64(num[3], l->end_cycle), plugin_cell_u64(num[4], l->cycles),
+        plugin_cell_index_or_blank(num[1], group),
+        started ? plugin_cell_u64(num[2], l->start_cycle) : "",
+        done ? plugin_cell_u64(num[3], l->end_cycle) : "",
+        done ? plugin_cell_u64(num[4], l->cycles) : "",
         /* MACs only where they are MACs; "work" says what others count */
         strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
         plugin_cell_u64(num[6], l->bytes_read), plugin_cell_u64(num[7], l->bytes_written),

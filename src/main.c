@@ -44,7 +44,8 @@ static const char usage_text[] =
     "                      layer; exit 1 at a layer that departs, 2 for an unusable reference\n"
     "  --calibtable FILE   --compare: the calibration table (JSON) instead of DIR/calib.json\n"
     "  --tolerance SPEC    --compare: cos=C,lsb=N,rel=R instead of the defaults\n"
-    "  -q, --quiet         only errors and the summary\n"
+    "  -q, --quiet         only errors and the summary (with --rawdump the summary goes\n"
+    "                      to stderr: stdout holds the tensor only)\n"
     "  --nx                do not read ~/.dladbgrc\n"
     "  --no-color          plain text output\n"
     "  -h, --help          this help\n"
@@ -364,7 +365,8 @@ static void run_whole(struct dbg *d, const struct cli *cli, const struct dbg_sin
         dbg_exec(d, "info layers brief", out);
     char summary[512];
     session_summary(d->session, summary, sizeof summary);
-    printf("%s\n", summary);
+    /* -q --rawdump: stdout holds the tensor only, as nvdla_runtime's */
+    fprintf(cli->quiet && cli->opt.session.rawdump ? stderr : stdout, "%s\n", summary);
 }
 
 int main(int argc, char **argv)

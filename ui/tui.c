@@ -564,6 +564,10 @@ void ui_exec(struct ui *ui, const char *line)
         if (!ui->stop_seen)
             ui->stop_reason[0] = 0; /* the old run's stop says nothing of this one */
     }
+    /* "restart" (or "back") without a stop of its own: the last stop is
+     * behind us, and "Run finished" would be a lie on a fresh run */
+    if (!ui->stop_seen && (after.finished != before.finished || after.now < before.now))
+        ui->stop_reason[0] = 0;
     if (after.finished && ui->g->session)
         ui->known_layers = dla_layer_count(session_dla(ui->g->session));
     if (ui->wide_layers != layers_show_reference(ui)) /* "compare DIR" or "compare off" */

@@ -339,9 +339,14 @@ bool cmd_need_session(struct dbg *d, struct cmd_args *a)
     return false;
 }
 
+bool cmd_asks(const struct dbg *d)
+{
+    return d->opt.confirm && !d->where[0] && d->internal_depth == 0;
+}
+
 bool cmd_confirm(struct dbg *d, const char *question)
 {
-    if (!d->opt.confirm || d->where[0] || d->internal_depth > 0)
+    if (!cmd_asks(d))
         return true;
     return d->opt.confirm(d->opt.confirm_ctx, question);
 }

@@ -1,6 +1,7 @@
 /* Exports and plugins: export csv|chrome|vcd|txn, plugins [load FILE]. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd_priv.h"
 
@@ -15,6 +16,54 @@ static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok,
     if (res->note[0])
         cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
     return CMD_OK;
+}
+
+/* Exports of more rows than this are large enough to surprise (a
+ * per-element decoder writes millions): asked about first at the terminal,
+ * their size noted afterwards. */
+#define CSV_LARGE_ROWS 100000u
+
+static void format_size(uint64_t bytes, char *buf, size_t len)
+{
+    if (bytes >= 1000000)
+        snprintf(buf, len, "%.1f MB", (double)bytes / 1e6);
+    else
+        snprintf(buf, len, "%llu kB", (unsigned long long)((bytes + 999) / 1000));
+}
+
+/* What the decoder's rows are, from its description. */
+static const char *decoder_says(struct dbg *d, const char *decoder)
+{
+    const struct plugin_info *pi = plugin_host_find(d->plugins, decoder);
+    return pi && pi->dec->description ? pi->dec->description : decoder;
+}
+
+/* At the terminal: a large export is measured first (the decoder run
+ * without writing) and written only if the user agrees to its size. */
+enum size_answer { SIZE_WRITE, SIZE_DECLINED, SIZE_FAILED };
+
+static enum size_answer csv_size_agreed(struct dbg *d, struct cmd_args *a, const char *decoder,
+                                        const char *file)
+{
+    size_t rows;
+    uint64_t bytes;
+    char err[512];
+    if (!export_csv_measure(d->plugins, decoder, d->session, d->ring, &rows, &bytes, err,
+                            sizeof err)) {
+        cmd_fail(d, a, "%s", err);
+        return SIZE_FAILED;
+    }
+    if (rows <= CSV_LARGE_ROWS)
+        return SIZE_WRITE;
+    char size[32], question[768];
+    format_size(bytes, size, sizeof size);
+    cmd_print(d, "Decoder %s writes %zu rows, %s: %s.", decoder, rows, size,
+              decoder_says(d, decoder));
+    snprintf(question, sizeof question, "Write %zu rows (%s) to %s? (y or n) ", rows, size, file);
+    if (cmd_confirm(d, question))
+        return SIZE_WRITE;
+    cmd_print(d, "Nothing written.");
+    return SIZE_DECLINED;
 }
 
 static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
@@ -38,8 +87,20 @@ static enum cmd_status do_export_csv(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "expected FILE --decoder NAME");
     struct export_result res;
     char err[1024];
+    enum size_answer ans = cmd_asks(d) ? csv_size_agreed(d, a, decoder, file) : SIZE_WRITE;
+    if (ans != SIZE_WRITE)
+        return ans == SIZE_DECLINED ? CMD_OK : CMD_ERROR;
     bool ok = export_csv(d->plugins, decoder, d->session, d->ring, file, &res, err, sizeof err);
-    return report_export(d, a, ok, err, "CSV", "row", file, &res);
+    enum cmd_status st = report_export(d, a, ok, err, "CSV", "row", file, &res);
+    if (ok && res.rows > CSV_LARGE_ROWS) {
+        struct stat sb;
+        char size[32] = "";
+        if (stat(file, &sb) == 0 && S_ISREG(sb.st_mode))
+            format_size((uint64_t)sb.st_size, size, sizeof size);
+        cmd_out(d, DBG_OUT_NOTE, "note: %s%s%s: %s", size, size[0] ? " in " : "", file,
+                decoder_says(d, decoder));
+    }
+    return st;
 }
 
 static bool one_path(struct dbg *d, struct cmd_args *a, const char **path)

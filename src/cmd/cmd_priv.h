@@ -49,6 +49,8 @@ void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 /* The answer to a yes/no question (dbg_options.confirm); true without asking
  * in batch mode and while a script runs, as gdb asks only at the terminal. */
 bool cmd_confirm(struct dbg *d, const char *question);
+/* Whether cmd_confirm would ask (at the terminal, no script running). */
+bool cmd_asks(const struct dbg *d);
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */

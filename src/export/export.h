@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "debug/session.h"
 
@@ -26,6 +27,11 @@ struct export_result {
 bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
                 struct trace_ring *ring, const char *path, struct export_result *res, char *err,
                 size_t errlen);
+/* What export_csv would write, without writing it: rows (the header not
+ * counted) and bytes (with it), from the same decoder pass. */
+bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct session *s,
+                        struct trace_ring *ring, size_t *rows, uint64_t *bytes, char *err,
+                        size_t errlen);
 bool export_chrome(struct session *s, struct trace_ring *ring, const char *path,
                    struct export_result *res, char *err, size_t errlen);
 bool export_vcd(struct session *s, struct trace_ring *ring, const char *path,

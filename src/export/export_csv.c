@@ -16,7 +16,8 @@ struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */
     const struct dladbg_decoder *dec;
     void *state; /* the decoder's */
-    FILE *fp;
+    FILE *fp;   /* NULL: measuring, rows counted and sized but not written */
+    uint64_t bytes;
     char *line; /* one row, quoted, written with one fwrite */
     size_t line_cap;
     size_t rows;
@@ -76,7 +77,8 @@ static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
     }
     o->line[used++] = '\r';
     o->line[used++] = '\n';
-    return fwrite(o->line, 1, used, o->fp) == used;
+    o->bytes += used;
+    return !o->fp || fwrite(o->line, 1, used, o->fp) == used;
 }
 
 static void host_row(const struct dladbg_host *h, const char *const *cells)
@@ -108,46 +110,80 @@ static bool feed_one(void *ctx, const struct dladbg_event *ev)
     return !o->failed;
 }
 
+/* The header and every row the decoder makes of the run, into o (a file,
+ * or nothing when measuring); false with o->error. */
+static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct session *s,
+                       struct trace_ring *ring)
+{
+    struct dla *d = session_dla(s);
+    o->dec = pi->dec;
+    o->host = (struct dladbg_host){.struct_size = sizeof o->host,
+                                   .row = host_row,
+                                   .error = host_error,
+                                   .config = dla_cfg(d)->name,
+                                   .host_private = o};
+    if (!write_row(o, pi->dec->columns, pi->dec->n_columns)) {
+        o->failed = true;
+        snprintf(o->error, sizeof o->error, "write error");
+    }
+    struct plugin_run pr;
+    plugin_run_init(&pr, s, ring);
+    o->host.run = &pr.run;
+    o->state = o->failed ? NULL : pi->dec->open(&o->host);
+    if (!o->failed) {
+        if (!plugin_events_each(d, ring, session_finished(s), plugin_decoder_kinds(pi->dec),
+                                feed_one, o) &&
+            !o->failed) {
+            o->failed = true;
+            snprintf(o->error, sizeof o->error, "out of memory");
+        }
+        pi->dec->close(o->state, &o->host);
+    }
+    plugin_run_release(&pr);
+    free(o->line);
+    o->line = NULL;
+    return !o->failed;
+}
+
+static const struct plugin_info *find_decoder(struct plugin_host *ph, const char *decoder,
+                                              char *err, size_t errlen)
+{
+    const struct plugin_info *pi = plugin_host_find(ph, decoder);
+    if (!pi)
+        snprintf(err, errlen, "no decoder named \"%s\" (\"plugins\" lists them)", decoder);
+    return pi;
+}
+
+bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct session *s,
+                        struct trace_ring *ring, size_t *rows, uint64_t *bytes, char *err,
+                        size_t errlen)
+{
+    const struct plugin_info *pi = find_decoder(ph, decoder, err, errlen);
+    if (!pi)
+        return false;
+    struct csv_out o = {.fp = NULL};
+    if (!decode_run(&o, pi, s, ring)) {
+        snprintf(err, errlen, "%s", o.error);
+        return false;
+    }
+    *rows = o.rows;
+    *bytes = o.bytes;
+    return true;
+}
+
 bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
                 struct trace_ring *ring, const char *path, struct export_result *res, char *err,
                 size_t errlen)
 {
     memset(res, 0, sizeof *res);
-    const struct plugin_info *pi = plugin_host_find(ph, decoder);
-    if (!pi) {
-        snprintf(err, errlen, "no decoder named \"%s\" (\"plugins\" lists them)", decoder);
+    const struct plugin_info *pi = find_decoder(ph, decoder, err, errlen);
+    if (!pi)
         return false;
-    }
     struct afile af;
     if (!afile_open(&af, path, err, errlen))
         return false;
-    struct dla *d = session_dla(s);
-    struct csv_out o = {.dec = pi->dec, .fp = af.fp};
-    o.host = (struct dladbg_host){.struct_size = sizeof o.host,
-                                  .row = host_row,
-                                  .error = host_error,
-                                  .config = dla_cfg(d)->name,
-                                  .host_private = &o};
-    if (!write_row(&o, pi->dec->columns, pi->dec->n_columns)) {
-        o.failed = true;
-        snprintf(o.error, sizeof o.error, "write error");
-    }
-    struct plugin_run pr;
-    plugin_run_init(&pr, s, ring);
-    o.host.run = &pr.run;
-    o.state = o.failed ? NULL : pi->dec->open(&o.host);
-    if (!o.failed) {
-        if (!plugin_events_each(d, ring, session_finished(s), plugin_decoder_kinds(pi->dec),
-                                feed_one, &o) &&
-            !o.failed) {
-            o.failed = true;
-            snprintf(o.error, sizeof o.error, "out of memory");
-        }
-        pi->dec->close(o.state, &o.host);
-    }
-    plugin_run_release(&pr);
-    free(o.line);
-    if (o.failed) {
+    struct csv_out o = {.fp = af.fp};
+    if (!decode_run(&o, pi, s, ring)) {
         afile_abort(&af);
         snprintf(err, errlen, "%s: %s", path, o.error);
         return false;

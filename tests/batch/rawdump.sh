@@ -16,6 +16,11 @@ want=$(od -An -v -t d1 -j 36 "$tmp/out.dimg" | tr -s ' \n' '  ' | sed 's/^ //')
 run_exit 0 "rawdump" --batch -q --rawdump sample:lenet
 expect_line "$out" "$want"
 
+# -q: stdout holds the tensor only (the summary goes to stderr), so it can be
+# compared with nvdla_runtime's output as it is
+only=$(run_dladbg --batch -q --rawdump sample:lenet 2>/dev/null) || fail "rawdump -q: exit $?"
+[ "$only" = "$want" ] || fail "stdout of -q --rawdump is not the tensor alone: \"$only\""
+
 run_exit 0 "rawdump -o" --batch -q --rawdump -o "$tmp/raw.txt" sample:lenet
 expect_line "$out" "$want"
 expect_grep "$out" "output written to $tmp/raw.txt"
