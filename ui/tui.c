@@ -591,20 +591,29 @@ static bool run_in_progress(struct ui *ui)
     return s && !session_finished(s) && session_last_action(s, &act);
 }
 
+/* "quit" when the user has answered already (q's question, a second
+ * Ctrl-C) or nothing is lost: the command must not ask again. */
+static void quit_unasked(struct ui *ui)
+{
+    bool (*ask)(void *, const char *) = ui->g->opt.confirm;
+    ui->g->opt.confirm = NULL;
+    ui_exec(ui, "quit");
+    ui->g->opt.confirm = ask;
+    ui->quit = true; /* even if the command layer refused: the user said yes */
+}
+
 static void quit_answer(struct ui *ui, void *ctx, const char *text)
 {
     (void)ctx;
     if (text[0] != 'y')
         return;
-    ui_exec(ui, "quit");
-    ui->quit = true; /* even if the command layer refused: the user said yes */
+    quit_unasked(ui);
 }
 
 static void request_quit(struct ui *ui)
 {
     if (!run_in_progress(ui)) {
-        ui_exec(ui, "quit");
-        ui->quit = true;
+        quit_unasked(ui);
         return;
     }
     struct dla *d = ui_dla(ui);
@@ -779,6 +788,10 @@ static void handle_key(struct ui *ui, int k)
     }
     const struct key_binding *b = keys_find(k);
     if (ui->focus == PANE_CONSOLE) {
+        if (k == 4 && console_line_empty()) { /* Ctrl-D on an empty line: as gdb, quit */
+            request_quit(ui);
+            return;
+        }
         if (b && console_passes_through(ui, k))
             global_key(ui, b);
         else
@@ -802,8 +815,7 @@ static void handle_idle_sigint(struct ui *ui)
 {
     long long now = ui_now_ms();
     if (ui->ctrl_c_ms && now - ui->ctrl_c_ms < CTRL_C_MS) {
-        ui_exec(ui, "quit");
-        ui->quit = true;
+        quit_unasked(ui);
         return;
     }
     ui->ctrl_c_ms = now;

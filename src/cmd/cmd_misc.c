@@ -84,8 +84,26 @@ static enum cmd_status do_echo(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* A run begun and not finished: quitting loses it, so gdb's habit is to ask. */
+static bool run_in_progress(struct dbg *d)
+{
+    struct drv_action act;
+    return d->session && !session_finished(d->session) && session_last_action(d->session, &act);
+}
+
 static enum cmd_status do_quit(struct dbg *d, struct cmd_args *a)
 {
+    if (run_in_progress(d)) {
+        char question[160];
+        snprintf(question, sizeof question,
+                 "A run is in progress (%llu layers done, cycle %llu). Quit? [y/N] ",
+                 (unsigned long long)session_layers_done(d->session),
+                 (unsigned long long)dla_now(session_dla(d->session)));
+        if (!cmd_confirm(d, question)) {
+            cmd_print(d, "Not confirmed.");
+            return CMD_OK;
+        }
+    }
     if (cmd_arg(a, 0)) {
         int64_t v;
         if (!cmd_number(d, a, cmd_arg(a, 0), &v))
@@ -106,7 +124,8 @@ const struct cmd_entry cmd_misc_entries[] = {
      false},
     {"echo", NULL, "TEXT", "echo TEXT", "Print TEXT (scripts).", do_echo, NULL, false},
     {"quit", "q exit", "[N]", "quit [N]",
-     "Leave dladbg; the exit status is N, or the run's (0 ok, 1 mismatch, 2 error).", do_quit, NULL,
+     "Leave dladbg; the exit status is N, or the run's (0 ok, 1 mismatch, 2 error).  At the\n"
+     "terminal, with a run in progress, asks first (as q and Ctrl-D on an empty line do).", do_quit, NULL,
      false},
     END_OF_TABLE,
 };
