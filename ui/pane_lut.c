@@ -1,6 +1,6 @@
 /* Pane 4: the LUT of SDP or CDP: its configuration (the S_LUT_* registers
  * decoded), the selected layer's lookup counts (LE/LO hits, underflow,
- * overflow, priority decisions), a plot of the LE and LO tables and the
+ * overflow, hybrid: both hit, priority decided), a plot of the LE and LO tables and the
  * histogram of the layer's inputs across the tables' range. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +106,7 @@ static unsigned long long pct(uint64_t part, uint64_t whole)
 static int draw_counts(struct pane *p, int row, const struct dla_lut_stats *s)
 {
     pane_print(p, row++, 0, theme(TH_NORMAL),
-               "lookups %llu  LE hit %llu (%llu%%)  LO hit %llu (%llu%%)  priority %llu",
+               "lookups %llu  LE hit %llu (%llu%%)  LO hit %llu (%llu%%)  hybrid %llu",
                (unsigned long long)s->lookups, (unsigned long long)s->le_hit,
                pct(s->le_hit, s->lookups), (unsigned long long)s->lo_hit,
                pct(s->lo_hit, s->lookups), (unsigned long long)s->hybrid);

@@ -222,22 +222,6 @@ static int row_of_selection(const struct regs_pane *rp, const struct row *rows, 
     return 0;
 }
 
-static void fields_inline(const struct regdb_reg *r, uint32_t value, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (uint16_t f = 0; f < r->n_fields && used + 1 < len; f++) {
-        const struct regdb_field *fd = &r->fields[f];
-        uint32_t v = regdb_field_get(fd, value);
-        const char *e = regdb_enum_name(fd, v);
-        int n = e ? snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", fd->name, e)
-                  : snprintf(buf + used, len - used, "%s%s=%u", used ? " " : "", fd->name, v);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
-}
-
 /* Register names get what the value column leaves ("* NAME 0x12345678"). */
 static int name_width(struct pane *p, const struct regdb_unit *ru)
 {
@@ -275,7 +259,7 @@ static void draw_reg_row(struct pane *p, struct ui *ui, int row, const struct re
     x += pane_print(p, row, x, base, " %-*.*s ", nw, nw, r->name);
     x += pane_print(p, row, x, ch && !cursor_attr ? theme(TH_CHANGED) : base, "0x%08x", v);
     char fields[512];
-    fields_inline(r, v, fields, sizeof fields);
+    format_fields_inline(r, v, fields, sizeof fields); /* as "info regs" writes them */
     pane_print(p, row, x, cursor_attr ? base : theme(TH_DIM), "%s %s",
                r->access == REGDB_RO ? " ro" : "   ", fields);
 }

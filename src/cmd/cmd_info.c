@@ -256,7 +256,7 @@ static void print_lut(struct dbg *d, const struct dla_layer *l)
 {
     const struct dla_lut_stats *s = &l->lut;
     cmd_print(d,
-              "layer %u (%s, group %u): %llu lookups: LE hit %llu, LO hit %llu, both %llu, "
+              "layer %u (%s, group %u): %llu lookups: LE hit %llu, LO hit %llu, hybrid %llu, "
               "underflow %llu, overflow %llu",
               l->index, dla_proc_name((enum dla_proc)l->proc), l->group,
               (unsigned long long)s->lookups, (unsigned long long)s->le_hit,

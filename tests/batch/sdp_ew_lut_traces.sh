@@ -27,6 +27,6 @@ done
 # every input underflows both tables, LO chosen by the underflow priority)
 run_exit 0 "LUT statistics" --batch --config nv_small_256_full -ex continue -ex 'info lut' \
     "$DATA/sdp_3x3x33_ew_le_exp_int8"
-expect_line "$out" "layer 0 (SDP, group 0): 360 lookups: LE hit 0, LO hit 0, both 0, underflow 360, overflow 0"
+expect_line "$out" "layer 0 (SDP, group 0): 360 lookups: LE hit 0, LO hit 0, hybrid 0, underflow 360, overflow 0"
 expect_line "$out" "  LE table: underflow 360 overflow 0; LO table: underflow 360 overflow 0"
 expect_grep "$out" "^  input histogram: 360 below |  *| 0 above$"
