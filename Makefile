@@ -117,19 +117,35 @@ define need_pkgs
 	fi
 endef
 
-deps:
+# A check that passed is remembered in a stamp of the build folder, so make
+# runs it once (it took up to 1.6 s a call), and again when the Makefile (the
+# package lists) changes; rm $(BUILD)/.deps-* checks again.
+DEPS_STAMP = $(BUILD)/.deps-$(1)
+define deps_remembered
+	@mkdir -p $(@D) && touch $@
+endef
+
+deps: $(call DEPS_STAMP,build)
+$(call DEPS_STAMP,build): Makefile
 	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev \
 		jpeglib.h:libjpeg-dev)
+	$(deps_remembered)
 
-deps-test: deps
+deps-test: deps $(call DEPS_STAMP,test)
+$(call DEPS_STAMP,test): Makefile
 	$(call need_pkgs,cmocka.h:libcmocka-dev bin/tmux:tmux bin/flatc:flatbuffers-compiler \
 		py/numpy:python3-numpy)
+	$(deps_remembered)
 
-deps-bench: deps
+deps-bench: deps $(call DEPS_STAMP,bench)
+$(call DEPS_STAMP,bench): Makefile
 	$(call need_pkgs,cblas.h:libopenblas-dev lib/openblas:libopenblas-dev)
+	$(deps_remembered)
 
-deps-fuzz: deps
+deps-fuzz: deps $(call DEPS_STAMP,fuzz)
+$(call DEPS_STAMP,fuzz): Makefile
 	$(call need_pkgs,bin/clang:clang)
+	$(deps_remembered)
 
 # ---------------------------------------------------------------- build rules
 # V=1 shows full command lines

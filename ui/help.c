@@ -27,6 +27,31 @@ static void add(struct help_text *h, bool heading, const char *fmt_key, const ch
     h->n++;
 }
 
+/* A pane's help names its marks as the screen draws them: "{mark}" and
+ * "{arrow}" become theme_glyph's (● and ▶ on a UTF-8 terminal, * and >
+ * otherwise), so the overlay never describes a glyph the screen lacks. */
+static void expand_glyphs(const char *in, char *out, size_t len)
+{
+    static const struct {
+        const char *token;
+        enum glyph glyph;
+    } glyphs[] = {{"{mark}", GL_MARK}, {"{arrow}", GL_ARROW}};
+    size_t used = 0;
+    while (*in && used + 1 < len) {
+        size_t i = 0, n = sizeof glyphs / sizeof glyphs[0];
+        while (i < n && strncmp(in, glyphs[i].token, strlen(glyphs[i].token)))
+            i++;
+        if (i == n) {
+            out[used++] = *in++;
+            continue;
+        }
+        int w = snprintf(out + used, len - used, "%s", theme_glyph(glyphs[i].glyph));
+        used = w > 0 && (size_t)w < len - used ? used + (size_t)w : len - 1;
+        in += strlen(glyphs[i].token);
+    }
+    out[used] = 0;
+}
+
 static void add_pane_keys(struct help_text *h, const struct pane *p, const char *heading)
 {
     const char *k = p->ops->keys_help;
@@ -37,8 +62,9 @@ static void add_pane_keys(struct help_text *h, const struct pane *p, const char 
     while (*k) {
         const char *nl = strchr(k, '\n');
         size_t n = nl ? (size_t)(nl - k) : strlen(k);
-        char entry[160];
-        snprintf(entry, sizeof entry, "%.*s", (int)n, k);
+        char line[160], entry[200];
+        snprintf(line, sizeof line, "%.*s", (int)n, k);
+        expand_glyphs(line, entry, sizeof entry);
         char *tab = strchr(entry, '\t');
         if (tab) {
             *tab = 0;

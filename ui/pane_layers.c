@@ -310,7 +310,8 @@ static const struct pane_ops ops = {
                  ".\tselect the layer in progress\n"
                  "t\tlayers / tasks of a loadable (all of them, before they run)\n"
                  "marks\t"
-                 "* or o: breakpoint (enabled/disabled), u: unit breakpoint, >: in progress\n"
+                 "{mark}: breakpoint, o: disabled breakpoint, u: unit breakpoint, {arrow}: in\n"
+                 "\tprogress (the glyphs the pane draws: help.c fills them in)\n"
                  "reference\twith compare DIR: ok or DIFF and the cosine similarity\n"
                  "\tof the layer's output to its blob (8: side by side)",
     .draw = draw,

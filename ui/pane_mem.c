@@ -296,7 +296,9 @@ static void draw(struct pane *p, struct ui *ui)
                  r->write ? "wrote" : "read", format_name(mp->fmt));
         draw_dump(p, ui, row, r->space, r->addr, r->bytes, what);
     } else {
-        pane_print(p, row, 0, theme(TH_DIM), "a: dump an address (c: prefix for CV-SRAM)");
+        /* CV-SRAM is offered only where the configuration has it (nv_small has none) */
+        pane_print(p, row, 0, theme(TH_DIM), "a: dump an address%s",
+                   dla_cfg(ui_dla(ui))->cvsram ? " (c: prefix for CV-SRAM)" : "");
     }
 }
 
@@ -431,7 +433,7 @@ static const struct pane_ops ops = {
     .keys_help = "j k\tselect a region the layer read or wrote\n"
                  "PgUp PgDn Home\tscroll the dump\n"
                  "f\tformat: hex, int8, int16, fp16\n"
-                 "a\tdump any address (c:ADDR for CV-SRAM)",
+                 "a\tdump any address (c:ADDR for CV-SRAM, on configurations with one)",
     .draw = draw,
     .key = key,
     .mouse = mouse,

@@ -87,11 +87,14 @@ static bool layer_count_known(struct dbg *d, size_t *n, char *how, size_t len)
     }
     const struct loadable_plan *p = dbg_plan(d);
     bool plan_complete = p != NULL;
-    for (size_t i = 0; p && i < p->n_tasks; i++)
+    size_t ops = 0; /* per task run: a task the submit list runs twice counts twice */
+    for (size_t i = 0; p && i < p->n_tasks; i++) {
         if (p->tasks[i].problem[0]) /* a task whose operations could not be read */
             plan_complete = false;
+        ops += p->tasks[i].emu ? 0 : p->tasks[i].n_ops;
+    }
     if (plan_complete) {
-        *n = p->n_ops;
+        *n = ops;
         char name[128];
         path_last_component(session_path(d->session), name, sizeof name);
         snprintf(how, len, "%s runs %zu, one per DLA operation", name, *n);
@@ -117,11 +120,14 @@ static enum cmd_status do_break_layer(struct dbg *d, struct cmd_args *a)
     int64_t n;
     int used;
     const char *w = cmd_arg(a, 0);
-    if (!w || is_bare_name(w))
+    if (!w)
+        return cmd_fail(d, a, "expected a layer index");
+    if (is_bare_name(w))
         return cmd_fail(d, a,
-                        "expected a hardware layer index (\"info layers\" lists them)%s%s%s, "
-                        "then optionally programmed, enabled, started or done",
-                        w ? ", not \"" : "", w ? w : "", w ? "\"" : "");
+                        "expected a layer index (a hardware layer's number, as \"info layers\" "
+                        "lists them), not \"%s\"; then optionally programmed, enabled, started "
+                        "or done",
+                        w);
     if (!cmd_number(d, a, w, &n))
         return CMD_ERROR;
     size_t count;

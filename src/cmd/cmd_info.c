@@ -7,7 +7,9 @@
 
 #include "cmd_priv.h"
 #include "format.h"
+#include "debug/config_choice.h"
 #include "loadable/loadable_plan.h"
+#include "util/path.h"
 #include "suggest.h"
 
 static struct dla *dla_of(struct dbg *d)
@@ -498,6 +500,27 @@ static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* "info config": the configuration the session runs on and what the file
+ * tells of its own, with every configuration that fits it (the open line
+ * names only the one chosen). */
+static enum cmd_status do_info_config(struct dbg *d, struct cmd_args *a)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    const struct dla_config *c = dla_cfg(dla_of(d));
+    cmd_print(d, "Configuration %s%s: %s", c->name, d->opt.session.cfg ? " (--config)" : "",
+              c->summary);
+    char line[600], name[256];
+    if (config_describe(session_path(d->session), line, sizeof line)) {
+        cmd_print(d, "%s", line);
+    } else {
+        path_last_component(session_path(d->session), name, sizeof name);
+        cmd_print(d, "%s: nothing in it tells its configuration", name);
+    }
+    cmd_print(d, "(dladbg --list-configs lists every configuration; --config NAME chooses one)");
+    return CMD_OK;
+}
+
 /* Does rule r belong to what the user named: its unit ("cdma"), or a
  * processor's units ("conv": CDMA, CBUF, CSC, CMAC, CACC)? */
 static bool rule_of(const struct dla_rule_info *r, const char *unit)
@@ -642,6 +665,9 @@ static const struct cmd_entry info_subs[] = {
      do_info_intr, NULL, false},
     {"units", "u", NULL, "info units", "Which units have an operation enabled in which group.",
      do_info_units, NULL, false},
+    {"config", "configuration", NULL, "info config",
+     "The hardware configuration the session runs on, and every configuration the file fits.",
+     do_info_config, NULL, false},
     {"rules", NULL, "[UNIT]", "info rules [UNIT]",
      "Every programming-guide rule the model checks: id, unit, the guide's section and what\n"
      "it asks, and how often it fired in this run.  With UNIT (cdma, sdp ...; conv: the\n"

@@ -96,8 +96,24 @@ static const struct dla_config *choose(const char *path, const struct dla_config
         return asked;
     }
     config_detection_line(&det, name, verb, line, sizeof line);
+    /* the others that fit are "info config"'s to say, not every open's */
+    char *others = strstr(line, "; also fits ");
+    if (others)
+        *others = 0;
     report_msg(rep, REPORT_INFO, "%s", line); /* -q leaves it out */
     return best->cfg;
+}
+
+bool config_describe(const char *path, char *buf, size_t len)
+{
+    char file[4096], name[256];
+    enum trace_kind kind = trace_detect(path, file, sizeof file);
+    struct cfg_detection det;
+    if (!detect(path, kind, file, &det, NULL))
+        return false;
+    path_last_component(kind == TRACE_TXN ? file : path, name, sizeof name);
+    config_detection_line(&det, name, kind == TRACE_TXN ? "written for" : "compiled for", buf, len);
+    return true;
 }
 
 const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,

@@ -3,6 +3,7 @@
 #ifndef DLADBG_CONFIG_CHOICE_H
 #define DLADBG_CONFIG_CHOICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/config.h"
@@ -23,5 +24,10 @@ struct loadable;
 const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,
                                               struct report *rep, struct loadable **parsed,
                                               char *err, size_t errlen);
+
+/* What the file at path tells of its configuration, in one line with every
+ * configuration that fits it ("NET.nvdla: compiled for nv_full (...); also
+ * fits nv_small_256"), for "info config"; false when it tells nothing. */
+bool config_describe(const char *path, char *buf, size_t len);
 
 #endif

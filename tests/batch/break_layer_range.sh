@@ -12,7 +12,7 @@ expect_line "$out" 'error: -ex 1: break layer: no layer 99: layers are 0..4 (sam
 run_exit 0 "the last layer" --batch -ex 'break layer 4' sample:lenet
 expect_line "$out" 'Breakpoint 1: layer 4 programmed'
 run_exit 2 "a word" --batch -ex 'break layer x' sample:lenet
-expect_grep "$out" 'break layer: expected a hardware layer index ("info layers" lists them), not "x", then optionally programmed, enabled, started or done'
+expect_grep "$out" 'break layer: expected a layer index (a hardware layer.s number, as "info layers" lists them), not "x"; then optionally programmed, enabled, started or done'
 run_exit 0 "an expression" --batch -ex 'break layer 1+1' sample:lenet
 expect_line "$out" 'Breakpoint 1: layer 2 programmed'
 

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The help overlay describes the marks the layers pane draws (● and ▶ on a
+# UTF-8 terminal, * and > without), and the memory pane offers CV-SRAM only
+# on a configuration that has one (issue 35, item 9).
+. "$(dirname "$0")/lib.inc"
+
+# the overlay, paged down to the layers pane's keys
+help_layers() {
+    keys '?'
+    wait_for 'Keys (every key'
+    n=0
+    until screen | grep -q 'marks  '; do
+        n=$((n + 1))
+        [ $n -gt 10 ] && fail "no marks line in the help overlay"
+        keys NPage
+        sleep 0.2
+    done
+}
+
+TUI_ENV="LC_ALL=C.UTF-8" tui_start sample:lenet
+help_layers
+wait_for 'marks *●: breakpoint, o: disabled breakpoint, u: unit breakpoint, ▶: in'
+screen | grep -q '\* or o' && fail "the overlay still says * or o"
+keys Escape
+quit_now
+
+TUI_ENV="LC_ALL=C" tui_restart sample:lenet
+help_layers
+wait_for 'marks *\*: breakpoint, o: disabled breakpoint, u: unit breakpoint, >: in'
+keys Escape
+quit_now
+
+# nv_small has no CV-SRAM: the memory pane does not offer it; nv_full does
+tui_restart --config nv_small sample:pdp
+keys 6
+wait_for 'a: dump an address'
+screen | grep -q 'CV-SRAM' && fail "the memory pane offers CV-SRAM on nv_small"
+quit_now
+tui_restart sample:lenet
+keys 6
+wait_for 'a: dump an address (c: prefix for CV-SRAM)'
+quit_now
+echo ok
