@@ -22,17 +22,17 @@ static void layers_event(void *state, const struct dladbg_host *host, const stru
      * blank cells, not zeros a spreadsheet would sum or plot */
     bool started = !strcmp(l->state, "running") || !strcmp(l->state, "done");
     bool done = !strcmp(l->state, "done");
-    const char *cells[] = {
-        plugin_cell_u64(num[0], l->index), l->unit, l->op,
-        plugin_cell_index_or_blank(num[1], group),
-        started ? plugin_cell_u64(num[2], l->start_cycle) : "",
-        done ? plugin_cell_u64(num[3], l->end_cycle) : "",
-        done ? plugin_cell_u64(num[4], l->cycles) : "",
-        /* MACs only where they are MACs; "work" says what others count */
-        strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
-        plugin_cell_u64(num[6], l->bytes_read), plugin_cell_u64(num[7], l->bytes_written),
-        plugin_cell_u64(num[8], l->stall_cycles), l->state, plugin_cell_u64(num[9], l->macs),
-        l->work_unit ? l->work_unit : ""};
+    const char *cells[] = {plugin_cell_u64(num[0], l->index), l->unit, l->op,
+                           plugin_cell_index_or_blank(num[1], group),
+                           started ? plugin_cell_u64(num[2], l->start_cycle) : "",
+                           done ? plugin_cell_u64(num[3], l->end_cycle) : "",
+                           done ? plugin_cell_u64(num[4], l->cycles) : "",
+                           /* MACs only where they are MACs; "work" says what others count */
+                           strcmp(l->unit, "CONV") ? "" : plugin_cell_u64(num[5], l->macs),
+                           plugin_cell_u64(num[6], l->bytes_read),
+                           plugin_cell_u64(num[7], l->bytes_written),
+                           plugin_cell_u64(num[8], l->stall_cycles), l->state,
+                           plugin_cell_u64(num[9], l->macs), l->work_unit ? l->work_unit : ""};
     host->row(host, cells);
 }
 

@@ -96,7 +96,8 @@ static void collect(struct ui *ui, struct help_text *h)
     add(h, false, "arrows hjkl", "move; PgUp/PgDn, Home/End: page, first, last");
     add(h, false, "mouse", "click selects a pane and an item; the wheel scrolls");
     add(h, false, "Ctrl-C", "interrupt a run (when idle, twice quits)");
-    add(h, false, "Ctrl-D", "in the console, on an empty line: quit (asks while a run is in progress)");
+    add(h, false, "Ctrl-D",
+        "in the console, on an empty line: quit (asks while a run is in progress)");
     static const char *const headings[PANE_COUNT] = {
         "1 Layers pane", "2 Registers pane", "3 CBUF pane",     "4 LUT pane",
         "5 Perf pane",   "6 Memory pane",    "7 Timeline pane", "8 Tensor pane",

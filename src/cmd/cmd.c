@@ -415,8 +415,8 @@ static bool value_fits(struct dbg *d, struct cmd_args *a, const struct regdb_ref
         return true;
     }
     char name[160];
-    snprintf(name, sizeof name, "%s.%s%s%s", ref->unit->name, ref->reg->name,
-             ref->field ? "." : "", ref->field ? ref->field->name : "");
+    snprintf(name, sizeof name, "%s.%s%s%s", ref->unit->name, ref->reg->name, ref->field ? "." : "",
+             ref->field ? ref->field->name : "");
     cmd_fail(d, a,
              "%s%llx does not fit the %u bits of %s: 0..0x%llx, or -0x%llx..-1 as two's "
              "complement",

@@ -101,7 +101,7 @@ struct dbg {
     struct layer_origins *origins; /* the loadable operation each hardware layer runs */
     struct loadable_plan *plan;    /* the open loadable's tasks and operations (dbg_plan) */
     bool plan_read;                /* dbg_plan tried already for this file */
-    size_t layers_of_run;          /* hardware layers a complete run of this file had, 0: none yet */
+    size_t layers_of_run;          /* layers a complete run of this file had, 0: none yet */
     struct compare *cmp;           /* "compare": results per layer (compare/compare.h), or NULL */
 };
 

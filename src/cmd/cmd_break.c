@@ -146,8 +146,9 @@ static enum cmd_status do_break_layer(struct dbg *d, struct cmd_args *a)
     enum cmd_status st = add(d, a, &bp);
     size_t seen = d->session ? dla_layer_count(session_dla(d->session)) : 0;
     if (st == CMD_OK && d->session && !known && bp.layer >= seen)
-        cmd_print(d, "(how many layers this file runs is known only once a run is over; %zu so "
-                     "far)",
+        cmd_print(d,
+                  "(how many layers this file runs is known only once a run is over; %zu so "
+                  "far)",
                   seen);
     return st;
 }

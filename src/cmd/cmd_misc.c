@@ -125,7 +125,7 @@ const struct cmd_entry cmd_misc_entries[] = {
     {"echo", NULL, "TEXT", "echo TEXT", "Print TEXT (scripts).", do_echo, NULL, false},
     {"quit", "q exit", "[N]", "quit [N]",
      "Leave dladbg; the exit status is N, or the run's (0 ok, 1 mismatch, 2 error).  At the\n"
-     "terminal, with a run in progress, asks first (as q and Ctrl-D on an empty line do).", do_quit, NULL,
-     false},
+     "terminal, with a run in progress, asks first (as q and Ctrl-D on an empty line do).",
+     do_quit, NULL, false},
     END_OF_TABLE,
 };

@@ -118,7 +118,8 @@ static char **complete(const char *text, int start, int end)
 static void on_line(char *line)
 {
     struct console *c = active;
-    if (!line) { /* Ctrl-D on an empty line: "quit", which asks mid-run; the end of piped input ends */
+    if (!line) { /* Ctrl-D on an empty line: "quit", which asks mid-run; the end of piped input ends
+                  */
         rl_callback_handler_remove();
         fputc('\n', stdout);
         if (!isatty(STDIN_FILENO) || dbg_exec(c->d, "quit", c->out) == CMD_QUIT)

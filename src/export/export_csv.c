@@ -16,7 +16,7 @@ struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */
     const struct dladbg_decoder *dec;
     void *state; /* the decoder's */
-    FILE *fp;   /* NULL: measuring, rows counted and sized but not written */
+    FILE *fp;    /* NULL: measuring, rows counted and sized but not written */
     uint64_t bytes;
     char *line; /* one row, quoted, written with one fwrite */
     size_t line_cap;
