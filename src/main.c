@@ -332,10 +332,37 @@ static char **items_as_commands(const struct cli *cli)
     return cmds;
 }
 
+/* The file and what goes with it: --compare DIR, then ~/.dladbgrc (its
+ * output to the debugger's sink: stdout, or the TUI's console). */
+static bool open_file(struct dbg *d, const struct cli *cli, const struct dbg_sink *out, char *err,
+                      size_t errlen)
+{
+    if (!dbg_open(d, cli->file, err, errlen))
+        return false;
+    char why[1024];
+    if (cli->compare && !dbg_compare_arm(d, cli->compare, cli->calibtable, cli->tolerance, why,
+                                         sizeof why)) {
+        snprintf(err, errlen, "--compare: %s", why);
+        return false;
+    }
+    if (!cli->nx)
+        read_rc(d, out);
+    return true;
+}
+
+static bool open_in_tui(void *ctx, struct dbg *d, char *err, size_t errlen)
+{
+    return open_file(d, ctx, NULL, err, errlen);
+}
+
 static int run_tui(struct dbg *d, const struct cli *cli)
 {
     char **cmds = items_as_commands(cli);
-    struct tui_options to = {.no_color = cli->no_color, .commands = (const char *const *)cmds};
+    struct tui_options to = {.no_color = cli->no_color,
+                             .commands = (const char *const *)cmds,
+                             .open = open_in_tui,
+                             .open_ctx = (void *)cli,
+                             .opening = cli->file};
     int status = tui_run(d, &to);
     for (size_t i = 0; cmds && cmds[i]; i++)
         free(cmds[i]);
@@ -392,21 +419,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "dladbg: plugin %s\n", err);
             status = 2;
         }
-    if (status < 0 && !dbg_open(d, cli.file, err, sizeof err)) {
+    bool tui = !cli.batch && on_terminal();
+    /* the TUI opens the file itself, once its first frame is on the screen */
+    if (status < 0 && !tui && !open_file(d, &cli, &out, err, sizeof err)) {
         fprintf(stderr, "dladbg: %s\n", err);
         status = 2;
     }
-    if (status < 0 && cli.compare &&
-        !dbg_compare_arm(d, cli.compare, cli.calibtable, cli.tolerance, err, sizeof err)) {
-        fprintf(stderr, "dladbg: --compare: %s\n", err);
-        status = 2;
-    }
     if (status < 0) {
-        if (!cli.nx)
-            read_rc(d, &out);
         if (cli.batch && !cli.n_items && !d->failed_cmds) {
             run_whole(d, &cli, &out);
-        } else if (!cli.batch && on_terminal()) {
+        } else if (tui) {
             status = run_tui(d, &cli);
         } else if (run_items(d, &cli, &out) && !cli.batch && !d->quit) {
             struct console *c = console_create(d, &out);

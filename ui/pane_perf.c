@@ -203,6 +203,10 @@ static bool key(struct pane *p, struct ui *ui, int k)
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     (void)p;
+    if (!ui_dla(ui)) { /* no file open (yet) */
+        snprintf(buf, len, "Performance");
+        return;
+    }
     char basis[128];
     format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
     snprintf(buf, len, "Performance (cycles: %s)", basis);

@@ -291,6 +291,10 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
 static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
 {
     struct timeline_pane *tp = p->priv;
+    if (!ui_dla(ui)) { /* no file open (yet) */
+        snprintf(buf, len, "Timeline");
+        return;
+    }
     char basis[128];
     format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
     snprintf(buf, len, "Timeline %s%.3g cycles/column; cycles: %s", tp->fit ? "(whole run) " : "",

@@ -929,6 +929,21 @@ static int exit_status(struct ui *ui)
     return ui->g->session ? session_exit_status(ui->g->session) : 0;
 }
 
+/* Why the open of tui_options failed, printed once the terminal is back. */
+static char open_error[1024];
+
+/* The screen first, with what is being opened, then the file: a network
+ * whose open takes a while shows at once. */
+static bool open_after_first_frame(struct ui *ui, const struct tui_options *o)
+{
+    relayout(ui);
+    ui_message(ui, false, "opening %s ...", o->opening ? o->opening : "the file");
+    draw_all(ui);
+    bool ok = o->open(o->open_ctx, ui->g, open_error, sizeof open_error);
+    ui->message[0] = 0;
+    return ok;
+}
+
 int tui_run(struct dbg *g, const struct tui_options *o)
 {
     static struct ui ui; /* signal handlers and readline reach it */
@@ -964,6 +979,17 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     const struct dbg_sink *saved_out = g->out;
     g->out = &console_sink;
     console_init(&ui);
+    if (o && o->open && !open_after_first_frame(&ui, o)) {
+        g->out = saved_out;
+        g->opt.poll = saved_poll;
+        g->opt.poll_ctx = saved_poll_ctx;
+        g->opt.confirm = NULL;
+        console_shutdown(&ui);
+        destroy_panes(&ui);
+        give_back_terminal();
+        fprintf(stderr, "dladbg: %s\n", open_error);
+        return 2;
+    }
     welcome(&ui);
     follow_model(&ui);
     for (int i = 0; i < PANE_COUNT; i++)

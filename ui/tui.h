@@ -20,6 +20,14 @@ struct tui_options {
      * -ex arguments, "source FILE" for -x), NULL-terminated; NULL: none.
      * Their output appears in the console pane. */
     const char *const *commands;
+    /* The file is opened once the first frame is on the screen, so that a
+     * large network shows the screen at once: open() opens it (and whatever
+     * goes with it: --compare, ~/.dladbgrc, whose output goes to the console
+     * pane); false with the reason in err, which tui_run prints to stderr
+     * once the terminal is back, returning 2.  NULL: g is ready as it is. */
+    bool (*open)(void *ctx, struct dbg *g, char *err, size_t errlen);
+    void *open_ctx;
+    const char *opening; /* the file being opened, for the first frame */
 };
 
 /* Run the TUI on g until the user quits.  g may have no session (the console
