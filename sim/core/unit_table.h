@@ -1,12 +1,13 @@
 /* The unit table: how the core reaches the hardware units without knowing
  * them.  Each unit folder (sim/conv, sim/sdp, ...) describes itself in one
  * struct dla_unit_entry, declared in its own header; sim/units.c, the board
- * file, lists the entries.  The core (csb.c, dla.c, pipeline.c, perf.c,
- * snapshot.c) only walks that list: it decodes a register to the entry that
- * serves it, launches an entry's processor when its units are armed, fuses
- * on-the-fly stages by asking the entries, and runs a stage through the
- * entry's execute function.  Adding a unit is a new folder, its entry and a
- * line in sim/units.c; no core file changes. */
+ * file, lists the entries.  The core (csb.c, dla.c, pipeline.c, timing.c,
+ * perf.c, rules.c, snapshot.c) only walks that list: it decodes a register to
+ * the entry that serves it, launches an entry's processor when its units are
+ * armed, fuses on-the-fly stages by asking the entries, and runs a stage
+ * through the entry's execute function.  Adding a unit is a new folder, its
+ * entry and a line in sim/units.c; no core file changes beyond the names the
+ * public API gives units and processors (dla.h's enums, dla.c's names). */
 #ifndef DLA_UNIT_TABLE_H
 #define DLA_UNIT_TABLE_H
 
