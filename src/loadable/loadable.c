@@ -30,6 +30,7 @@
 struct reader {
     const uint8_t *buf;
     size_t len;
+    size_t copied; /* bytes of nested vectors copied out so far (copy_budget) */
     const char *name;
     char *err;
     size_t errlen;
@@ -255,9 +256,29 @@ static const char *get_string(struct reader *r, const struct fb_table *t, unsign
     return string_at(r, s, what);
 }
 
-/* Copy a vector of uint16 / uint64 into a fresh array (NULL-safe for n = 0). */
-static uint16_t *copy_u16s(struct reader *r, size_t first, uint32_t n)
+/* The vectors of entries (a task's ids, a memory's contents) are copied out
+ * of the file.  A file holds each one once, so all copies together are at
+ * most the file's size; entries that share one table would copy its vector
+ * again and again (a 2 MB file became 4 GB).  Each copy is counted against
+ * the file's size before it is made. */
+static bool copy_budget(struct reader *r, size_t first, uint64_t bytes, const char *what)
 {
+    if (bytes > r->len - r->copied) {
+        fail_at(r, first,
+                "expected the file's vectors to be copied at most once (%zu bytes in all), found "
+                "%s bringing the copies to %llu bytes (entries sharing one table)",
+                r->len, what, (unsigned long long)r->copied + bytes);
+        return false;
+    }
+    r->copied += (size_t)bytes;
+    return true;
+}
+
+/* Copy a vector of uint16 / uint64 into a fresh array (NULL-safe for n = 0). */
+static uint16_t *copy_u16s(struct reader *r, size_t first, uint32_t n, const char *what)
+{
+    if (!copy_budget(r, first, 2 * (uint64_t)n, what))
+        return NULL;
     uint16_t *a = calloc(n ? n : 1, sizeof *a);
     if (!a) {
         fail_at(r, first, "out of memory");
@@ -274,7 +295,7 @@ static bool u16_vector(struct reader *r, const struct fb_table *t, unsigned id, 
     size_t first;
     if (!get_vector(r, t, id, 2, &first, n, what))
         return false;
-    *out = copy_u16s(r, first, *n);
+    *out = copy_u16s(r, first, *n, what);
     return *out != NULL;
 }
 
@@ -389,6 +410,8 @@ static bool read_memory(struct reader *r, const struct fb_table *t, uint32_t i, 
                 m->id, n, no);
         return false;
     }
+    if (!copy_budget(r, first, 12 * (uint64_t)n, "MemoryListEntry.contents"))
+        return false;
     m->n_contents = n;
     m->contents = calloc(n ? n : 1, sizeof *m->contents);
     m->offsets = calloc(n ? n : 1, sizeof *m->offsets);
@@ -555,54 +578,6 @@ static bool read_root(struct reader *r, struct loadable *l)
 }
 
 /* ---------------------------------------------------------------- validation */
-
-int loadable_memory_index(const struct loadable *l, uint16_t id)
-{
-    for (uint32_t i = 0; i < l->n_memories; i++)
-        if (l->memories[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-int loadable_address_index(const struct loadable *l, uint16_t id)
-{
-    for (uint32_t i = 0; i < l->n_addresses; i++)
-        if (l->addresses[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-int loadable_task_index(const struct loadable *l, uint16_t id)
-{
-    for (uint32_t i = 0; i < l->n_tasks; i++)
-        if (l->tasks[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-int loadable_event_index(const struct loadable *l, uint16_t id)
-{
-    for (uint32_t i = 0; i < l->n_events; i++)
-        if (l->events[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-int loadable_tensor_index(const struct loadable *l, uint16_t id)
-{
-    for (uint32_t i = 0; i < l->n_tensors; i++)
-        if (l->tensors[i].id == id)
-            return (int)i;
-    return -1;
-}
-
-int loadable_blob_index(const struct loadable *l, const char *name)
-{
-    for (uint32_t i = 0; i < l->n_blobs; i++)
-        if (strcmp(l->blobs[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
 
 static bool is_pow2(uint32_t v)
 {
@@ -861,6 +836,7 @@ void loadable_free(struct loadable *l)
     free(l->tensors);
     free(l->relocs);
     free(l->submits);
+    loadable_index_free(l);
     free(l->buf);
     free(l);
 }
@@ -881,6 +857,10 @@ struct loadable *loadable_parse_owned(uint8_t *buf, size_t len, const char *name
     snprintf(l->name, sizeof l->name, "%s", name);
     struct reader r = {.buf = l->buf, .len = len, .name = l->name, .err = err, .errlen = errlen};
     bool ok = read_root(&r, l);
+    if (ok && !loadable_index_build(l)) {
+        fail_at(&r, 0, "out of memory for the lookup tables of the lists");
+        ok = false;
+    }
     ok = ok && check_memories(&r, l) && check_addresses(&r, l) && check_tasks(&r, l) &&
          check_events(&r, l) && check_tensors(&r, l) && check_relocs(&r, l);
     if (!ok) {

@@ -40,6 +40,10 @@ enum ld_data_type {
  * the feature formats (32-byte atoms) from this value on. */
 #define LD_FIRST_FEATURE_FORMAT 36
 
+/* The lists looked up by id (blobs by name), for struct loadable's order. */
+enum ld_list { LD_LIST_MEMORIES, LD_LIST_ADDRESSES, LD_LIST_TASKS, LD_LIST_EVENTS,
+               LD_LIST_TENSORS, LD_LIST_BLOBS, LD_LISTS };
+
 struct ld_version {
     uint8_t major, minor, sub_minor;
 };
@@ -159,6 +163,10 @@ struct loadable {
     struct ld_tensor *tensors;
     struct ld_reloc *relocs;
     struct ld_submit *submits;
+    /* each list's indices in id order (blobs: name order), so that lookups
+     * take log time; NULL in a struct not made by loadable_parse (lookups
+     * then scan the list) */
+    uint32_t *order[LD_LISTS];
 };
 
 /* Parse and validate a loadable held in memory (the bytes are copied).
@@ -185,5 +193,11 @@ int loadable_task_index(const struct loadable *l, uint16_t id);
 int loadable_event_index(const struct loadable *l, uint16_t id);
 int loadable_tensor_index(const struct loadable *l, uint16_t id);
 int loadable_blob_index(const struct loadable *l, const char *name);
+/* Sort each list's indices for the lookups (loadable_parse does it); false
+ * when out of memory.  loadable_free frees them. */
+bool loadable_index_build(struct loadable *l);
+void loadable_index_free(struct loadable *l);
+/* For tests: the list entries all lookups so far have compared. */
+unsigned long long loadable_lookup_steps(void);
 
 #endif
