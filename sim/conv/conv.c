@@ -225,15 +225,11 @@ static bool weights_and_compute(struct dla *d, struct dla_exec *x,
     return ok;
 }
 
-static bool alloc_out(struct dla *d, const struct conv_params *p, struct dla_cube *out)
+static bool alloc_out(struct dla_exec *x, const struct conv_params *p, struct dla_cube *out)
 {
     enum dla_cube_kind kind = p->prec == CONV_FP16 ? DLA_CUBE_FP32 : DLA_CUBE_INT;
-    if (cube_alloc(out, p->out_w, p->out_h, p->out_k, p->batches, kind))
-        return true;
-    dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CACC, 0, NULL,
-             "cannot allocate the %ux%ux%u x%u CACC output", p->out_w, p->out_h, p->out_k,
-             p->batches);
-    return false;
+    return exec_cube_alloc(x, DLA_U_CACC, out, p->out_w, p->out_h, p->out_k, p->batches, kind,
+                           "the CACC output cube");
 }
 
 int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *out)
@@ -261,7 +257,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
         return ok ? 0 : -1;
     }
     bool ok = cdma_load_data(d, x, &p, &plan, layer) && csc_prepare_data(d, &p, &plan, &ops) &&
-              (!out || alloc_out(d, &p, out));
+              (!out || alloc_out(x, &p, out));
     if (ok) {
         struct weight_pass w = {&p, &ops, out, &st, conv_kernels_per_pass(&p, ops.rows, ops.depth)};
         ok = weights_and_compute(d, x, &plan, layer, &w);
@@ -270,7 +266,7 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     if (ok)
         account_compute(d, x, &p, ops.rows, ops.taps, ops.c);
     else if (out)
-        cube_free(out);
+        exec_cube_free(x, out);
     conv_operands_free(&ops);
     dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
     exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);

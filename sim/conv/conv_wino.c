@@ -396,7 +396,8 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
                  "out of host memory for the Winograd operands");
     bool fp16 = p->prec == CONV_FP16;
     if (ok && out)
-        ok = cube_alloc(out, p->out_w, p->out_h, p->out_k, 1, fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT);
+        ok = exec_cube_alloc(x, DLA_U_CACC, out, p->out_w, p->out_h, p->out_k, 1,
+                             fp16 ? DLA_CUBE_FP32 : DLA_CUBE_INT, "the CACC output cube");
     if (ok) {
         struct conv_wt_stream ws;
         struct csc_decomp dec = {0};
@@ -414,7 +415,7 @@ bool conv_wino_run(struct dla *d, struct dla_exec *x, const struct conv_params *
         cdma_weights_end(d, p, plan, layer, &ws);
     }
     if (!ok && out)
-        cube_free(out);
+        exec_cube_free(x, out);
     free(tiles);
     free(wt);
     return ok;

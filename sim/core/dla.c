@@ -9,6 +9,7 @@
 /* 2^36 element operations: several times the largest layers of common networks,
  * and still minutes, not days, of simulation. */
 #define DEFAULT_WORK_BUDGET (1ull << 36)
+#define DEFAULT_WORKING_BUDGET (2ull << 30)
 
 static const char *const unit_names[DLA_U_COUNT] = {
     [DLA_U_GLB] = "GLB",           [DLA_U_GEC] = "GEC",           [DLA_U_MCIF] = "MCIF",
@@ -165,6 +166,8 @@ struct dla *dla_create(const struct dla_config *cfg, const struct dla_options *o
     d->map = map;
     d->mem_budget = opt && opt->mem_budget ? opt->mem_budget : DEFAULT_MEM_BUDGET;
     d->work_budget = opt && opt->work_budget ? opt->work_budget : DEFAULT_WORK_BUDGET;
+    d->working_budget =
+        opt && opt->working_budget ? opt->working_budget : DEFAULT_WORKING_BUDGET;
     for (int u = 0; u < DLA_U_COUNT; u++) {
         d->udb[u] = regdb_unit_named(map, unit_names[u]);
         d->present[u] = d->udb[u] && unit_present(cfg, (enum dla_unit)u);

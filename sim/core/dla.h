@@ -228,6 +228,10 @@ struct dla_options {
      * weight costlier operations); 0 = default (2^36, seconds of simulation).
      * Hostile register values must not make a run take hours. */
     uint64_t work_budget;
+    /* Most host memory one pipeline may hold while it computes: its units'
+     * int32 cubes and its held writes together, in bytes; 0 = default
+     * (2 GiB).  A tiny loadable can declare a surface of gigabytes. */
+    uint64_t working_budget;
 };
 
 /* ---------------------------------------------------------------- lifecycle */

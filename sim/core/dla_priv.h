@@ -126,6 +126,7 @@ struct dla_pipe {
     struct dla_pending_write *writes;
     size_t n_xfers, cap_xfers;
     struct dla_transfer *xfers;
+    uint64_t working_bytes; /* cubes and held writes, against d->working_budget */
 };
 
 /* Execution context handed to a unit's execute function: which pipeline and
@@ -180,6 +181,7 @@ struct dla {
     struct dla_mem *mem[DLA_SPACE_COUNT];
     uint64_t mem_budget;
     uint64_t work_budget;
+    uint64_t working_budget; /* bytes of cubes and held writes per pipeline */
     uint64_t bus_free_at[DLA_SPACE_COUNT][2]; /* bandwidth model: [space][write] channel reserved until */
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
@@ -325,6 +327,17 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
  * DLA_DIAG_UNSUPPORTED diagnostic naming what, when it exceeds the model's work
  * budget; the unit then returns -1 (the layer completes without output). */
 bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what);
+/* Working memory: a pipeline's int32 cubes and held writes share one budget
+ * (dla_options.working_budget).  exec_working: false, with a diagnostic
+ * naming what, when `bytes` more would exceed it (a unit asks before it
+ * loads anything, for all it will hold).  exec_cube_alloc: cube_alloc
+ * counted against it (false with a diagnostic when over it or out of
+ * memory); exec_cube_free gives the bytes back. */
+bool exec_working(struct dla_exec *x, enum dla_unit unit, uint64_t bytes, const char *what);
+bool exec_cube_alloc(struct dla_exec *x, enum dla_unit unit, struct dla_cube *cb, uint32_t w,
+                     uint32_t h, uint32_t c, uint32_t n, enum dla_cube_kind kind,
+                     const char *what);
+void exec_cube_free(struct dla_exec *x, struct dla_cube *cb);
 /* Datapath work of the stage: cycles at full throughput, and MACs/element ops. */
 void exec_compute(struct dla_exec *x, uint64_t cycles, uint64_t ops);
 /* A convolution's schedule (struct dla_stage): its datapath starts after the

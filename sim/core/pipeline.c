@@ -85,6 +85,7 @@ static int run_stages(struct dla *d, struct dla_pipe *p)
     struct dla_cube flow[DLA_MAX_STAGES] = {0};
     const struct dla_cube *in = NULL;
     int rc = 0;
+    p->working_bytes = 0;
     for (uint8_t s = 0; s < p->n_stages; s++) {
         struct dla_stage *st = &p->stage[s];
         exec_stage_init(&x[s], d, p, s);
@@ -407,6 +408,82 @@ bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t
     return true;
 }
 
+/* Room for `bytes` more of the pipeline's working memory; false with a
+ * diagnostic naming what and the sizes when it would exceed the budget. */
+static bool working_room(struct dla_exec *x, enum dla_unit unit, uint64_t bytes, const char *what)
+{
+    uint64_t budget = x->d->working_budget, held = x->pipe->working_bytes;
+    if (bytes <= budget && held <= budget - bytes)
+        return true;
+    dla_diag(x->d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, unit, 0, NULL,
+             "%s needs %llu bytes of host memory beside the %llu the layer holds: over the "
+             "working budget of %llu bytes per layer; layer not computed (check the cube sizes)",
+             what, (unsigned long long)bytes, (unsigned long long)held,
+             (unsigned long long)budget);
+    x->failed = true;
+    return false;
+}
+
+bool exec_working(struct dla_exec *x, enum dla_unit unit, uint64_t bytes, const char *what)
+{
+    return working_room(x, unit, bytes, what);
+}
+
+/* w x h x c x n values of 4 bytes, saturating (cube_alloc refuses the
+ * dimensions that would wrap). */
+static uint64_t cube_bytes(uint32_t w, uint32_t h, uint32_t c, uint32_t n)
+{
+    uint64_t bytes = sizeof(int32_t);
+    const uint32_t dims[4] = {w, h, c, n};
+    for (int i = 0; i < 4; i++) {
+        if (dims[i] && bytes > UINT64_MAX / dims[i])
+            return UINT64_MAX;
+        bytes *= dims[i];
+    }
+    return bytes;
+}
+
+bool exec_cube_alloc(struct dla_exec *x, enum dla_unit unit, struct dla_cube *cb, uint32_t w,
+                     uint32_t h, uint32_t c, uint32_t n, enum dla_cube_kind kind,
+                     const char *what)
+{
+    *cb = (struct dla_cube){0};
+    uint64_t bytes = cube_bytes(w, h, c, n);
+    if (!working_room(x, unit, bytes, what))
+        return false;
+    if (!cube_alloc(cb, w, h, c, n, kind)) {
+        dla_diag(x->d, DLA_DIAG_MEM, DLA_SEV_ERROR, unit, 0, NULL,
+                 "out of host memory for %s (%ux%ux%u x%u, %llu bytes)", what, w, h, c, n,
+                 (unsigned long long)bytes);
+        x->failed = true;
+        return false;
+    }
+    x->pipe->working_bytes += bytes;
+    return true;
+}
+
+void exec_cube_free(struct dla_exec *x, struct dla_cube *cb)
+{
+    if (cb->v) {
+        uint64_t bytes = cube_bytes(cb->w, cb->h, cb->c, cb->n);
+        x->pipe->working_bytes -= bytes < x->pipe->working_bytes ? bytes : x->pipe->working_bytes;
+    }
+    cube_free(cb);
+}
+
+/* A held write's bytes could not be allocated: running out of host memory
+ * is the run's error like any other, named, not an abort(). */
+static bool write_out_of_memory(struct dla_exec *x, enum dla_client c, enum dla_space s,
+                                uint64_t addr, size_t bytes)
+{
+    dla_diag(x->d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_NONE, 0, NULL,
+             "out of host memory holding %zu bytes of %s's write at %s 0x%llx until the layer "
+             "completes; layer not computed",
+             bytes, dla_client_name(c), dla_space_name(s), (unsigned long long)addr);
+    x->failed = true;
+    return false;
+}
+
 bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
                 const void *buf, size_t len)
 {
@@ -429,19 +506,25 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
             size_t cap = last->cap ? last->cap : 1;
             while (cap - last->len < len)
                 cap *= 2;
+            if (!working_room(x, DLA_U_NONE, cap - last->cap, dla_client_name(c)))
+                return false;
             uint8_t *grown = realloc(last->data, cap);
             if (!grown)
-                abort();
+                return write_out_of_memory(x, c, s, addr, cap);
+            p->working_bytes += cap - last->cap;
             last->data = grown;
             last->cap = cap;
         }
         memcpy(last->data + last->len, buf, len);
         last->len += len;
     } else {
+        if (!working_room(x, DLA_U_NONE, len, dla_client_name(c)))
+            return false;
         p->writes = dla_grow(p->writes, p->n_writes, &p->cap_writes, 16, sizeof *p->writes);
         uint8_t *data = malloc(len ? len : 1);
         if (!data)
-            abort();
+            return write_out_of_memory(x, c, s, addr, len);
+        p->working_bytes += len;
         memcpy(data, buf, len);
         p->writes[p->n_writes++] = (struct dla_pending_write){.stage = x->stage,
                                                               .space = (uint8_t)s,

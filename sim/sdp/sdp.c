@@ -829,6 +829,16 @@ static bool load_input(struct dla *d, struct dla_exec *x, int rg, struct sdp_lay
     return true;
 }
 
+/* What the layer holds while it computes: the input cube when SDP_RDMA
+ * reads it, the result cube and the output held until completion (at most
+ * two bytes an element); a tiny loadable can declare a surface of
+ * gigabytes, refused here before anything is read. */
+static uint64_t sdp_working_bytes(const struct sdp_layer *L)
+{
+    uint64_t elems = (uint64_t)L->w * L->h * L->cw * L->n;
+    return elems * (L->offline ? 4 : 0) + elems * 4 + (L->eql || L->to_pdp ? 0 : elems * 2);
+}
+
 static uint64_t sdp_work(const struct sdp_layer *L)
 {
     uint64_t elems = (uint64_t)L->w * L->h * L->cw * L->n;
@@ -844,7 +854,8 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     struct sdp_stats st = {0};
     int rc = -1;
     if (!read_layer(d, group, rdma_group, in != NULL, &L) ||
-        !exec_budget(x, DLA_U_SDP, sdp_work(&L), "SDP")) {
+        !exec_budget(x, DLA_U_SDP, sdp_work(&L), "SDP") ||
+        !exec_working(x, DLA_U_SDP, sdp_working_bytes(&L), "SDP's cubes and output")) {
         exec_desc(x, "sdp (not computed: see diagnostics)");
         return -1;
     }
@@ -855,11 +866,9 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     }
     if (!load_input(d, x, rdma_group, &L, in, &owned, &input) || !load_operands(x, rdma_group, &L))
         goto out;
-    if (!cube_alloc(&res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT)) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP, 0, NULL,
-                 "SDP result cube cannot be allocated");
+    if (!exec_cube_alloc(x, DLA_U_SDP, &res, L.w, L.h, L.cw, L.n, DLA_CUBE_INT,
+                         "the SDP result cube"))
         goto out;
-    }
     run_datapath(&L, input, &res, &st);
     publish_status(d, x, group, rdma_group, &L, &st);
     unsigned tp = throughput(d->cfg, &L);
@@ -872,8 +881,8 @@ int sdp_execute(struct dla *d, struct dla_exec *x, int group, int rdma_group,
     } else
         rc = write_memory(d, x, group, &L, &res) ? 0 : -1;
 out:
-    cube_free(&res);
-    cube_free(&owned);
+    exec_cube_free(x, &res);
+    exec_cube_free(x, &owned);
     free_operands(&L);
     return rc;
 }

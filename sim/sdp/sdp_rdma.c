@@ -52,15 +52,13 @@ bool sdp_rdma_input(struct dla_exec *x, int rg, const struct sdp_shape *s, struc
     uint64_t surf_stride = dla_reg(d, DLA_U_SDP_RDMA, rg, "D_SRC_SURFACE_STRIDE");
     enum dla_space space = dla_ram_space(
         d, DLA_U_SDP_RDMA, dla_field(d, DLA_U_SDP_RDMA, rg, "D_SRC_DMA_CFG", "SRC_RAM_TYPE"));
-    if (!cube_alloc(out, s->w, s->h, s->cw, 1, prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT)) {
-        dla_diag(d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, DLA_U_SDP_RDMA, 0, NULL,
-                 "input cube %ux%ux%u cannot be allocated", s->w, s->h, s->cw);
+    if (!exec_cube_alloc(x, DLA_U_SDP_RDMA, out, s->w, s->h, s->cw, 1,
+                         prec == SDP_FP16 ? DLA_CUBE_FP16 : DLA_CUBE_INT, "the SDP input cube"))
         return false;
-    }
     size_t line_bytes = (size_t)s->w * s->atom;
     uint8_t *line = malloc(line_bytes);
     if (!line) {
-        cube_free(out);
+        exec_cube_free(x, out);
         return false;
     }
     uint32_t surfaces = (s->cw + group - 1) / group;
@@ -77,7 +75,7 @@ bool sdp_rdma_input(struct dla_exec *x, int rg, const struct sdp_shape *s, struc
     }
     free(line);
     if (!ok)
-        cube_free(out);
+        exec_cube_free(x, out);
     return ok;
 }
 
