@@ -376,5 +376,8 @@ size_t dla_snapshot_bytes(const struct dla_snapshot *s);
  * (each divided among the snapshots still sharing it, so that the sum over
  * all snapshots is what they hold together). */
 size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *d);
+/* For tests: the layer-tree slots that sharing, copying and comparing layer
+ * records for snapshots have visited so far (linear in a run's layers). */
+unsigned long long dla_layer_tree_work(void);
 
 #endif

@@ -191,10 +191,11 @@ struct dla {
     uint16_t off_pointer[DLA_U_COUNT]; /* S_POINTER offset, 0xffff none */
     uint16_t off_status[DLA_U_COUNT];  /* S_STATUS offset, 0xffff none */
 
-    /* layer records in reference-counted chunks, shared with checkpoints and
-     * copied on write (layers.c) */
-    size_t n_layers, n_chunks, cap_chunks;
-    struct layer_chunk **layer_chunks;
+    /* layer records in reference-counted chunks under a tree of nodes,
+     * shared with checkpoints and copied on write (layers.c) */
+    size_t n_layers, n_chunks;
+    struct layer_node *layer_root;
+    unsigned layer_depth; /* levels of nodes above the chunks, 0 when none */
     int32_t cur_layer[DLA_P_COUNT][2]; /* layer being programmed/run per group, -1 none */
 
     /* units' state (see above); cbuf is owned by the CONV entry, which makes,
@@ -290,10 +291,9 @@ struct dla_layer *layer_at(struct dla *d, int32_t index);
 /* Share src's layer records with dst (a checkpoint); free d's records. */
 bool layers_share(struct dla *dst, const struct dla *src);
 void layers_release(struct dla *d);
-/* Bytes of a chunk table (a checkpoint's) and of its chunks live does not
- * hold, each divided among the tables sharing it (as mem_bytes_apart). */
-size_t layers_bytes_apart(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks,
-                          const struct dla *live);
+/* Bytes of a layer tree's nodes and chunks (a checkpoint's) live does not
+ * hold, each divided among the trees sharing it (as mem_bytes_apart). */
+size_t layers_bytes_apart(const struct layer_node *root, unsigned depth, const struct dla *live);
 int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */

@@ -1,20 +1,44 @@
 /* Hardware layers: one record per operation of a processor group, from the
  * first register write that programs it to its completion. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dla_priv.h"
 
-/* Layer records live in chunks of LAYER_CHUNK, reference counted so that a
- * checkpoint shares every chunk with the live model; the model copies a chunk
- * before it writes a record in it (layer_at).  A checkpoint thus costs a
- * pointer per chunk instead of a copy of every layer of the run so far. */
+/* Layer records live in chunks of LAYER_CHUNK, reached through a tree of
+ * nodes of LAYER_FAN children (the leftmost subtree of a deeper tree is the
+ * shallower one), chunks and nodes reference counted: a checkpoint shares
+ * the root with the live model, which copies a node or chunk before it
+ * writes under it (layer_at).  A checkpoint thus costs one pointer, and a
+ * write after it the path to one record: a run of a million layers takes a
+ * checkpoint at each without copying a table of all the layers before
+ * (that made such runs quadratic, issue 36). */
 #define LAYER_CHUNK 8
+#define LAYER_FAN 64
 
 struct layer_chunk {
     unsigned refs;
     struct dla_layer rec[LAYER_CHUNK];
 };
+
+/* At level 1 the children are chunks, above it nodes. */
+struct layer_node {
+    unsigned refs;
+    void *child[LAYER_FAN];
+};
+
+static _Atomic unsigned long long tree_work;
+
+unsigned long long dla_layer_tree_work(void)
+{
+    return atomic_load_explicit(&tree_work, memory_order_relaxed);
+}
+
+static void count_work(unsigned long long slots)
+{
+    atomic_fetch_add_explicit(&tree_work, slots, memory_order_relaxed);
+}
 
 static void chunk_release(struct layer_chunk *c)
 {
@@ -22,49 +46,122 @@ static void chunk_release(struct layer_chunk *c)
         free(c);
 }
 
+static void node_release(struct layer_node *n, unsigned level)
+{
+    if (!n || --n->refs)
+        return;
+    for (int i = 0; i < LAYER_FAN; i++)
+        if (level > 1)
+            node_release(n->child[i], level - 1);
+        else
+            chunk_release(n->child[i]);
+    free(n);
+}
+
 void layers_release(struct dla *d)
 {
-    for (size_t i = 0; i < d->n_chunks; i++)
-        chunk_release(d->layer_chunks[i]);
-    free(d->layer_chunks);
-    d->layer_chunks = NULL;
-    d->n_chunks = d->cap_chunks = 0;
+    node_release(d->layer_root, d->layer_depth);
+    d->layer_root = NULL;
+    d->layer_depth = 0;
+    d->n_chunks = 0;
     d->n_layers = 0;
 }
 
 bool layers_share(struct dla *dst, const struct dla *src)
 {
-    dst->layer_chunks = NULL;
-    dst->n_chunks = dst->cap_chunks = 0;
-    dst->n_layers = 0;
-    if (!src->n_chunks)
-        return true;
-    dst->layer_chunks = malloc(src->n_chunks * sizeof *dst->layer_chunks);
-    if (!dst->layer_chunks)
-        return false;
-    for (size_t i = 0; i < src->n_chunks; i++) {
-        dst->layer_chunks[i] = src->layer_chunks[i];
-        dst->layer_chunks[i]->refs++;
-    }
-    dst->n_chunks = dst->cap_chunks = src->n_chunks;
+    dst->layer_root = src->layer_root;
+    dst->layer_depth = src->layer_depth;
+    dst->n_chunks = src->n_chunks;
     dst->n_layers = src->n_layers;
+    count_work(1);
+    if (dst->layer_root)
+        dst->layer_root->refs++;
     return true;
 }
 
-size_t layers_bytes_apart(struct layer_chunk *const *chunks, size_t n_chunks, size_t cap_chunks,
-                          const struct dla *live)
+/* Bytes of the snapshot's node n that live's node at the same place (l,
+ * NULL when none) does not share, each divided among its holders. */
+static size_t node_apart(const struct layer_node *n, const struct layer_node *l, unsigned level)
 {
-    size_t n = cap_chunks * sizeof *chunks;
-    for (size_t i = 0; i < n_chunks; i++)
-        if (i >= live->n_chunks || live->layer_chunks[i] != chunks[i])
-            n += sizeof(struct layer_chunk) / chunks[i]->refs;
+    if (n == l)
+        return 0;
+    count_work(LAYER_FAN);
+    size_t bytes = sizeof *n / n->refs;
+    for (int i = 0; i < LAYER_FAN; i++) {
+        const void *c = n->child[i], *lc = l ? l->child[i] : NULL;
+        if (!c || c == lc)
+            continue;
+        if (level > 1)
+            bytes += node_apart(c, lc, level - 1);
+        else
+            bytes += sizeof(struct layer_chunk) / ((const struct layer_chunk *)c)->refs;
+    }
+    return bytes;
+}
+
+size_t layers_bytes_apart(const struct layer_node *root, unsigned depth, const struct dla *live)
+{
+    if (!root)
+        return 0;
+    const struct layer_node *l = live->layer_root;
+    unsigned ldepth = live->layer_depth;
+    for (; l && ldepth > depth; ldepth--) /* the snapshot's tree is live's leftmost subtree */
+        l = l->child[0];
+    return node_apart(root, ldepth == depth ? l : NULL, depth);
+}
+
+/* *slot's node, unshared for writing. */
+static struct layer_node *writable_node(struct layer_node **slot, unsigned level)
+{
+    struct layer_node *n = *slot;
+    if (!n) {
+        n = calloc(1, sizeof *n);
+        if (!n)
+            abort(); /* the model's state would be lost: do not run on without it */
+        n->refs = 1;
+    } else if (n->refs > 1) {
+        struct layer_node *own = malloc(sizeof *own);
+        if (!own)
+            abort();
+        count_work(LAYER_FAN);
+        *own = *n;
+        own->refs = 1;
+        for (int i = 0; i < LAYER_FAN; i++)
+            if (own->child[i]) {
+                if (level > 1)
+                    ((struct layer_node *)own->child[i])->refs++;
+                else
+                    ((struct layer_chunk *)own->child[i])->refs++;
+            }
+        n->refs--;
+        n = own;
+    }
+    *slot = n;
     return n;
+}
+
+/* The slot of chunk `chunk`, every node above it unshared. */
+static struct layer_chunk **chunk_slot(struct dla *d, size_t chunk)
+{
+    struct layer_node **slot = &d->layer_root;
+    for (unsigned level = d->layer_depth; level >= 1; level--) {
+        struct layer_node *n = writable_node(slot, level);
+        size_t span = 1;
+        for (unsigned k = 1; k < level; k++)
+            span *= LAYER_FAN;
+        size_t i = chunk / span % LAYER_FAN;
+        if (level == 1)
+            return (struct layer_chunk **)&n->child[i];
+        slot = (struct layer_node **)&n->child[i];
+    }
+    abort(); /* depth 0 holds no chunk: callers add one first */
 }
 
 /* The chunk of a record, unshared for writing. */
 static struct layer_chunk *writable_chunk(struct dla *d, size_t chunk)
 {
-    struct layer_chunk *c = d->layer_chunks[chunk];
+    struct layer_chunk **slot = chunk_slot(d, chunk);
+    struct layer_chunk *c = *slot;
     if (c->refs > 1) {
         struct layer_chunk *own = malloc(sizeof *own);
         if (!own)
@@ -72,7 +169,7 @@ static struct layer_chunk *writable_chunk(struct dla *d, size_t chunk)
         *own = *c;
         own->refs = 1;
         c->refs--;
-        d->layer_chunks[chunk] = own;
+        *slot = own;
         c = own;
     }
     return c;
@@ -85,15 +182,30 @@ struct dla_layer *layer_at(struct dla *d, int32_t index)
     return &writable_chunk(d, (size_t)index / LAYER_CHUNK)->rec[(size_t)index % LAYER_CHUNK];
 }
 
+static size_t chunk_capacity(unsigned depth)
+{
+    size_t cap = depth ? 1 : 0;
+    for (unsigned k = 0; k < depth; k++)
+        cap *= LAYER_FAN;
+    return cap;
+}
+
 static void add_chunk(struct dla *d)
 {
-    d->layer_chunks =
-        dla_grow(d->layer_chunks, d->n_chunks, &d->cap_chunks, 16, sizeof *d->layer_chunks);
+    if (d->n_chunks == chunk_capacity(d->layer_depth)) { /* a new root above the old */
+        struct layer_node *root = calloc(1, sizeof *root);
+        if (!root)
+            abort();
+        root->refs = 1;
+        root->child[0] = d->layer_root; /* its reference moves to the new root */
+        d->layer_root = root;
+        d->layer_depth++;
+    }
     struct layer_chunk *c = calloc(1, sizeof *c);
     if (!c)
         abort();
     c->refs = 1;
-    d->layer_chunks[d->n_chunks++] = c;
+    *chunk_slot(d, d->n_chunks++) = c;
 }
 
 int32_t layer_begin(struct dla *d, enum dla_proc p, int group)
@@ -139,7 +251,12 @@ const struct dla_layer *dla_layer_get(const struct dla *d, size_t index)
 {
     if (index >= d->n_layers)
         return NULL;
-    return &d->layer_chunks[index / LAYER_CHUNK]->rec[index % LAYER_CHUNK];
+    size_t chunk = index / LAYER_CHUNK;
+    const struct layer_node *n = d->layer_root;
+    for (unsigned level = d->layer_depth; level > 1; level--)
+        n = n->child[chunk / chunk_capacity(level - 1) % LAYER_FAN];
+    const struct layer_chunk *c = n->child[chunk % LAYER_FAN];
+    return &c->rec[index % LAYER_CHUNK];
 }
 
 const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, int group)

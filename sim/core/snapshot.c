@@ -20,18 +20,18 @@ struct dla_snapshot {
     size_t own_bytes;
     const struct dla_mem *mem[DLA_SPACE_COUNT]; /* its parts, for dla_snapshot_bytes_apart */
     const void *unit_state[DLA_UNIT_STATES];    /* the units' owned state, in table order */
-    struct layer_chunk *const *chunks;
-    size_t n_chunks, cap_chunks;
+    const struct layer_node *layer_root;
+    unsigned layer_depth;
     uint64_t map[(PACK_BLOCKS + 63) / 64];
     uint8_t bytes[]; /* listeners are not part of it */
 };
 
+/* memcmp against zeros: a byte loop over the 74 KB of struct dla was most of
+ * a checkpoint's cost, and one is taken at every layer. */
 static bool block_is_zero(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i])
-            return false;
-    return true;
+    static const uint8_t zeros[PACK_BLOCK];
+    return memcmp(p, zeros, n) == 0;
 }
 
 static size_t block_len(size_t i)
@@ -126,8 +126,9 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
     /* nothing of src's may be freed through dst if a clone below fails */
     dst->mem[DLA_DRAM] = dst->mem[DLA_CVSRAM] = NULL;
     dst->sched = NULL;
-    dst->layer_chunks = NULL;
-    dst->n_chunks = dst->cap_chunks = 0;
+    dst->layer_root = NULL;
+    dst->layer_depth = 0;
+    dst->n_chunks = 0;
     for (int i = 0; i < DLA_MAX_PIPES; i++) {
         dst->pipe[i].writes = NULL;
         dst->pipe[i].n_writes = 0;
@@ -174,9 +175,8 @@ struct dla_snapshot *dla_snapshot_take(const struct dla *d)
     for (size_t i = 0; dla_unit_table[i]; i++)
         if (dla_unit_table[i]->state_of && k < DLA_UNIT_STATES)
             s->unit_state[k++] = dla_unit_table[i]->state_of(state);
-    s->chunks = state->layer_chunks;
-    s->n_chunks = state->n_chunks;
-    s->cap_chunks = state->cap_chunks;
+    s->layer_root = state->layer_root;
+    s->layer_depth = state->layer_depth;
     free(state);
     return s;
 }
@@ -226,7 +226,7 @@ size_t dla_snapshot_bytes(const struct dla_snapshot *s)
 
 size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *live)
 {
-    size_t n = s->own_bytes + layers_bytes_apart(s->chunks, s->n_chunks, s->cap_chunks, live);
+    size_t n = s->own_bytes + layers_bytes_apart(s->layer_root, s->layer_depth, live);
     size_t k = 0;
     for (size_t i = 0; dla_unit_table[i]; i++) {
         const struct dla_unit_entry *e = dla_unit_table[i];

@@ -33,6 +33,12 @@ struct checkpoints {
     uint64_t budget; /* bytes; 0: the default (see MIN_BUDGET) */
     size_t n, cap;
     struct boundary *b;
+    /* the boundaries that hold a state, ascending: a layer's checkpoint
+     * looks at these few, never at every boundary of the run (a scan of
+     * all made a run of N layers cost N^2, issue 36) */
+    size_t n_stored, cap_stored;
+    size_t *stored;
+    uint64_t work; /* cps_work */
     struct session *s;
     struct trace_ring *ring;
     struct proglog *log;
@@ -52,6 +58,7 @@ void cps_clear(struct checkpoints *c)
     for (size_t i = 0; i < c->n; i++)
         session_state_free(c->b[i].state);
     c->n = 0;
+    c->n_stored = 0;
 }
 
 void cps_destroy(struct checkpoints *c)
@@ -60,6 +67,7 @@ void cps_destroy(struct checkpoints *c)
         return;
     cps_clear(c);
     free(c->b);
+    free(c->stored);
     free(c);
 }
 
@@ -70,10 +78,12 @@ size_t cps_count(const struct checkpoints *c)
 
 size_t cps_stored(const struct checkpoints *c)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < c->n; i++)
-        k += c->b[i].state != NULL;
-    return k;
+    return c->n_stored;
+}
+
+uint64_t cps_work(const struct checkpoints *c)
+{
+    return c->work;
 }
 
 bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info)
@@ -85,13 +95,6 @@ bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info
     return true;
 }
 
-/* The stored state after i, or c->n when there is none. */
-static size_t next_stored(const struct checkpoints *c, size_t i)
-{
-    for (i++; i < c->n && !c->b[i].state; i++)
-        ;
-    return i;
-}
 
 /* The middle state whose loss costs least: the one whose neighbours are
  * closest together for its distance from the newest boundary.  Dropping by
@@ -99,21 +102,19 @@ static size_t next_stored(const struct checkpoints *c, size_t i)
  * dense where "back" usually goes and sparse towards the start, so a few
  * states serve as well as many evenly spread ones (each holds the CBUF,
  * registers and the memory pages written since: megabytes on a large
- * network).  0 when there is no middle state. */
-static size_t cheapest_middle(const struct checkpoints *c)
+ * network).  Its position in c->stored, 0 when there is no middle state. */
+static size_t cheapest_middle(struct checkpoints *c)
 {
-    size_t best = 0, prev = 0; /* boundary 0 always has a state */
+    c->work += c->n_stored;
+    size_t best = 0; /* stored[0] is boundary 0, which always has a state */
     double best_cost = 0;
-    for (size_t i = next_stored(c, 0); i + 1 < c->n; i = next_stored(c, i)) {
-        size_t next = next_stored(c, i);
-        if (next >= c->n)
-            break; /* i is the newest state: kept */
+    for (size_t k = 1; k + 1 < c->n_stored; k++) { /* the newest state is kept */
+        size_t prev = c->stored[k - 1], i = c->stored[k], next = c->stored[k + 1];
         double cost = (double)(next - prev) / (double)(c->n - i);
         if (!best || cost < best_cost) {
-            best = i;
+            best = k;
             best_cost = cost;
         }
-        prev = i;
     }
     return best;
 }
@@ -138,14 +139,14 @@ static uint64_t budget(const struct checkpoints *c)
 uint64_t cps_bytes(const struct checkpoints *c)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->b[i].state)
-            n += session_state_bytes(c->b[i].state, c->s);
+    for (size_t k = 0; k < c->n_stored; k++)
+        n += session_state_bytes(c->b[c->stored[k]].state, c->s);
     return n;
 }
 
-static bool over_limits(const struct checkpoints *c, size_t stored)
+static bool over_limits(struct checkpoints *c, size_t stored)
 {
+    c->work += c->n_stored; /* cps_bytes looks at each */
     if (stored > c->max_states)
         return true;
     return stored > MIN_STATES && cps_bytes(c) > budget(c);
@@ -155,12 +156,14 @@ static bool over_limits(const struct checkpoints *c, size_t stored)
  * those boundaries stay reachable by replaying. */
 static void thin_out(struct checkpoints *c)
 {
-    for (size_t stored = cps_stored(c); stored > 2 && over_limits(c, stored); stored--) {
-        size_t i = cheapest_middle(c);
-        if (!i)
+    while (c->n_stored > 2 && over_limits(c, c->n_stored)) {
+        size_t k = cheapest_middle(c);
+        if (!k)
             break;
-        session_state_free(c->b[i].state);
-        c->b[i].state = NULL;
+        session_state_free(c->b[c->stored[k]].state);
+        c->b[c->stored[k]].state = NULL;
+        memmove(&c->stored[k], &c->stored[k + 1], (c->n_stored - k - 1) * sizeof *c->stored);
+        c->n_stored--;
     }
 }
 
@@ -168,6 +171,20 @@ static bool at_point(const struct boundary *b, struct session *s)
 {
     return b->info.writes == session_writes(s) && b->events == session_events(s) &&
            b->tasks == session_tasks_done(s) && b->info.layers == session_layers_done(s);
+}
+
+static bool remember_stored(struct checkpoints *c, size_t i)
+{
+    if (c->n_stored == c->cap_stored) {
+        size_t cap = c->cap_stored ? c->cap_stored * 2 : 32;
+        size_t *grown = realloc(c->stored, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        c->stored = grown;
+        c->cap_stored = cap;
+    }
+    c->stored[c->n_stored++] = i;
+    return true;
 }
 
 static void take(struct checkpoints *c)
@@ -193,6 +210,12 @@ static void take(struct checkpoints *c)
     b->log_mark = c->log ? proglog_mark(c->log) : 0;
     if (!b->state && c->n == 0)
         return; /* without the start state nothing can be replayed */
+    if (b->state && !remember_stored(c, c->n)) {
+        session_state_free(b->state);
+        b->state = NULL;
+        if (c->n == 0)
+            return;
+    }
     c->n++;
     thin_out(c);
 }
@@ -274,6 +297,8 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
     for (size_t i = (size_t)t + 1; i < c->n; i++)
         session_state_free(c->b[i].state);
     c->n = (size_t)t + 1;
+    while (c->n_stored && c->stored[c->n_stored - 1] >= c->n)
+        c->n_stored--;
     if (!ok || !at_point(&c->b[t], c->s)) {
         snprintf(err, errlen, "replaying to layer boundary %llu did not reproduce the run",
                  (unsigned long long)want_layers);

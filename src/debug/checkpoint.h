@@ -54,5 +54,8 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen);
 size_t cps_count(const struct checkpoints *c);
 bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info);
 size_t cps_stored(const struct checkpoints *c);
+/* For tests: the boundaries and stored states looked at to choose what to
+ * keep, so far (a few per layer, however long the run). */
+uint64_t cps_work(const struct checkpoints *c);
 
 #endif

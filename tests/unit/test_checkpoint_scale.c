@@ -1,0 +1,85 @@
+/* A checkpoint at every layer boundary costs the same at the millionth
+ * layer as at the first (issue 36 item 8: a trace of N one-line BDMA layers
+ * took 4.2 s at 25k and 276 s at 200k, each checkpoint copying a table of
+ * all layers so far and looking at every boundary).  Bounded by counts:
+ * four times the layers is about four times the work (n log n: 5.5), where
+ * a cost per layer growing with the run would make it sixteen. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "debug/checkpoint.h"
+#include "dbg_fixture.h"
+
+struct work {
+    unsigned long long tree, boundaries;
+    size_t stored, count;
+};
+
+static struct work run_layers(const char *name, int n)
+{
+    fixture_bdma_trace(name, n);
+    struct dbg *d = fixture_open_trace(name);
+    unsigned long long tree0 = dla_layer_tree_work();
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    struct work w = {dla_layer_tree_work() - tree0, cps_work(d->cps), cps_stored(d->cps),
+                     cps_count(d->cps)};
+    dbg_destroy(d);
+    return w;
+}
+
+static void test_checkpoint_cost_does_not_grow_with_the_run(void **state)
+{
+    (void)state;
+    struct work small = run_layers("s", 1000), large = run_layers("l", 4000);
+    /* a boundary per layer, but few states */
+    assert_true(large.count > 4000 && large.stored <= 24);
+    /* n log n at most (the tree's spine grows a level at a time): 4x the
+     * layers measures 5.5x the slots, 3.8x the boundaries */
+    if (large.tree > 8 * small.tree)
+        fail_msg("layer records: %llu slots for 4000 layers, %llu for 1000", large.tree,
+                 small.tree);
+    if (large.boundaries > 6 * small.boundaries)
+        fail_msg("checkpoints: %llu boundaries looked at for 4000 layers, %llu for 1000",
+                 large.boundaries, small.boundaries);
+    /* and a few thousand per layer in absolute terms */
+    if (large.tree > 8000ull * 4000 || large.boundaries > 200ull * 4000)
+        fail_msg("%llu slots, %llu boundaries for 4000 layers", large.tree, large.boundaries);
+}
+
+/* Records stay right under the tree: a back step over many layers reads
+ * back each layer's record as it was. */
+static void test_records_survive_sharing(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("r", 700);
+    struct dbg *d = fixture_open_trace("r");
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    struct dla *dla = session_dla(d->session);
+    assert_int_equal(dla_layer_count(dla), 700);
+    for (size_t i = 0; i < 700; i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        assert_non_null(l);
+        assert_int_equal(l->index, i);
+        assert_int_equal(l->state, DLA_LAYER_DONE);
+    }
+    assert_int_equal(fixture_exec(d, "back layer 3"), CMD_OK);
+    dla = session_dla(d->session);
+    size_t n = dla_layer_count(dla);
+    assert_true(n < 700 && n > 690);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(dla_layer_get(dla, i)->index, i);
+    dbg_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_checkpoint_cost_does_not_grow_with_the_run),
+        cmocka_unit_test(test_records_survive_sharing),
+    };
+    return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
+}
