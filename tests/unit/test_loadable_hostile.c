@@ -54,7 +54,7 @@ static struct bytes shared_task_table(uint32_t tasks, uint32_t ids)
     put32(&b, 12);
     put16(&b, 8), put16(&b, 12), put16(&b, 4), put16(&b, 8);
     put32(&b, 8); /* root table at 12: soffset to its vtable at 4 */
-    put(&b, (uint8_t[]){0, 12, 0, 0}, 4);
+    put(&b, (uint8_t[]){0, 7, 0, 0}, 4); /* Loadable.version 0.7.0 */
     put32(&b, 4); /* task_list: the vector at 28 */
     uint32_t vtable = 28 + 4 * (tasks + 1) - 4, table = vtable + 12;
     put32(&b, tasks);
