@@ -4,7 +4,9 @@
  * the pages; writing a shared page copies its table of block pointers (the
  * blocks stay shared) and then only the block written.  A checkpoint thus
  * keeps 4 KiB for an activation written after it, not the 64 KiB page it
- * lies in.  A block never written is no block (zeros). */
+ * lies in.  A block never written is no block: zeros, or in a range given
+ * random contents (mem_fill_random) the generator's bytes, made when the
+ * block is read and kept only once it is written. */
 #include "mem.h"
 
 #include <stdlib.h>
@@ -29,10 +31,18 @@ struct slot {
     struct page *page; /* NULL: empty slot */
 };
 
+/* A range of random contents: bytes of blocks never written. */
+struct random_range {
+    uint64_t addr, end; /* [addr, end) */
+    uint64_t seed;
+};
+
 struct dla_mem {
     const char *name;
     unsigned addr_bits;
     uint64_t budget;
+    size_t n_random;               /* later ranges cover earlier ones */
+    struct random_range *random;
     size_t cap;  /* slots, a power of two */
     size_t used; /* occupied slots */
     struct slot *slots;
@@ -85,6 +95,9 @@ void mem_clear(struct dla_mem *m)
         m->slots[i].page = NULL;
     }
     m->used = 0;
+    free(m->random);
+    m->random = NULL;
+    m->n_random = 0;
 }
 
 void mem_destroy(struct dla_mem *m)
@@ -107,6 +120,14 @@ struct dla_mem *mem_clone(const struct dla_mem *m)
         free(c);
         return NULL;
     }
+    c->random = m->n_random ? malloc(m->n_random * sizeof *m->random) : NULL;
+    if (m->n_random && !c->random) {
+        free(c->slots);
+        free(c);
+        return NULL;
+    }
+    if (m->n_random)
+        memcpy(c->random, m->random, m->n_random * sizeof *m->random);
     memcpy(c->slots, m->slots, m->cap * sizeof *m->slots);
     for (size_t i = 0; i < c->cap; i++)
         if (c->slots[i].page)
@@ -203,9 +224,43 @@ static struct page *page_for_write(struct dla_mem *m, uint64_t pno)
     return copy;
 }
 
-/* Block i of an unshared page for writing: created (zeros) if absent,
- * copied if shared.  NULL when the allocator refuses. */
-static uint8_t *block_for_write(struct page *p, unsigned i)
+/* splitmix64: the random contents' bytes at an 8-byte word depend on the
+ * seed and the word's address only, so any block can be made on its own,
+ * the same on every run. */
+static uint64_t random_word(uint64_t seed, uint64_t word)
+{
+    uint64_t z = seed + (word + 1) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static bool overlaps_random(const struct dla_mem *m, uint64_t addr, uint64_t len)
+{
+    for (size_t i = 0; i < m->n_random; i++)
+        if (addr < m->random[i].end && m->random[i].addr < addr + len)
+            return true;
+    return false;
+}
+
+/* The bytes of the block at `base` never written: zeros, and the random
+ * ranges over them in order. */
+static void absent_block(const struct dla_mem *m, uint64_t base, uint8_t *out)
+{
+    memset(out, 0, MEM_BLOCK_SIZE);
+    for (size_t i = 0; i < m->n_random; i++) {
+        const struct random_range *r = &m->random[i];
+        uint64_t from = r->addr > base ? r->addr : base;
+        uint64_t to = r->end < base + MEM_BLOCK_SIZE ? r->end : base + MEM_BLOCK_SIZE;
+        for (uint64_t a = from; a < to; a++)
+            out[a - base] = (uint8_t)(random_word(r->seed, a >> 3) >> ((a & 7) * 8));
+    }
+}
+
+/* Block i of an unshared page for writing: created if absent (its bytes
+ * never written, absent_block), copied if shared.  NULL when the allocator
+ * refuses. */
+static uint8_t *block_for_write(const struct dla_mem *m, uint64_t pno, struct page *p, unsigned i)
 {
     struct block *b = p->blk[i];
     if (b && b->refs == 1)
@@ -216,7 +271,7 @@ static uint8_t *block_for_write(struct page *p, unsigned i)
     if (b)
         memcpy(own->bytes, b->bytes, MEM_BLOCK_SIZE);
     else
-        memset(own->bytes, 0, MEM_BLOCK_SIZE);
+        absent_block(m, pno << MEM_PAGE_SHIFT | (uint64_t)i << MEM_BLOCK_SHIFT, own->bytes);
     own->refs = 1;
     block_release(b);
     p->blk[i] = own;
@@ -255,9 +310,16 @@ enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size
     if (!mem_in_range(m, addr, len))
         return MEM_OUT_OF_RANGE;
     uint8_t *out = buf;
+    uint8_t absent[MEM_BLOCK_SIZE];
     while (len) {
         struct piece pc = piece_at(addr, len);
-        memcpy(out, block_bytes(page_lookup(m, pc.pno), pc.blk) + pc.off, pc.n);
+        const struct page *p = page_lookup(m, pc.pno);
+        if (m->n_random && !(p && p->blk[pc.blk])) {
+            absent_block(m, addr - pc.off, absent);
+            memcpy(out, absent + pc.off, pc.n);
+        } else {
+            memcpy(out, block_bytes(p, pc.blk) + pc.off, pc.n);
+        }
         out += pc.n;
         addr += pc.n;
         len -= pc.n;
@@ -273,11 +335,28 @@ enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, siz
     while (len) {
         struct piece pc = piece_at(addr, len);
         struct page *p = page_for_write(m, pc.pno);
-        uint8_t *b = p ? block_for_write(p, pc.blk) : NULL;
+        uint8_t *b = p ? block_for_write(m, pc.pno, p, pc.blk) : NULL;
         if (!b)
             return MEM_OVER_BUDGET;
         memcpy(b + pc.off, in, pc.n);
         in += pc.n;
+        addr += pc.n;
+        len -= pc.n;
+    }
+    return MEM_OK;
+}
+
+/* Every byte of the range set, block by block (a range of random contents
+ * holds no zero blocks to drop). */
+static enum mem_status mem_fill_bytes(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len)
+{
+    while (len) {
+        struct piece pc = piece_at(addr, len);
+        struct page *p = page_for_write(m, pc.pno);
+        uint8_t *b = p ? block_for_write(m, pc.pno, p, pc.blk) : NULL;
+        if (!b)
+            return MEM_OVER_BUDGET;
+        memset(b + pc.off, byte, pc.n);
         addr += pc.n;
         len -= pc.n;
     }
@@ -309,6 +388,8 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
 {
     if (!mem_in_range(m, addr, len))
         return MEM_OUT_OF_RANGE;
+    if (byte == 0 && overlaps_random(m, addr, len)) /* no block is no longer zeros there */
+        return mem_fill_bytes(m, addr, 0, len);
     while (len) {
         uint64_t in_page = addr & (MEM_PAGE_SIZE - 1), n;
         struct slot *s = find_slot(m, addr >> MEM_PAGE_SHIFT);
@@ -326,7 +407,7 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
                 block_release(p->blk[pc.blk]);
                 p->blk[pc.blk] = NULL;
             } else if (byte != 0 || p->blk[pc.blk]) {
-                uint8_t *b = block_for_write(p, pc.blk);
+                uint8_t *b = block_for_write(m, pc.pno, p, pc.blk);
                 if (!b)
                     return MEM_OVER_BUDGET;
                 memset(b + pc.off, byte, pc.n);
@@ -337,6 +418,66 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
         len -= n;
     }
     return MEM_OK;
+}
+
+static enum mem_status copy_bytes(struct dla_mem *m, const struct dla_mem *src, uint64_t addr,
+                                  uint64_t len)
+{
+    uint8_t buf[MEM_BLOCK_SIZE];
+    while (len) {
+        size_t n = len < sizeof buf ? (size_t)len : sizeof buf;
+        enum mem_status st = mem_read(src, addr, buf, n);
+        if (st == MEM_OK)
+            st = mem_write(m, addr, buf, n);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        len -= n;
+    }
+    return MEM_OK;
+}
+
+/* Drop the blocks of [addr, addr + len) that lie wholly inside it and set
+ * the bytes of those that do not: what was written there is replaced. */
+static enum mem_status forget_range(struct dla_mem *m, uint64_t addr, uint64_t len)
+{
+    while (len) {
+        struct piece pc = piece_at(addr, len);
+        struct slot *s = find_slot(m, pc.pno);
+        if (s->page && s->page->blk[pc.blk]) {
+            struct page *p = page_for_write(m, pc.pno);
+            if (!p)
+                return MEM_OVER_BUDGET;
+            if (pc.n == MEM_BLOCK_SIZE) {
+                block_release(p->blk[pc.blk]);
+                p->blk[pc.blk] = NULL;
+            } else { /* part of a block: its bytes, made now from the new range */
+                uint8_t *b = block_for_write(m, pc.pno, p, pc.blk), fresh[MEM_BLOCK_SIZE];
+                if (!b)
+                    return MEM_OVER_BUDGET;
+                absent_block(m, addr - pc.off, fresh);
+                memcpy(b + pc.off, fresh + pc.off, pc.n);
+            }
+        }
+        addr += pc.n;
+        len -= pc.n;
+    }
+    return MEM_OK;
+}
+
+enum mem_status mem_fill_random(struct dla_mem *m, uint64_t addr, uint64_t len, uint64_t seed)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    if (len == 0)
+        return MEM_OK;
+    struct random_range *grown = realloc(m->random, (m->n_random + 1) * sizeof *grown);
+    if (!grown)
+        return MEM_OVER_BUDGET;
+    m->random = grown;
+    m->random[m->n_random++] = (struct random_range){addr, addr + len, seed};
+    /* blocks written before hold the old bytes: the range's are newer */
+    return forget_range(m, addr, len);
 }
 
 /* Page pno of m becomes src's page `from` (shared). */
@@ -362,6 +503,8 @@ enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint
 {
     if (!mem_in_range(m, addr, len) || !mem_in_range(src, addr, len))
         return MEM_OUT_OF_RANGE;
+    if (overlaps_random(m, addr, len) || overlaps_random(src, addr, len))
+        return copy_bytes(m, src, addr, len); /* absent blocks differ: no sharing */
     while (len) {
         struct page *from = find_slot(src, addr >> MEM_PAGE_SHIFT)->page;
         if (from && (addr & (MEM_PAGE_SIZE - 1)) == 0 && len >= MEM_PAGE_SIZE) {
@@ -467,8 +610,13 @@ void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base,
     uint8_t *bytes = malloc(MEM_PAGE_SIZE); /* each page gathered from its blocks */
     for (size_t i = 0; bytes && i < n; i++) {
         const struct page *p = page_lookup(m, pnos[i]);
-        for (unsigned k = 0; k < MEM_BLOCKS; k++)
-            memcpy(bytes + (size_t)k * MEM_BLOCK_SIZE, block_bytes(p, k), MEM_BLOCK_SIZE);
+        for (unsigned k = 0; k < MEM_BLOCKS; k++) {
+            uint8_t *out = bytes + (size_t)k * MEM_BLOCK_SIZE;
+            if (m->n_random && !p->blk[k])
+                absent_block(m, pnos[i] << MEM_PAGE_SHIFT | (uint64_t)k << MEM_BLOCK_SHIFT, out);
+            else
+                memcpy(out, block_bytes(p, k), MEM_BLOCK_SIZE);
+        }
         if (!fn(ctx, pnos[i] << MEM_PAGE_SHIFT, bytes))
             break;
     }

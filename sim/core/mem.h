@@ -1,5 +1,6 @@
 /* Sparse, bounded simulated memory: one instance per address space (DRAM
- * behind MCIF, CV-SRAM behind CVIF).  Bytes never written read as zero.
+ * behind MCIF, CV-SRAM behind CVIF).  Bytes never written read as zero (or
+ * as the random contents mem_fill_random gave them).
  * Pages, and the 4 KiB blocks they are made of, are reference counted and
  * copied on write, so mem_clone() is cheap and checkpoints of a whole run
  * cost only the blocks that later change. */
@@ -37,6 +38,11 @@ bool mem_in_range(const struct dla_mem *m, uint64_t addr, uint64_t len);
 enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size_t len);
 enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len);
 enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len);
+/* Random contents for len bytes at addr, the same for a seed on every run:
+ * nothing is allocated; a block's bytes are made from the seed and their
+ * address when it is read, and kept once it is written (a trace's RANDOM
+ * mem_init of 4 GB once took 8 GB).  Replaces what was written there. */
+enum mem_status mem_fill_random(struct dla_mem *m, uint64_t addr, uint64_t len, uint64_t seed);
 /* Copy len bytes at addr from src (another space or a clone) into m, as
  * mem_write of src's bytes would; whole pages src holds are shared with it
  * (copy on write) instead of copied. */
@@ -50,7 +56,7 @@ bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t 
  * checked before anything is allocated or written.  Allocates nothing. */
 enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len);
 
-/* Drop every page (all bytes read as zero again). */
+/* Drop every page and random range (all bytes read as zero again). */
 void mem_clear(struct dla_mem *m);
 
 uint64_t mem_resident_bytes(const struct dla_mem *m);

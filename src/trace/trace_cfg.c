@@ -472,10 +472,14 @@ static void do_init(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
     char loc[96];
     where(t, c, loc, sizeof loc);
     uint64_t size = c->file ? record_extent(t, c) : c->size;
-    /* the size comes from the file: range and budget first, then the bytes */
-    enum mem_status st = mem_check_extent(dla_memory(d, (enum dla_space)c->space), c->base, size);
-    if (st != MEM_OK) {
-        /* reported below */
+    struct dla_mem *mem = dla_memory(d, (enum dla_space)c->space);
+    /* the size comes from the file: range and budget first, then the bytes;
+     * RANDOM allocates nothing (its blocks are made when read) */
+    enum mem_status st = c->pattern == PAT_RANDOM && !c->file
+                             ? mem_fill_random(mem, c->base, size, c->base ^ 0x9e3779b97f4a7c15ull)
+                             : mem_check_extent(mem, c->base, size);
+    if (st != MEM_OK || (c->pattern == PAT_RANDOM && !c->file)) {
+        /* a failure is reported below; RANDOM is done */
     } else if (c->pattern <= PAT_FIVEA) { /* one byte value: filled at once */
         uint8_t v = pattern_byte((enum pattern)c->pattern, 0, NULL);
         st = mem_fill(dla_memory(d, (enum dla_space)c->space), c->base, v, size);
