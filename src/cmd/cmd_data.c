@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "util/afile.h"
@@ -341,7 +342,7 @@ static bool copy_memory(struct dbg *d, struct cmd_args *a, struct afile *af, enu
             return false;
         }
         if (fwrite(buf, 1, n, af->fp) != n) {
-            cmd_fail(d, a, "%s: write failed", af->path);
+            cmd_fail(d, a, "%s: write failed: %s", af->path, strerror(errno));
             return false;
         }
     }

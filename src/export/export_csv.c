@@ -4,6 +4,7 @@
 #include <csv.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "util/afile.h"
@@ -88,7 +89,7 @@ static void host_row(const struct dladbg_host *h, const char *const *cells)
         return;
     if (!write_row(o, cells, o->dec->n_columns)) {
         o->failed = true;
-        snprintf(o->error, sizeof o->error, "write error");
+        snprintf(o->error, sizeof o->error, "write failed: %s", strerror(errno));
         return;
     }
     o->rows++;
@@ -124,7 +125,7 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
                                    .host_private = o};
     if (!write_row(o, pi->dec->columns, pi->dec->n_columns)) {
         o->failed = true;
-        snprintf(o->error, sizeof o->error, "write error");
+        snprintf(o->error, sizeof o->error, "write failed: %s", strerror(errno));
     }
     struct plugin_run pr;
     plugin_run_init(&pr, s, ring);

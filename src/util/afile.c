@@ -1,3 +1,5 @@
+/* O_TMPFILE and renameat2's RENAME_EXCHANGE are Linux's */
+#define _GNU_SOURCE
 #include "afile.h"
 
 #include <dirent.h>
@@ -14,6 +16,8 @@
 #include "path.h"
 
 /* ---------------------------------------------------------------- temporaries */
+
+static void remove_listed(void);
 
 /* The temporaries that exist right now, for the signal handler: a slot is
  * filled with its path first and marked used last, so the handler never
@@ -101,6 +105,11 @@ static void remove_flat_dir(const char *path)
         close(fd);
     }
     rmdir(path);
+}
+
+void afile_remove_temporaries(void)
+{
+    remove_listed();
 }
 
 static void remove_listed(void)
@@ -193,17 +202,111 @@ static bool resolve_target(struct afile *af, const char *path, struct stat *st, 
     return true;
 }
 
+/* The folder af->path is in ("." for a bare name). */
+static void parent_of(const char *path, char *out, size_t len)
+{
+    snprintf(out, len, "%s", path);
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(out, len, ".");
+    else if (slash == out)
+        out[1] = 0;
+    else
+        *slash = 0;
+}
+
+/* A nameless file in the target's folder (O_TMPFILE): nothing to remove
+ * whatever ends the process.  False where the system or file system has
+ * none; the caller then makes a named temporary. */
+static bool open_unnamed(struct afile *af, mode_t mode)
+{
+#ifdef O_TMPFILE
+    char dir[4096];
+    parent_of(af->path, dir, sizeof dir);
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    if (fd < 0)
+        return false;
+    fchmod(fd, mode); /* the umask applied at open: the mode asked for, as a replaced file's */
+    af->fp = fdopen(fd, "wb");
+    if (!af->fp) {
+        close(fd);
+        return false;
+    }
+    af->unnamed = true;
+    return true;
+#else
+    (void)af;
+    (void)mode;
+    return false;
+#endif
+}
+
+/* A folder's entries reach the disk (best effort: a folder that cannot be
+ * opened is no reason to fail an export already written). */
+static void sync_folder(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* The unnamed file linked at af->path: directly when nothing is there (no
+ * name but the target's ever exists), else under a temporary name renamed
+ * over the target (listed while it exists).  0 or an errno value. */
+static int link_unnamed(struct afile *af, int fd)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, af->path, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return errno;
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        if (snprintf(af->tmp, sizeof af->tmp, "%s.tmp%06x", af->path,
+                     (unsigned)(((unsigned long)getpid() * 2654435761u + attempt * 40503u) &
+                                0xffffff)) >= (int)sizeof af->tmp)
+            return ENAMETOOLONG;
+        sigset_t mask;
+        hold_signals(&mask);
+        int rc = linkat(AT_FDCWD, proc, AT_FDCWD, af->tmp, AT_SYMLINK_FOLLOW);
+        int e = errno;
+        if (rc == 0)
+            af->slot = temp_list(af->tmp, TEMP_FILE);
+        release_signals(&mask);
+        if (rc != 0 && e == EEXIST)
+            continue;
+        if (rc != 0)
+            return e;
+        hold_signals(&mask);
+        rc = rename(af->tmp, af->path);
+        e = errno;
+        if (rc != 0)
+            unlink(af->tmp);
+        temp_unlist(af->slot);
+        af->slot = -1;
+        release_signals(&mask);
+        af->tmp[0] = 0;
+        return rc == 0 ? 0 : e;
+    }
+    return EEXIST;
+}
+
 bool afile_open(struct afile *af, const char *path, char *err, size_t errlen)
 {
     af->fp = NULL;
     af->tmp[0] = 0;
     af->slot = -1;
+    af->unnamed = false;
     struct stat st;
     bool exists;
     if (!resolve_target(af, path, &st, &exists, err, errlen))
         return false;
     if (exists && !S_ISREG(st.st_mode))
         return open_in_place(af, err, errlen);
+    if (open_unnamed(af, exists ? st.st_mode & 07777 : 0666 & ~current_umask()))
+        return true;
     if (snprintf(af->tmp, sizeof af->tmp, "%s.tmpXXXXXX", af->path) >= (int)sizeof af->tmp) {
         snprintf(err, errlen, "%s: path too long", path);
         af->tmp[0] = 0;
@@ -231,11 +334,34 @@ bool afile_commit(struct afile *af, char *err, size_t errlen)
 {
     bool ok = fflush(af->fp) == 0 && !ferror(af->fp);
     int saved = errno;
+    /* the bytes on the disk before the name: a power loss after the rename
+     * must not find an empty file (in place: a device has nothing to sync) */
+    if (ok && (af->unnamed || af->tmp[0]) && fsync(fileno(af->fp)) != 0) {
+        ok = false;
+        saved = errno;
+    }
+    if (ok && af->unnamed) {
+        int e = link_unnamed(af, fileno(af->fp));
+        if (e) {
+            ok = false;
+            saved = e;
+        }
+    }
     if (fclose(af->fp) != 0 && ok) {
         ok = false;
         saved = errno;
     }
     af->fp = NULL;
+    if (af->unnamed) {
+        af->unnamed = false;
+        char dir[4096];
+        parent_of(af->path, dir, sizeof dir);
+        if (ok)
+            sync_folder(dir);
+        else
+            snprintf(err, errlen, "%s: write failed: %s", af->path, strerror(saved));
+        return ok;
+    }
     if (!af->tmp[0]) { /* written in place */
         if (!ok)
             snprintf(err, errlen, "%s: write failed: %s", af->path, strerror(saved));
@@ -255,6 +381,10 @@ bool afile_commit(struct afile *af, char *err, size_t errlen)
     if (!ok) {
         snprintf(err, errlen, "%s: write failed: %s", af->path, strerror(saved));
         afile_abort(af);
+    } else {
+        char dir[4096];
+        parent_of(af->path, dir, sizeof dir);
+        sync_folder(dir);
     }
     return ok;
 }
@@ -262,8 +392,9 @@ bool afile_commit(struct afile *af, char *err, size_t errlen)
 void afile_abort(struct afile *af)
 {
     if (af->fp)
-        fclose(af->fp);
+        fclose(af->fp); /* an unnamed file is gone with its descriptor */
     af->fp = NULL;
+    af->unnamed = false;
     if (af->tmp[0])
         unlink(af->tmp);
     temp_unlist(af->slot);
@@ -272,7 +403,9 @@ void afile_abort(struct afile *af)
 
 /* ---------------------------------------------------------------- folders */
 
-/* An existing folder may be replaced when every entry is a file ours() accepts. */
+/* An existing folder may be replaced when every entry is a regular file
+ * ours() accepts: a folder or link of one of our names (a user's
+ * input.txn/notes.md) is not something an export wrote. */
 static bool replaceable(const char *path, bool (*ours)(const char *name), char *err, size_t errlen)
 {
     DIR *dir = opendir(path);
@@ -285,7 +418,10 @@ static bool replaceable(const char *path, bool (*ours)(const char *name), char *
     while (ok && (e = readdir(dir)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        if (!ours || !ours(e->d_name)) {
+        struct stat st;
+        bool regular = fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                       S_ISREG(st.st_mode);
+        if (!ours || !ours(e->d_name) || !regular) {
             snprintf(err, errlen,
                      "%s: the folder holds %s, which an export did not write: choose a new or "
                      "empty folder",
@@ -312,6 +448,20 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
     memcpy(ad->path, path, n);
     ad->path[n] = 0;
     struct stat st;
+    /* a symbolic link to a folder: the folder it leads to is replaced and
+     * the link stays, as file exports follow links */
+    if (lstat(ad->path, &st) == 0 && S_ISLNK(st.st_mode) && stat(ad->path, &st) == 0 &&
+        S_ISDIR(st.st_mode)) {
+        char *target = realpath(ad->path, NULL);
+        bool fits = target && strlen(target) + sizeof ".tmpXXXXXX" <= sizeof ad->tmp;
+        if (fits)
+            snprintf(ad->path, sizeof ad->path, "%s", target);
+        free(target);
+        if (!fits) {
+            snprintf(err, errlen, "%s: cannot follow the symbolic link", path);
+            return false;
+        }
+    }
     if (stat(ad->path, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) {
             snprintf(err, errlen, "%s: exists and is not a folder", ad->path);
@@ -345,13 +495,47 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
     return true;
 }
 
+/* The new folder and the old one change places in one step: there is no
+ * moment without the folder.  0, or an errno value (ENOSYS, EINVAL where
+ * the system or file system cannot). */
+static int exchange_folders(const char *a, const char *b)
+{
+#if defined(SYS_renameat2) && defined(RENAME_EXCHANGE)
+    return syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0 ? 0 : errno;
+#else
+    (void)a;
+    (void)b;
+    return ENOSYS;
+#endif
+}
+
 bool adir_commit(struct adir *ad, char *err, size_t errlen)
 {
+    sync_folder(ad->tmp); /* its files were synced as each was committed */
+    struct stat st;
+    if (stat(ad->path, &st) == 0) {
+        sigset_t mask;
+        hold_signals(&mask);
+        int e = exchange_folders(ad->tmp, ad->path);
+        release_signals(&mask);
+        if (e == 0) { /* the temporary name now holds the old folder */
+            char dir[4096];
+            parent_of(ad->path, dir, sizeof dir);
+            sync_folder(dir);
+            adir_abort(ad);
+            return true;
+        }
+        if (e != ENOSYS && e != EINVAL) {
+            snprintf(err, errlen, "%s: cannot put the folder in place: %s", ad->path,
+                     strerror(e));
+            adir_abort(ad);
+            return false;
+        }
+    }
     char old[4096 + 16];
     snprintf(old, sizeof old, "%s.oldXXXXXX", ad->path);
     sigset_t mask;
     hold_signals(&mask); /* the old folder goes and the new one comes with no signal between */
-    struct stat st;
     bool had_old = stat(ad->path, &st) == 0;
     int saved = 0;
     bool ok = true;

@@ -9,8 +9,13 @@
  * link or a FIFO with no reader is refused with a message.  New files get
  * 0666 less the umask, replaced ones keep their permissions.
  *
- * Temporaries still open are listed so that a fatal signal in batch mode
- * removes them (afile_cleanup_on_signals): no *.tmpXXXXXX is left behind. */
+ * On Linux a file is written unnamed (O_TMPFILE) and linked into place when
+ * complete, so not even kill -9 leaves a temporary; elsewhere, and for
+ * folders, temporaries still open are listed so that a fatal signal in
+ * batch mode removes them (afile_cleanup_on_signals).  Data is fsynced
+ * before it takes the target's name, so a power loss leaves the old file
+ * or the new one, never an empty one.  A folder replaces the old one in a
+ * single exchange (renameat2 RENAME_EXCHANGE) where the system has it. */
 #ifndef DLADBG_AFILE_H
 #define DLADBG_AFILE_H
 
@@ -21,8 +26,9 @@
 struct afile {
     FILE *fp;
     char path[4096];
-    char tmp[4096]; /* "" when written in place */
+    char tmp[4096]; /* "" when written in place or unnamed */
     int slot;       /* in the list of temporaries, or -1 */
+    bool unnamed;   /* an O_TMPFILE file, linked at path on commit */
 };
 
 /* Open path for writing (binary); false with a message in err on failure. */
@@ -51,5 +57,9 @@ void adir_abort(struct adir *ad);
 /* Batch mode: SIGTERM, SIGINT and SIGHUP remove the temporaries still open,
  * then end the process as the signal would have (exit status 128 + signal). */
 void afile_cleanup_on_signals(void);
+/* Remove the temporaries still open now, with async-signal-safe calls only:
+ * for a handler about to end the process (a plugin's crash, the TUI's
+ * second SIGTERM). */
+void afile_remove_temporaries(void);
 
 #endif
