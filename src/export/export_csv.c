@@ -9,6 +9,7 @@
 
 #include "util/afile.h"
 #include "export.h"
+#include "plugin/plugin_guard.h"
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_run.h"
 #include "debug/trace_ring.h"
@@ -16,6 +17,7 @@
 struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */
     const struct dladbg_decoder *dec;
+    const char *path; /* the decoder's file, for a crash's message */
     void *state; /* the decoder's */
     FILE *fp;    /* NULL: measuring, rows counted and sized but not written */
     uint64_t bytes;
@@ -107,7 +109,9 @@ static void host_error(const struct dladbg_host *h, const char *message)
 static bool feed_one(void *ctx, const struct dladbg_event *ev)
 {
     struct csv_out *o = ctx;
+    plugin_guard_enter(o->dec->name, o->path, "event");
     o->dec->event(o->state, &o->host, ev);
+    plugin_guard_leave();
     return !o->failed;
 }
 
@@ -118,6 +122,7 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
 {
     struct dla *d = session_dla(s);
     o->dec = pi->dec;
+    o->path = pi->path;
     o->host = (struct dladbg_host){.struct_size = sizeof o->host,
                                    .row = host_row,
                                    .error = host_error,
@@ -130,7 +135,9 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
     struct plugin_run pr;
     plugin_run_init(&pr, s, ring);
     o->host.run = &pr.run;
+    plugin_guard_enter(pi->dec->name, pi->path, "open");
     o->state = o->failed ? NULL : pi->dec->open(&o->host);
+    plugin_guard_leave();
     if (!o->failed) {
         if (!plugin_events_each(d, ring, session_finished(s), plugin_decoder_kinds(pi->dec),
                                 feed_one, o) &&
@@ -138,7 +145,9 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
             o->failed = true;
             snprintf(o->error, sizeof o->error, "out of memory");
         }
+        plugin_guard_enter(pi->dec->name, pi->path, "close");
         pi->dec->close(o->state, &o->host);
+        plugin_guard_leave();
     }
     plugin_run_release(&pr);
     free(o->line);

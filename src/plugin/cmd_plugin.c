@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd_priv.h"
+#include "plugin_guard.h"
 #include "plugin_run.h"
 
 #define PLUGIN_ROWS CMD_PLUGIN_ROWS
@@ -87,7 +88,8 @@ static void console_init(struct console *c, struct plugin_run *pr, struct dbg *d
 
 static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
 {
-    const struct dladbg_command *pc = plugin_host_command(d->plugins, a->path, NULL);
+    const struct plugin_info *from;
+    const struct dladbg_command *pc = plugin_host_command(d->plugins, a->path, &from);
     if (!pc)
         return cmd_fail(d, a, "no plugin of this session provides \"%s\"", a->path);
     const char *argv[CMD_MAX_WORDS + 1];
@@ -99,7 +101,9 @@ static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
     struct plugin_run pr;
     struct console c;
     console_init(&c, &pr, d, a);
+    plugin_guard_enter(from->dec ? from->dec->name : pc->name, from->path, "exec");
     int rc = pc->exec(&c.con, argc, argv);
+    plugin_guard_leave();
     plugin_run_release(&pr);
     if (rc != 0 && !c.failed)
         return cmd_fail(d, a, "failed");
@@ -109,7 +113,8 @@ static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
 void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
                          const char *word, dladbg_offer_fn offer, void *ctx)
 {
-    const struct dladbg_command *pc = plugin_host_command(d->plugins, e->name, NULL);
+    const struct plugin_info *from;
+    const struct dladbg_command *pc = plugin_host_command(d->plugins, e->name, &from);
     if (!pc || !pc->complete)
         return;
     const char *words[CMD_MAX_WORDS + 1];
@@ -121,7 +126,9 @@ void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, cha
     struct plugin_run pr;
     struct console c;
     console_init(&c, &pr, d, NULL);
+    plugin_guard_enter(from->dec ? from->dec->name : pc->name, from->path, "complete");
     pc->complete(&c.con, n, words, word, offer, ctx);
+    plugin_guard_leave();
     plugin_run_release(&pr);
 }
 

@@ -1,0 +1,84 @@
+#include "plugin_guard.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/afile.h"
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define N_CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
+
+static struct sigaction previous[N_CRASH_SIGNALS];
+static bool installed;
+/* the callback running now; read by the handler */
+static const char *volatile guard_plugin, *volatile guard_path, *volatile guard_callback;
+
+static void say(const char *s)
+{
+    if (s)
+        (void)!write(STDERR_FILENO, s, strlen(s));
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV, an invalid memory access";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE, an arithmetic error";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT, abort()";
+    }
+    return "a fatal signal";
+}
+
+/* Async-signal-safe only: write, unlink, rmdir, sigaction, raise. */
+static void on_crash(int sig)
+{
+    const char *plugin = guard_plugin;
+    if (plugin) {
+        say("dladbg: plugin ");
+        say(plugin);
+        say(" (");
+        say(guard_path);
+        say(") crashed in its ");
+        say(guard_callback);
+        say("() callback: ");
+        say(signal_name(sig));
+        say("\n");
+        afile_remove_temporaries();
+    }
+    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
+        if (crash_signals[i] == sig)
+            sigaction(sig, &previous[i], NULL);
+    /* a fault repeats when the instruction runs again, now with the old
+     * handler; a raised signal (abort) is raised again */
+    if (sig == SIGABRT)
+        raise(sig);
+}
+
+static void install(void)
+{
+    struct sigaction sa = {.sa_handler = on_crash, .sa_flags = SA_NODEFER};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
+        sigaction(crash_signals[i], &sa, &previous[i]);
+    installed = true;
+}
+
+void plugin_guard_enter(const char *plugin, const char *path, const char *callback)
+{
+    guard_path = path;
+    guard_callback = callback;
+    guard_plugin = plugin;
+    /* once, at the first callback: the handlers then in place (a
+     * sanitizer's) are the ones a crash is handed over to */
+    if (!installed)
+        install();
+}
+
+void plugin_guard_leave(void)
+{
+    guard_plugin = NULL;
+}
