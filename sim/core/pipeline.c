@@ -416,7 +416,7 @@ static bool working_room(struct dla_exec *x, enum dla_unit unit, uint64_t bytes,
     if (bytes <= budget && held <= budget - bytes)
         return true;
     dla_diag(x->d, DLA_DIAG_UNSUPPORTED, DLA_SEV_ERROR, unit, 0, NULL,
-             "%s needs %llu bytes of host memory beside the %llu the layer holds: over the "
+             "%s: %llu bytes of host memory beside the %llu the layer holds would exceed the "
              "working budget of %llu bytes per layer; layer not computed (check the cube sizes)",
              what, (unsigned long long)bytes, (unsigned long long)held,
              (unsigned long long)budget);
