@@ -107,9 +107,11 @@ static void test_scan_reports_refusals(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/tests/plugins", fixture_build());
     int refusals = 0;
-    /* a bare host knows no built-in commands: only "clashing" is usable */
-    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 1);
+    /* a bare host knows no built-in commands: only "clashing" and "crash"
+     * (which crashes only when called) are usable */
+    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 2);
     assert_non_null(plugin_host_find(ph, "clashing"));
+    assert_non_null(plugin_host_find(ph, "crash"));
     assert_int_equal(refusals, 4);
     assert_int_equal(plugin_host_scan(ph, "/nonexistent/folder", record_refusal, &refusals), 0);
     plugin_host_destroy(ph);
