@@ -114,27 +114,6 @@ bool dbg_compare_arm(struct dbg *d, const char *dir, const char *calibtable, con
 
 /* ---------------------------------------------------------------- running */
 
-static bool has_run(struct dbg *d)
-{
-    struct drv_action act;
-    return session_last_action(d->session, &act) || session_finished(d->session);
-}
-
-/* As "run" does: a run that has begun starts again, so every layer is captured. */
-static bool run_from_start(struct dbg *d, struct cmd_args *a)
-{
-    if (!has_run(d))
-        return true;
-    cmd_print(d, "Restarting %s from power-on reset.", session_path(d->session));
-    char err[1024];
-    if (!session_restart(d->session, err, sizeof err)) {
-        cmd_fail(d, a, "%s", err);
-        return false;
-    }
-    d->rep = (struct report){.print = d->rep.print, .ctx = d->rep.ctx};
-    dbg_session_changed(d);
-    return true;
-}
 
 /* ---------------------------------------------------------------- the report */
 
@@ -321,7 +300,7 @@ static enum cmd_status do_compare(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!dbg_compare_arm(d, dir, calib, tol, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    if (!run_from_start(d, a))
+    if (!cmd_run_from_start(d, a))
         return CMD_ERROR;
     enum cmd_status st = cmd_run_step(d, a, SESSION_RUN, 0);
     report(d);
@@ -418,7 +397,7 @@ static bool run_captured(struct dbg *d, struct cmd_args *a)
         return false;
     }
     if (!was_on || !session_finished(d->session)) {
-        if (!run_from_start(d, a))
+        if (!cmd_run_from_start(d, a))
             return false;
         bps_suspend(d->bps, true);
         while (!session_finished(d->session)) {

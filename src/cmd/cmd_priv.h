@@ -70,6 +70,9 @@ bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t 
 
 /* Run a step and report how it stopped (breakpoint, end, hang ...). */
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n);
+/* As "run" does before it runs: a run that has begun starts again from
+ * power-on reset, counting its own checks (cmd_run.c); false with a message. */
+bool cmd_run_from_start(struct dbg *d, struct cmd_args *a);
 /* Where a step began: the event ring's next record, the tasks and layers done. */
 struct cmd_step_mark {
     uint64_t seq, tasks_done, layers_done;

@@ -114,15 +114,20 @@ static bool has_run(struct dbg *d)
     return session_last_action(d->session, &act) || session_finished(d->session);
 }
 
+bool cmd_run_from_start(struct dbg *d, struct cmd_args *a)
+{
+    if (!has_run(d))
+        return true;
+    cmd_print(d, "Restarting %s from power-on reset.", session_path(d->session));
+    return restart(d, a);
+}
+
 static enum cmd_status do_run(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    if (has_run(d)) {
-        cmd_print(d, "Restarting %s from power-on reset.", session_path(d->session));
-        if (!restart(d, a))
-            return CMD_ERROR;
-    }
+    if (!cmd_run_from_start(d, a))
+        return CMD_ERROR;
     return cmd_run_step(d, a, SESSION_RUN, 0);
 }
 

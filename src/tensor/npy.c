@@ -318,42 +318,35 @@ void npy_free(struct npy_array *a)
 
 double npy_get(const struct npy_array *a, uint64_t i)
 {
-    const uint8_t *p = (const uint8_t *)a->data + i * npy_dtype_size(a->dtype);
+    /* the element's bytes copied out (data need not be aligned) */
+    union {
+        int8_t i8;
+        uint8_t u8;
+        int16_t i16;
+        uint16_t u16;
+        int32_t i32;
+        float f32;
+        double f64;
+    } v;
+    size_t size = npy_dtype_size(a->dtype);
+    memcpy(&v, (const uint8_t *)a->data + i * size, size);
     switch (a->dtype) {
     case NPY_I8:
-        return (int8_t)p[0];
+        return v.i8;
     case NPY_U8:
-        return p[0];
-    case NPY_I16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case NPY_U16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case NPY_I32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case NPY_F16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return f32_from_bits(fp16_to_f32_bits(v));
-    }
-    case NPY_F32: {
-        float v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case NPY_F64: {
-        double v;
-        memcpy(&v, p, 8);
-        return v;
-    }
+        return v.u8;
+    case NPY_I16:
+        return v.i16;
+    case NPY_U16:
+        return v.u16;
+    case NPY_I32:
+        return v.i32;
+    case NPY_F16:
+        return f32_from_bits(fp16_to_f32_bits(v.u16));
+    case NPY_F32:
+        return v.f32;
+    case NPY_F64:
+        return v.f64;
     }
     return 0;
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "loadable/loadable_writer.h"
+#include "runtime/runtime.h"
 
 struct tensor_spec {
     uint8_t data_type, pixel_format;
@@ -99,6 +100,31 @@ static inline void temp_file_with(char *path, const void *data, size_t len)
     assert_true(fd >= 0);
     assert_int_equal(write(fd, data, len), (ssize_t)len);
     close(fd);
+}
+
+/* The loadable of a spec placed in a new default model as nvdla_runtime
+ * places it (its tensors bound to memory): for tests of what goes into and
+ * comes out of the tensors. */
+struct placed {
+    struct loadable *l;
+    struct dla *d;
+    struct runtime rt;
+};
+
+static inline void place(struct placed *p, const struct tensor_spec *sp)
+{
+    p->l = tensor_loadable(sp);
+    p->d = dla_create(dla_config_default(), NULL);
+    char err[256];
+    if (!runtime_load(&p->rt, p->l, p->d, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static inline void unplace(struct placed *p)
+{
+    runtime_free(&p->rt);
+    dla_destroy(p->d);
+    loadable_free(p->l);
 }
 
 #endif

@@ -176,26 +176,6 @@ static void test_misfits_name_both_shapes(void **state)
 
 /* ---------------------------------------------------------------- whole path */
 
-struct placed {
-    struct loadable *l;
-    struct dla *d;
-    struct runtime rt;
-};
-
-static void place(struct placed *p, const struct tensor_spec *sp)
-{
-    p->l = tensor_loadable(sp);
-    p->d = dla_create(dla_config_default(), NULL);
-    char err[256];
-    assert_true(runtime_load(&p->rt, p->l, p->d, err, sizeof err));
-}
-
-static void unplace(struct placed *p)
-{
-    runtime_free(&p->rt);
-    dla_destroy(p->d);
-    loadable_free(p->l);
-}
 
 static void read_input(struct placed *p, uint8_t *buf, size_t len)
 {

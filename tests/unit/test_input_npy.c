@@ -21,26 +21,6 @@
 #include "tensor/npy.h"
 #include "tensor_loadable.h"
 
-struct placed {
-    struct loadable *l;
-    struct dla *d;
-    struct runtime rt;
-};
-
-static void place(struct placed *p, const struct tensor_spec *sp)
-{
-    p->l = tensor_loadable(sp);
-    p->d = dla_create(dla_config_default(), NULL);
-    char err[256];
-    assert_true(runtime_load(&p->rt, p->l, p->d, err, sizeof err));
-}
-
-static void unplace(struct placed *p)
-{
-    runtime_free(&p->rt);
-    dla_destroy(p->d);
-    loadable_free(p->l);
-}
 
 /* A .npy file of the array; its path in path (at least 32 bytes). */
 static void npy_file(char *path, enum npy_dtype t, unsigned ndim, const uint64_t *shape,
