@@ -24,7 +24,10 @@ crash() { # WHERE: export csv through the crashing decoder; its stderr in $err
 }
 
 crash event
-expect_grep "$err" "dladbg: plugin crash ($plugin) crashed in its event() callback: SIGSEGV"
+# a sanitized build's plugin reports its own null store first (and ends the
+# process its way): the message is the plain build's to check
+[ "${SAN:-}" = 1 ] ||
+    expect_grep "$err" "dladbg: plugin crash ($plugin) crashed in its event() callback: SIGSEGV"
 crash open
 expect_grep "$err" "dladbg: plugin crash ($plugin) crashed in its open() callback: SIGABRT, abort()"
 echo ok
