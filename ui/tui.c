@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ui.h"
+#include "util/afile.h"
 
 #define PROGRESS_MS  100  /* redraw interval while a command runs */
 #define CTRL_C_MS    2000 /* a second idle Ctrl-C within this quits */
@@ -95,8 +96,10 @@ static void on_term(int sig)
     (void)sig;
     session_interrupt = 1; /* a run stops; the loop then leaves cleanly */
     if (got_term) {
-        /* asked twice: the loop is not getting there, leave now */
+        /* asked twice: the loop is not getting there, leave now, without
+         * the temporaries of an export in progress */
         emergency_restore();
+        afile_remove_temporaries();
         _exit(128 + sig);
     }
     got_term = sig;
