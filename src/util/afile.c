@@ -221,6 +221,10 @@ static void parent_of(const char *path, char *out, size_t len)
 static bool open_unnamed(struct afile *af, mode_t mode)
 {
 #ifdef O_TMPFILE
+    /* linking it later goes through /proc/self/fd: without /proc an
+     * unnamed file could never be given its name */
+    if (access("/proc/self/fd", X_OK) != 0)
+        return false;
     char dir[4096];
     parent_of(af->path, dir, sizeof dir);
     int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);

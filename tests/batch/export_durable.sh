@@ -52,6 +52,18 @@ if [ -c /dev/full ] && [ -w /dev/full ]; then
     expect_grep "$out" "full: write failed: No space left on device"
 fi
 
+# without /proc an unnamed file could not be linked: a named temporary then
+# (checked where a private mount namespace can hide /proc: root, unshare;
+# not under ASan, which cannot start without /proc)
+if [ "${SAN:-}" != 1 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare --mount --fork sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+    unshare --mount --fork sh -c 'mount -t tmpfs none /proc &&
+        "$0" --batch -q -ex "dump memory noproc.bin 0x0 +0x100" sample:lenet' "$DLADBG" \
+        >/dev/null 2>&1 || fail "a file export without /proc failed"
+    [ "$(wc -c <noproc.bin)" = 256 ] || fail "the export without /proc wrote no file"
+    no_temporaries
+fi
+
 command -v strace >/dev/null 2>&1 || {
     echo "strace not installed: the kill and fsync checks skipped"
     exit 0
