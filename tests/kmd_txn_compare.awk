@@ -17,6 +17,8 @@
 #     one handler run sees depends on timing, so the runs are compared by
 #     bit, apart from the programming between them.
 # "until A V" counts as a read of A that returned V; "wait" says only when.
+# Lines the export adds for the RTL's sake ("(export: ...)": the mask and the
+# read before each of its waits) are not the KMD's and are skipped.
 # Otherwise prints what differs first and exits 1.
 function hexval(s,    v, i, c) {
     s = tolower(s)
@@ -51,6 +53,7 @@ function add(f, kind, addr, value, line) {
     L[f, n[f]] = line
 }
 FNR == 1 { file++ }
+index($0, "(export:") { next }
 {
     text = $0
     name = ""

@@ -1,11 +1,17 @@
 /* The programming log behind "export txn". */
 #include "proglog.h"
 
+#include "core/regdb.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_ENTRIES (4u << 20)
+/* NVIDIA's testbench converter reads .dat files 32 bytes a line, so a check
+ * covers whole 32-byte lines. */
+#define CHECK_ALIGN 32u
+#define NO_BIT 0xffu
 
 struct proglog {
     size_t n, cap;
@@ -16,6 +22,16 @@ struct proglog {
     uint64_t seen_host;
     size_t n_ranges, cap_ranges, compacted;
     struct plog_range *ranges;
+    /* what a completing stage wrote, until its LAYER_DONE */
+    size_t n_fresh, cap_fresh;
+    struct plog_range *fresh;
+    /* outputs of completed layers awaiting their check: PLOG_CHECK entries
+     * whose value is the interrupt bit raised with them (NO_BIT: none yet) */
+    size_t n_outs, cap_outs;
+    struct plog_entry *outs;
+    size_t n_bytes;
+    uint8_t **bytes; /* what each check expects, by plog_entry.clone */
+    uint32_t intr_status; /* byte address of GLB.S_INTR_STATUS; 0 when unknown */
     struct session *s;
     struct dla *d;
     int listener;
@@ -53,6 +69,9 @@ void proglog_destroy(struct proglog *l)
     free(l->e);
     free(l->clones);
     free(l->ranges);
+    free(l->fresh);
+    free(l->outs);
+    free(l->bytes);
     free(l);
 }
 
@@ -93,44 +112,167 @@ static int cmp_range(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static void compact_ranges(struct proglog *l)
+/* Sorts r and merges ranges that overlap or touch, each first widened to
+ * whole multiples of align; returns how many remain. */
+static size_t merge_ranges(struct plog_range *r, size_t n, uint64_t align)
 {
-    if (!l->n_ranges)
-        return;
-    qsort(l->ranges, l->n_ranges, sizeof *l->ranges, cmp_range);
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t end = (r[i].addr + r[i].len + align - 1) / align * align;
+        r[i].addr = r[i].addr / align * align;
+        r[i].len = end - r[i].addr;
+    }
+    qsort(r, n, sizeof *r, cmp_range);
     size_t out = 0;
-    for (size_t i = 1; i < l->n_ranges; i++) {
-        struct plog_range *last = &l->ranges[out];
-        const struct plog_range *r = &l->ranges[i];
-        if (r->space == last->space && r->addr <= last->addr + last->len) {
-            uint64_t end = r->addr + r->len;
+    for (size_t i = 1; i < n; i++) {
+        struct plog_range *last = &r[out];
+        if (r[i].space == last->space && r[i].addr <= last->addr + last->len) {
+            uint64_t end = r[i].addr + r[i].len;
             if (end > last->addr + last->len)
                 last->len = end - last->addr;
         } else {
-            l->ranges[++out] = *r;
+            r[++out] = r[i];
         }
     }
-    l->n_ranges = out + 1;
+    return out + 1;
+}
+
+static void compact_ranges(struct proglog *l)
+{
+    l->n_ranges = merge_ranges(l->ranges, l->n_ranges, 1);
     l->compacted = l->n_ranges;
+}
+
+static bool add_range(struct proglog *l, struct plog_range **v, size_t *n, size_t *cap,
+                      struct plog_range r)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        struct plog_range *g = realloc(*v, c * sizeof *g);
+        if (!g) {
+            fail(l, "out of memory");
+            return false;
+        }
+        *v = g;
+        *cap = c;
+    }
+    (*v)[(*n)++] = r;
+    return true;
 }
 
 static void note_written(struct proglog *l, uint8_t space, uint64_t addr, uint64_t len)
 {
     if (!len || len > (1ull << 40))
         return;
-    if (l->n_ranges == l->cap_ranges) {
-        size_t cap = l->cap_ranges ? l->cap_ranges * 2 : 64;
-        struct plog_range *r = realloc(l->ranges, cap * sizeof *r);
-        if (!r) {
+    struct plog_range r = {.space = space, .addr = addr, .len = len};
+    if (!add_range(l, &l->ranges, &l->n_ranges, &l->cap_ranges, r) ||
+        !add_range(l, &l->fresh, &l->n_fresh, &l->cap_fresh, r))
+        return;
+    if (l->n_ranges >= 2 * l->compacted + 64)
+        compact_ranges(l);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static void drop_bytes(struct proglog *l, size_t keep)
+{
+    while (l->n_bytes > keep)
+        free(l->bytes[--l->n_bytes]);
+}
+
+static void drop_outs(struct proglog *l)
+{
+    for (size_t i = 0; i < l->n_outs; i++) {
+        free(l->bytes[l->outs[i].clone]);
+        l->bytes[l->outs[i].clone] = NULL;
+    }
+    l->n_outs = 0;
+}
+
+/* Room for one more awaited output and its bytes. */
+static bool grow_outs(struct proglog *l)
+{
+    uint8_t **b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
+    if (b)
+        l->bytes = b;
+    if (b && l->n_outs == l->cap_outs) {
+        size_t cap = l->cap_outs * 2 + 8;
+        struct plog_entry *o = realloc(l->outs, cap * sizeof *o);
+        if (!o)
+            return false;
+        l->outs = o;
+        l->cap_outs = cap;
+    }
+    return b != NULL;
+}
+
+/* A stage completed: its writes, in whole lines as memory holds them now,
+ * await the interrupt it raises next. */
+static void stage_done(struct proglog *l)
+{
+    size_t n = merge_ranges(l->fresh, l->n_fresh, CHECK_ALIGN);
+    l->n_fresh = 0;
+    for (size_t i = 0; i < n && !l->overflow; i++) {
+        const struct plog_range *r = &l->fresh[i];
+        if (r->len > (1ull << 32))
+            continue; /* not a surface: nothing a trace could compare */
+        uint8_t *buf = grow_outs(l) ? malloc(r->len) : NULL;
+        if (!buf ||
+            dla_mem_read(l->d, (enum dla_space)r->space, r->addr, buf, r->len) != MEM_OK) {
+            free(buf);
             fail(l, "out of memory");
             return;
         }
-        l->ranges = r;
-        l->cap_ranges = cap;
+        l->bytes[l->n_bytes] = buf;
+        l->outs[l->n_outs++] = (struct plog_entry){.kind = PLOG_CHECK,
+                                                   .space = r->space,
+                                                   .mem_addr = r->addr,
+                                                   .mem_len = r->len,
+                                                   .clone = (uint32_t)l->n_bytes++,
+                                                   .value = NO_BIT};
     }
-    l->ranges[l->n_ranges++] = (struct plog_range){.space = space, .addr = addr, .len = len};
-    if (l->n_ranges >= 2 * l->compacted + 64)
-        compact_ranges(l);
+}
+
+/* The interrupt raised right after a stage completed is the one that tells
+ * the driver its output is complete. */
+static void claim_outs(struct proglog *l, uint8_t bit)
+{
+    for (size_t i = 0; i < l->n_outs; i++)
+        if (l->outs[i].value == NO_BIT)
+            l->outs[i].value = bit;
+}
+
+/* Checks enter the log for outputs whose interrupt is among bits (all of
+ * them when every is set). */
+static void check_outs(struct proglog *l, uint32_t bits, bool every)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < l->n_outs; i++) {
+        struct plog_entry o = l->outs[i];
+        bool due = every || (o.value != NO_BIT && (bits & (1u << o.value)));
+        struct plog_entry *e = due ? push(l) : NULL;
+        if (!e) {
+            l->outs[keep++] = o;
+            continue;
+        }
+        uint64_t events = e->events;
+        *e = o;
+        e->value = 0;
+        e->events = events;
+    }
+    l->n_outs = keep;
+}
+
+const uint8_t *proglog_check_bytes(const struct proglog *l, const struct plog_entry *e)
+{
+    return e->kind == PLOG_CHECK && e->clone < l->n_bytes ? l->bytes[e->clone] : NULL;
+}
+
+size_t proglog_unchecked(const struct proglog *l, const struct plog_entry **out)
+{
+    *out = l->outs;
+    return l->n_outs;
 }
 
 size_t proglog_written(struct proglog *l, const struct plog_range **out)
@@ -154,8 +296,14 @@ static void on_event(void *ctx, const struct dla_event *ev)
         e->kind = ev->kind == DLA_EV_REG_WRITE ? PLOG_WRITE : PLOG_READ;
         e->addr = ev->u.reg.addr;
         e->value = ev->u.reg.value;
+        if (e->kind == PLOG_READ && e->addr == l->intr_status && l->intr_status)
+            check_outs(l, e->value, false);
     } else if (ev->kind == DLA_EV_DMA && ev->u.dma.write && ev->u.dma.client != DLA_C_HOST) {
         note_written(l, ev->u.dma.space, ev->u.dma.addr, ev->u.dma.bytes);
+    } else if (ev->kind == DLA_EV_LAYER_DONE) {
+        stage_done(l);
+    } else if (ev->kind == DLA_EV_INTR) {
+        claim_outs(l, ev->u.intr.bit);
     }
 }
 
@@ -247,6 +395,9 @@ void proglog_fetched(struct proglog *l)
 {
     if (!l->d || l->overflow || dla_client_bytes(l->d, DLA_C_HOST) == l->seen_host)
         return;
+    /* what the hardware wrote is checked before the host's work is loaded
+     * over it (an EMU task, the firmware's write-back) */
+    check_outs(l, 0, true);
     for (int i = 0; i < DLA_SPACE_COUNT; i++)
         if (l->ref[i])
             diff_space(l, (enum dla_space)i, dla_memory(l->d, (enum dla_space)i));
@@ -277,14 +428,19 @@ void proglog_attach(struct proglog *l, struct session *s)
         dla_unlisten(l->d, l->listener);
     l->listener = -1;
     l->n = 0;
-    l->n_ranges = l->compacted = 0;
+    l->n_ranges = l->compacted = l->n_fresh = l->n_outs = 0;
     l->overflow = false;
     drop_clones(l, 0);
+    drop_bytes(l, 0);
     drop_refs(l);
     l->s = s;
     l->d = s ? session_dla(s) : NULL;
+    l->intr_status = 0;
     if (!l->d)
         return;
+    struct regdb_ref ref;
+    if (regdb_resolve(dla_regmap(l->d), "GLB.S_INTR_STATUS", &ref))
+        l->intr_status = regdb_addr(ref.unit, ref.reg);
     l->listener = dla_listen(l->d, on_event, l);
     /* compare against empty memories: whatever the driver loaded at open counts */
     for (int i = 0; i < DLA_SPACE_COUNT; i++)
@@ -331,11 +487,21 @@ void proglog_truncate(struct proglog *l, size_t mark)
 {
     if (mark < l->n)
         l->n = mark;
-    size_t keep = 0;
-    for (size_t i = 0; i < l->n; i++)
+    /* outputs awaiting a check are dropped: those of layers completed
+     * after the mark are recorded again as they complete again; those
+     * completed before it lose their check (which was never in the log), as
+     * a check of bytes from a run being left could be wrong */
+    drop_outs(l);
+    l->n_fresh = 0;
+    size_t keep = 0, keep_bytes = 0;
+    for (size_t i = 0; i < l->n; i++) {
         if (l->e[i].kind == PLOG_MEM && l->e[i].clone + 1 > keep)
             keep = l->e[i].clone + 1;
+        if (l->e[i].kind == PLOG_CHECK && l->e[i].clone + 1 > keep_bytes)
+            keep_bytes = l->e[i].clone + 1;
+    }
     drop_clones(l, keep);
+    drop_bytes(l, keep_bytes);
     if (l->d)
         rebase(l);
 }

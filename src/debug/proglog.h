@@ -3,7 +3,12 @@
  * for the hardware (with whether the interrupt line ended it), and every
  * change the host made to memory (loading inputs, CPU tasks), kept as
  * copy-on-write memory clones so a page costs memory only once it changes.
- * It also remembers which memory the hardware wrote (the outputs to dump). */
+ * It also remembers which memory the hardware wrote (the outputs to dump),
+ * and what each layer wrote as it completed: a check of those bytes enters
+ * the log where the driver learnt of the completion (its read of
+ * GLB.S_INTR_STATUS showing the interrupt the layer raised), or before the
+ * host next changes memory, so a replay compares what the hardware wrote
+ * before a host step or a later layer can touch it. */
 #ifndef DLADBG_PROGLOG_H
 #define DLADBG_PROGLOG_H
 
@@ -18,6 +23,7 @@ enum plog_kind {
     PLOG_READ,  /* addr, value (returned) */
     PLOG_WAIT,  /* flag: the interrupt line was up at the end; value: hardware events; ok */
     PLOG_MEM,   /* host memory changed: pages [addr, addr+len) of space, contents in clone */
+    PLOG_CHECK, /* what the hardware wrote at [mem_addr, +mem_len) of space: proglog_check_bytes */
 };
 
 struct plog_entry {
@@ -27,7 +33,8 @@ struct plog_entry {
     bool ok;   /* PLOG_WAIT: its condition held */
     uint32_t addr, value;
     uint64_t mem_addr, mem_len;
-    uint32_t clone;  /* PLOG_MEM: index of the memory clone holding the bytes */
+    uint32_t clone;  /* PLOG_MEM: index of the memory clone holding the bytes; PLOG_CHECK: of the
+                        bytes */
     uint64_t events; /* hardware events the session had processed when recorded */
 };
 
@@ -54,6 +61,14 @@ const struct plog_entry *proglog_get(const struct proglog *l, size_t i);
 /* Read bytes of a PLOG_MEM entry. */
 bool proglog_mem_read(const struct proglog *l, const struct plog_entry *e, uint64_t addr, void *buf,
                       size_t len);
+/* The bytes a PLOG_CHECK entry (or an unchecked output) expects. */
+const uint8_t *proglog_check_bytes(const struct proglog *l, const struct plog_entry *e);
+
+/* Outputs of completed layers whose check has not entered the log yet (the
+ * driver has not read the interrupt they raised): PLOG_CHECK entries for
+ * the end of an export, valid until the log next changes. */
+size_t proglog_unchecked(const struct proglog *l, const struct plog_entry **out);
+
 /* Ranges the hardware wrote (merged, sorted by space and address). */
 size_t proglog_written(struct proglog *l, const struct plog_range **out);
 /* Hardware events processed by the time of the last entry (0 when empty). */

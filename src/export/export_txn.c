@@ -1,12 +1,21 @@
 /* "export txn DIR": the run's register programming and the memory it needs,
- * as an nvdlav1 traceplayer folder (input.txn + .dat files) that dladbg (or
- * an RTL bench) replays to the same outputs:
+ * as an nvdlav1 traceplayer folder (input.txn + .dat files) that dladbg and
+ * NVIDIA's RTL testbench (verif/verilator) replay to the same outputs:
  *   load_mem   every change the host made to memory, when it made it
  *   write_reg  every CSB write, in order (driver and debugger pokes)
- *   read_reg   every CSB read, checking the value the run saw
- *   wait       where the run waited and the interrupt line ended the wait
+ *   read_reg   every CSB read, checking the bits of the value the run saw
+ *              that do not depend on timing (trace_timing_bits)
+ *   wait       for each interrupt the driver then handled, one bit at a time
  *   until      where it polled a register instead
- *   dump_mem   every range the hardware wrote, compared with its contents now
+ *   dump_mem   what each layer wrote, as it completed, checked once the driver
+ *              has read its interrupt and before a host step or a later
+ *              layer can change it (the programming log places them)
+ * The RTL's interrupt line follows its status a few cycles late (a register
+ * and a synchroniser in GLB), and its layers finish in their own time, so
+ * nothing here rests on the model's timing: before each wait every
+ * interrupt but the one awaited is masked and a read lets the line settle;
+ * a read of GLB.S_INTR_STATUS checks only the bits handled.  Lines the
+ * export adds to the run's traffic say "(export: ...)".
  * Memory addresses follow the traceplayer convention: bit 31 set is DRAM,
  * clear is CV-SRAM. */
 #include <errno.h>
@@ -20,7 +29,9 @@
 #include "export.h"
 #include "cmd/format.h"
 #include "util/path.h"
+#include "core/regdb.h"
 #include "debug/proglog.h"
+#include "trace/trace.h"
 
 struct txn_writer {
     struct session *s;
@@ -32,6 +43,10 @@ struct txn_writer {
     size_t unrepresentable;
     char *err;
     size_t errlen;
+    /* GLB's interrupt registers (byte addresses; 0 when the map has none) */
+    uint32_t intr_status, intr_mask, mask_bits;
+    uint32_t awaited; /* status bits waited for and not written back since */
+    uint32_t cleared; /* the bits of the last status write-back */
 };
 
 /* The traceplayer tells memories apart by address bit 31. */
@@ -84,14 +99,81 @@ static bool emit_load(struct txn_writer *w, const struct plog_entry *e)
     return ok;
 }
 
-static void emit_reg(struct txn_writer *w, const char *op, const struct plog_entry *e)
+static void emit_access(struct txn_writer *w, const struct plog_entry *e, uint32_t mask)
 {
     char name[96];
     format_reg_name(dla_regmap(w->d), e->addr, name, sizeof name);
     if (e->kind == PLOG_WRITE)
-        fprintf(w->fp, "%s 0x%08x 0x%08x #%s\n", op, word_addr(e->addr), e->value, name);
+        fprintf(w->fp, "write_reg 0x%08x 0x%08x #%s\n", word_addr(e->addr), e->value, name);
     else
-        fprintf(w->fp, "%s 0x%08x 0xffffffff 0x%08x #%s\n", op, word_addr(e->addr), e->value, name);
+        fprintf(w->fp, "read_reg 0x%08x 0x%08x 0x%08x #%s\n", word_addr(e->addr), mask, e->value,
+                name);
+}
+
+/* Wait for one interrupt bit alone: the others masked, and a read of the
+ * mask back (which checks the bit is open) so the line has settled to the
+ * new mask before the testbench looks at it. */
+static void emit_wait_for_bit(struct txn_writer *w, unsigned bit)
+{
+    uint32_t b = 1u << bit;
+    fprintf(w->fp,
+            "write_reg 0x%08x 0x%08x #GLB.S_INTR_MASK (export: only bit %u may end the wait)\n",
+            word_addr(w->intr_mask), w->mask_bits & ~b, bit);
+    fprintf(w->fp, "read_reg 0x%08x 0x%08x 0x00000000 #GLB.S_INTR_MASK (export: settle)\n",
+            word_addr(w->intr_mask), b);
+    fprintf(w->fp, "wait\n");
+    w->res->rows += 3;
+}
+
+/* The driver read GLB.S_INTR_STATUS: each bit it saw that was not awaited
+ * yet is waited for first, and only the bits it saw (or, reading 0, the
+ * bits it just wrote back) are checked: others may be up on hardware of
+ * other timing. */
+static void emit_status_read(struct txn_writer *w, const struct plog_entry *e)
+{
+    uint32_t fresh = e->value & ~w->awaited & w->mask_bits;
+    for (unsigned bit = 0; bit < 32; bit++)
+        if (fresh & (1u << bit))
+            emit_wait_for_bit(w, bit);
+    w->awaited |= e->value;
+    emit_access(w, e, e->value ? e->value : w->cleared);
+}
+
+static bool is_status_read(const struct txn_writer *w, const struct plog_entry *e)
+{
+    return e && e->kind == PLOG_READ && w->intr_status && e->addr == w->intr_status;
+}
+
+/* A wait the interrupt line ended needs no line of its own when the driver
+ * then reads an interrupt it had not awaited (before it writes anything):
+ * that read brings its own waits, one bit at a time. */
+static bool wait_is_implied(const struct txn_writer *w, size_t i)
+{
+    const struct plog_entry *e;
+    while ((e = proglog_get(w->log, ++i)) != NULL && e->kind == PLOG_READ)
+        if (is_status_read(w, e))
+            return (e->value & ~w->awaited & w->mask_bits) != 0;
+    return false;
+}
+
+static void emit_reg(struct txn_writer *w, const struct plog_entry *e)
+{
+    if (is_status_read(w, e)) {
+        emit_status_read(w, e);
+        return;
+    }
+    if (e->kind == PLOG_WRITE && w->intr_status && e->addr == w->intr_status) {
+        /* a later read of 0 checks these only: a write of all ones clears
+         * what was handled, and says nothing of the rest */
+        w->cleared = e->value & w->awaited;
+        w->awaited &= ~e->value;
+    }
+    uint32_t mask = 0xffffffffu;
+    if (e->kind == PLOG_READ && w->intr_mask && e->addr == w->intr_mask)
+        mask = 0; /* the driver's own read: the waits here change the mask */
+    else if (e->kind == PLOG_READ)
+        mask &= ~trace_timing_bits(dla_regmap(w->d), e->addr);
+    emit_access(w, e, mask);
 }
 
 /* A wait: "wait" when the interrupt line ended it; "until" when the driver
@@ -114,6 +196,27 @@ static bool emit_wait(struct txn_writer *w, const struct plog_entry *e,
     return false;
 }
 
+/* What the hardware wrote, compared where the log placed the check. */
+static bool emit_check(struct txn_writer *w, const struct plog_entry *e)
+{
+    const uint8_t *bytes = proglog_check_bytes(w->log, e);
+    if (!addr_fits_space(e->mem_addr, e->space) || !bytes) {
+        w->unrepresentable++;
+        fprintf(w->fp, "# the hardware wrote %s 0x%llx+0x%llx: not expressible in a traceplayer "
+                       "trace\n",
+                dla_space_name((enum dla_space)e->space), (unsigned long long)e->mem_addr,
+                (unsigned long long)e->mem_len);
+        return true;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "golden_%04zu.dat", w->res->files);
+    if (!write_data_file(w, name, e->mem_addr, e->space, bytes, e->mem_len))
+        return false;
+    fprintf(w->fp, "dump_mem 0x%llx 0x%llx %s\n", (unsigned long long)e->mem_addr,
+            (unsigned long long)e->mem_len, name);
+    return true;
+}
+
 static bool emit_log(struct txn_writer *w)
 {
     size_t n = proglog_count(w->log);
@@ -121,17 +224,21 @@ static bool emit_log(struct txn_writer *w)
         const struct plog_entry *e = proglog_get(w->log, i);
         switch (e->kind) {
         case PLOG_WRITE:
-            emit_reg(w, "write_reg", e);
-            break;
         case PLOG_READ:
-            emit_reg(w, "read_reg", e);
+            emit_reg(w, e);
             break;
         case PLOG_WAIT:
+            if (e->intr && e->ok && wait_is_implied(w, i))
+                continue;
             if (emit_wait(w, e, proglog_get(w->log, i + 1)))
                 i++;
             break;
         case PLOG_MEM:
             if (!emit_load(w, e))
+                return false;
+            break;
+        case PLOG_CHECK:
+            if (!emit_check(w, e))
                 return false;
             break;
         }
@@ -157,33 +264,30 @@ static void emit_trailing_wait(struct txn_writer *w)
     }
 }
 
-static bool emit_dumps(struct txn_writer *w)
+/* Outputs whose interrupt the run has not read yet (it stopped first):
+ * checked at the end, where the replay has done as much. */
+static bool emit_unchecked(struct txn_writer *w)
 {
-    const struct plog_range *r;
-    size_t n = proglog_written(w->log, &r);
+    const struct plog_entry *outs;
+    size_t n = proglog_unchecked(w->log, &outs);
     for (size_t i = 0; i < n; i++) {
-        if (!addr_fits_space(r[i].addr, r[i].space) || r[i].len > (1ull << 32)) {
-            w->unrepresentable++;
-            continue;
-        }
-        uint8_t *buf = malloc(r[i].len);
-        if (!buf ||
-            dla_mem_read(w->d, (enum dla_space)r[i].space, r[i].addr, buf, r[i].len) != MEM_OK) {
-            free(buf);
-            w->unrepresentable++;
-            continue;
-        }
-        char name[64];
-        snprintf(name, sizeof name, "golden_%03zu.dat", i);
-        bool ok = write_data_file(w, name, r[i].addr, r[i].space, buf, r[i].len);
-        free(buf);
-        if (!ok)
+        if (!emit_check(w, &outs[i]))
             return false;
-        fprintf(w->fp, "dump_mem 0x%llx 0x%llx %s\n", (unsigned long long)r[i].addr,
-                (unsigned long long)r[i].len, name);
         w->res->rows++;
     }
     return true;
+}
+
+/* GLB's interrupt registers in the run's register map. */
+static void find_intr_regs(struct txn_writer *w)
+{
+    struct regdb_ref st, mk;
+    const struct regdb_map *map = dla_regmap(w->d);
+    if (!regdb_resolve(map, "GLB.S_INTR_STATUS", &st) || !regdb_resolve(map, "GLB.S_INTR_MASK", &mk))
+        return;
+    w->intr_status = regdb_addr(st.unit, st.reg);
+    w->intr_mask = regdb_addr(mk.unit, mk.reg);
+    w->mask_bits = mk.reg->write_mask;
 }
 
 /* The files an export writes: a folder holding only these may be replaced. */
@@ -241,10 +345,11 @@ static bool write_folder(struct session *s, struct proglog *log, const char *dir
     fprintf(af.fp, "# exported by dladbg %s from %s (configuration %s)\n", DLADBG_VERSION,
             session_path(s), dla_cfg(w.d)->name);
     fprintf(af.fp, "# replay: dladbg --batch %s (it reads the configuration above)\n", final_dir);
+    find_intr_regs(&w);
     bool ok = emit_log(&w);
     if (ok)
         emit_trailing_wait(&w);
-    if (!ok || !emit_dumps(&w)) {
+    if (!ok || !emit_unchecked(&w)) {
         afile_abort(&af);
         return false;
     }

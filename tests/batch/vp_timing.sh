@@ -18,13 +18,15 @@ in_scratch_dir
 
 run_exit 0 "export" --batch -q -ex run -ex "export txn $tmp/run" sample:conv
 
-# vp_style IN OUT [AWK]: the export as the VP writes it: no "wait", the
-# handler's status read an "until"; AWK (optional) edits the lines first
+# vp_style IN OUT [AWK]: the export as the VP writes it: no "wait" nor the
+# export's own lines, every read of the whole register, the handler's status
+# read an "until"; AWK (optional) edits the lines first
 vp_style() {
     mkdir -p "$2"
     cp "$1"/*.dat "$2"/
     awk "${3:-}"'
-        $1 == "wait" { next }
+        $1 == "wait" || /\(export:/ { next }
+        $1 == "read_reg" { $3 = "0xffffffff" }
         $1 == "read_reg" && $2 == "0xffff0003" && $4 != "0x00000000" && prev ~ /^read_reg 0xffff0001 / {
             print "until 0xffff0003 " $4; prev = $0; next }
         { print; prev = $0 }' "$1/input.txn" >"$2/input.txn"
@@ -32,7 +34,7 @@ vp_style() {
 
 # the handler runs as the export has them: 0x00050000 (CDMA data and weights
 # of group 0 together), 0x00100000, 0x00000001
-grep -q '^read_reg 0xffff0003 0xffffffff 0x00050000 ' "$tmp/run/input.txn" ||
+grep -q '^read_reg 0xffff0003 0x00050000 0x00050000 ' "$tmp/run/input.txn" ||
     fail "sample:conv's first interrupt is no longer CDMA data and weights together"
 
 vp_style "$tmp/run" "$tmp/vp"
@@ -83,7 +85,8 @@ expect_grep "$out" "unseen: GLB.S_INTR_STATUS (0x0000c): the model raised the in
 # a plain trace (no "until" on S_INTR_STATUS) is checked by the clock
 mkdir -p "$tmp/plain"
 cp "$tmp/run"/*.dat "$tmp/plain"/
-awk "$(edit_first '^read_reg 0xffff2401 ' 0x00010000)"'{ print }' "$tmp/run/input.txn" >"$tmp/plain/input.txn"
+awk '$0 ~ /^read_reg 0xffff2401 / && !edited { $3 = "0xffffffff"; $4 = "0x00010000"; edited = 1 }
+    { print }' "$tmp/run/input.txn" >"$tmp/plain/input.txn"
 run_exit 1 "plain trace, consumer pointer" --batch -q "$tmp/plain"
 expect_grep "$out" "read_reg CACC.S_POINTER (0x09004): expected 0x00010000"
 echo ok

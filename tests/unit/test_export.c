@@ -475,11 +475,13 @@ static void test_txn_kmd_reads(void **state)
     snprintf(path, sizeof path, "%s/input.txn", dir);
     char *text = slurp(path, NULL);
     char *first_write = strstr(text, "write_reg");
-    char *pointer = strstr(text, "read_reg 0xffff2401 0xffffffff 0x00000000 #CACC.S_POINTER");
+    /* CONSUMER (bit 16) says how far the hardware got: not checked */
+    char *pointer = strstr(text, "read_reg 0xffff2401 0xfffeffff 0x00000000 #CACC.S_POINTER");
     assert_non_null(first_write);
     assert_non_null(pointer);
     assert_true(pointer < first_write); /* read before the group is chosen */
-    char *mask_read = strstr(text, "read_reg 0xffff0001 0xffffffff 0x00000000 #GLB.S_INTR_MASK");
+    /* the export's waits change the mask: the KMD's reads of it check nothing */
+    char *mask_read = strstr(text, "read_reg 0xffff0001 0x00000000 0x00000000 #GLB.S_INTR_MASK");
     assert_non_null(mask_read);
     assert_non_null(strstr(mask_read, "\nwrite_reg 0xffff0001 "));
     assert_non_null(strstr(text, "#CDMA.S_CBUF_FLUSH_STATUS"));
