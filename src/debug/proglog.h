@@ -66,7 +66,8 @@ const uint8_t *proglog_check_bytes(const struct proglog *l, const struct plog_en
 
 /* Outputs of completed layers whose check has not entered the log yet (the
  * driver has not read the interrupt they raised): PLOG_CHECK entries for
- * the end of an export, valid until the log next changes. */
+ * the end of an export, their value the GLB interrupt bit raised with them
+ * (32 or more: none), valid until the log next changes. */
 size_t proglog_unchecked(const struct proglog *l, const struct plog_entry **out);
 
 /* Ranges the hardware wrote (merged, sorted by space and address). */

@@ -253,7 +253,14 @@ static void emit_trailing_wait(struct txn_writer *w)
 {
     if (session_events(w->s) <= proglog_events_at_end(w->log))
         return;
-    if (dla_intr_line(w->d)) {
+    /* the bits up, each awaited alone as the driver's would be */
+    uint32_t up = dla_intr_status(w->d) & ~w->awaited & w->mask_bits;
+    if (dla_intr_line(w->d) && up && w->intr_mask) {
+        for (unsigned bit = 0; bit < 32; bit++)
+            if (up & (1u << bit))
+                emit_wait_for_bit(w, bit);
+        w->awaited |= up;
+    } else if (dla_intr_line(w->d)) {
         fprintf(w->fp, "wait\n");
         w->res->rows++;
     } else {
@@ -265,11 +272,18 @@ static void emit_trailing_wait(struct txn_writer *w)
 }
 
 /* Outputs whose interrupt the run has not read yet (it stopped first):
- * checked at the end, where the replay has done as much. */
+ * checked at the end, once the interrupts they came with are up. */
 static bool emit_unchecked(struct txn_writer *w)
 {
     const struct plog_entry *outs;
     size_t n = proglog_unchecked(w->log, &outs);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bit = outs[i].value;
+        if (bit < 32 && w->intr_mask && !(w->awaited & (1u << bit))) {
+            emit_wait_for_bit(w, bit);
+            w->awaited |= 1u << bit;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         if (!emit_check(w, &outs[i]))
             return false;

@@ -12,7 +12,8 @@
 #     other interrupt is masked and a read lets the line settle, and a read
 #     of GLB.S_INTR_STATUS checks only the bits handled, so the trace still
 #     passes with the host 3000 register reads slower after a launch (the
-#     exact status read used to fail: more interrupts were up by then).
+#     exact status read used to fail: more interrupts were up by then);
+#   - a run exported mid-way replays too.
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -96,4 +97,17 @@ awk '{ print } /#CDMA.D_OP_ENABLE/ && !done {
     "$tmp/conv/input.txn" >"$tmp/slow/input.txn"
 run_exit 0 "replay with a slower host" --batch -q "$tmp/slow"
 expect_grep "$out" "slow: [0-9]* checks passed, 0 failed; 1 dump matched"
+# exported mid-run: the interrupts up when the run stopped are awaited one
+# bit at a time (a plain wait found every bit but the last one masked), and an
+# output whose interrupt the driver had not read yet is checked once it is up
+run_exit 0 "export inside a wait" --batch -q -ex "break layer 1 started" -ex run \
+    -ex "step event 2" -ex "export txn $tmp/inwait" sample:conv
+tail -n 1 "$tmp/inwait/input.txn" | grep -q '^wait$' || fail "the export inside a wait ends otherwise"
+run_exit 0 "replay of the export inside a wait" --batch -q "$tmp/inwait"
+run_exit 0 "export at a layer's end" --batch -q -ex "break layer 4 done" -ex run \
+    -ex "export txn $tmp/atdone" sample:lenet
+tail -n 2 "$tmp/atdone/input.txn" | head -n 1 | grep -q '^wait$' ||
+    fail "the last output is not awaited: $(tail -n 3 "$tmp/atdone/input.txn")"
+run_exit 0 "replay of the export at a layer's end" --batch -q "$tmp/atdone"
+expect_grep "$out" "atdone: [0-9]* checks passed, 0 failed; 2 dumps matched"
 echo ok
