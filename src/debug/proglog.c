@@ -296,7 +296,9 @@ static void on_event(void *ctx, const struct dla_event *ev)
         e->kind = ev->kind == DLA_EV_REG_WRITE ? PLOG_WRITE : PLOG_READ;
         e->addr = ev->u.reg.addr;
         e->value = ev->u.reg.value;
-        if (e->kind == PLOG_READ && e->addr == l->intr_status && l->intr_status)
+        /* the driver learns of a completion by reading the status bit, or
+         * (a plain trace: wait, then clear) by clearing it */
+        if (e->addr == l->intr_status && l->intr_status)
             check_outs(l, e->value, false);
     } else if (ev->kind == DLA_EV_DMA && ev->u.dma.write && ev->u.dma.client != DLA_C_HOST) {
         note_written(l, ev->u.dma.space, ev->u.dma.addr, ev->u.dma.bytes);

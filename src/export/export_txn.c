@@ -279,7 +279,8 @@ static bool emit_unchecked(struct txn_writer *w)
     size_t n = proglog_unchecked(w->log, &outs);
     for (size_t i = 0; i < n; i++) {
         uint32_t bit = outs[i].value;
-        if (bit < 32 && w->intr_mask && !(w->awaited & (1u << bit))) {
+        bool up = bit < 32 && (dla_intr_status(w->d) & (1u << bit));
+        if (up && w->intr_mask && !(w->awaited & (1u << bit))) {
             emit_wait_for_bit(w, bit);
             w->awaited |= 1u << bit;
         }
