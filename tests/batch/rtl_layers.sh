@@ -1,9 +1,9 @@
 #!/bin/sh
 # tests/calibration/rtl_layers.py on a testbench log of several layers: the
-# driver goes on programming the next layer (PDP here) while a convolution
-# runs, so the launch is the convolution's CDMA.D_OP_ENABLE, not the last write
-# before the interrupt; a log without a launch register falls back to the
-# last write and says so.
+# driver goes on programming (and enabling: SDP here) the next layers while a
+# convolution runs, so the launch is the convolution's CDMA.D_OP_ENABLE, not
+# the last write before the interrupt nor the last enable; a log without a
+# launch register falls back to the last write and says so.
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,6 +12,7 @@ in_scratch_dir
 
 cat >multi.log <<'LOG'
 (100) write to nvdla: addr ffff0c04, data 00000001
+(102) write to nvdla: addr ffff240e, data 00000001
 (104) write to nvdla: addr ffff2c10, data 00000003
 (110) write to nvdla: addr ffff2c11, data 00000000
 (300) intr rise

@@ -7,10 +7,11 @@ as the calibration tables record them (tests/calibration/README.md).
 The testbench prints "(TICK) write to nvdla: addr A, data D" for every CSB write; the
 calibration build also prints "(TICK) intr rise" when the interrupt line goes high.  There
 are 2 ticks a clock.  For each log this prints, tab separated: the log, the launch (the
-last write that starts work before the first interrupt: a unit's D_OP_ENABLE or BDMA's
-CFG_LAUNCH0/1 with bit 0 set, its register and address) and every interrupt's cycle
-counted from that launch.  A driver programs the next layers while one runs, so on a
-trace of several layers the last write before the first interrupt is no launch.  The
+last write that starts work before the first interrupt: CDMA's D_OP_ENABLE when a
+convolution was enabled, else a unit's D_OP_ENABLE or BDMA's CFG_LAUNCH0/1, with bit 0
+set; its register and address) and every interrupt's cycle counted from that launch.  A
+driver programs (and enables) the next layers while one runs, so on a trace of several
+layers the last write before the first interrupt is no launch.  The
 launch registers come from share/regdb/CONFIG.regs (default nv_small); a log without
 one falls back to the last write, and says so.
 """
@@ -61,6 +62,11 @@ def layer_cycles(path, launches):
     if not before:
         return None
     starts = [w for w in before if int(w[1], 16) & 0xffff in launches and w[2] & 1]
+    # a convolution starts when CDMA is enabled, the firmware's last enable
+    # of it; units enabled after it wait for their input
+    convs = [w for w in starts if launches[int(w[1], 16) & 0xffff] == 'CDMA.D_OP_ENABLE']
+    if convs:
+        starts = convs
     if starts:
         launch, addr, _ = starts[-1]
         name = launches[int(addr, 16) & 0xffff]
