@@ -11,7 +11,7 @@
 /* NVIDIA's testbench converter reads .dat files 32 bytes a line, so a check
  * covers whole 32-byte lines. */
 #define CHECK_ALIGN 32u
-#define NO_BIT 0xffu
+#define NO_BIT      0xffu
 
 struct proglog {
     size_t n, cap;
@@ -30,7 +30,7 @@ struct proglog {
     size_t n_outs, cap_outs;
     struct plog_entry *outs;
     size_t n_bytes;
-    uint8_t **bytes; /* what each check expects, by plog_entry.clone */
+    uint8_t **bytes;      /* what each check expects, by plog_entry.clone */
     uint32_t intr_status; /* byte address of GLB.S_INTR_STATUS; 0 when unknown */
     struct session *s;
     struct dla *d;
@@ -218,8 +218,7 @@ static void stage_done(struct proglog *l)
         if (r->len > (1ull << 32))
             continue; /* not a surface: nothing a trace could compare */
         uint8_t *buf = grow_outs(l) ? malloc(r->len) : NULL;
-        if (!buf ||
-            dla_mem_read(l->d, (enum dla_space)r->space, r->addr, buf, r->len) != MEM_OK) {
+        if (!buf || dla_mem_read(l->d, (enum dla_space)r->space, r->addr, buf, r->len) != MEM_OK) {
             free(buf);
             fail(l, "out of memory");
             return;

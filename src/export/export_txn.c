@@ -202,8 +202,9 @@ static bool emit_check(struct txn_writer *w, const struct plog_entry *e)
     const uint8_t *bytes = proglog_check_bytes(w->log, e);
     if (!addr_fits_space(e->mem_addr, e->space) || !bytes) {
         w->unrepresentable++;
-        fprintf(w->fp, "# the hardware wrote %s 0x%llx+0x%llx: not expressible in a traceplayer "
-                       "trace\n",
+        fprintf(w->fp,
+                "# the hardware wrote %s 0x%llx+0x%llx: not expressible in a traceplayer "
+                "trace\n",
                 dla_space_name((enum dla_space)e->space), (unsigned long long)e->mem_addr,
                 (unsigned long long)e->mem_len);
         return true;
@@ -298,7 +299,8 @@ static void find_intr_regs(struct txn_writer *w)
 {
     struct regdb_ref st, mk;
     const struct regdb_map *map = dla_regmap(w->d);
-    if (!regdb_resolve(map, "GLB.S_INTR_STATUS", &st) || !regdb_resolve(map, "GLB.S_INTR_MASK", &mk))
+    if (!regdb_resolve(map, "GLB.S_INTR_STATUS", &st) ||
+        !regdb_resolve(map, "GLB.S_INTR_MASK", &mk))
         return;
     w->intr_status = regdb_addr(st.unit, st.reg);
     w->intr_mask = regdb_addr(mk.unit, mk.reg);
