@@ -125,22 +125,6 @@ static bool shown_of(struct tensor_pane *tp, struct ui *ui, struct shown *s)
     return true;
 }
 
-/* The error beyond which an element counts as differing, in the units
- * compare_values gives (real units; LSB for a raw reference). */
-static double element_tolerance(struct compare *c, const struct compare_result *r)
-{
-    struct cmp_tolerance t = cmp_tolerance_for(compare_tolerance(c), r->m.mode);
-    switch (r->m.mode) {
-    case CMP_FLOAT:
-        return t.rel * r->m.ref_max;
-    case CMP_SCALED:
-        return t.lsb * r->m.scale;
-    case CMP_RAW:
-        return t.lsb;
-    }
-    return 0;
-}
-
 /* Element i: the hardware's value and, when compared, the reference's (true). */
 static bool value_at(struct ui *ui, const struct shown *s, uint64_t i, double *got, double *want)
 {
@@ -299,7 +283,7 @@ static attr_t cell_attr(bool first, bool differs)
 
 /* One row of one channel: the hardware's values, then the reference's. */
 static void draw_value_row(struct pane *p, struct ui *ui, struct tensor_pane *tp,
-                           const struct shown *s, int row, uint32_t y, int per_side, double tol)
+                           const struct shown *s, int row, uint32_t y, int per_side)
 {
     int x = pane_print(p, row, 0, theme(TH_HEADER), "h%-4u", y);
     for (int side = 0; side < (s->r ? 2 : 1); side++) {
@@ -318,7 +302,7 @@ static void draw_value_row(struct pane *p, struct ui *ui, struct tensor_pane *tp
             }
             char text[32];
             value_text(side ? want : got, shows_integers(s) && !side, text, sizeof text);
-            bool differs = both && !(fabs(got - want) <= tol);
+            bool differs = both && compare_element_differs(pane_compare(ui), s->r, i);
             x += pane_print(p, row, x, cell_attr(is_first_difference(s, tp->channel, y, col), differs),
                             "%*s", CELL_W, text);
         }
@@ -328,7 +312,7 @@ static void draw_value_row(struct pane *p, struct ui *ui, struct tensor_pane *tp
 /* A tensor of one value per channel (a fully connected layer's output, the
  * logits): the channels as rows, with the error of each. */
 static void draw_channels(struct pane *p, struct ui *ui, struct tensor_pane *tp,
-                          const struct shown *s, double tol)
+                          const struct shown *s)
 {
     int rows = pane_rows(p) - 2;
     if (rows < 1)
@@ -350,7 +334,7 @@ static void draw_channels(struct pane *p, struct ui *ui, struct tensor_pane *tp,
             value_text(want, false, e, sizeof e);
             value_text(got - want, false, d, sizeof d);
         }
-        bool differs = both && !(fabs(got - want) <= tol);
+        bool differs = both && compare_element_differs(pane_compare(ui), s->r, ch);
         pane_print(p, 2 + k, 0, cell_attr(is_first_difference(s, ch, 0, 0), differs),
                    "%-6u %12s %12s %12s", ch, g, e, d);
     }
@@ -364,9 +348,8 @@ static int values_per_side(struct pane *p, const struct shown *s)
 
 static void draw_values(struct pane *p, struct ui *ui, struct tensor_pane *tp, const struct shown *s)
 {
-    double tol = s->r && s->r->compared ? element_tolerance(pane_compare(ui), s->r) : INFINITY;
     if (s->h == 1 && s->w == 1) {
-        draw_channels(p, ui, tp, s, tol);
+        draw_channels(p, ui, tp, s);
         return;
     }
     if (tp->channel >= s->c)
@@ -389,7 +372,7 @@ static void draw_values(struct pane *p, struct ui *ui, struct tensor_pane *tp, c
         pane_print(p, 1, x, theme(TH_HEADER), " | reference%s",
                    !s->r->compared ? "" : s->r->m.mode == CMP_RAW ? " (LSB)" : " (real units)");
     for (int k = 0; k < rows && tp->row0 + (uint32_t)k < s->h; k++)
-        draw_value_row(p, ui, tp, s, 2 + k, tp->row0 + (uint32_t)k, per_side, tol);
+        draw_value_row(p, ui, tp, s, 2 + k, tp->row0 + (uint32_t)k, per_side);
 }
 
 /* text over the pane's rows from row, broken at blanks; returns the next row */

@@ -331,8 +331,9 @@ static struct cmp_got got_of(const struct compare_result *r)
         .elem = r->elem, .data = r->got, .n = r->n, .c = r->c, .h = r->h, .w = r->w};
 }
 
-bool compare_values(const struct compare *c, const struct compare_result *r, uint64_t i,
-                    double *got, double *expected)
+/* Element i of r and its blob as compared; false without arrays or a blob. */
+static bool element_of(const struct compare *c, const struct compare_result *r, uint64_t i,
+                       struct cmp_element *e)
 {
     if (!r->got || r->blob < 0 || !c->have_ref || !r->compared)
         return false;
@@ -340,17 +341,25 @@ bool compare_values(const struct compare *c, const struct compare_result *r, uin
     if (i >= b->a.count || i >= (uint64_t)r->n * r->c * r->h * r->w)
         return false;
     struct cmp_got g = got_of(r);
-    double a = cmp_got_value(&g, i), e = npy_get(&b->a, i);
-    if (r->m.mode == CMP_SCALED) {
-        double lo, hi, q = e / r->m.scale;
-        cmp_elem_range(r->elem, &lo, &hi);
-        q = q > hi ? hi : q < lo ? lo : q;
-        a *= r->m.scale;
-        e = q * r->m.scale;
-    }
-    *got = a;
-    *expected = e;
+    cmp_element_at(&g, &b->a, r->m.mode, r->m.scale, i, e);
     return true;
+}
+
+bool compare_values(const struct compare *c, const struct compare_result *r, uint64_t i,
+                    double *got, double *expected)
+{
+    struct cmp_element e;
+    if (!element_of(c, r, i, &e))
+        return false;
+    *got = e.got;
+    *expected = e.expected;
+    return true;
+}
+
+bool compare_element_differs(const struct compare *c, const struct compare_result *r, uint64_t i)
+{
+    struct cmp_element e;
+    return element_of(c, r, i, &e) && cmp_element_beyond(&e, r->m.mode, &c->tol, r->m.ref_max);
 }
 
 /* ---------------------------------------------------------------- storing */

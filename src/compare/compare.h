@@ -127,6 +127,9 @@ const struct compare_result *compare_first_departure(const struct compare *c);
  * references): got and expected; false without arrays or a blob. */
 bool compare_values(const struct compare *c, const struct compare_result *r, uint64_t i,
                     double *got, double *expected);
+/* Whether element i differs beyond the element tolerance, by the rule that
+ * names a departing layer's first differing element (metrics.h). */
+bool compare_element_differs(const struct compare *c, const struct compare_result *r, uint64_t i);
 /* Whether the blob is the target of a result now. */
 bool compare_blob_mapped(const struct compare *c, size_t blob);
 /* Captures dropped for the budget so far. */

@@ -223,6 +223,29 @@ static void element(const struct pass *p, uint64_t i, double *got, double *exp, 
         *err_lsb = fabs(a - b);
 }
 
+void cmp_element_at(const struct cmp_got *g, const struct npy_array *ref, enum cmp_mode mode,
+                    double scale, uint64_t i, struct cmp_element *e)
+{
+    struct pass p = {.g = g, .ref = ref, .mode = mode, .scale = scale};
+    cmp_elem_range(g->elem, &p.lo, &p.hi);
+    element(&p, i, &e->got, &e->expected, &e->err_lsb, &e->saturated);
+}
+
+static bool beyond(enum cmp_mode mode, double got, double exp, double err_lsb, double tol_lsb,
+                   double tol_abs)
+{
+    if (!isfinite(got) != !isfinite(exp) || (isnan(got) && isnan(exp)))
+        return true;
+    return mode == CMP_FLOAT ? fabs(got - exp) > tol_abs : err_lsb > tol_lsb;
+}
+
+bool cmp_element_beyond(const struct cmp_element *e, enum cmp_mode mode,
+                        const struct cmp_tolerance *t, double ref_max)
+{
+    struct cmp_tolerance d = cmp_tolerance_for(t, mode);
+    return beyond(mode, e->got, e->expected, e->err_lsb, d.lsb, d.rel * ref_max);
+}
+
 static double percentile(const uint64_t *bins, uint64_t count, double frac, double max)
 {
     uint64_t want = (uint64_t)ceil(frac * (double)count), seen = 0;
@@ -245,9 +268,7 @@ static void locate(const struct pass *p, struct cmp_metrics *m, double tol_lsb, 
         bool sat;
         element(p, i, &got, &exp, &lsb, &sat);
         double err = fabs(got - exp);
-        bool bad = !isfinite(got) != !isfinite(exp) || (isnan(got) && isnan(exp));
-        bool beyond = p->mode == CMP_FLOAT ? err > tol_abs : lsb > tol_lsb;
-        if (bad || beyond) {
+        if (beyond(p->mode, got, exp, lsb, tol_lsb, tol_abs)) {
             worst = i;
             break;
         }

@@ -99,6 +99,22 @@ double cmp_fit_scale(const struct cmp_got *g, const struct npy_array *ref);
 bool cmp_measure(const struct cmp_got *g, const struct npy_array *ref, enum cmp_mode mode,
                  double scale, const struct cmp_tolerance *tol, struct cmp_metrics *m);
 
+/* Element i as compared: got and expected in real units (LSB for CMP_RAW;
+ * CMP_SCALED: got * scale, the reference saturated to got's range), the
+ * error in LSB for the integer kinds (NAN for CMP_FLOAT), and whether the
+ * reference lay beyond the range. */
+struct cmp_element {
+    double got, expected, err_lsb;
+    bool saturated;
+};
+void cmp_element_at(const struct cmp_got *g, const struct npy_array *ref, enum cmp_mode mode,
+                    double scale, uint64_t i, struct cmp_element *e);
+/* Whether an element differs beyond the element tolerance of t (its LSB for
+ * the integer kinds, rel x ref_max for CMP_FLOAT), or one side is NaN or
+ * infinite: the rule that names a departing layer's first differing element. */
+bool cmp_element_beyond(const struct cmp_element *e, enum cmp_mode mode,
+                        const struct cmp_tolerance *t, double ref_max);
+
 /* Raw element i of got as a double (fp16 widened). */
 double cmp_got_value(const struct cmp_got *g, uint64_t i);
 /* The range of an integer element type (int8: -128..127). */
