@@ -38,6 +38,38 @@ static bool dimg_target(const struct ld_tensor *t, struct tensor_layout *lay, ch
     return tensor_layout_input(t, lay, err, errlen);
 }
 
+/* Element i of a source (in c, h, w order) written to dst, bpe bytes. */
+typedef void (*put_element_fn)(void *ctx, uint64_t i, uint8_t *dst, unsigned bpe);
+
+/* Every element (c, y, x) of lay, in that order, put where the runtime
+ * places it in the tensor's size bytes at buf (the rest zero); false with a
+ * message when a hostile layout puts one outside the tensor. */
+static bool scatter(const struct tensor_layout *lay, uint8_t *buf, uint64_t size, unsigned bpe,
+                    const char *path, put_element_fn put, void *ctx, char *err, size_t errlen)
+{
+    memset(buf, 0, size);
+    uint64_t i = 0;
+    for (uint32_t c = 0; c < lay->c; c++)
+        for (uint32_t y = 0; y < lay->h; y++)
+            for (uint32_t x = 0; x < lay->w; x++, i++) {
+                uint64_t off = tensor_layout_offset(lay, c, y, x);
+                if (off > size || bpe > size - off) {
+                    snprintf(err, errlen,
+                             "%s: element c=%u h=%u w=%u lands at offset %llu, outside the "
+                             "input tensor's %llu bytes",
+                             path, c, y, x, (unsigned long long)off, (unsigned long long)size);
+                    return false;
+                }
+                put(ctx, i, buf + off, bpe);
+            }
+    return true;
+}
+
+static void put_packed(void *ctx, uint64_t i, uint8_t *dst, unsigned bpe)
+{
+    memcpy(dst, (const uint8_t *)ctx + i * bpe, bpe);
+}
+
 static bool from_dimg(const struct ld_tensor *t, const uint8_t *file, size_t flen, const char *path,
                       uint8_t *buf, char *err, size_t errlen)
 {
@@ -61,22 +93,7 @@ static bool from_dimg(const struct ld_tensor *t, const uint8_t *file, size_t fle
                  (unsigned long long)lay.c * lay.h * lay.w * bpe, bpe);
         return false;
     }
-    memset(buf, 0, t->size);
-    size_t k = 0;
-    for (uint32_t c = 0; c < lay.c; c++)
-        for (uint32_t y = 0; y < lay.h; y++)
-            for (uint32_t x = 0; x < lay.w; x++, k += bpe) {
-                uint64_t off = tensor_layout_offset(&lay, c, y, x);
-                if (off > t->size || bpe > t->size - off) {
-                    snprintf(err, errlen,
-                             "%s: element c=%u h=%u w=%u lands at offset %llu, "
-                             "outside the input tensor's %llu bytes",
-                             path, c, y, x, (unsigned long long)off, (unsigned long long)t->size);
-                    return false;
-                }
-                memcpy(buf + off, payload + k, bpe);
-            }
-    return true;
+    return scatter(&lay, buf, t->size, bpe, path, put_packed, (void *)payload, err, errlen);
 }
 
 /* Add text to the warnings in warn, "; " between two. */
@@ -230,6 +247,23 @@ static uint16_t npy_element(const struct npy_array *a, uint64_t i, enum npy_dtyp
     }
 }
 
+/* A .npy's elements converted to the tensor's type as scatter() puts them. */
+struct npy_put {
+    const struct npy_array *a;
+    enum npy_dtype want;
+    double scale;
+    uint64_t saturated;
+};
+
+static void put_npy(void *ctx, uint64_t i, uint8_t *dst, unsigned bpe)
+{
+    struct npy_put *p = ctx;
+    uint16_t v = npy_element(p->a, i, p->want, p->scale, &p->saturated);
+    dst[0] = (uint8_t)v;
+    if (bpe == 2)
+        dst[1] = (uint8_t)(v >> 8);
+}
+
 static bool from_npy(const struct ld_tensor *t, const char *path, double scale, uint8_t *buf,
                      char *warn, size_t warnlen, char *err, size_t errlen)
 {
@@ -280,27 +314,13 @@ static bool from_npy(const struct ld_tensor *t, const char *path, double scale, 
                  path, npy_dtype_name(a.dtype), npy_dtype_name(want));
         append_warning(warn, warnlen, text);
     }
-    unsigned bpe = tensor_type_bytes(t->data_type);
-    uint64_t saturated = 0;
-    memset(buf, 0, t->size);
-    uint64_t i = 0;
-    for (uint32_t c = 0; c < lay.c; c++)
-        for (uint32_t y = 0; y < lay.h; y++)
-            for (uint32_t x = 0; x < lay.w; x++, i++) {
-                uint64_t off = tensor_layout_offset(&lay, c, y, x);
-                if (off > t->size || bpe > t->size - off) {
-                    snprintf(err, errlen,
-                             "%s: element c=%u h=%u w=%u lands at offset %llu, outside the "
-                             "input tensor's %llu bytes",
-                             path, c, y, x, (unsigned long long)off, (unsigned long long)t->size);
-                    npy_free(&a);
-                    return false;
-                }
-                uint16_t v = npy_element(&a, i, want, scale, &saturated);
-                buf[off] = (uint8_t)v;
-                if (bpe == 2)
-                    buf[off + 1] = (uint8_t)(v >> 8);
-            }
+    struct npy_put put = {&a, want, scale, 0};
+    if (!scatter(&lay, buf, t->size, tensor_type_bytes(t->data_type), path, put_npy, &put, err,
+                 errlen)) {
+        npy_free(&a);
+        return false;
+    }
+    uint64_t saturated = put.saturated;
     if (saturated) {
         char text[160];
         snprintf(text, sizeof text,
