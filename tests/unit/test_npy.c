@@ -195,19 +195,11 @@ static void test_malformed_files(void **state)
     expect_refusal(buf, n, 4096, "format version 9.0");
 }
 
-/* The first Python 3 on the way that has NumPy (Debian's python3-numpy is
- * /usr/bin/python3's), or NULL. */
+/* The Python with NumPy that tests/run.sh found ($DLADBG_PYTHON), or NULL. */
 static const char *python_with_numpy(void)
 {
-    static const char *const candidates[] = {"/usr/bin/python3", "python3"};
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "%s -c 'import numpy' >/dev/null 2>&1", candidates[i]);
-        int rc = system(cmd);
-        if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0)
-            return candidates[i];
-    }
-    return NULL;
+    const char *py = getenv("DLADBG_PYTHON");
+    return py && *py ? py : NULL;
 }
 
 static void test_numpy_reads_ours_and_we_read_numpys(void **state)
