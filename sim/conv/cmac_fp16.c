@@ -692,15 +692,20 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                             const struct conv_operands *ops, size_t b)
 {
     size_t at = b * CMAC_FP16_FMA_LANES * ops->depth;
+    size_t cells = cells_of(ops), per_cell = b * CMAC_FP16_FMA_LANES * cells;
     return (struct cmac_fp16_fma_block){.w = fma->w + at,
                                         .h = fma->h + at,
                                         .idx = fma->idx + at,
                                         .bit = fma->bit + at,
                                         .m = fma->m + at,
+                                        .kmax = fma->kmax + per_cell,
+                                        .kmask = fma->kmask + per_cell,
                                         .small = fma->small + b * ops->depth,
-                                        .small_first = fma->small_first + b * (cells_of(ops) + 1u),
+                                        .mid = fma->mid + b * ops->depth,
+                                        .small_first = fma->small_first + b * (cells + 1u),
                                         .small_at = fma->small_at + at,
                                         .small_lane = fma->small_lane + at,
+                                        .small_h = fma->small_h + at,
                                         .small_m = fma->small_m + at};
 }
 
@@ -932,30 +937,64 @@ static size_t block_lanes(const struct fp16_job *j)
     return j->fma.w ? CMAC_FP16_FMA_LANES : WIDE_LANES;
 }
 
-/* Block k's lists of its weights of the lowest exponent class (struct
- * cmac_fp16_fma_block), cell by cell, from the lanes the layout marked in
- * small[]. */
+/* Lane l's largest h + 64 among the nonzero weights of the cell of nj
+ * values from off on (64 when none), and the values holding it in *mask
+ * (every bit when none: struct cmac_fp16_fma_block). */
+static uint8_t lane_max(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj, uint32_t l,
+                        uint64_t *mask)
+{
+    enum { L = CMAC_FP16_FMA_LANES };
+    uint8_t mx = 0;
+    uint64_t at = 0;
+    for (uint32_t v = 0; v < nj; v++) {
+        uint8_t h = k->h[L * (off + v) + l];
+        if (h == 0x80 || h < mx)
+            continue;
+        at = h > mx ? 0 : at;
+        mx = h;
+        at |= 1ull << v;
+    }
+    *mask = mx ? at : ~0ull;
+    return mx ? mx : 64;
+}
+
+/* Block k's per-cell maxima (kmax, kmask), its mid and small weights per
+ * value and the lists of the small ones, cell by cell (struct
+ * cmac_fp16_fma_block). */
 static void small_weights(const struct conv_operands *ops, const struct cmac_fp16_fma_block *k)
 {
     enum { L = CMAC_FP16_FMA_LANES };
-    const uint32_t *restrict small = k->small;
     uint32_t *restrict first = k->small_first;
     const int16_t *restrict wm = k->m;
     uint8_t *restrict small_at = k->small_at, *restrict small_lane = k->small_lane;
+    uint8_t *restrict small_h = k->small_h;
     int16_t *restrict small_m = k->small_m;
     uint32_t n = 0, cell = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
-        for (uint32_t t = 0; t < ops->taps; t++) {
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            first[cell++] = n;
-            for (uint32_t v = 0; v < nj; v++)
-                for (uint32_t lanes = small[off + v]; lanes; lanes &= lanes - 1) {
+            uint8_t *kmax = k->kmax + (size_t)L * cell;
+            for (uint32_t l = 0; l < L; l++)
+                kmax[l] = lane_max(k, off, nj, l, k->kmask + (size_t)L * cell + l);
+            first[cell] = n;
+            for (uint32_t v = 0; v < nj; v++) {
+                uint32_t small = 0, mid = 0;
+                for (uint32_t l = 0; l < L; l++) {
+                    uint8_t h = k->h[L * (off + v) + l];
+                    small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l]) << l;
+                    mid |= (uint32_t)(h != 0x80 && h + 4 == kmax[l]) << l;
+                }
+                k->small[off + v] = small;
+                k->mid[off + v] = mid;
+                for (uint32_t lanes = small; lanes; lanes &= lanes - 1) {
                     uint32_t l = (uint32_t)__builtin_ctz(lanes);
                     small_at[n] = (uint8_t)v;
                     small_lane[n] = (uint8_t)l;
+                    small_h[n] = k->h[L * (off + v) + l];
                     small_m[n++] = wm[L * (off + v) + l];
                 }
+            }
         }
     }
     first[cell] = n;
@@ -1010,10 +1049,14 @@ static void fma_free(struct cmac_fp16_fma_block *fma)
     free(fma->idx);
     free(fma->bit);
     free(fma->m);
+    free(fma->kmax);
+    free(fma->kmask);
     free(fma->small);
+    free(fma->mid);
     free(fma->small_first);
     free(fma->small_at);
     free(fma->small_lane);
+    free(fma->small_h);
     free(fma->small_m);
 }
 
@@ -1033,9 +1076,10 @@ static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, 
 }
 
 /* Bytes of the FMA cells' layout per kernel value: w, h, idx, bit and m,
- * and at most one entry of the small weights' lists (small_at, small_lane,
- * small_m). */
-#define FMA_BYTES (sizeof(double) + 3 + sizeof(int16_t) + 2 + sizeof(int16_t))
+ * at most one entry of the small weights' lists (small_at, small_lane,
+ * small_h, small_m), and a share of kmax and kmask (per cell and lane,
+ * a cell being one value or more). */
+#define FMA_BYTES (sizeof(double) + 3 + sizeof(int16_t) + 3 + sizeof(int16_t) + 1 + sizeof(uint64_t))
 
 /* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
  * (the 16-kernel cells are used) when memory is short. */
@@ -1043,18 +1087,25 @@ static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
                       struct cmac_fp16_fma_block *fma)
 {
     size_t n = (size_t)kernels * ops->depth, blocks = kernels / CMAC_FP16_FMA_LANES;
-    *fma = (struct cmac_fp16_fma_block){malloc(n * sizeof *fma->w),
-                                        malloc(n),
-                                        malloc(n),
-                                        malloc(n),
-                                        malloc(n * sizeof *fma->m),
-                                        malloc(blocks * ops->depth * sizeof *fma->small),
-                                        malloc(blocks * (cells_of(ops) + 1u) * sizeof *fma->small_first),
-                                        malloc(n),
-                                        malloc(n),
-                                        malloc(n * sizeof *fma->small_m)};
-    if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->small ||
-        !fma->small_first || !fma->small_at || !fma->small_lane || !fma->small_m) {
+    size_t per_cell = (size_t)kernels * cells_of(ops);
+    *fma = (struct cmac_fp16_fma_block){
+        .w = malloc(n * sizeof *fma->w),
+        .h = malloc(n),
+        .idx = malloc(n),
+        .bit = malloc(n),
+        .m = malloc(n * sizeof *fma->m),
+        .kmax = malloc(per_cell),
+        .kmask = malloc(per_cell * sizeof *fma->kmask),
+        .small = malloc(blocks * ops->depth * sizeof *fma->small),
+        .mid = malloc(blocks * ops->depth * sizeof *fma->mid),
+        .small_first = malloc(blocks * (cells_of(ops) + 1u) * sizeof *fma->small_first),
+        .small_at = malloc(n),
+        .small_lane = malloc(n),
+        .small_h = malloc(n),
+        .small_m = malloc(n * sizeof *fma->small_m)};
+    if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->kmax || !fma->kmask ||
+        !fma->small || !fma->mid || !fma->small_first || !fma->small_at || !fma->small_lane ||
+        !fma->small_h || !fma->small_m) {
         fma_free(fma);
         *fma = (struct cmac_fp16_fma_block){0};
     }

@@ -18,22 +18,29 @@
  * (16 FMAs per value), which keeps the loop within what the L2 cache
  * delivers.
  *
- * What the FMA does not do, the byte lanes do: the exponent sums of one
- * value against 32 kernels are the bytes of one register (each weight's hw
- * + 64, 0x80 for a zero weight, and 64 for a zero data value, so that a
- * product with a zero operand is below every real sum signed and above it
- * unsigned), first for the cell's largest, then for the products aligned by
- * 8 bits, whose Booth carry is bit (weight sign << 8 | low byte of |w|) of
- * the data value's 512-bit row of carry8: a byte permute fetches each
- * lane's byte, a test against the weight's bit selects the bit, and a byte
- * counter per kernel takes it off the cell's sum.  Products aligned by 12
- * bits or more keep the floor the FMA gave them and get the Booth array's
- * carry taken off: those aligned by 12 or 16 with the array in 16-bit
- * lanes (booth_carries), 32 products at a time, the block's smallest
- * weights' cell by cell (settle_small) and a value's others against all
- * 32 kernels at once, counted by the byte counters (settle_value); the
- * few aligned by 20 or more are queued for the 32-bit array in
- * cmac_fp16.c. */
+ * The cell's top, and so each product's alignment, comes from maxima: a
+ * row's largest exponent part in the cell plus a kernel's (kmax, per cell
+ * and kernel from the layout) is the top whenever some value holds both,
+ * which one AND per kernel confirms (tops_confirmed; nearly every cell of
+ * real data).  Then a product's alignment is a + b, a its data value's
+ * distance below the row's largest and b its weight's below the kernel's,
+ * and only products with a + b >= 8 need more than the FMA: the Booth
+ * carry of the two carry-save words' low bits.  Values with a = 0 need
+ * nothing unless the weight is small (b >= 8: the block's small weights,
+ * listed cell by cell and settled cell by cell for each row, settle_small);
+ * values 4 below (mid_carries) need it only against weights 4 below their
+ * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
+ * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
+ * permute, counted per kernel in byte counters; values 8 or more below
+ * (small_value_carries) settle every product.  Products aligned by 8, 12 or
+ * 16 get their carry from the Booth array computed in 16-bit lanes
+ * (booth_carries), 32 products at a time; those aligned by 20 to 28 are
+ * queued for the 32-bit array in cmac_fp16.c, and those by 32 or more, which
+ * the array drops (0), only take back the -1 the FMA counted for a negative
+ * product (cmac_fp16_hard_carries).  A row whose maxima are not confirmed
+ * for some kernel gets its tops the long way (the largest sum of exponent
+ * parts, lane by lane) and every value of it settled against the exact
+ * tops (value_carries). */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -53,25 +60,6 @@ AVX512_FMA static inline __m512i group_bytes(__m256i v, unsigned g)
 {
     __m128i half = g < 2 ? _mm256_castsi256_si128(v) : _mm256_extracti128_si256(v, 1);
     return _mm512_cvtepu8_epi64(g % 2 ? _mm_srli_si128(half, 8) : half);
-}
-
-/* Offsets in the cell of the values some row holds a nonzero at (the
- * others' products are all zero and their sums never the largest). */
-AVX512_FMA static inline uint32_t live_values(const struct cmac_fp16_fma_rows *rows, size_t off,
-                                              uint32_t nj, uint8_t *live)
-{
-    __mmask32 lo = nj >= 32 ? ~0u : (__mmask32)((1u << nj) - 1);
-    __mmask32 hi = nj >= 64 ? ~0u : nj > 32 ? (__mmask32)((1u << (nj - 32)) - 1) : 0;
-    uint64_t any = 0;
-    for (unsigned r = 0; r < R; r++) {
-        const int16_t *m = rows->m[r] + off;
-        __m512i a = _mm512_maskz_loadu_epi16(lo, m), b = _mm512_maskz_loadu_epi16(hi, m + 32);
-        any |= _mm512_test_epi16_mask(a, a) | (uint64_t)_mm512_test_epi16_mask(b, b) << 32;
-    }
-    uint32_t n = 0;
-    for (; any; any &= any - 1)
-        live[n++] = (uint8_t)__builtin_ctzll(any);
-    return n;
 }
 
 /* Products aligned by 12 bits or more (lanes in `more`, s their
@@ -187,17 +175,18 @@ AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s
     return _mm512_cmpgt_epu16_mask(_mm512_and_si512(sum, low), _mm512_andnot_si512(carry, low));
 }
 
-/* Lanes whose alignment s is 12 or 16: the products whose Booth carry
+/* Lanes whose alignment s is 8, 12 or 16: the products whose Booth carry
  * booth_carries gives. */
-AVX512_FMA static inline __mmask32 aligned_12_or_16(__m512i s)
+AVX512_FMA static inline __mmask32 aligned_8_to_16(__m512i s)
 {
-    return _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
+    return _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(8)) |
+           _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
            _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(16));
 }
 
 /* Products of one data value (mantissa dm) with the kernels' km aligned by
- * 12 bits or more (lanes in more, s their alignments), the cell's slots
- * from base on: the Booth carries of those aligned by 12 or 16 counted in
+ * 8 bits or more (lanes in more, s their alignments), the cell's slots
+ * from base on: the Booth carries of those aligned by 8, 12 or 16 counted in
  * the row's byte counters (one array over all 32 lanes, even for one such
  * product, measured as quick as queueing the few and branching on their
  * number), the rest queued. */
@@ -206,22 +195,24 @@ AVX512_FMA static inline __m256i settle_value(const int16_t *km, int16_t dm, __m
                                               struct fp16_hard *hard)
 {
     __m512i s16 = _mm512_cvtepu8_epi16(s);
-    __mmask32 near = aligned_12_or_16(s16) & more;
+    __mmask32 near = aligned_8_to_16(s16) & more;
     __mmask32 carry = booth_carries(_mm512_set1_epi16(dm), _mm512_loadu_si512(km), s16) & near;
     if (more & ~near)
         queue_hard(km, dm, s, more & ~near, base, hard);
     return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
 }
 
-/* The cell's products of row r with the block's small weights that are
- * aligned by 12 bits or more (the cell's loop leaves them out), 32 at a
- * time, each one's data value and exponent part fetched from the cell's by
- * permutes and its alignment from the kernel's top: those aligned by 12 or
- * 16 settled at once (their Booth carries off total), the rest queued. */
+/* The cell's products of row r with the block's small weights (8 or more
+ * below their lane's kmax: the cell's loop leaves them out), 32 at a time,
+ * each one's data value and exponent part fetched from the cell's by
+ * permutes and its alignment from the kernel's top: those aligned by 8, 12
+ * or 16 by the 16-bit Booth array (their carries off total), the rest
+ * queued. */
 AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                            const struct cmac_fp16_fma_block *k, size_t off,
-                                           uint32_t nj, uint32_t cell, __m256i top,
-                                           int64_t *total, struct fp16_hard *hard)
+                                           uint32_t nj,
+                                           uint32_t cell, __m256i top, int64_t *total,
+                                           struct fp16_hard *hard)
 {
     uint32_t e0 = k->small_first[cell], end = k->small_first[cell + 1];
     if (e0 == end)
@@ -230,8 +221,7 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
     __m512i dh = _mm512_maskz_loadu_epi8(in_cell, rows->h[r] + off);
     __m512i dm_lo = _mm512_maskz_loadu_epi16((__mmask32)in_cell, rows->m[r] + off);
     __m512i dm_hi = _mm512_maskz_loadu_epi16((__mmask32)(in_cell >> 32), rows->m[r] + off + 32);
-    /* top - (0 + HIGH_BIAS) - dh: the alignment of a weight whose part is 0 */
-    __m512i top_less = _mm512_sub_epi8(_mm512_castsi256_si512(top), _mm512_set1_epi8(HIGH_BIAS));
+    __m512i top512 = _mm512_castsi256_si512(top);
     uint32_t base = L * (R * cell + r);
     uint8_t tops[L];
     _mm256_storeu_si256((__m256i *)tops, top);
@@ -239,13 +229,16 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
         __mmask32 live = end - e >= 32 ? ~0u : (1u << (end - e)) - 1;
         __m512i at = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(live, k->small_at + e));
         __m512i lane = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(live, k->small_lane + e));
-        __m512i s = _mm512_cvtepi8_epi16(_mm512_castsi512_si256(_mm512_sub_epi8(
-            _mm512_permutexvar_epi8(lane, top_less), _mm512_permutexvar_epi8(at, dh))));
+        __m256i kh = _mm256_maskz_loadu_epi8(live, k->small_h + e);
+        /* top - (h + 64) - dh */
+        __m512i s = _mm512_cvtepi8_epi16(_mm256_sub_epi8(
+            _mm256_sub_epi8(_mm512_castsi512_si256(_mm512_permutexvar_epi8(lane, top512)), kh),
+            _mm512_castsi512_si256(_mm512_permutexvar_epi8(at, dh))));
         __m512i d = _mm512_permutex2var_epi16(
             dm_lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(at)), dm_hi);
         __m512i w = _mm512_maskz_loadu_epi16(live, k->small_m + e);
         __mmask32 real = _mm512_mask_test_epi16_mask(live, d, d);
-        __mmask32 near = aligned_12_or_16(s) & real;
+        __mmask32 near = aligned_8_to_16(s) & real;
         __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real, s, _mm512_set1_epi16(16));
         for (__mmask32 c = booth_carries(d, w, s) & near; c; c &= c - 1)
             total[base + k->small_lane[e + (uint32_t)__builtin_ctz(c)]] -= 1;
@@ -253,17 +246,162 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
             uint32_t i = (uint32_t)__builtin_ctz(far), n = hard->n++;
             hard->w[n] = k->small_m[e + i];
             hard->d[n] = rows->m[r][off + k->small_at[e + i]];
-            hard->shift[n] = (uint32_t)(tops[k->small_lane[e + i]] - HIGH_BIAS -
+            hard->shift[n] = (uint32_t)(tops[k->small_lane[e + i]] - k->small_h[e + i] -
                                         rows->h[r][off + k->small_at[e + i]]);
             hard->cell[n] = base + k->small_lane[e + i];
         }
     }
 }
 
+/* Row r's values in a cell (nj from off on): the largest exponent part of
+ * its nonzero values (0 when none), the values holding it (mask; every bit
+ * when none), those 4 below it (mid) and 8 or more below (small). */
+struct row_cell {
+    int8_t top;
+    uint64_t mask, mid, small, nonzero;
+};
+
+AVX512_FMA static inline struct row_cell row_cell(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                                  size_t off, uint32_t nj)
+{
+    __mmask64 in_cell = nj >= 64 ? ~0ull : (1ull << nj) - 1;
+    /* a zero's h is 64 (struct cmac_fp16_fma_rows), the others 0 to 28 */
+    __m512i h = _mm512_maskz_loadu_epi8(in_cell, rows->h[r] + off);
+    __mmask64 nonzero = _mm512_mask_cmplt_epi8_mask(in_cell, h, _mm512_set1_epi8(64));
+    /* h + 1 of the nonzero values, 0 elsewhere: the largest by halving */
+    __m512i up = _mm512_maskz_add_epi8(nonzero, h, _mm512_set1_epi8(1));
+    __m256i m256 = _mm256_max_epu8(_mm512_castsi512_si256(up), _mm512_extracti64x4_epi64(up, 1));
+    __m128i m = _mm_max_epu8(_mm256_castsi256_si128(m256), _mm256_extracti128_si256(m256, 1));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+    int top1 = _mm_cvtsi128_si32(m) & 0xff;
+    struct row_cell rc = {.top = (int8_t)(top1 ? top1 - 1 : 0), .nonzero = nonzero};
+    __m512i top = _mm512_set1_epi8(rc.top);
+    rc.mask = top1 ? _mm512_mask_cmpeq_epi8_mask(nonzero, h, top) : ~0ull;
+    rc.mid = _mm512_mask_cmpeq_epi8_mask(nonzero, _mm512_add_epi8(h, _mm512_set1_epi8(4)), top);
+    rc.small = _mm512_mask_cmplt_epi8_mask(nonzero, _mm512_add_epi8(h, _mm512_set1_epi8(4)), top);
+    return rc;
+}
+
+/* The lanes whose kernel's largest value in the cell shares a value with
+ * the row's largest (rc.mask against kmask): their top is the sum of the
+ * two maxima. */
+AVX512_FMA static inline __mmask32 tops_confirmed(const uint64_t *kmask, uint64_t mask)
+{
+    __m512i row = _mm512_set1_epi64((long long)mask);
+    __mmask32 ok = 0;
+    for (unsigned g = 0; g < G; g++)
+        ok |= (__mmask32)_mm512_test_epi64_mask(_mm512_loadu_si512(kmask + 8 * g), row) << (8 * g);
+    return ok;
+}
+
+/* A confirmed row's value j 4 below the row's largest: its products with
+ * the weights 4 below their kernel's largest (k->mid) are aligned by 8,
+ * their carries carry8's bits (a byte permute fetches each lane's byte of
+ * the data value's row, a test against the weight's bit selects the bit),
+ * counted in the row's byte counters; the others are aligned by 4 or less,
+ * or are the small weights' (settle_small).  No branch: a quarter of a
+ * row's values take this. */
+AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                             const struct cmac_fp16_fma_block *k,
+                                             const uint32_t *carry8, size_t off, uint32_t j,
+                                             __m256i carries)
+{
+    size_t at = L * (off + j);
+    const uint32_t *row = carry8 + rows->key4[R * (off + j) + r];
+    __m256i idx = _mm256_loadu_si256((const __m256i *)(k->idx + at));
+    __m256i bit = _mm256_loadu_si256((const __m256i *)(k->bit + at));
+    __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
+                                            _mm256_loadu_si256((const __m256i *)(row + 8)));
+    __mmask32 carry = _mm256_mask_test_epi8_mask((__mmask32)k->mid[off + j], byte, bit);
+    return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
+}
+
+/* A confirmed row's value j 8 or more below the row's largest: every
+ * product with a weight that is not small is aligned by 8 or more
+ * (settle_value; the small weights' are settle_small's). */
+AVX512_FMA static inline __m256i small_value_carries(const struct cmac_fp16_fma_rows *rows,
+                                                     unsigned r,
+                                                     const struct cmac_fp16_fma_block *k,
+                                                     size_t off, uint32_t j, uint32_t cell,
+                                                     __m256i top, __m256i carries,
+                                                     struct fp16_hard *hard)
+{
+    __mmask32 big = (__mmask32)~k->small[off + j];
+    __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + L * (off + j)));
+    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r]));
+    /* at or below top - 8 unsigned: aligned by 8 or more, no zero weight */
+    __mmask32 more = _mm256_mask_cmple_epu8_mask(big, h, _mm256_sub_epi8(top, _mm256_set1_epi8(8)));
+    return settle_value(k->m + L * (off + j), rows->m[r][off + j], _mm256_sub_epi8(top, h), more,
+                        L * (R * cell + r), carries, hard);
+}
+
+/* Row r's products with value j of the block's kernels that the cell's
+ * FMAs floored but whose Booth carry they lack, except the small weights'
+ * (settle_small): those aligned by 8 bits by carry8 (a byte permute fetches
+ * each lane's byte of the data value's row, a test against the weight's bit
+ * selects the bit), those by 12 or more by settle_value; the carries go to
+ * the row's byte counters (a lane counts at most one per value, 64 in all). */
+AVX512_FMA static inline __m256i value_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                               const struct cmac_fp16_fma_block *k,
+                                               const uint32_t *carry8, size_t off, uint32_t j,
+                                               uint32_t cell, __m256i top, __m256i carries,
+                                               struct fp16_hard *hard)
+{
+    const uint8_t *kh = k->h + L * off, *kidx = k->idx + L * off, *kbit = k->bit + L * off;
+    __m256i top8 = _mm256_sub_epi8(top, _mm256_set1_epi8(8));
+    __mmask32 big = (__mmask32)~k->small[off + j];
+    __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
+    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r]));
+    __mmask32 by8 = _mm256_mask_cmpeq_epi8_mask(big, h, top8);
+    if (by8) {
+        const uint32_t *row = carry8 + rows->key4[R * (off + j) + r];
+        __m256i idx = _mm256_loadu_si256((const __m256i *)(kidx + L * j));
+        __m256i bit = _mm256_loadu_si256((const __m256i *)(kbit + L * j));
+        __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
+                                                _mm256_loadu_si256((const __m256i *)(row + 8)));
+        __mmask32 carry = _mm256_mask_test_epi8_mask(by8, byte, bit);
+        carries = _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
+    }
+    /* below top - 8 unsigned: aligned by 12 or more, no zero operand */
+    __mmask32 more = _mm256_mask_cmplt_epu8_mask(big, h, top8);
+    if (more)
+        carries = settle_value(k->m + L * (off + j), rows->m[r][off + j], _mm256_sub_epi8(top, h),
+                               more, L * (R * cell + r), carries, hard);
+    return carries;
+}
+
+/* Row r's top for every lane of the cell the long way: the largest h + 64
+ * of a product with no zero operand, 64 when none (the lanes the maxima did
+ * not confirm). */
+AVX512_FMA static inline __m256i tops_exact(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                            const struct cmac_fp16_fma_block *k, size_t off,
+                                            uint64_t nonzero)
+{
+    __m256i top = _mm256_set1_epi8(HIGH_BIAS);
+    for (; nonzero; nonzero &= nonzero - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(nonzero);
+        __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + L * (off + j)));
+        top = _mm256_max_epi8(top, _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r])));
+    }
+    return top;
+}
+
 /* One cell (values from off on, nj of them) of the R rows against the
- * block's L kernels: sums (less the carries of products aligned by 8 bits)
- * and exponents into total and mx at slot L * (R * cell + row) + lane,
- * harder products onto the queue.  The rows share each load of the
+ * block's L kernels: sums and exponents into total and mx at slot L * (R *
+ * cell + row) + lane, harder products onto the queue.
+ *
+ * A lane's top is the row's largest exponent part plus the kernel's when a
+ * value holds both (tops_confirmed), which is nearly always; then a
+ * product's alignment is its data value's distance below the row's
+ * largest (a) plus its weight's below the kernel's (b), and only a + b >= 8
+ * needs a carry: b >= 8, the block's small weights, settle_small takes cell
+ * by cell; the rest has a >= 4, the row's mid and small values, which
+ * value_carries takes.  Values with a = 0 need nothing beyond the FMAs.  A
+ * row with a lane not confirmed gets its tops the long way and every value
+ * of it goes through value_carries.  The rows share each load of the
  * kernels' values. */
 AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
                                         const struct cmac_fp16_fma_block *k,
@@ -271,94 +409,62 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
                                         uint32_t cell, int64_t *total, int64_t *mx,
                                         struct fp16_hard *hard)
 {
-    uint8_t live[CMAC_FP16_FMA_CELL];
-    uint32_t nlive = live_values(rows, off, nj, live);
     const double *kw = k->w + L * off;
-    const uint8_t *kh = k->h + L * off, *kidx = k->idx + L * off, *kbit = k->bit + L * off;
-    const int8_t *dh = rows->h4 + R * off;
     const double *dd = rows->d4 + R * off;
-    const int32_t *dk = rows->key4 + R * off;
+    const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
+    const uint64_t *kmask = k->kmask + (size_t)L * cell;
     __m256i top[R];
-    for (unsigned r = 0; r < R; r++)
-        top[r] = _mm256_set1_epi8(HIGH_BIAS);
-    for (uint32_t t = 0; t < nlive; t++) {
-        uint32_t j = live[t];
-        __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
-        for (unsigned r = 0; r < R; r++)
-            top[r] = _mm256_max_epi8(top[r], _mm256_add_epi8(wh, _mm256_set1_epi8(dh[R * j + r])));
+    /* per row the values to settle as a mid, a small or any value */
+    uint64_t mid[R], small[R], any[R], live = 0;
+    for (unsigned r = 0; r < R; r++) {
+        struct row_cell rc = row_cell(rows, r, off, nj);
+        live |= rc.nonzero;
+        bool confirmed = tops_confirmed(kmask, rc.mask) == ~0u;
+        top[r] = confirmed ? _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top))
+                           : tops_exact(rows, r, k, off, rc.nonzero);
+        mid[r] = confirmed ? rc.mid : 0;
+        small[r] = confirmed ? rc.small : 0;
+        any[r] = confirmed ? 0 : rc.nonzero;
     }
     __m512d acc[R][G];
-    __m256i top8[R], carries[R];
-    for (unsigned r = 0; r < R; r++) {
+    for (unsigned r = 0; r < R; r++)
         for (unsigned g = 0; g < G; g++) /* 1.5 * 2^(52 + top) */
             acc[r][g] = _mm512_castsi512_pd(_mm512_or_si512(
                 _mm512_slli_epi64(_mm512_add_epi64(group_bytes(top[r], g),
                                                    _mm512_set1_epi64(1075 - HIGH_BIAS)),
                                   52),
                 _mm512_set1_epi64(1ll << 51)));
-        top8[r] = _mm256_sub_epi8(top[r], _mm256_set1_epi8(8));
-        carries[r] = _mm256_setzero_si256();
-    }
-    const __m256i one = _mm256_set1_epi8(1);
-    uint8_t later[CMAC_FP16_FMA_CELL]; /* values with products aligned by 12 or more */
-    uint32_t nlater = 0;
-    for (uint32_t t = 0; t < nlive; t++) {
-        uint32_t j = live[t];
+    for (uint64_t v = live; v; v &= v - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(v);
         const double *dj = dd + R * j;
-        const int8_t *hj = dh + R * j;
-        const int32_t *kj = dk + R * j;
         const double *wj = kw + L * j;
         for (unsigned g = 0; g < G; g++) {
             __m512d w = _mm512_loadu_pd(wj + 8 * g);
             for (unsigned r = 0; r < R; r++)
                 acc[r][g] = _mm512_fmadd_round_pd(w, _mm512_set1_pd(dj[r]), acc[r][g], ROUND_DOWN);
         }
-        __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
-        __m256i idx = _mm256_loadu_si256((const __m256i *)(kidx + L * j));
-        __m256i bit = _mm256_loadu_si256((const __m256i *)(kbit + L * j));
-        __mmask32 big = (__mmask32)~k->small[off + j]; /* small weights: settle_small */
-        __mmask32 more = 0;
-        for (unsigned r = 0; r < R; r++) {
-            __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(hj[r]));
-            __mmask32 by8 = _mm256_cmpeq_epi8_mask(h, top8[r]);
-            const uint32_t *row = carry8 + kj[r];
-            __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
-                                                    _mm256_loadu_si256((const __m256i *)(row + 8)));
-            __mmask32 carry = _mm256_mask_test_epi8_mask(by8, byte, bit);
-            carries[r] = _mm256_mask_add_epi8(carries[r], carry, carries[r], one);
-            /* below top - 8 unsigned: aligned by 12 or more, no zero operand */
-            more |= _mm256_mask_cmplt_epu8_mask(big, h, top8[r]);
-        }
-        later[nlater] = (uint8_t)t;
-        nlater += more != 0;
-    }
-    /* a value's products aligned by 12 or more: their carries join the
-     * byte counters (a lane counts at most one carry per value, 64 in all) */
-    for (uint32_t i = 0; i < nlater; i++) {
-        uint32_t j = live[later[i]];
-        __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
-        __mmask32 big = (__mmask32)~k->small[off + j];
-        for (unsigned r = 0; r < R; r++) {
-            __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(dh[R * j + r]));
-            __mmask32 more = _mm256_mask_cmplt_epu8_mask(big, h, top8[r]);
-            if (more)
-                carries[r] = settle_value(k->m + L * (off + j), rows->m[r][off + j],
-                                          _mm256_sub_epi8(top[r], h), more,
-                                          L * (R * cell + r), carries[r], hard);
-        }
     }
     const __m512i low52 = _mm512_set1_epi64((1ll << 52) - 1), half = _mm512_set1_epi64(1ll << 51);
-    for (unsigned r = 0; r < R; r++)
+    for (unsigned r = 0; r < R; r++) {
+        __m256i carries = _mm256_setzero_si256();
+        for (uint64_t v = mid[r]; v; v &= v - 1)
+            carries = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), carries);
+        for (uint64_t v = small[r]; v; v &= v - 1)
+            carries = small_value_carries(rows, r, k, off, (uint32_t)__builtin_ctzll(v), cell,
+                                          top[r], carries, hard);
+        for (uint64_t v = any[r]; v; v &= v - 1)
+            carries = value_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), cell,
+                                    top[r], carries, hard);
         for (unsigned g = 0; g < G; g++) {
             size_t at = (size_t)L * (R * cell + r) + 8 * g;
             __m512i sum =
                 _mm512_sub_epi64(_mm512_and_si512(_mm512_castpd_si512(acc[r][g]), low52), half);
-            _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, group_bytes(carries[r], g)));
+            _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, group_bytes(carries, g)));
             _mm512_storeu_si512(mx + at, _mm512_sub_epi64(group_bytes(top[r], g),
                                                           _mm512_set1_epi64(HIGH_BIAS)));
         }
-    for (unsigned r = 0; r < R; r++)
         settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
+    }
 }
 
 AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
@@ -468,7 +574,6 @@ AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i,
     __m512i h = _mm512_mask_mov_epi16(_mm512_add_epi16(d.h, _mm512_set1_epi16(HIGH_BIAS)), d.zero,
                                       _mm512_set1_epi16(0x80));
     _mm256_storeu_si256((__m256i *)(k->h + at), _mm512_cvtepi16_epi8(h));
-    k->small[i] = _mm512_cmpeq_epi16_mask(d.h, _mm512_setzero_si512()) & ~d.zero;
     /* key = sign << 8 | low byte of |m|: its byte key >> 3 and bit key & 7 */
     __m512i idx = _mm512_srli_epi16(_mm512_and_si512(d.mag, _mm512_set1_epi16(0xff)), 3);
     idx = _mm512_mask_mov_epi16(idx, d.neg, _mm512_or_si512(idx, _mm512_set1_epi16(0x20)));
@@ -527,11 +632,17 @@ AVX512_FMA uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
     for (uint32_t k = 0; k < n; k += 32) {
         __mmask32 live = n - k >= 32 ? ~0u : (1u << (n - k)) - 1;
         __m512i s = narrow32(q->shift, k);
-        __mmask32 near = aligned_12_or_16(s) & live;
+        __mmask32 near = aligned_8_to_16(s) & live;
         __mmask32 carry = booth_carries(narrow32(q->d, k), narrow32(q->w, k), s) & near;
         for (; carry; carry &= carry - 1)
             total[q->cell[k + (uint32_t)__builtin_ctz(carry)]] -= 1;
-        for (__mmask32 far = live & ~near; far; far &= far - 1) {
+        /* aligned by 32 or more the array gives 0, the FMA floor(P / 2^s):
+         * -1 for a negative P (|P| < 2^28), 0 for a positive one */
+        __mmask32 gone = _mm512_mask_cmpge_epu16_mask(live, s, _mm512_set1_epi16(32));
+        __mmask32 neg = _mm512_movepi16_mask(_mm512_xor_si512(narrow32(q->d, k), narrow32(q->w, k)));
+        for (__mmask32 up = gone & neg; up; up &= up - 1)
+            total[q->cell[k + (uint32_t)__builtin_ctz(up)]] += 1;
+        for (__mmask32 far = live & ~near & ~gone; far; far &= far - 1) {
             uint32_t e = k + (uint32_t)__builtin_ctz(far);
             q->w[rest] = q->w[e];
             q->d[rest] = q->d[e];

@@ -383,15 +383,24 @@ struct cmac_fp16_fma_block {
     double *w;
     uint8_t *h, *idx, *bit;
     int16_t *m;
-    /* Weights in the lowest exponent class (the 4 x (exponent >> 2) of 0:
-     * subnormals and the smallest normals), whose products are the ones
-     * most often aligned by 12 bits or more: per value the lanes holding
-     * one (small), and cell by cell (entries small_first[c] to
-     * small_first[c + 1]) each one's value in the cell, lane and m.  The
-     * cells settle these cell by cell for each row instead of value by
-     * value. */
-    uint32_t *small, *small_first;
-    uint8_t *small_at, *small_lane;
+    /* Per cell c and lane l (at LANES * c + l): kmax, the largest h + 64
+     * of the lane's nonzero weights in the cell (64 when it has none), and
+     * kmask, the cell's values holding it (bit v for value v of the cell;
+     * all bits for a lane without a nonzero weight).  A row's cell against
+     * the lane has its top exponent at the row's largest plus the kernel's
+     * when a value holds both (one AND), and then a product's alignment is
+     * the data value's distance below the row's largest plus the weight's
+     * below the kernel's. */
+    uint8_t *kmax;
+    uint64_t *kmask;
+    /* Per value the lanes whose weight is 4 below its lane's kmax (mid)
+     * and 8 or more below (small), nonzero weights only.  The small ones
+     * are aligned by 8 bits or more against every data value: cell by cell
+     * (entries small_first[c] to small_first[c + 1]) each one's value in
+     * the cell, lane, m and h + 64, which the cells settle cell by cell for
+     * each row instead of value by value. */
+    uint32_t *small, *mid, *small_first;
+    uint8_t *small_at, *small_lane, *small_h;
     int16_t *small_m;
 };
 bool cmac_fp16_fma(void);
@@ -400,16 +409,17 @@ bool cmac_fp16_fma(void);
  * LANES * (ROWS * c + r) + l: total gets each cell's exact sum, except for
  * products aligned by 20 bits or more (counted there as floor(P / 2^s) and
  * queued for the Booth array: cmac_fp16_hard_carries settles any aligned
- * by 12 or 16 the queue holds, the 32-bit array the rest); stops when the
- * queue lacks room for ROWS x LANES x (the cell's values + 1). */
+ * by 8 to 16 or by 32 or more the queue holds, the 32-bit array the rest);
+ * stops when the queue lacks room for ROWS x LANES x (the cell's values +
+ * 1).  k's per-cell maxima and small and mid weights must be filled. */
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
                              int64_t *total, int64_t *mx, struct fp16_hard *hard);
 /* Kernels [0, kn) (kn <= LANES, the rest zeros) of depth values from raw
- * on in the block's layout, from its arrays' starts on, with small[i] for
- * each value i (the rest of the small weights' lists is the caller's);
- * AVX-512, for cmac_fp16_fma() hosts. */
+ * on in the block's layout, from its arrays' starts on: w, h, idx, bit and
+ * m (the per-cell maxima and the small and mid weights are the caller's,
+ * cmac_fp16.c); AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
 /* The data rows' m, h and key (struct fp16_decoded; a missing row may
@@ -421,10 +431,11 @@ void cmac_fp16_fma_side_by_side(int16_t *const m[CMAC_FP16_FMA_ROWS],
                                 int8_t *const h[CMAC_FP16_FMA_ROWS],
                                 const int32_t *const key[CMAC_FP16_FMA_ROWS], size_t n, int8_t *h4,
                                 double *d4, int32_t *key4);
-/* The queue's products aligned by 12 or 16 bits settled: their Booth
- * carries taken off total[cell] (the cells counted floor(P / 2^s)); the
- * others (aligned by 20 or more) are moved to the front of the queue, in
- * order, and their count returned (q->n). */
+/* The queue's products aligned by 8, 12 or 16 bits settled: their Booth
+ * carries taken off total[cell] (the cells counted floor(P / 2^s)); those
+ * aligned by 32 or more too (the array gives 0, the cells counted -1 for a
+ * negative product); the others (aligned by 20 to 28) are moved to the
+ * front of the queue, in order, and their count returned (q->n). */
 uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total);
 /* fp16 values decoded for the MAC cells (cmac_fp16.c): m the signed
  * mantissa aligned by the exponent's low two bits (0 for a zero), h 4 x

@@ -1,0 +1,257 @@
+/* The fp16 MAC cells as CMAC runs them on a whole pass (cmac_cacc_fp16:
+ * the FMA cells on hosts with AVX-512 VBMI, else the 16-kernel AVX-512
+ * cells or the portable loops), every output against the bit-level
+ * reference (cacc_fp16_output: cacc_fp16_mac_cell per atomic operation and
+ * CACC's adds), on operands chosen to reach each way the cells settle a
+ * product:
+ *  - a cell's top confirmed from the row's and the kernel's maxima, and not
+ *    (the maxima in different values: the tops taken the long way);
+ *  - products aligned by 0 to 56 bits: data and weights 4, 8 or more below
+ *    their row's or kernel's largest (carry8, the 16-bit Booth array, the
+ *    queue for the 32-bit one, and alignments of 32 or more, which the
+ *    hardware drops);
+ *  - subnormals, infinities (a large exponent to the MAC), zeros, rows,
+ *    kernels and cells of zeros, products that cancel, NaNs (the reference
+ *    path), and padding past the used values that holds NaNs nobody reads.
+ * Each case also runs on 1 and 3 workers and with the other cells
+ * (DLADBG_NO_VBMI, DLADBG_NO_SIMD): the same bits every time. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "conv/conv.h"
+#include "core/cube.h"
+
+/* 17 x 6 output positions (102 rows: the FMA cells' blocks of 4 end in a
+ * block of 2), 40 kernels (a block of 32 and one of 8), 3 taps of 70
+ * channels (atomic operations of 64 and of 6 channels), padded to 224. */
+enum { OUT_W = 17, OUT_H = 6, ROWS = OUT_W * OUT_H, KERNELS = 40, TAPS = 3, CH = 70, SEG = 64 };
+enum { USED = TAPS * CH, DEPTH = 224 };
+
+static uint32_t next(uint32_t *st)
+{
+    *st = *st * 1664525u + 1013904223u;
+    return *st >> 8;
+}
+
+static uint16_t fp16(uint32_t sign, uint32_t exp, uint32_t frac)
+{
+    return (uint16_t)(sign << 15 | exp << 10 | (frac & 0x3ffu));
+}
+
+/* How a case fills value i (channel c of tap t) of row or kernel `index`. */
+typedef uint16_t (*value_fn)(uint32_t *st, bool weight, uint32_t index, uint32_t i);
+
+/* The bench's kind of values: exponents a few apart, 1% subnormals, zeros. */
+static uint16_t moderate(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    (void)index, (void)i;
+    uint32_t r = next(st);
+    if (r % 97 == 0)
+        return fp16(r >> 20 & 1, 0, 1 + r % 0x3ff);
+    if (r % 53 == 0)
+        return fp16(r >> 21 & 1, 0, 0);
+    return fp16(r >> 20 & 1, (weight ? 8 : 12) + r % 7, r >> 9);
+}
+
+/* Every exponent, subnormals, zeros and infinities: products aligned by
+ * anything from 0 to 56 bits, most by 20 or more. */
+static uint16_t spread(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    (void)weight, (void)index, (void)i;
+    uint32_t r = next(st), pick = r % 200;
+    if (pick == 0)
+        return fp16(r >> 20 & 1, 31, 0);
+    if (pick < 12)
+        return fp16(r >> 20 & 1, 0, 0);
+    if (pick < 24)
+        return fp16(r >> 20 & 1, 0, 1 + (r >> 9) % 0x3ff);
+    return fp16(r >> 20 & 1, 1 + (r >> 8) % 30, r >> 12);
+}
+
+/* The row's largest values on even channels, the kernels' on odd ones (for
+ * two rows in three and three kernels in four): no value holds both
+ * maxima, and the cells take their tops the long way, beside rows and
+ * kernels whose maxima meet. */
+static uint16_t maxima_apart(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    uint32_t r = next(st);
+    bool apart = weight ? index % 4 != 3 : index % 3 != 0;
+    bool big = apart ? (i % 2 == (weight ? 1u : 0u)) : r % 2 == 0;
+    uint32_t exp = big ? 24 + r % 4 : 5 + r % 14;
+    if (r % 41 == 0)
+        return fp16(r >> 20 & 1, 0, 1 + (r >> 9) % 0x3ff);
+    return fp16(r >> 20 & 1, exp, r >> 9);
+}
+
+/* Products aligned by exactly 8, 12, 16, 20, 28 and 32 bits below a cell's
+ * top: the data a whole number of exponent groups (4 x 2^2) below the
+ * row's largest, the weights below the kernel's, mantissas at their edges
+ * (all ones, the implicit one alone, the largest subnormal). */
+static uint16_t every_alignment(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    (void)index;
+    static const uint32_t fracs[] = {0x3ff, 0, 0x200, 0x155, 0x2aa, 0x001};
+    uint32_t r = next(st), frac = fracs[r % 6];
+    if (i % 11 == 0) /* the group of the row's / kernel's largest */
+        return fp16(r >> 20 & 1, 28 + (r >> 4) % 3, frac);
+    uint32_t below = (r >> 8) % 8; /* 0 to 7 groups of 4 below */
+    if (below == 7)
+        return fp16(r >> 20 & 1, 0, frac ? frac : 0x3ff);
+    return fp16(r >> 20 & 1, (weight ? 28 : 29) - 4 * below + (r >> 12) % 2, frac);
+}
+
+/* Products that cancel: channels in pairs, the weight negated in the
+ * second, the data repeated; every seventh row and kernel zero (rows of
+ * padding, kernels of zeros), and one tap of some rows zero (cells with
+ * nothing in them). */
+static uint16_t cancelling(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    static uint16_t pair;
+    if (index % 7 == 5 || (!weight && index % 5 == 1 && i / CH == 1))
+        return (uint16_t)(next(st) % 2 ? 0x8000u : 0);
+    if (i % 2 == 0) {
+        uint32_t r = next(st);
+        pair = fp16(r >> 20 & 1, 6 + r % 20, r >> 9);
+        return pair;
+    }
+    return weight ? pair ^ 0x8000u : pair;
+}
+
+/* Moderate values with a NaN in a few rows and kernels (those outputs take
+ * the reference path) and infinities elsewhere. */
+static uint16_t with_nans(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    uint32_t r = next(st);
+    if (i == 17 && index % (weight ? 13 : 29) == 3)
+        return fp16(r & 1, 31, 1 + r % 0x3ff);
+    if (r % 211 == 0)
+        return fp16(r >> 20 & 1, 31, 0);
+    return moderate(st, weight, index, i);
+}
+
+/* A pass of the case's operands, padding values NaNs. */
+static void fill(value_fn fn, uint32_t seed, int16_t *data, int16_t *weight)
+{
+    uint32_t st = seed;
+    for (uint32_t r = 0; r < ROWS; r++)
+        for (uint32_t i = 0; i < DEPTH; i++)
+            data[r * DEPTH + i] = (int16_t)(i < USED ? fn(&st, false, r, i) : 0x7e00u);
+    for (uint32_t k = 0; k < KERNELS; k++)
+        for (uint32_t i = 0; i < DEPTH; i++)
+            weight[k * DEPTH + i] = (int16_t)(i < USED ? fn(&st, true, k, i) : 0xfe01u);
+}
+
+static void run_pass(const struct conv_operands *ops, struct dla_cube *out)
+{
+    struct conv_params p = {.out_w = OUT_W, .out_h = OUT_H, .out_k = KERNELS};
+    struct cacc_stats st = {0};
+    assert_true(cube_alloc(out, OUT_W, OUT_H, KERNELS, 1, DLA_CUBE_FP32));
+    cmac_cacc_fp16(&p, ops, out, &st);
+}
+
+/* The pass with DLADBG_THREADS and the cells' switch set (NULL: unset). */
+static void run_as(const struct conv_operands *ops, const char *threads, const char *off,
+                   struct dla_cube *out)
+{
+    setenv("DLADBG_THREADS", threads, 1);
+    if (off)
+        setenv(off, "1", 1);
+    run_pass(ops, out);
+    if (off)
+        unsetenv(off);
+    unsetenv("DLADBG_THREADS");
+}
+
+static void check_case(value_fn fn, uint32_t seed, const char *name)
+{
+    int16_t *data = malloc(sizeof *data * ROWS * DEPTH),
+            *weight = malloc(sizeof *weight * KERNELS * DEPTH);
+    assert_non_null(data && weight);
+    fill(fn, seed, data, weight);
+    struct conv_operands ops = {.rows = ROWS,
+                                .kernels = KERNELS,
+                                .depth = DEPTH,
+                                .taps = TAPS,
+                                .seg_len = SEG,
+                                .c = CH,
+                                .data = data,
+                                .weight = weight};
+    struct dla_cube best, many, wide, portable;
+    run_as(&ops, "1", NULL, &best);
+    run_as(&ops, "3", NULL, &many);
+    run_as(&ops, "1", "DLADBG_NO_VBMI", &wide);
+    run_as(&ops, "2", "DLADBG_NO_SIMD", &portable);
+    for (uint32_t r = 0; r < ROWS; r++)
+        for (uint32_t k = 0; k < KERNELS; k++) {
+            size_t at = cube_index(&best, 0, k, r / OUT_W, r % OUT_W);
+            uint32_t want = cacc_fp16_output(&ops, data + r * DEPTH, weight + k * DEPTH);
+            uint32_t got = (uint32_t)best.v[at];
+            if (got != want)
+                fail_msg("%s: row %u kernel %u: %08x, want %08x", name, r, k, got, want);
+            if ((uint32_t)many.v[at] != got || (uint32_t)wide.v[at] != got ||
+                (uint32_t)portable.v[at] != got)
+                fail_msg("%s: row %u kernel %u: %08x with 3 workers, %08x 16-kernel cells, "
+                         "%08x portable, %08x",
+                         name, r, k, (uint32_t)many.v[at], (uint32_t)wide.v[at],
+                         (uint32_t)portable.v[at], got);
+        }
+    cube_free(&best), cube_free(&many), cube_free(&wide), cube_free(&portable);
+    free(data), free(weight);
+}
+
+static void test_moderate_values(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(moderate, seed, "moderate");
+}
+
+static void test_spread_exponents(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(spread, seed, "spread");
+}
+
+static void test_maxima_apart(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(maxima_apart, seed, "maxima apart");
+}
+
+static void test_every_alignment(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(every_alignment, seed, "every alignment");
+}
+
+static void test_cancelling_and_zeros(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 2; seed++)
+        check_case(cancelling, seed, "cancelling");
+}
+
+static void test_nans_and_infinities(void **state)
+{
+    (void)state;
+    check_case(with_nans, 5, "NaNs");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moderate_values),      cmocka_unit_test(test_spread_exponents),
+        cmocka_unit_test(test_maxima_apart),         cmocka_unit_test(test_every_alignment),
+        cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
