@@ -261,7 +261,8 @@ bench: deps-bench
 	$(MAKE) --no-print-directory all
 	$(CC) $(CPPFLAGS) -Itests/bench $(CSTD) $(WARN) -O2 -g $(wildcard tests/bench/*.c) \
 		$(LIBCORE) $(LIBSIM) -lopenblas $(LIBS) -o $(BUILD)/bench
-	DLADBG_PLUGIN_PATH=$(BUILD)/plugins NVDLA_TESTDATA=$(NVDLA_TESTDATA) $(BUILD)/bench $(BENCH)
+	DLADBG_PLUGIN_PATH=$(BUILD)/plugins NVDLA_TESTDATA=$(NVDLA_TESTDATA) DLADBG_BENCH_CACHE=$(BUILD) \
+		DLADBG=$(BIN) $(BUILD)/bench $(BENCH)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dladbg/plugins \

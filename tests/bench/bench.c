@@ -1,6 +1,9 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cmd/cmd.h"
@@ -50,12 +53,47 @@ static int wanted(int argc, char **argv, const char *part)
     return 0;
 }
 
+char *openblas_get_corename(void);
+
+/* OpenBLAS cores whose sgemm uses AVX2 FMAs or wider. */
+static bool blas_core_uses_fma(const char *core)
+{
+    static const char *const fma_cores[] = {"Haswell",        "SkylakeX", "CooperLake",
+                                            "SapphireRapids", "Zen",      "Excavator"};
+    for (size_t i = 0; i < sizeof fma_cores / sizeof fma_cores[0]; i++)
+        if (strcasecmp(core, fma_cores[i]) == 0)
+            return true;
+    return false;
+}
+
+/* OpenBLAS picks its kernels when it is loaded, from the CPU it recognises:
+ * on a CPU newer than the library (0.3.21 on Zen 5 or a VM's unnamed Xeon)
+ * that is Prescott's SSE3 code, which runs sgemm at a fifth of an AVX2
+ * kernel and would flatter every ratio.  Unless OPENBLAS_CORETYPE asks for a
+ * core, such a pick on an AVX2 CPU runs the bench again on Haswell's
+ * kernels (the ones the README's figures have always been against). */
+static void pick_blas_core(char **argv)
+{
+    const char *core = openblas_get_corename();
+    if (getenv("OPENBLAS_CORETYPE") || !core || blas_core_uses_fma(core) ||
+        !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        return;
+    setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+    setenv("DLADBG_BENCH_BLAS_PICKED", core, 1);
+    fflush(stdout);
+    execv("/proc/self/exe", argv);
+    printf("bench: OpenBLAS picked %s (no FMA) and the bench could not run again with "
+           "OPENBLAS_CORETYPE=Haswell: its ratios are against a slow sgemm\n",
+           core);
+}
+
 int main(int argc, char **argv)
 {
     if (bench_net_child(argc, argv) >= 0)
         return 0;
-    printf(
-        "dladbg bench (every figure measured in this process; cycle figures are model-derived, calibrated against RTL or estimated)\n");
+    pick_blas_core(argv);
+    printf("dladbg bench (every figure measured in this process; cycle figures are model-derived, "
+           "calibrated against RTL or estimated)\n");
     double sgemm = 0;
     if (wanted(argc, argv, "conv") || wanted(argc, argv, "nets"))
         sgemm = bench_conv();

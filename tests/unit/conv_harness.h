@@ -509,15 +509,15 @@ static inline void ref_conv_fp16(const struct spec *s, const struct layer_data *
                 }
 }
 
-/* One output of an fp16 layer as the bit-level reference model computes it
- * (cacc_fp16_output on the operands in CSC order: channel blocks of seg, then
- * kernel taps, then channels): the fp32 bit pattern. */
-static inline uint32_t ref_fp16_output_bits(const struct spec *s, const struct layer_data *ld,
-                                            uint32_t seg, uint32_t b, uint32_t k, uint32_t oy,
-                                            uint32_t ox)
+/* The operands of output (b, k, oy, ox) of an fp16 layer in the order the
+ * MAC cells take them (atomic operations of seg channels, each tap by tap):
+ * the data row into a and the weight row into w, kh * kw * c values each.
+ * The data row depends on (b, oy, ox) only and the weight row on k only, so
+ * a caller checking every output gathers each once. */
+static inline void ref_fp16_operands(const struct spec *s, const struct layer_data *ld,
+                                     uint32_t seg, uint32_t b, uint32_t k, uint32_t oy, uint32_t ox,
+                                     int16_t *a, int16_t *w)
 {
-    uint32_t taps = s->kh * s->kw, n = taps * s->c;
-    int16_t *a = malloc(sizeof *a * n), *w = malloc(sizeof *w * n);
     uint32_t i = 0;
     for (uint32_t c0 = 0; c0 < s->c; c0 += seg) {
         uint32_t nj = s->c - c0 < seg ? s->c - c0 : seg;
@@ -532,9 +532,29 @@ static inline uint32_t ref_fp16_output_bits(const struct spec *s, const struct l
                     w[i] = (int16_t)ld->wt[((k * s->kh + r) * s->kw + t) * s->c + c];
                 }
     }
+}
+
+/* The bit-level reference's output of rows a and w (ref_fp16_operands). */
+static inline uint32_t ref_fp16_output_of(const struct spec *s, uint32_t seg, const int16_t *a,
+                                          const int16_t *w)
+{
+    uint32_t taps = s->kh * s->kw;
     struct conv_operands ops = {
-        .rows = 1, .kernels = 1, .depth = n, .taps = taps, .seg_len = seg, .c = s->c};
-    uint32_t f = cacc_fp16_output(&ops, a, w);
+        .rows = 1, .kernels = 1, .depth = taps * s->c, .taps = taps, .seg_len = seg, .c = s->c};
+    return cacc_fp16_output(&ops, a, w);
+}
+
+/* One output of an fp16 layer as the bit-level reference model computes it
+ * (cacc_fp16_output on the operands in CSC order: channel blocks of seg, then
+ * kernel taps, then channels): the fp32 bit pattern. */
+static inline uint32_t ref_fp16_output_bits(const struct spec *s, const struct layer_data *ld,
+                                            uint32_t seg, uint32_t b, uint32_t k, uint32_t oy,
+                                            uint32_t ox)
+{
+    uint32_t n = s->kh * s->kw * s->c;
+    int16_t *a = malloc(sizeof *a * n), *w = malloc(sizeof *w * n);
+    ref_fp16_operands(s, ld, seg, b, k, oy, ox, a, w);
+    uint32_t f = ref_fp16_output_of(s, seg, a, w);
     free(a);
     free(w);
     return f;
