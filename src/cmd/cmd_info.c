@@ -10,6 +10,7 @@
 #include "debug/config_choice.h"
 #include "loadable/loadable_plan.h"
 #include "util/path.h"
+#include "util/proc_status.h"
 #include "suggest.h"
 
 static struct dla *dla_of(struct dbg *d)
@@ -372,6 +373,15 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
         else
             cmd_print(d, "%-7s nothing written", dla_space_name((enum dla_space)s));
     }
+    /* what the whole debugger costs, beside what the network holds */
+    long now = proc_status_kib("VmRSS"), peak = proc_status_kib("VmHWM");
+    if (peak < now) /* the kernel's counters settle lazily: the peak is at least now */
+        peak = now;
+    if (peak >= 0 && now >= 0)
+        cmd_print(d,
+                  "process peak RSS %ld KiB, %ld KiB now (this dladbg: simulated memory, "
+                  "debugger state, code)",
+                  peak, now);
     return CMD_OK;
 }
 
@@ -652,7 +662,8 @@ static const struct cmd_entry info_subs[] = {
     {"perf", "p", NULL, "info perf",
      "Per-layer performance figures and counters, DMA clients' totals (model-derived).",
      do_info_perf, NULL, false},
-    {"mem", "m memory", NULL, "info mem", "Memories: resident bytes and address span.", do_info_mem,
+    {"mem", "m memory", NULL, "info mem",
+     "Memories: resident bytes and address span; the process's peak and current RSS.", do_info_mem,
      NULL, false},
     {"breakpoints", "b break watchpoints", NULL, "info breakpoints",
      "Breakpoints and watchpoints with hit counts, conditions and ignore counts.",

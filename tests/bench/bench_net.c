@@ -1,10 +1,14 @@
 /* Whole networks through the debugger as a user runs them ("run" to the
  * end): wall time, effective GMAC/s (the convolution MACs of the run over
  * its wall time) next to the OpenBLAS sgemm of bench_conv in this process,
- * and the run's peak RSS growth against the network's working set (the
- * simulated memory resident at the end).  Each network runs in a fresh
- * process (this program executed again with --net-child), so that its peak
- * RSS is its own and not memory the bench had already touched.
+ * timed in a fresh process (this program executed again with --net-child).
+ * Memory: the network run to the end by the dladbg program itself, whose
+ * "info mem" gives its working set and its own peak RSS; the target is peak
+ * RSS <= 2 x working set + 4 MiB, where the working set is the simulated
+ * DRAM and CVSRAM resident at the end of the run (issue 12's definition:
+ * the 64 KiB pages the network's weights, input, activations and
+ * descriptors occupy) and the 4 MiB stand for the program's fixed costs
+ * (code, libraries, the tables every process fills).
  *
  * Also the debugger's own costs on a real run: CSV export through the
  * `regs` and `dma` decoders (rows per second) and `back layer` on a run of
@@ -18,11 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../unit/peak_rss.h"
 #include "bench.h"
 #include "debug/checkpoint.h"
 #include "cmd/cmd.h"
-#include "core/mem.h"
 #include "debug/session.h"
 #include "core/threads.h"
 #include "debug/trace_ring.h"
@@ -32,22 +34,8 @@
 struct net_figures {
     int ok;
     double seconds;
-    unsigned long long macs, layers, working_set, rss_before_kb, rss_peak_kb;
-    unsigned long long rss_end_kb, checkpoint_bytes, checkpoints_stored, events;
+    unsigned long long macs, layers, checkpoint_bytes, checkpoints_stored, events;
 };
-
-
-static long rss_now_kb(void)
-{
-    long pages = 0, resident = 0;
-    FILE *fp = fopen("/proc/self/statm", "r");
-    if (fp) {
-        if (fscanf(fp, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(fp);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 static void count_macs(struct dla *dla, struct net_figures *f)
 {
@@ -57,8 +45,6 @@ static void count_macs(struct dla *dla, struct net_figures *f)
         if (l->proc == DLA_P_CONV)
             f->macs += l->macs;
     }
-    for (int s = 0; s < DLA_SPACE_COUNT; s++)
-        f->working_set += mem_resident_bytes(dla_memory(dla, (enum dla_space)s));
 }
 
 /* In the child: open, run to the end, report through fd. */
@@ -67,7 +53,6 @@ static void child_run(int fd, const char *path, const char *config, const char *
     config = config && *config ? config : NULL;
     input = input && *input ? input : NULL;
     struct net_figures f = {0};
-    f.rss_before_kb = (unsigned long long)rss_now_kb();
     struct dbg *d = bench_open_net("net", path, config, input);
     if (d) {
         double t0 = bench_seconds();
@@ -75,8 +60,6 @@ static void child_run(int fd, const char *path, const char *config, const char *
         f.seconds = bench_seconds() - t0;
         f.ok = session_finished(d->session);
         count_macs(session_dla(d->session), &f);
-        f.rss_peak_kb = (unsigned long long)peak_rss_kb();
-        f.rss_end_kb = (unsigned long long)rss_now_kb();
         f.checkpoint_bytes = cps_bytes(d->cps);
         f.checkpoints_stored = cps_stored(d->cps);
         f.events = trace_ring_count(d->ring);
@@ -89,10 +72,9 @@ static void child_run(int fd, const char *path, const char *config, const char *
 
 /* One network: best of `runs` child runs; returns false when it failed. */
 static bool measure(const char *path, const char *config, const char *input, int runs,
-                    struct net_figures *best, long *peak_kb)
+                    struct net_figures *best)
 {
     *best = (struct net_figures){.seconds = 1e30};
-    *peak_kb = 0;
     for (int r = 0; r < runs; r++) {
         int fds[2];
         if (pipe(fds) != 0)
@@ -119,13 +101,76 @@ static bool measure(const char *path, const char *config, const char *input, int
             waitpid(pid, &status, 0);
         if (got != (ssize_t)sizeof f || !f.ok)
             return false;
-        long grown = (long)f.rss_peak_kb - (long)f.rss_before_kb;
-        if (grown > *peak_kb)
-            *peak_kb = grown;
         if (f.seconds < best->seconds)
             *best = f;
     }
     return true;
+}
+
+/* The network run as a user runs it, by the dladbg program itself ($DLADBG,
+ * make bench: the build's), to the end, then "info mem": its working set
+ * (the simulated memory resident, the sum of the "bytes resident" lines)
+ * and its own peak RSS (VmHWM, which it reads itself: the figure holds
+ * nothing of the bench's image).  false when it did not say both. */
+static bool measure_dladbg(const char *path, const char *config, const char *input,
+                           unsigned long long *peak_kib, unsigned long long *ws_bytes)
+{
+    const char *prog = getenv("DLADBG");
+    prog = prog && *prog ? prog : "build/dladbg";
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = prog;
+    argv[n++] = "--batch";
+    argv[n++] = "--nx";
+    if (config) {
+        argv[n++] = "--config";
+        argv[n++] = config;
+    }
+    if (input) {
+        argv[n++] = "--image";
+        argv[n++] = input;
+    }
+    argv[n++] = "-ex";
+    argv[n++] = "run";
+    argv[n++] = "-ex";
+    argv[n++] = "info mem";
+    argv[n++] = path;
+    argv[n] = NULL;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return false;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], 1) < 0)
+            _exit(127);
+        execv(prog, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *fp = pid > 0 ? fdopen(fds[0], "r") : NULL;
+    char line[512];
+    unsigned long long bytes;
+    bool said_peak = false;
+    *ws_bytes = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        char space[32];
+        if (sscanf(line, "%31s %llu bytes resident", space, &bytes) == 2)
+            *ws_bytes += bytes;
+        else if (sscanf(line, "process peak RSS %llu KiB", peak_kib) == 1)
+            said_peak = true;
+    }
+    if (fp)
+        fclose(fp);
+    else
+        close(fds[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status) == 127))
+        printf("net: %s could not run (DLADBG)\n", prog);
+    return said_peak && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static const char *verdict(bool pass)
@@ -134,12 +179,11 @@ static const char *verdict(bool pass)
 }
 
 /* One line of figures, and the time and memory targets. */
-static void report_net(const char *label, const char *path, const char *config,
-                       const char *input, double target_s, double sgemm_rate)
+static void report_net(const char *label, const char *path, const char *config, const char *input,
+                       double target_s, double sgemm_rate)
 {
     struct net_figures f;
-    long peak_kb;
-    if (!measure(path, config, input, 3, &f, &peak_kb)) {
+    if (!measure(path, config, input, 3, &f)) {
         printf("net: %-28s did not run to the end (skipped)\n", label);
         return;
     }
@@ -150,13 +194,18 @@ static void report_net(const char *label, const char *path, const char *config,
     if (target_s > 0)
         printf("target: %-26s < %g ms: %.1f ms %s\n", label, target_s * 1e3, f.seconds * 1e3,
                verdict(f.seconds < target_s));
-    double ws_kb = (double)f.working_set / 1024;
-    printf("net: %-28s RSS growth at the end %lld KiB (peak %ld, over %llu at the start); %llu "
-           "saved states hold %llu KiB; %llu events in the ring\n",
-           label, (long long)f.rss_end_kb - (long long)f.rss_before_kb, peak_kb, f.rss_before_kb,
+    printf("net: %-28s %llu saved states hold %llu KiB; %llu events in the ring\n", label,
            f.checkpoints_stored, (f.checkpoint_bytes + 1023) / 1024, f.events);
-    printf("target: %-26s peak RSS growth %ld KiB < 2 x working set %.0f KiB %s\n", label,
-           peak_kb, ws_kb, verdict((double)peak_kb < 2 * ws_kb));
+    unsigned long long peak_kib = 0, ws = 0;
+    if (!measure_dladbg(path, config, input, &peak_kib, &ws)) {
+        printf("target: %-26s peak RSS: dladbg did not report it: FAIL\n", label);
+        return;
+    }
+    unsigned long long ws_kib = (ws + 1023) / 1024, limit = 2 * ws_kib + 4096;
+    printf("target: %-26s peak RSS <= 2 x working set + 4 MiB: %llu KiB for %llu KiB, limit "
+           "%llu KiB (%.2f x the limit) %s\n",
+           label, peak_kib, ws_kib, limit, (double)peak_kib / (double)limit,
+           verdict(peak_kib <= limit));
 }
 
 static bool is_file(const char *p)
@@ -324,10 +373,12 @@ void bench_nets(double sgemm_rate)
     int fd = mkstemp(input);
     if (fd >= 0)
         close(fd);
-    printf("net: working set = the simulated DRAM and CVSRAM resident at the end of the run "
-           "(the pages the network wrote: weights, input, activations); RSS growth = peak RSS "
-           "(VmHWM) of the run's own process minus its RSS before the network was opened: "
-           "the parsed file, CBUF, layer records, checkpoints, event ring, model scratch\n");
+    printf("net: working set = the simulated DRAM and CVSRAM resident at the end of the run (the "
+           "64 KiB pages the network's weights, input, activations and descriptors occupy); peak "
+           "RSS = VmHWM of a dladbg process (%s) running the network to the end as a user does "
+           "(--batch -ex run), everything it holds: simulated memory, the parsed loadable, CBUF, "
+           "layer records, checkpoints, event ring, programming log, model scratch, code\n",
+           getenv("DLADBG") && *getenv("DLADBG") ? getenv("DLADBG") : "build/dladbg");
     if (!is_file(path))
         printf("net: %s absent: NN_L0_0 skipped (NVDLA_TESTDATA)\n", path);
     else if (fd >= 0 && write_nn_input(input))
@@ -335,6 +386,7 @@ void bench_nets(double sgemm_rate)
     if (fd >= 0)
         unlink(input);
 
+    report_net("sample:lenet (int8)", "sample:lenet", NULL, NULL, 0, sgemm_rate);
     report_net("sample:resnet18 (fp16)", "sample:resnet18", NULL, NULL, 0.5, sgemm_rate);
     report_net("sample:resnet50 (int8)", "sample:resnet50", NULL, NULL, 1.0, sgemm_rate);
 

@@ -1,0 +1,34 @@
+#!/bin/sh
+# "info mem" says what the whole process holds beside the simulated memory:
+# its peak RSS (VmHWM) and RSS now, the figures the bench's memory target is
+# measured with (issue 34).  Checked against what the kernel reports to
+# /usr/bin/time for the same process, and for a peak that grows with the run.
+set -eu
+. "$(dirname "$0")/lib.inc"
+
+rss_line='^process peak RSS [0-9][0-9]* KiB, [0-9][0-9]* KiB now (this dladbg: '
+run_exit 0 "info mem before the run" --batch -q --nx -ex 'info mem' sample:resnet18
+expect_grep "$out" "$rss_line"
+before=$(printf '%s\n' "$out" | sed -n 's/^process peak RSS \([0-9]*\) KiB.*/\1/p')
+
+run_exit 0 "info mem after the run" --batch -q --nx -ex run -ex 'info mem' sample:resnet18
+expect_grep "$out" "$rss_line"
+peak=$(printf '%s\n' "$out" | sed -n 's/^process peak RSS \([0-9]*\) KiB.*/\1/p')
+now=$(printf '%s\n' "$out" | sed -n 's/^process peak RSS [0-9]* KiB, \([0-9]*\) KiB now.*/\1/p')
+dram=$(printf '%s\n' "$out" | sed -n 's/^dram *\([0-9]*\) bytes resident.*/\1/p')
+[ "$now" -le "$peak" ] || fail "RSS now $now KiB above the peak $peak KiB"
+# the run holds the network's 29 MB of simulated memory: the peak holds it too
+[ "$peak" -ge $((dram / 1024)) ] || fail "peak $peak KiB below the $dram bytes of DRAM resident"
+[ "$peak" -gt $((before + dram / 1024 / 2)) ] ||
+    fail "peak $peak KiB after the run, $before KiB before: the run's memory is not in it"
+
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%M' -o "${TMPDIR:-/tmp}/info_mem_rss.$$" \
+        "$DLADBG" --batch -q --nx -ex run -ex 'info mem' sample:resnet18 >/dev/null 2>&1
+    kernel=$(tail -n 1 "${TMPDIR:-/tmp}/info_mem_rss.$$")
+    rm -f "${TMPDIR:-/tmp}/info_mem_rss.$$"
+    # the same kind of run, the kernel's own maximum: within 10%
+    [ $((peak * 10)) -ge $((kernel * 9)) ] && [ $((peak * 10)) -le $((kernel * 11)) ] ||
+        fail "info mem's peak $peak KiB, the kernel's maximum RSS of such a run $kernel KiB"
+fi
+echo ok
