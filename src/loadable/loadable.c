@@ -895,6 +895,56 @@ struct loadable *loadable_read_file(const char *path, char *err, size_t errlen)
     return loadable_parse_owned(buf, len, base ? base + 1 : path, err, errlen);
 }
 
+/* Bytes of s and its terminator (0 for none). */
+static size_t kept_string(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
+
+static const char *keep_string(uint8_t **to, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    memcpy(*to, s, n);
+    const char *moved = (const char *)*to;
+    *to += n;
+    return moved;
+}
+
+size_t loadable_detach_buffer(struct loadable *l)
+{
+    size_t need = 0;
+    for (uint32_t i = 0; i < l->n_blobs; i++)
+        need += kept_string(l->blobs[i].name) + (l->blobs[i].data ? l->blobs[i].data_len : 0);
+    for (uint32_t i = 0; i < l->n_memories; i++)
+        for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+            need += kept_string(l->memories[i].contents[k]);
+    for (uint32_t i = 0; i < l->n_tensors; i++)
+        need += kept_string(l->tensors[i].name);
+    uint8_t *pool = need < l->len ? malloc(need ? need : 1) : NULL;
+    if (!pool)
+        return 0; /* nothing to gain, or no memory: the file's buffer stays */
+    uint8_t *to = pool;
+    for (uint32_t i = 0; i < l->n_blobs; i++) {
+        struct ld_blob *b = &l->blobs[i];
+        b->name = keep_string(&to, b->name);
+        if (b->data) { /* a blob no memory took: its bytes are still wanted */
+            memcpy(to, b->data, b->data_len);
+            b->data = to;
+            to += b->data_len;
+        }
+    }
+    for (uint32_t i = 0; i < l->n_memories; i++)
+        for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+            l->memories[i].contents[k] = keep_string(&to, l->memories[i].contents[k]);
+    for (uint32_t i = 0; i < l->n_tensors; i++)
+        l->tensors[i].name = keep_string(&to, l->tensors[i].name);
+    free(l->buf);
+    l->buf = pool;
+    return l->len - need;
+}
+
 uint64_t loadable_release_blob(struct loadable *l, uint32_t blob)
 {
     if (blob >= l->n_blobs || !l->blobs[blob].data)

@@ -185,6 +185,11 @@ void loadable_free(struct loadable *l);
  * Returns the bytes given back (0 for a blob smaller than a page or one
  * already released). */
 uint64_t loadable_release_blob(struct loadable *l, uint32_t blob);
+/* Once the blobs are in simulated memory: the names and the blobs still
+ * held move to an allocation of their own and the file's buffer is freed
+ * (the tables were parsed out of it already; offsets kept for messages
+ * stay valid).  Returns the bytes given back (0: kept, nothing to gain). */
+size_t loadable_detach_buffer(struct loadable *l);
 
 /* Lookups by id; -1 when absent. */
 int loadable_memory_index(const struct loadable *l, uint16_t id);

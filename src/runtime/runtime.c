@@ -206,6 +206,11 @@ bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
         if ((l->memories[i].flags & LD_MEM_SET) && rt->mem[i].placed)
             for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
                 loadable_release_blob(l, l->memories[i].content_blob[k]);
+    /* the tables are parsed and the bytes are in memory and the image: the
+     * file's buffer (descriptors, small blobs, pages a blob only shares) is
+     * held no longer */
+    if (ok)
+        loadable_detach_buffer(l);
     return ok;
 }
 

@@ -608,6 +608,43 @@ static void test_blob_take_and_consume_write_the_same(void **state)
     loadable_free(l);
 }
 
+/* Once the blobs are elsewhere, the file's buffer goes: every name and the
+ * bytes of a blob not released stay readable (ASan reads them in the freed
+ * buffer otherwise), a released blob stays released, and only what is kept
+ * is allocated again. */
+static void test_detach_buffer(void **state)
+{
+    (void)state;
+    char err[256];
+    struct loadable *l = sample_net_load("sample:lenet", err, sizeof err);
+    struct loadable *same = sample_net_load("sample:lenet", err, sizeof err);
+    assert_non_null(l);
+    assert_non_null(same);
+    uint32_t big = 0, kept = 0;
+    for (uint32_t i = 0; i < l->n_blobs; i++)
+        if (l->blobs[i].data_len > l->blobs[big].data_len)
+            big = i;
+    kept = big == 0 ? 1 : 0;
+    loadable_release_blob(l, big);
+    size_t freed = loadable_detach_buffer(l);
+    assert_true(freed > l->blobs[big].data_len / 2);
+    assert_true(freed < l->len);
+    assert_null(l->blobs[big].data);
+    assert_non_null(l->blobs[kept].data);
+    assert_memory_equal(l->blobs[kept].data, same->blobs[kept].data, l->blobs[kept].data_len);
+    assert_true(l->blobs[kept].data >= l->buf && l->blobs[kept].data < l->buf + (l->len - freed));
+    for (uint32_t i = 0; i < l->n_blobs; i++)
+        assert_string_equal(l->blobs[i].name, same->blobs[i].name);
+    for (uint32_t i = 0; i < l->n_memories; i++)
+        for (uint32_t k = 0; k < l->memories[i].n_contents; k++)
+            assert_string_equal(l->memories[i].contents[k], same->memories[i].contents[k]);
+    for (uint32_t i = 0; i < l->n_tensors; i++)
+        assert_string_equal(l->tensors[i].name, same->tensors[i].name);
+    assert_int_equal(loadable_blob_index(l, same->blobs[kept].name), (int)kept);
+    loadable_free(l);
+    loadable_free(same);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -622,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_unknown_version_refused),
         cmocka_unit_test(test_flatc_json_v05),
         cmocka_unit_test(test_unknown_interface_refused),
+        cmocka_unit_test(test_detach_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

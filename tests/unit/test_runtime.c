@@ -320,9 +320,15 @@ static void test_bound_blobs_released_and_reloaded(void **state)
     assert_true(runtime_load(&r0, plain, d0, err, sizeof err));
     struct rt_bound *b = runtime_bound_create();
     assert_false(runtime_bound_holds(b));
+    const uint8_t *file = l->buf;
     assert_true(runtime_load_bound(&r1, l, d1, b, err, sizeof err));
     assert_true(runtime_bound_holds(b));
     assert_null(l->blobs[big].data); /* given back */
+    /* and the file's buffer with it: the names moved to an allocation of
+     * their own (made before the buffer was freed, so at another address) */
+    assert_ptr_not_equal(l->buf, file);
+    for (uint32_t i = 0; i < l->n_blobs; i++)
+        assert_string_equal(l->blobs[i].name, plain->blobs[i].name);
     assert_non_null(plain->blobs[big].data);
     assert_true(runtime_load_bound(&r2, l, d2, b, err, sizeof err));
     assert_same_memory(d0, d1);
