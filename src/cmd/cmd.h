@@ -120,6 +120,10 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
  * once per file; NULL for traces or a loadable that cannot be placed
  * (src/debug/dbg_plan.c, with the two below). */
 const struct loadable_plan *dbg_plan(struct dbg *d);
+/* The open loadable's tensors (loadable_tensors), from the session's parse
+ * of it; false with err for traces. */
+struct tensor_info;
+bool dbg_tensors(struct dbg *d, struct tensor_info **t, size_t *n, char *err, size_t errlen);
 /* The loadable operation hardware layer `layer` runs, as "task 1 op 3" with
  * the bound tensors it reads or writes ("task 1 op 0: data ->"; brief, for
  * narrow panes: "t1.op0 data ->"); "" when the layer runs none (traces,

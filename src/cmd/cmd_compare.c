@@ -43,8 +43,7 @@ static void set_tensors(struct dbg *d)
     struct tensor_info *t = NULL;
     size_t n = 0;
     char err[256];
-    if (!loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), &t, &n, err,
-                          sizeof err))
+    if (!dbg_tensors(d, &t, &n, err, sizeof err))
         n = 0; /* a register trace: layers only */
     bool *in = calloc(n ? n : 1, sizeof *in);
     const struct loadable_plan *p = dbg_plan(d);

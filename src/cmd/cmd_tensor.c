@@ -231,8 +231,7 @@ static bool parse_options(struct dbg *d, struct cmd_args *a, int i, struct tenso
 static bool list_tensors(struct dbg *d, struct cmd_args *a, struct tensor_info **t, size_t *n)
 {
     char err[512];
-    if (loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), t, n, err,
-                         sizeof err))
+    if (dbg_tensors(d, t, n, err, sizeof err))
         return true;
     cmd_fail(d, a, "%s has no named tensors (%s); use \"tensor ADDR WxHxC TYPE\"",
              session_path(d->session), err);
@@ -793,8 +792,7 @@ void cmd_tensor_offer_names(struct dbg *d, void (*offer)(void *ctx, const char *
     struct tensor_info *t;
     size_t n;
     char err[256];
-    if (!loadable_tensors(session_path(d->session), dla_cfg(session_dla(d->session)), &t, &n, err,
-                          sizeof err))
+    if (!dbg_tensors(d, &t, &n, err, sizeof err))
         return;
     for (size_t i = 0; i < n; i++)
         if (t[i].name[0])

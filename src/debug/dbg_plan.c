@@ -6,7 +6,9 @@
 
 #include "cmd/cmd.h"
 #include "layer_origin.h"
+#include "loadable/loadable_driver.h"
 #include "loadable/loadable_plan.h"
+#include "loadable/loadable_tensors.h"
 
 const struct loadable_plan *dbg_plan(struct dbg *d)
 {
@@ -15,12 +17,29 @@ const struct loadable_plan *dbg_plan(struct dbg *d)
     d->plan_read = true;
     struct loadable_plan *p = calloc(1, sizeof *p);
     char err[256];
-    if (p && loadable_plan_read(session_path(d->session), dla_cfg(session_dla(d->session)), p, err,
-                                sizeof err))
+    struct loadable *ld;
+    struct rt_bound *bound;
+    const struct dla_config *cfg = dla_cfg(session_dla(d->session));
+    /* the session's own parse and blob image: a sample is not built again,
+     * its weights not copied again */
+    bool ok = p && (loadable_driver_parsed(session_driver(d->session), &ld, &bound)
+                        ? loadable_plan_of(ld, bound, cfg, p, err, sizeof err)
+                        : loadable_plan_read(session_path(d->session), cfg, p, err, sizeof err));
+    if (ok)
         d->plan = p;
     else
         free(p);
     return d->plan;
+}
+
+bool dbg_tensors(struct dbg *d, struct tensor_info **t, size_t *n, char *err, size_t errlen)
+{
+    struct loadable *ld;
+    struct rt_bound *bound;
+    const struct dla_config *cfg = dla_cfg(session_dla(d->session));
+    if (loadable_driver_parsed(session_driver(d->session), &ld, &bound))
+        return loadable_tensors_of(ld, bound, cfg, t, n, err, errlen);
+    return loadable_tensors(session_path(d->session), cfg, t, n, err, errlen);
 }
 
 static size_t dla_tasks(const struct loadable_plan *p)

@@ -510,6 +510,16 @@ static const struct driver_ops ldrv_ops = {
     .describe = ldrv_describe,
 };
 
+bool loadable_driver_parsed(struct driver *drv, struct loadable **ld, struct rt_bound **bound)
+{
+    if (!drv || drv->ops != &ldrv_ops)
+        return false;
+    const struct ldrv *l = (const struct ldrv *)drv;
+    *ld = l->ld;
+    *bound = l->bound;
+    return true;
+}
+
 /* The driver outlives the command line: keep copies of the paths. */
 static void keep_input_opts(struct ldrv *l, const struct input_opts *in)
 {

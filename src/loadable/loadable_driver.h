@@ -14,4 +14,11 @@ struct driver *loadable_driver_open_parsed(struct loadable *ld, const char *path
                                            const struct session_opts *opt, struct dla *d,
                                            struct report *rep, char *err, size_t errlen);
 
+/* The loadable a loadable driver runs and the image of its blobs (runtime.h),
+ * for a second look at it without reading or building the file again;
+ * false for any other driver. */
+struct loadable;
+struct rt_bound;
+bool loadable_driver_parsed(struct driver *drv, struct loadable **ld, struct rt_bound **bound);
+
 #endif

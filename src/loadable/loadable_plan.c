@@ -232,8 +232,17 @@ bool loadable_plan_read(const char *path, const struct dla_config *cfg, struct l
     struct loadable *ld = sample_net_load(path, err, errlen);
     if (!ld)
         return false;
+    bool ok = loadable_plan_of(ld, NULL, cfg, p, err, errlen);
+    loadable_free(ld);
+    return ok;
+}
+
+bool loadable_plan_of(struct loadable *ld, struct rt_bound *bound, const struct dla_config *cfg,
+                      struct loadable_plan *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
     struct reader r = {.ld = ld, .p = p, .d = dla_create(cfg, NULL)};
-    bool ok = r.d && runtime_load(&r.rt, ld, r.d, err, errlen);
+    bool ok = r.d && runtime_load_again(&r.rt, ld, r.d, bound, err, errlen);
     if (!r.d)
         snprintf(err, errlen, "out of memory");
     if (ok) {
@@ -243,7 +252,6 @@ bool loadable_plan_read(const char *path, const struct dla_config *cfg, struct l
         runtime_free(&r.rt);
     }
     dla_destroy(r.d);
-    loadable_free(ld);
     if (!ok)
         loadable_plan_free(p);
     return ok;

@@ -44,6 +44,12 @@ struct loadable_plan {
  * false with err when path is no loadable the runtime can place. */
 bool loadable_plan_read(const char *path, const struct dla_config *cfg, struct loadable_plan *p,
                         char *err, size_t errlen);
+/* The same of a loadable already parsed, its blobs from bound's image when
+ * it holds them (loadable_driver_parsed; bound may be NULL). */
+struct loadable;
+struct rt_bound;
+bool loadable_plan_of(struct loadable *ld, struct rt_bound *bound, const struct dla_config *cfg,
+                      struct loadable_plan *p, char *err, size_t errlen);
 void loadable_plan_free(struct loadable_plan *p);
 
 /* The operation (task index, op), or NULL. */

@@ -53,9 +53,19 @@ bool loadable_tensors(const char *path, const struct dla_config *cfg, struct ten
     struct loadable *ld = sample_net_load(path, err, errlen);
     if (!ld)
         return false;
+    bool ok = loadable_tensors_of(ld, NULL, cfg, out, n, err, errlen);
+    loadable_free(ld);
+    return ok;
+}
+
+bool loadable_tensors_of(struct loadable *ld, struct rt_bound *bound, const struct dla_config *cfg,
+                         struct tensor_info **out, size_t *n, char *err, size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
     struct dla *scratch = dla_create(cfg, NULL);
     struct runtime rt;
-    bool ok = scratch && runtime_load(&rt, ld, scratch, err, errlen);
+    bool ok = scratch && runtime_load_again(&rt, ld, scratch, bound, err, errlen);
     if (!scratch)
         snprintf(err, errlen, "out of memory");
     if (ok) {
@@ -71,6 +81,5 @@ bool loadable_tensors(const char *path, const struct dla_config *cfg, struct ten
         runtime_free(&rt);
     }
     dla_destroy(scratch);
-    loadable_free(ld);
     return ok;
 }

@@ -33,5 +33,11 @@ struct tensor_info {
  * loadable or cannot be placed. */
 bool loadable_tensors(const char *path, const struct dla_config *cfg, struct tensor_info **out,
                       size_t *n, char *err, size_t errlen);
+/* The same of a loadable already parsed, its blobs from bound's image when
+ * it holds them (loadable_driver_parsed; bound may be NULL). */
+struct loadable;
+struct rt_bound;
+bool loadable_tensors_of(struct loadable *ld, struct rt_bound *bound, const struct dla_config *cfg,
+                         struct tensor_info **out, size_t *n, char *err, size_t errlen);
 
 #endif

@@ -214,6 +214,14 @@ bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
     return ok;
 }
 
+bool runtime_load_again(struct runtime *rt, struct loadable *l, struct dla *d,
+                        struct rt_bound *bound, char *err, size_t errlen)
+{
+    if (bound && runtime_bound_holds(bound))
+        return runtime_load_bound(rt, l, d, bound, err, errlen);
+    return runtime_load(rt, l, d, err, errlen);
+}
+
 void runtime_free(struct runtime *rt)
 {
     free(rt->mem);

@@ -53,6 +53,11 @@ bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, c
  * bytes are released on the first load, the image serves the others. */
 bool runtime_load_bound(struct runtime *rt, struct loadable *l, struct dla *d,
                         struct rt_bound *bound, char *err, size_t errlen);
+/* A second look at a loadable a session runs (its plan, its tensors), in a
+ * scratch model: the blobs come from bound's image when it holds one (its
+ * pages shared, nothing copied), else from the loadable as runtime_load. */
+bool runtime_load_again(struct runtime *rt, struct loadable *l, struct dla *d,
+                        struct rt_bound *bound, char *err, size_t errlen);
 void runtime_free(struct runtime *rt);
 
 /* Before every submit NVIDIA's runtime copies again each blob whose name

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -267,6 +268,32 @@ static void test_completion(void **state)
     dbg_destroy(d);
 }
 
+/* The plan and the tensors come from the session's own parse of the file,
+ * not from reading (or building) it again: a file removed after the open
+ * still has its tensors named, its operations on its layers and its names
+ * completed (issue 34: a sample was built twice, its weights copied again). */
+static void test_from_the_session_parse(void **state)
+{
+    (void)state;
+    char from[512], path[512], cmd[1200];
+    snprintf(from, sizeof from, "%s/samples/lenet.nvdla", fixture_build());
+    fixture_path(path, sizeof path, "gone.nvdla");
+    snprintf(cmd, sizeof cmd, "cp %s %s", from, path);
+    assert_int_equal(system(cmd), 0);
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(fixture_exec(d, "info tensors"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "probabilities"));
+    assert_int_equal(fixture_exec(d, "info layers"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "[task 0 op 0: image ->]"));
+    size_t start;
+    struct fixture_cands k = fixture_complete(d, "tensor prob", &start);
+    assert_string_equal(k.all, "[probabilities]");
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_layers),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_from_the_session_parse),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
