@@ -228,7 +228,10 @@ struct out {
     const struct ld_format *fmt; /* which fields the tables have */
 };
 
-static size_t reserve(struct out *o, size_t n)
+/* n more bytes at the end, their contents left as they are: for a caller
+ * that writes every one of them (a blob's megabytes are written once, by
+ * their copy, not zeroed first). */
+static size_t reserve_unset(struct out *o, size_t n)
 {
     if (o->len + n > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;
@@ -243,8 +246,16 @@ static size_t reserve(struct out *o, size_t n)
         o->cap = cap;
     }
     size_t at = o->len;
-    memset(o->b + at, 0, n);
     o->len += n;
+    return at;
+}
+
+/* n more bytes at the end, zeroed. */
+static size_t reserve(struct out *o, size_t n)
+{
+    size_t at = reserve_unset(o, n);
+    if (!o->oom)
+        memset(o->b + at, 0, n);
     return at;
 }
 
@@ -338,7 +349,7 @@ static void emit_scalars(struct out *o, size_t at, const void *v, uint32_t n, si
 {
     while (!o->oom && (o->len + 4) % (size < 4 ? 4 : size))
         reserve(o, 1);
-    size_t p = reserve(o, 4 + (size_t)n * size);
+    size_t p = reserve_unset(o, 4 + (size_t)n * size); /* every byte written below */
     put_le(o, p, n, 4);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (!o->oom && n) /* the file's byte order: one copy (weights run to megabytes) */
