@@ -30,7 +30,11 @@ struct proglog {
     size_t n_outs, cap_outs;
     struct plog_entry *outs;
     size_t n_bytes;
-    uint8_t **bytes;      /* what each check expects, by plog_entry.clone */
+    /* what each check expects, by plog_entry.clone: the range as the layer
+     * left it, in a memory of its own sharing the live memory's blocks
+     * copy-on-write (a block costs memory once the run overwrites it, and
+     * then once for every saved state that shares it too) */
+    struct dla_mem **bytes;
     uint32_t intr_status; /* byte address of GLB.S_INTR_STATUS; 0 when unknown */
     struct session *s;
     struct dla *d;
@@ -178,13 +182,13 @@ static void note_written(struct proglog *l, uint8_t space, uint64_t addr, uint64
 static void drop_bytes(struct proglog *l, size_t keep)
 {
     while (l->n_bytes > keep)
-        free(l->bytes[--l->n_bytes]);
+        mem_destroy(l->bytes[--l->n_bytes]);
 }
 
 static void drop_outs(struct proglog *l)
 {
     for (size_t i = 0; i < l->n_outs; i++) {
-        free(l->bytes[l->outs[i].clone]);
+        mem_destroy(l->bytes[l->outs[i].clone]);
         l->bytes[l->outs[i].clone] = NULL;
     }
     l->n_outs = 0;
@@ -193,7 +197,7 @@ static void drop_outs(struct proglog *l)
 /* Room for one more awaited output and its bytes. */
 static bool grow_outs(struct proglog *l)
 {
-    uint8_t **b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
+    struct dla_mem **b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
     if (b)
         l->bytes = b;
     if (b && l->n_outs == l->cap_outs) {
@@ -217,13 +221,14 @@ static void stage_done(struct proglog *l)
         const struct plog_range *r = &l->fresh[i];
         if (r->len > (1ull << 32))
             continue; /* not a surface: nothing a trace could compare */
-        uint8_t *buf = grow_outs(l) ? malloc(r->len) : NULL;
-        if (!buf || dla_mem_read(l->d, (enum dla_space)r->space, r->addr, buf, r->len) != MEM_OK) {
-            free(buf);
+        struct dla_mem *kept = grow_outs(l) ? mem_create("check", 64, UINT64_MAX) : NULL;
+        if (!kept || mem_copy_from(kept, dla_memory(l->d, (enum dla_space)r->space), r->addr,
+                                   r->len) != MEM_OK) {
+            mem_destroy(kept);
             fail(l, "out of memory");
             return;
         }
-        l->bytes[l->n_bytes] = buf;
+        l->bytes[l->n_bytes] = kept;
         l->outs[l->n_outs++] = (struct plog_entry){.kind = PLOG_CHECK,
                                                    .space = r->space,
                                                    .mem_addr = r->addr,
@@ -263,9 +268,35 @@ static void check_outs(struct proglog *l, uint32_t bits, bool every)
     l->n_outs = keep;
 }
 
-const uint8_t *proglog_check_bytes(const struct proglog *l, const struct plog_entry *e)
+uint8_t *proglog_check_copy(const struct proglog *l, const struct plog_entry *e)
 {
-    return e->kind == PLOG_CHECK && e->clone < l->n_bytes ? l->bytes[e->clone] : NULL;
+    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes || !l->bytes[e->clone])
+        return NULL;
+    uint8_t *buf = malloc(e->mem_len ? e->mem_len : 1);
+    if (buf && mem_read(l->bytes[e->clone], e->mem_addr, buf, e->mem_len) != MEM_OK) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
+static uint64_t check_apart(const struct proglog *l, const struct plog_entry *e, uint64_t *covered)
+{
+    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes || !l->bytes[e->clone])
+        return 0;
+    *covered += e->mem_len;
+    return mem_bytes_apart(l->bytes[e->clone], dla_memory(l->d, (enum dla_space)e->space));
+}
+
+uint64_t proglog_check_bytes_apart(const struct proglog *l, uint64_t *covered)
+{
+    uint64_t apart = 0;
+    *covered = 0;
+    for (size_t i = 0; l->d && i < l->n; i++)
+        apart += check_apart(l, &l->e[i], covered);
+    for (size_t i = 0; l->d && i < l->n_outs; i++)
+        apart += check_apart(l, &l->outs[i], covered);
+    return apart;
 }
 
 size_t proglog_unchecked(const struct proglog *l, const struct plog_entry **out)

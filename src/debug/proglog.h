@@ -23,7 +23,7 @@ enum plog_kind {
     PLOG_READ,  /* addr, value (returned) */
     PLOG_WAIT,  /* flag: the interrupt line was up at the end; value: hardware events; ok */
     PLOG_MEM,   /* host memory changed: pages [addr, addr+len) of space, contents in clone */
-    PLOG_CHECK, /* what the hardware wrote at [mem_addr, +mem_len) of space: proglog_check_bytes */
+    PLOG_CHECK, /* what the hardware wrote at [mem_addr, +mem_len) of space: proglog_check_copy */
 };
 
 struct plog_entry {
@@ -61,8 +61,14 @@ const struct plog_entry *proglog_get(const struct proglog *l, size_t i);
 /* Read bytes of a PLOG_MEM entry. */
 bool proglog_mem_read(const struct proglog *l, const struct plog_entry *e, uint64_t addr, void *buf,
                       size_t len);
-/* The bytes a PLOG_CHECK entry (or an unchecked output) expects. */
-const uint8_t *proglog_check_bytes(const struct proglog *l, const struct plog_entry *e);
+/* The bytes a PLOG_CHECK entry (or an unchecked output) expects, in a
+ * malloc'd copy the caller frees; NULL when there are none (or no memory). */
+uint8_t *proglog_check_copy(const struct proglog *l, const struct plog_entry *e);
+
+/* What the checks' bytes hold in memory besides the live model's memory
+ * (they share its blocks until the run overwrites them), and the bytes the
+ * checks cover. */
+uint64_t proglog_check_bytes_apart(const struct proglog *l, uint64_t *covered);
 
 /* Outputs of completed layers whose check has not entered the log yet (the
  * driver has not read the interrupt they raised): PLOG_CHECK entries for

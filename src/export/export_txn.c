@@ -199,8 +199,8 @@ static bool emit_wait(struct txn_writer *w, const struct plog_entry *e,
 /* What the hardware wrote, compared where the log placed the check. */
 static bool emit_check(struct txn_writer *w, const struct plog_entry *e)
 {
-    const uint8_t *bytes = proglog_check_bytes(w->log, e);
-    if (!addr_fits_space(e->mem_addr, e->space) || !bytes) {
+    uint8_t *bytes = addr_fits_space(e->mem_addr, e->space) ? proglog_check_copy(w->log, e) : NULL;
+    if (!bytes) {
         w->unrepresentable++;
         fprintf(w->fp,
                 "# the hardware wrote %s 0x%llx+0x%llx: not expressible in a traceplayer "
@@ -211,7 +211,9 @@ static bool emit_check(struct txn_writer *w, const struct plog_entry *e)
     }
     char name[64];
     snprintf(name, sizeof name, "golden_%04zu.dat", w->res->files);
-    if (!write_data_file(w, name, e->mem_addr, e->space, bytes, e->mem_len))
+    bool written = write_data_file(w, name, e->mem_addr, e->space, bytes, e->mem_len);
+    free(bytes);
+    if (!written)
         return false;
     fprintf(w->fp, "dump_mem 0x%llx 0x%llx %s\n", (unsigned long long)e->mem_addr,
             (unsigned long long)e->mem_len, name);
