@@ -375,6 +375,7 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
     }
     /* what the whole debugger costs, beside what the network holds */
     long now = proc_status_kib("VmRSS"), peak = proc_status_kib("VmHWM");
+    long anon = proc_status_kib("RssAnon"), file = proc_status_kib("RssFile");
     if (peak < now) /* the kernel's counters settle lazily: the peak is at least now */
         peak = now;
     if (peak >= 0 && now >= 0)
@@ -382,6 +383,10 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
                   "process peak RSS %ld KiB, %ld KiB now (this dladbg: simulated memory, "
                   "debugger state, code)",
                   peak, now);
+    if (anon >= 0 && file >= 0) /* what the program's code and libraries take of it */
+        cmd_print(d, "process now: %ld KiB anonymous (heap, stacks), %ld KiB of files (code, "
+                     "libraries)",
+                  anon, file);
     return CMD_OK;
 }
 

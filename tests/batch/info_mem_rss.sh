@@ -1,7 +1,7 @@
 #!/bin/sh
 # "info mem" says what the whole process holds beside the simulated memory:
 # its peak RSS (VmHWM) and RSS now, the figures the bench's memory target is
-# measured with (issue 34).  Checked against what the kernel reports to
+# measured with (issue 34), and how much of it is the program's files.  Checked against what the kernel reports to
 # /usr/bin/time for the same process, and for a peak that grows with the run.
 set -eu
 . "$(dirname "$0")/lib.inc"
@@ -17,6 +17,14 @@ peak=$(printf '%s\n' "$out" | sed -n 's/^process peak RSS \([0-9]*\) KiB.*/\1/p'
 now=$(printf '%s\n' "$out" | sed -n 's/^process peak RSS [0-9]* KiB, \([0-9]*\) KiB now.*/\1/p')
 dram=$(printf '%s\n' "$out" | sed -n 's/^dram *\([0-9]*\) bytes resident.*/\1/p')
 [ "$now" -le "$peak" ] || fail "RSS now $now KiB above the peak $peak KiB"
+# what of it is anonymous and what the program's files: together, about now
+expect_grep "$out" '^process now: [0-9][0-9]* KiB anonymous (heap, stacks), [0-9][0-9]* KiB of files'
+anon=$(printf '%s\n' "$out" | sed -n 's/^process now: \([0-9]*\) KiB anonymous.*/\1/p')
+files=$(printf '%s\n' "$out" | sed -n 's/^process now: [0-9]* KiB anonymous (heap, stacks), \([0-9]*\) KiB.*/\1/p')
+sum=$((anon + files))
+[ $((sum * 10)) -ge $((now * 9)) ] && [ "$sum" -le $((now + 1024)) ] ||
+    fail "anonymous $anon KiB and files $files KiB against $now KiB resident"
+[ "$anon" -ge $((dram / 1024)) ] || fail "anonymous $anon KiB below the $dram bytes of DRAM resident"
 # the run holds the network's 29 MB of simulated memory: the peak holds it too
 [ "$peak" -ge $((dram / 1024)) ] || fail "peak $peak KiB below the $dram bytes of DRAM resident"
 [ "$peak" -gt $((before + dram / 1024 / 2)) ] ||

@@ -113,7 +113,8 @@ static bool measure(const char *path, const char *config, const char *input, int
  * and its own peak RSS (VmHWM, which it reads itself: the figure holds
  * nothing of the bench's image).  false when it did not say both. */
 static bool measure_dladbg(const char *path, const char *config, const char *input,
-                           unsigned long long *peak_kib, unsigned long long *ws_bytes)
+                           unsigned long long *peak_kib, unsigned long long *ws_bytes,
+                           unsigned long long *files_kib)
 {
     const char *prog = getenv("DLADBG");
     prog = prog && *prog ? prog : "build/dladbg";
@@ -156,10 +157,14 @@ static bool measure_dladbg(const char *path, const char *config, const char *inp
     *ws_bytes = 0;
     while (fp && fgets(line, sizeof line, fp)) {
         char space[32];
+        unsigned long long anon;
         if (sscanf(line, "%31s %llu bytes resident", space, &bytes) == 2)
             *ws_bytes += bytes;
         else if (sscanf(line, "process peak RSS %llu KiB", peak_kib) == 1)
             said_peak = true;
+        else /* how much of the RSS is the program's files, for the report */
+            (void)sscanf(line, "process now: %llu KiB anonymous (heap, stacks), %llu KiB", &anon,
+                         files_kib);
     }
     if (fp)
         fclose(fp);
@@ -196,15 +201,15 @@ static void report_net(const char *label, const char *path, const char *config, 
                verdict(f.seconds < target_s));
     printf("net: %-28s %llu saved states hold %llu KiB; %llu events in the ring\n", label,
            f.checkpoints_stored, (f.checkpoint_bytes + 1023) / 1024, f.events);
-    unsigned long long peak_kib = 0, ws = 0;
-    if (!measure_dladbg(path, config, input, &peak_kib, &ws)) {
+    unsigned long long peak_kib = 0, ws = 0, files_kib = 0;
+    if (!measure_dladbg(path, config, input, &peak_kib, &ws, &files_kib)) {
         printf("target: %-26s peak RSS: dladbg did not report it: FAIL\n", label);
         return;
     }
     unsigned long long ws_kib = (ws + 1023) / 1024, limit = 2 * ws_kib + 4096;
     printf("target: %-26s peak RSS <= 2 x working set + 4 MiB: %llu KiB for %llu KiB, limit "
-           "%llu KiB (%.2f x the limit) %s\n",
-           label, peak_kib, ws_kib, limit, (double)peak_kib / (double)limit,
+           "%llu KiB (%.2f x the limit; %llu KiB of it the program's files at the end) %s\n",
+           label, peak_kib, ws_kib, limit, (double)peak_kib / (double)limit, files_kib,
            verdict(peak_kib <= limit));
 }
 
