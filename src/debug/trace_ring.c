@@ -1,5 +1,5 @@
-/* The event ring buffer: fixed records, grown on demand up to the capacity,
- * then overwritten oldest first. */
+/* The event ring buffer: fixed records in chunks added on demand up to the
+ * capacity, then overwritten oldest first. */
 #include "trace_ring.h"
 
 #include <stdio.h>
@@ -9,8 +9,10 @@
 #include "cmd/format.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
-#define FIRST_ALLOC      512u
-#define DIAG_SLOTS       256u
+/* Records a chunk holds (36 KiB): a run's records cost what they hold and
+ * at most a chunk more, and none is ever copied to grow the ring. */
+#define CHUNK_RECS 512u
+#define DIAG_SLOTS 256u
 
 struct diag_slot {
     uint64_t owner; /* seq of the record the text belongs to */
@@ -19,9 +21,10 @@ struct diag_slot {
 };
 
 struct trace_ring {
-    struct trace_rec *recs;
+    struct trace_rec **chunk; /* record i is chunk[i / CHUNK_RECS][i % CHUNK_RECS] */
+    size_t n_chunks, cap_chunks;
     size_t cap;   /* records kept at most */
-    size_t alloc; /* records allocated */
+    size_t alloc; /* records allocated: n_chunks' worth, at most cap */
     size_t start; /* index of the oldest record */
     size_t count;
     uint64_t next_seq;
@@ -47,7 +50,9 @@ void trace_ring_destroy(struct trace_ring *r)
     if (!r)
         return;
     trace_ring_detach(r);
-    free(r->recs);
+    for (size_t i = 0; i < r->n_chunks; i++)
+        free(r->chunk[i]);
+    free(r->chunk);
     free(r);
 }
 
@@ -66,29 +71,44 @@ void trace_ring_detach(struct trace_ring *r)
     r->listener = -1;
 }
 
-/* A slot for the next record: grows the array while below capacity (the
- * ring has not wrapped then, so growing is a plain realloc), by half each
- * time: a small network's few thousand events cost what they hold, not the
- * next power of two of them. */
+static struct trace_rec *rec_at(const struct trace_ring *r, size_t i)
+{
+    return &r->chunk[i / CHUNK_RECS][i % CHUNK_RECS];
+}
+
+/* One more chunk of records (the last may be cut at the capacity); false
+ * when there is no memory for it. */
+static bool add_chunk(struct trace_ring *r)
+{
+    if (r->n_chunks == r->cap_chunks) {
+        size_t cap = r->cap_chunks ? 2 * r->cap_chunks : 8;
+        struct trace_rec **c = realloc(r->chunk, cap * sizeof *c);
+        if (!c)
+            return false;
+        r->chunk = c;
+        r->cap_chunks = cap;
+    }
+    size_t n = r->cap - r->alloc < CHUNK_RECS ? r->cap - r->alloc : CHUNK_RECS;
+    if (!(r->chunk[r->n_chunks] = malloc(n * sizeof **r->chunk)))
+        return false;
+    r->n_chunks++;
+    r->alloc += n;
+    return true;
+}
+
+/* A slot for the next record: a chunk more while below capacity (the ring
+ * has not wrapped then: its records run from index 0), so a small
+ * network's few thousand events cost what they hold. */
 static struct trace_rec *slot_for_next(struct trace_ring *r)
 {
-    if (r->count == r->alloc && r->alloc < r->cap) {
-        size_t n = r->alloc ? r->alloc + r->alloc / 2 : FIRST_ALLOC;
-        if (n > r->cap)
-            n = r->cap;
-        struct trace_rec *recs = realloc(r->recs, n * sizeof *recs);
-        if (recs) {
-            r->recs = recs;
-            r->alloc = n;
-        } else if (!r->alloc) {
+    if (r->count == r->alloc && r->alloc < r->cap && !add_chunk(r)) {
+        if (!r->alloc)
             return NULL; /* no memory at all: recording pauses, the run goes on */
-        } else {
-            r->cap = r->alloc; /* keep what we have as the capacity */
-        }
+        r->cap = r->alloc; /* keep what we have as the capacity */
     }
     if (r->count < r->alloc)
-        return &r->recs[(r->start + r->count++) % r->alloc];
-    struct trace_rec *rec = &r->recs[r->start];
+        return rec_at(r, (r->start + r->count++) % r->alloc);
+    struct trace_rec *rec = rec_at(r, r->start);
     r->start = (r->start + 1) % r->alloc;
     r->dropped++;
     return rec;
@@ -181,7 +201,7 @@ size_t trace_ring_capacity(const struct trace_ring *r)
 
 size_t trace_ring_bytes(const struct trace_ring *r)
 {
-    return sizeof *r + r->alloc * sizeof *r->recs;
+    return sizeof *r + r->alloc * sizeof **r->chunk + r->cap_chunks * sizeof *r->chunk;
 }
 
 size_t trace_ring_count(const struct trace_ring *r)
@@ -191,7 +211,7 @@ size_t trace_ring_count(const struct trace_ring *r)
 
 const struct trace_rec *trace_ring_get(const struct trace_ring *r, size_t i)
 {
-    return i < r->count ? &r->recs[(r->start + i) % r->alloc] : NULL;
+    return i < r->count ? rec_at(r, (r->start + i) % r->alloc) : NULL;
 }
 
 uint64_t trace_ring_next_seq(const struct trace_ring *r)

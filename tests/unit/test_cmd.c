@@ -438,30 +438,33 @@ static void test_opens_counted(void **state)
     dbg_destroy(d);
 }
 
-/* The ring grows with what it records, by half at a time: a thousand events
- * take about their own size, not a preallocated array; once at capacity it
- * overwrites the oldest, in order, across the reallocations. */
+/* The ring grows with what it records, a chunk of 512 records at a time: 9,000
+ * events take their own size and at most a chunk more (growing by half at
+ * a time held 13,122 records' room for them, issue 34), not a preallocated
+ * array; once at capacity (not a whole number of chunks) it overwrites the
+ * oldest, in order, across the chunks. */
 static void test_ring_grows_with_its_records(void **state)
 {
     (void)state;
-    struct trace_ring *r = trace_ring_create(2000);
-    size_t empty = trace_ring_bytes(r);
+    struct trace_ring *r = trace_ring_create(20000);
+    size_t empty = trace_ring_bytes(r), rec = sizeof(struct trace_rec);
     struct dla_event ev = {.kind = DLA_EV_REG_WRITE, .layer = -1};
-    for (uint64_t i = 0; i < 1000; i++) {
+    for (uint64_t i = 0; i < 9000; i++) {
         ev.cycle = i;
         trace_ring_record(r, &ev);
     }
-    assert_int_equal(trace_ring_count(r), 1000);
-    assert_true(trace_ring_bytes(r) - empty <= 1000 * sizeof(struct trace_rec) * 3 / 2);
-    for (uint64_t i = 1000; i < 5000; i++) {
+    assert_int_equal(trace_ring_count(r), 9000);
+    assert_true(trace_ring_bytes(r) - empty <= 9000 * rec + 512 * rec + 1024);
+    for (uint64_t i = 9000; i < 50000; i++) {
         ev.cycle = i;
         trace_ring_record(r, &ev);
     }
-    assert_int_equal(trace_ring_count(r), 2000);
-    assert_int_equal(trace_ring_dropped(r), 3000);
-    for (size_t i = 0; i < 2000; i++)
-        assert_int_equal(trace_ring_get(r, i)->cycle, 3000 + i);
-    assert_true(trace_ring_bytes(r) - empty <= 2000 * sizeof(struct trace_rec));
+    assert_int_equal(trace_ring_count(r), 20000);
+    assert_int_equal(trace_ring_dropped(r), 30000);
+    for (size_t i = 0; i < 20000; i++)
+        assert_int_equal(trace_ring_get(r, i)->cycle, 30000 + i);
+    assert_null(trace_ring_get(r, 20000));
+    assert_true(trace_ring_bytes(r) - empty <= 20000 * rec + 1024);
     trace_ring_destroy(r);
 }
 
