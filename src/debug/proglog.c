@@ -13,6 +13,9 @@
 #define CHECK_ALIGN 32u
 #define NO_BIT      0xffu
 
+/* a run of a few thousand layers logs millions of entries: keep them small */
+_Static_assert(sizeof(struct plog_entry) <= 40, "a log entry grew past 40 bytes");
+
 struct proglog {
     size_t n, cap;
     struct plog_entry *e;
@@ -91,8 +94,12 @@ static struct plog_entry *push(struct proglog *l)
     if (l->overflow)
         return NULL;
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 1024;
-        struct plog_entry *e = cap <= MAX_ENTRIES ? realloc(l->e, cap * sizeof *e) : NULL;
+        /* by half at a time: a long run's log holds a third of its room idle
+         * at most, not half */
+        size_t cap = l->cap ? l->cap + l->cap / 2 : 1024;
+        if (cap > MAX_ENTRIES)
+            cap = MAX_ENTRIES;
+        struct plog_entry *e = cap > l->cap ? realloc(l->e, cap * sizeof *e) : NULL;
         if (!e) {
             fail(l, "the run is too long to record (more than 4M register accesses)");
             return NULL;

@@ -32,9 +32,9 @@ struct plog_entry {
     bool intr; /* PLOG_WAIT: interrupt line asserted when it ended */
     bool ok;   /* PLOG_WAIT: its condition held */
     uint32_t addr, value;
+    uint32_t clone; /* PLOG_MEM: index of the memory clone holding the bytes; PLOG_CHECK: of the
+                       bytes (before the 64-bit fields: an entry takes 40 bytes, not 48) */
     uint64_t mem_addr, mem_len;
-    uint32_t clone;  /* PLOG_MEM: index of the memory clone holding the bytes; PLOG_CHECK: of the
-                        bytes */
     uint64_t events; /* hardware events the session had processed when recorded */
 };
 
