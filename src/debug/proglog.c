@@ -16,6 +16,18 @@
 /* a run of a few thousand layers logs millions of entries: keep them small */
 _Static_assert(sizeof(struct plog_entry) <= 40, "a log entry grew past 40 bytes");
 
+/* The range a check covers as the layer left it: a copy of a small range,
+ * or, from SHARE_FROM bytes on, a memory of its own sharing the live
+ * memory's 4 KiB blocks copy-on-write (a block costs memory once the run
+ * overwrites it, and then once for every saved state sharing it too; the
+ * partial blocks at the ends are copied, which for a small range would
+ * cost more than the range). */
+struct check_bytes {
+    uint8_t *copy;
+    struct dla_mem *shared;
+};
+#define SHARE_FROM (4 * MEM_BLOCK_SIZE)
+
 struct proglog {
     size_t n, cap;
     struct plog_entry *e;
@@ -33,11 +45,8 @@ struct proglog {
     size_t n_outs, cap_outs;
     struct plog_entry *outs;
     size_t n_bytes;
-    /* what each check expects, by plog_entry.clone: the range as the layer
-     * left it, in a memory of its own sharing the live memory's blocks
-     * copy-on-write (a block costs memory once the run overwrites it, and
-     * then once for every saved state that shares it too) */
-    struct dla_mem **bytes;
+    /* what each check expects, by plog_entry.clone */
+    struct check_bytes *bytes;
     uint32_t intr_status; /* byte address of GLB.S_INTR_STATUS; 0 when unknown */
     struct session *s;
     struct dla *d;
@@ -186,17 +195,23 @@ static void note_written(struct proglog *l, uint8_t space, uint64_t addr, uint64
 
 /* ---------------------------------------------------------------- checks */
 
+static void drop_check(struct check_bytes *c)
+{
+    free(c->copy);
+    mem_destroy(c->shared);
+    *c = (struct check_bytes){0};
+}
+
 static void drop_bytes(struct proglog *l, size_t keep)
 {
     while (l->n_bytes > keep)
-        mem_destroy(l->bytes[--l->n_bytes]);
+        drop_check(&l->bytes[--l->n_bytes]);
 }
 
 static void drop_outs(struct proglog *l)
 {
     for (size_t i = 0; i < l->n_outs; i++) {
-        mem_destroy(l->bytes[l->outs[i].clone]);
-        l->bytes[l->outs[i].clone] = NULL;
+        drop_check(&l->bytes[l->outs[i].clone]);
     }
     l->n_outs = 0;
 }
@@ -204,7 +219,7 @@ static void drop_outs(struct proglog *l)
 /* Room for one more awaited output and its bytes. */
 static bool grow_outs(struct proglog *l)
 {
-    struct dla_mem **b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
+    struct check_bytes *b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
     if (b)
         l->bytes = b;
     if (b && l->n_outs == l->cap_outs) {
@@ -218,6 +233,16 @@ static bool grow_outs(struct proglog *l)
     return b != NULL;
 }
 
+static bool keep_check(struct proglog *l, const struct plog_range *r, struct check_bytes *c)
+{
+    const struct dla_mem *live = dla_memory(l->d, (enum dla_space)r->space);
+    if (r->len < SHARE_FROM)
+        return (c->copy = malloc(r->len ? r->len : 1)) != NULL &&
+               mem_read(live, r->addr, c->copy, r->len) == MEM_OK;
+    return (c->shared = mem_create("check", 64, UINT64_MAX)) != NULL &&
+           mem_copy_from(c->shared, live, r->addr, r->len) == MEM_OK;
+}
+
 /* A stage completed: its writes, in whole lines as memory holds them now,
  * await the interrupt it raises next. */
 static void stage_done(struct proglog *l)
@@ -228,10 +253,9 @@ static void stage_done(struct proglog *l)
         const struct plog_range *r = &l->fresh[i];
         if (r->len > (1ull << 32))
             continue; /* not a surface: nothing a trace could compare */
-        struct dla_mem *kept = grow_outs(l) ? mem_create("check", 64, UINT64_MAX) : NULL;
-        if (!kept || mem_copy_from(kept, dla_memory(l->d, (enum dla_space)r->space), r->addr,
-                                   r->len) != MEM_OK) {
-            mem_destroy(kept);
+        struct check_bytes kept = {0};
+        if (!grow_outs(l) || !keep_check(l, r, &kept)) {
+            drop_check(&kept);
             fail(l, "out of memory");
             return;
         }
@@ -277,10 +301,15 @@ static void check_outs(struct proglog *l, uint32_t bits, bool every)
 
 uint8_t *proglog_check_copy(const struct proglog *l, const struct plog_entry *e)
 {
-    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes || !l->bytes[e->clone])
+    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes)
+        return NULL;
+    const struct check_bytes *c = &l->bytes[e->clone];
+    if (!c->copy && !c->shared)
         return NULL;
     uint8_t *buf = malloc(e->mem_len ? e->mem_len : 1);
-    if (buf && mem_read(l->bytes[e->clone], e->mem_addr, buf, e->mem_len) != MEM_OK) {
+    if (buf && c->copy)
+        memcpy(buf, c->copy, e->mem_len);
+    else if (buf && mem_read(c->shared, e->mem_addr, buf, e->mem_len) != MEM_OK) {
         free(buf);
         buf = NULL;
     }
@@ -289,10 +318,13 @@ uint8_t *proglog_check_copy(const struct proglog *l, const struct plog_entry *e)
 
 static uint64_t check_apart(const struct proglog *l, const struct plog_entry *e, uint64_t *covered)
 {
-    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes || !l->bytes[e->clone])
+    if (e->kind != PLOG_CHECK || e->clone >= l->n_bytes)
         return 0;
+    const struct check_bytes *c = &l->bytes[e->clone];
     *covered += e->mem_len;
-    return mem_bytes_apart(l->bytes[e->clone], dla_memory(l->d, (enum dla_space)e->space));
+    if (c->copy)
+        return e->mem_len;
+    return c->shared ? mem_bytes_apart(c->shared, dla_memory(l->d, (enum dla_space)e->space)) : 0;
 }
 
 uint64_t proglog_check_bytes_apart(const struct proglog *l, uint64_t *covered)
