@@ -87,6 +87,37 @@ static void pick_blas_core(char **argv)
            core);
 }
 
+/* The machine the figures were taken on, as /proc/cpuinfo and the kernel
+ * name it: the CPU's vendor, model name, family and model, the CPUs online
+ * and the load when the bench started. */
+static void print_machine(void)
+{
+    char line[512], name[256] = "?", vendor[64] = "?";
+    int family = -1, model = -1;
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    while (fp && fgets(line, sizeof line, fp)) {
+        if (strncmp(line, "processor", 9) == 0 && name[0] != '?')
+            break; /* the first CPU says it for all */
+        sscanf(line, "vendor_id : %63[^\n]", vendor);
+        sscanf(line, "model name : %255[^\n]", name);
+        sscanf(line, "cpu family : %d", &family);
+        sscanf(line, "model : %d", &model);
+    }
+    if (fp)
+        fclose(fp);
+    double load[3] = {-1, -1, -1};
+    fp = fopen("/proc/loadavg", "r");
+    if (fp && fscanf(fp, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+        load[0] = -1;
+    if (fp)
+        fclose(fp);
+    printf("machine: %s, %s family %d model %d, %ld CPUs online%s%s; load average %.2f %.2f %.2f "
+           "at the start\n",
+           name, vendor, family, model, sysconf(_SC_NPROCESSORS_ONLN),
+           __builtin_cpu_supports("avx512f") ? ", AVX-512" : "",
+           __builtin_cpu_supports("avx2") ? ", AVX2" : "", load[0], load[1], load[2]);
+}
+
 int main(int argc, char **argv)
 {
     if (bench_net_child(argc, argv) >= 0)
@@ -94,6 +125,7 @@ int main(int argc, char **argv)
     pick_blas_core(argv);
     printf("dladbg bench (every figure measured in this process; cycle figures are model-derived, "
            "calibrated against RTL or estimated)\n");
+    print_machine();
     double sgemm = 0;
     if (wanted(argc, argv, "conv") || wanted(argc, argv, "nets"))
         sgemm = bench_conv();
