@@ -10,7 +10,8 @@ file="$data/loadables/CONV_D_L0_0/CONV_D_L0_0.nvdla"
 [ -f "$file" ] || { echo "skip: no $file (NVIDIA's test data)"; exit 77; }
 
 tui_start "$file"
-expect_screen '^ dladbg | CONV_D_L0_0.nvdla | nv_full | layer 0/'
+# the first frame comes before the file is open (issue 35 item 10): wait for it
+wait_for '^ dladbg | CONV_D_L0_0.nvdla | nv_full | layer 0/'
 keys n
 wait_for 'layer 1/'
 expect_screen '^│ *0 done  *CONV  0 -  *[0-9][0-9]*  op0  c'
