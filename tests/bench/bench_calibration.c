@@ -14,6 +14,14 @@
  *   perf:UNIT.REG  a D_PERF_* counter (group 0) at the end of a copy of the
  *           trace that sets every unit's perf enable before its first op
  *           enable (the RTL's figure was read the same way)
+ *
+ * Whole networks (tests/calibration/rtl_networks.tsv, issue 38): a loadable
+ * run on an input image, its rows measured as tests/calibration/
+ * rtl_network.py reads the RTL's log:
+ *   network  the first layer's launch to the last layer's completion
+ *   KIND#K   the K-th (from 0) hardware layer of a unit (CONV, SDP, PDP,
+ *            CDP) in launch order, launch to completion
+ * Goal: every network within 5%, at least 90% of its layers within 10%.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -23,6 +31,7 @@
 
 #include "bench.h"
 #include "core/dla_priv.h"
+#include "core/config.h"
 #include "debug/session.h"
 
 /* The tables; the cycle figures' goal covers those marked cycles (the perf
@@ -308,11 +317,172 @@ static bool run_table(const char *table, struct cal_tally *all)
     return true;
 }
 
+/* ------------------------------------------------------- whole networks */
+
+static const char *const networks_table = "tests/calibration/rtl_networks.tsv";
+
+struct net_row {
+    char name[64], loadable[256], image[256], config[32], measure[32], note[256];
+    long rtl;
+};
+
+/* case, loadable, image, configuration, measure, RTL cycles, source, note */
+static bool parse_net_row(char *line, struct net_row *r)
+{
+    char *f[8] = {0};
+    int n = 0;
+    for (char *tok = strtok(line, "\t\n"); tok && n < 8; tok = strtok(NULL, "\t\n"))
+        f[n++] = tok;
+    if (n < 6 || f[0][0] == '#')
+        return false;
+    snprintf(r->name, sizeof r->name, "%s", f[0]);
+    snprintf(r->loadable, sizeof r->loadable, "%s", f[1]);
+    snprintf(r->image, sizeof r->image, "%s", f[2]);
+    snprintf(r->config, sizeof r->config, "%s", f[3]);
+    snprintf(r->measure, sizeof r->measure, "%s", f[4]);
+    r->rtl = strtol(f[5], NULL, 10);
+    snprintf(r->note, sizeof r->note, "%s", n > 7 ? f[7] : "");
+    return r->rtl > 0;
+}
+
+/* One network run in the model, kept while its rows are compared. */
+struct net_run {
+    char key[600];
+    struct session *s;
+};
+
+static struct dla *net_model(struct net_run *run, const struct net_row *r, char *why,
+                             size_t whylen)
+{
+    char key[600];
+    snprintf(key, sizeof key, "%s|%s|%s", r->loadable, r->image, r->config);
+    if (run->s && strcmp(run->key, key) == 0)
+        return session_dla(run->s);
+    if (run->s)
+        session_close(run->s);
+    run->s = NULL;
+    snprintf(run->key, sizeof run->key, "%s", key);
+    struct cal_case lc = {0}, ic = {0};
+    snprintf(lc.trace, sizeof lc.trace, "%s", r->loadable);
+    snprintf(ic.trace, sizeof ic.trace, "%s", r->image);
+    char loadable[512], image[512];
+    trace_path(&lc, loadable, sizeof loadable);
+    trace_path(&ic, image, sizeof image);
+    struct session_opts opt = {.cfg = dla_config_find(r->config), .input = {.image = image}};
+    if (!opt.cfg) {
+        snprintf(why, whylen, "no configuration %s", r->config);
+        return NULL;
+    }
+    struct report rep = {.print = quiet};
+    run->s = session_open(loadable, &opt, &rep, why, whylen);
+    if (!run->s)
+        return NULL;
+    while (session_step(run->s, SESSION_RUN, 0) != SESSION_DONE)
+        ;
+    return session_dla(run->s);
+}
+
+struct span {
+    uint64_t start, end;
+};
+
+static int by_start(const void *a, const void *b)
+{
+    const struct span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* A row's figure in a finished run, or -1 (why says why). */
+static long net_measure(struct dla *d, const char *measure, char *why, size_t whylen)
+{
+    const char *hash = strchr(measure, '#');
+    size_t kind_len = hash ? (size_t)(hash - measure) : strlen(measure);
+    struct span *mine = calloc(dla_layer_count(d) + 1, sizeof *mine), all = {UINT64_MAX, 0};
+    size_t n = 0;
+    for (size_t i = 0; mine && i < dla_layer_count(d); i++) {
+        const struct dla_layer *l = dla_layer_get(d, i);
+        const char *kind = dla_proc_name((enum dla_proc)l->proc);
+        if (l->state != DLA_LAYER_DONE)
+            continue;
+        all.start = l->start_cycle < all.start ? l->start_cycle : all.start;
+        all.end = l->end_cycle > all.end ? l->end_cycle : all.end;
+        if (hash && strlen(kind) == kind_len && strncmp(kind, measure, kind_len) == 0)
+            mine[n++] = (struct span){l->start_cycle, l->end_cycle};
+    }
+    long want = hash ? strtol(hash + 1, NULL, 10) : -1, cycles = -1;
+    if (mine && !hash && strcmp(measure, "network") == 0 && all.end >= all.start)
+        cycles = (long)(all.end - all.start);
+    qsort(mine, n, sizeof *mine, by_start); /* launch order */
+    if (mine && hash && want >= 0 && (size_t)want < n)
+        cycles = (long)(mine[want].end - mine[want].start);
+    if (cycles < 0)
+        snprintf(why, whylen, "no layer %s in the model's run", measure);
+    free(mine);
+    return cycles;
+}
+
+struct net_tally {
+    int nets, nets_within5, layers, layers_within10, skipped;
+};
+
+static void net_row_run(struct net_run *run, const struct net_row *r, struct net_tally *t)
+{
+    char why[256] = "";
+    struct dla *d = net_model(run, r, why, sizeof why);
+    long model = d ? net_measure(d, r->measure, why, sizeof why) : -1;
+    if (model < 0) {
+        t->skipped++;
+        printf("  SKIP   %-20s %-8s %s\n", r->name, r->measure, why);
+        return;
+    }
+    double err = 100.0 * (double)(model - r->rtl) / (double)r->rtl;
+    double mag = err < 0 ? -err : err;
+    bool whole = strcmp(r->measure, "network") == 0;
+    double goal = whole ? 5.0 : 10.0;
+    if (whole) {
+        t->nets++;
+        t->nets_within5 += mag <= goal;
+    } else {
+        t->layers++;
+        t->layers_within10 += mag <= goal;
+    }
+    printf("  %-6s %-20s %-8s model %8ld  RTL %8ld  %+6.1f%%%s%s\n",
+           mag <= goal ? "PASS" : r->note[0] ? "KNOWN" : "OFF", r->name, r->measure, model,
+           r->rtl, err, mag > goal && r->note[0] ? "  " : "", mag > goal ? r->note : "");
+}
+
+/* The whole-network table: every row, then the goal's verdict. */
+static void run_networks(void)
+{
+    FILE *fp = fopen(networks_table, "r");
+    if (!fp) {
+        printf("calibration: %s not found\n", networks_table);
+        return;
+    }
+    printf("calibration: whole networks, model vs NVIDIA RTL (%s)\n", networks_table);
+    struct net_tally t = {0};
+    struct net_run run = {0};
+    char line[1024];
+    while (fgets(line, sizeof line, fp)) {
+        struct net_row r;
+        if (parse_net_row(line, &r))
+            net_row_run(&run, &r, &t);
+    }
+    fclose(fp);
+    if (run.s)
+        session_close(run.s);
+    bool pass = t.nets > 0 && t.nets_within5 == t.nets && t.layers_within10 * 10 >= t.layers * 9;
+    printf("calibration: networks %d of %d within 5%%; layers %d of %d within 10%% (goal 90%%); "
+           "%d skipped %s\n",
+           t.nets_within5, t.nets, t.layers_within10, t.layers, t.skipped, pass ? "PASS" : "FAIL");
+}
+
 void bench_calibration(void)
 {
     struct cal_tally all = {0};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         run_table(tables[i].path, tables[i].cycles ? &all : NULL);
+    run_networks();
     int n = all.within10 + all.within25 + all.worse;
     /* the goal: every case within 10%; worse than 25% only with a sentence */
     printf(
