@@ -116,6 +116,7 @@ static const struct dla_config configs[] = {
         .pri_latency = 64,
         .addr_bits = 32,
         .calibrated_units = 1u << DLA_P_CONV | 1u << DLA_P_SDP | 1u << DLA_P_PDP | 1u << DLA_P_CDP,
+        .calibrated_networks = true,
         .dram_read_latency = 80,
         .cvsram_read_latency = 60,
         .csb_write_cycles = 1,

@@ -66,6 +66,12 @@ struct dla_config {
      * this configuration's RTL (tests/calibration/rtl_*.tsv); the others'
      * figures are estimates.  dla_cycles_calibrated reads it. */
     unsigned calibrated_units;
+
+    /* Whether whole networks, from the first layer's launch to the last
+     * interrupt, were compared with this configuration's RTL
+     * (tests/calibration/rtl_networks.tsv, within 5%); the run's total is an
+     * estimate otherwise.  dla_network_calibrated reads it. */
+    bool calibrated_networks;
 };
 
 /* Configuration by name, or NULL. */

@@ -271,6 +271,10 @@ uint64_t dla_next_event_cycle(const struct dla *d);
 /* Whether a unit's cycle figures are calibrated against NVIDIA's RTL
  * (tests/calibration: nv_full BDMA and PDP) or estimated. */
 bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p);
+/* Whether a whole run's cycles (first launch to last interrupt) are
+ * calibrated against NVIDIA's RTL (tests/calibration/rtl_networks.tsv:
+ * nv_small) or estimated. */
+bool dla_network_calibrated(const struct dla_config *cfg);
 /* Let time pass with nothing else happening (CPU work, polling). */
 void dla_idle(struct dla *d, uint64_t cycles);
 /* Let pass the time the CSB accesses since the last call took (config

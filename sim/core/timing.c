@@ -230,6 +230,11 @@ void timing_publish_transfers(struct dla *d, struct dla_pipe *p, uint8_t stage)
     }
 }
 
+bool dla_network_calibrated(const struct dla_config *cfg)
+{
+    return cfg->calibrated_networks;
+}
+
 bool dla_cycles_calibrated(const struct dla_config *cfg, enum dla_proc p)
 {
     /* the units whose layers the calibration set times on this

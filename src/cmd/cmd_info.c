@@ -334,6 +334,10 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
                       dla_client_name((enum dla_client)c),
                       (unsigned long long)dla_client_bytes(dla, (enum dla_client)c),
                       (unsigned long long)dla_client_transactions(dla, (enum dla_client)c));
+    uint64_t run;
+    if (format_run_cycles(dla, &run))
+        cmd_print(d, "whole run: %llu cycles from the first launch to the last interrupt (%s)",
+                  (unsigned long long)run, format_run_basis(dla_cfg(dla)));
     char basis[128];
     format_timing_basis(dla_cfg(dla), basis, sizeof basis);
     cmd_print(d, "(cycles: %s; counters model-derived)", basis);

@@ -48,6 +48,17 @@ void cmd_where_line(struct dbg *d, char *buf, size_t len)
              layers == 1 ? "" : "s");
 }
 
+/* "; hardware N cycles, first launch to last interrupt (BASIS)", or "" when
+ * no layer ran: every cycle figure says where it comes from. */
+static void run_cycles_note(const struct dla *dla, char *buf, size_t len)
+{
+    uint64_t cycles;
+    buf[0] = 0;
+    if (format_run_cycles(dla, &cycles))
+        snprintf(buf, len, "; hardware %llu cycles, first launch to last interrupt (%s)",
+                 (unsigned long long)cycles, format_run_basis(dla_cfg(dla)));
+}
+
 void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
     char where[512], summary[512], hw[1024];
@@ -57,7 +68,8 @@ void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_m
         /* kept across restarts: "break layer" checks indices against it */
         d->layers_of_run = format_layers_of_run(session_dla(s), true);
         session_summary(s, summary, sizeof summary);
-        cmd_out(d, DBG_OUT_STOP, "Run finished: %s", summary);
+        run_cycles_note(session_dla(s), hw, sizeof hw);
+        cmd_out(d, DBG_OUT_STOP, "Run finished: %s%s", summary, hw);
         return;
     case SESSION_HANG:
         d->hung = true;

@@ -165,7 +165,29 @@ void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len)
     if (n == 0)
         snprintf(buf, len, "estimated (%s is not calibrated against RTL)", cfg->name);
     else if (n < len)
-        snprintf(buf + n, len - n, " calibrated against RTL, the others estimated");
+        snprintf(buf + n, len - n, " calibrated against RTL%s, the others estimated",
+                 dla_network_calibrated(cfg) ? ", whole networks too" : "");
+}
+
+bool format_run_cycles(const struct dla *d, uint64_t *cycles)
+{
+    uint64_t first = UINT64_MAX, last = 0;
+    for (size_t i = 0; i < dla_layer_count(d); i++) {
+        const struct dla_layer *l = dla_layer_get(d, i);
+        if (l->state != DLA_LAYER_DONE)
+            continue;
+        first = l->start_cycle < first ? l->start_cycle : first;
+        last = l->end_cycle > last ? l->end_cycle : last;
+    }
+    if (first > last)
+        return false;
+    *cycles = last - first;
+    return true;
+}
+
+const char *format_run_basis(const struct dla_config *cfg)
+{
+    return dla_network_calibrated(cfg) ? "calibrated against RTL" : "estimated";
 }
 
 const char *format_work_unit(enum dla_proc p)

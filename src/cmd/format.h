@@ -58,6 +58,11 @@ const char *format_cycles_basis(const struct dla_config *cfg, enum dla_proc p);
 /* The same for a whole configuration, one phrase: "BDMA, PDP calibrated
  * against RTL, the others estimated" (share/timing-model.md). */
 void format_timing_basis(const struct dla_config *cfg, char *buf, size_t len);
+/* The hardware's part of a run: the cycles from the first layer's launch to
+ * the last layer's completion, and whether that figure is "calibrated
+ * against RTL" or "estimated"; false when no layer has finished. */
+bool format_run_cycles(const struct dla *d, uint64_t *cycles);
+const char *format_run_basis(const struct dla_config *cfg);
 
 /* What a CSB write of written did to reg, in the hardware's terms, from the
  * stored value before and after it: "ignored: read-only (still 0x00303031)",
