@@ -42,7 +42,12 @@ static void describe(struct dla_exec *x, const struct conv_params *p)
  * multiplies, so a layer with little to multiply per output is bound by
  * its deliveries: every stripe after the first lasts at least one delivery
  * (its own, as an approximation for stripes of different lengths), and the
- * last delivery is the drain every layer pays. */
+ * last delivery is the drain every layer pays.  A stripe of one position
+ * (a fully connected layer) cannot hide CSC's turn from one pass to the next
+ * behind a second atomic operation: NVIDIA's nv_small RTL takes 12 cycles a
+ * channel block for the classifiers of LeNet (1x1x500 -> 10) and ResNet-18
+ * (1x1x64 -> 10) where a stripe of two takes 8 (tests/calibration/
+ * rtl_networks.tsv); nv_full's 16-cycle load covers it (conv_8x8_fc_int16). */
 struct stripe_costs {
     uint64_t passes;   /* kernel taps x channel blocks */
     uint64_t load;     /* weight load, cycles */
@@ -50,10 +55,14 @@ struct stripe_costs {
 };
 
 #define STRIPE_DELIVERY_CYCLES 38
+#define ONE_POSITION_PASS_CYCLES 12
 
 static uint64_t stripe_mac(const struct stripe_costs *k, uint64_t len)
 {
-    return k->passes * (len > k->load ? len : k->load);
+    uint64_t pass = len > k->load ? len : k->load;
+    if (len == 1 && pass < ONE_POSITION_PASS_CYCLES)
+        pass = ONE_POSITION_PASS_CYCLES;
+    return k->passes * pass;
 }
 
 static uint64_t stripe_cost(const struct stripe_costs *k, uint64_t len)

@@ -639,6 +639,12 @@ static void test_stripe_timing(void **state)
     /* a layer with enough to multiply per stripe: one cycle an atomic op */
     s.w = 40, s.h = 1, s.c = 64, s.k = 8, s.kw = s.kh = 3, s.pl = s.pr = s.pt = s.pb = 1;
     assert_int_equal(conv_compute_cycles(&s, &last), 40 * 1 * 9 * 8);
+    /* one position (a fully connected layer, 1x1x64 -> 10 as ResNet-18's
+     * classifier): 12 cycles a channel block, not the 8 of the weight load;
+     * two kernel groups of 8 passes each */
+    s.w = 1, s.h = 1, s.c = 64, s.k = 10, s.kw = s.kh = 1, s.pl = s.pr = s.pt = s.pb = 0;
+    assert_int_equal(conv_compute_cycles(&s, &last), 2 * 8 * 12);
+    assert_int_equal(last, 8 * 12);
 }
 
 static void test_rule_weight_bytes_padding(void **state)
