@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ui.h"
+#include "plugin/plugin_child.h"
 #include "util/afile.h"
 
 #define PROGRESS_MS  100  /* redraw interval while a command runs */
@@ -930,6 +931,7 @@ static bool take_terminal(void)
     }
     build_restore_sequence();
     terminal_taken = 1;
+    plugin_child_keep_off_terminal(true);
     static bool registered;
     if (!registered)
         atexit(restore_at_exit);
@@ -951,6 +953,7 @@ static bool take_terminal(void)
 
 static void give_back_terminal(void)
 {
+    plugin_child_keep_off_terminal(false);
     if (terminal_taken) {
         terminal_taken = 0;
         endwin();

@@ -1,6 +1,8 @@
 /* "export csv FILE --decoder NAME": events of the run through a decoder
  * plugin, rows written with libcsv's quoting (RFC 4180) and CRLF line ends,
- * to a temporary file renamed when complete. */
+ * to a temporary file renamed when complete.  The decoder runs in a child
+ * process (plugin_child.h): its crash fails the export, named, and the
+ * session goes on. */
 #include <csv.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "util/afile.h"
 #include "export.h"
+#include "plugin/plugin_child.h"
 #include "plugin/plugin_guard.h"
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_run.h"
@@ -164,6 +167,50 @@ static const struct plugin_info *find_decoder(struct plugin_host *ph, const char
     return pi;
 }
 
+/* What a decoding child hands back. */
+struct decode_result {
+    size_t rows;
+    uint64_t bytes;
+    bool ok;
+    char error[256];
+};
+
+struct decode_job {
+    const struct plugin_info *pi;
+    struct session *s;
+    struct trace_ring *ring;
+    FILE *fp; /* NULL: measuring */
+};
+
+/* In the child: decode, and flush the rows to the file the parent shares
+ * (its own buffer is empty: it flushed before the fork). */
+static void decode_in_child(void *ctx, void *out)
+{
+    struct decode_job *j = ctx;
+    struct decode_result *r = out;
+    struct csv_out o = {.fp = j->fp};
+    r->ok = decode_run(&o, j->pi, j->s, j->ring);
+    if (r->ok && o.fp && fflush(o.fp) != 0) {
+        r->ok = false;
+        snprintf(o.error, sizeof o.error, "write failed: %s", strerror(errno));
+    }
+    r->rows = o.rows;
+    r->bytes = o.bytes;
+    snprintf(r->error, sizeof r->error, "%s", o.error);
+}
+
+/* The decoder over the run, in a child; false with err (the decoder's
+ * error, a write error, or its crash named). */
+static bool decode_apart(struct decode_job *j, struct decode_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (!plugin_child_run(decode_in_child, j, r, sizeof *r, err, errlen))
+        return false;
+    if (!r->ok)
+        snprintf(err, errlen, "%s", r->error);
+    return r->ok;
+}
+
 bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct session *s,
                         struct trace_ring *ring, size_t *rows, uint64_t *bytes, char *err,
                         size_t errlen)
@@ -171,13 +218,12 @@ bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct sess
     const struct plugin_info *pi = find_decoder(ph, decoder, err, errlen);
     if (!pi)
         return false;
-    struct csv_out o = {.fp = NULL};
-    if (!decode_run(&o, pi, s, ring)) {
-        snprintf(err, errlen, "%s", o.error);
+    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fp = NULL};
+    struct decode_result r;
+    if (!decode_apart(&j, &r, err, errlen))
         return false;
-    }
-    *rows = o.rows;
-    *bytes = o.bytes;
+    *rows = r.rows;
+    *bytes = r.bytes;
     return true;
 }
 
@@ -192,15 +238,17 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
     struct afile af;
     if (!afile_open(&af, path, err, errlen))
         return false;
-    struct csv_out o = {.fp = af.fp};
-    if (!decode_run(&o, pi, s, ring)) {
+    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fp = af.fp};
+    struct decode_result r;
+    char why[768];
+    if (!decode_apart(&j, &r, why, sizeof why)) {
         afile_abort(&af);
-        snprintf(err, errlen, "%s: %s", path, o.error);
+        snprintf(err, errlen, "%s: %s", path, why);
         return false;
     }
     if (!afile_commit(&af, err, errlen))
         return false;
-    res->rows = o.rows;
+    res->rows = r.rows;
     res->files = 1;
     if (ring && trace_ring_dropped(ring))
         snprintf(res->note, sizeof res->note,

@@ -14,6 +14,7 @@ static struct sigaction previous[N_CRASH_SIGNALS];
 static bool installed;
 /* the callback running now; read by the handler */
 static const char *volatile guard_plugin, *volatile guard_path, *volatile guard_callback;
+static struct plugin_guard_record *child_record; /* in a plugin child: the shared page */
 
 static void say(const char *s)
 {
@@ -36,6 +37,12 @@ static const char *signal_name(int sig)
 /* Async-signal-safe only: write, unlink, rmdir, sigaction, raise. */
 static void on_crash(int sig)
 {
+    if (child_record) {
+        child_record->sig = sig;
+        signal(sig, SIG_DFL); /* no report of a sanitizer's: the parent reports */
+        raise(sig);
+        return;
+    }
     const char *plugin = guard_plugin;
     if (plugin) {
         say("dladbg: plugin ");
@@ -72,6 +79,11 @@ void plugin_guard_enter(const char *plugin, const char *path, const char *callba
     guard_path = path;
     guard_callback = callback;
     guard_plugin = plugin;
+    if (child_record) {
+        child_record->path = path;
+        child_record->callback = callback;
+        child_record->plugin = plugin;
+    }
     /* once, at the first callback: the handlers then in place (a
      * sanitizer's) are the ones a crash is handed over to */
     if (!installed)
@@ -81,4 +93,12 @@ void plugin_guard_enter(const char *plugin, const char *path, const char *callba
 void plugin_guard_leave(void)
 {
     guard_plugin = NULL;
+    if (child_record)
+        child_record->plugin = NULL;
+}
+
+void plugin_guard_in_child(struct plugin_guard_record *rec)
+{
+    child_record = rec;
+    install();
 }

@@ -1,6 +1,7 @@
 /* Loading and validating decoder plugins. */
 #define _GNU_SOURCE /* dladdr */
 #include "plugin_host.h"
+#include "plugin_child.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -202,6 +203,12 @@ const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const c
 
 bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen)
 {
+    /* a constructor runs at dlopen, before any check: tried apart first */
+    char why_not[512];
+    if (!plugin_child_probe_load(path, why_not, sizeof why_not)) {
+        snprintf(err, errlen, "%s: %s", path, why_not);
+        return false;
+    }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();

@@ -1,14 +1,18 @@
 #!/bin/sh
 # A decoder plugin that crashes (issue 36 item 9): a write through NULL in
-# event(), abort() in open().  dladbg cannot survive a crash in its own
-# process, but it names the plugin, its file and the callback, and leaves
-# no temporary of the export behind.
+# event(), abort() in open(), and a constructor that calls _exit(42) when
+# the plugin is loaded.  Decoders run in a child process: the crash fails
+# the export with a message naming the plugin, its file and the callback,
+# the session ends as after any failed command (exit status 2, not the
+# signal's), and no temporary of the export is left.  A plugin whose
+# constructor ends the process is refused, named, before it is loaded.
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
 plugin="$top/$BUILD/tests/plugins/crash.so"
-[ -f "$plugin" ] || { echo "no $plugin"; exit 77; }
+exiting="$top/$BUILD/tests/plugins/exit_at_load.so"
+[ -f "$plugin" ] && [ -f "$exiting" ] || { echo "no $plugin or $exiting"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -17,17 +21,22 @@ crash() { # WHERE: export csv through the crashing decoder; its stderr in $err
     rc=0
     err=$(DLADBG_TEST_CRASH=$1 "$DLADBG" --batch -q --plugin "$plugin" -ex continue \
         -ex 'export csv x.csv --decoder crash' sample:lenet 2>&1 >/dev/null) || rc=$?
-    [ $rc -ne 0 ] || fail "a crashing decoder ($1) left exit status 0"
+    [ $rc -eq 2 ] || { printf '%s\n' "$err"; fail "a crashing decoder ($1): exit $rc, expected 2"; }
     set -- ./x.csv*
     [ -e "$1" ] && fail "the crash left $*"
     return 0
 }
 
 crash event
-# a sanitized build's plugin reports its own null store first (and ends the
-# process its way): the message is the plain build's to check
+expect_grep "$err" "export csv: x.csv: plugin crash ($plugin) crashed in its event() callback"
+# a sanitized build's plugin reports its own null store (abort()) before the
+# fault: the signal is the plain build's to check
 [ "${SAN:-}" = 1 ] ||
-    expect_grep "$err" "dladbg: plugin crash ($plugin) crashed in its event() callback: SIGSEGV"
+    expect_grep "$err" "crashed in its event() callback: SIGSEGV, an invalid memory access"
 crash open
-expect_grep "$err" "dladbg: plugin crash ($plugin) crashed in its open() callback: SIGABRT, abort()"
+expect_grep "$err" "plugin crash ($plugin) crashed in its open() callback: SIGABRT, abort()"
+
+# the constructor's _exit(42) happens in a probe, not in dladbg
+run_exit 2 "a plugin whose constructor exits" --batch --plugin "$exiting" -ex plugins sample:lenet
+expect_grep "$out" "$exiting: refused: loading it ends the process (a constructor exited with status 42)"
 echo ok

@@ -1,7 +1,7 @@
 /* Decoder plugins: the shipped decoders load; broken ones (wrong ABI version,
  * no decoder symbol, an unusable descriptor, not a shared object, a second
  * decoder of the same name, a command set of another version or a command
- * that takes a built-in name) are refused with a message naming the file and
+ * that takes a built-in name, a constructor that exits) are refused with a message naming the file and
  * the reason, and never called.  Plugin commands (aie, sophon) join help,
  * completion and dispatch, and read the run through struct dladbg_run. */
 #include <setjmp.h>
@@ -87,6 +87,9 @@ static void test_broken_plugins_refused(void **state)
              DLADBG_COMMANDS_ABI_VERSION + 41, DLADBG_COMMANDS_ABI_VERSION);
     test_path(path, sizeof path, "bad_commands");
     expect_refused(path, want);
+    /* a constructor that ends the process at dlopen: tried in a child first */
+    test_path(path, sizeof path, "exit_at_load");
+    expect_refused(path, "loading it ends the process (a constructor exited with status 42)");
     fixture_write("fake.so", "this is not a shared object\n");
     fixture_path(path, sizeof path, "fake.so");
     expect_refused(path, "cannot load it");
@@ -108,11 +111,12 @@ static void test_scan_reports_refusals(void **state)
     snprintf(dir, sizeof dir, "%s/tests/plugins", fixture_build());
     int refusals = 0;
     /* a bare host knows no built-in commands: only "clashing" and "crash"
-     * (which crashes only when called) are usable */
+     * (which crashes only when called) are usable; "exit_at_load" would end
+     * this process at dlopen, but is tried in a child first and refused */
     assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 2);
     assert_non_null(plugin_host_find(ph, "clashing"));
     assert_non_null(plugin_host_find(ph, "crash"));
-    assert_int_equal(refusals, 4);
+    assert_int_equal(refusals, 5);
     assert_int_equal(plugin_host_scan(ph, "/nonexistent/folder", record_refusal, &refusals), 0);
     plugin_host_destroy(ph);
 }

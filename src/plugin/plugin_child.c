@@ -1,0 +1,187 @@
+/* Plugin code in a forked child (plugin_child.h). */
+#define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
+#include "plugin_child.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plugin_guard.h"
+
+static bool off_terminal;
+
+void plugin_child_keep_off_terminal(bool on)
+{
+    off_terminal = on;
+}
+
+/* The page the child and its parent share: the guard's record, whether
+ * the work returned, then the work's output. */
+struct shared {
+    struct plugin_guard_record rec;
+    volatile int done;
+    _Alignas(16) unsigned char out[];
+};
+
+static const char *signal_text(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV, an invalid memory access";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE, an arithmetic error";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT, abort()";
+    case SIGKILL: return "SIGKILL (killed, perhaps for memory)";
+    }
+    return strsignal(sig);
+}
+
+/* How the child ended, in words: "SIGSEGV, ..." or "exit status 42". */
+static void ending_text(int status, int recorded_sig, char *buf, size_t len)
+{
+    if (recorded_sig)
+        snprintf(buf, len, "%s", signal_text(recorded_sig));
+    else if (WIFSIGNALED(status))
+        snprintf(buf, len, "%s", signal_text(WTERMSIG(status)));
+    else
+        snprintf(buf, len, "the process exited with status %d", WEXITSTATUS(status));
+}
+
+/* The child's first steps: die with the parent, leave the parent's
+ * terminal and its signal handlers (the TUI's restore the terminal, the
+ * batch ones remove the parent's temporaries) alone. */
+static void become_child(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    static const int reset[] = {SIGTERM, SIGHUP, SIGPIPE, SIGQUIT};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++)
+        signal(reset[i], SIG_DFL);
+    /* Ctrl-C is the parent's to act on (the TUI's cbreak mode sends it to
+     * the whole group); were the parent to die, PR_SET_PDEATHSIG ends us */
+    signal(SIGINT, SIG_IGN);
+    if (off_terminal) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+            if (null > STDERR_FILENO)
+                close(null);
+        }
+    }
+}
+
+/* Wait for pid whatever signals the parent gets meanwhile (the TUI's
+ * SIGWINCH); its wait status, or -1. */
+static int wait_for(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return status;
+}
+
+static pid_t fork_child(char *err, size_t errlen)
+{
+    /* the child must not write out what the parent's stdio still buffers */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        snprintf(err, errlen, "cannot start a process for the plugin: %s", strerror(errno));
+    return pid;
+}
+
+bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
+                      char *err, size_t errlen)
+{
+    size_t size = sizeof(struct shared) + outlen;
+    struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED) {
+        snprintf(err, errlen, "cannot share memory with the plugin's process: %s",
+                 strerror(errno));
+        return false;
+    }
+    memcpy(sh->out, out, outlen);
+    pid_t parent = getpid();
+    pid_t pid = fork_child(err, errlen);
+    if (pid == 0) {
+        become_child(parent);
+        plugin_guard_in_child(&sh->rec);
+        work(ctx, sh->out);
+        sh->done = 1;
+        _exit(0);
+    }
+    bool ok = false;
+    if (pid > 0) {
+        int status = wait_for(pid);
+        ok = status >= 0 && sh->done && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (ok) {
+            memcpy(out, sh->out, outlen);
+        } else if (status < 0) {
+            snprintf(err, errlen, "lost the plugin's process: %s", strerror(errno));
+        } else {
+            char how[96];
+            ending_text(status, sh->rec.sig, how, sizeof how);
+            /* the strings are the parent's too: the child is a copy */
+            if (sh->rec.plugin)
+                snprintf(err, errlen, "plugin %s (%s) crashed in its %s() callback: %s",
+                         sh->rec.plugin, sh->rec.path, sh->rec.callback, how);
+            else
+                snprintf(err, errlen, "the plugin's process ended outside any plugin callback: %s",
+                         how);
+        }
+    }
+    munmap(sh, size);
+    return ok;
+}
+
+bool plugin_child_probe_load(const char *path, char *err, size_t errlen)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(err, errlen, "refused: cannot try loading it apart: %s", strerror(errno));
+        return false;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork_child(err, errlen);
+    if (pid == 0) {
+        close(fds[0]);
+        become_child(parent);
+        /* the constructors run here, where an exit or a crash is ours to see */
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        (void)h;
+        (void)!write(fds[1], "y", 1);
+        _exit(0);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return false;
+    }
+    char byte = 0;
+    ssize_t got;
+    while ((got = read(fds[0], &byte, 1)) < 0 && errno == EINTR)
+        ;
+    close(fds[0]);
+    int status = wait_for(pid);
+    if (got == 1 && byte == 'y')
+        return true;
+    char how[96];
+    ending_text(status < 0 ? 0 : status, 0, how, sizeof how);
+    if (status >= 0 && WIFEXITED(status))
+        snprintf(err, errlen, "refused: loading it ends the process (a constructor exited with "
+                              "status %d)", WEXITSTATUS(status));
+    else
+        snprintf(err, errlen, "refused: loading it crashes (a constructor): %s", how);
+    return false;
+}

@@ -1,0 +1,34 @@
+/* Plugin code run in a forked child, so that its crash cannot take the
+ * session with it.  The child has a copy of all the session's state; what it
+ * computes comes back through a shared page, and so does which plugin and
+ * callback were running (plugin_guard records them there), so that the
+ * parent can name them when the child dies.  The child never touches the
+ * terminal the TUI owns, and ends with _exit: no atexit handler, no stdio
+ * buffer of the parent's is run or flushed twice. */
+#ifndef DLADBG_PLUGIN_CHILD_H
+#define DLADBG_PLUGIN_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The TUI owns the terminal: children get /dev/null as stdin, stdout and
+ * stderr.  Batch mode keeps them (a plugin's own messages reach stderr). */
+void plugin_child_keep_off_terminal(bool on);
+
+/* Run work(ctx, out) in a child; out (outlen bytes, at most a page or so)
+ * is shared with it and holds what work left when it returned.  true when
+ * work returned; false with err when the child could not start or died
+ * ("plugin NAME (FILE) crashed in its event() callback: SIGSEGV, ...").
+ * Nothing work does to memory other than out reaches the parent. */
+bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
+                      char *err, size_t errlen);
+
+/* Whether loading the plugin at path ends the process (a constructor that
+ * calls exit or crashes): dlopen is tried in a child first.  false with
+ * err ("refused: loading it ends the process (a constructor exited with status
+ * 42)") when it
+ * does; true otherwise, also when dlopen merely fails (the caller's own
+ * dlopen then says why). */
+bool plugin_child_probe_load(const char *path, char *err, size_t errlen);
+
+#endif
