@@ -16,9 +16,20 @@
  * state costs is what the run has overwritten since (memory pages, CBUF
  * banks, layer records), a few MB each on a ResNet. */
 #define MIN_BUDGET (2u << 20)
-/* The start, the newest and the one before it stay whatever they cost, so
- * that one "back" from the end never replays. */
+/* The start, the newest state and the one before it stay whatever they
+ * cost. */
 #define MIN_STATES 3
+/* A boundary gets a state of its own only when replaying to it from the
+ * previous state would cost more than taking one: when the run has
+ * simulated STATE_CYCLES cycles or made STATE_WRITES register writes since.
+ * A layer of a real network does either (each of ResNet's takes thousands
+ * of cycles, LeNet's few take 350 to 1,900 between them), so there every
+ * boundary or nearly is stored; a run of a million one-line BDMA layers
+ * (132 cycles and 13 writes each) stores one boundary in 20 and replays at
+ * most 19 tiny layers to step back, where a state at each made the states
+ * themselves most of the run's time (issue 36). */
+#define STATE_CYCLES 4096
+#define STATE_WRITES 256
 
 struct boundary {
     struct checkpoint_info info;
@@ -38,7 +49,9 @@ struct checkpoints {
      * all made a run of N layers cost N^2, issue 36) */
     size_t n_stored, cap_stored;
     size_t *stored;
-    uint64_t work; /* cps_work */
+    uint64_t work;  /* cps_work */
+    uint64_t taken; /* cps_states_taken */
+    uint64_t spacing_cycles, spacing_writes; /* see STATE_CYCLES; 0: a state at each boundary */
     struct session *s;
     struct trace_ring *ring;
     struct proglog *log;
@@ -48,9 +61,18 @@ struct checkpoints {
 struct checkpoints *cps_create(size_t max_states)
 {
     struct checkpoints *c = calloc(1, sizeof *c);
-    if (c)
+    if (c) {
         c->max_states = max_states ? max_states : DEFAULT_MAX_STATES;
+        c->spacing_cycles = STATE_CYCLES;
+        c->spacing_writes = STATE_WRITES;
+    }
     return c;
+}
+
+void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes)
+{
+    c->spacing_cycles = cycles;
+    c->spacing_writes = writes;
 }
 
 void cps_clear(struct checkpoints *c)
@@ -84,6 +106,11 @@ size_t cps_stored(const struct checkpoints *c)
 uint64_t cps_work(const struct checkpoints *c)
 {
     return c->work;
+}
+
+uint64_t cps_states_taken(const struct checkpoints *c)
+{
+    return c->taken;
 }
 
 bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info)
@@ -187,6 +214,18 @@ static bool remember_stored(struct checkpoints *c, size_t i)
     return true;
 }
 
+/* Whether the boundary being taken deserves a state (see STATE_CYCLES):
+ * the start always does, the others when replaying to them from the
+ * newest state would cost more than a state. */
+static bool worth_a_state(const struct checkpoints *c, const struct boundary *b)
+{
+    if (!c->n_stored)
+        return true;
+    const struct boundary *last = &c->b[c->stored[c->n_stored - 1]];
+    return b->info.cycle - last->info.cycle >= c->spacing_cycles ||
+           b->info.writes - last->info.writes >= c->spacing_writes;
+}
+
 static void take(struct checkpoints *c)
 {
     if (c->n == c->cap) {
@@ -205,7 +244,10 @@ static void take(struct checkpoints *c)
     b->info.writes = session_writes(s);
     b->events = session_events(s);
     b->tasks = session_tasks_done(s);
-    b->state = session_save(s);
+    if (worth_a_state(c, b)) {
+        b->state = session_save(s);
+        c->taken++;
+    }
     b->ring_seq = c->ring ? trace_ring_next_seq(c->ring) : 0;
     b->log_mark = c->log ? proglog_mark(c->log) : 0;
     if (!b->state && c->n == 0)
@@ -217,7 +259,8 @@ static void take(struct checkpoints *c)
             return;
     }
     c->n++;
-    thin_out(c);
+    if (b->state)
+        thin_out(c); /* nothing to thin when nothing was added */
 }
 
 void cps_attach(struct checkpoints *c, struct session *s, struct trace_ring *ring,

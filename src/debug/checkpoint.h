@@ -33,6 +33,12 @@ struct checkpoints *cps_create(size_t max_states);
  * states are thinned out as beyond max_states, down to three.  0: a quarter
  * of the network's working set, at least 2 MiB. */
 void cps_set_budget(struct checkpoints *c, uint64_t bytes);
+/* A boundary gets a saved state only when the run has simulated cycles
+ * cycles or made writes register writes since the newest saved state (the
+ * others are replayed from it); 0, 0: a state at every boundary.  The
+ * default (4096 cycles, 256 writes) stores every boundary of a real
+ * network and one in twenty of a run of one-line BDMA layers. */
+void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes);
 /* What the saved states hold now. */
 uint64_t cps_bytes(const struct checkpoints *c);
 void cps_destroy(struct checkpoints *c);
@@ -57,5 +63,7 @@ size_t cps_stored(const struct checkpoints *c);
 /* For tests: the boundaries and stored states looked at to choose what to
  * keep, so far (a few per layer, however long the run). */
 uint64_t cps_work(const struct checkpoints *c);
+/* For tests: the states saved so far (kept or since thinned out). */
+uint64_t cps_states_taken(const struct checkpoints *c);
 
 #endif

@@ -188,6 +188,7 @@ static void test_thinning_keeps_the_newest(void **state)
     struct dbg *d = fixture_open_trace("t4");
     cps_destroy(d->cps);
     d->cps = cps_create(3);
+    cps_set_spacing(d->cps, 0, 0); /* a state at every boundary, then thinned */
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
     for (int i = 1; i <= OPS; i++)
         assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
@@ -210,6 +211,7 @@ static void test_memory_budget_thins_states(void **state)
     cps_destroy(d->cps);
     d->cps = cps_create(24);
     cps_set_budget(d->cps, 1); /* every state costs more than a byte */
+    cps_set_spacing(d->cps, 0, 0);
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
     struct state s[OPS + 1];
     s[0] = capture(d);
@@ -229,6 +231,34 @@ static void test_memory_budget_thins_states(void **state)
     assert_state_after(d, "step layer", &s[OPS - 2]);
     for (int i = 0; i <= OPS; i++)
         release(&s[i]);
+    dbg_destroy(d);
+}
+
+/* With the default spacing a run of one-line BDMA layers saves a state at
+ * one boundary in ten or fewer (each layer is 132 cycles and 13 writes: a
+ * state at each made the states most of a long run's time, issue 36); the
+ * boundaries between are replayed, to exactly the state the run had. */
+static void test_default_spacing_replays_exactly(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t200", 200);
+    struct dbg *d = fixture_open_trace("t200");
+    assert_int_equal(fixture_exec(d, "step layer 150"), CMD_OK);
+    struct state at150 = capture(d);
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    struct state at151 = capture(d);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_int_equal(cps_count(d->cps), 201);
+    assert_true(cps_states_taken(d->cps) <= 20);
+    struct checkpoint_info ci;
+    assert_true(cps_get(d->cps, 150, &ci) && !ci.stored);
+    /* the run ended after its last boundary (the driver cleared the
+     * interrupt): the first of 50 steps back goes to boundary 200 */
+    assert_state_after(d, "back layer 50", &at151);
+    assert_state_after(d, "back layer", &at150);
+    assert_state_after(d, "step layer", &at151);
+    release(&at150);
+    release(&at151);
     dbg_destroy(d);
 }
 
@@ -309,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_replay_from_thinned_checkpoints),
         cmocka_unit_test(test_thinning_keeps_the_newest),
         cmocka_unit_test(test_memory_budget_thins_states),
+        cmocka_unit_test(test_default_spacing_replays_exactly),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
         cmocka_unit_test(test_loadable_restart_after_blobs_released),
