@@ -407,6 +407,88 @@ void afile_abort(struct afile *af)
 
 /* ---------------------------------------------------------------- folders */
 
+/* A folder export's temporaries carry their process's id in the name,
+ * "NAME.dladbg-tmp-PID-XXXXXX" (the folder being written, or after the
+ * exchange the old one on its way out) and "NAME.dladbg-old-PID-XXXXXX"
+ * (the old one, where the system cannot exchange): kill -9 leaves them
+ * behind, and the next folder export into the same parent removes those
+ * whose process is gone. */
+#define TEMP_TAG ".dladbg-"
+#define TEMP_RANDOM "XXXXXX"
+
+static bool folder_temp_name(char *out, size_t len, const char *path, const char *kind)
+{
+    return snprintf(out, len, "%s" TEMP_TAG "%s-%ld-" TEMP_RANDOM, path, kind, (long)getpid()) <
+           (int)len;
+}
+
+/* The process id a folder temporary's name carries; 0 for any other name. */
+static long temp_owner(const char *name)
+{
+    const char *tag = NULL;
+    for (const char *p = strstr(name, TEMP_TAG); p; p = strstr(p + 1, TEMP_TAG))
+        tag = p;
+    if (!tag)
+        return 0;
+    const char *p = tag + strlen(TEMP_TAG);
+    if (strncmp(p, "tmp-", 4) != 0 && strncmp(p, "old-", 4) != 0)
+        return 0;
+    p += 4;
+    long pid = 0;
+    const char *digits = p;
+    while (*p >= '0' && *p <= '9' && p - digits < 10)
+        pid = pid * 10 + (*p++ - '0');
+    if (p == digits || *p != '-' || strlen(p + 1) != strlen(TEMP_RANDOM))
+        return 0;
+    return pid;
+}
+
+/* Whether the process that made a temporary is gone (a process of that id
+ * that lives, or that we may not signal, keeps it). */
+static bool owner_gone(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* A folder that holds nothing but regular files, as an export writes it. */
+static bool holds_only_files(const char *path)
+{
+    DIR *dir = opendir(path);
+    if (!dir)
+        return false;
+    bool only_files = true;
+    struct dirent *e;
+    while (only_files && (e = readdir(dir)) != NULL) {
+        struct stat st;
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            only_files = fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                         S_ISREG(st.st_mode);
+    }
+    closedir(dir);
+    return only_files;
+}
+
+/* Remove the folder temporaries in parent that a killed export left. */
+static void remove_stale_temporaries(const char *parent)
+{
+    DIR *dir = opendir(parent);
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        struct stat st;
+        char path[8192];
+        if (!owner_gone(temp_owner(e->d_name)) ||
+            fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISDIR(st.st_mode) ||
+            snprintf(path, sizeof path, "%s/%s", parent, e->d_name) >= (int)sizeof path)
+            continue;
+        if (holds_only_files(path))
+            remove_flat_dir(path);
+    }
+    closedir(dir);
+}
+
 /* An existing folder may be replaced when every entry is a regular file
  * ours() accepts: a folder or link of one of our names (a user's
  * input.txn/notes.md) is not something an export wrote. */
@@ -445,7 +527,7 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/')
         n--;
-    if (n + sizeof ".tmpXXXXXX" > sizeof ad->tmp) {
+    if (n + 64 > sizeof ad->tmp) { /* room for the temporary's suffix */
         snprintf(err, errlen, "%s: path too long", path);
         return false;
     }
@@ -457,7 +539,7 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
     if (lstat(ad->path, &st) == 0 && S_ISLNK(st.st_mode) && stat(ad->path, &st) == 0 &&
         S_ISDIR(st.st_mode)) {
         char *target = realpath(ad->path, NULL);
-        bool fits = target && strlen(target) + sizeof ".tmpXXXXXX" <= sizeof ad->tmp;
+        bool fits = target && strlen(target) + 64 <= sizeof ad->tmp;
         if (fits)
             snprintf(ad->path, sizeof ad->path, "%s", target);
         free(target);
@@ -485,7 +567,10 @@ bool adir_open(struct adir *ad, const char *path, bool (*ours)(const char *name)
             }
         }
     }
-    if (snprintf(ad->tmp, sizeof ad->tmp, "%s.tmpXXXXXX", ad->path) >= (int)sizeof ad->tmp) {
+    char parent[4096];
+    parent_of(ad->path, parent, sizeof parent);
+    remove_stale_temporaries(parent);
+    if (!folder_temp_name(ad->tmp, sizeof ad->tmp, ad->path, "tmp")) {
         snprintf(err, errlen, "%s: path too long", path);
         ad->tmp[0] = 0;
         return false;
@@ -536,8 +621,8 @@ bool adir_commit(struct adir *ad, char *err, size_t errlen)
             return false;
         }
     }
-    char old[4096 + 16];
-    snprintf(old, sizeof old, "%s.oldXXXXXX", ad->path);
+    char old[4096 + 64];
+    folder_temp_name(old, sizeof old, ad->path, "old");
     sigset_t mask;
     hold_signals(&mask); /* the old folder goes and the new one comes with no signal between */
     bool had_old = stat(ad->path, &st) == 0;

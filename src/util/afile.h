@@ -12,7 +12,10 @@
  * On Linux a file is written unnamed (O_TMPFILE) and linked into place when
  * complete, so not even kill -9 leaves a temporary; elsewhere, and for
  * folders, temporaries still open are listed so that a fatal signal in
- * batch mode removes them (afile_cleanup_on_signals).  Data is fsynced
+ * batch mode removes them (afile_cleanup_on_signals).  A folder's temporary
+ * carries the process's id ("NAME.dladbg-tmp-PID-XXXXXX"): one that kill -9
+ * left is removed by the next adir_open in the same parent once its process
+ * is gone.  Data is fsynced
  * before it takes the target's name, so a power loss leaves the old file
  * or the new one, never an empty one.  A folder replaces the old one in a
  * single exchange (renameat2 RENAME_EXCHANGE) where the system has it. */

@@ -17,7 +17,7 @@ lenet() { # ARGS...: sample:lenet run, then the commands given
     run_dladbg --batch -q -ex continue "$@" sample:lenet
 }
 no_temporaries() { # WHAT
-    set -- ./*.tmp* ./*.old* ./*/*.tmp*
+    set -- ./*.tmp* ./*.old* ./*.dladbg-* ./*/*.tmp*
     for f in "$@"; do
         [ -e "$f" ] && fail "temporaries left behind: $f"
     done
@@ -113,4 +113,26 @@ echo marker >>tx/input.txn
 killed_at renameat2 -ex 'export txn tx' || fail "the folder export was not killed"
 [ -d tx ] && [ "$(ls tx | wc -l)" = "$n" ] || fail "a killed folder export left no whole folder"
 tail -n 1 tx/input.txn | grep -q marker || fail "the old folder is not the old one"
+
+# kill -9 while a folder is being written (at its first file's link): its
+# temporary stays, named with the dead process's id; the next folder export
+# into the same parent removes it, and the one at the exchange above
+set -- ./tx.dladbg-tmp-*
+[ -d "$1" ] || fail "the kill at the exchange left no temporary: the test tells nothing"
+killed_at linkat -ex 'export txn t2' || fail "the folder export was not killed"
+set -- ./t2.dladbg-tmp-*
+[ -d "$1" ] || fail "the killed export left no temporary folder: the test tells nothing"
+[ -e t2 ] && fail "a killed export left t2"
+# what is not a dead export's is kept: a live process's temporary, one that
+# holds a folder, a name that only looks like one
+dead=$(sh -c 'echo $$')
+mkdir "live.dladbg-tmp-$$-abcdef" "dead.dladbg-tmp-$dead-abcdef" "dead.dladbg-tmp-$dead-abcdef/sub" \
+    "mine.dladbg-tmp-$dead-notes"
+lenet -ex 'export txn other' >/dev/null
+[ -f other/input.txn ] || fail "the export after the kills failed"
+for f in "live.dladbg-tmp-$$-abcdef" "dead.dladbg-tmp-$dead-abcdef/sub" "mine.dladbg-tmp-$dead-notes"; do
+    [ -d "$f" ] || fail "$f was removed"
+    rm -r "${f%/sub}"
+done
+no_temporaries
 echo ok

@@ -82,7 +82,7 @@ run_exit 2 "txn over a foreign folder" --batch -q -ex continue -ex 'export txn t
 expect_grep "$out" "the folder holds notes.txt, which an export did not write"
 [ -f tx/notes.txt ] || fail "a refused export touched the folder"
 rm tx/notes.txt
-ls -d ./*.tmp* ./*.old* 2>/dev/null && fail "temporaries left behind"
+ls -d ./*.tmp* ./*.old* ./*.dladbg-* 2>/dev/null && fail "temporaries left behind"
 
 # SIGTERM while the export's temporary folder exists: it is removed, the
 # status is 128 + 15, and the folder is either the old complete one or absent
@@ -93,7 +93,7 @@ for trial in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
     pid=$!
     i=0
     while [ $i -lt 20000 ]; do
-        set -- sig.tmp*
+        set -- sig.dladbg-*
         [ -e "$1" ] && break
         kill -0 $pid 2>/dev/null || break
         i=$((i + 1))
@@ -105,7 +105,7 @@ for trial in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
         hits=$((hits + 1))
         [ ! -e sig ] || [ -f sig/input.txn ] || fail "trial $trial: a half-written trace folder"
     fi
-    set -- ./*.tmp*
+    set -- ./*.tmp* ./*.dladbg-*
     [ -e "$1" ] && fail "trial $trial: SIGTERM left $*"
     [ $hits -ge 3 ] && break
 done

@@ -26,7 +26,7 @@ type_text "export txn tx"
 keys Enter
 wait_exit
 [ "$status" = 143 ] || fail "exit status $status, expected 143 (128 + SIGTERM)"
-set -- "$work"/tx.tmp* "$work"/tx/*.tmp*
+set -- "$work"/tx.dladbg-* "$work"/tx/*.tmp*
 for f in "$@"; do
     [ -e "$f" ] && fail "the second SIGTERM left $f"
 done
