@@ -9,6 +9,7 @@
  * block is read and kept only once it is written. */
 #include "mem.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +38,24 @@ struct random_range {
     uint64_t seed;
 };
 
+/* The blocks whose random bytes were made (read, or written in part) so
+ * far, shared by a memory and its clones: what a replay of the run must be
+ * given (mem_random_blocks).  A set of block numbers plus one (0: an empty
+ * slot), locked: workers read memory in parallel. */
+struct random_seen {
+    pthread_mutex_t lock;
+    unsigned refs;
+    size_t n, cap; /* cap a power of two, or 0 */
+    uint64_t *slot;
+};
+
 struct dla_mem {
     const char *name;
     unsigned addr_bits;
     uint64_t budget;
     size_t n_random;               /* later ranges cover earlier ones */
     struct random_range *random;
+    struct random_seen *seen; /* NULL until a random range is given */
     size_t cap;  /* slots, a power of two */
     size_t used; /* occupied slots */
     struct slot *slots;
@@ -100,11 +113,75 @@ void mem_clear(struct dla_mem *m)
     m->n_random = 0;
 }
 
+static void seen_release(struct random_seen *v)
+{
+    if (!v)
+        return;
+    pthread_mutex_lock(&v->lock);
+    bool last = --v->refs == 0;
+    pthread_mutex_unlock(&v->lock);
+    if (last) {
+        pthread_mutex_destroy(&v->lock);
+        free(v->slot);
+        free(v);
+    }
+}
+
+static void seen_share(struct random_seen *v)
+{
+    if (!v)
+        return;
+    pthread_mutex_lock(&v->lock);
+    v->refs++;
+    pthread_mutex_unlock(&v->lock);
+}
+
+static bool seen_insert_locked(struct random_seen *v, uint64_t key)
+{
+    if (2 * (v->n + 1) > v->cap) { /* at most half full */
+        size_t cap = v->cap ? 2 * v->cap : 64;
+        uint64_t *slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return false;
+        for (size_t i = 0; i < v->cap; i++)
+            if (v->slot[i])
+                for (size_t k = hash_pno(v->slot[i], cap);; k = (k + 1) & (cap - 1))
+                    if (!slot[k]) {
+                        slot[k] = v->slot[i];
+                        break;
+                    }
+        free(v->slot);
+        v->slot = slot;
+        v->cap = cap;
+    }
+    for (size_t k = hash_pno(key, v->cap);; k = (k + 1) & (v->cap - 1)) {
+        if (v->slot[k] == key)
+            return true;
+        if (!v->slot[k]) {
+            v->slot[k] = key;
+            v->n++;
+            return true;
+        }
+    }
+}
+
+/* The block at base had its random bytes made: remembered for the export.
+ * (A block the table has no room for is left out: a replay then reads
+ * zeros there, as before random ranges were remembered.) */
+static void seen_add(const struct dla_mem *m, uint64_t base)
+{
+    struct random_seen *v = m->seen;
+    pthread_mutex_lock(&v->lock);
+    seen_insert_locked(v, (base >> MEM_BLOCK_SHIFT) + 1);
+    pthread_mutex_unlock(&v->lock);
+}
+
 void mem_destroy(struct dla_mem *m)
 {
     if (!m)
         return;
     mem_clear(m);
+    seen_release(m->seen);
     free(m->slots);
     free(m);
 }
@@ -128,6 +205,7 @@ struct dla_mem *mem_clone(const struct dla_mem *m)
     }
     if (m->n_random)
         memcpy(c->random, m->random, m->n_random * sizeof *m->random);
+    seen_share(c->seen);
     memcpy(c->slots, m->slots, m->cap * sizeof *m->slots);
     for (size_t i = 0; i < c->cap; i++)
         if (c->slots[i].page)
@@ -244,17 +322,27 @@ static bool overlaps_random(const struct dla_mem *m, uint64_t addr, uint64_t len
 }
 
 /* The bytes of the block at `base` never written: zeros, and the random
- * ranges over them in order. */
-static void absent_block(const struct dla_mem *m, uint64_t base, uint8_t *out)
+ * ranges over them in order; whether any range lies over it. */
+static bool initial_block(const struct dla_mem *m, uint64_t base, uint8_t *out)
 {
     memset(out, 0, MEM_BLOCK_SIZE);
+    bool random = false;
     for (size_t i = 0; i < m->n_random; i++) {
         const struct random_range *r = &m->random[i];
         uint64_t from = r->addr > base ? r->addr : base;
         uint64_t to = r->end < base + MEM_BLOCK_SIZE ? r->end : base + MEM_BLOCK_SIZE;
         for (uint64_t a = from; a < to; a++)
             out[a - base] = (uint8_t)(random_word(r->seed, a >> 3) >> ((a & 7) * 8));
+        random |= from < to;
     }
+    return random;
+}
+
+/* initial_block, for a block the run now sees: remembered when random. */
+static void absent_block(const struct dla_mem *m, uint64_t base, uint8_t *out)
+{
+    if (initial_block(m, base, out))
+        seen_add(m, base);
 }
 
 /* Block i of an unshared page for writing: created if absent (its bytes
@@ -471,6 +559,13 @@ enum mem_status mem_fill_random(struct dla_mem *m, uint64_t addr, uint64_t len, 
         return MEM_OUT_OF_RANGE;
     if (len == 0)
         return MEM_OK;
+    if (!m->seen) {
+        m->seen = calloc(1, sizeof *m->seen);
+        if (!m->seen)
+            return MEM_OVER_BUDGET;
+        pthread_mutex_init(&m->seen->lock, NULL);
+        m->seen->refs = 1;
+    }
     struct random_range *grown = realloc(m->random, (m->n_random + 1) * sizeof *grown);
     if (!grown)
         return MEM_OVER_BUDGET;
@@ -622,4 +717,28 @@ void mem_each_page(const struct dla_mem *m, bool (*fn)(void *ctx, uint64_t base,
     }
     free(bytes);
     free(pnos);
+}
+
+size_t mem_random_blocks(const struct dla_mem *m, uint64_t **out)
+{
+    *out = NULL;
+    struct random_seen *v = m->seen;
+    if (!v || !m->n_random)
+        return 0;
+    pthread_mutex_lock(&v->lock);
+    uint64_t *bases = v->n ? malloc(v->n * sizeof *bases) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; bases && i < v->cap; i++)
+        if (v->slot[i] && overlaps_random(m, (v->slot[i] - 1) << MEM_BLOCK_SHIFT, MEM_BLOCK_SIZE))
+            bases[n++] = (v->slot[i] - 1) << MEM_BLOCK_SHIFT;
+    pthread_mutex_unlock(&v->lock);
+    if (n)
+        qsort(bases, n, sizeof *bases, cmp_u64);
+    *out = bases;
+    return n;
+}
+
+void mem_random_initial(const struct dla_mem *m, uint64_t base, uint8_t *out)
+{
+    initial_block(m, base & ~(uint64_t)(MEM_BLOCK_SIZE - 1), out);
 }

@@ -43,6 +43,14 @@ enum mem_status mem_fill(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_
  * address when it is read, and kept once it is written (a trace's RANDOM
  * mem_init of 4 GB once took 8 GB).  Replaces what was written there. */
 enum mem_status mem_fill_random(struct dla_mem *m, uint64_t addr, uint64_t len, uint64_t seed);
+/* The blocks of random contents whose bytes the run has seen (read, or
+ * written in part), in m or in any memory cloned from it or it from, as the
+ * addresses of their first bytes, ascending, in *out (to free); their
+ * count.  Each block is MEM_BLOCK_SIZE bytes; mem_random_initial gives the
+ * bytes it had before anything was written to it.  A replay of the run
+ * needs these (export txn loads them first). */
+size_t mem_random_blocks(const struct dla_mem *m, uint64_t **out);
+void mem_random_initial(const struct dla_mem *m, uint64_t base, uint8_t *out);
 /* Copy len bytes at addr from src (another space or a clone) into m, as
  * mem_write of src's bytes would; whole pages src holds are shared with it
  * (copy on write) instead of copied. */

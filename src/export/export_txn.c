@@ -1,7 +1,9 @@
 /* "export txn DIR": the run's register programming and the memory it needs,
  * as an nvdlav1 traceplayer folder (input.txn + .dat files) that dladbg and
  * NVIDIA's RTL testbench (verif/verilator) replay to the same outputs:
- *   load_mem   every change the host made to memory, when it made it
+ *   load_mem   first, the bytes of random memory (a .cfg's mem_init RANDOM,
+ *              made when read) the run saw; then every change the host made
+ *              to memory, when it made it
  *   write_reg  every CSB write, in order (driver and debugger pokes)
  *   read_reg   every CSB read, checking the bits of the value the run saw
  *              that do not depend on timing (trace_timing_bits)
@@ -29,6 +31,7 @@
 #include "export.h"
 #include "cmd/format.h"
 #include "util/path.h"
+#include "core/mem.h"
 #include "core/regdb.h"
 #include "debug/proglog.h"
 #include "trace/trace.h"
@@ -97,6 +100,63 @@ static bool emit_load(struct txn_writer *w, const struct plog_entry *e)
         fprintf(w->fp, "load_mem 0x%llx 0x%llx %s\n", (unsigned long long)e->mem_addr,
                 (unsigned long long)e->mem_len, name);
     return ok;
+}
+
+/* One run of consecutive random blocks, as they were before anything was
+ * written to them. */
+static bool emit_random_run(struct txn_writer *w, enum dla_space sp, uint64_t addr, size_t blocks)
+{
+    uint64_t len = (uint64_t)blocks * MEM_BLOCK_SIZE;
+    if (!addr_fits_space(addr, (uint8_t)sp) || !addr_fits_space(addr + len - 1, (uint8_t)sp)) {
+        w->unrepresentable++;
+        fprintf(w->fp, "# random %s 0x%llx+0x%llx read by the run: not expressible in a "
+                       "traceplayer trace\n",
+                dla_space_name(sp), (unsigned long long)addr, (unsigned long long)len);
+        return true;
+    }
+    uint8_t *buf = malloc(len);
+    if (!buf) {
+        snprintf(w->err, w->errlen, "out of memory for the random memory at 0x%llx",
+                 (unsigned long long)addr);
+        return false;
+    }
+    const struct dla_mem *m = dla_memory(w->d, sp);
+    for (size_t i = 0; i < blocks; i++)
+        mem_random_initial(m, addr + (uint64_t)i * MEM_BLOCK_SIZE, buf + i * MEM_BLOCK_SIZE);
+    char name[64];
+    snprintf(name, sizeof name, "load_%04zu.dat", w->res->files);
+    bool ok = write_data_file(w, name, addr, (uint8_t)sp, buf, len);
+    free(buf);
+    if (ok) {
+        fprintf(w->fp, "# (export: random memory the run read)\nload_mem 0x%llx 0x%llx %s\n",
+                (unsigned long long)addr, (unsigned long long)len, name);
+        w->res->rows++;
+    }
+    return ok;
+}
+
+/* Random memory is made when read, so no host write ever put it there: the
+ * blocks the run saw are loaded first, as the run first saw them, in runs
+ * of up to 1 MiB. */
+static bool emit_random(struct txn_writer *w)
+{
+    for (int sp = 0; sp < DLA_SPACE_COUNT; sp++) {
+        const struct dla_mem *m = dla_memory(w->d, (enum dla_space)sp);
+        uint64_t *base;
+        size_t n = m ? mem_random_blocks(m, &base) : 0;
+        bool ok = true;
+        for (size_t i = 0, run; ok && i < n; i += run) {
+            for (run = 1; i + run < n && run < (1u << 20) / MEM_BLOCK_SIZE &&
+                          base[i + run] == base[i] + (uint64_t)run * MEM_BLOCK_SIZE;
+                 run++)
+                ;
+            ok = emit_random_run(w, (enum dla_space)sp, base[i], run);
+        }
+        free(base);
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 static void emit_access(struct txn_writer *w, const struct plog_entry *e, uint32_t mask)
@@ -365,7 +425,7 @@ static bool write_folder(struct session *s, struct proglog *log, const char *dir
             session_path(s), dla_cfg(w.d)->name);
     fprintf(af.fp, "# replay: dladbg --batch %s (it reads the configuration above)\n", final_dir);
     find_intr_regs(&w);
-    bool ok = emit_log(&w);
+    bool ok = emit_random(&w) && emit_log(&w);
     if (ok)
         emit_trailing_wait(&w);
     if (!ok || !emit_unchecked(&w)) {

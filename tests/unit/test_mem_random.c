@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -104,12 +105,45 @@ static void test_each_page_shows_random_bytes(void **state)
     mem_destroy(m);
 }
 
+/* The blocks whose random bytes the run saw, for export txn: those read or
+ * written in part, by the memory or its clones, and no others; their bytes
+ * as they were before any write. */
+static void test_blocks_seen_are_listed(void **state)
+{
+    (void)state;
+    struct dla_mem *a = mem_create("dram", 32, 64u << 20);
+    assert_int_equal(mem_fill_random(a, 0x10000, 0x100000, 7), MEM_OK);
+    uint64_t *base;
+    assert_int_equal(mem_random_blocks(a, &base), 0); /* nothing seen yet */
+    uint8_t first[256], initial[MEM_BLOCK_SIZE];
+    assert_int_equal(mem_read(a, 0x20100, first, sizeof first), MEM_OK);
+    uint8_t mine[4] = {1, 2, 3, 4};
+    assert_int_equal(mem_write(a, 0x31000, mine, sizeof mine), MEM_OK);
+    struct dla_mem *c = mem_clone(a);
+    uint8_t byte;
+    assert_int_equal(mem_read(c, 0x50000, &byte, 1), MEM_OK); /* through the clone */
+    assert_int_equal(mem_read(a, 0x200000, &byte, 1), MEM_OK); /* outside the range */
+    size_t n = mem_random_blocks(a, &base);
+    assert_int_equal(n, 3);
+    assert_int_equal(base[0], 0x20000);
+    assert_int_equal(base[1], 0x31000);
+    assert_int_equal(base[2], 0x50000);
+    free(base);
+    mem_random_initial(a, 0x20000, initial);
+    assert_memory_equal(initial + 0x100, first, sizeof first);
+    mem_random_initial(a, 0x31000, initial); /* before the write */
+    assert_memory_not_equal(initial, mine, sizeof mine);
+    mem_destroy(c);
+    mem_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_four_gigabytes_allocate_nothing),
         cmocka_unit_test(test_writes_keep_the_rest_random),
         cmocka_unit_test(test_each_page_shows_random_bytes),
+        cmocka_unit_test(test_blocks_seen_are_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
