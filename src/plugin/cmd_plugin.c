@@ -2,11 +2,15 @@
  * of the command table whose rows are rebuilt from the loaded plugins, so
  * that lookup, unique prefixes, "help" and dispatch treat them like built-in
  * commands; running one hands the plugin a console (its text goes to the sink
- * of the command, the TUI's console pane included) and the run, read-only. */
+ * of the command, the TUI's console pane included) and the run, read-only.
+ * A command's exec and complete run in a child process (plugin_child.h):
+ * what they print or offer comes back through a pipe, and a crash fails the
+ * command, named, instead of ending the session. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd_priv.h"
+#include "plugin_child.h"
 #include "plugin_guard.h"
 #include "plugin_run.h"
 
@@ -47,11 +51,6 @@ struct console {
     bool failed;
 };
 
-static struct console *console_of(const struct dladbg_console *con)
-{
-    return con->host_private;
-}
-
 /* Text of any length, line by line (cmd_out's buffer holds one line). */
 static void each_line(struct console *c, enum dbg_out_kind kind, const char *text)
 {
@@ -62,16 +61,19 @@ static void each_line(struct console *c, enum dbg_out_kind kind, const char *tex
     }
 }
 
+/* What the console's functions send from the child. */
+enum said { SAID_TEXT, SAID_ERROR, SAID_OFFER };
+
 static void console_print(const struct dladbg_console *con, const char *text)
 {
-    each_line(console_of(con), DBG_OUT_TEXT, text);
+    (void)con;
+    plugin_child_say(SAID_TEXT, text);
 }
 
 static void console_error(const struct dladbg_console *con, const char *text)
 {
-    struct console *c = console_of(con);
-    c->failed = true;
-    cmd_fail(c->d, c->a, "%s", text && *text ? text : "failed");
+    (void)con;
+    plugin_child_say(SAID_ERROR, text && *text ? text : "failed");
 }
 
 static void console_init(struct console *c, struct plugin_run *pr, struct dbg *d,
@@ -84,6 +86,34 @@ static void console_init(struct console *c, struct plugin_run *pr, struct dbg *d
                                      .error = console_error,
                                      .run = &pr->run,
                                      .host_private = c};
+}
+
+/* In the parent: what the command said, where the command's output goes. */
+static void heard(void *ctx, int kind, const char *text)
+{
+    struct console *c = ctx;
+    if (kind == SAID_ERROR) {
+        c->failed = true;
+        cmd_fail(c->d, c->a, "%s", text);
+    } else {
+        each_line(c, DBG_OUT_TEXT, text);
+    }
+}
+
+struct exec_job {
+    const struct plugin_info *from;
+    const struct dladbg_command *pc;
+    struct console *c;
+    int argc;
+    const char *const *argv;
+};
+
+static void exec_in_child(void *ctx, void *out)
+{
+    struct exec_job *j = ctx;
+    plugin_guard_enter(j->from->dec ? j->from->dec->name : j->pc->name, j->from->path, "exec");
+    *(int *)out = j->pc->exec(&j->c->con, j->argc, j->argv);
+    plugin_guard_leave();
 }
 
 static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
@@ -101,13 +131,52 @@ static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
     struct plugin_run pr;
     struct console c;
     console_init(&c, &pr, d, a);
-    plugin_guard_enter(from->dec ? from->dec->name : pc->name, from->path, "exec");
-    int rc = pc->exec(&c.con, argc, argv);
-    plugin_guard_leave();
+    struct exec_job j = {from, pc, &c, argc, argv};
+    int rc = 0;
+    char err[768];
+    bool ran = plugin_child_run_talking(exec_in_child, &j, &rc, sizeof rc, heard, &c, err,
+                                        sizeof err);
     plugin_run_release(&pr);
+    if (!ran)
+        return cmd_fail(d, a, "%s", err);
     if (rc != 0 && !c.failed)
         return cmd_fail(d, a, "failed");
     return rc == 0 && !c.failed ? CMD_OK : CMD_ERROR;
+}
+
+/* Completion: the candidates come back as messages. */
+struct complete_job {
+    const struct plugin_info *from;
+    const struct dladbg_command *pc;
+    struct console *c;
+    int n;
+    const char *const *words;
+    const char *word;
+    dladbg_offer_fn offer;
+    void *ctx;
+};
+
+static void offer_to_parent(void *ctx, const char *candidate)
+{
+    (void)ctx;
+    plugin_child_say(SAID_OFFER, candidate);
+}
+
+static void complete_in_child(void *ctx, void *out)
+{
+    (void)out;
+    struct complete_job *j = ctx;
+    plugin_guard_enter(j->from->dec ? j->from->dec->name : j->pc->name, j->from->path,
+                       "complete");
+    j->pc->complete(&j->c->con, j->n, j->words, j->word, offer_to_parent, NULL);
+    plugin_guard_leave();
+}
+
+static void heard_offer(void *ctx, int kind, const char *text)
+{
+    struct complete_job *j = ctx;
+    if (kind == SAID_OFFER)
+        j->offer(j->ctx, text);
 }
 
 void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
@@ -126,9 +195,12 @@ void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, cha
     struct plugin_run pr;
     struct console c;
     console_init(&c, &pr, d, NULL);
-    plugin_guard_enter(from->dec ? from->dec->name : pc->name, from->path, "complete");
-    pc->complete(&c.con, n, words, word, offer, ctx);
-    plugin_guard_leave();
+    struct complete_job j = {from, pc, &c, n, words, word, offer, ctx};
+    char unused;
+    char err[768];
+    if (!plugin_child_run_talking(complete_in_child, &j, &unused, sizeof unused, heard_offer, &j,
+                                  err, sizeof err))
+        cmd_out(d, DBG_OUT_ERROR, "completing \"%s\": %s", pc->name, err);
     plugin_run_release(&pr);
 }
 

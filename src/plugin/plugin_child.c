@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -16,6 +18,7 @@
 #include "plugin_guard.h"
 
 static bool off_terminal;
+static int say_fd = -1; /* in a talking child: the pipe to the parent */
 
 void plugin_child_keep_off_terminal(bool on)
 {
@@ -101,14 +104,92 @@ static pid_t fork_child(char *err, size_t errlen)
     return pid;
 }
 
+/* A message on the pipe: its kind and length, then the text (no NUL). */
+struct said {
+    int32_t kind;
+    uint32_t len;
+};
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+void plugin_child_say(int kind, const char *text)
+{
+    if (say_fd < 0 || !text)
+        return;
+    size_t len = strlen(text);
+    struct said h = {kind, (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len)};
+    if (!write_all(say_fd, &h, sizeof h) || !write_all(say_fd, text, h.len))
+        _exit(127); /* the parent is gone */
+}
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* The parent: what the child says, until it closes the pipe (it ended). */
+static void listen_to(int fd, plugin_child_heard_fn heard, void *hctx)
+{
+    struct said h;
+    while (read_all(fd, &h, sizeof h)) {
+        char *text = malloc((size_t)h.len + 1);
+        if (!text || !read_all(fd, text, h.len)) {
+            free(text);
+            break;
+        }
+        text[h.len] = 0;
+        heard(hctx, h.kind, text);
+        free(text);
+    }
+}
+
 bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
                       char *err, size_t errlen)
 {
+    return plugin_child_run_talking(work, ctx, out, outlen, NULL, NULL, err, errlen);
+}
+
+bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                              size_t outlen, plugin_child_heard_fn heard, void *hctx, char *err,
+                              size_t errlen)
+{
+    int fds[2] = {-1, -1};
+    if (heard && pipe(fds) != 0) {
+        snprintf(err, errlen, "cannot talk to the plugin's process: %s", strerror(errno));
+        return false;
+    }
     size_t size = sizeof(struct shared) + outlen;
     struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) {
         snprintf(err, errlen, "cannot share memory with the plugin's process: %s",
                  strerror(errno));
+        if (heard) {
+            close(fds[0]);
+            close(fds[1]);
+        }
         return false;
     }
     memcpy(sh->out, out, outlen);
@@ -116,10 +197,20 @@ bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, 
     pid_t pid = fork_child(err, errlen);
     if (pid == 0) {
         become_child(parent);
+        if (heard) {
+            close(fds[0]);
+            say_fd = fds[1];
+        }
         plugin_guard_in_child(&sh->rec);
         work(ctx, sh->out);
         sh->done = 1;
         _exit(0);
+    }
+    if (heard) {
+        close(fds[1]);
+        if (pid > 0)
+            listen_to(fds[0], heard, hctx);
+        close(fds[0]);
     }
     bool ok = false;
     if (pid > 0) {

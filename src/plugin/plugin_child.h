@@ -23,6 +23,18 @@ void plugin_child_keep_off_terminal(bool on);
 bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
                       char *err, size_t errlen);
 
+/* What a child says while it works (a command's output, completion
+ * candidates): kind is the caller's, text a string. */
+typedef void (*plugin_child_heard_fn)(void *ctx, int kind, const char *text);
+
+/* plugin_child_run, and what the child sends with plugin_child_say is
+ * handed to heard(hctx, ...) in the parent, in order, as it comes. */
+bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                              size_t outlen, plugin_child_heard_fn heard, void *hctx, char *err,
+                              size_t errlen);
+/* In the work of plugin_child_run_talking: send text to the parent. */
+void plugin_child_say(int kind, const char *text);
+
 /* Whether loading the plugin at path ends the process (a constructor that
  * calls exit or crashes): dlopen is tried in a child first.  false with
  * err ("refused: loading it ends the process (a constructor exited with status

@@ -4,7 +4,8 @@
 # the plugin is loaded.  Decoders run in a child process: the crash fails
 # the export with a message naming the plugin, its file and the callback,
 # the session ends as after any failed command (exit status 2, not the
-# signal's), and no temporary of the export is left.  A plugin whose
+# signal's), and no temporary of the export is left; so does a crash in a
+# plugin command, after what it printed.  A plugin whose
 # constructor ends the process is refused, named, before it is loaded.
 set -eu
 . "$(dirname "$0")/lib.inc"
@@ -35,6 +36,12 @@ expect_grep "$err" "export csv: x.csv: plugin crash ($plugin) crashed in its eve
     expect_grep "$err" "crashed in its event() callback: SIGSEGV, an invalid memory access"
 crash open
 expect_grep "$err" "plugin crash ($plugin) crashed in its open() callback: SIGABRT, abort()"
+
+# a plugin command runs in a child too: what it printed before the crash
+# shows, and the crash is named
+run_exit 2 "a crashing plugin command" --batch -q --plugin "$plugin" -ex crashnow sample:lenet
+expect_grep "$out" "crashnow: about to crash"
+expect_grep "$out" "plugin crash ($plugin) crashed in its exec() callback"
 
 # the constructor's _exit(42) happens in a probe, not in dladbg
 run_exit 2 "a plugin whose constructor exits" --batch --plugin "$exiting" -ex plugins sample:lenet

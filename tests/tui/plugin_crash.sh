@@ -2,7 +2,7 @@
 # A decoder that crashes, in the TUI (issue 36 item 9): the decoder runs in
 # a child process, so the crash is a failed command, named in the console;
 # the script that made it goes on to its next command, the session goes on
-# with the keys after it, nothing of the export is left, and the terminal is
+# with the keys after it (a plugin command that crashes, too), nothing of the export is left, and the terminal is
 # restored at the end as always.
 . "$(dirname "$0")/lib.inc"
 plugin="$top/${BUILD:-build}/tests/plugins/crash.so"
@@ -19,6 +19,9 @@ wait_for 'crashed in its event() callback'
 console_has "plugin crash .* crashed in its event() callback"
 console_has '^│= 42 (0x2a)'
 keys :
+type_text 'crashnow'
+keys Enter
+wait_for 'crashed in its exec() callback'
 type_text 'print 6*9'
 keys Enter
 wait_for '^│= 54 (0x36)'

@@ -240,6 +240,37 @@ static void test_command_clash(void **state)
     dbg_destroy(d);
 }
 
+/* A plugin command's exec and complete run in a child process: a crash in
+ * either is a failed command (or no candidates) naming the plugin and the
+ * callback, what the command printed before still shows, and the session
+ * goes on. */
+static void test_command_crash_is_survived(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_dbg();
+    assert_non_null(d);
+    char path[600], cmd[700];
+    test_path(path, sizeof path, "crash");
+    snprintf(cmd, sizeof cmd, "plugins load %s", path);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    assert_int_equal(fixture_exec(d, "crashnow"), CMD_ERROR);
+    expect_text("crashnow: about to crash");
+    char want[800];
+    snprintf(want, sizeof want, "plugin crash (%s) crashed in its exec() callback", path);
+    expect_text(want);
+    unsetenv("DLADBG_TEST_CRASH");
+    assert_string_equal(complete(d, "crashnow ").all, "[fine]");
+    setenv("DLADBG_TEST_CRASH", "complete", 1);
+    fixture_clear();
+    assert_string_equal(complete(d, "crashnow ").all, "");
+    snprintf(want, sizeof want, "plugin crash (%s) crashed in its complete() callback", path);
+    expect_text(want);
+    unsetenv("DLADBG_TEST_CRASH");
+    assert_int_equal(fixture_exec(d, "print 6*7"), CMD_OK);
+    expect_text("= 42");
+    dbg_destroy(d);
+}
+
 /* struct dladbg_run: a layer's registers are the ones it started with, not
  * what later layers wrote; the streams the aie plugin derives from them are
  * the addresses the model's DMA accessed. */
@@ -314,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_plugin_commands),
         cmocka_unit_test(test_command_clash),
+        cmocka_unit_test(test_command_crash_is_survived),
         cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
     };
