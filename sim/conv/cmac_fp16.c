@@ -30,7 +30,7 @@
  * exponent's high part per element) instead of once per product, and
  * output positions are spread over dla_threads() workers.  With AVX-512
  * and VBMI (chosen at run time), layers of FMA_MIN_ROWS output rows or
- * more run as double-precision FMAs that round down, four rows against 32
+ * more run as double-precision FMAs that round down, eight rows against 32
  * kernels at a time (cmac_fp16_fma.c says why that is exact); other
  * layers, and hosts with AVX-512 but no VBMI, interleave the kernels
  * 16 at a time so that a cell is computed for 16 kernels in the vector
@@ -51,7 +51,7 @@
  * gets is never small (a zero's product is 0 and must not count). */
 #define ZERO_HIGH  (-128)
 #define EASY_SHIFT 4
-#define ROW_BLOCK  4u /* rows sharing one pass over the weights */
+#define ROW_BLOCK  8u /* rows sharing one pass over the weights */
 _Static_assert(ROW_BLOCK == CMAC_FP16_FMA_ROWS, "the FMA cells take a whole row block");
 #define CELL_MAX   64u /* channels of one atomic operation, at most */
 #define HARD_GROUP 16u /* hard products computed together */
@@ -68,10 +68,8 @@ struct fp16_rows {
      * each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *key;
     uint8_t *live, *nlive;
-    /* for the FMA cells, the rows side by side (struct cmac_fp16_fma_rows) */
-    double *d4;
-    int8_t *h4;
-    int32_t *key4;
+    /* for the FMA cells, m * 2^h (struct cmac_fp16_fma_rows) */
+    double *d;
 };
 
 /* Kernels interleaved by WIDE_LANES for the AVX-512 cells (value i of
@@ -731,10 +729,9 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
     for (uint32_t i = 0; i < R; i++) {
         rows.m[i] = d->m + block_row(ops, i, rn);
         rows.h[i] = d->h + block_row(ops, i, rn);
+        rows.d[i] = d->d + block_row(ops, i, rn);
+        rows.key[i] = d->key + block_row(ops, i, rn);
     }
-    rows.h4 = d->h4;
-    rows.d4 = d->d4;
-    rows.key4 = d->key4;
     int64_t *total = sc->total, *mx = sc->mx;
     struct fp16_hard *q = &sc->q;
     q->n = 0;
@@ -796,7 +793,7 @@ static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
             uint32_t res[WIDE_LANES];
             size_t at = i * depth;
             struct fp16_rows row = {d->m + at,   d->h + at,    d->m32 + at,
-                                    d->key + at, d->live + at, d->nlive + at, NULL, NULL, NULL};
+                                    d->key + at, d->live + at, d->nlive + at, NULL};
             if (!row_nan[i] && j->wide.mk &&
                 !outputs16(ops, &row, &j->wide, k0 - j->k_first, sc, res))
                 return false;
@@ -830,23 +827,8 @@ static void live_lists(const struct conv_operands *ops, struct fp16_rows *d, siz
     }
 }
 
-/* The block's rows (rn of them decoded; row 0 stands in for the
- * missing) side by side for the FMA cells. */
-static void side_by_side(const struct conv_operands *ops, struct fp16_rows *d, uint32_t rn)
-{
-    int16_t *m[ROW_BLOCK];
-    int8_t *h[ROW_BLOCK];
-    const int32_t *key[ROW_BLOCK];
-    for (uint32_t i = 0; i < ROW_BLOCK; i++) {
-        m[i] = d->m + block_row(ops, i, rn);
-        h[i] = d->h + block_row(ops, i, rn);
-        key[i] = d->key + block_row(ops, i, rn);
-    }
-    cmac_fp16_fma_side_by_side(m, h, key, used_values(ops), d->h4, d->d4, d->key4);
-}
-
 /* Row i of the block from raw: decoded, and for the AVX-512 cells (wide)
- * their view of it (the FMA cells' side by side, the 16-kernel cells' live
+ * their view of it (the FMA cells' doubles, the 16-kernel cells' live
  * lists); returns whether it holds a NaN. */
 static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool wide,
                        struct fp16_rows *d, uint32_t i)
@@ -856,11 +838,13 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
         decode(raw, n, d->m + at, d->h + at);
         return has_nan(raw, n);
     }
-    /* the FMA cells (d4) read neither the widened mantissas nor the live
+    /* the FMA cells (d) read neither the widened mantissas nor the live
      * lists: they find the values live in any of their rows themselves */
-    struct fp16_decoded out = {d->m + at, d->h + at, d->d4 ? NULL : d->m32 + at, d->key + at};
+    struct fp16_decoded out = {d->m + at, d->h + at, d->d ? NULL : d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
-    if (!d->d4)
+    if (d->d)
+        cmac_fp16_fma_row(d->h + at, d->m + at, n, d->d + at);
+    else
         live_lists(ops, d, at);
     return nan;
 }
@@ -873,12 +857,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     size_t n = ROW_BLOCK * depth;
     struct fp16_rows d = {malloc(n * sizeof *d.m),   malloc(n), malloc(n * sizeof *d.m32),
                           malloc(n * sizeof *d.key), malloc(n), malloc(n),
-                          j->fma.w ? malloc(n * sizeof *d.d4) : NULL,
-                          j->fma.w ? malloc(n) : NULL,
-                          j->fma.w ? malloc(n * sizeof *d.key4) : NULL};
+                          j->fma.w ? malloc(n * sizeof *d.d) : NULL};
     struct out_scratch sc;
     bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.key && d.live && d.nlive &&
-              (!j->fma.w || (d.d4 && d.h4 && d.key4));
+              (!j->fma.w || d.d);
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -886,8 +868,6 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
             const int16_t *raw = ops->data + (size_t)(r0 + i) * depth;
             row_nan[i] = decode_row(ops, raw, j->wide.mk || j->fma.w, &d, i);
         }
-        if (j->fma.w)
-            side_by_side(ops, &d, rn);
         ok = row_block(j, worker, r0, rn, &d, row_nan, &sc);
     }
     j->failed[worker] = !ok;
@@ -898,9 +878,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     free(d.key);
     free(d.live);
     free(d.nlive);
-    free(d.d4);
-    free(d.h4);
-    free(d.key4);
+    free(d.d);
 }
 
 /* Every output with the reference (when host memory for the fast path's

@@ -1,4 +1,4 @@
-/* The fp16 MAC cells as double-precision FMAs that round down: four data
+/* The fp16 MAC cells as double-precision FMAs that round down: eight data
  * rows against 32 kernels at a time (AVX-512F/BW/VL/VBMI, chosen at run
  * time; cmac_fp16.c has the portable cells and why the Booth array's
  * result is what it is).
@@ -13,10 +13,9 @@
  * 2^top; so round_down(S + D * W), which one FMA computes from the exact
  * D * W + S, is S + floor(D * W / 2^top) * 2^top: the floor of every
  * product comes with the add, and T is S's low 52 mantissa bits less 2^51.
- * A zero operand's D or W is 0 and adds nothing; values zero in all four
- * rows are skipped.  The four rows share every load of the kernels' values
- * (16 FMAs per value), which keeps the loop within what the L2 cache
- * delivers.
+ * A zero operand's D or W is 0 and adds nothing; values zero in all eight
+ * rows are skipped.  The eight rows share every load of the kernels' values
+ * (16 kernels at a time, 16 accumulators: 16 FMAs per two loads).
  *
  * The cell's top, and so each product's alignment, comes from maxima: a
  * row's largest exponent part in the cell plus a kernel's (kmax, per cell
@@ -35,9 +34,9 @@
  * (small_value_carries) settle every product.  Products aligned by 8, 12 or
  * 16 get their carry from the Booth array computed in 16-bit lanes
  * (booth_carries), 32 products at a time; those aligned by 20 to 28 are
- * queued for the 32-bit array in cmac_fp16.c, and those by 32 or more, which
- * the array drops (0), only take back the -1 the FMA counted for a negative
- * product (cmac_fp16_hard_carries).  A row whose maxima are not confirmed
+ * queued for the array in 32-bit lanes (booth32_deltas), and those by 32
+ * or more, which the array drops (0), only take back the -1 the FMA counted
+ * for a negative product (cmac_fp16_hard_carries).  A row whose maxima are not confirmed
  * for some kernel gets its tops the long way (the largest sum of exponent
  * parts, lane by lane) and every value of it settled against the exact
  * tops (value_carries). */
@@ -175,6 +174,88 @@ AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s
     return _mm512_cmpgt_epu16_mask(_mm512_and_si512(sum, low), _mm512_andnot_si512(carry, low));
 }
 
+/* The same array in 32-bit lanes, 16 products at a time, for products
+ * aligned by 20 to 28 bits: there the array's result is floor(P / 2^s)
+ * less the carry out of the low s bits of its two words and of the sign
+ * compensation 0xaaab0000 (which has bits from 16 up), plus the 1 the
+ * hardware adds to the compensation from 20 on.  A digit's row is
+ * (mag << 2i) | 0x10000 << 2i for a positive digit or a zero one, (~mag &
+ * 0xffff) << 2i for a negative one (cacc_fp16_booth), plus the previous
+ * digit's carry-in: dat shifted (out, by 32 or more, for a zero digit),
+ * then one XOR with the digit's pattern. */
+struct booth32_tables {
+    int32_t shift[8][32], flip[8][32], lo4[32], hi4[32];
+};
+
+static struct booth32_tables booth32;
+
+static void booth32_fill(void)
+{
+    for (unsigned x = 0; x < 32; x++) {
+        unsigned prev = x & 7u, code = x >> 2;
+        for (unsigned i = 0; i < 8; i++) {
+            bool carry_in = i != 0 && i != 4 && digit_negative(prev);
+            booth32.shift[i][x] = (int32_t)(digit_shift(code) == 16 ? 32 : digit_shift(code) + 2 * i);
+            booth32.flip[i][x] =
+                (int32_t)((digit_negative(code) ? 0xffffu << (2 * i) : 0x10000u << (2 * i)) |
+                          (carry_in ? 1u << (2 * i - 2) : 0));
+        }
+        booth32.lo4[x] = (int32_t)(digit_negative(prev) ? 1u << 6 : 0);
+        booth32.hi4[x] = (int32_t)(digit_negative(code) ? 1u << 14 : 0);
+    }
+}
+
+static void booth_tables_fill(void)
+{
+    booth16_fill();
+    booth32_fill();
+}
+
+AVX512_FMA static inline __m512i table32(const int32_t *t, __m512i idx)
+{
+    return _mm512_permutex2var_epi32(_mm512_loadu_si512(t), idx, _mm512_loadu_si512(t + 16));
+}
+
+AVX512_FMA static inline __m512i csa32(__m512i x, __m512i y, __m512i z, __m512i *carry)
+{
+    *carry = _mm512_slli_epi32(_mm512_ternarylogic_epi32(x, y, z, 0xe8), 1);
+    return _mm512_ternarylogic_epi32(x, y, z, 0x96);
+}
+
+/* What the array adds to floor(P / 2^s) for 16 products d * w (both
+ * nonzero, |m| < 2^14) aligned by s (20 to 28 in the lanes that matter):
+ * [s >= 20] less the carry. */
+AVX512_FMA static inline __m512i booth32_deltas(__m512i d, __m512i w, __m512i s)
+{
+    __m512i neg = _mm512_srai_epi32(_mm512_xor_si512(d, w), 31);
+    __m512i dat = _mm512_abs_epi32(d);
+    /* bit 16 on, the sign, is what digit 7 reads as its top bit */
+    __m512i bits = _mm512_xor_si512(_mm512_slli_epi32(_mm512_abs_epi32(w), 1), neg);
+    __m512i row[8], idx[8];
+    idx[0] = _mm512_slli_epi32(bits, 2);
+    for (unsigned i = 1; i < 8; i++)
+        idx[i] = _mm512_srli_epi32(bits, 2 * i - 2);
+    for (unsigned i = 0; i < 8; i++)
+        row[i] = _mm512_xor_si512(_mm512_sllv_epi32(dat, table32(booth32.shift[i], idx[i])),
+                                  table32(booth32.flip[i], idx[i]));
+    __m512i lo4 = table32(booth32.lo4, idx[4]), hi4 = table32(booth32.hi4, idx[7]);
+    __m512i ac, as = csa32(row[0], row[1], row[2], &ac);
+    as = csa32(as, ac, row[3], &ac);
+    as = csa32(as, ac, lo4, &ac);
+    __m512i bc, bs = csa32(row[4], row[5], row[6], &bc);
+    bs = csa32(bs, bc, row[7], &bc);
+    bs = csa32(bs, bc, hi4, &bc);
+    __m512i cc, cs = csa32(as, ac, bs, &cc);
+    __m512i carry, sum = csa32(cs, cc, bc, &carry);
+    __m512i low = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), s), _mm512_set1_epi32(1));
+    __m512i lows = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_and_si512(sum, low), _mm512_and_si512(carry, low)),
+        _mm512_and_si512(_mm512_set1_epi32((int32_t)0xaaab0000u), low));
+    __m512i from20 = _mm512_maskz_mov_epi32(
+        _mm512_cmpge_epi32_mask(s, _mm512_set1_epi32(20)), _mm512_set1_epi32(1));
+    return _mm512_sub_epi32(from20, _mm512_srlv_epi32(lows, s));
+}
+
 /* Lanes whose alignment s is 8, 12 or 16: the products whose Booth carry
  * booth_carries gives. */
 AVX512_FMA static inline __mmask32 aligned_8_to_16(__m512i s)
@@ -202,6 +283,31 @@ AVX512_FMA static inline __m256i settle_value(const int16_t *km, int16_t dm, __m
     return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
 }
 
+/* 32 products (lanes in far) onto the queue, in lane order: data and
+ * weight mantissas d and w, alignments s (16-bit lanes), their cells' slots
+ * base + lane (bytes); whole vectors are stored, as hard_append16 does. */
+AVX512_FMA static inline void queue_small(struct fp16_hard *hard, __mmask32 far, __m512i d,
+                                          __m512i w, __m512i s, __m256i lane, uint32_t base)
+{
+    uint32_t n = hard->n;
+    for (unsigned h = 0; h < 2; h++) {
+        __mmask16 m = (__mmask16)(far >> (16 * h));
+        if (!m)
+            continue;
+        __m256i dh = _mm512_extracti64x4_epi64(d, h), wh = _mm512_extracti64x4_epi64(w, h),
+                sh = _mm512_extracti64x4_epi64(s, h);
+        __m128i lh = h ? _mm256_extracti128_si256(lane, 1) : _mm256_castsi256_si128(lane);
+        __m512i slot = _mm512_add_epi32(_mm512_cvtepu8_epi32(lh), _mm512_set1_epi32((int)base));
+        _mm512_storeu_si512(hard->d + n, _mm512_maskz_compress_epi32(m, _mm512_cvtepi16_epi32(dh)));
+        _mm512_storeu_si512(hard->w + n, _mm512_maskz_compress_epi32(m, _mm512_cvtepi16_epi32(wh)));
+        _mm512_storeu_si512(hard->shift + n,
+                            _mm512_maskz_compress_epi32(m, _mm512_cvtepi16_epi32(sh)));
+        _mm512_storeu_si512(hard->cell + n, _mm512_maskz_compress_epi32(m, slot));
+        n += (uint32_t)__builtin_popcount(m);
+    }
+    hard->n = n;
+}
+
 /* The cell's products of row r with the block's small weights (8 or more
  * below their lane's kmax: the cell's loop leaves them out), 32 at a time,
  * each one's data value and exponent part fetched from the cell's by
@@ -223,8 +329,6 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
     __m512i dm_hi = _mm512_maskz_loadu_epi16((__mmask32)(in_cell >> 32), rows->m[r] + off + 32);
     __m512i top512 = _mm512_castsi256_si512(top);
     uint32_t base = L * (R * cell + r);
-    uint8_t tops[L];
-    _mm256_storeu_si256((__m256i *)tops, top);
     for (uint32_t e = e0; e < end; e += 32) {
         __mmask32 live = end - e >= 32 ? ~0u : (1u << (end - e)) - 1;
         __m512i at = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(live, k->small_at + e));
@@ -242,14 +346,8 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
         __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real, s, _mm512_set1_epi16(16));
         for (__mmask32 c = booth_carries(d, w, s) & near; c; c &= c - 1)
             total[base + k->small_lane[e + (uint32_t)__builtin_ctz(c)]] -= 1;
-        for (; far; far &= far - 1) {
-            uint32_t i = (uint32_t)__builtin_ctz(far), n = hard->n++;
-            hard->w[n] = k->small_m[e + i];
-            hard->d[n] = rows->m[r][off + k->small_at[e + i]];
-            hard->shift[n] = (uint32_t)(tops[k->small_lane[e + i]] - k->small_h[e + i] -
-                                        rows->h[r][off + k->small_at[e + i]]);
-            hard->cell[n] = base + k->small_lane[e + i];
-        }
+        if (far)
+            queue_small(hard, far, d, w, s, _mm512_castsi512_si256(lane), base);
     }
 }
 
@@ -310,7 +408,7 @@ AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *ro
                                              __m256i carries)
 {
     size_t at = L * (off + j);
-    const uint32_t *row = carry8 + rows->key4[R * (off + j) + r];
+    const uint32_t *row = carry8 + rows->key[r][off + j];
     __m256i idx = _mm256_loadu_si256((const __m256i *)(k->idx + at));
     __m256i bit = _mm256_loadu_si256((const __m256i *)(k->bit + at));
     __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
@@ -331,7 +429,7 @@ AVX512_FMA static inline __m256i small_value_carries(const struct cmac_fp16_fma_
 {
     __mmask32 big = (__mmask32)~k->small[off + j];
     __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + L * (off + j)));
-    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r]));
+    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h[r][off + j]));
     /* at or below top - 8 unsigned: aligned by 8 or more, no zero weight */
     __mmask32 more = _mm256_mask_cmple_epu8_mask(big, h, _mm256_sub_epi8(top, _mm256_set1_epi8(8)));
     return settle_value(k->m + L * (off + j), rows->m[r][off + j], _mm256_sub_epi8(top, h), more,
@@ -354,10 +452,10 @@ AVX512_FMA static inline __m256i value_carries(const struct cmac_fp16_fma_rows *
     __m256i top8 = _mm256_sub_epi8(top, _mm256_set1_epi8(8));
     __mmask32 big = (__mmask32)~k->small[off + j];
     __m256i wh = _mm256_loadu_si256((const __m256i *)(kh + L * j));
-    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r]));
+    __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h[r][off + j]));
     __mmask32 by8 = _mm256_mask_cmpeq_epi8_mask(big, h, top8);
     if (by8) {
-        const uint32_t *row = carry8 + rows->key4[R * (off + j) + r];
+        const uint32_t *row = carry8 + rows->key[r][off + j];
         __m256i idx = _mm256_loadu_si256((const __m256i *)(kidx + L * j));
         __m256i bit = _mm256_loadu_si256((const __m256i *)(kbit + L * j));
         __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
@@ -384,9 +482,57 @@ AVX512_FMA static inline __m256i tops_exact(const struct cmac_fp16_fma_rows *row
     for (; nonzero; nonzero &= nonzero - 1) {
         uint32_t j = (uint32_t)__builtin_ctzll(nonzero);
         __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + L * (off + j)));
-        top = _mm256_max_epi8(top, _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h4[R * (off + j) + r])));
+        top = _mm256_max_epi8(top, _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h[r][off + j])));
     }
     return top;
+}
+
+/* Group g's 8 lanes of a top vector as 64-bit lanes, less HIGH_BIAS. */
+AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
+{
+    return _mm512_sub_epi64(group_bytes(top, g), _mm512_set1_epi64(HIGH_BIAS));
+}
+
+/* The FMAs of one cell for kernels 16 * half to 16 * half + 15 (kw: their
+ * weights of the cell's first value), every row at once: 16 accumulators
+ * (1.5 * 2^(52 + top)) take value after value of the live ones, each
+ * weight load shared by the R rows; then each row's sums, less its
+ * carries, and exponents into total and mx. */
+AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, const double *kw,
+                                       const __m256i top[R], const uint8_t carried[R][L],
+                                       uint64_t live, size_t off, uint32_t cell, unsigned half,
+                                       int64_t *total, int64_t *mx)
+{
+    __m512d acc[R][2];
+    for (unsigned r = 0; r < R; r++)
+        for (unsigned q = 0; q < 2; q++)
+            acc[r][q] = _mm512_castsi512_pd(_mm512_or_si512(
+                _mm512_slli_epi64(
+                    _mm512_add_epi64(group_top(top[r], 2 * half + q), _mm512_set1_epi64(1075)), 52),
+                _mm512_set1_epi64(1ll << 51)));
+    const double *d[R];
+    for (unsigned r = 0; r < R; r++)
+        d[r] = rows->d[r] + off;
+    for (uint64_t v = live; v; v &= v - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(v);
+        __m512d w0 = _mm512_loadu_pd(kw + L * j), w1 = _mm512_loadu_pd(kw + L * j + 8);
+        for (unsigned r = 0; r < R; r++) {
+            __m512d x = _mm512_set1_pd(d[r][j]);
+            acc[r][0] = _mm512_fmadd_round_pd(w0, x, acc[r][0], ROUND_DOWN);
+            acc[r][1] = _mm512_fmadd_round_pd(w1, x, acc[r][1], ROUND_DOWN);
+        }
+    }
+    const __m512i low52 = _mm512_set1_epi64((1ll << 52) - 1), half51 = _mm512_set1_epi64(1ll << 51);
+    for (unsigned r = 0; r < R; r++)
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned g = 2 * half + q;
+            size_t at = (size_t)L * (R * cell + r) + 8 * g;
+            __m512i sum =
+                _mm512_sub_epi64(_mm512_and_si512(_mm512_castpd_si512(acc[r][q]), low52), half51);
+            __m512i carries = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
+            _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, carries));
+            _mm512_storeu_si512(mx + at, group_top(top[r], g));
+        }
 }
 
 /* One cell (values from off on, nj of them) of the R rows against the
@@ -410,7 +556,6 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
                                         struct fp16_hard *hard)
 {
     const double *kw = k->w + L * off;
-    const double *dd = rows->d4 + R * off;
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const uint64_t *kmask = k->kmask + (size_t)L * cell;
     __m256i top[R];
@@ -426,25 +571,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         small[r] = confirmed ? rc.small : 0;
         any[r] = confirmed ? 0 : rc.nonzero;
     }
-    __m512d acc[R][G];
-    for (unsigned r = 0; r < R; r++)
-        for (unsigned g = 0; g < G; g++) /* 1.5 * 2^(52 + top) */
-            acc[r][g] = _mm512_castsi512_pd(_mm512_or_si512(
-                _mm512_slli_epi64(_mm512_add_epi64(group_bytes(top[r], g),
-                                                   _mm512_set1_epi64(1075 - HIGH_BIAS)),
-                                  52),
-                _mm512_set1_epi64(1ll << 51)));
-    for (uint64_t v = live; v; v &= v - 1) {
-        uint32_t j = (uint32_t)__builtin_ctzll(v);
-        const double *dj = dd + R * j;
-        const double *wj = kw + L * j;
-        for (unsigned g = 0; g < G; g++) {
-            __m512d w = _mm512_loadu_pd(wj + 8 * g);
-            for (unsigned r = 0; r < R; r++)
-                acc[r][g] = _mm512_fmadd_round_pd(w, _mm512_set1_pd(dj[r]), acc[r][g], ROUND_DOWN);
-        }
-    }
-    const __m512i low52 = _mm512_set1_epi64((1ll << 52) - 1), half = _mm512_set1_epi64(1ll << 51);
+    uint8_t carried[R][L]; /* the byte counters of each row's carries */
     for (unsigned r = 0; r < R; r++) {
         __m256i carries = _mm256_setzero_si256();
         for (uint64_t v = mid[r]; v; v &= v - 1)
@@ -455,16 +582,12 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         for (uint64_t v = any[r]; v; v &= v - 1)
             carries = value_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), cell,
                                     top[r], carries, hard);
-        for (unsigned g = 0; g < G; g++) {
-            size_t at = (size_t)L * (R * cell + r) + 8 * g;
-            __m512i sum =
-                _mm512_sub_epi64(_mm512_and_si512(_mm512_castpd_si512(acc[r][g]), low52), half);
-            _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, group_bytes(carries, g)));
-            _mm512_storeu_si512(mx + at, _mm512_sub_epi64(group_bytes(top[r], g),
-                                                          _mm512_set1_epi64(HIGH_BIAS)));
-        }
-        settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
+        _mm256_storeu_si256((__m256i *)carried[r], carries);
     }
+    for (unsigned half = 0; half < 2; half++)
+        fma_half(rows, kw + 16 * half, top, carried, live, off, cell, half, total, mx);
+    for (unsigned r = 0; r < R; r++)
+        settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
 }
 
 AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
@@ -473,7 +596,7 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
                                         const uint32_t *carry8, int64_t *total, int64_t *mx,
                                         struct fp16_hard *hard)
 {
-    pthread_once(&booth16_once, booth16_fill);
+    pthread_once(&booth16_once, booth_tables_fill);
     uint32_t cells = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
@@ -491,73 +614,23 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
 
 /* ---------------------------------------------------------------- data rows */
 
-/* vpermt2d/q/pd indices: lane t from a's lane first + t / 2 (t even) or
- * b's (t odd), elements of `width` lanes (1 or 2) kept together. */
-AVX512_FMA static __m512i zip_indices(unsigned first, unsigned width, unsigned lanes)
+AVX512_FMA void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d)
 {
-    int32_t idx[16] = {0};
-    for (unsigned t = 0; t < lanes; t++) {
-        unsigned unit = t / width, inner = t % width;
-        idx[t] = (int32_t)((unit % 2 ? lanes : 0) + width * (first + unit / 2) + inner);
-    }
-    return _mm512_loadu_si512(idx);
-}
-
-AVX512_FMA static __m512i zip_indices64(unsigned first, unsigned width)
-{
-    int32_t idx32[16];
-    _mm512_storeu_si512(idx32, zip_indices(first, width, 8));
-    return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)idx32));
-}
-
-AVX512_FMA void cmac_fp16_fma_side_by_side(int16_t *const m[R], int8_t *const h[R],
-                                           const int32_t *const key[R], size_t n, int8_t *h4,
-                                           double *d4, int32_t *key4)
-{
-    uint8_t bytes[64];
-    for (unsigned t = 0; t < 64; t++) /* byte R * v + r from row r's value v */
-        bytes[t] = (uint8_t)(16 * (t % R) + t / R);
-    const __m512i h_zip = _mm512_loadu_si512(bytes);
-    const __m512i k_lo = zip_indices(0, 1, 16), k_hi = zip_indices(8, 1, 16);
-    /* 64-bit lanes zipped one by one (a row pair's doubles, or two rows'
-     * keys as one lane), then two by two (the pairs of doubles) */
-    const __m512i zip64[2] = {zip_indices64(0, 1), zip_indices64(4, 1)};
-    const __m512i d_pairs[2] = {zip_indices64(0, 2), zip_indices64(2, 2)};
     for (size_t v = 0; v < n; v += 16) {
         __mmask16 live = n - v >= 16 ? 0xffff : (__mmask16)((1u << (n - v)) - 1);
-        __m512i hb = _mm512_setzero_si512(), k[R];
-        __m512d d[R][2];
-        for (unsigned r = 0; r < R; r++) {
-            __m256i mr = _mm256_maskz_loadu_epi16(live, m[r] + v);
-            /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
-            __m128i e = _mm_mask_mov_epi8(_mm_maskz_loadu_epi8(live, h[r] + v),
-                                          _mm256_testn_epi16_mask(mr, mr), _mm_set1_epi8(64));
-            _mm_mask_storeu_epi8(h[r] + v, live, e);
-            hb = _mm512_mask_broadcast_i32x4(hb, (__mmask16)(0xfu << (4 * r)), e);
-            __m512i m32 = _mm512_cvtepi16_epi32(mr), e32 = _mm512_cvtepi8_epi32(e);
-            for (unsigned q = 0; q < 2; q++) /* m * 2^e: exact (a zero's 0) */
-                d[r][q] = _mm512_scalef_pd(
-                    _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(m32, 1) : _mm512_castsi512_si256(m32)),
-                    _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(e32, 1) : _mm512_castsi512_si256(e32)));
-            k[r] = _mm512_maskz_loadu_epi32(live, key[r] + v);
-        }
-        _mm512_storeu_si512(h4 + R * v, _mm512_permutexvar_epi8(h_zip, hb));
-        /* rows 0 and 1, 2 and 3 zipped value by value, then the pairs */
-        __m512i k01[2] = {_mm512_permutex2var_epi32(k[0], k_lo, k[1]),
-                          _mm512_permutex2var_epi32(k[0], k_hi, k[1])};
-        __m512i k23[2] = {_mm512_permutex2var_epi32(k[2], k_lo, k[3]),
-                          _mm512_permutex2var_epi32(k[2], k_hi, k[3])};
-        for (unsigned q = 0; q < 4; q++)
-            _mm512_storeu_si512(key4 + R * v + 16 * q,
-                                _mm512_permutex2var_epi64(k01[q / 2], zip64[q % 2], k23[q / 2]));
-        for (unsigned half = 0; half < 2; half++)
-            for (unsigned p = 0; p < 2; p++) {
-                __m512d d01 = _mm512_permutex2var_pd(d[0][half], zip64[p], d[1][half]);
-                __m512d d23 = _mm512_permutex2var_pd(d[2][half], zip64[p], d[3][half]);
-                for (unsigned q = 0; q < 2; q++)
-                    _mm512_storeu_pd(d4 + R * (v + 8 * half + 4 * p + 2 * q),
-                                     _mm512_permutex2var_pd(d01, d_pairs[q], d23));
-            }
+        __m256i mr = _mm256_maskz_loadu_epi16(live, m + v);
+        /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
+        __m128i e = _mm_mask_mov_epi8(_mm_maskz_loadu_epi8(live, h + v),
+                                      _mm256_testn_epi16_mask(mr, mr), _mm_set1_epi8(64));
+        _mm_mask_storeu_epi8(h + v, live, e);
+        __m512i m32 = _mm512_cvtepi16_epi32(mr), e32 = _mm512_cvtepi8_epi32(e);
+        for (unsigned q = 0; q < 2; q++) /* m * 2^e: exact (a zero's 0) */
+            _mm512_mask_storeu_pd(
+                d + v + 8 * q, (__mmask8)(live >> (8 * q)),
+                _mm512_scalef_pd(_mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(m32, 1)
+                                                      : _mm512_castsi512_si256(m32)),
+                                 _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(e32, 1)
+                                                      : _mm512_castsi512_si256(e32))));
     }
 }
 
@@ -625,10 +698,25 @@ AVX512_FMA static inline __m512i narrow32(const void *field, uint32_t k)
                               _mm512_cvtepi32_epi16(_mm512_loadu_si512(f + 16)), 1);
 }
 
+/* Queue entries k to k + 15 in `far` (aligned by 20 to 28) settled by the
+ * 32-bit array. */
+AVX512_FMA static inline void settle_far16(const struct fp16_hard *q, uint32_t k, __mmask16 far,
+                                           int64_t *total)
+{
+    __m512i delta = booth32_deltas(_mm512_loadu_si512(q->d + k), _mm512_loadu_si512(q->w + k),
+                                   _mm512_loadu_si512(q->shift + k));
+    int32_t by[16];
+    _mm512_storeu_si512(by, delta);
+    for (__mmask16 m = _mm512_mask_test_epi32_mask(far, delta, delta); m; m &= m - 1) {
+        uint32_t e = (uint32_t)__builtin_ctz(m);
+        total[q->cell[k + e]] += by[e];
+    }
+}
+
 AVX512_FMA uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
 {
-    pthread_once(&booth16_once, booth16_fill);
-    uint32_t n = q->n, rest = 0;
+    pthread_once(&booth16_once, booth_tables_fill);
+    uint32_t n = q->n;
     for (uint32_t k = 0; k < n; k += 32) {
         __mmask32 live = n - k >= 32 ? ~0u : (1u << (n - k)) - 1;
         __m512i s = narrow32(q->shift, k);
@@ -642,16 +730,13 @@ AVX512_FMA uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
         __mmask32 neg = _mm512_movepi16_mask(_mm512_xor_si512(narrow32(q->d, k), narrow32(q->w, k)));
         for (__mmask32 up = gone & neg; up; up &= up - 1)
             total[q->cell[k + (uint32_t)__builtin_ctz(up)]] += 1;
-        for (__mmask32 far = live & ~near & ~gone; far; far &= far - 1) {
-            uint32_t e = k + (uint32_t)__builtin_ctz(far);
-            q->w[rest] = q->w[e];
-            q->d[rest] = q->d[e];
-            q->shift[rest] = q->shift[e];
-            q->cell[rest++] = q->cell[e];
-        }
+        __mmask32 far = live & ~near & ~gone;
+        for (unsigned h = 0; h < 2; h++)
+            if ((__mmask16)(far >> (16 * h)))
+                settle_far16(q, k + 16 * h, (__mmask16)(far >> (16 * h)), total);
     }
-    q->n = rest;
-    return rest;
+    q->n = 0;
+    return 0;
 }
 
 bool cmac_fp16_fma(void)
@@ -683,12 +768,9 @@ void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 
-void cmac_fp16_fma_side_by_side(int16_t *const m[CMAC_FP16_FMA_ROWS],
-                                int8_t *const h[CMAC_FP16_FMA_ROWS],
-                                const int32_t *const key[CMAC_FP16_FMA_ROWS], size_t n, int8_t *h4,
-                                double *d4, int32_t *key4)
+void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d)
 {
-    (void)m, (void)h, (void)key, (void)n, (void)h4, (void)d4, (void)key4;
+    (void)h, (void)m, (void)n, (void)d;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

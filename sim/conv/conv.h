@@ -358,22 +358,21 @@ void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn, int32_t 
 /* True when the AVX-512 cells can fetch carries with VBMI's byte permute
  * (and DLADBG_NO_VBMI is unset: the tests run the other way too). */
 bool cmac_fp16_vbmi(void);
-/* cmac_fp16_fma.c: the cells as double FMAs rounding down, 4 rows against
+/* cmac_fp16_fma.c: the cells as double FMAs rounding down, 8 rows against
  * 32 kernels at a time (AVX-512F/BW/VL/VBMI; cmac_fp16_fma() says whether
  * the host runs them). */
 #define CMAC_FP16_FMA_LANES 32
-#define CMAC_FP16_FMA_ROWS  4
+#define CMAC_FP16_FMA_ROWS  8
 #define CMAC_FP16_FMA_CELL  64 /* channels of one atomic operation, at most */
-/* Data rows: per value its mantissa m (as fp16_decoded's) and exponent part
- * h (fp16_decoded's, but 64 for a zero), row by row; and the rows side by
- * side (value v of row r at ROWS * v + r): h4 as h, d4 = m * 2^h and key4
- * its row of carry8 (fp16_decoded's key). */
+/* Data rows, each from its first value on: the mantissa m (as
+ * fp16_decoded's), exponent part h (fp16_decoded's, but 64 for a zero:
+ * cmac_fp16_fma_row), d = m * 2^h and key, its row of carry8
+ * (fp16_decoded's). */
 struct cmac_fp16_fma_rows {
     const int16_t *m[CMAC_FP16_FMA_ROWS];
     const int8_t *h[CMAC_FP16_FMA_ROWS];
-    const int8_t *h4;
-    const double *d4;
-    const int32_t *key4;
+    const double *d[CMAC_FP16_FMA_ROWS];
+    const int32_t *key[CMAC_FP16_FMA_ROWS];
 };
 /* Kernels interleaved (value i of kernel l at LANES * i + l): w = m * 2^h as
  * a double (0 for a zero), h + 64 (0x80 for a zero), the byte of carry8's
@@ -422,15 +421,10 @@ uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
  * cmac_fp16.c); AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
-/* The data rows' m, h and key (struct fp16_decoded; a missing row may
- * repeat another) side by side for the FMA cells (struct
- * cmac_fp16_fma_rows: h4, d4, key4, with room for n rounded up to 16
- * values), each zero's h set to 64 in the rows first; AVX-512, for
- * cmac_fp16_fma() hosts. */
-void cmac_fp16_fma_side_by_side(int16_t *const m[CMAC_FP16_FMA_ROWS],
-                                int8_t *const h[CMAC_FP16_FMA_ROWS],
-                                const int32_t *const key[CMAC_FP16_FMA_ROWS], size_t n, int8_t *h4,
-                                double *d4, int32_t *key4);
+/* A decoded data row of n values (struct fp16_decoded's m and h) for the
+ * FMA cells (struct cmac_fp16_fma_rows): each zero's h set to 64, d = m *
+ * 2^h; AVX-512, for cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d);
 /* The queue's products aligned by 8, 12 or 16 bits settled: their Booth
  * carries taken off total[cell] (the cells counted floor(P / 2^s)); those
  * aligned by 32 or more too (the array gives 0, the cells counted -1 for a
