@@ -515,6 +515,7 @@ static inline void acc_row8(const int64_t *mx, const int64_t *total, uint32_t ce
 struct out_scratch {
     int64_t *total, *mx;
     struct fp16_hard q;
+    struct cmac_fp16_row_cell *rc; /* the FMA cells' row cells, a row block's */
     bool oom;
 };
 
@@ -583,15 +584,18 @@ static uint32_t cells_of(const struct conv_operands *ops)
 static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops)
 {
     size_t n = (size_t)cells_of(ops) * CMAC_FP16_FMA_LANES * CMAC_FP16_FMA_ROWS + HARD_GROUP;
-    *sc = (struct out_scratch){.total = malloc(n * sizeof *sc->total),
-                               .mx = malloc(n * sizeof *sc->mx)};
-    return sc->total && sc->mx && hard_reserve(&sc->q, 1024);
+    *sc = (struct out_scratch){
+        .total = malloc(n * sizeof *sc->total),
+        .mx = malloc(n * sizeof *sc->mx),
+        .rc = malloc((size_t)cells_of(ops) * CMAC_FP16_FMA_ROWS * sizeof *sc->rc)};
+    return sc->total && sc->mx && sc->rc && hard_reserve(&sc->q, 1024);
 }
 
 static void scratch_free(struct out_scratch *sc)
 {
     free(sc->total);
     free(sc->mx);
+    free(sc->rc);
     free(sc->q.cell);
     free(sc->q.w);
     free(sc->q.d);
@@ -732,6 +736,9 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         rows.d[i] = d->d + block_row(ops, i, rn);
         rows.key[i] = d->key + block_row(ops, i, rn);
     }
+    if (b == 0) /* the first kernel block of the pass: the rows are new */
+        cmac_fp16_fma_row_cells(ops, &rows, sc->rc);
+    rows.cell = sc->rc;
     int64_t *total = sc->total, *mx = sc->mx;
     struct fp16_hard *q = &sc->q;
     q->n = 0;
@@ -757,9 +764,25 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
                         size_t stride)
 {
     const struct conv_operands *ops = j->ops;
+    bool kernel_nan = false;
+    for (uint32_t l = 0; l < lanes; l++)
+        kernel_nan |= j->kernel_nan[k0 + l];
+    size_t plane = (size_t)j->out->h * j->out->w;
+    uint32_t delivered = k0 >= j->out->c ? 0 : j->out->c - k0 < lanes ? j->out->c - k0 : lanes;
     for (uint32_t i = 0; i < rn; i++) {
         uint32_t r = r0 + i;
         size_t base = row_base(j, r);
+        if (!row_nan[i] && !kernel_nan) { /* every result is the cells' */
+            int32_t *v = j->out->v + base + k0 * plane;
+            uint64_t nan = 0;
+            for (uint32_t l = 0; l < delivered; l++) {
+                uint32_t f = res[stride * i + l];
+                v[l * plane] = (int32_t)f;
+                nan += (f & 0x7fffffffu) > 0x7f800000u;
+            }
+            j->nan_out[worker] += nan;
+            continue;
+        }
         for (uint32_t l = 0; l < lanes; l++) {
             uint32_t k = k0 + l, f = res[stride * i + l];
             if (row_nan[i] || j->kernel_nan[k])

@@ -351,15 +351,8 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
     }
 }
 
-/* Row r's values in a cell (nj from off on): the largest exponent part of
- * its nonzero values (0 when none), the values holding it (mask; every bit
- * when none), those 4 below it (mid) and 8 or more below (small). */
-struct row_cell {
-    int8_t top;
-    uint64_t mask, mid, small, nonzero;
-};
-
-AVX512_FMA static inline struct row_cell row_cell(const struct cmac_fp16_fma_rows *rows, unsigned r,
+/* Row r's values in a cell (nj from off on): struct cmac_fp16_row_cell. */
+AVX512_FMA static inline struct cmac_fp16_row_cell row_cell(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                                   size_t off, uint32_t nj)
 {
     __mmask64 in_cell = nj >= 64 ? ~0ull : (1ull << nj) - 1;
@@ -375,11 +368,12 @@ AVX512_FMA static inline struct row_cell row_cell(const struct cmac_fp16_fma_row
     m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
     m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
     int top1 = _mm_cvtsi128_si32(m) & 0xff;
-    struct row_cell rc = {.top = (int8_t)(top1 ? top1 - 1 : 0), .nonzero = nonzero};
+    struct cmac_fp16_row_cell rc = {.top = (int8_t)(top1 ? top1 - 1 : 0), .nonzero = nonzero};
     __m512i top = _mm512_set1_epi8(rc.top);
     rc.mask = top1 ? _mm512_mask_cmpeq_epi8_mask(nonzero, h, top) : ~0ull;
     rc.mid = _mm512_mask_cmpeq_epi8_mask(nonzero, _mm512_add_epi8(h, _mm512_set1_epi8(4)), top);
     rc.small = _mm512_mask_cmplt_epi8_mask(nonzero, _mm512_add_epi8(h, _mm512_set1_epi8(4)), top);
+    rc.by8 = _mm512_mask_cmpeq_epi8_mask(nonzero, _mm512_add_epi8(h, _mm512_set1_epi8(8)), top);
     return rc;
 }
 
@@ -402,10 +396,10 @@ AVX512_FMA static inline __mmask32 tops_confirmed(const uint64_t *kmask, uint64_
  * counted in the row's byte counters; the others are aligned by 4 or less,
  * or are the small weights' (settle_small).  No branch: a quarter of a
  * row's values take this. */
-AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
-                                             const struct cmac_fp16_fma_block *k,
-                                             const uint32_t *carry8, size_t off, uint32_t j,
-                                             __m256i carries)
+AVX512_FMA static inline __m256i carries8(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                          const struct cmac_fp16_fma_block *k,
+                                          const uint32_t *carry8, size_t off, uint32_t j,
+                                          __mmask32 lanes, __m256i carries)
 {
     size_t at = L * (off + j);
     const uint32_t *row = carry8 + rows->key[r][off + j];
@@ -413,8 +407,38 @@ AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *ro
     __m256i bit = _mm256_loadu_si256((const __m256i *)(k->bit + at));
     __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
                                             _mm256_loadu_si256((const __m256i *)(row + 8)));
-    __mmask32 carry = _mm256_mask_test_epi8_mask((__mmask32)k->mid[off + j], byte, bit);
+    __mmask32 carry = _mm256_mask_test_epi8_mask(lanes, byte, bit);
     return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
+}
+
+AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                             const struct cmac_fp16_fma_block *k,
+                                             const uint32_t *carry8, size_t off, uint32_t j,
+                                             __m256i carries)
+{
+    return carries8(rows, r, k, carry8, off, j, (__mmask32)k->mid[off + j], carries);
+}
+
+/* A confirmed row's value j exactly 8 below the row's largest: against the
+ * weights at their kernel's largest its products are aligned by 8
+ * (carries8), against those 4 below by 12 (queued for the 16-bit array,
+ * cmac_fp16_hard_carries, a few a value), the small weights' are
+ * settle_small's.  Half of a row's values 8 or more below are these. */
+AVX512_FMA static inline __m256i by8_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                             const struct cmac_fp16_fma_block *k,
+                                             const uint32_t *carry8, size_t off, uint32_t j,
+                                             uint32_t cell, __m256i carries,
+                                             struct fp16_hard *hard)
+{
+    size_t at = L * (off + j);
+    __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + at));
+    __mmask32 mid = (__mmask32)k->mid[off + j];
+    __mmask32 at_max = _mm256_cmpneq_epi8_mask(wh, _mm256_set1_epi8((char)0x80)) &
+                       ~(mid | (__mmask32)k->small[off + j]);
+    if (mid)
+        queue_hard(k->m + at, rows->m[r][off + j], _mm256_set1_epi8(12), mid,
+                   L * (R * cell + r), hard);
+    return carries8(rows, r, k, carry8, off, j, at_max, carries);
 }
 
 /* A confirmed row's value j 8 or more below the row's largest: every
@@ -494,7 +518,7 @@ AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
 }
 
 /* The FMAs of one cell for kernels 16 * half to 16 * half + 15 (kw: their
- * weights of the cell's first value), every row at once: 16 accumulators
+ * weights of the cell's first value, 16 a value), every row at once: 16 accumulators
  * (1.5 * 2^(52 + top)) take value after value of the live ones, each
  * weight load shared by the R rows; then each row's sums, less its
  * carries, and exponents into total and mx. */
@@ -515,7 +539,7 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
         d[r] = rows->d[r] + off;
     for (uint64_t v = live; v; v &= v - 1) {
         uint32_t j = (uint32_t)__builtin_ctzll(v);
-        __m512d w0 = _mm512_loadu_pd(kw + L * j), w1 = _mm512_loadu_pd(kw + L * j + 8);
+        __m512d w0 = _mm512_loadu_pd(kw + 16 * j), w1 = _mm512_loadu_pd(kw + 16 * j + 8);
         for (unsigned r = 0; r < R; r++) {
             __m512d x = _mm512_set1_pd(d[r][j]);
             acc[r][0] = _mm512_fmadd_round_pd(w0, x, acc[r][0], ROUND_DOWN);
@@ -551,24 +575,24 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
  * kernels' values. */
 AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
                                         const struct cmac_fp16_fma_block *k,
-                                        const uint32_t *carry8, size_t off, uint32_t nj,
-                                        uint32_t cell, int64_t *total, int64_t *mx,
+                                        const uint32_t *carry8, size_t depth, size_t off,
+                                        uint32_t nj, uint32_t cell, int64_t *total, int64_t *mx,
                                         struct fp16_hard *hard)
 {
-    const double *kw = k->w + L * off;
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const uint64_t *kmask = k->kmask + (size_t)L * cell;
     __m256i top[R];
     /* per row the values to settle as a mid, a small or any value */
-    uint64_t mid[R], small[R], any[R], live = 0;
+    uint64_t mid[R], by8[R], small[R], any[R], live = 0;
     for (unsigned r = 0; r < R; r++) {
-        struct row_cell rc = row_cell(rows, r, off, nj);
+        struct cmac_fp16_row_cell rc = rows->cell[R * cell + r];
         live |= rc.nonzero;
         bool confirmed = tops_confirmed(kmask, rc.mask) == ~0u;
         top[r] = confirmed ? _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top))
                            : tops_exact(rows, r, k, off, rc.nonzero);
         mid[r] = confirmed ? rc.mid : 0;
-        small[r] = confirmed ? rc.small : 0;
+        by8[r] = confirmed ? rc.by8 : 0;
+        small[r] = confirmed ? rc.small & ~rc.by8 : 0;
         any[r] = confirmed ? 0 : rc.nonzero;
     }
     uint8_t carried[R][L]; /* the byte counters of each row's carries */
@@ -576,6 +600,9 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         __m256i carries = _mm256_setzero_si256();
         for (uint64_t v = mid[r]; v; v &= v - 1)
             carries = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), carries);
+        for (uint64_t v = by8[r]; v; v &= v - 1)
+            carries = by8_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), cell,
+                                  carries, hard);
         for (uint64_t v = small[r]; v; v &= v - 1)
             carries = small_value_carries(rows, r, k, off, (uint32_t)__builtin_ctzll(v), cell,
                                           top[r], carries, hard);
@@ -585,9 +612,26 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         _mm256_storeu_si256((__m256i *)carried[r], carries);
     }
     for (unsigned half = 0; half < 2; half++)
-        fma_half(rows, kw + 16 * half, top, carried, live, off, cell, half, total, mx);
+        fma_half(rows, k->w + 16 * (depth * half + off), top, carried, live, off, cell, half,
+                 total, mx);
     for (unsigned r = 0; r < R; r++)
-        settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
+        if (rows->cell[R * cell + r].nonzero) /* a row of padding has no products */
+            settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
+}
+
+AVX512_FMA void cmac_fp16_fma_row_cells(const struct conv_operands *ops,
+                                        const struct cmac_fp16_fma_rows *rows,
+                                        struct cmac_fp16_row_cell *out)
+{
+    uint32_t cell = 0;
+    for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+        uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+        for (uint32_t t = 0; t < ops->taps; t++, cell++) {
+            size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
+            for (unsigned r = 0; r < R; r++)
+                out[R * cell + r] = row_cell(rows, r, off, nj);
+        }
+    }
 }
 
 AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
@@ -606,7 +650,7 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
             if ((uint64_t)hard->n + (uint64_t)R * L * (nj + 1) > hard->cap)
                 return cells;
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
-            cell_rows(rows, k, carry8, off, nj, cells, total, mx, hard);
+            cell_rows(rows, k, carry8, ops->depth, off, nj, cells, total, mx, hard);
         }
     }
     return cells;
@@ -639,7 +683,7 @@ AVX512_FMA void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double 
 /* Value i of the block's 32 kernels (d, decoded) into its layout at
  * LANES * i, and small[i], the lanes of its weights whose exponent part is
  * 0 (struct cmac_fp16_fma_block). */
-AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i,
+AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i, size_t depth,
                                            const struct cmac_fp16_fma_block *k)
 {
     size_t at = (size_t)L * i;
@@ -661,7 +705,7 @@ AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i,
     for (unsigned q = 0; q < 4; q++) {
         __m256i mq = q % 2 ? _mm512_extracti64x4_epi64(m32[q / 2], 1) : _mm512_castsi512_si256(m32[q / 2]);
         __m256i hq = q % 2 ? _mm512_extracti64x4_epi64(h32[q / 2], 1) : _mm512_castsi512_si256(h32[q / 2]);
-        _mm512_storeu_pd(k->w + at + 8 * q,
+        _mm512_storeu_pd(k->w + 16 * (depth * (q / 2) + i) + 8 * (q % 2),
                          _mm512_scalef_pd(_mm512_cvtepi32_pd(mq), _mm512_cvtepi32_pd(hq)));
     }
 }
@@ -684,9 +728,10 @@ AVX512_FMA void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn
         __m512i lo = kernel_pairs(raw, depth, kn, starts, i);
         __m512i hi = kn > 16 ? kernel_pairs(raw + 16 * depth, depth, kn - 16, starts, i)
                              : _mm512_setzero_si512();
-        layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, first, hi)), i, k);
+        layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, first, hi)), i, depth, k);
         if (i + 1 < depth)
-            layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, second, hi)), i + 1, k);
+            layout_value(fp16_decode32(_mm512_permutex2var_epi16(lo, second, hi)), i + 1, depth,
+                         k);
     }
 }
 
@@ -765,6 +810,13 @@ void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k)
 {
     (void)raw, (void)depth, (void)kn, (void)k;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_fp16_fma_rows *rows,
+                             struct cmac_fp16_row_cell *out)
+{
+    (void)ops, (void)rows, (void)out;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

@@ -364,18 +364,31 @@ bool cmac_fp16_vbmi(void);
 #define CMAC_FP16_FMA_LANES 32
 #define CMAC_FP16_FMA_ROWS  8
 #define CMAC_FP16_FMA_CELL  64 /* channels of one atomic operation, at most */
+/* A data row's values in one cell (the values of an atomic operation, bit v
+ * for the cell's value v): the largest exponent part of its nonzero values
+ * (0 when none), the values holding it (mask; every bit when none), those 4
+ * below it (mid), 8 or more below (small) and exactly 8 below (by8, among
+ * small), and the nonzero values. */
+struct cmac_fp16_row_cell {
+    uint64_t mask, mid, small, by8, nonzero;
+    int8_t top;
+};
 /* Data rows, each from its first value on: the mantissa m (as
  * fp16_decoded's), exponent part h (fp16_decoded's, but 64 for a zero:
  * cmac_fp16_fma_row), d = m * 2^h and key, its row of carry8
- * (fp16_decoded's). */
+ * (fp16_decoded's); cell[ROWS * c + r], row r's cell c
+ * (cmac_fp16_fma_row_cells). */
 struct cmac_fp16_fma_rows {
     const int16_t *m[CMAC_FP16_FMA_ROWS];
     const int8_t *h[CMAC_FP16_FMA_ROWS];
     const double *d[CMAC_FP16_FMA_ROWS];
     const int32_t *key[CMAC_FP16_FMA_ROWS];
+    const struct cmac_fp16_row_cell *cell;
 };
 /* Kernels interleaved (value i of kernel l at LANES * i + l): w = m * 2^h as
- * a double (0 for a zero), h + 64 (0x80 for a zero), the byte of carry8's
+ * a double (0 for a zero; w alone by halves of 16 kernels, value i of
+ * kernel l at 16 * (depth * (l / 16) + i) + l % 16, so that the FMAs of a
+ * half read one stream), h + 64 (0x80 for a zero), the byte of carry8's
  * row that holds the weight's carry bit, key >> 3, and that bit, 1 << (key
  * & 7) (key = sign << 8 | low byte of |m|), and m. */
 struct cmac_fp16_fma_block {
@@ -425,6 +438,10 @@ void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
  * FMA cells (struct cmac_fp16_fma_rows): each zero's h set to 64, d = m *
  * 2^h; AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d);
+/* Every cell of the rows (their m, h) into out[ROWS * c + r]: what the
+ * cells of every kernel block read; AVX-512, for cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_fp16_fma_rows *rows,
+                             struct cmac_fp16_row_cell *out);
 /* The queue's products aligned by 8, 12 or 16 bits settled: their Booth
  * carries taken off total[cell] (the cells counted floor(P / 2^s)); those
  * aligned by 32 or more too (the array gives 0, the cells counted -1 for a

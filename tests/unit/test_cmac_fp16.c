@@ -384,10 +384,11 @@ static void check_fma_layout(const int16_t *raw, size_t depth, size_t kn)
             uint32_t key = (uint32_t)(m < 0) << 8 | ((uint32_t)(m < 0 ? -m : m) & 0xffu);
             size_t v = L * i + l;
             double w = (double)m * (double)(1ll << (m ? h : 0));
-            if (k.m[v] != m || k.w[v] != w || k.h[v] != (m ? h + 64 : 0x80) ||
+            size_t wv = 16 * (depth * (l / 16) + i) + l % 16;
+            if (k.m[v] != m || k.w[wv] != w || k.h[v] != (m ? h + 64 : 0x80) ||
                 k.idx[v] != key >> 3 || k.bit[v] != 1u << (key & 7u))
                 fail_msg("value %zu kernel %zu (0x%04x): FMA layout m %d w %g h %u idx %u bit %u",
-                         i, l, (uint16_t)raw[l * depth + i], k.m[v], k.w[v], k.h[v], k.idx[v],
+                         i, l, (uint16_t)raw[l * depth + i], k.m[v], k.w[wv], k.h[v], k.idx[v],
                          k.bit[v]);
         }
     free(k.w), free(k.h), free(k.idx), free(k.bit), free(k.m);
