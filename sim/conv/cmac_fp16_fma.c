@@ -266,21 +266,29 @@ AVX512_FMA static inline __mmask32 aligned_8_to_16(__m512i s)
 }
 
 /* Products of one data value (mantissa dm) with the kernels' km aligned by
- * 8 bits or more (lanes in more, s their alignments), the cell's slots
- * from base on: the Booth carries of those aligned by 8, 12 or 16 counted in
- * the row's byte counters (one array over all 32 lanes, even for one such
- * product, measured as quick as queueing the few and branching on their
- * number), the rest queued. */
+ * 8 bits or more (lanes in more, s their alignments), the cell's slots from
+ * base on, settled in the row's byte counters (signed: what to take off
+ * each lane's sum, one step at most per value): the Booth carries of those
+ * aligned by 8, 12 or 16 from the 16-bit array (one array over all 32
+ * lanes, even for one such product, measured as quick as queueing the
+ * few), and those aligned by 32 or more, which the array drops, give back
+ * the FMA's -1 when negative; those aligned by 20 to 28 (a few a value) are
+ * queued for the 32-bit array. */
 AVX512_FMA static inline __m256i settle_value(const int16_t *km, int16_t dm, __m256i s,
                                               __mmask32 more, uint32_t base, __m256i carries,
                                               struct fp16_hard *hard)
 {
-    __m512i s16 = _mm512_cvtepu8_epi16(s);
+    const __m256i one = _mm256_set1_epi8(1);
+    __m512i s16 = _mm512_cvtepu8_epi16(s), w = _mm512_loadu_si512(km), d = _mm512_set1_epi16(dm);
     __mmask32 near = aligned_8_to_16(s16) & more;
-    __mmask32 carry = booth_carries(_mm512_set1_epi16(dm), _mm512_loadu_si512(km), s16) & near;
-    if (more & ~near)
-        queue_hard(km, dm, s, more & ~near, base, hard);
-    return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
+    __mmask32 carry = booth_carries(d, w, s16) & near;
+    __mmask32 gone = _mm512_mask_cmpge_epu16_mask(more, s16, _mm512_set1_epi16(32));
+    __mmask32 neg = _mm512_movepi16_mask(_mm512_xor_si512(w, d));
+    carries = _mm256_mask_add_epi8(carries, carry, carries, one);
+    carries = _mm256_mask_sub_epi8(carries, gone & neg, carries, one);
+    if (more & ~near & ~gone)
+        queue_hard(km, dm, s, more & ~near & ~gone, base, hard);
+    return carries;
 }
 
 /* 32 products (lanes in far) onto the queue, in lane order: data and
@@ -343,7 +351,11 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
         __m512i w = _mm512_maskz_loadu_epi16(live, k->small_m + e);
         __mmask32 real = _mm512_mask_test_epi16_mask(live, d, d);
         __mmask32 near = aligned_8_to_16(s) & real;
-        __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real, s, _mm512_set1_epi16(16));
+        __mmask32 gone = _mm512_mask_cmpge_epi16_mask(real, s, _mm512_set1_epi16(32));
+        __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real & ~gone, s, _mm512_set1_epi16(16));
+        /* aligned by 32 or more: the FMA's -1 for a negative product back */
+        for (__mmask32 up = gone & _mm512_movepi16_mask(_mm512_xor_si512(d, w)); up; up &= up - 1)
+            total[base + k->small_lane[e + (uint32_t)__builtin_ctz(up)]] += 1;
         for (__mmask32 c = booth_carries(d, w, s) & near; c; c &= c - 1)
             total[base + k->small_lane[e + (uint32_t)__builtin_ctz(c)]] -= 1;
         if (far)
@@ -465,7 +477,8 @@ AVX512_FMA static inline __m256i small_value_carries(const struct cmac_fp16_fma_
  * (settle_small): those aligned by 8 bits by carry8 (a byte permute fetches
  * each lane's byte of the data value's row, a test against the weight's bit
  * selects the bit), those by 12 or more by settle_value; the carries go to
- * the row's byte counters (a lane counts at most one per value, 64 in all). */
+ * the row's byte counters (a lane moves by one at most per value, by 64 in
+ * all). */
 AVX512_FMA static inline __m256i value_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                                const struct cmac_fp16_fma_block *k,
                                                const uint32_t *carry8, size_t off, uint32_t j,
@@ -553,7 +566,7 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
             size_t at = (size_t)L * (R * cell + r) + 8 * g;
             __m512i sum =
                 _mm512_sub_epi64(_mm512_and_si512(_mm512_castpd_si512(acc[r][q]), low52), half51);
-            __m512i carries = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
+            __m512i carries = _mm512_cvtepi8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
             _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, carries));
             _mm512_storeu_si512(mx + at, group_top(top[r], g));
         }
