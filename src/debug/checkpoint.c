@@ -320,12 +320,22 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
     size_t from = (size_t)t;
     while (!c->b[from].state)
         from--; /* boundary 0 always has a state */
-    uint64_t want_layers = c->b[t].info.layers;
+    struct boundary want = c->b[t];
+    /* the boundaries after the state replayed from belong to a future that
+     * may now differ (pokes): the replay makes them again as the run made
+     * them, states included, so that states lie close behind the target
+     * (after a far step back a long run kept none there, and each further
+     * step replayed from far away) */
+    for (size_t i = from + 1; i < c->n; i++)
+        session_state_free(c->b[i].state);
+    c->n = from + 1;
+    while (c->n_stored && c->stored[c->n_stored - 1] >= c->n)
+        c->n_stored--;
     load(c, from);
     if (c->bps)
         bps_suspend(c->bps, true);
     bool ok = true;
-    while (session_layers_done(c->s) < want_layers) {
+    while (session_layers_done(c->s) < want.info.layers) {
         enum session_stop r = session_step(c->s, SESSION_LAYER, 1);
         if (r != SESSION_STEPPED) {
             ok = false;
@@ -336,15 +346,9 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
         bps_suspend(c->bps, false);
         bps_resync(c->bps);
     }
-    /* boundaries after the target belong to a future that may now differ (pokes) */
-    for (size_t i = (size_t)t + 1; i < c->n; i++)
-        session_state_free(c->b[i].state);
-    c->n = (size_t)t + 1;
-    while (c->n_stored && c->stored[c->n_stored - 1] >= c->n)
-        c->n_stored--;
-    if (!ok || !at_point(&c->b[t], c->s)) {
+    if (!ok || !at_point(&want, c->s) || c->n != (size_t)t + 1) {
         snprintf(err, errlen, "replaying to layer boundary %llu did not reproduce the run",
-                 (unsigned long long)want_layers);
+                 (unsigned long long)want.info.layers);
         return false;
     }
     return true;

@@ -262,6 +262,31 @@ static void test_default_spacing_replays_exactly(void **state)
     dbg_destroy(d);
 }
 
+/* A far step back replays from a state far behind; the states it passes
+ * are taken again, so that the next steps back find one close behind them
+ * instead of replaying from that far state each time. */
+static void test_far_back_leaves_states_behind_it(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t200", 200);
+    struct dbg *d = fixture_open_trace("t200");
+    cps_set_budget(d->cps, 1); /* thinned to the fewest: the start and the newest two */
+    assert_int_equal(fixture_exec(d, "step layer 200"), CMD_OK);
+    struct checkpoint_info ci;
+    size_t newest_below = 0;
+    for (size_t i = 0; cps_get(d->cps, i, &ci); i++)
+        if (ci.stored && i <= 100)
+            newest_below = i;
+    assert_true(newest_below < 50); /* nothing stored near boundary 100 */
+    assert_int_equal(fixture_exec(d, "back layer 100"), CMD_OK);
+    assert_int_equal(cps_count(d->cps), 101);
+    bool near = false;
+    for (size_t i = 81; i <= 100; i++)
+        near |= cps_get(d->cps, i, &ci) && ci.stored;
+    assert_true(near);
+    dbg_destroy(d);
+}
+
 static void test_breakpoints_do_not_stop_a_replay(void **state)
 {
     (void)state;
@@ -340,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_thinning_keeps_the_newest),
         cmocka_unit_test(test_memory_budget_thins_states),
         cmocka_unit_test(test_default_spacing_replays_exactly),
+        cmocka_unit_test(test_far_back_leaves_states_behind_it),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
         cmocka_unit_test(test_loadable_restart_after_blobs_released),
