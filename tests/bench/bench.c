@@ -16,6 +16,35 @@ double bench_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double bench_thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+struct spread bench_spread(const double *v, int n)
+{
+    double s[64];
+    n = n < 64 ? n : 64;
+    if (n < 1)
+        return (struct spread){0, 0, 0};
+    memcpy(s, v, sizeof *s * (size_t)n);
+    qsort(s, (size_t)n, sizeof *s, by_value);
+    return (struct spread){n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0], s[n - 1]};
+}
+
+double bench_relative_spread(struct spread s)
+{
+    return s.median > 0 ? (s.hi - s.lo) / s.median : 1e30;
+}
+
 static void quiet(void *ctx, enum dbg_out_kind kind, const char *text)
 {
     (void)ctx;

@@ -6,6 +6,17 @@
 struct dbg_sink;
 /* Monotonic wall-clock seconds. */
 double bench_seconds(void);
+/* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what
+ * other processes on a shared machine move least. */
+double bench_thread_cpu_seconds(void);
+
+/* The median, least and greatest of repeated figures (at most 64). */
+struct spread {
+    double median, lo, hi;
+};
+struct spread bench_spread(const double *v, int n);
+/* How far a figure moved over its repetitions, relative to its median. */
+double bench_relative_spread(struct spread s);
 /* A debugger output sink that drops everything. */
 extern const struct dbg_sink bench_quiet_sink;
 

@@ -78,13 +78,6 @@ static struct spec layer(unsigned prec)
     return s;
 }
 
-static double thread_cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---------------------------------------------------------------- references */
 
 static bool gemm_init(struct gemm *g, int m, int n, int k)
@@ -364,40 +357,15 @@ static void set_threads(enum pass pass, int blas_threads, const char *model_thre
 
 static struct sample run_job(enum job j, const struct gemm *g, struct model *models)
 {
-    double t0 = bench_seconds(), c0 = thread_cpu_seconds();
+    double t0 = bench_seconds(), c0 = bench_thread_cpu_seconds();
     if (j == J_SGEMM || j == J_DGEMM)
         gemm_run(g, j == J_DGEMM);
     else
         model_run(&models[j - J_INT8]);
-    struct sample took = {bench_seconds() - t0, thread_cpu_seconds() - c0};
+    struct sample took = {bench_seconds() - t0, bench_thread_cpu_seconds() - c0};
     if (j >= J_INT8)
         model_check(&models[j - J_INT8]);
     return took;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-struct spread {
-    double median, lo, hi;
-};
-
-static struct spread spread_of(const double *v, int n)
-{
-    double s[ROUNDS];
-    for (int i = 0; i < n; i++)
-        s[i] = v[i];
-    qsort(s, (size_t)n, sizeof *s, by_value);
-    return (struct spread){n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0], s[n - 1]};
-}
-
-/* How far a figure moved over the rounds, relative to its median. */
-static double relative_spread(struct spread s)
-{
-    return s.median > 0 ? (s.hi - s.lo) / s.median : 1e30;
 }
 
 /* Each round's ratio of job j's rate to the sgemm's (the same MACs: the
@@ -411,7 +379,7 @@ static struct spread ratio(struct sample t[J_COUNT][P_COUNT][ROUNDS], enum job j
         double mine = cpu ? t[j][p][i].cpu : t[j][p][i].wall;
         r[i] = mine > 0 ? ref / mine : 0;
     }
-    return spread_of(r, ROUNDS);
+    return bench_spread(r, ROUNDS);
 }
 
 static struct spread times(struct sample t[J_COUNT][P_COUNT][ROUNDS], enum job j, enum pass p,
@@ -420,7 +388,7 @@ static struct spread times(struct sample t[J_COUNT][P_COUNT][ROUNDS], enum job j
     double v[ROUNDS];
     for (int i = 0; i < ROUNDS; i++)
         v[i] = cpu ? t[j][p][i].cpu : t[j][p][i].wall;
-    return spread_of(v, ROUNDS);
+    return bench_spread(v, ROUNDS);
 }
 
 static void print_blas(int threads)
@@ -534,12 +502,12 @@ double bench_conv(void)
 
     /* the fp16 target on the steadier of the two ratios */
     struct spread rw = ratio(t, J_FP16, P_THREADS, false), rc1 = ratio(t, J_FP16, P_ONE, true);
-    bool cpu_steadier = relative_spread(rc1) <= relative_spread(rw);
+    bool cpu_steadier = bench_relative_spread(rc1) <= bench_relative_spread(rw);
     struct spread on = cpu_steadier ? rc1 : rw;
     printf("target: fp16 convolution >= 0.25 x sgemm, bit-exact: %.3f x (%s, the steadier: "
            "spread %.0f%% against %.0f%% for %s) %s\n",
            on.median, cpu_steadier ? "1-thread CPU time" : "wall clock on the default threads",
-           100 * relative_spread(on), 100 * relative_spread(cpu_steadier ? rw : rc1),
+           100 * bench_relative_spread(on), 100 * bench_relative_spread(cpu_steadier ? rw : rc1),
            cpu_steadier ? "wall clock on the default threads" : "1-thread CPU time",
            on.median >= 0.25 && exact ? "PASS" : "FAIL");
 
