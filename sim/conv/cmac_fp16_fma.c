@@ -302,8 +302,9 @@ AVX512_FMA static inline void queue_small(struct fp16_hard *hard, __mmask32 far,
         __mmask16 m = (__mmask16)(far >> (16 * h));
         if (!m)
             continue;
-        __m256i dh = _mm512_extracti64x4_epi64(d, h), wh = _mm512_extracti64x4_epi64(w, h),
-                sh = _mm512_extracti64x4_epi64(s, h);
+        __m256i dh = h ? _mm512_extracti64x4_epi64(d, 1) : _mm512_extracti64x4_epi64(d, 0),
+                wh = h ? _mm512_extracti64x4_epi64(w, 1) : _mm512_extracti64x4_epi64(w, 0),
+                sh = h ? _mm512_extracti64x4_epi64(s, 1) : _mm512_extracti64x4_epi64(s, 0);
         __m128i lh = h ? _mm256_extracti128_si256(lane, 1) : _mm256_castsi256_si128(lane);
         __m512i slot = _mm512_add_epi32(_mm512_cvtepu8_epi32(lh), _mm512_set1_epi32((int)base));
         _mm512_storeu_si512(hard->d + n, _mm512_maskz_compress_epi32(m, _mm512_cvtepi16_epi32(dh)));
