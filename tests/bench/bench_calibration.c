@@ -31,6 +31,7 @@
 
 #include "bench.h"
 #include "core/dla_priv.h"
+#include "cmd/format.h"
 #include "core/config.h"
 #include "debug/session.h"
 
@@ -59,14 +60,19 @@ static void quiet(void *ctx, enum report_level level, const char *text)
 
 /* "shared:PATH" is NVIDIA's data under $NVDLA_TESTDATA; anything else is a
  * path in the project. */
+static void table_path(const char *spec, char *buf, size_t len)
+{
+    if (strncmp(spec, "shared:", 7) == 0) {
+        const char *data = getenv("NVDLA_TESTDATA");
+        snprintf(buf, len, "%s/%s", data && *data ? data : "../shared/testdata", spec + 7);
+    } else {
+        snprintf(buf, len, "%s", spec);
+    }
+}
+
 static void trace_path(const struct cal_case *c, char *buf, size_t len)
 {
-    if (strncmp(c->trace, "shared:", 7) == 0) {
-        const char *data = getenv("NVDLA_TESTDATA");
-        snprintf(buf, len, "%s/%s", data && *data ? data : "../shared/testdata", c->trace + 7);
-    } else {
-        snprintf(buf, len, "%s", c->trace);
-    }
+    table_path(c->trace, buf, len);
 }
 
 /* The first cycle a named GLB status bit was set, for intr: measures. */
@@ -362,12 +368,9 @@ static struct dla *net_model(struct net_run *run, const struct net_row *r, char 
         session_close(run->s);
     run->s = NULL;
     snprintf(run->key, sizeof run->key, "%s", key);
-    struct cal_case lc = {0}, ic = {0};
-    snprintf(lc.trace, sizeof lc.trace, "%s", r->loadable);
-    snprintf(ic.trace, sizeof ic.trace, "%s", r->image);
     char loadable[512], image[512];
-    trace_path(&lc, loadable, sizeof loadable);
-    trace_path(&ic, image, sizeof image);
+    table_path(r->loadable, loadable, sizeof loadable);
+    table_path(r->image, image, sizeof image);
     struct session_opts opt = {.cfg = dla_config_find(r->config), .input = {.image = image}};
     if (!opt.cfg) {
         snprintf(why, whylen, "no configuration %s", r->config);
@@ -377,8 +380,16 @@ static struct dla *net_model(struct net_run *run, const struct net_row *r, char 
     run->s = session_open(loadable, &opt, &rep, why, whylen);
     if (!run->s)
         return NULL;
-    while (session_step(run->s, SESSION_RUN, 0) != SESSION_DONE)
+    enum session_stop st;
+    while ((st = session_step(run->s, SESSION_RUN, 0)) != SESSION_DONE && st != SESSION_HANG)
         ;
+    if (st == SESSION_HANG) {
+        snprintf(why, whylen, "the model's run of %.200s hung", loadable);
+        session_close(run->s);
+        run->s = NULL;
+        run->key[0] = 0;
+        return NULL;
+    }
     return session_dla(run->s);
 }
 
@@ -392,28 +403,28 @@ static int by_start(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
-/* A row's figure in a finished run, or -1 (why says why). */
+/* A row's figure in a finished run, or -1 (why says why): the whole run as
+ * "Run finished" and "info perf" give it, or a unit's K-th layer by launch. */
 static long net_measure(struct dla *d, const char *measure, char *why, size_t whylen)
 {
+    uint64_t run;
+    if (strcmp(measure, "network") == 0)
+        return format_run_cycles(d, &run) ? (long)run : -1;
     const char *hash = strchr(measure, '#');
-    size_t kind_len = hash ? (size_t)(hash - measure) : strlen(measure);
-    struct span *mine = calloc(dla_layer_count(d) + 1, sizeof *mine), all = {UINT64_MAX, 0};
+    size_t kind_len = hash ? (size_t)(hash - measure) : 0;
+    struct span *mine = calloc(dla_layer_count(d) + 1, sizeof *mine);
     size_t n = 0;
-    for (size_t i = 0; mine && i < dla_layer_count(d); i++) {
+    for (size_t i = 0; mine && hash && i < dla_layer_count(d); i++) {
         const struct dla_layer *l = dla_layer_get(d, i);
         const char *kind = dla_proc_name((enum dla_proc)l->proc);
-        if (l->state != DLA_LAYER_DONE)
-            continue;
-        all.start = l->start_cycle < all.start ? l->start_cycle : all.start;
-        all.end = l->end_cycle > all.end ? l->end_cycle : all.end;
-        if (hash && strlen(kind) == kind_len && strncmp(kind, measure, kind_len) == 0)
+        if (l->state == DLA_LAYER_DONE && strlen(kind) == kind_len &&
+            strncmp(kind, measure, kind_len) == 0)
             mine[n++] = (struct span){l->start_cycle, l->end_cycle};
     }
     long want = hash ? strtol(hash + 1, NULL, 10) : -1, cycles = -1;
-    if (mine && !hash && strcmp(measure, "network") == 0 && all.end >= all.start)
-        cycles = (long)(all.end - all.start);
-    qsort(mine, n, sizeof *mine, by_start); /* launch order */
-    if (mine && hash && want >= 0 && (size_t)want < n)
+    if (mine)
+        qsort(mine, n, sizeof *mine, by_start); /* launch order */
+    if (mine && want >= 0 && (size_t)want < n)
         cycles = (long)(mine[want].end - mine[want].start);
     if (cycles < 0)
         snprintf(why, whylen, "no layer %s in the model's run", measure);
