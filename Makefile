@@ -189,9 +189,15 @@ $(LIBUI): $(UI_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# dladbg itself is linked as a fixed-address executable: as a PIE, the dynamic
+# loader applies 10,000 relocations at start-up (240 KB of .rela.dyn read) and
+# writes every page of .data.rel.ro (the register database's tables, 185 KB),
+# all resident for the whole run whatever the network; without them a small
+# network's peak RSS is 0.25 MiB lower (issue 34's memory target).
+BIN_LDFLAGS := -no-pie
 $(BIN): $(BUILD)/src/main.o $(LIBUI) $(LIBCORE) $(LIBSIM)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) $^ $(LIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS_ALL) $(BIN_LDFLAGS) $^ $(LIBS) -o $@
 
 $(MKNET): src/tools/dladbg-mknet.c $(LIBCORE) $(LIBSIM)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
