@@ -48,5 +48,17 @@ if [ "${SAN:-}" != 1 ]; then
     small=$(printf '%s\n' "$out" | sed -n 's/^process now: \([0-9]*\) KiB anonymous.*/\1/p')
     [ -n "$small" ] && [ "$small" -le 1230 ] ||
         fail "sample:lenet: ${small:-no} KiB anonymous at the end of its run, above 1230 KiB"
+    # two worker threads: each had a malloc arena of its own, its freed layer
+    # scratch resident beside the main thread's (3,500 KiB anonymous at the
+    # end of NN_L0_0, which holds 1,088 KiB; 3,240 KiB with one arena)
+    top=$(cd "$(dirname "$0")/../.." && pwd)
+    nn=${NVDLA_TESTDATA:-$top/../shared/testdata}/loadables/NN_L0_0/NN_L0_0.nvdla
+    if [ -f "$nn" ]; then
+        out=$(DLADBG_THREADS=2 run_dladbg --batch -q --nx -ex run -ex 'info mem' "$nn" 2>&1) ||
+            fail "NN_L0_0 on two threads: exit $?"
+        two=$(printf '%s\n' "$out" | sed -n 's/^process now: \([0-9]*\) KiB anonymous.*/\1/p')
+        [ -n "$two" ] && [ "$two" -le 3370 ] ||
+            fail "NN_L0_0 on two threads: ${two:-no} KiB anonymous at the end of its run, above 3370 KiB"
+    fi
 fi
 echo ok
