@@ -35,15 +35,8 @@ struct shared {
 
 static const char *signal_text(int sig)
 {
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV, an invalid memory access";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE, an arithmetic error";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT, abort()";
-    case SIGKILL: return "SIGKILL (killed, perhaps for memory)";
-    }
-    return strsignal(sig);
+    const char *words = plugin_signal_words(sig);
+    return words ? words : strsignal(sig);
 }
 
 /* How the child ended, in words: "SIGSEGV, ..." or "exit status 42". */
@@ -110,11 +103,13 @@ struct said {
     uint32_t len;
 };
 
-static bool write_all(int fd, const void *buf, size_t len)
+/* All of len bytes through fd, retrying short transfers and EINTR; false
+ * when the other end is gone. */
+static bool transfer_all(int fd, void *buf, size_t len, bool writing)
 {
-    const char *p = buf;
+    char *p = buf;
     while (len) {
-        ssize_t n = write(fd, p, len);
+        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -123,6 +118,11 @@ static bool write_all(int fd, const void *buf, size_t len)
         len -= (size_t)n;
     }
     return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+    return transfer_all(fd, (void *)buf, len, true);
 }
 
 void plugin_child_say(int kind, const char *text)
@@ -137,17 +137,7 @@ void plugin_child_say(int kind, const char *text)
 
 static bool read_all(int fd, void *buf, size_t len)
 {
-    char *p = buf;
-    while (len) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
+    return transfer_all(fd, buf, len, false);
 }
 
 /* The parent: what the child says, until it closes the pipe (it ended). */

@@ -22,7 +22,7 @@ static void say(const char *s)
         (void)!write(STDERR_FILENO, s, strlen(s));
 }
 
-static const char *signal_name(int sig)
+const char *plugin_signal_words(int sig)
 {
     switch (sig) {
     case SIGSEGV: return "SIGSEGV, an invalid memory access";
@@ -30,8 +30,9 @@ static const char *signal_name(int sig)
     case SIGFPE: return "SIGFPE, an arithmetic error";
     case SIGILL: return "SIGILL";
     case SIGABRT: return "SIGABRT, abort()";
+    case SIGKILL: return "SIGKILL (killed, perhaps for memory)";
     }
-    return "a fatal signal";
+    return NULL;
 }
 
 /* Async-signal-safe only: write, unlink, rmdir, sigaction, raise. */
@@ -52,7 +53,7 @@ static void on_crash(int sig)
         say(") crashed in its ");
         say(guard_callback);
         say("() callback: ");
-        say(signal_name(sig));
+        say(plugin_signal_words(sig) ? plugin_signal_words(sig) : "a fatal signal");
         say("\n");
         afile_remove_temporaries();
     }

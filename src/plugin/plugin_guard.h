@@ -26,4 +26,8 @@ struct plugin_guard_record {
  * removed: the parent reports and cleans up. */
 void plugin_guard_in_child(struct plugin_guard_record *rec);
 
+/* A crash signal in words ("SIGSEGV, an invalid memory access"), or NULL
+ * for one without: static strings, safe in a signal handler. */
+const char *plugin_signal_words(int sig);
+
 #endif
