@@ -25,10 +25,11 @@ LINE = re.compile(r'^\((\d+)\) (.*)$')
 REGDB = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'share', 'regdb')
 
 
-def launch_registers(config):
-    """CSB word addresses (low 16 bits, as both converters write them) of the
-    registers whose write starts work, with their names."""
-    regs, unit, base = {}, None, 0
+def regdb_entries(config):
+    """Each unit's op-enable register and each other register of
+    share/regdb/CONFIG.regs, as (unit, name, CSB word address: the low 16
+    bits, as both converters write them)."""
+    unit, base = None, 0
     with open(os.path.join(REGDB, config + '.regs')) as f:
         for line in f:
             tok = line.split('#')[0].split()
@@ -36,10 +37,16 @@ def launch_registers(config):
                 unit, base = tok[1], int(tok[2], 0)
                 for t in tok[3:]:
                     if t.startswith('opena='):
-                        regs[((base + int(t[6:], 0)) >> 2) & 0xffff] = unit + '.D_OP_ENABLE'
-            elif tok[:1] == ['reg'] and unit == 'BDMA' and tok[2] in ('CFG_LAUNCH0', 'CFG_LAUNCH1'):
-                regs[((base + int(tok[1], 0)) >> 2) & 0xffff] = unit + '.' + tok[2]
-    return regs
+                        yield unit, 'D_OP_ENABLE', ((base + int(t[6:], 0)) >> 2) & 0xffff
+            elif tok[:1] == ['reg']:
+                yield unit, tok[2], ((base + int(tok[1], 0)) >> 2) & 0xffff
+
+
+def launch_registers(config):
+    """CSB word addresses of the registers whose write starts work, with
+    their names."""
+    return {addr: unit + '.' + name for unit, name, addr in regdb_entries(config)
+            if name == 'D_OP_ENABLE' or (unit == 'BDMA' and name in ('CFG_LAUNCH0', 'CFG_LAUNCH1'))}
 
 
 def layer_cycles(path, launches):

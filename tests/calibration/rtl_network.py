@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rtl_layers import REGDB  # noqa: E402
+from rtl_layers import regdb_entries  # noqa: E402
 
 TICK = re.compile(r'^\((\d+)\) (.*)$')
 PROBE = re.compile(r'^PROBE GLB (\d+) (set (\w+)|core_intr rise)$')
@@ -40,19 +40,12 @@ LAYER_UNITS = {'CDMA': ('CONV', 'CACC_DONE_STATUS'), 'SDP': ('SDP', 'SDP_DONE_ST
 
 def unit_registers(config):
     """{word address: (unit, 'OP_ENABLE' or 'S_POINTER')} for the launching units."""
-    regs, unit, base = {}, None, 0
-    with open(os.path.join(REGDB, config + '.regs')) as f:
-        for line in f:
-            tok = line.split('#')[0].split()
-            if tok[:1] == ['unit']:
-                unit, base = tok[1], int(tok[2], 0)
-                for t in tok[3:]:
-                    if t.startswith('opena=') and unit in LAYER_UNITS:
-                        regs[((base + int(t[6:], 0)) >> 2) & 0xffff] = (unit, 'OP_ENABLE')
-            elif tok[:1] == ['reg'] and unit in LAYER_UNITS and tok[2] == 'S_POINTER':
-                regs[((base + int(tok[1], 0)) >> 2) & 0xffff] = (unit, 'S_POINTER')
-            elif tok[:1] == ['reg'] and unit == 'SDP' and tok[2] == 'D_FEATURE_MODE_CFG':
-                regs[((base + int(tok[1], 0)) >> 2) & 0xffff] = (unit, 'FEATURE_MODE')
+    regs = {}
+    for unit, name, addr in regdb_entries(config):
+        if unit in LAYER_UNITS and name in ('D_OP_ENABLE', 'S_POINTER'):
+            regs[addr] = (unit, 'OP_ENABLE' if name == 'D_OP_ENABLE' else name)
+        elif unit == 'SDP' and name == 'D_FEATURE_MODE_CFG':
+            regs[addr] = (unit, 'FEATURE_MODE')
     return regs
 
 
