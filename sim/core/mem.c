@@ -415,40 +415,51 @@ enum mem_status mem_read(const struct dla_mem *m, uint64_t addr, void *buf, size
     return MEM_OK;
 }
 
-enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len)
+/* Each block-sized piece of [addr, addr + len) made writable, handed to put
+ * with its length: the one page walk of mem_write and mem_fill_bytes. */
+typedef void (*piece_put_fn)(uint8_t *dst, size_t n, void *ctx);
+
+static enum mem_status each_piece_for_write(struct dla_mem *m, uint64_t addr, uint64_t len,
+                                            piece_put_fn put, void *ctx)
 {
-    if (!mem_in_range(m, addr, len))
-        return MEM_OUT_OF_RANGE;
-    const uint8_t *in = buf;
     while (len) {
         struct piece pc = piece_at(addr, len);
         struct page *p = page_for_write(m, pc.pno);
         uint8_t *b = p ? block_for_write(m, pc.pno, p, pc.blk) : NULL;
         if (!b)
             return MEM_OVER_BUDGET;
-        memcpy(b + pc.off, in, pc.n);
-        in += pc.n;
+        put(b + pc.off, pc.n, ctx);
         addr += pc.n;
         len -= pc.n;
     }
     return MEM_OK;
 }
 
+static void put_copied(uint8_t *dst, size_t n, void *ctx)
+{
+    const uint8_t **in = ctx;
+    memcpy(dst, *in, n);
+    *in += n;
+}
+
+static void put_byte(uint8_t *dst, size_t n, void *ctx)
+{
+    memset(dst, *(const uint8_t *)ctx, n);
+}
+
+enum mem_status mem_write(struct dla_mem *m, uint64_t addr, const void *buf, size_t len)
+{
+    if (!mem_in_range(m, addr, len))
+        return MEM_OUT_OF_RANGE;
+    const uint8_t *in = buf;
+    return each_piece_for_write(m, addr, len, put_copied, &in);
+}
+
 /* Every byte of the range set, block by block (a range of random contents
  * holds no zero blocks to drop). */
 static enum mem_status mem_fill_bytes(struct dla_mem *m, uint64_t addr, uint8_t byte, uint64_t len)
 {
-    while (len) {
-        struct piece pc = piece_at(addr, len);
-        struct page *p = page_for_write(m, pc.pno);
-        uint8_t *b = p ? block_for_write(m, pc.pno, p, pc.blk) : NULL;
-        if (!b)
-            return MEM_OVER_BUDGET;
-        memset(b + pc.off, byte, pc.n);
-        addr += pc.n;
-        len -= pc.n;
-    }
-    return MEM_OK;
+    return each_piece_for_write(m, addr, len, put_byte, &byte);
 }
 
 /* Remove a page from the table, keeping the probe chains intact (backward
