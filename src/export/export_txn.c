@@ -64,15 +64,21 @@ static uint32_t word_addr(uint32_t byte_addr)
     return 0xffff0000u | (byte_addr >> 2);
 }
 
-static bool write_data_file(struct txn_writer *w, const char *name, uint64_t addr, uint8_t space,
-                            const uint8_t *buf, size_t len)
+/* The bytes into the folder's next data file, PREFIX_NNNN.dat, and the
+ * trace's COMMAND line naming it (load_mem or dump_mem). */
+static bool emit_data_file(struct txn_writer *w, const char *command, const char *prefix,
+                           uint64_t addr, uint8_t space, const uint8_t *buf, size_t len)
 {
+    char name[64];
+    snprintf(name, sizeof name, "%s_%04zu.dat", prefix, w->res->files);
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", w->dir, name);
     if (dat_write_hexlines(path, addr, dla_space_name((enum dla_space)space), buf, len, w->err,
                            w->errlen) != 0)
         return false;
     w->res->files++;
+    fprintf(w->fp, "%s 0x%llx 0x%llx %s\n", command, (unsigned long long)addr,
+            (unsigned long long)len, name);
     return true;
 }
 
@@ -92,13 +98,8 @@ static bool emit_load(struct txn_writer *w, const struct plog_entry *e)
                  (unsigned long long)e->mem_addr);
         return false;
     }
-    char name[64];
-    snprintf(name, sizeof name, "load_%04zu.dat", w->res->files);
-    bool ok = write_data_file(w, name, e->mem_addr, e->space, buf, e->mem_len);
+    bool ok = emit_data_file(w, "load_mem", "load", e->mem_addr, e->space, buf, e->mem_len);
     free(buf);
-    if (ok)
-        fprintf(w->fp, "load_mem 0x%llx 0x%llx %s\n", (unsigned long long)e->mem_addr,
-                (unsigned long long)e->mem_len, name);
     return ok;
 }
 
@@ -123,15 +124,11 @@ static bool emit_random_run(struct txn_writer *w, enum dla_space sp, uint64_t ad
     const struct dla_mem *m = dla_memory(w->d, sp);
     for (size_t i = 0; i < blocks; i++)
         mem_random_initial(m, addr + (uint64_t)i * MEM_BLOCK_SIZE, buf + i * MEM_BLOCK_SIZE);
-    char name[64];
-    snprintf(name, sizeof name, "load_%04zu.dat", w->res->files);
-    bool ok = write_data_file(w, name, addr, (uint8_t)sp, buf, len);
+    fprintf(w->fp, "# (export: random memory the run read)\n");
+    bool ok = emit_data_file(w, "load_mem", "load", addr, (uint8_t)sp, buf, len);
     free(buf);
-    if (ok) {
-        fprintf(w->fp, "# (export: random memory the run read)\nload_mem 0x%llx 0x%llx %s\n",
-                (unsigned long long)addr, (unsigned long long)len, name);
+    if (ok)
         w->res->rows++;
-    }
     return ok;
 }
 
@@ -269,15 +266,9 @@ static bool emit_check(struct txn_writer *w, const struct plog_entry *e)
                 (unsigned long long)e->mem_len);
         return true;
     }
-    char name[64];
-    snprintf(name, sizeof name, "golden_%04zu.dat", w->res->files);
-    bool written = write_data_file(w, name, e->mem_addr, e->space, bytes, e->mem_len);
+    bool written = emit_data_file(w, "dump_mem", "golden", e->mem_addr, e->space, bytes, e->mem_len);
     free(bytes);
-    if (!written)
-        return false;
-    fprintf(w->fp, "dump_mem 0x%llx 0x%llx %s\n", (unsigned long long)e->mem_addr,
-            (unsigned long long)e->mem_len, name);
-    return true;
+    return written;
 }
 
 static bool emit_log(struct txn_writer *w)
