@@ -81,6 +81,8 @@ struct driver_ops {
     void *(*save)(const struct driver *drv);
     void (*restore)(struct driver *drv, const void *saved);
     void (*free_saved)(void *saved);
+    /* What a saved copy holds, for the checkpoints' memory budget. */
+    size_t (*saved_bytes)(const void *saved);
     /* One-line summary after a run, e.g. "sanity1: 14 checks passed, 0 failed; 1 dump matched". */
     void (*summary)(const struct driver *drv, char *buf, size_t len);
     /* Where the driver is and what it waits for (hang diagnosis); may be NULL. */

@@ -558,7 +558,8 @@ void session_load(struct session *s, const struct session_state *st)
 size_t session_state_bytes(const struct session_state *st, const struct session *s)
 {
     return sizeof *st + st->copy.n_tasks * sizeof *st->copy.tasks +
-           (st->snap ? dla_snapshot_bytes_apart(st->snap, s->dla) : 0);
+           (st->snap ? dla_snapshot_bytes_apart(st->snap, s->dla) : 0) +
+           (st->drv && st->drv_ops->saved_bytes ? st->drv_ops->saved_bytes(st->drv) : 0);
 }
 
 void session_state_free(struct session_state *st)

@@ -469,6 +469,12 @@ static void ldrv_free_saved(void *saved)
     free(s);
 }
 
+static size_t ldrv_saved_bytes(const void *saved)
+{
+    const struct ldrv_saved *s = saved;
+    return sizeof *s + engine_bytes(s->eng);
+}
+
 /* Tasks the submit list names (every task when there is none). */
 static uint32_t tasks_to_run(const struct loadable *ld)
 {
@@ -506,6 +512,7 @@ static const struct driver_ops ldrv_ops = {
     .save = ldrv_save,
     .restore = ldrv_restore,
     .free_saved = ldrv_free_saved,
+    .saved_bytes = ldrv_saved_bytes,
     .summary = ldrv_summary,
     .describe = ldrv_describe,
 };

@@ -115,6 +115,12 @@ bool engine_copy(struct engine *dst, const struct engine *src)
     return true;
 }
 
+size_t engine_bytes(const struct engine *e)
+{
+    return sizeof *e + e->n_desc * sizeof *e->deps + e->q_cap * sizeof *e->q +
+           e->cap_log * sizeof *e->log;
+}
+
 struct engine *engine_clone(const struct engine *e)
 {
     struct engine *c = calloc(1, sizeof *c);

@@ -87,6 +87,8 @@ void engine_destroy(struct engine *e);
 struct engine *engine_clone(const struct engine *e);
 /* Make dst an exact copy of src (both from the same engine_create). */
 bool engine_copy(struct engine *dst, const struct engine *src);
+/* What an engine (a clone: a saved state's) holds: itself and its arrays. */
+size_t engine_bytes(const struct engine *e);
 
 /* The descriptor layout of DLA task `task`: from the version of the blob that
  * fills its network descriptor (legacy up to 0.11), current without one. */

@@ -756,6 +756,12 @@ static void *cfg_save(const struct driver *drv)
     return s;
 }
 
+static size_t cfg_saved_bytes(const void *saved)
+{
+    const struct cfg_saved *s = saved;
+    return sizeof *s + 2 * s->n * sizeof(bool);
+}
+
 static void cfg_restore(struct driver *drv, const void *saved)
 {
     struct cfg_trace *t = (struct cfg_trace *)drv;
@@ -798,6 +804,7 @@ static const struct driver_ops cfg_ops = {
     .destroy = cfg_destroy,
     .save = cfg_save,
     .restore = cfg_restore,
+    .saved_bytes = cfg_saved_bytes,
     .free_saved = free,
     .summary = trace_summary,
     .describe = cfg_describe,

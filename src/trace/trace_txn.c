@@ -522,6 +522,12 @@ static void *txn_save(const struct driver *drv)
     return s;
 }
 
+static size_t txn_saved_bytes(const void *saved)
+{
+    (void)saved;
+    return sizeof(struct txn_state);
+}
+
 static void txn_restore(struct driver *drv, const void *saved)
 {
     ((struct txn *)drv)->st = *(const struct txn_state *)saved;
@@ -559,6 +565,7 @@ static const struct driver_ops txn_ops = {
     .save = txn_save,
     .restore = txn_restore,
     .free_saved = free,
+    .saved_bytes = txn_saved_bytes,
     .summary = txn_summary,
     .describe = txn_describe,
 };
