@@ -9,7 +9,7 @@
 #include "cmd/format.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
-/* Records a chunk holds (36 KiB): a run's records cost what they hold and
+/* Records a chunk holds (28 KiB): a run's records cost what they hold and
  * at most a chunk more, and none is ever copied to grow the ring. */
 #define CHUNK_RECS 512u
 #define DIAG_SLOTS 256u
@@ -31,7 +31,9 @@ struct trace_ring {
     uint64_t dropped;
     struct dla *dla;
     int listener;
-    struct diag_slot diag[DIAG_SLOTS];
+    /* DIAG_SLOTS of them (66 KiB), allocated at the first diagnostic: most
+     * runs raise none */
+    struct diag_slot *diag;
     unsigned next_diag;
 };
 
@@ -53,6 +55,7 @@ void trace_ring_destroy(struct trace_ring *r)
     for (size_t i = 0; i < r->n_chunks; i++)
         free(r->chunk[i]);
     free(r->chunk);
+    free(r->diag);
     free(r);
 }
 
@@ -116,15 +119,18 @@ static struct trace_rec *slot_for_next(struct trace_ring *r)
 
 static void keep_diag(struct trace_ring *r, struct trace_rec *rec, const struct dla_event *ev)
 {
+    rec->a = ev->u.diag.kind;
+    rec->b = ev->u.diag.severity;
+    rec->c = ev->u.diag.unit;
+    rec->x = ev->u.diag.addr;
+    rec->z = DIAG_SLOTS; /* no text: out of memory for the slots */
+    if (!r->diag && !(r->diag = calloc(DIAG_SLOTS, sizeof *r->diag)))
+        return;
     unsigned i = r->next_diag++ % DIAG_SLOTS;
     struct diag_slot *s = &r->diag[i];
     s->owner = rec->seq;
     snprintf(s->rule, sizeof s->rule, "%s", ev->u.diag.rule ? ev->u.diag.rule : "");
     snprintf(s->msg, sizeof s->msg, "%s", ev->u.diag.msg ? ev->u.diag.msg : "");
-    rec->a = ev->u.diag.kind;
-    rec->b = ev->u.diag.severity;
-    rec->c = ev->u.diag.unit;
-    rec->x = ev->u.diag.addr;
     rec->z = i;
 }
 
@@ -201,7 +207,8 @@ size_t trace_ring_capacity(const struct trace_ring *r)
 
 size_t trace_ring_bytes(const struct trace_ring *r)
 {
-    return sizeof *r + r->alloc * sizeof **r->chunk + r->cap_chunks * sizeof *r->chunk;
+    return sizeof *r + r->alloc * sizeof **r->chunk + r->cap_chunks * sizeof *r->chunk +
+           (r->diag ? DIAG_SLOTS * sizeof *r->diag : 0);
 }
 
 size_t trace_ring_count(const struct trace_ring *r)
@@ -240,7 +247,8 @@ void trace_ring_clear(struct trace_ring *r)
 
 static const struct diag_slot *diag_of(const struct trace_ring *r, const struct trace_rec *rec)
 {
-    if (rec->kind != DLA_EV_DIAG || rec->z >= DIAG_SLOTS || r->diag[rec->z].owner != rec->seq)
+    if (rec->kind != DLA_EV_DIAG || !r->diag || rec->z >= DIAG_SLOTS ||
+        r->diag[rec->z].owner != rec->seq)
         return NULL;
     return &r->diag[rec->z];
 }

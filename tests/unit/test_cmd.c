@@ -468,11 +468,43 @@ static void test_ring_grows_with_its_records(void **state)
     trace_ring_destroy(r);
 }
 
+/* A record takes 56 bytes (no kind uses both the register words and the DMA
+ * ones), and a ring that has recorded no diagnostic holds no room for their
+ * texts (256 slots, 66 KiB, were in every ring): the first diagnostic
+ * allocates them and its text reads back. */
+static void test_ring_costs_what_it_records(void **state)
+{
+    (void)state;
+    assert_true(sizeof(struct trace_rec) <= 56);
+    struct trace_ring *r = trace_ring_create(0);
+    assert_true(trace_ring_bytes(r) < 4096);
+    struct dla_event ev = {.kind = DLA_EV_DIAG, .layer = 2, .cycle = 7};
+    ev.u.diag.msg = "a message";
+    ev.u.diag.rule = "rule-1";
+    ev.u.diag.addr = 0x1234;
+    trace_ring_record(r, &ev);
+    assert_true(trace_ring_bytes(r) > 256 * 256);
+    const struct trace_rec *rec = trace_ring_get(r, 0);
+    assert_string_equal(trace_ring_diag_msg(r, rec), "a message");
+    assert_string_equal(trace_ring_diag_rule(r, rec), "rule-1");
+    assert_int_equal(rec->x, 0x1234);
+    struct dla_event dma = {.kind = DLA_EV_DMA, .cycle = 9};
+    dma.u.dma.addr = 0x80000000ull;
+    dma.u.dma.bytes = 4096;
+    dma.u.dma.start = 10;
+    dma.u.dma.end = 20;
+    trace_ring_record(r, &dma);
+    rec = trace_ring_get(r, 1);
+    assert_true(rec->p == 0x80000000ull && rec->q == 4096 && rec->r == 10 && rec->s == 20);
+    trace_ring_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_ring_grows_with_its_records),
+        cmocka_unit_test(test_ring_costs_what_it_records),
         cmocka_unit_test(test_errors_name_command_and_line),
         cmocka_unit_test(test_empty_line_repeats_steps),
         cmocka_unit_test(test_completion),
