@@ -9,6 +9,7 @@
 #include "util/path.h"
 #include "sample/sample_net.h"
 #include "trace/trace.h"
+#include "trace/txn_prog.h"
 
 /* A trace dladbg exported ("export txn") names the configuration it ran on in
  * its first line: "# exported by dladbg V from FILE (configuration NAME)". */
@@ -30,21 +31,30 @@ static const struct dla_config *exported_config(const char *file)
 }
 
 /* What the file tells; false when it tells nothing (or cannot be read: the
- * driver then reports why). */
+ * driver then reports why).  The parse is handed to kept when it is given. */
 static bool detect(const char *path, enum trace_kind kind, const char *file,
-                   struct cfg_detection *det, struct loadable **parsed)
+                   struct cfg_detection *det, struct config_parse *kept)
 {
     char err[512];
-    if (kind == TRACE_TXN)
-        return config_detect_txn(file, det, err, sizeof err) && det->evidence;
+    if (kind == TRACE_TXN) {
+        struct txn_prog *p = txn_prog_parse(file, err, sizeof err);
+        if (!p)
+            return false;
+        config_detect_txn_prog(p, det);
+        if (kept)
+            kept->txn = p;
+        else
+            txn_prog_free(p);
+        return det->evidence;
+    }
     if (kind != TRACE_NONE)
         return false;
     struct loadable *l = sample_net_load(path, err, sizeof err);
     if (!l)
         return false;
     config_detect_loadable(l, det);
-    if (parsed)
-        *parsed = l;
+    if (kept)
+        kept->loadable = l;
     else
         loadable_free(l);
     return det->evidence;
@@ -57,7 +67,7 @@ const struct dla_config *config_choose(const char *path, const struct dla_config
 }
 
 static const struct dla_config *choose(const char *path, const struct dla_config *asked,
-                                       struct report *rep, struct loadable **parsed, char *err,
+                                       struct report *rep, struct config_parse *kept, char *err,
                                        size_t errlen)
 {
     char file[4096], name[256], line[600];
@@ -81,7 +91,7 @@ static const struct dla_config *choose(const char *path, const struct dla_config
         return c;
     }
     struct cfg_detection det;
-    if (exported || !detect(path, kind, file, &det, parsed))
+    if (exported || !detect(path, kind, file, &det, kept))
         return asked ? asked : dla_config_default();
     path_last_component(kind == TRACE_TXN ? file : path, name, sizeof name);
     const char *verb = kind == TRACE_TXN ? "written for" : "compiled for";
@@ -116,16 +126,21 @@ bool config_describe(const char *path, char *buf, size_t len)
     return true;
 }
 
+void config_parse_free(struct config_parse *kept)
+{
+    loadable_free(kept->loadable);
+    txn_prog_free(kept->txn);
+    *kept = (struct config_parse){0};
+}
+
 const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,
-                                              struct report *rep, struct loadable **parsed,
+                                              struct report *rep, struct config_parse *kept,
                                               char *err, size_t errlen)
 {
-    if (parsed)
-        *parsed = NULL;
-    const struct dla_config *c = choose(path, asked, rep, parsed, err, errlen);
-    if (!c && parsed) { /* a refusal hands nothing on */
-        loadable_free(*parsed);
-        *parsed = NULL;
-    }
+    if (kept)
+        *kept = (struct config_parse){0};
+    const struct dla_config *c = choose(path, asked, rep, kept, err, errlen);
+    if (!c && kept) /* a refusal hands nothing on */
+        config_parse_free(kept);
     return c;
 }

@@ -17,13 +17,22 @@ const struct dla_config *config_choose(const char *path, const struct dla_config
                                        struct report *rep, char *err, size_t errlen);
 
 struct loadable;
+struct txn_prog;
+/* The file as configuration detection parsed it, for the driver: a loadable
+ * (or sample) or a .txn trace; at most one is set. */
+struct config_parse {
+    struct loadable *loadable;
+    struct txn_prog *txn;
+};
 /* config_choose, keeping the parse: when the choice was told from the file
- * parsed as a loadable and a configuration is returned, *parsed gets that
- * parse (the caller owns it), else NULL.  Opening hands it to the loadable
- * driver instead of reading the file, or generating a sample, a second time. */
+ * and a configuration is returned, *kept gets that parse (the caller owns
+ * it: config_parse_free), else nothing.  Opening hands it to the driver
+ * (loadable_driver_open_parsed, trace_txn_open_prog) instead of reading the
+ * file, or generating a sample, a second time. */
 const struct dla_config *config_choose_parsed(const char *path, const struct dla_config *asked,
-                                              struct report *rep, struct loadable **parsed,
+                                              struct report *rep, struct config_parse *kept,
                                               char *err, size_t errlen);
+void config_parse_free(struct config_parse *kept);
 
 /* What the file at path tells of its configuration, in one line with every
  * configuration that fits it ("NET.nvdla: compiled for nv_full (...); also

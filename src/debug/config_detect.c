@@ -10,7 +10,7 @@
 #include "loadable/fw_desc.h"
 #include "loadable/loadable.h"
 #include "core/regdb.h"
-#include "util/textfile.h"
+#include "trace/txn_prog.h"
 
 #define MAX_CASES 256 /* evidence kept per kind: plenty to tell configurations apart */
 
@@ -424,31 +424,26 @@ static void count_miss(const struct regdb_map *map, uint32_t addr, unsigned *mis
         *at = addr;
 }
 
-/* One register access of a .txn line: false when the line is none. */
-static bool txn_access(const char *line, bool *write, uint32_t *addr, uint32_t *value)
+/* One register access of a trace's command: false when the command is none
+ * (value: what a write wrote). */
+static bool txn_access(const struct txn_cmd *c, bool *write, uint32_t *addr, uint32_t *value)
 {
-    char cmd[16];
-    unsigned long word, v = 0;
-    int n = sscanf(line, " %15s %lx %lx", cmd, &word, &v);
-    if (n < 2 || (strcmp(cmd, "write_reg") && strcmp(cmd, "read_reg") && strcmp(cmd, "until")))
-        return false; /* the replayer reports malformed lines */
-    *write = strcmp(cmd, "write_reg") == 0 && n == 3;
-    *addr = (uint32_t)(word & 0xffffu) << 2;
-    *value = (uint32_t)v;
+    if (c->op != TXN_WRITE && c->op != TXN_READ && c->op != TXN_UNTIL)
+        return false;
+    *write = c->op == TXN_WRITE;
+    *addr = c->addr;
+    *value = c->value;
     return true;
 }
 
-static int txn_map_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+static void txn_map_cmd(struct needs *n, const struct txn_cmd *c)
 {
-    (void)lineno, (void)err, (void)errlen;
-    struct needs *n = ctx;
     bool write;
     uint32_t addr, value;
-    if (!txn_access(line, &write, &addr, &value))
-        return 0;
+    if (!txn_access(c, &write, &addr, &value))
+        return;
     count_miss(regdb_map("nv_full"), addr, &n->v1_misses, &n->v1_miss_at);
     count_miss(regdb_map("nv_small"), addr, &n->v2_misses, &n->v2_miss_at);
-    return 0;
 }
 
 static bool name_ends(const char *name, const char *end)
@@ -461,25 +456,23 @@ static bool name_ends(const char *name, const char *end)
  * convolution takes (CDMA.D_BANK) and the alignment of the data processors'
  * addresses and strides (their memory atom; CDMA's are left out, as an
  * image's pitch-linear lines need not be whole atoms). */
-static int txn_v2_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+static void txn_v2_cmd(struct needs *n, const struct txn_cmd *c)
 {
-    (void)lineno, (void)err, (void)errlen;
-    struct needs *n = ctx;
     bool write;
     uint32_t addr, value;
     const struct regdb_unit *u;
-    if (!txn_access(line, &write, &addr, &value) || !write)
-        return 0;
+    if (!txn_access(c, &write, &addr, &value) || !write)
+        return;
     const struct regdb_reg *r = regdb_reg_at(regdb_map("nv_small"), addr, &u);
     if (!r)
-        return 0;
+        return;
     if (strcmp(u->name, "CDMA") == 0 && strcmp(r->name, "D_BANK") == 0) {
         unsigned banks = regdb_field_get(regdb_field_named(r, "DATA_BANK"), value) + 1u +
                          regdb_field_get(regdb_field_named(r, "WEIGHT_BANK"), value) + 1u;
         if (banks > n->max_banks)
             n->max_banks = banks;
         n->ops++;
-        return 0;
+        return;
     }
     bool processor =
         !strncmp(u->name, "SDP", 3) || !strncmp(u->name, "PDP", 3) || !strncmp(u->name, "CDP", 3);
@@ -487,24 +480,39 @@ static int txn_v2_line(void *ctx, char *line, unsigned lineno, char *err, size_t
                   name_ends(r->name, "SURFACE_STRIDE");
     if (processor && placed && value && n->n_surf < MAX_CASES)
         n->surf[n->n_surf++] = (struct surf_case){0, value, value}; /* alignment only */
-    return 0;
+}
+
+void config_detect_txn_prog(const struct txn_prog *p, struct cfg_detection *out)
+{
+    struct needs *n = calloc(1, sizeof *n);
+    if (!n) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    size_t count = txn_prog_count(p);
+    struct txn_cmd c;
+    for (size_t i = 0; i < count; i++) {
+        txn_prog_get(p, i, &c);
+        txn_map_cmd(n, &c);
+    }
+    /* a map tells only when the other one misses more of the addresses */
+    n->have_map_evidence = n->v1_misses != n->v2_misses;
+    for (size_t i = 0; n->v2_misses < n->v1_misses && i < count; i++) {
+        txn_prog_get(p, i, &c);
+        txn_v2_cmd(n, &c);
+    }
+    conclude(n, out);
+    free(n);
 }
 
 bool config_detect_txn(const char *path, struct cfg_detection *out, char *err, size_t errlen)
 {
-    struct needs *n = calloc(1, sizeof *n);
-    if (!n) {
-        snprintf(err, errlen, "out of memory");
+    struct txn_prog *p = txn_prog_parse(path, err, errlen);
+    if (!p)
         return false;
-    }
-    bool ok = textfile_each_line(path, txn_map_line, n, err, errlen) == 0;
-    /* a map tells only when the other one misses more of the addresses */
-    n->have_map_evidence = n->v1_misses != n->v2_misses;
-    if (ok && n->v2_misses < n->v1_misses)
-        ok = textfile_each_line(path, txn_v2_line, n, err, errlen) == 0;
-    conclude(n, out);
-    free(n);
-    return ok;
+    config_detect_txn_prog(p, out);
+    txn_prog_free(p);
+    return true;
 }
 
 /* ---------------------------------------------------------------- verdicts */

@@ -48,8 +48,11 @@ void config_detect_loadable(const struct loadable *l, struct cfg_detection *out)
 
 /* The same for an input.txn trace: the register map its addresses belong to
  * and, in the v2 map, banks and alignment.  false with err when the file
- * cannot be read. */
+ * cannot be read or parsed. */
 bool config_detect_txn(const char *path, struct cfg_detection *out, char *err, size_t errlen);
+struct txn_prog;
+/* The same from the trace parsed (the parse the replay then runs). */
+void config_detect_txn_prog(const struct txn_prog *p, struct cfg_detection *out);
 
 /* The fit of one configuration (NULL when c is not in the table). */
 const struct cfg_fit *config_detection_fit(const struct cfg_detection *d,

@@ -10,6 +10,7 @@
 #include "loadable/loadable_driver.h"
 #include "open_path.h"
 #include "trace/trace.h"
+#include "trace/txn_prog.h"
 
 volatile sig_atomic_t session_interrupt;
 
@@ -70,23 +71,29 @@ static void warn_unused_input(struct session *s)
                    s->path);
 }
 
-/* parsed: the loadable as configuration detection parsed it (taken over), or
- * NULL; never set for a trace (detection parses loadables only). */
-static struct driver *open_driver(struct session *s, struct loadable *parsed, char *err,
+/* kept: the file as configuration detection parsed it (taken over), or
+ * NULL. */
+static struct driver *open_driver(struct session *s, struct config_parse *kept, char *err,
                                   size_t errlen)
 {
     char file[4096];
     struct trace_opts topt = {.outdir = s->opt.outdir, .cfg = s->cfg};
+    struct config_parse none = {0};
+    if (!kept)
+        kept = &none;
     switch (trace_detect(s->path, file, sizeof file)) {
     case TRACE_TXN:
         warn_unused_input(s);
-        return trace_txn_open(file, &topt, s->rep, err, errlen);
+        loadable_free(kept->loadable);
+        return trace_txn_open_prog(kept->txn, file, &topt, s->rep, err, errlen);
     case TRACE_CFG:
         warn_unused_input(s);
+        config_parse_free(kept);
         return trace_cfg_open(file, &topt, s->rep, err, errlen);
     default: {
-        struct driver *drv =
-            loadable_driver_open_parsed(parsed, s->path, &s->opt, s->dla, s->rep, err, errlen);
+        txn_prog_free(kept->txn);
+        struct driver *drv = loadable_driver_open_parsed(kept->loadable, s->path, &s->opt, s->dla,
+                                                         s->rep, err, errlen);
         if (!drv)
             open_path_explain(s->path, err, errlen);
         return drv;
@@ -116,8 +123,8 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     if (opt)
         s->opt = *opt;
     s->rep = rep;
-    struct loadable *parsed = NULL; /* read once, for detection and for the driver */
-    s->cfg = config_choose_parsed(s->path, opt ? opt->cfg : NULL, rep, &parsed, err, errlen);
+    struct config_parse kept; /* read once, for detection and for the driver */
+    s->cfg = config_choose_parsed(s->path, opt ? opt->cfg : NULL, rep, &kept, err, errlen);
     if (!s->cfg) {
         free(s);
         return NULL;
@@ -127,12 +134,12 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
     s->dla = dla_create(s->cfg, &dopt);
     if (!s->dla) {
         snprintf(err, errlen, "cannot create the %s model (out of memory?)", s->cfg->name);
-        loadable_free(parsed);
+        config_parse_free(&kept);
         free(s);
         return NULL;
     }
     s->listener = dla_listen(s->dla, on_event, s);
-    s->drv = open_driver(s, parsed, err, errlen);
+    s->drv = open_driver(s, &kept, err, errlen);
     if (!s->drv) {
         session_close(s);
         return NULL;

@@ -12,6 +12,12 @@ struct trace_opts {
 
 struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, struct report *rep,
                               char *err, size_t errlen);
+struct txn_prog;
+/* The same with the trace already parsed (txn_prog_parse of the file path
+ * names, taken over; NULL: parse it here). */
+struct driver *trace_txn_open_prog(struct txn_prog *prog, const char *path,
+                                   const struct trace_opts *opt, struct report *rep, char *err,
+                                   size_t errlen);
 struct driver *trace_cfg_open(const char *path, const struct trace_opts *opt, struct report *rep,
                               char *err, size_t errlen);
 

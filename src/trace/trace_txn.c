@@ -32,20 +32,8 @@
 #include <string.h>
 
 #include "dat.h"
-#include "util/textfile.h"
 #include "trace.h"
-
-enum txn_op { TXN_WRITE, TXN_READ, TXN_WAIT, TXN_UNTIL, TXN_LOAD, TXN_DUMP };
-
-struct txn_cmd {
-    uint8_t op;
-    unsigned line;
-    uint32_t addr; /* CSB byte address, or low 32 bits of a memory address */
-    uint64_t mem_addr;
-    uint32_t value, mask;
-    uint64_t size;
-    char *file; /* load/dump file name as written in the trace */
-};
+#include "txn_prog.h"
 
 struct txn_state {
     size_t pc;         /* next command */
@@ -62,142 +50,14 @@ struct txn {
     char file[4096]; /* the trace file */
     char outdir[4096];
     int retries;
-    size_t n, cap;
-    struct txn_cmd *cmd;
+    struct txn_prog *prog; /* the parsed commands (n of them) */
+    size_t n;
     struct txn_state st;
     uint32_t wait_addr, wait_value, wait_mask; /* condition of the current poll */
     bool kmd_known;       /* intr_status and kmd below are set (on the first next()) */
     bool kmd;             /* a trace of NVIDIA's KMD: follow the driver (see the top) */
     uint32_t intr_status; /* GLB.S_INTR_STATUS in the model's register map */
 };
-
-/* ---------------------------------------------------------------- parsing */
-
-/* Word address as the traceplayer writes it -> CSB byte address. */
-static uint32_t csb_byte_addr(uint32_t word)
-{
-    return (word & 0xffffu) << 2;
-}
-
-static struct txn_cmd *push_cmd(struct txn *t)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        struct txn_cmd *c = realloc(t->cmd, cap * sizeof *c);
-        if (!c)
-            return NULL;
-        t->cmd = c;
-        t->cap = cap;
-    }
-    struct txn_cmd *c = &t->cmd[t->n++];
-    memset(c, 0, sizeof *c);
-    return c;
-}
-
-struct operand_spec {
-    const char *name;
-    int count;
-    const char *usage;
-};
-
-static const struct operand_spec specs[] = {
-    [TXN_WRITE] = {"write_reg", 2, "write_reg ADDR DATA"},
-    [TXN_READ] = {"read_reg", 3, "read_reg ADDR MASK EXPECTED"},
-    [TXN_WAIT] = {"wait", 0, "wait"},
-    [TXN_UNTIL] = {"until", 2, "until ADDR VALUE"},
-    [TXN_LOAD] = {"load_mem", 3, "load_mem ADDR SIZE FILE"},
-    [TXN_DUMP] = {"dump_mem", 3, "dump_mem ADDR SIZE FILE"},
-};
-
-static int fill_operands(struct txn_cmd *c, char **tok, int n, char *err, size_t errlen,
-                         const char *path)
-{
-    const struct operand_spec *sp = &specs[c->op];
-    /* the traces append "misc bits" to write_reg; extra tokens are tolerated only there */
-    if (n < sp->count || (n > sp->count && c->op != TXN_WRITE && c->op != TXN_LOAD)) {
-        snprintf(err, errlen, "%s:%u: expected \"%s\" (%d operand%s), found %d", path, c->line,
-                 sp->usage, sp->count, sp->count == 1 ? "" : "s", n);
-        return -1;
-    }
-    bool ok = true;
-    switch (c->op) {
-    case TXN_WRITE:
-        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->value);
-        break;
-    case TXN_READ:
-        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->mask) &&
-             trace_parse_u32(tok[2], &c->value);
-        break;
-    case TXN_UNTIL:
-        ok = trace_parse_u32(tok[0], &c->addr) && trace_parse_u32(tok[1], &c->value);
-        c->mask = 0xffffffffu;
-        break;
-    case TXN_LOAD:
-    case TXN_DUMP:
-        ok = trace_parse_u64(tok[0], &c->mem_addr) && trace_parse_u64(tok[1], &c->size) &&
-             c->size > 0 && c->size <= (1ull << 32);
-        c->file = ok ? strdup(tok[2]) : NULL;
-        ok = ok && c->file;
-        break;
-    default:
-        break;
-    }
-    if (!ok) {
-        snprintf(err, errlen, "%s:%u: expected \"%s\" with 0x-hex or decimal numbers", path,
-                 c->line, sp->usage);
-        return -1;
-    }
-    if (c->op == TXN_WRITE || c->op == TXN_READ || c->op == TXN_UNTIL) {
-        /* the traceplayer's register addresses are 0xffffNNNN: other upper
-         * bits would be dropped by the conversion, so they are an error */
-        if (c->addr >> 16 != 0xffffu) {
-            snprintf(err, errlen,
-                     "%s:%u: expected a CSB word address 0xffffNNNN in \"%s\", found 0x%08x",
-                     path, c->line, sp->usage, c->addr);
-            return -1;
-        }
-        c->addr = csb_byte_addr(c->addr);
-    }
-    return 0;
-}
-
-/* One line of the file (textfile_each_line calls it with the trace as ctx). */
-static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
-{
-    struct txn *t = ctx;
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = 0;
-    char *tok[8];
-    int n = 0;
-    for (char *s = strtok(line, " \t\r\n"); s; s = strtok(NULL, " \t\r\n"))
-        if (n < 8)
-            tok[n++] = s;
-    if (n == 0)
-        return 0;
-    for (size_t op = 0; op < sizeof specs / sizeof specs[0]; op++) {
-        if (strcmp(tok[0], specs[op].name) != 0)
-            continue;
-        struct txn_cmd *c = push_cmd(t);
-        if (!c) {
-            snprintf(err, errlen, "%s: out of memory", t->file);
-            return -1;
-        }
-        c->op = (uint8_t)op;
-        c->line = lineno;
-        return fill_operands(c, tok + 1, n - 1, err, errlen, t->file);
-    }
-    snprintf(err, errlen,
-             "%s:%u: unknown command \"%s\" (expected write_reg, read_reg, wait, until, "
-             "load_mem or dump_mem)",
-             t->file, lineno, tok[0]);
-    return -1;
-}
-
-static int parse_file(struct txn *t, char *err, size_t errlen)
-{
-    return textfile_each_line(t->file, parse_line, t, err, errlen);
-}
 
 /* "+read_reg_poll_retries=N" in plusargs.txt next to the trace */
 static int read_retries(const char *dir)
@@ -390,8 +250,11 @@ static void detect_kmd(struct txn *t, struct dla *d)
     if (!regdb_resolve(dla_regmap(d), "GLB.S_INTR_STATUS", &ref))
         return;
     t->intr_status = regdb_addr(ref.unit, ref.reg);
-    for (size_t i = 0; i < t->n && !t->kmd; i++)
-        t->kmd = t->cmd[i].op == TXN_UNTIL && t->cmd[i].addr == t->intr_status;
+    for (size_t i = 0; i < t->n && !t->kmd; i++) {
+        struct txn_cmd c;
+        txn_prog_get(t->prog, i, &c);
+        t->kmd = c.op == TXN_UNTIL && c.addr == t->intr_status;
+    }
 }
 
 static void wait_action(struct txn *t, const struct txn_cmd *c, struct drv_action *act,
@@ -426,10 +289,9 @@ static bool run_intr_read(struct txn *t, struct dla *d, const struct txn_cmd *c,
 }
 
 /* Returns true when it produced an action; false when the command was done on the host. */
-static bool run_cmd(struct txn *t, struct dla *d, const struct drv_result *prev,
-                    struct drv_action *act)
+static bool run_cmd(struct txn *t, struct dla *d, const struct txn_cmd *c,
+                    const struct drv_result *prev, struct drv_action *act)
 {
-    const struct txn_cmd *c = &t->cmd[t->st.pc];
     char loc[96];
     switch (c->op) {
     case TXN_WRITE:
@@ -479,6 +341,8 @@ static bool run_cmd(struct txn *t, struct dla *d, const struct drv_result *prev,
         do_dump(t, d, c);
         t->st.pc++;
         return false;
+    case TXN_OP_COUNT:
+        break;
     }
     t->st.pc++;
     return false;
@@ -492,8 +356,10 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
     if (!t->kmd_known)
         detect_kmd(t, d);
     while (t->st.pc < t->n) {
-        where(t, &t->cmd[t->st.pc], t->base.host_where, sizeof t->base.host_where);
-        bool produced = run_cmd(t, d, prev, act);
+        struct txn_cmd c;
+        txn_prog_get(t->prog, t->st.pc, &c);
+        where(t, &c, t->base.host_where, sizeof t->base.host_where);
+        bool produced = run_cmd(t, d, &c, prev, act);
         t->base.host_where[0] = 0;
         if (produced)
             return;
@@ -507,9 +373,7 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
 static void txn_destroy(struct driver *drv)
 {
     struct txn *t = (struct txn *)drv;
-    for (size_t i = 0; i < t->n; i++)
-        free(t->cmd[i].file);
-    free(t->cmd);
+    txn_prog_free(t->prog);
     free(t);
 }
 
@@ -542,9 +406,11 @@ static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
         return;
     }
     char loc[96];
-    where(t, &t->cmd[t->st.pc], loc, sizeof loc);
-    fprintf(out, "  trace: at %s (%s), command %zu of %zu\n", loc, specs[t->cmd[t->st.pc].op].name,
-            t->st.pc + 1, t->n);
+    struct txn_cmd c;
+    txn_prog_get(t->prog, t->st.pc, &c);
+    where(t, &c, loc, sizeof loc);
+    fprintf(out, "  trace: at %s (%s), command %zu of %zu\n", loc, txn_op_name(c.op), t->st.pc + 1,
+            t->n);
 }
 
 /* The traces' summary, and the timing differences of a KMD trace. */
@@ -570,12 +436,14 @@ static const struct driver_ops txn_ops = {
     .describe = txn_describe,
 };
 
-struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, struct report *rep,
-                              char *err, size_t errlen)
+struct driver *trace_txn_open_prog(struct txn_prog *prog, const char *path,
+                                   const struct trace_opts *opt, struct report *rep, char *err,
+                                   size_t errlen)
 {
     struct txn *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "%s: out of memory", path);
+        txn_prog_free(prog);
         return NULL;
     }
     t->base.ops = &txn_ops;
@@ -584,9 +452,17 @@ struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, st
     trace_name(t->dir, t->file, t->base.name, sizeof t->base.name);
     snprintf(t->outdir, sizeof t->outdir, "%s", opt && opt->outdir ? opt->outdir : "");
     t->retries = read_retries(t->dir);
-    if (parse_file(t, err, errlen) != 0) {
+    t->prog = prog ? prog : txn_prog_parse(t->file, err, errlen);
+    if (!t->prog) {
         txn_destroy(&t->base);
         return NULL;
     }
+    t->n = txn_prog_count(t->prog);
     return &t->base;
+}
+
+struct driver *trace_txn_open(const char *path, const struct trace_opts *opt, struct report *rep,
+                              char *err, size_t errlen)
+{
+    return trace_txn_open_prog(NULL, path, opt, rep, err, errlen);
 }

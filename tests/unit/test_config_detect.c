@@ -22,6 +22,7 @@
 #include "loadable/loadable_writer.h"
 #include "sample/sample_net.h"
 #include "sdp_net.h"
+#include "trace/txn_prog.h"
 
 /* A direct convolution's input as a compiler for one configuration writes it. */
 struct conv_shape {
@@ -284,20 +285,21 @@ static void test_choose(void **state)
                      dla_config_default());
 
     /* the parse is handed on when a configuration is chosen, never on a refusal */
-    struct loadable *parsed = NULL;
-    c = config_choose_parsed(path, NULL, &rep, &parsed, err, sizeof err);
+    struct config_parse kept;
+    c = config_choose_parsed(path, NULL, &rep, &kept, err, sizeof err);
     assert_ptr_equal(c, dla_config_find("nv_small"));
-    assert_non_null(parsed);
-    assert_true(parsed->n_tasks > 0);
-    loadable_free(parsed);
-    parsed = (struct loadable *)&parsed; /* any value: it must come back NULL */
-    assert_null(config_choose_parsed(path, dla_config_find("nv_full"), &rep, &parsed, err,
+    assert_non_null(kept.loadable);
+    assert_null(kept.txn);
+    assert_true(kept.loadable->n_tasks > 0);
+    config_parse_free(&kept);
+    kept.loadable = (struct loadable *)&kept; /* any value: it must come back NULL */
+    assert_null(config_choose_parsed(path, dla_config_find("nv_full"), &rep, &kept, err,
                                      sizeof err));
-    assert_null(parsed);
-    parsed = (struct loadable *)&parsed;
-    assert_non_null(config_choose_parsed("/nonexistent.nvdla", NULL, &rep, &parsed, err,
+    assert_null(kept.loadable);
+    kept.loadable = (struct loadable *)&kept;
+    assert_non_null(config_choose_parsed("/nonexistent.nvdla", NULL, &rep, &kept, err,
                                          sizeof err));
-    assert_null(parsed);
+    assert_null(kept.loadable);
 }
 
 /* Opening a loadable parses (and opening a sample generates) it once: the
@@ -307,18 +309,46 @@ static void test_open_parses_once(void **state)
     (void)state;
     char err[512];
     struct report rep = {.print = keep_note};
-    struct loadable *parsed = NULL;
-    assert_non_null(config_choose_parsed("sample:conv", NULL, &rep, &parsed, err, sizeof err));
-    assert_non_null(parsed);
+    struct config_parse kept;
+    assert_non_null(config_choose_parsed("sample:conv", NULL, &rep, &kept, err, sizeof err));
+    assert_non_null(kept.loadable);
     struct dla *d = dla_create(dla_config_default(), NULL);
     assert_non_null(d);
     /* a path that names nothing: the driver can only have used the parse it was given */
     struct driver *drv =
-        loadable_driver_open_parsed(parsed, "/nonexistent/elsewhere.nvdla", NULL, d, &rep, err,
-                                    sizeof err);
+        loadable_driver_open_parsed(kept.loadable, "/nonexistent/elsewhere.nvdla", NULL, d, &rep,
+                                    err, sizeof err);
     assert_non_null(drv);
     drv->ops->destroy(drv);
     dla_destroy(d);
+}
+
+/* A .txn trace is read once too: the parse that told its configuration is
+ * the one the replay runs (reading it twice was a third of the time of a
+ * million-layer trace, issue 36). */
+static void test_txn_parsed_once(void **state)
+{
+    (void)state;
+    char path[400], err[512];
+    /* a v2 trace (RUBIK.D_OP_ENABLE, CDMA.D_BANK): its configuration is told from it */
+    fixture_write("once.txn", "write_reg 0xffff4402 0x1\nwrite_reg 0xffff0c2f 0x00040013\n");
+    fixture_path(path, sizeof path, "once.txn");
+    struct report rep = {.print = keep_note};
+    unsigned long long before = txn_prog_parses();
+    struct config_parse kept;
+    const struct dla_config *c = config_choose_parsed(path, NULL, &rep, &kept, err, sizeof err);
+    assert_non_null(c);
+    assert_non_null(kept.txn);
+    assert_null(kept.loadable);
+    assert_int_equal(txn_prog_count(kept.txn), 2);
+    assert_int_equal(txn_prog_parses() - before, 1);
+    config_parse_free(&kept);
+    /* a whole session: detection and replay, one parse */
+    before = txn_prog_parses();
+    struct session *s = session_open(path, NULL, &rep, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(txn_prog_parses() - before, 1);
+    session_close(s);
 }
 
 int main(void)
@@ -331,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_txn_register_map),
         cmocka_unit_test(test_choose),
         cmocka_unit_test(test_open_parses_once),
+        cmocka_unit_test(test_txn_parsed_once),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
