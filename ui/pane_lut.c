@@ -24,12 +24,12 @@ static const struct dla_layer *lut_layer(struct ui *ui)
     size_t n = dla_layer_count(d);
     if (ui->layer >= 0 && (size_t)ui->layer < n) {
         const struct dla_layer *l = dla_layer_get(d, (size_t)ui->layer);
-        if (l->has_lut)
+        if (l->lut)
             return l;
     }
     for (size_t i = n; i-- > 0;) {
         const struct dla_layer *l = dla_layer_get(d, i);
-        if (l->has_lut)
+        if (l->lut)
             return l;
     }
     return NULL;
@@ -223,10 +223,10 @@ static void draw(struct pane *p, struct ui *ui)
     int height = l ? (left - 3) / 2 : left - 1;
     height = height < 1 ? 1 : height > 6 ? 6 : height;
     if (l)
-        row = draw_counts(p, row, &l->lut);
+        row = draw_counts(p, row, l->lut);
     row = draw_tables(p, ui, row, u, height);
     if (l)
-        draw_histogram(p, row, &l->lut, height);
+        draw_histogram(p, row, l->lut, height);
 }
 
 static bool key(struct pane *p, struct ui *ui, int k)

@@ -153,11 +153,12 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
             row++;
     }
     for (int c = 0; c < DLA_C_COUNT; c++) {
-        if (!l->client_bytes[c])
+        uint64_t bytes = dla_layer_client_bytes(l, (enum dla_client)c);
+        if (!bytes)
             continue;
         pane_print(p, row++, 0, theme(TH_NORMAL), "%-10s %12llu B in %llu transactions",
-                   dla_client_name((enum dla_client)c), (unsigned long long)l->client_bytes[c],
-                   (unsigned long long)l->client_transactions[c]);
+                   dla_client_name((enum dla_client)c), (unsigned long long)bytes,
+                   (unsigned long long)dla_layer_client_transactions(l, (enum dla_client)c));
     }
     return row;
 }

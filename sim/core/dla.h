@@ -124,6 +124,7 @@ struct dla_lut_stats {
 };
 
 #define DLA_MAX_COUNTERS 12
+#define DLA_LAYER_CLIENTS 6
 
 struct dla_counter {
     const char *name; /* static string, e.g. "CDMA.D_PERF_DAT_READ_STALL" */
@@ -142,14 +143,24 @@ struct dla_layer {
     uint64_t macs;           /* multiply-accumulates (conv), element operations (others) */
     uint64_t compute_cycles; /* cycles the datapath needs at full throughput */
     uint64_t stall_cycles;   /* cycles waiting for memory */
-    uint64_t client_bytes[DLA_C_COUNT];
-    uint64_t client_transactions[DLA_C_COUNT];
+    /* The DMA clients the layer used (its unit's own: SDP's five at most),
+     * with their bytes and transactions: dla_layer_client_bytes() and
+     * dla_layer_client_transactions() read them by client. */
+    uint8_t n_clients;
+    uint8_t client[DLA_LAYER_CLIENTS];
+    uint64_t client_bytes[DLA_LAYER_CLIENTS];
+    uint64_t client_transactions[DLA_LAYER_CLIENTS];
     uint64_t bytes_read, bytes_written;
+    /* Counters and LUT statistics live out of the record, as many as the
+     * layer has (a run of a million layers keeps a million records: issue
+     * 36): n_counters of counters, at most DLA_MAX_COUNTERS (NULL when
+     * none); lut NULL unless the layer looked values up (SDP, CDP). */
     uint32_t n_counters;
-    struct dla_counter counters[DLA_MAX_COUNTERS];
-    bool has_lut;
-    struct dla_lut_stats lut;
-    char desc[96]; /* "conv direct int16 8x8x128 -> 8x8x32 k3x3 s1" */
+    const struct dla_counter *counters;
+    const struct dla_lut_stats *lut;
+    /* "conv direct int16 8x8x128 -> 8x8x32 k3x3 s1" ("" until the layer
+     * ran); a layer described as the one before it shares its text */
+    const char *desc;
 };
 
 enum dla_event_kind {
@@ -310,6 +321,12 @@ uint64_t dla_client_transactions(const struct dla *d, enum dla_client c);
 /* ---------------------------------------------------------------- layers */
 size_t dla_layer_count(const struct dla *d);
 const struct dla_layer *dla_layer_get(const struct dla *d, size_t index);
+/* The memory the layer records take: their tree and chunks whole, and each
+ * record's share of the counters, LUT statistics and text it points to. */
+size_t dla_layer_bytes(const struct dla *d);
+/* What a layer's DMA moved for one client (0 when it used none). */
+uint64_t dla_layer_client_bytes(const struct dla_layer *l, enum dla_client c);
+uint64_t dla_layer_client_transactions(const struct dla_layer *l, enum dla_client c);
 /* The layer currently programmed/running on (proc, group), or NULL. */
 const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, int group);
 

@@ -298,6 +298,13 @@ int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */
 void layer_counter(struct dla_layer *l, const char *name, uint64_t value);
+/* Set a layer record's LUT statistics (a copy of s). */
+void layer_lut_stats(struct dla_layer *l, const struct dla_lut_stats *s);
+/* Set a layer record's description (a copy of text, or the previous
+ * layer's when it reads the same). */
+void layer_desc(struct dla *d, struct dla_layer *l, const char *text);
+/* Count DMA of client c on a layer record. */
+void layer_client_add(struct dla_layer *l, enum dla_client c, uint64_t bytes, uint64_t transactions);
 
 /* Pipelines (pipeline.c) */
 void pipeline_try_launch(struct dla *d);

@@ -1,6 +1,8 @@
 /* Hardware layers: one record per operation of a processor group, from the
  * first register write that programs it to its completion. */
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +42,100 @@ static void count_work(unsigned long long slots)
     atomic_fetch_add_explicit(&tree_work, slots, memory_order_relaxed);
 }
 
+/* What a record points to (its counters, its LUT statistics): shared, like
+ * the chunk, by every chunk holding a copy of the record, and freed with the
+ * last.  A record writes its own only (layer_counter unshares first). */
+struct blob {
+    unsigned refs;
+    size_t size;
+    max_align_t payload[];
+};
+
+static struct blob *blob_of(const void *payload)
+{
+    return (struct blob *)(void *)((char *)(uintptr_t)payload - offsetof(struct blob, payload));
+}
+
+static void *blob_new(size_t size)
+{
+    struct blob *b = malloc(sizeof *b + size);
+    if (!b)
+        abort(); /* the model's state would be lost: do not run on without it */
+    b->refs = 1;
+    b->size = size;
+    return b->payload;
+}
+
+static void blob_hold(const void *payload)
+{
+    if (payload)
+        blob_of(payload)->refs++;
+}
+
+static void blob_release(const void *payload)
+{
+    if (payload && --blob_of(payload)->refs == 0)
+        free(blob_of(payload));
+}
+
+/* Bytes of a blob, divided among its holders. */
+static size_t blob_share(const void *payload)
+{
+    if (!payload)
+        return 0;
+    const struct blob *b = blob_of(payload);
+    return (sizeof *b + b->size) / b->refs;
+}
+
+/* A record's description before it has one: no blob. */
+static const char no_desc[] = "";
+
+static const char *desc_blob(const char *desc)
+{
+    return desc == no_desc ? NULL : desc;
+}
+
+static void record_hold(const struct dla_layer *l)
+{
+    blob_hold(l->counters);
+    blob_hold(l->lut);
+    blob_hold(desc_blob(l->desc));
+}
+
+static void record_release(struct dla_layer *l)
+{
+    blob_release(l->counters);
+    blob_release(l->lut);
+    blob_release(desc_blob(l->desc));
+    l->counters = NULL;
+    l->lut = NULL;
+    l->desc = NULL;
+    l->n_counters = 0;
+}
+
 static void chunk_release(struct layer_chunk *c)
 {
-    if (c && --c->refs == 0)
+    if (c && --c->refs == 0) {
+        for (int i = 0; i < LAYER_CHUNK; i++)
+            record_release(&c->rec[i]);
         free(c);
+    }
+}
+
+/* What the records of a chunk point to, each blob's share. */
+static size_t chunk_blobs(const struct layer_chunk *c)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < LAYER_CHUNK; i++)
+        bytes += blob_share(c->rec[i].counters) + blob_share(c->rec[i].lut) +
+                 blob_share(desc_blob(c->rec[i].desc));
+    return bytes;
+}
+
+/* Bytes of a chunk and what its records point to, divided among holders. */
+static size_t chunk_share(const struct layer_chunk *c)
+{
+    return (sizeof *c + chunk_blobs(c)) / c->refs;
 }
 
 static void node_release(struct layer_node *n, unsigned level)
@@ -94,7 +186,7 @@ static size_t node_apart(const struct layer_node *n, const struct layer_node *l,
         if (level > 1)
             bytes += node_apart(c, lc, level - 1);
         else
-            bytes += sizeof(struct layer_chunk) / ((const struct layer_chunk *)c)->refs;
+            bytes += chunk_share(c);
     }
     return bytes;
 }
@@ -108,6 +200,27 @@ size_t layers_bytes_apart(const struct layer_node *root, unsigned depth, const s
     for (; l && ldepth > depth; ldepth--) /* the snapshot's tree is live's leftmost subtree */
         l = l->child[0];
     return node_apart(root, ldepth == depth ? l : NULL, depth);
+}
+
+/* Everything under node n, whole, but for the blobs' shares. */
+static size_t node_bytes(const struct layer_node *n, unsigned level)
+{
+    if (!n)
+        return 0;
+    size_t bytes = sizeof *n;
+    for (int i = 0; i < LAYER_FAN; i++) {
+        const void *c = n->child[i];
+        if (c && level > 1)
+            bytes += node_bytes(c, level - 1);
+        else if (c)
+            bytes += sizeof(struct layer_chunk) + chunk_blobs(c);
+    }
+    return bytes;
+}
+
+size_t dla_layer_bytes(const struct dla *d)
+{
+    return node_bytes(d->layer_root, d->layer_depth);
 }
 
 /* *slot's node, unshared for writing. */
@@ -168,6 +281,8 @@ static struct layer_chunk *writable_chunk(struct dla *d, size_t chunk)
             abort(); /* the model's state would be lost: do not run on without it */
         *own = *c;
         own->refs = 1;
+        for (int i = 0; i < LAYER_CHUNK; i++)
+            record_hold(&own->rec[i]);
         c->refs--;
         *slot = own;
         c = own;
@@ -214,12 +329,14 @@ int32_t layer_begin(struct dla *d, enum dla_proc p, int group)
         add_chunk(d);
     int32_t li = (int32_t)d->n_layers++;
     struct dla_layer *l = layer_at(d, li);
+    record_release(l); /* a slot a restored state left behind */
     memset(l, 0, sizeof *l);
     l->index = (uint32_t)li;
     l->proc = (uint8_t)p;
     l->group = (uint8_t)group;
     l->state = DLA_LAYER_PROGRAMMING;
     l->fed_by = -1;
+    l->desc = no_desc;
     l->program_cycle = d->now;
     if (group == 0 || group == 1)
         d->cur_layer[p][group] = li;
@@ -267,14 +384,88 @@ const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, 
     return li >= 0 ? dla_layer_get(d, (size_t)li) : NULL;
 }
 
+/* l's counters, unshared, with room for n of them. */
+static struct dla_counter *own_counters(struct dla_layer *l, uint32_t n)
+{
+    struct dla_counter *c = blob_new(n * sizeof *c);
+    if (l->n_counters)
+        memcpy(c, l->counters, l->n_counters * sizeof *c);
+    blob_release(l->counters);
+    l->counters = c;
+    return c;
+}
+
 void layer_counter(struct dla_layer *l, const char *name, uint64_t value)
 {
     for (uint32_t i = 0; i < l->n_counters; i++) {
         if (strcmp(l->counters[i].name, name) == 0) {
-            l->counters[i].value = value;
+            struct dla_counter *c = blob_of(l->counters)->refs > 1
+                                        ? own_counters(l, l->n_counters)
+                                        : (struct dla_counter *)(uintptr_t)l->counters;
+            c[i].value = value;
             return;
         }
     }
-    if (l->n_counters < DLA_MAX_COUNTERS)
-        l->counters[l->n_counters++] = (struct dla_counter){name, value};
+    if (l->n_counters < DLA_MAX_COUNTERS) {
+        /* sized to what the layer has: BDMA's two, not DLA_MAX_COUNTERS */
+        struct dla_counter *c = own_counters(l, l->n_counters + 1);
+        c[l->n_counters++] = (struct dla_counter){name, value};
+    }
+}
+
+void layer_lut_stats(struct dla_layer *l, const struct dla_lut_stats *s)
+{
+    struct dla_lut_stats *own = blob_new(sizeof *own);
+    *own = *s;
+    blob_release(l->lut);
+    l->lut = own;
+}
+
+void layer_desc(struct dla *d, struct dla_layer *l, const char *text)
+{
+    /* a run of a million alike layers keeps one text, not a million */
+    const struct dla_layer *prev = l->index ? dla_layer_get(d, l->index - 1) : NULL;
+    const char *desc;
+    if (prev && desc_blob(prev->desc) && strcmp(prev->desc, text) == 0) {
+        desc = prev->desc;
+        blob_hold(desc);
+    } else {
+        size_t n = strlen(text) + 1;
+        desc = memcpy(blob_new(n), text, n);
+    }
+    blob_release(desc_blob(l->desc));
+    l->desc = desc;
+}
+
+static int client_slot(const struct dla_layer *l, enum dla_client c)
+{
+    for (int i = 0; i < l->n_clients; i++)
+        if (l->client[i] == c)
+            return i;
+    return -1;
+}
+
+void layer_client_add(struct dla_layer *l, enum dla_client c, uint64_t bytes, uint64_t transactions)
+{
+    int i = client_slot(l, c);
+    if (i < 0) {
+        if (l->n_clients == DLA_LAYER_CLIENTS)
+            abort(); /* a layer moves data through its unit's clients only (SDP's five at most) */
+        i = l->n_clients++;
+        l->client[i] = (uint8_t)c;
+    }
+    l->client_bytes[i] += bytes;
+    l->client_transactions[i] += transactions;
+}
+
+uint64_t dla_layer_client_bytes(const struct dla_layer *l, enum dla_client c)
+{
+    int i = client_slot(l, c);
+    return i < 0 ? 0 : l->client_bytes[i];
+}
+
+uint64_t dla_layer_client_transactions(const struct dla_layer *l, enum dla_client c)
+{
+    int i = client_slot(l, c);
+    return i < 0 ? 0 : l->client_transactions[i];
 }

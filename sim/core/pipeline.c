@@ -273,10 +273,10 @@ static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)
     l->compute_cycles = st->compute_cycles;
     l->stall_cycles = st->stall_cycles;
     perf_publish(d, st);
-    if (l->has_lut) {
+    if (l->lut) {
         struct dla_event lev = {.kind = DLA_EV_LUT, .layer = st->layer};
         lev.u.lut.unit = (uint8_t)e->main;
-        lev.u.lut.stats = &l->lut;
+        lev.u.lut.stats = l->lut;
         dla_emit(d, &lev);
     }
     struct dla_event pev = {.kind = DLA_EV_PERF, .layer = st->layer};
@@ -350,8 +350,7 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
     d->client_bytes[c] += len;
     d->client_transactions[c] += tx;
     struct dla_layer *l = exec_layer(x);
-    l->client_bytes[c] += len;
-    l->client_transactions[c] += tx;
+    layer_client_add(l, c, len, tx);
     if (write)
         l->bytes_written += len;
     else
@@ -567,18 +566,17 @@ void exec_conv_schedule(struct dla_exec *x, uint64_t last_group_cycles)
 
 void exec_desc(struct dla_exec *x, const char *fmt, ...)
 {
-    struct dla_layer *l = exec_layer(x);
+    char text[96];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->desc, sizeof l->desc, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    layer_desc(x->d, exec_layer(x), text);
 }
 
 void exec_lut_stats(struct dla_exec *x, const struct dla_lut_stats *s)
 {
-    struct dla_layer *l = exec_layer(x);
-    l->has_lut = true;
-    l->lut = *s;
+    layer_lut_stats(exec_layer(x), s);
 }
 
 void exec_counter(struct dla_exec *x, const char *name, uint64_t value)

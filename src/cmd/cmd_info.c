@@ -257,7 +257,7 @@ static enum cmd_status do_info_cbuf(struct dbg *d, struct cmd_args *a)
 
 static void print_lut(struct dbg *d, const struct dla_layer *l)
 {
-    const struct dla_lut_stats *s = &l->lut;
+    const struct dla_lut_stats *s = l->lut;
     cmd_print(d,
               "layer %u (%s, group %u): %llu lookups: LE hit %llu, LO hit %llu, hybrid %llu, "
               "underflow %llu, overflow %llu",
@@ -299,7 +299,7 @@ static enum cmd_status do_info_lut(struct dbg *d, struct cmd_args *a)
     size_t shown = 0;
     for (size_t i = 0; i < dla_layer_count(dla); i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
-        if (!l->has_lut || (want >= 0 && l->proc != want))
+        if (!l->lut || (want >= 0 && l->proc != want))
             continue;
         print_lut(d, l);
         shown++;

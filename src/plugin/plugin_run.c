@@ -65,8 +65,8 @@ static void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_la
         counters[i] = (struct dladbg_counter){l->counters[i].name, l->counters[i].value};
     out->n_counters = n;
     out->counters = counters;
-    if (l->has_lut) {
-        const struct dla_lut_stats *s = &l->lut;
+    if (l->lut) {
+        const struct dla_lut_stats *s = l->lut;
         *lut = (struct dladbg_lut_stats){
             s->lookups, s->le_hit,       s->lo_hit,      s->underflow,    s->overflow,
             s->hybrid,  s->le_underflow, s->le_overflow, s->lo_underflow, s->lo_overflow};

@@ -185,12 +185,12 @@ static void test_lut(void **state)
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     assert_false(session_finished(d->session));
     const struct dla_layer *l = dla_layer_get(session_dla(d->session), 0);
-    assert_true(l->has_lut);
-    assert_true(l->lut.overflow > 0);
-    assert_int_equal(l->lut.underflow, 0);
+    assert_non_null(l->lut);
+    assert_true(l->lut->overflow > 0);
+    assert_int_equal(l->lut->underflow, 0);
     char want[128];
     snprintf(want, sizeof want, "Breakpoint 2, layer 0 (CDP): LUT overflow in %llu of %llu lookups",
-             (unsigned long long)l->lut.overflow, (unsigned long long)l->lut.lookups);
+             (unsigned long long)l->lut->overflow, (unsigned long long)l->lut->lookups);
     assert_non_null(strstr(fixture_out.text, want));
     assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
     assert_true(session_finished(d->session));

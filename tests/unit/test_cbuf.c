@@ -401,7 +401,7 @@ static void test_pipeline_through_csb(void **state)
     /* 150 channels = 3 blocks of 64, 9 taps, 30 positions, one kernel group */
     assert_int_equal(l->compute_cycles, 3ull * 9 * 30);
     assert_non_null(strstr(l->desc, "conv direct int8 5x6x150 -> 5x6x9 k3x3"));
-    assert_true(l->client_bytes[DLA_C_CDMA_DAT] > 0 && l->client_bytes[DLA_C_CDMA_WT] > 0);
+    assert_true(dla_layer_client_bytes(l, DLA_C_CDMA_DAT) > 0 && dla_layer_client_bytes(l, DLA_C_CDMA_WT) > 0);
     assert_true(get_reg(d, "CDMA.D_PERF_DAT_READ_LATENCY") > 0);
     assert_int_equal(log.cbuf_events, 2);
     /* OP_EN cleared, consumer moved on */

@@ -392,8 +392,8 @@ static void test_bdma_geometry(void **state)
     assert_int_equal(l->proc, DLA_P_BDMA);
     assert_int_equal(l->group, 1);
     assert_int_equal(l->state, DLA_LAYER_DONE);
-    assert_int_equal(l->client_bytes[DLA_C_BDMA_RD], 64 * 3 * 2);
-    assert_int_equal(l->client_bytes[DLA_C_BDMA_WR], 64 * 3 * 2);
+    assert_int_equal(dla_layer_client_bytes(l, DLA_C_BDMA_RD), 64 * 3 * 2);
+    assert_int_equal(dla_layer_client_bytes(l, DLA_C_BDMA_WR), 64 * 3 * 2);
     assert_true(l->end_cycle > l->start_cycle);
     free(src);
     free(want);
@@ -430,7 +430,7 @@ static void test_bdma_slots_and_perf(void **state)
     run_until_idle(f.d);
     assert_int_equal(rd(f.d, "GLB.S_INTR_STATUS"), 1u << 6);
     const struct dla_layer *l = dla_layer_get(f.d, 0);
-    assert_int_equal(l->client_bytes[DLA_C_BDMA_RD], 20 * 32);
+    assert_int_equal(dla_layer_client_bytes(l, DLA_C_BDMA_RD), 20 * 32);
     bool found = false;
     for (uint32_t i = 0; i < l->n_counters; i++)
         found |= strcmp(l->counters[i].name, "BDMA.STATUS_GRP0_READ_STALL") == 0;
