@@ -153,7 +153,7 @@ Q := $(if $(V),,@)
 # The MAC kernels are the hot loop of the convolution model, and pooling's
 # row and column passes PDP's: let the compiler vectorise them (portable
 # flags only; no -march).
-$(addprefix $(BUILD)/sim/conv/,cmac.o cmac_simd.o cmac_fp16.o cmac_fp16_x86.o cmac_fp16_fma.o) \
+$(addprefix $(BUILD)/sim/conv/,cmac.o cmac_simd.o cmac_fp16.o cmac_fp16_x86.o cmac_fp16_fma.o cmac_fp16_sliced.o) \
 		$(BUILD)/sim/pdp/pdp_pool.o: HOT_CFLAGS := -O3
 
 $(BUILD)/%.o: %.c | $(GEN_C)

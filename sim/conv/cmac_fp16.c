@@ -692,6 +692,18 @@ static void add_hard_fma(const struct fp16_hard *q, int64_t *total)
     }
 }
 
+/* Values per field of a block's bit-sliced planes: the depth and a pair of
+ * zeros (cmac_fp16_sliced_layout). */
+static size_t planes_stride(const struct conv_operands *ops)
+{
+    return ops->depth + 2;
+}
+
+static size_t planes_per_block(const struct conv_operands *ops)
+{
+    return CMAC_FP16_SLICED_FIELDS * planes_stride(ops);
+}
+
 /* Block b of the FMA cells' kernels of a pass (fma, all blocks): each
  * array from the block's start on (struct cmac_fp16_fma_block). */
 static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fma,
@@ -712,7 +724,11 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                         .small_at = fma->small_at + at,
                                         .small_lane = fma->small_lane + at,
                                         .small_h = fma->small_h + at,
-                                        .small_m = fma->small_m + at};
+                                        .small_m = fma->small_m + at,
+                                        .planes = fma->planes ? fma->planes + b * planes_per_block(ops)
+                                                              : NULL,
+                                        .planes_stride = planes_stride(ops),
+                                        .all_sliced = fma->all_sliced};
 }
 
 /* Offset of row i's decoded values in a block of rn rows: row 0's for the
@@ -1047,6 +1063,59 @@ static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
         prepare_block(j, b);
 }
 
+/* Whether some cell of the pass's kernel blocks has so many small weights
+ * (8 or more below their kernel's largest in the cell) that the FMA cells
+ * would rather run it bit-sliced, whatever the data (cmac_fp16_fma.c):
+ * only then are the bit-sliced planes laid out (real data's layers have no
+ * such cell, and no room is taken for them). */
+static bool pass_wants_planes(const struct fp16_job *j)
+{
+    const struct conv_operands *ops = j->ops;
+    size_t blocks = (j->k_end - j->k_first + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES;
+    uint32_t cells = cells_of(ops);
+    for (size_t b = 0; b < blocks; b++) {
+        const uint32_t *first = j->fma.small_first + b * (cells + 1u);
+        uint32_t cell = 0;
+        for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
+            uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
+            for (uint32_t t = 0; t < ops->taps; t++, cell++)
+                if (cmac_fp16_small_cost(first[cell + 1] - first[cell]) >
+                    cmac_fp16_sliced_cost(nj))
+                    return true;
+        }
+    }
+    return false;
+}
+
+static void planes_worker(void *ctx, unsigned worker, unsigned workers)
+{
+    struct fp16_job *j = ctx;
+    for (size_t b = j->k_first / CMAC_FP16_FMA_LANES + worker; b * CMAC_FP16_FMA_LANES < j->k_end;
+         b += workers) {
+        const struct cmac_fp16_fma_block k =
+            fma_block(&j->fma, j->ops, (b * CMAC_FP16_FMA_LANES - j->k_first) / CMAC_FP16_FMA_LANES);
+        cmac_fp16_sliced_layout(k.m, k.h, j->ops->depth, k.planes_stride, k.planes);
+    }
+}
+
+/* The pass's bit-sliced planes laid out when its cells may want them
+ * (room for `kernels`, the pass's most, taken at the first such pass;
+ * none when memory is short: the cells then settle every cell the other
+ * ways). */
+static void lay_out_planes(struct fp16_job *j, uint32_t kernels)
+{
+    if (!j->fma.w || !(j->fma.all_sliced || pass_wants_planes(j)))
+        return;
+    if (!j->fma.planes)
+        j->fma.planes = malloc(kernels / CMAC_FP16_FMA_LANES * planes_per_block(j->ops) *
+                               sizeof *j->fma.planes);
+    if (!j->fma.planes)
+        return;
+    unsigned kblocks =
+        (unsigned)((j->k_end - j->k_first + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES);
+    dla_parallel(dla_workers_for(kblocks), planes_worker, j);
+}
+
 static void fma_free(struct cmac_fp16_fma_block *fma)
 {
     free(fma->w);
@@ -1063,6 +1132,7 @@ static void fma_free(struct cmac_fp16_fma_block *fma)
     free(fma->small_lane);
     free(fma->small_h);
     free(fma->small_m);
+    free(fma->planes);
 }
 
 /* Kernels per pass of the AVX-512 cells, a multiple of their block
@@ -1082,9 +1152,12 @@ static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, 
 
 /* Bytes of the FMA cells' layout per kernel value: w, h, idx, bit and m,
  * at most one entry of the small weights' lists (small_at, small_lane,
- * small_h, small_m), and a share of kmax and kmask (per cell and lane,
- * a cell being one value or more). */
-#define FMA_BYTES (sizeof(double) + 3 + sizeof(int16_t) + 3 + sizeof(int16_t) + 1 + sizeof(uint64_t))
+ * small_h, small_m), a share of kmax and kmask (per cell and lane,
+ * a cell being one value or more) and of the bit-sliced planes (lane masks
+ * per value of 32 kernels). */
+#define FMA_BYTES                                                                              \
+    (sizeof(double) + 3 + sizeof(int16_t) + 3 + sizeof(int16_t) + 1 + sizeof(uint64_t) +     \
+     (CMAC_FP16_SLICED_FIELDS * sizeof(uint32_t) + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES)
 
 /* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
  * (the 16-kernel cells are used) when memory is short. */
@@ -1134,6 +1207,8 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     if (fast && j.simd && fma_pays && cmac_fp16_fma()) {
         step = kernels_per_pass(ops, CMAC_FP16_FMA_LANES, FMA_BYTES);
         fma_alloc(ops, step, &j.fma);
+        const char *all = getenv("DLADBG_ALL_SLICED");
+        j.fma.all_sliced = all && *all;
     }
     if (fast && j.simd && !j.fma.w) {
         step = kernels_per_pass(ops, WIDE_LANES, sizeof(int32_t) + sizeof(int8_t));
@@ -1151,6 +1226,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
         unsigned kblocks = (unsigned)((j.k_end - k + block_lanes(&j) - 1) / block_lanes(&j));
         dla_parallel(dla_workers_for(kblocks), prepare_worker, &j);
+        lay_out_planes(&j, step);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
         dla_parallel(dla_workers_for(blocks), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)

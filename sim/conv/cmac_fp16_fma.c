@@ -39,7 +39,10 @@
  * for a negative product (cmac_fp16_hard_carries).  A row whose maxima are not confirmed
  * for some kernel gets its tops the long way (the largest sum of exponent
  * parts, lane by lane) and every value of it settled against the exact
- * tops (value_carries). */
+ * tops (value_carries).  A cell where that would cost more than running
+ * every product of it through the Booth array bit-sliced (sliced_pays:
+ * exponents spread over the whole range, where half the products need a
+ * carry) gets its corrections from cmac_fp16_sliced.c instead. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -537,7 +540,7 @@ AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
  * weight load shared by the R rows; then each row's sums, less its
  * carries, and exponents into total and mx. */
 AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, const double *kw,
-                                       const __m256i top[R], const uint8_t carried[R][L],
+                                       const __m256i top[R], const int8_t carried[R][L],
                                        uint64_t live, size_t off, uint32_t cell, unsigned half,
                                        int64_t *total, int64_t *mx)
 {
@@ -571,6 +574,50 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
             _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, carries));
             _mm512_storeu_si512(mx + at, group_top(top[r], g));
         }
+}
+
+/* Whether the cell's corrections cost less bit-sliced, every product of
+ * the cell through the Booth array (cmac_fp16_sliced_cell), than settled
+ * the other ways (estimated in vector operations: a value 4 below its
+ * row's largest 12, 8 below 40, further below or in a row whose top is not
+ * confirmed 250, and the small weights, cmac_fp16_small_cost), when the
+ * pass has the planes it reads (conv.h).  Real data
+ * (exponents a few apart, some subnormals) stays with the other ways; a
+ * cell of exponents spread over the whole range goes bit-sliced, 10x
+ * quicker (measured on the bench's two layers). */
+AVX512_FMA static inline bool sliced_pays(const struct cmac_fp16_fma_block *k, uint32_t cell,
+                                          uint32_t nj, const uint64_t mid[R],
+                                          const uint64_t by8[R], const uint64_t small[R],
+                                          const uint64_t any[R])
+{
+    if (!k->planes)
+        return false;
+    if (k->all_sliced)
+        return true;
+    uint32_t by_value = 0;
+    for (unsigned r = 0; r < R; r++)
+        by_value += 12 * (uint32_t)__builtin_popcountll(mid[r]) +
+                    40 * (uint32_t)__builtin_popcountll(by8[r]) +
+                    250 * (uint32_t)__builtin_popcountll(small[r] | any[r]);
+    uint32_t smalls = k->small_first[cell + 1] - k->small_first[cell];
+    return by_value + cmac_fp16_small_cost(smalls) > cmac_fp16_sliced_cost(nj);
+}
+
+/* The cell's corrections, bit-sliced, into the rows' byte counters. */
+AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *rows,
+                                             const struct cmac_fp16_fma_block *k, size_t off,
+                                             uint32_t nj, const __m256i top[R],
+                                             int8_t carried[R][L])
+{
+    uint8_t tops[R][L];
+    const int16_t *dm[R];
+    const int8_t *dh[R];
+    for (unsigned r = 0; r < R; r++) {
+        _mm256_storeu_si256((__m256i *)tops[r], top[r]);
+        dm[r] = rows->m[r] + off;
+        dh[r] = rows->h[r] + off;
+    }
+    cmac_fp16_sliced_cell(dm, dh, nj, k->planes + off, k->planes_stride, tops, carried);
 }
 
 /* One cell (values from off on, nj of them) of the R rows against the
@@ -609,8 +656,11 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         small[r] = confirmed ? rc.small & ~rc.by8 : 0;
         any[r] = confirmed ? 0 : rc.nonzero;
     }
-    uint8_t carried[R][L]; /* the byte counters of each row's carries */
-    for (unsigned r = 0; r < R; r++) {
+    int8_t carried[R][L]; /* the byte counters of each row's carries */
+    bool sliced = sliced_pays(k, cell, nj, mid, by8, small, any);
+    if (sliced)
+        sliced_carries(rows, k, off, nj, top, carried);
+    for (unsigned r = 0; !sliced && r < R; r++) {
         __m256i carries = _mm256_setzero_si256();
         for (uint64_t v = mid[r]; v; v &= v - 1)
             carries = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), carries);
@@ -628,7 +678,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
     for (unsigned half = 0; half < 2; half++)
         fma_half(rows, k->w + 16 * (depth * half + off), top, carried, live, off, cell, half,
                  total, mx);
-    for (unsigned r = 0; r < R; r++)
+    for (unsigned r = 0; !sliced && r < R; r++)
         if (rows->cell[R * cell + r].nonzero) /* a row of padding has no products */
             settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
 }

@@ -13,8 +13,10 @@
  *  - subnormals, infinities (a large exponent to the MAC), zeros, rows,
  *    kernels and cells of zeros, products that cancel, NaNs (the reference
  *    path), and padding past the used values that holds NaNs nobody reads.
- * Each case also runs on 1 and 3 workers and with the other cells
- * (DLADBG_NO_VBMI, DLADBG_NO_SIMD): the same bits every time. */
+ * Each case also runs on 1 and 3 workers, with every cell bit-sliced
+ * (DLADBG_ALL_SLICED: cmac_fp16_sliced.c, which the cells otherwise pick
+ * for cells of spread exponents) and with the other cells (DLADBG_NO_VBMI,
+ * DLADBG_NO_SIMD): the same bits every time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,9 +184,10 @@ static void check_case(value_fn fn, uint32_t seed, const char *name)
                                 .c = CH,
                                 .data = data,
                                 .weight = weight};
-    struct dla_cube best, many, wide, portable;
+    struct dla_cube best, many, sliced, wide, portable;
     run_as(&ops, "1", NULL, &best);
     run_as(&ops, "3", NULL, &many);
+    run_as(&ops, "2", "DLADBG_ALL_SLICED", &sliced);
     run_as(&ops, "1", "DLADBG_NO_VBMI", &wide);
     run_as(&ops, "2", "DLADBG_NO_SIMD", &portable);
     for (uint32_t r = 0; r < ROWS; r++)
@@ -194,14 +197,15 @@ static void check_case(value_fn fn, uint32_t seed, const char *name)
             uint32_t got = (uint32_t)best.v[at];
             if (got != want)
                 fail_msg("%s: row %u kernel %u: %08x, want %08x", name, r, k, got, want);
-            if ((uint32_t)many.v[at] != got || (uint32_t)wide.v[at] != got ||
-                (uint32_t)portable.v[at] != got)
-                fail_msg("%s: row %u kernel %u: %08x with 3 workers, %08x 16-kernel cells, "
-                         "%08x portable, %08x",
-                         name, r, k, (uint32_t)many.v[at], (uint32_t)wide.v[at],
-                         (uint32_t)portable.v[at], got);
+            if ((uint32_t)many.v[at] != got || (uint32_t)sliced.v[at] != got ||
+                (uint32_t)wide.v[at] != got || (uint32_t)portable.v[at] != got)
+                fail_msg("%s: row %u kernel %u: %08x with 3 workers, %08x every cell "
+                         "bit-sliced, %08x 16-kernel cells, %08x portable, %08x",
+                         name, r, k, (uint32_t)many.v[at], (uint32_t)sliced.v[at],
+                         (uint32_t)wide.v[at], (uint32_t)portable.v[at], got);
         }
-    cube_free(&best), cube_free(&many), cube_free(&wide), cube_free(&portable);
+    cube_free(&best), cube_free(&many), cube_free(&sliced), cube_free(&wide),
+        cube_free(&portable);
     free(data), free(weight);
 }
 

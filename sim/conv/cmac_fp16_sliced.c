@@ -1,0 +1,449 @@
+/* The Booth corrections of a whole fp16 cell, bit-sliced: for cells where
+ * many products need one (exponents spread over the fp16 range), every
+ * product of 8 data rows against 32 kernels is run through the Booth array,
+ * 512 products at a time, one product per bit of a 512-bit register and one
+ * register per bit position (AVX-512F/BW, chosen at run time).
+ *
+ * What a product needs beyond the FMA cells' floor(P / 2^s)
+ * (cmac_fp16_fma.c, P = d * w the exact product, s its alignment): the
+ * hardware shifts the Booth array's two carry-save words X and Y and adds
+ * the shifted sign compensation K = 0xaaab0000 (plus 1 from s = 20 on), so
+ * it gives floor(P / 2^s) less the carries out of the low s bits of X + Y +
+ * K (X + Y + K = P), plus [s >= 20]; from s = 32 on it gives 0, which is
+ * floor(P / 2^s) + 1 for a negative P (|P| < 2^28) and floor(P / 2^s) for a
+ * positive one; below 8 nothing (s = 4: tests/unit/test_cmac_fp16.c).  The
+ * low s bits of X and Y depend only on the low s bits of the array's rows,
+ * since a carry-save adder moves carries up, never down: so bits 0-27 of
+ * every row and adder are enough for every alignment up to 28, and the
+ * carries out of bits 0 to s - 1 come from one ripple over X + Y and a
+ * second one adding K's bits from 16 on (K has none below).
+ *
+ * Bit-sliced, the array is plain logic: a row's bit is the data bit the
+ * Booth digit selects (dat or 2 dat) XOR the digit's sign, an adder's bits
+ * are XOR3 and majority, each one vpternlogd.  A batch is 8 rows x 2
+ * values x 32 kernels: bit l of 32-bit element 2r + q is row r's value
+ * 2b + q against kernel l.  The data planes are whole elements (0 or ~0,
+ * from the 16 data values of the batch); the weights' planes (the Booth
+ * digits of |w| for either data sign, the sign, the exponent group) are
+ * 32-bit lane masks per value, laid out once per kernel block
+ * (cmac_fp16_sliced_layout) and broadcast two values at a time.  Each
+ * product's alignment is worked out in the same bit-sliced way (top - data
+ * group - weight group, in steps of 4 bits) and picks its carries.  What to
+ * take off each row's and kernel's sum is counted in bit-sliced counters
+ * and turned into bytes at the cell's end. */
+#include <stdlib.h>
+
+#include "conv.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define SLICED __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define SLICED_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl")))
+
+enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
+_Static_assert(L == 32 && R == 8, "a batch is 8 rows x 2 values in 32-bit elements of 32 kernels");
+
+/* The weights' fields, each a lane mask per value (struct cmac_fp16_fma_block's planes). */
+enum {
+    F_ONE = 0,     /* digit i selects +-dat: F_ONE + i */
+    F_TWO = 8,     /* digit i selects +-2 dat */
+    F_INV_POS = 16, /* digit i negative when the data value is positive */
+    F_INV_NEG = 24, /* digit i negative when the data value is negative */
+    F_SIGN = 32,   /* the weight is negative */
+    F_NONZERO = 33,
+    F_GROUP = 34, /* bits 2-4 of the exponent part h: F_GROUP + t */
+    F_COUNT = 37
+};
+_Static_assert(F_COUNT == CMAC_FP16_SLICED_FIELDS, "conv.h's count of the planes' fields");
+
+/* vpternlogd's truth tables of its three operands. */
+#define TA 0xf0
+#define TB 0xcc
+#define TC 0xaa
+#define XOR3   (TA ^ TB ^ TC)
+#define MAJ    ((TA & TB) | (TA & TC) | (TB & TC))
+#define PICK   ((TA & TB) | (~TA & TC))              /* a ? b : c */
+#define BORROW ((~TA & TB) | (~TA & TC) | (TB & TC)) /* of a - b - c */
+#define TERN(a, b, c, f) _mm512_ternarylogic_epi32((a), (b), (c), (f) & 0xff)
+
+/* ---------------------------------------------------------------- weights */
+
+/* Digit i of the radix-4 Booth recoding of bits = (|w| << 1) ^ (neg ? ~0 :
+ * 0) reads bits 2i to 2i + 2, b0 b1 b2: it selects dat when b0 != b1, 2 dat
+ * when b0 == b1 != b2 (neither: a zero digit) whatever neg is, and is
+ * negative when b2 & ~(b0 & b1) with neg = 0 or ~b2 & (b0 | b1) with neg
+ * = 1 (all three bits flipped).  b0 b1 b2 are bits 2i - 1 to 2i + 1 of |w|
+ * (bit -1 being 0). */
+SLICED_INLINE void layout_value(const int16_t *m, const uint8_t *h, size_t j, size_t stride,
+                                uint32_t *planes)
+{
+    __m512i w = _mm512_loadu_si512(m + (size_t)L * j);
+    __m512i mag = _mm512_abs_epi16(w);
+    __mmask32 sign = _mm512_movepi16_mask(w);
+    uint32_t bit[17] = {0};
+    for (unsigned k = 0; k < 14; k++)
+        bit[k + 1] = _mm512_test_epi16_mask(mag, _mm512_set1_epi16((int16_t)(1u << k)));
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t b0 = bit[2 * i], b1 = bit[2 * i + 1], b2 = bit[2 * i + 2];
+        uint32_t inv_pos = b2 & ~(b0 & b1), inv_neg = ~b2 & (b0 | b1);
+        planes[(F_ONE + i) * stride + j] = b0 ^ b1;
+        planes[(F_TWO + i) * stride + j] = (b0 & b1 & ~b2) | (~b0 & ~b1 & b2);
+        /* a positive data value: the product's sign is the weight's */
+        planes[(F_INV_POS + i) * stride + j] = (inv_pos & ~sign) | (inv_neg & sign);
+        planes[(F_INV_NEG + i) * stride + j] = (inv_neg & ~sign) | (inv_pos & sign);
+    }
+    __m256i hv = _mm256_loadu_si256((const __m256i *)(h + (size_t)L * j));
+    planes[F_SIGN * stride + j] = sign;
+    planes[F_NONZERO * stride + j] = _mm512_test_epi16_mask(w, w);
+    for (unsigned t = 0; t < 3; t++)
+        planes[(F_GROUP + t) * stride + j] =
+            _mm256_test_epi8_mask(hv, _mm256_set1_epi8((char)(4u << t)));
+}
+
+SLICED void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_t stride,
+                                    uint32_t *planes)
+{
+    for (size_t j = 0; j < n; j++)
+        layout_value(m, h, j, stride, planes);
+    for (unsigned f = 0; f < F_COUNT; f++) /* the pair past the last value reads zeros */
+        for (size_t j = n; j < stride; j++)
+            planes[f * stride + j] = 0;
+}
+
+/* ---------------------------------------------------------------- a plane or none */
+
+/* A bit position's plane, or a position known to hold no bit (zero): the
+ * array's rows and adders cover different bit ranges, and the unrolled
+ * loops below drop the work on positions outside them at compile time. */
+struct plane {
+    __m512i v;
+    bool zero;
+};
+
+static const struct plane none = {{0}, true};
+
+SLICED_INLINE struct plane some(__m512i v)
+{
+    return (struct plane){v, false};
+}
+
+/* A carry-save adder's bit: the XOR3 of its inputs, their majority the
+ * carry into the next position (*carry). */
+SLICED_INLINE struct plane full_add(struct plane x, struct plane y, struct plane z,
+                                    struct plane *carry)
+{
+    if (x.zero) /* keep the zeros last */
+        x = z, z = none;
+    if (y.zero)
+        y = z, z = none;
+    if (x.zero)
+        x = y, y = none;
+    if (x.zero) {
+        *carry = none;
+        return none;
+    }
+    if (y.zero) {
+        *carry = none;
+        return x;
+    }
+    if (z.zero) {
+        *carry = some(_mm512_and_si512(x.v, y.v));
+        return some(_mm512_xor_si512(x.v, y.v));
+    }
+    *carry = some(TERN(x.v, y.v, z.v, MAJ));
+    return some(TERN(x.v, y.v, z.v, XOR3));
+}
+
+/* ---------------------------------------------------------------- the array */
+
+/* One batch's operands: bit p of each data magnitude (dat[p], whole
+ * elements), and per Booth digit its selections and sign. */
+struct batch {
+    __m512i dat[14];
+    __m512i one[8], two[8], inv[8];
+};
+
+/* Bit j of digit i's partial product: the selected bit (dat_j or dat_j-1)
+ * flipped for a negative digit; bit 15 is the flip alone, bit 16 the
+ * positive digit's 1 (the hardware's 0x10000, the sign compensation's
+ * share). */
+SLICED_INLINE struct plane partial_bit(const struct batch *b, int i, int j)
+{
+    if (j < 0 || j > 16)
+        return none;
+    if (j == 16)
+        return some(_mm512_ternarylogic_epi32(b->inv[i], b->inv[i], b->inv[i], 0x55));
+    if (j == 15)
+        return some(b->inv[i]);
+    __m512i v = b->inv[i];
+    if (j <= 13) /* dat has 14 bits */
+        v = TERN(v, b->one[i], b->dat[j], TA ^ (TB & TC));
+    if (j >= 1)
+        v = TERN(v, b->two[i], b->dat[j - 1], TA ^ (TB & TC));
+    return some(v);
+}
+
+/* Bit p of row k of the array (cacc_fp16_booth's order): rows 0-3 digits
+ * 0-3, row 4 digit 3's carry-in alone, rows 5-8 digits 4-7, row 9 digit
+ * 7's carry-in; a digit's row also holds the previous digit's carry-in
+ * (the +1 of its one's complement) at its two lowest bits, except rows 0
+ * and 5. */
+SLICED_INLINE struct plane row_bit(const struct batch *b, int k, int p)
+{
+    int group = k / 5, at = k % 5, digit = 4 * group + at, base = 8 * group;
+    if (at == 4)
+        return p == base + 6 ? some(b->inv[digit - 1]) : none;
+    if (at > 0 && p == base + 2 * at - 2)
+        return some(b->inv[digit - 1]);
+    return partial_bit(b, digit, p - 2 * digit);
+}
+
+/* The carries out of bits 0 to s - 1: of X + Y for s = 8, 12, ..., 28
+ * (xy[s / 4 - 2]) and, from 20 on, of adding K's bits to that sum's
+ * (k[s / 4 - 5]). */
+struct carries {
+    __m512i xy[6], k[3];
+};
+
+#define SIGN_COMPENSATION 0xaaab0000u
+
+/* The array's bits 0-27, position by position: the ten rows, the eight
+ * carry-save adders (three on rows 0-4, three on rows 5-9, two joining
+ * them; each one's carries into the next position kept), then the
+ * ripples. */
+SLICED_INLINE struct carries booth_carries(const struct batch *b)
+{
+    struct plane into[8] = {none, none, none, none, none, none, none, none};
+    struct plane rx = none, rk = none; /* the ripples' carries into position p */
+    struct carries out;
+#pragma GCC unroll 28
+    for (int p = 0; p < 28; p++) {
+        struct plane up[8], a, c, x;
+        a = full_add(row_bit(b, 0, p), row_bit(b, 1, p), row_bit(b, 2, p), &up[0]);
+        a = full_add(a, into[0], row_bit(b, 3, p), &up[1]);
+        a = full_add(a, into[1], row_bit(b, 4, p), &up[2]);
+        c = full_add(row_bit(b, 5, p), row_bit(b, 6, p), row_bit(b, 7, p), &up[3]);
+        c = full_add(c, into[3], row_bit(b, 8, p), &up[4]);
+        c = full_add(c, into[4], row_bit(b, 9, p), &up[5]);
+        x = full_add(a, into[2], c, &up[6]);
+        x = full_add(x, into[6], into[5], &up[7]); /* X's bit; Y's is into[7] */
+        struct plane sum = full_add(x, into[7], rx, &rx);
+        if (p >= 16) { /* K's bit p: a carry on rk when set, else only with sum */
+            __m512i s = sum.zero ? _mm512_setzero_si512() : sum.v;
+            __m512i r = rk.zero ? _mm512_setzero_si512() : rk.v;
+            rk = some(SIGN_COMPENSATION >> p & 1u ? _mm512_or_si512(s, r) : _mm512_and_si512(s, r));
+        }
+        for (int k = 0; k < 8; k++)
+            into[k] = up[k];
+        int s = p + 1;
+        if (s % 4 == 0 && s >= 8)
+            out.xy[s / 4 - 2] = rx.zero ? _mm512_setzero_si512() : rx.v;
+        if (s % 4 == 0 && s >= 20)
+            out.k[s / 4 - 5] = rk.v;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------- alignments */
+
+/* A product's alignment in steps of 4 bits, S = T - A - B (T the cell's top
+ * for the row and kernel, A the data value's exponent group, B the
+ * weight's), as four bit planes. */
+SLICED_INLINE void alignment(const __m512i t[4], const __m512i a[3], const __m512i w[3],
+                             __m512i s[4])
+{
+    __m512i u0 = _mm512_xor_si512(a[0], w[0]), k1 = _mm512_and_si512(a[0], w[0]);
+    __m512i u1 = TERN(a[1], w[1], k1, XOR3), k2 = TERN(a[1], w[1], k1, MAJ);
+    __m512i u2 = TERN(a[2], w[2], k2, XOR3), u3 = TERN(a[2], w[2], k2, MAJ);
+    s[0] = _mm512_xor_si512(t[0], u0);
+    __m512i b1 = _mm512_andnot_si512(t[0], u0);
+    s[1] = TERN(t[1], u1, b1, XOR3);
+    __m512i b2 = TERN(t[1], u1, b1, BORROW);
+    s[2] = TERN(t[2], u2, b2, XOR3);
+    __m512i b3 = TERN(t[2], u2, b2, BORROW);
+    s[3] = TERN(t[3], u3, b3, XOR3);
+}
+
+/* What each product adds to its cell's sum beyond floor(P / 2^s), as two
+ * planes: +1 (*plus) and -1 (*minus).  S = s / 4: 2-4 take off the carry
+ * out of X + Y; 5-7 add 1 less the carries out of X + Y and of K; 8 and
+ * more add 1 for a negative product; 0 and 1 nothing. */
+SLICED_INLINE void deltas(const struct carries *c, const __m512i s[4], __m512i neg,
+                          __m512i live, __m512i *plus, __m512i *minus)
+{
+    __m512i by12 = TERN(s[0], c->xy[1], c->xy[0], PICK);  /* S = 3 : 2 */
+    __m512i by20 = TERN(s[0], c->xy[3], c->xy[2], PICK);  /* S = 5 : 4 */
+    __m512i by28 = TERN(s[0], c->xy[5], c->xy[4], PICK);  /* S = 7 : 6 */
+    __m512i high = TERN(s[1], by28, by20, PICK);          /* S = 4 to 7 */
+    __m512i low = _mm512_and_si512(s[1], by12);           /* S = 2, 3 (0 for 0, 1) */
+    __m512i xy = TERN(s[2], high, low, PICK);             /* the carry out of X + Y */
+    __m512i kk = TERN(s[1], TERN(s[0], c->k[2], c->k[1], PICK), c->k[0], PICK);
+    /* S = 5-7 (101, 110, 111) and 2-4 (010, 011, 100), S < 8 */
+    __m512i from5 = TERN(s[2], s[1], s[0], TA & (TB | TC));
+    __m512i to4 = TERN(s[2], s[1], s[0], (~TA & TB) | (TA & ~TB & ~TC));
+    from5 = _mm512_andnot_si512(s[3], from5);
+    to4 = _mm512_andnot_si512(s[3], to4);
+    /* S 5-7: +1 with no carry, -1 with both; S 2-4: -1 with the carry */
+    __m512i up = TERN(from5, xy, kk, TA & ~TB & ~TC);
+    __m512i down = TERN(from5, xy, kk, TA & TB & TC);
+    up = TERN(up, s[3], neg, TA | (TB & TC));
+    down = TERN(down, to4, xy, TA | (TB & TC));
+    *plus = _mm512_and_si512(up, live);
+    *minus = _mm512_and_si512(down, live);
+}
+
+/* ---------------------------------------------------------------- counters */
+
+#define COUNT_BITS 6 /* up to 32 batches (64 values) a cell */
+
+/* Plane x added to the bit-sliced counter c. */
+SLICED_INLINE void count(__m512i c[COUNT_BITS], __m512i x)
+{
+    for (int i = 0; i < COUNT_BITS; i++) {
+        __m512i carry = _mm512_and_si512(c[i], x);
+        c[i] = _mm512_xor_si512(c[i], x);
+        x = carry;
+    }
+}
+
+/* Row r's counts (elements 2r and 2r + 1, summed) as bytes, kernel l at
+ * byte l, times sign. */
+SLICED_INLINE __m256i row_counts(const uint64_t words[COUNT_BITS][8], unsigned r, int sign)
+{
+    __m512i sum = _mm512_setzero_si512();
+    for (int i = 0; i < COUNT_BITS; i++)
+        sum = _mm512_add_epi8(sum, _mm512_maskz_mov_epi8(words[i][r],
+                                                         _mm512_set1_epi8((char)(sign * (1 << i)))));
+    return _mm256_add_epi8(_mm512_castsi512_si256(sum), _mm512_extracti64x4_epi64(sum, 1));
+}
+
+/* ---------------------------------------------------------------- the cell */
+
+/* Whole elements: ~0 where k is set (AVX-512F's way, no DQ). */
+SLICED_INLINE __m512i elements(__mmask16 k)
+{
+    return _mm512_maskz_mov_epi32(k, _mm512_set1_epi32(-1));
+}
+
+/* The batch's data operands: the 16 data values (element 2r + q: row r's
+ * value 2b + q) and their exponent parts. */
+SLICED_INLINE void data_planes(__m512i d, __m512i *dat, __m512i *sign, __m512i *live)
+{
+    __m512i mag = _mm512_abs_epi32(d);
+    for (unsigned p = 0; p < 14; p++)
+        dat[p] = elements(_mm512_test_epi32_mask(mag, _mm512_set1_epi32(1 << p)));
+    *sign = _mm512_srai_epi32(d, 31);
+    *live = elements(_mm512_test_epi32_mask(d, d));
+}
+
+/* Field f of the weights for values j and j + 1, in the elements of q = 0
+ * and q = 1. */
+SLICED_INLINE __m512i weights(const uint32_t *planes, size_t stride, unsigned f, uint32_t j)
+{
+    uint64_t pair;
+    __builtin_memcpy(&pair, planes + f * stride + j, sizeof pair);
+    return _mm512_set1_epi64((long long)pair);
+}
+
+/* One batch (values 2b and 2b + 1 of every row): its products' +1 and -1
+ * planes. */
+SLICED_INLINE void batch_deltas(const uint32_t *dpair, const uint16_t *hpair,
+                                const uint32_t *planes, size_t stride, uint32_t j,
+                                const __m512i top[4], __m512i *plus, __m512i *minus)
+{
+    struct batch b;
+    __m512i d = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)dpair));
+    __m512i h = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)hpair));
+    __m512i sign, live;
+    data_planes(d, b.dat, &sign, &live);
+    for (unsigned i = 0; i < 8; i++) {
+        b.one[i] = weights(planes, stride, F_ONE + i, j);
+        b.two[i] = weights(planes, stride, F_TWO + i, j);
+        b.inv[i] = TERN(sign, weights(planes, stride, F_INV_NEG + i, j),
+                        weights(planes, stride, F_INV_POS + i, j), PICK);
+    }
+    __m512i group[3], wgroup[3], s[4];
+    for (unsigned t = 0; t < 3; t++) {
+        group[t] = elements(_mm512_test_epi32_mask(h, _mm512_set1_epi32(4 << t)));
+        wgroup[t] = weights(planes, stride, F_GROUP + t, j);
+    }
+    alignment(top, group, wgroup, s);
+    struct carries c = booth_carries(&b);
+    __m512i neg = _mm512_xor_si512(sign, weights(planes, stride, F_SIGN, j));
+    live = _mm512_and_si512(live, weights(planes, stride, F_NONZERO, j));
+    deltas(&c, s, neg, live, plus, minus);
+}
+
+/* The cell's top for each row and kernel (h + 64 bytes) as the planes of
+ * T = (top - 64) / 4, both elements of a row alike. */
+SLICED_INLINE void top_planes(const uint8_t top[R][L], __m512i t[4])
+{
+    uint64_t words[4][8];
+    for (unsigned r = 0; r < R; r++) {
+        __m256i v = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)top[r]),
+                                    _mm256_set1_epi8(64));
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t m = _mm256_test_epi8_mask(v, _mm256_set1_epi8((char)(4u << i)));
+            words[i][r] = m | m << 32;
+        }
+    }
+    for (unsigned i = 0; i < 4; i++)
+        t[i] = _mm512_loadu_si512(words[i]);
+}
+
+SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *const dh[R],
+                                  uint32_t nj, const uint32_t *planes, size_t stride,
+                                  const uint8_t top[R][L], int8_t carried[R][L])
+{
+    uint32_t batches = (nj + 1) / 2;
+    uint32_t dpair[CMAC_FP16_FMA_CELL / 2][R];
+    uint16_t hpair[CMAC_FP16_FMA_CELL / 2][R];
+    for (unsigned r = 0; r < R; r++)
+        for (uint32_t b = 0; b < batches; b++) {
+            uint32_t j = 2 * b;
+            bool second = j + 1 < nj; /* past the cell: a zero, which counts nothing */
+            dpair[b][r] = (uint16_t)dm[r][j] | (second ? (uint32_t)(uint16_t)dm[r][j + 1] << 16 : 0);
+            hpair[b][r] = (uint8_t)dh[r][j] | (second ? (uint16_t)((uint8_t)dh[r][j + 1] << 8) : 0);
+        }
+    __m512i t[4], up[COUNT_BITS], down[COUNT_BITS];
+    top_planes(top, t);
+    for (int i = 0; i < COUNT_BITS; i++)
+        up[i] = down[i] = _mm512_setzero_si512();
+    for (uint32_t b = 0; b < batches; b++) {
+        __m512i plus, minus;
+        batch_deltas(dpair[b], hpair[b], planes, stride, 2 * b, t, &plus, &minus);
+        count(up, plus);
+        count(down, minus);
+    }
+    uint64_t ups[COUNT_BITS][8], downs[COUNT_BITS][8];
+    for (int i = 0; i < COUNT_BITS; i++) {
+        _mm512_storeu_si512(ups[i], up[i]);
+        _mm512_storeu_si512(downs[i], down[i]);
+    }
+    /* what the row's sums take off: the -1s less the +1s */
+    for (unsigned r = 0; r < R; r++)
+        _mm256_storeu_si256((__m256i *)carried[r],
+                            _mm256_add_epi8(row_counts(downs, r, 1), row_counts(ups, r, -1)));
+}
+
+#else
+
+void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_t stride,
+                             uint32_t *planes)
+{
+    (void)m, (void)h, (void)n, (void)stride, (void)planes;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
+                           const int8_t *const dh[CMAC_FP16_FMA_ROWS], uint32_t nj,
+                           const uint32_t *planes, size_t stride,
+                           const uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
+                           int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES])
+{
+    (void)dm, (void)dh, (void)nj, (void)planes, (void)stride, (void)top, (void)carried;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+#endif
