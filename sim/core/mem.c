@@ -663,6 +663,19 @@ uint64_t mem_resident_bytes(const struct dla_mem *m)
     return (uint64_t)m->used * MEM_PAGE_SIZE;
 }
 
+uint64_t mem_page_span(const struct dla_mem *m, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t first = UINT64_MAX, last = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].page) {
+            first = m->slots[i].pno < first ? m->slots[i].pno : first;
+            last = m->slots[i].pno > last ? m->slots[i].pno : last;
+        }
+    *lo = m->used ? first << MEM_PAGE_SHIFT : 0;
+    *hi = m->used ? (last + 1) << MEM_PAGE_SHIFT : 0;
+    return m->used;
+}
+
 uint64_t mem_bytes_apart(const struct dla_mem *m, const struct dla_mem *live)
 {
     uint64_t n = 0;

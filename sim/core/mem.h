@@ -68,6 +68,9 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
 void mem_clear(struct dla_mem *m);
 
 uint64_t mem_resident_bytes(const struct dla_mem *m);
+/* The resident pages' count and the span from the lowest page's base to the
+ * end of the highest (0 and 0 when none); reads and allocates nothing. */
+uint64_t mem_page_span(const struct dla_mem *m, uint64_t *lo, uint64_t *hi);
 /* Resident bytes of m's pages that live (the model m was cloned from) does
  * not hold, each divided among the clones sharing it: summed over a set of
  * clones, the memory they hold besides the live model's. */

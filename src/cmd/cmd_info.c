@@ -344,20 +344,6 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-struct mem_summary {
-    uint64_t pages, lo, hi;
-};
-
-static bool count_page(void *ctx, uint64_t base, const uint8_t *p)
-{
-    struct mem_summary *m = ctx;
-    (void)p;
-    if (!m->pages++)
-        m->lo = base;
-    m->hi = base + MEM_PAGE_SIZE;
-    return true;
-}
-
 static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -367,13 +353,14 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
         struct dla_mem *m = dla_memory(dla, (enum dla_space)s);
         if (s == DLA_CVSRAM && !dla_cfg(dla)->cvsram)
             continue;
-        struct mem_summary sum = {0};
-        mem_each_page(m, count_page, &sum);
-        if (sum.pages)
+        /* counted in place: gathering every page's bytes (a 64 KiB buffer
+         * and a page list) grew the very peak RSS reported below */
+        uint64_t lo, hi, pages = mem_page_span(m, &lo, &hi);
+        if (pages)
             cmd_print(d, "%-7s %llu bytes resident in %llu pages of %u, 0x%llx-0x%llx",
                       dla_space_name((enum dla_space)s), (unsigned long long)mem_resident_bytes(m),
-                      (unsigned long long)sum.pages, MEM_PAGE_SIZE, (unsigned long long)sum.lo,
-                      (unsigned long long)sum.hi);
+                      (unsigned long long)pages, MEM_PAGE_SIZE, (unsigned long long)lo,
+                      (unsigned long long)hi);
         else
             cmd_print(d, "%-7s nothing written", dla_space_name((enum dla_space)s));
     }

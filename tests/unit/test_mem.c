@@ -107,6 +107,12 @@ static void test_many_pages_in_order(void **state)
     many_pages_cb_count = 0;
     mem_each_page(m, count_pages, &last);
     assert_int_equal(many_pages_cb_count, 500 - 167);
+    /* info mem's count and span, taken in place: the same pages */
+    uint64_t lo = 1, hi = 1;
+    assert_int_equal(mem_page_span(m, &lo, &hi), 500 - 167);
+    assert_int_equal(lo, 1ull << 20); /* page 0 was freed again */
+    assert_int_equal(hi, (499ull << 20) + MEM_PAGE_SIZE);
+    assert_int_equal(last, 499ull << 20);
     uint8_t got;
     for (uint64_t i = 0; i < 500; i++) {
         mem_read(m, i << 20, &got, 1);
