@@ -2,7 +2,6 @@
  * without them, the whole file; on a terminal the TUI opens; otherwise
  * (stdin or stdout not a terminal) the plain readline console reads commands. */
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_compare.h"
 #include "util/afile.h"
+#include "util/heap_policy.h"
 #include "cmd/console.h"
 #include "tui.h"
 
@@ -397,20 +397,9 @@ static void run_whole(struct dbg *d, const struct cli *cli, const struct dbg_sin
     fprintf(cli->quiet && cli->opt.session.rawdump ? stderr : stdout, "%s\n", summary);
 }
 
-/* One malloc arena for every thread.  glibc gives each worker thread of the
- * model its own arena, where the layer scratch it frees stays resident and
- * out of reach of the other threads: on two threads a small network's
- * anonymous memory grew by 0.25-0.5 MiB (issue 34's memory target).  The
- * workers allocate per layer, not per element, and keep their small blocks in
- * the per-thread cache, so the shared lock costs nothing measurable. */
-static void share_one_malloc_arena(void)
-{
-    mallopt(M_ARENA_MAX, 1);
-}
-
 int main(int argc, char **argv)
 {
-    share_one_malloc_arena();
+    heap_policy_start();
     struct cli cli = {0};
     int status = parse_options(argc, argv, &cli);
     if (status >= 0)

@@ -17,7 +17,9 @@
 #include "expr.h"
 #include "debug/layer_origin.h"
 #include "loadable/loadable_plan.h"
+#include "util/heap_policy.h"
 #include "util/path.h"
+#include "loadable/loadable_driver.h"
 #include "reg_suggest.h"
 #include "suggest.h"
 
@@ -277,6 +279,19 @@ void dbg_destroy(struct dbg *d)
     free(d);
 }
 
+/* What the open network's memories take (0 for a trace): the size the
+ * process's malloc policy follows. */
+static uint64_t network_bytes(struct dbg *d)
+{
+    struct loadable *ld;
+    struct rt_bound *bound;
+    uint64_t n = 0;
+    if (loadable_driver_parsed(session_driver(d->session), &ld, &bound))
+        for (uint32_t i = 0; i < ld->n_memories; i++)
+            n += ld->memories[i].size;
+    return n;
+}
+
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
 {
     close_session(d);
@@ -290,6 +305,7 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
     trace_ring_attach(d->ring, dla);
     dma_lines_attach(d->lines, dla);
     dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
+    heap_policy_for_network(network_bytes(d));
     dbg_session_changed(d);
     return true;
 }
