@@ -1,10 +1,12 @@
-/* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  Each bank's
- * bytes are a reference-counted block of its own, allocated on the bank's
- * first write (a bank never written reads as zeros) and copied on the first
- * write after a clone, so a checkpoint costs only the banks written after
- * it: a layer that fills three banks of sixteen leaves the other thirteen
- * shared.  Plus per-bank bookkeeping for the debugger's bank map and the
- * carry-over state of the previous layer. */
+/* CONV_BUF: banks of entries holding real bytes (see cbuf.h).  A bank's
+ * bytes are reference-counted chunks of 4 KiB (a smaller bank is one
+ * chunk), each allocated on its first write (a chunk never written reads as
+ * zeros) and copied on the first write after a clone, so a checkpoint costs
+ * only the chunks written after it, and a layer that writes a few entries of
+ * nv_full's 32 KiB banks holds those entries' chunks, not whole banks (a
+ * small network's CBUF took 100-260 KiB of whole banks, issue 34).  Plus
+ * per-bank bookkeeping for the debugger's bank map and the carry-over state
+ * of the previous layer. */
 #include "cbuf.h"
 
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 
 #define CBUF_MAX_BANKS       64
 #define CBUF_MAX_ENTRY_BYTES 256
+#define CHUNK_BYTES          4096u
+#define MAX_CHUNKS_PER_BANK  8u
 
 struct bank_store {
     unsigned refs;
@@ -22,7 +26,9 @@ struct bank_store {
 
 struct cbuf {
     unsigned banks, bank_bytes, entry_bytes;
-    struct bank_store *store[CBUF_MAX_BANKS]; /* NULL: all zeros */
+    unsigned chunk_bytes, chunks_per_bank; /* chunks of whole entries */
+    /* bank b's chunk k is store[b * chunks_per_bank + k]; NULL: all zeros */
+    struct bank_store *store[CBUF_MAX_BANKS * MAX_CHUNKS_PER_BANK];
     struct dla_cbuf_bank bank[CBUF_MAX_BANKS];
     struct cbuf_carry carry;
 };
@@ -41,6 +47,10 @@ struct cbuf *cbuf_create(const struct dla_config *cfg)
     c->banks = cfg->cbuf_banks;
     c->bank_bytes = cfg->cbuf_bank_bytes;
     c->entry_bytes = cfg->cbuf_entry_bytes;
+    bool chunked = c->bank_bytes % CHUNK_BYTES == 0 && CHUNK_BYTES % c->entry_bytes == 0 &&
+                   c->bank_bytes / CHUNK_BYTES <= MAX_CHUNKS_PER_BANK;
+    c->chunk_bytes = chunked ? CHUNK_BYTES : c->bank_bytes;
+    c->chunks_per_bank = c->bank_bytes / c->chunk_bytes;
     cbuf_reset(c);
     return c;
 }
@@ -51,9 +61,9 @@ struct cbuf *cbuf_clone(const struct cbuf *c)
     if (!n)
         return NULL;
     *n = *c;
-    for (unsigned b = 0; b < n->banks; b++)
-        if (n->store[b])
-            n->store[b]->refs++;
+    for (unsigned i = 0; i < n->banks * n->chunks_per_bank; i++)
+        if (n->store[i])
+            n->store[i]->refs++;
     return n;
 }
 
@@ -67,51 +77,71 @@ void cbuf_destroy(struct cbuf *c)
 {
     if (!c)
         return;
-    for (unsigned b = 0; b < c->banks; b++)
-        release_store(c->store[b]);
+    for (unsigned i = 0; i < c->banks * c->chunks_per_bank; i++)
+        release_store(c->store[i]);
     free(c);
 }
 
 bool cbuf_bank_shared(const struct cbuf *a, const struct cbuf *b, unsigned bank)
 {
-    return bank < a->banks && a->store[bank] && a->store[bank] == b->store[bank];
+    if (bank >= a->banks)
+        return false;
+    bool any = false;
+    for (unsigned k = 0; k < a->chunks_per_bank; k++) {
+        unsigned i = bank * a->chunks_per_bank + k;
+        if (a->store[i] != b->store[i])
+            return false;
+        any |= a->store[i] != NULL;
+    }
+    return any;
 }
 
 size_t cbuf_bytes_apart(const struct cbuf *c, const struct cbuf *live)
 {
     size_t n = 0;
-    for (unsigned b = 0; b < c->banks; b++)
-        if (c->store[b] && c->store[b] != live->store[b])
-            n += c->bank_bytes / c->store[b]->refs;
+    for (unsigned i = 0; i < c->banks * c->chunks_per_bank; i++)
+        if (c->store[i] && c->store[i] != live->store[i])
+            n += c->chunk_bytes / c->store[i]->refs;
     return n;
 }
 
-/* Bank b's bytes for writing: this cbuf's own copy, created on first use. */
-static uint8_t *writable_bank(struct cbuf *c, unsigned b)
+/* The chunk of bank b at in_bank for writing, at that byte: this cbuf's own
+ * copy, created on first use. */
+static uint8_t *writable_at(struct cbuf *c, unsigned b, uint64_t in_bank)
 {
-    struct bank_store *s = c->store[b];
+    unsigned i = b * c->chunks_per_bank + (unsigned)(in_bank / c->chunk_bytes);
+    struct bank_store *s = c->store[i];
     if (!s || s->refs > 1) {
-        struct bank_store *own = malloc(sizeof *own + c->bank_bytes);
+        struct bank_store *own = malloc(sizeof *own + c->chunk_bytes);
         if (!own)
-            abort(); /* a bank of KiB; without it the model's state is lost anyway */
+            abort(); /* a few KiB; without them the model's state is lost anyway */
         if (s)
-            memcpy(own->bytes, s->bytes, c->bank_bytes);
+            memcpy(own->bytes, s->bytes, c->chunk_bytes);
         else
-            memset(own->bytes, 0, c->bank_bytes);
+            memset(own->bytes, 0, c->chunk_bytes);
         own->refs = 1;
         release_store(s);
-        c->store[b] = s = own;
+        c->store[i] = s = own;
     }
-    return s->bytes;
+    return s->bytes + in_bank % c->chunk_bytes;
+}
+
+/* The bytes of bank b at in_bank for reading; NULL: never written, zeros. */
+static const uint8_t *readable_at(const struct cbuf *c, unsigned b, uint64_t in_bank)
+{
+    const struct bank_store *s =
+        c->store[b * c->chunks_per_bank + (unsigned)(in_bank / c->chunk_bytes)];
+    return s ? s->bytes + in_bank % c->chunk_bytes : NULL;
 }
 
 void cbuf_reset(struct cbuf *c)
 {
-    for (unsigned i = 0; i < c->banks; i++) {
+    for (unsigned i = 0; i < c->banks * c->chunks_per_bank; i++) {
         release_store(c->store[i]);
         c->store[i] = NULL;
-        c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
     }
+    for (unsigned i = 0; i < c->banks; i++)
+        c->bank[i] = (struct dla_cbuf_bank){.layer = -1};
     c->carry = (struct cbuf_carry){0};
 }
 
@@ -226,7 +256,7 @@ void cbuf_write(struct cbuf *c, const struct cbuf_region *r, uint64_t off, const
     while (len > 0) {
         struct cbuf_step st = step_at(c, r, off, len);
         size_t n = st.len;
-        memcpy(writable_bank(c, st.bank) + st.in_bank, s, n);
+        memcpy(writable_at(c, st.bank, st.in_bank), s, n);
         claim(c, st.bank, layer, kind);
         struct dla_cbuf_bank *bk = &c->bank[st.bank];
         bk->writes++;
@@ -248,9 +278,9 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
     while (len > 0) {
         struct cbuf_step st = step_at(c, r, off, len);
         size_t n = st.len;
-        const struct bank_store *bs = c->store[st.bank];
-        if (bs)
-            memcpy(o, bs->bytes + st.in_bank, n);
+        const uint8_t *from = readable_at(c, st.bank, st.in_bank);
+        if (from)
+            memcpy(o, from, n);
         else
             memset(o, 0, n);
         c->bank[st.bank].reads++;
@@ -263,8 +293,8 @@ void cbuf_read(struct cbuf *c, const struct cbuf_region *r, uint64_t off, void *
 const uint8_t *cbuf_entry_ptr(const struct cbuf *c, const struct cbuf_region *r, uint64_t entry)
 {
     struct cbuf_step st = step_at(c, r, entry * c->entry_bytes, c->entry_bytes);
-    const struct bank_store *bs = c->store[st.bank];
-    return bs ? bs->bytes + st.in_bank : zero_entry;
+    const uint8_t *at = readable_at(c, st.bank, st.in_bank);
+    return at ? at : zero_entry;
 }
 
 void cbuf_publish(struct dla *d, const struct cbuf_region *r, enum cbuf_kind kind, uint64_t bytes,

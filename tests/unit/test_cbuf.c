@@ -326,7 +326,8 @@ static void test_snapshot_keeps_cbuf(void **state)
 }
 
 /* A clone (what a checkpoint holds) shares every bank until one side writes
- * it; a write unshares only its own bank, and the clone keeps the old bytes. */
+ * it; a write unshares only its own bank's chunk, and the clone keeps the
+ * old bytes. */
 static void test_clone_shares_unchanged_banks(void **state)
 {
     (void)state;
@@ -348,6 +349,8 @@ static void test_clone_shares_unchanged_banks(void **state)
     uint8_t before = cbuf_entry_ptr(d->cbuf, &first, 0)[0], poke = (uint8_t)(before ^ 0x5a);
     cbuf_write(d->cbuf, &first, 0, &poke, 1, 0, CBUF_DATA);
     assert_false(cbuf_bank_shared(d->cbuf, copy, 0));
+    /* one byte unshares the 4 KiB chunk it falls in, not its 32 KiB bank */
+    assert_int_equal(cbuf_bytes_apart(copy, d->cbuf), 4096);
     for (unsigned b = 1; b < 16; b++)
         assert_int_equal(cbuf_bank_shared(d->cbuf, copy, b), map[b].writes > 0);
     assert_int_equal(cbuf_entry_ptr(copy, &first, 0)[0], before);
