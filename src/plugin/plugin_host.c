@@ -48,8 +48,10 @@ void plugin_host_destroy(struct plugin_host *ph)
 {
     if (!ph)
         return;
-    for (size_t i = 0; i < ph->n; i++)
+    for (size_t i = 0; i < ph->n; i++) {
         dlclose(ph->p[i].handle);
+        free(ph->p[i].path);
+    }
     free(ph->p);
     free(ph);
 }
@@ -232,6 +234,9 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
     const struct dladbg_command_set *cmds = problem ? NULL : dlsym(h, DLADBG_COMMANDS_SYMBOL);
     if (!problem && cmds)
         problem = check_commands(ph, cmds, why, sizeof why);
+    char *own_path = problem ? NULL : strdup(path);
+    if (!problem && !own_path)
+        problem = "out of memory";
     if (!problem && ph->n == ph->cap) {
         size_t cap = ph->cap ? ph->cap * 2 : 16;
         struct plugin_info *p = realloc(ph->p, cap * sizeof *p);
@@ -244,6 +249,7 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
     }
     if (problem) {
         snprintf(err, errlen, "%s: refused: %s", path, problem);
+        free(own_path);
         dlclose(h);
         return false;
     }
@@ -251,7 +257,7 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
     pi->dec = dec;
     pi->cmds = cmds;
     pi->handle = h;
-    snprintf(pi->path, sizeof pi->path, "%s", path);
+    pi->path = own_path;
     return true;
 }
 
