@@ -170,6 +170,20 @@ static inline int32_t random_value(const struct spec *s, uint32_t *st, bool weig
     return fp16_from_float(v);
 }
 
+/* Every aligned mantissa an fp16 operand can have, into out (5,120 of
+ * them): normals (11 bits shifted by the exponent's low two bits) and
+ * subnormals (10 bits shifted by 1); returns the count. */
+static inline uint32_t fp16_aligned_mantissas(uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t sh = 0; sh < 4; sh++)
+        for (uint32_t m = 0x400; m < 0x800; m++)
+            out[n++] = m << sh;
+    for (uint32_t m = 1; m < 0x400; m++)
+        out[n++] = m << 1;
+    return n;
+}
+
 static inline void make_layer_data(const struct spec *s, struct layer_data *ld)
 {
     uint32_t st = s->seed ? s->seed : 12345;

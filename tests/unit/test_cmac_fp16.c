@@ -17,24 +17,11 @@
 
 #include "conv_harness.h"
 
-/* Every aligned mantissa an fp16 operand can have: normals (11 bits shifted
- * by the exponent's low two bits) and subnormals (10 bits shifted by 1). */
-static uint32_t aligned_mantissas(uint32_t *out)
-{
-    uint32_t n = 0;
-    for (uint32_t sh = 0; sh < 4; sh++)
-        for (uint32_t m = 0x400; m < 0x800; m++)
-            out[n++] = m << sh;
-    for (uint32_t m = 1; m < 0x400; m++)
-        out[n++] = m << 1;
-    return n;
-}
-
 static void test_shift4_is_arithmetic_shift(void **state)
 {
     (void)state;
     static uint32_t m[4 * 1024 + 1024];
-    uint32_t n = aligned_mantissas(m), st = 11;
+    uint32_t n = fp16_aligned_mantissas(m), st = 11;
     for (uint32_t i = 0; i < n; i++)
         for (int j = 0; j < 48; j++) {
             uint32_t d = m[lcg(&st) % n];
@@ -55,7 +42,7 @@ static void test_shift8_carry_table(void **state)
 {
     (void)state;
     static uint32_t m[4 * 1024 + 1024];
-    uint32_t n = aligned_mantissas(m);
+    uint32_t n = fp16_aligned_mantissas(m);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++)
             for (unsigned neg = 0; neg < 2; neg++) {
@@ -80,7 +67,7 @@ static void test_hard_carries_match_booth_array(void **state)
     enum { CELLS = 16, PER_WEIGHT = 40 };
     static const unsigned shifts[] = {8, 12, 16, 12, 16, 20, 24, 28, 20, 24, 28, 32, 44, 56};
     static uint32_t m[4 * 1024 + 1024];
-    uint32_t n = aligned_mantissas(m), st = 4242;
+    uint32_t n = fp16_aligned_mantissas(m), st = 4242;
     struct fp16_hard q = {.cap = PER_WEIGHT + 32};
     q.w = malloc(q.cap * sizeof *q.w);
     q.d = malloc(q.cap * sizeof *q.d);

@@ -22,19 +22,6 @@
 enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS, MAXJ = CMAC_FP16_FMA_CELL };
 enum { STRIDE = MAXJ + 2, ZERO_H = 64 };
 
-/* Every aligned mantissa: normals (11 bits shifted by 0 to 3), subnormals
- * (10 bits shifted by 1). */
-static uint32_t aligned_mantissas(uint32_t *out)
-{
-    uint32_t n = 0;
-    for (uint32_t sh = 0; sh < 4; sh++)
-        for (uint32_t m = 0x400; m < 0x800; m++)
-            out[n++] = m << sh;
-    for (uint32_t m = 1; m < 0x400; m++)
-        out[n++] = m << 1;
-    return n;
-}
-
 /* A cell's operands: data rows (mantissa, exponent part, 64 for a zero)
  * and the kernels' values (lane l of value j at L * j + l; h + 64, 0x80 a
  * zero). */
@@ -115,6 +102,18 @@ static int16_t pick(const uint32_t *m, uint32_t at, uint32_t *st, uint32_t zero_
     return (int16_t)(lcg(st) % 2 ? -v : v);
 }
 
+/* A random exponent part (0 to 28) for a data value, 64 for a zero; for a
+ * weight, as the layout holds it: h + 64, 0x80 for a zero. */
+static int8_t data_h(int16_t m, uint32_t *st)
+{
+    return m ? (int8_t)(4 * (lcg(st) % 8)) : ZERO_H;
+}
+
+static uint8_t weight_h(int16_t m, uint32_t *st)
+{
+    return m ? (uint8_t)(64 + 4 * (lcg(st) % 8)) : 0x80;
+}
+
 /* Every weight mantissa (a cell's 32 x 32 weights walk the list), random
  * data, exponent parts 0 to 28 on both sides: alignments 0 to 56. */
 static void test_every_mantissa_and_alignment(void **state)
@@ -123,18 +122,18 @@ static void test_every_mantissa_and_alignment(void **state)
     if (!cmac_fp16_fma())
         skip();
     static uint32_t m[5 * 1024];
-    uint32_t n = aligned_mantissas(m), st = 34, by_step[15] = {0};
+    uint32_t n = fp16_aligned_mantissas(m), st = 34, by_step[15] = {0};
     static struct cell c;
     for (uint32_t k = 0; k < 48; k++) {
         c.nj = 32;
         for (unsigned r = 0; r < R; r++)
             for (uint32_t j = 0; j < c.nj; j++) {
                 c.dm[r][j] = pick(m, lcg(&st) % n, &st, 29);
-                c.dh[r][j] = c.dm[r][j] ? (int8_t)(4 * (lcg(&st) % 8)) : ZERO_H;
+                c.dh[r][j] = data_h(c.dm[r][j], &st);
             }
         for (uint32_t i = 0; i < c.nj * L; i++) {
             c.wm[i] = pick(m, (k * c.nj * L + i) % n, &st, 31);
-            c.wh[i] = c.wm[i] ? (uint8_t)(64 + 4 * (lcg(&st) % 8)) : 0x80;
+            c.wh[i] = weight_h(c.wm[i], &st);
         }
         check(&c, "cell", k, by_step);
     }
@@ -151,7 +150,7 @@ static void test_cell_sizes_and_zeros(void **state)
     if (!cmac_fp16_fma())
         skip();
     static uint32_t m[5 * 1024];
-    uint32_t n = aligned_mantissas(m), st = 7, by_step[15] = {0};
+    uint32_t n = fp16_aligned_mantissas(m), st = 7, by_step[15] = {0};
     static struct cell c;
     for (uint32_t nj = 1; nj <= MAXJ; nj++) {
         memset(&c, 0, sizeof c);
@@ -160,13 +159,13 @@ static void test_cell_sizes_and_zeros(void **state)
             for (uint32_t j = 0; j < nj; j++) {
                 bool zero = r == 3 || j % 9 == 4;
                 c.dm[r][j] = zero ? 0 : pick(m, lcg(&st) % n, &st, 0);
-                c.dh[r][j] = c.dm[r][j] ? (int8_t)(4 * (lcg(&st) % 8)) : ZERO_H;
+                c.dh[r][j] = data_h(c.dm[r][j], &st);
             }
         for (uint32_t j = 0; j < nj; j++)
             for (unsigned l = 0; l < L; l++) {
                 bool zero = l == 17 || (j + l) % 13 == 0;
                 c.wm[L * j + l] = zero ? 0 : pick(m, lcg(&st) % n, &st, 0);
-                c.wh[L * j + l] = c.wm[L * j + l] ? (uint8_t)(64 + 4 * (lcg(&st) % 8)) : 0x80;
+                c.wh[L * j + l] = weight_h(c.wm[L * j + l], &st);
             }
         check(&c, "values", nj, by_step);
     }
