@@ -1099,13 +1099,19 @@ static void planes_worker(void *ctx, unsigned worker, unsigned workers)
 }
 
 /* The pass's bit-sliced planes laid out when its cells may want them
- * (room for `kernels`, the pass's most, taken at the first such pass;
- * none when memory is short: the cells then settle every cell the other
- * ways). */
+ * (room for `kernels`, the pass's most, taken at the first such pass),
+ * else none: an earlier pass's planes are another pass's kernels.  None
+ * when memory is short either: the cells then settle every cell the other
+ * ways. */
 static void lay_out_planes(struct fp16_job *j, uint32_t kernels)
 {
-    if (!j->fma.w || !(j->fma.all_sliced || pass_wants_planes(j)))
+    if (!j->fma.w)
         return;
+    if (!j->fma.all_sliced && !pass_wants_planes(j)) {
+        free(j->fma.planes);
+        j->fma.planes = NULL;
+        return;
+    }
     if (!j->fma.planes)
         j->fma.planes = malloc(kernels / CMAC_FP16_FMA_LANES * planes_per_block(j->ops) *
                                sizeof *j->fma.planes);

@@ -250,12 +250,66 @@ static void test_nans_and_infinities(void **state)
     check_case(with_nans, 5, "NaNs");
 }
 
+/* A layer of two kernel passes (64 kernels of 4,096 values: one block of
+ * 32 a pass), data of spread exponents, the first pass's kernels spread
+ * (cells run bit-sliced, the weights' planes laid out for them) and the
+ * second's moderate (no planes laid out: those of the first pass are other
+ * kernels', and the spread data alone still makes the cells want to run
+ * bit-sliced): every output against the 16-kernel cells, every 37th
+ * against the reference. */
+enum { P_OUT = 8, P_KERNELS = 64, P_DEPTH = 4096 };
+
+static void test_passes_of_spread_then_moderate_kernels(void **state)
+{
+    (void)state;
+    size_t rows = P_OUT * P_OUT;
+    int16_t *data = malloc(sizeof *data * rows * P_DEPTH),
+            *weight = malloc(sizeof *weight * P_KERNELS * P_DEPTH);
+    assert_non_null(data && weight);
+    uint32_t st = 77;
+    for (size_t i = 0; i < rows * P_DEPTH; i++)
+        data[i] = (int16_t)spread(&st, false, 0, 0);
+    for (uint32_t k = 0; k < P_KERNELS; k++)
+        for (uint32_t i = 0; i < P_DEPTH; i++)
+            weight[(size_t)k * P_DEPTH + i] =
+                (int16_t)(k < 32 ? spread(&st, true, k, i) : moderate(&st, true, k, i));
+    struct conv_operands ops = {.rows = (uint32_t)rows, .kernels = P_KERNELS, .depth = P_DEPTH,
+                                .taps = 1, .seg_len = SEG, .c = P_DEPTH, .data = data,
+                                .weight = weight};
+    struct conv_params p = {.out_w = P_OUT, .out_h = P_OUT, .out_k = P_KERNELS};
+    struct dla_cube fma, wide;
+    for (int pass = 0; pass < 2; pass++) {
+        struct dla_cube *out = pass ? &wide : &fma;
+        struct cacc_stats cs = {0};
+        assert_true(cube_alloc(out, P_OUT, P_OUT, P_KERNELS, 1, DLA_CUBE_FP32));
+        if (pass)
+            setenv("DLADBG_NO_VBMI", "1", 1);
+        cmac_cacc_fp16(&p, &ops, out, &cs);
+        unsetenv("DLADBG_NO_VBMI");
+    }
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t k = 0; k < P_KERNELS; k++) {
+            size_t at = cube_index(&fma, 0, k, r / P_OUT, r % P_OUT);
+            uint32_t got = (uint32_t)fma.v[at];
+            if (got != (uint32_t)wide.v[at])
+                fail_msg("row %u kernel %u: %08x, %08x from the 16-kernel cells", r, k, got,
+                         (uint32_t)wide.v[at]);
+            if ((r * P_KERNELS + k) % 37 == 0 &&
+                got != cacc_fp16_output(&ops, data + (size_t)r * P_DEPTH,
+                                        weight + (size_t)k * P_DEPTH))
+                fail_msg("row %u kernel %u: %08x, not the reference's", r, k, got);
+        }
+    cube_free(&fma), cube_free(&wide);
+    free(data), free(weight);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moderate_values),      cmocka_unit_test(test_spread_exponents),
         cmocka_unit_test(test_maxima_apart),         cmocka_unit_test(test_every_alignment),
         cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
+        cmocka_unit_test(test_passes_of_spread_then_moderate_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
