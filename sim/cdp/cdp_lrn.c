@@ -1,6 +1,7 @@
 /* CDP's normalisation datapath (see cdp_lrn.h). */
 #include "cdp_lrn.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "num/fixpt.h"
@@ -50,8 +51,10 @@ static int64_t window_sum(const struct cdp_lrn_cfg *c, const int32_t *conv, unsi
  * normal input's fp32 form is exact and so is its square in binary32 (11
  * significant bits squared, exponents -28..31), which the cmod's multiply
  * then leaves as it is; the other inputs (zeros, subnormals, infinities,
- * NaNs) are tabulated when the program loads, at fpi_fp16_odd_index. */
+ * NaNs) are tabulated at the first fp16 input, at fpi_fp16_odd_index (filled
+ * when the program loaded, the 32 KiB were resident in every run, issue 34). */
 static uint32_t odd_as_fp32[FPNUM_FP16_ODD_VALUES], odd_square_fp32[FPNUM_FP16_ODD_VALUES];
+static pthread_once_t square_once = PTHREAD_ONCE_INIT;
 
 /* The reference forms of any input, by the cmod's operations. */
 static void reference_forms(uint16_t h, uint32_t *v32, uint32_t *square)
@@ -60,7 +63,7 @@ static void reference_forms(uint16_t h, uint32_t *v32, uint32_t *square)
     *square = (uint32_t)fp_mul(FP32, *v32, *v32);
 }
 
-__attribute__((constructor)) static void fill_square_table(void)
+static void fill_square_table(void)
 {
     for (uint32_t h = 0; h < (1u << 16); h++)
         if (!fpi_fp16_normal((uint16_t)h)) {
@@ -92,6 +95,7 @@ static inline struct fp_input fp_input_of(uint16_t h)
 static void fp_inputs(const struct cdp_lrn_cfg *c, const int32_t *raw, unsigned n, unsigned valid,
                       uint32_t *conv17, uint32_t *conv32, uint32_t *sq)
 {
+    pthread_once(&square_once, fill_square_table);
     unsigned i = 0;
     for (; i + FPV_LANES <= n && i + FPV_LANES <= valid; i += FPV_LANES) {
         fpv_u32 h;
