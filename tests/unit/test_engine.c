@@ -532,16 +532,24 @@ static void test_layout_for_blob(void **state)
 
 static struct writes after_a, after_b;
 
-static void test_restore_replays_identically(void **state)
+/* sample:lenet 120 register writes in, and a state saved there. */
+static struct session *lenet_saved_early(struct session_state **st)
 {
-    (void)state;
-    struct report rep = {.print = quiet};
+    static struct report rep = {.print = quiet};
     char err[512];
     struct session *s = session_open("sample:lenet", NULL, &rep, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(session_step(s, SESSION_WRITE, 120), SESSION_STEPPED);
-    struct session_state *st = session_save(s);
-    assert_non_null(st);
+    *st = session_save(s);
+    assert_non_null(*st);
+    return s;
+}
+
+static void test_restore_replays_identically(void **state)
+{
+    (void)state;
+    struct session_state *st;
+    struct session *s = lenet_saved_early(&st);
     after_a.n = after_b.n = 0;
     int h = dla_listen(session_dla(s), record_writes, &after_a);
     assert_int_equal(session_step(s, SESSION_RUN, 0), SESSION_DONE);
@@ -570,13 +578,8 @@ static void test_saved_state_counts_the_driver(void **state)
     rig_open(&r, "lenet");
     size_t fresh_engine = engine_bytes(r.e);
     rig_close(&r);
-    struct report rep = {.print = quiet};
-    char err[512];
-    struct session *s = session_open("sample:lenet", NULL, &rep, err, sizeof err);
-    assert_non_null(s);
-    assert_int_equal(session_step(s, SESSION_WRITE, 120), SESSION_STEPPED);
-    struct session_state *st = session_save(s);
-    assert_non_null(st);
+    struct session_state *st;
+    struct session *s = lenet_saved_early(&st);
     assert_true(session_state_bytes(st, s) >= fresh_engine);
     session_state_free(st);
     session_close(s);
