@@ -13,6 +13,11 @@ It edits two files of that folder, neither of which changes what the RTL compute
                         GLB's interrupt controller: a $display of the core clock cycle when
                         each interrupt status bit is set and when the interrupt line rises
                         ("PROBE GLB ..."; rtl_network.py reads them)
+  vmod/vlibs/NV_DW02_tree.v
+                        the carry-save adder tree the CMAC multipliers use (1,024 of them
+                        on nv_full) copies each input word into a slice bit by bit; the
+                        same copy as one part-select gives the same values and halves the
+                        C++ Verilator writes for nv_full's CMAC (README, step 3)
 Running it twice changes nothing more.
 """
 import os
@@ -61,6 +66,15 @@ def glb_probe():
     return '\n'.join(lines)
 
 
+TREE_SLICE_OLD = '''        for (j=0 ; j < input_width ; j=j+1) begin
+            input_slice[j] = INPUT[i*input_width+j];
+        end
+        input_array[i] = input_slice;
+'''
+TREE_SLICE_NEW = ('        // %s: the same slice as one part-select, not bit by bit\n'
+                  '        input_array[i] = INPUT[i*input_width +: input_width];\n' % MARK)
+
+
 def patch(path, edits):
     with open(path) as f:
         text = f.read()
@@ -88,6 +102,8 @@ def main():
     end = 'endmodule // NV_NVDLA_GLB_ic'
     patch(os.path.join(top, 'vmod', 'nvdla', 'glb', 'NV_NVDLA_GLB_ic.v'),
           [(end, glb_probe() + end)])
+    patch(os.path.join(top, 'vmod', 'vlibs', 'NV_DW02_tree.v'),
+          [(TREE_SLICE_OLD, TREE_SLICE_NEW)])
 
 
 if __name__ == '__main__':
