@@ -16,7 +16,7 @@
  *           enable (the RTL's figure was read the same way)
  *
  * Whole networks (tests/calibration/rtl_networks.tsv, issue 38): a loadable
- * run on an input image, its rows measured as tests/calibration/
+ * run on an input image (or none: "-"), its rows measured as tests/calibration/
  * rtl_network.py reads the RTL's log:
  *   network  the first layer's launch to the last layer's completion
  *   KIND#K   the K-th (from 0) hardware layer of a unit (CONV, SDP, PDP,
@@ -371,7 +371,10 @@ static struct dla *net_model(struct net_run *run, const struct net_row *r, char 
     char loadable[512], image[512];
     table_path(r->loadable, loadable, sizeof loadable);
     table_path(r->image, image, sizeof image);
-    struct session_opts opt = {.cfg = dla_config_find(r->config), .input = {.image = image}};
+    /* "-": the loadable runs without an input image, as NVIDIA's regression ran NN_L0_0 */
+    bool no_image = strcmp(r->image, "-") == 0;
+    struct session_opts opt = {.cfg = dla_config_find(r->config),
+                               .input = {.image = no_image ? NULL : image}};
     if (!opt.cfg) {
         snprintf(why, whylen, "no configuration %s", r->config);
         return NULL;
