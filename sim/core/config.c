@@ -53,6 +53,9 @@ static const struct dla_config configs[] = {
         .sec_latency = 128,
         .addr_bits = 64,
         .calibrated_units = 1u << DLA_P_BDMA | 1u << DLA_P_CONV | 1u << DLA_P_SDP | 1u << DLA_P_PDP,
+        /* lenet-gem5-fp16 and NN_L0_0 (fp16 LeNets) on nvdlav1's RTL: within
+         * 0.9% end to end, all 21 layers within 10% (rtl_networks.tsv) */
+        .calibrated_networks = true,
         .dram_read_latency = 78,
         .cvsram_read_latency = 58,
         .csb_write_cycles = 1,

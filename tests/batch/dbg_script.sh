@@ -17,11 +17,11 @@ expect_grep "$out" "^CDMA.D_DATAIN_SIZE_0 (group 0) at 0x0501c = 0x00000000"
 expect_grep "$out" "^Back at layer boundary 1, cycle [0-9]*\.$"
 expect_line "$out" "CBUF: 16 banks of 32768 bytes (256 entries of 128 bytes)"
 expect_line "$out" "No layer has used a LUT yet."
-expect_line "$out" "(cycles: BDMA, CONV, SDP, PDP calibrated against RTL, the others estimated; counters model-derived)"
+expect_line "$out" "(cycles: BDMA, CONV, SDP, PDP calibrated against RTL, whole networks too, the others estimated; counters model-derived)"
 expect_grep "$out" "^layers   one row per hardware layer"
 # the tour finishes the run it says it finishes, then exports all of it
 expect_line "$out" "Deleted 1 breakpoint."
-expect_grep "$out" "^Run finished: bdma_copy: 4 checks passed, 0 failed; 2 dumps matched; hardware [0-9]* cycles, first launch to last interrupt (estimated)$"
+expect_grep "$out" "^Run finished: bdma_copy: 4 checks passed, 0 failed; 2 dumps matched; hardware [0-9]* cycles, first launch to last interrupt (calibrated against RTL)$"
 expect_line "$out" "Wrote CSV out.csv (2 rows)."
 head -n 1 out.csv | grep -q '^"index","unit","op","group","start_cycle","end_cycle","cycles","macs","bytes_read","bytes_written","stall_cycles","state"' ||
     fail "out.csv header: $(head -n 1 out.csv)"
