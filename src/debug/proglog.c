@@ -13,24 +13,53 @@
 #define CHECK_ALIGN 32u
 #define NO_BIT      0xffu
 
-/* a run of a few thousand layers logs millions of entries: keep them small */
-_Static_assert(sizeof(struct plog_entry) <= 40, "a log entry grew past 40 bytes");
+/* An entry as kept: 16 bytes, where struct plog_entry takes 40 (a run of
+ * a million one-line layers logs fifteen million).  A memory entry's space,
+ * range and bytes sit in a span, addr its index there. */
+struct packed {
+    uint32_t addr; /* PLOG_WRITE, PLOG_READ: CSB address; PLOG_MEM, PLOG_CHECK: span */
+    uint32_t value;
+    uint32_t events_lo; /* hardware events, 48 bits */
+    uint16_t events_hi;
+    uint8_t kind;
+    uint8_t flags; /* PLOG_WAIT: FLAG_INTR, FLAG_OK */
+};
+_Static_assert(sizeof(struct packed) == 16, "a packed log entry grew past 16 bytes");
+#define FLAG_INTR 1u
+#define FLAG_OK   2u
+#define EVENTS_MAX ((1ull << 48) - 1)
+
+struct span {
+    uint8_t kind, space;
+    uint32_t clone;
+    uint64_t mem_addr, mem_len;
+    size_t entry; /* the entry it belongs to */
+};
 
 /* The range a check covers as the layer left it: a copy of a small range,
  * or, from SHARE_FROM bytes on, a memory of its own sharing the live
  * memory's 4 KiB blocks copy-on-write (a block costs memory once the run
  * overwrites it, and then once for every saved state sharing it too; the
  * partial blocks at the ends are copied, which for a small range would
- * cost more than the range). */
+ * cost more than the range).  A copy that reads as the previous check's is
+ * that copy: a run of alike layers writing alike bytes keeps them once. */
+struct copy {
+    unsigned refs;
+    uint8_t bytes[];
+};
+
 struct check_bytes {
-    uint8_t *copy;
+    struct copy *copy;
     struct dla_mem *shared;
+    uint64_t len;
 };
 #define SHARE_FROM (4 * MEM_BLOCK_SIZE)
 
 struct proglog {
     size_t n, cap;
-    struct plog_entry *e;
+    struct packed *e;
+    size_t n_spans, cap_spans;
+    struct span *spans;
     size_t n_clones, cap_clones;
     struct dla_mem **clones;              /* contents of PLOG_MEM entries */
     struct dla_mem *ref[DLA_SPACE_COUNT]; /* memory as last compared */
@@ -44,7 +73,7 @@ struct proglog {
      * whose value is the interrupt bit raised with them (NO_BIT: none yet) */
     size_t n_outs, cap_outs;
     struct plog_entry *outs;
-    size_t n_bytes;
+    size_t n_bytes, cap_bytes;
     /* what each check expects, by plog_entry.clone */
     struct check_bytes *bytes;
     uint32_t intr_status; /* byte address of GLB.S_INTR_STATUS; 0 when unknown */
@@ -83,6 +112,7 @@ void proglog_destroy(struct proglog *l)
         return;
     proglog_attach(l, NULL);
     free(l->e);
+    free(l->spans);
     free(l->clones);
     free(l->ranges);
     free(l->fresh);
@@ -98,28 +128,91 @@ static void fail(struct proglog *l, const char *why)
     l->overflow = true;
 }
 
-static struct plog_entry *push(struct proglog *l)
+static uint64_t now_events(const struct proglog *l)
+{
+    return l->s ? session_events(l->s) : 0;
+}
+
+/* Room for one more entry (and span); false when the log stopped. */
+static bool reserve(struct proglog *l, bool span)
 {
     if (l->overflow)
-        return NULL;
+        return false;
     if (l->n == l->cap) {
         /* by half at a time: a long run's log holds a third of its room idle
          * at most, not half */
         size_t cap = l->cap ? l->cap + l->cap / 2 : 1024;
         if (cap > MAX_ENTRIES)
             cap = MAX_ENTRIES;
-        struct plog_entry *e = cap > l->cap ? realloc(l->e, cap * sizeof *e) : NULL;
+        struct packed *e = cap > l->cap ? realloc(l->e, cap * sizeof *e) : NULL;
         if (!e) {
             fail(l, "the run is too long to record (more than 4M register accesses)");
-            return NULL;
+            return false;
         }
         l->e = e;
         l->cap = cap;
     }
-    struct plog_entry *e = &l->e[l->n++];
-    memset(e, 0, sizeof *e);
-    e->events = l->s ? session_events(l->s) : 0;
-    return e;
+    if (span && l->n_spans == l->cap_spans) {
+        size_t cap = l->cap_spans ? l->cap_spans + l->cap_spans / 2 : 64;
+        struct span *sp = realloc(l->spans, cap * sizeof *sp);
+        if (!sp) {
+            fail(l, "out of memory");
+            return false;
+        }
+        l->spans = sp;
+        l->cap_spans = cap;
+    }
+    return true;
+}
+
+static bool has_span(uint8_t kind)
+{
+    return kind == PLOG_MEM || kind == PLOG_CHECK;
+}
+
+/* e at the end of the log, packed; false when the log stopped. */
+static bool append(struct proglog *l, const struct plog_entry *e)
+{
+    if (!reserve(l, has_span(e->kind)))
+        return false;
+    uint64_t events = e->events < EVENTS_MAX ? e->events : EVENTS_MAX;
+    struct packed *k = &l->e[l->n];
+    *k = (struct packed){.addr = e->addr,
+                         .value = e->value,
+                         .events_lo = (uint32_t)events,
+                         .events_hi = (uint16_t)(events >> 32),
+                         .kind = e->kind,
+                         .flags = (uint8_t)((e->intr ? FLAG_INTR : 0) | (e->ok ? FLAG_OK : 0))};
+    if (has_span(e->kind)) {
+        k->addr = (uint32_t)l->n_spans;
+        l->spans[l->n_spans++] = (struct span){.kind = e->kind,
+                                               .space = e->space,
+                                               .clone = e->clone,
+                                               .mem_addr = e->mem_addr,
+                                               .mem_len = e->mem_len,
+                                               .entry = l->n};
+    }
+    l->n++;
+    return true;
+}
+
+static void unpack(const struct proglog *l, size_t i, struct plog_entry *out)
+{
+    const struct packed *k = &l->e[i];
+    *out = (struct plog_entry){.kind = k->kind,
+                               .intr = (k->flags & FLAG_INTR) != 0,
+                               .ok = (k->flags & FLAG_OK) != 0,
+                               .addr = k->addr,
+                               .value = k->value,
+                               .events = (uint64_t)k->events_hi << 32 | k->events_lo};
+    if (has_span(k->kind)) {
+        const struct span *sp = &l->spans[k->addr];
+        out->addr = 0;
+        out->space = sp->space;
+        out->clone = sp->clone;
+        out->mem_addr = sp->mem_addr;
+        out->mem_len = sp->mem_len;
+    }
 }
 
 /* ---------------------------------------------------------------- written ranges */
@@ -197,7 +290,8 @@ static void note_written(struct proglog *l, uint8_t space, uint64_t addr, uint64
 
 static void drop_check(struct check_bytes *c)
 {
-    free(c->copy);
+    if (c->copy && --c->copy->refs == 0)
+        free(c->copy);
     mem_destroy(c->shared);
     *c = (struct check_bytes){0};
 }
@@ -219,9 +313,14 @@ static void drop_outs(struct proglog *l)
 /* Room for one more awaited output and its bytes. */
 static bool grow_outs(struct proglog *l)
 {
-    struct check_bytes *b = realloc(l->bytes, (l->n_bytes + 1) * sizeof *b);
-    if (b)
-        l->bytes = b;
+    struct check_bytes *b = l->bytes;
+    if (l->n_bytes == l->cap_bytes) {
+        size_t cap = l->cap_bytes + l->cap_bytes / 2 + 64;
+        if ((b = realloc(l->bytes, cap * sizeof *b)) != NULL) {
+            l->bytes = b;
+            l->cap_bytes = cap;
+        }
+    }
     if (b && l->n_outs == l->cap_outs) {
         size_t cap = l->cap_outs * 2 + 8;
         struct plog_entry *o = realloc(l->outs, cap * sizeof *o);
@@ -233,12 +332,31 @@ static bool grow_outs(struct proglog *l)
     return b != NULL;
 }
 
+/* The previous check's copy when it holds what c's does (c's is dropped). */
+static void share_alike(struct proglog *l, struct check_bytes *c)
+{
+    struct check_bytes *prev = l->n_bytes ? &l->bytes[l->n_bytes - 1] : NULL;
+    if (!prev || !prev->copy || prev->len != c->len ||
+        memcmp(prev->copy->bytes, c->copy->bytes, c->len) != 0)
+        return;
+    free(c->copy);
+    c->copy = prev->copy;
+    c->copy->refs++;
+}
+
 static bool keep_check(struct proglog *l, const struct plog_range *r, struct check_bytes *c)
 {
     const struct dla_mem *live = dla_memory(l->d, (enum dla_space)r->space);
-    if (r->len < SHARE_FROM)
-        return (c->copy = malloc(r->len ? r->len : 1)) != NULL &&
-               mem_read(live, r->addr, c->copy, r->len) == MEM_OK;
+    c->len = r->len;
+    if (r->len < SHARE_FROM) {
+        if (!(c->copy = malloc(sizeof *c->copy + r->len)))
+            return false;
+        c->copy->refs = 1;
+        if (mem_read(live, r->addr, c->copy->bytes, r->len) != MEM_OK)
+            return false;
+        share_alike(l, c);
+        return true;
+    }
     return (c->shared = mem_create("check", 64, UINT64_MAX)) != NULL &&
            mem_copy_from(c->shared, live, r->addr, r->len) == MEM_OK;
 }
@@ -286,15 +404,11 @@ static void check_outs(struct proglog *l, uint32_t bits, bool every)
     for (size_t i = 0; i < l->n_outs; i++) {
         struct plog_entry o = l->outs[i];
         bool due = every || (o.value != NO_BIT && (bits & (1u << o.value)));
-        struct plog_entry *e = due ? push(l) : NULL;
-        if (!e) {
+        struct plog_entry e = o;
+        e.value = 0;
+        e.events = now_events(l);
+        if (!due || !append(l, &e))
             l->outs[keep++] = o;
-            continue;
-        }
-        uint64_t events = e->events;
-        *e = o;
-        e->value = 0;
-        e->events = events;
     }
     l->n_outs = keep;
 }
@@ -308,7 +422,7 @@ uint8_t *proglog_check_copy(const struct proglog *l, const struct plog_entry *e)
         return NULL;
     uint8_t *buf = malloc(e->mem_len ? e->mem_len : 1);
     if (buf && c->copy)
-        memcpy(buf, c->copy, e->mem_len);
+        memcpy(buf, c->copy->bytes, e->mem_len);
     else if (buf && mem_read(c->shared, e->mem_addr, buf, e->mem_len) != MEM_OK) {
         free(buf);
         buf = NULL;
@@ -323,7 +437,7 @@ static uint64_t check_apart(const struct proglog *l, const struct plog_entry *e,
     const struct check_bytes *c = &l->bytes[e->clone];
     *covered += e->mem_len;
     if (c->copy)
-        return e->mem_len;
+        return e->mem_len / c->copy->refs;
     return c->shared ? mem_bytes_apart(c->shared, dla_memory(l->d, (enum dla_space)e->space)) : 0;
 }
 
@@ -331,11 +445,27 @@ uint64_t proglog_check_bytes_apart(const struct proglog *l, uint64_t *covered)
 {
     uint64_t apart = 0;
     *covered = 0;
-    for (size_t i = 0; l->d && i < l->n; i++)
-        apart += check_apart(l, &l->e[i], covered);
+    for (size_t i = 0; l->d && i < l->n_spans; i++) {
+        const struct span *sp = &l->spans[i];
+        struct plog_entry e = {.kind = sp->kind,
+                               .space = sp->space,
+                               .clone = sp->clone,
+                               .mem_addr = sp->mem_addr,
+                               .mem_len = sp->mem_len};
+        apart += check_apart(l, &e, covered);
+    }
     for (size_t i = 0; l->d && i < l->n_outs; i++)
         apart += check_apart(l, &l->outs[i], covered);
     return apart;
+}
+
+size_t proglog_bytes(const struct proglog *l)
+{
+    uint64_t covered;
+    return sizeof *l + l->cap * sizeof *l->e + l->cap_spans * sizeof *l->spans +
+           l->cap_bytes * sizeof *l->bytes + l->cap_outs * sizeof *l->outs +
+           (l->cap_ranges + l->cap_fresh) * sizeof *l->ranges + l->n_clones * sizeof *l->clones +
+           (size_t)proglog_check_bytes_apart(l, &covered);
 }
 
 size_t proglog_unchecked(const struct proglog *l, const struct plog_entry **out)
@@ -359,16 +489,16 @@ static void on_event(void *ctx, const struct dla_event *ev)
     if (ev->kind == DLA_EV_REG_WRITE || ev->kind == DLA_EV_REG_READ) {
         if (ev->u.reg.unit == DLA_U_NONE)
             return; /* an access the hardware ignored: nothing to replay */
-        struct plog_entry *e = push(l);
-        if (!e)
+        struct plog_entry e = {.kind = ev->kind == DLA_EV_REG_WRITE ? PLOG_WRITE : PLOG_READ,
+                               .addr = ev->u.reg.addr,
+                               .value = ev->u.reg.value,
+                               .events = now_events(l)};
+        if (!append(l, &e))
             return;
-        e->kind = ev->kind == DLA_EV_REG_WRITE ? PLOG_WRITE : PLOG_READ;
-        e->addr = ev->u.reg.addr;
-        e->value = ev->u.reg.value;
         /* the driver learns of a completion by reading the status bit, or
          * (a plain trace: wait, then clear) by clearing it */
-        if (e->addr == l->intr_status && l->intr_status)
-            check_outs(l, e->value, false);
+        if (e.addr == l->intr_status && l->intr_status)
+            check_outs(l, e.value, false);
     } else if (ev->kind == DLA_EV_DMA && ev->u.dma.write && ev->u.dma.client != DLA_C_HOST) {
         note_written(l, ev->u.dma.space, ev->u.dma.addr, ev->u.dma.bytes);
     } else if (ev->kind == DLA_EV_LAYER_DONE) {
@@ -436,20 +566,21 @@ static void diff_space(struct proglog *l, enum dla_space sp, struct dla_mem *cur
             l->clones[l->n_clones++] = m;
             cloned = true;
         }
-        struct plog_entry *last = l->n ? &l->e[l->n - 1] : NULL;
-        if (last && last->kind == PLOG_MEM && last->space == sp && last->clone == l->n_clones - 1 &&
-            last->mem_addr + last->mem_len == a.base[i]) {
-            last->mem_len += MEM_PAGE_SIZE;
+        const struct packed *last = l->n ? &l->e[l->n - 1] : NULL;
+        struct span *run = last && last->kind == PLOG_MEM ? &l->spans[last->addr] : NULL;
+        if (run && run->space == sp && run->clone == l->n_clones - 1 &&
+            run->mem_addr + run->mem_len == a.base[i]) {
+            run->mem_len += MEM_PAGE_SIZE;
             continue;
         }
-        struct plog_entry *e = push(l);
-        if (!e)
+        struct plog_entry e = {.kind = PLOG_MEM,
+                               .space = (uint8_t)sp,
+                               .mem_addr = a.base[i],
+                               .mem_len = MEM_PAGE_SIZE,
+                               .clone = (uint32_t)(l->n_clones - 1),
+                               .events = now_events(l)};
+        if (!append(l, &e))
             break;
-        e->kind = PLOG_MEM;
-        e->space = (uint8_t)sp;
-        e->mem_addr = a.base[i];
-        e->mem_len = MEM_PAGE_SIZE;
-        e->clone = (uint32_t)(l->n_clones - 1);
     }
     free_pages(&a);
 }
@@ -479,13 +610,13 @@ void proglog_wait_done(struct proglog *l, bool ok, uint64_t events)
 {
     if (!l->d || events == 0)
         return;
-    struct plog_entry *e = push(l);
-    if (!e)
+    struct plog_entry e = {.kind = PLOG_WAIT,
+                           .intr = dla_intr_line(l->d),
+                           .ok = ok,
+                           .value = events > 0xffffffffu ? 0xffffffffu : (uint32_t)events,
+                           .events = now_events(l)};
+    if (!append(l, &e))
         return;
-    e->kind = PLOG_WAIT;
-    e->intr = dla_intr_line(l->d);
-    e->ok = ok;
-    e->value = events > 0xffffffffu ? 0xffffffffu : (uint32_t)events;
     /* later host changes are then told apart from what the hardware wrote */
     if (dla_client_bytes(l->d, DLA_C_HOST) == l->seen_host)
         rebase(l);
@@ -499,6 +630,7 @@ void proglog_attach(struct proglog *l, struct session *s)
         dla_unlisten(l->d, l->listener);
     l->listener = -1;
     l->n = 0;
+    l->n_spans = 0;
     l->n_ranges = l->compacted = l->n_fresh = l->n_outs = 0;
     l->overflow = false;
     drop_clones(l, 0);
@@ -524,9 +656,12 @@ size_t proglog_count(const struct proglog *l)
     return l->n;
 }
 
-const struct plog_entry *proglog_get(const struct proglog *l, size_t i)
+bool proglog_get(const struct proglog *l, size_t i, struct plog_entry *out)
 {
-    return i < l->n ? &l->e[i] : NULL;
+    if (i >= l->n)
+        return false;
+    unpack(l, i, out);
+    return true;
 }
 
 bool proglog_mem_read(const struct proglog *l, const struct plog_entry *e, uint64_t addr, void *buf,
@@ -546,7 +681,8 @@ bool proglog_complete(const struct proglog *l, char *why, size_t len)
 
 uint64_t proglog_events_at_end(const struct proglog *l)
 {
-    return l->n ? l->e[l->n - 1].events : 0;
+    struct plog_entry e;
+    return proglog_get(l, l->n - 1, &e) ? e.events : 0;
 }
 
 size_t proglog_mark(const struct proglog *l)
@@ -564,12 +700,15 @@ void proglog_truncate(struct proglog *l, size_t mark)
      * a check of bytes from a run being left could be wrong */
     drop_outs(l);
     l->n_fresh = 0;
+    while (l->n_spans && l->spans[l->n_spans - 1].entry >= l->n)
+        l->n_spans--;
     size_t keep = 0, keep_bytes = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        if (l->e[i].kind == PLOG_MEM && l->e[i].clone + 1 > keep)
-            keep = l->e[i].clone + 1;
-        if (l->e[i].kind == PLOG_CHECK && l->e[i].clone + 1 > keep_bytes)
-            keep_bytes = l->e[i].clone + 1;
+    for (size_t i = 0; i < l->n_spans; i++) {
+        const struct span *sp = &l->spans[i];
+        if (sp->kind == PLOG_MEM && sp->clone + 1 > keep)
+            keep = sp->clone + 1;
+        if (sp->kind == PLOG_CHECK && sp->clone + 1 > keep_bytes)
+            keep_bytes = sp->clone + 1;
     }
     drop_clones(l, keep);
     drop_bytes(l, keep_bytes);

@@ -33,7 +33,7 @@ struct plog_entry {
     bool ok;   /* PLOG_WAIT: its condition held */
     uint32_t addr, value;
     uint32_t clone; /* PLOG_MEM: index of the memory clone holding the bytes; PLOG_CHECK: of the
-                       bytes (before the 64-bit fields: an entry takes 40 bytes, not 48) */
+                       bytes */
     uint64_t mem_addr, mem_len;
     uint64_t events; /* hardware events the session had processed when recorded */
 };
@@ -57,7 +57,11 @@ void proglog_fetched(struct proglog *l);
 void proglog_wait_done(struct proglog *l, bool ok, uint64_t events);
 
 size_t proglog_count(const struct proglog *l);
-const struct plog_entry *proglog_get(const struct proglog *l, size_t i);
+/* Entry i into *out (the log keeps its entries packed); false past the end. */
+bool proglog_get(const struct proglog *l, size_t i, struct plog_entry *out);
+/* The memory the log holds: its entries, and the bytes its checks keep
+ * besides the live model's memory. */
+size_t proglog_bytes(const struct proglog *l);
 /* Read bytes of a PLOG_MEM entry. */
 bool proglog_mem_read(const struct proglog *l, const struct plog_entry *e, uint64_t addr, void *buf,
                       size_t len);

@@ -206,10 +206,10 @@ static bool is_status_read(const struct txn_writer *w, const struct plog_entry *
  * that read brings its own waits, one bit at a time. */
 static bool wait_is_implied(const struct txn_writer *w, size_t i)
 {
-    const struct plog_entry *e;
-    while ((e = proglog_get(w->log, ++i)) != NULL && e->kind == PLOG_READ)
-        if (is_status_read(w, e))
-            return (e->value & ~w->awaited & w->mask_bits) != 0;
+    struct plog_entry e;
+    while (proglog_get(w->log, ++i, &e) && e.kind == PLOG_READ)
+        if (is_status_read(w, &e))
+            return (e.value & ~w->awaited & w->mask_bits) != 0;
     return false;
 }
 
@@ -275,7 +275,9 @@ static bool emit_log(struct txn_writer *w)
 {
     size_t n = proglog_count(w->log);
     for (size_t i = 0; i < n; i++) {
-        const struct plog_entry *e = proglog_get(w->log, i);
+        struct plog_entry entry, next;
+        proglog_get(w->log, i, &entry);
+        const struct plog_entry *e = &entry;
         switch (e->kind) {
         case PLOG_WRITE:
         case PLOG_READ:
@@ -284,7 +286,7 @@ static bool emit_log(struct txn_writer *w)
         case PLOG_WAIT:
             if (e->intr && e->ok && wait_is_implied(w, i))
                 continue;
-            if (emit_wait(w, e, proglog_get(w->log, i + 1)))
+            if (emit_wait(w, e, proglog_get(w->log, i + 1, &next) ? &next : NULL))
                 i++;
             break;
         case PLOG_MEM:

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "debug/checkpoint.h"
+#include "debug/proglog.h"
 #include "dbg_fixture.h"
 #include "trace/txn_prog.h"
 
@@ -79,8 +80,11 @@ static void test_records_survive_sharing(void **state)
 /* What a run keeps per layer, by the structures' own accounting (issue 36:
  * 2 KB a layer made a trace of a million one-line layers take 2 GB): the
  * trace's fourteen commands a layer, 8 bytes each (48 when kept unpacked),
- * and a layer record with its counters and text in a quarter of the 1 KB it
- * took with fixed arrays for every client, counter and LUT statistic. */
+ * a layer record with its counters and text in a quarter of the 1 KB it
+ * took with fixed arrays for every client, counter and LUT statistic, and
+ * the programming log's fifteen entries a layer in 16 bytes each (40 when
+ * kept unpacked), the alike outputs' checks sharing one copy of the bytes
+ * (what the log took was 900 bytes a layer). */
 static void test_bytes_kept_per_layer(void **state)
 {
     (void)state;
@@ -102,6 +106,9 @@ static void test_bytes_kept_per_layer(void **state)
     size_t per_layer = dla_layer_bytes(dla) / LAYERS;
     if (per_layer > 320)
         fail_msg("layer records: %zu bytes a layer", per_layer);
+    size_t log_per_layer = proglog_bytes(d->log) / LAYERS;
+    if (log_per_layer > 480)
+        fail_msg("programming log: %zu bytes a layer", log_per_layer);
     /* the records still say all they said */
     const struct dla_layer *l = dla_layer_get(dla, LAYERS - 1);
     assert_int_equal(dla_layer_client_bytes(l, DLA_C_BDMA_RD), 256);
