@@ -415,15 +415,6 @@ void config_detect_loadable(const struct loadable *l, struct cfg_detection *out)
 
 /* ---------------------------------------------------------------- traces */
 
-static void count_miss(const struct regdb_map *map, uint32_t addr, unsigned *misses, uint32_t *at)
-{
-    const struct regdb_unit *u;
-    if (regdb_reg_at(map, addr, &u))
-        return;
-    if ((*misses)++ == 0)
-        *at = addr;
-}
-
 /* One register access of a trace's command: false when the command is none
  * (value: what a write wrote). */
 static bool txn_access(const struct txn_cmd *c, bool *write, uint32_t *addr, uint32_t *value)
@@ -436,14 +427,27 @@ static bool txn_access(const struct txn_cmd *c, bool *write, uint32_t *addr, uin
     return true;
 }
 
-static void txn_map_cmd(struct needs *n, const struct txn_cmd *c)
+/* Which maps have a register at each CSB word a trace uses: a trace of a
+ * million layers uses a few dozen addresses fourteen million times. */
+#define MAP_KNOWN 1u
+#define MAP_V1    2u
+#define MAP_V2    4u
+
+static void txn_map_cmd(struct needs *n, uint8_t *maps, const struct txn_cmd *c)
 {
     bool write;
     uint32_t addr, value;
     if (!txn_access(c, &write, &addr, &value))
         return;
-    count_miss(regdb_map("nv_full"), addr, &n->v1_misses, &n->v1_miss_at);
-    count_miss(regdb_map("nv_small"), addr, &n->v2_misses, &n->v2_miss_at);
+    uint8_t *m = &maps[(addr >> 2) & 0xffffu];
+    const struct regdb_unit *u;
+    if (!*m)
+        *m = (uint8_t)(MAP_KNOWN | (regdb_reg_at(regdb_map("nv_full"), addr, &u) ? MAP_V1 : 0) |
+                       (regdb_reg_at(regdb_map("nv_small"), addr, &u) ? MAP_V2 : 0));
+    if (!(*m & MAP_V1) && n->v1_misses++ == 0)
+        n->v1_miss_at = addr;
+    if (!(*m & MAP_V2) && n->v2_misses++ == 0)
+        n->v2_miss_at = addr;
 }
 
 static bool name_ends(const char *name, const char *end)
@@ -485,16 +489,20 @@ static void txn_v2_cmd(struct needs *n, const struct txn_cmd *c)
 void config_detect_txn_prog(const struct txn_prog *p, struct cfg_detection *out)
 {
     struct needs *n = calloc(1, sizeof *n);
-    if (!n) {
+    uint8_t *maps = calloc(1u << 16, 1);
+    if (!n || !maps) {
         memset(out, 0, sizeof *out);
+        free(n);
+        free(maps);
         return;
     }
     size_t count = txn_prog_count(p);
     struct txn_cmd c;
     for (size_t i = 0; i < count; i++) {
         txn_prog_get(p, i, &c);
-        txn_map_cmd(n, &c);
+        txn_map_cmd(n, maps, &c);
     }
+    free(maps);
     /* a map tells only when the other one misses more of the addresses */
     n->have_map_evidence = n->v1_misses != n->v2_misses;
     for (size_t i = 0; n->v2_misses < n->v1_misses && i < count; i++) {

@@ -76,10 +76,37 @@ const char *trace_cfg_config_hint(const char *path)
     return NULL;
 }
 
+/* "0x" and up to 16 hex digits, the traces' every number, without strtoull
+ * (a trace of a million layers holds thirty million of them); false for
+ * anything else, which strtoull then reads. */
+static bool parse_plain_hex(const char *tok, uint64_t *v)
+{
+    if (tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X') || !tok[2])
+        return false;
+    uint64_t x = 0;
+    int n = 0;
+    for (const char *p = tok + 2; *p; p++, n++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+            d = (unsigned)((*p | 0x20) - 'a' + 10);
+        else
+            return false;
+        if (n == 16)
+            return false;
+        x = x << 4 | d;
+    }
+    *v = x;
+    return true;
+}
+
 bool trace_parse_u64(const char *tok, uint64_t *v)
 {
     if (!tok)
         return false;
+    if (parse_plain_hex(tok, v))
+        return true;
     char *end;
     errno = 0;
     unsigned long long x = strtoull(tok, &end, 0);

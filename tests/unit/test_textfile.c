@@ -1,5 +1,6 @@
 /* file_read_all: whole files of every size up to the limit, the limit
- * itself refused, and a pipe (no size to go by) read whole as before. */
+ * itself refused, and a pipe (no size to go by) read whole as before;
+ * textfile_each_line: the lines textfile_read_line reads. */
 #include <sys/wait.h>
 
 #include "dbg_fixture.h"
@@ -94,12 +95,108 @@ static void test_fifo(void **state)
     free(buf);
 }
 
+/* What textfile_read_line makes of a file, line by line, for comparing:
+ * the lines (NUL-separated in out) until the end or the first status other
+ * than a line, returned with its line number and length. */
+struct lines {
+    char *text;
+    size_t len, count;
+    enum textfile_line_status last;
+    size_t last_len;
+};
+
+static void add_line(struct lines *l, const char *line, size_t len)
+{
+    l->text = realloc(l->text, l->len + len + 1);
+    assert_non_null(l->text);
+    memcpy(l->text + l->len, line, len);
+    l->text[l->len + len] = 0;
+    l->len += len + 1;
+    l->count++;
+}
+
+static struct lines read_by_getc(const char *path)
+{
+    struct lines l = {0};
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char *line = NULL;
+    size_t cap = 0, len;
+    while ((l.last = textfile_read_line(fp, &line, &cap, &len)) == TEXTFILE_LINE)
+        add_line(&l, line, len);
+    l.last_len = len;
+    free(line);
+    fclose(fp);
+    return l;
+}
+
+static int collect(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    struct lines *l = ctx;
+    assert_int_equal(lineno, l->count + 1);
+    add_line(l, line, strlen(line));
+    line[0] = '#'; /* a reader may write its line: the next must not see it */
+    return 0;
+}
+
+/* textfile_each_line reads in blocks: the same lines as textfile_read_line,
+ * across block boundaries, up to the longest line, the last without its
+ * newline; the same errors at the same line and column. */
+static void test_each_line_as_getc(void **state)
+{
+    (void)state;
+    char path[512], err[256];
+    fixture_path(path, sizeof path, "lines.txt");
+    struct {
+        size_t len[6];
+        int nul_at; /* in the third line, or -1 */
+    } cases[] = {
+        {{10, 70000, 1, 130000, 5, 3}, -1},                   /* lines across 64 KiB blocks */
+        {{TEXTFILE_MAX_LINE - 2, 4, 1, 1, 1, 1}, -1},        /* the longest line there is */
+        {{3, 4, TEXTFILE_MAX_LINE - 1, 1, 1, 1}, -1},        /* one byte longer */
+        {{3, 4, TEXTFILE_MAX_LINE + 9, 1, 1, 1}, -1},        /* far longer */
+        {{3, 100000, 70000, 1, 1, 1}, 66000},                /* a NUL in a later block */
+        {{3, 4, TEXTFILE_MAX_LINE - 1, 1, 1, 1}, TEXTFILE_MAX_LINE - 1}, /* NUL where too long */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FILE *fp = fopen(path, "wb");
+        assert_non_null(fp);
+        for (int i = 0; i < 6; i++) {
+            for (size_t j = 0; j < cases[k].len[i]; j++)
+                fputc(i == 2 && (int)j == cases[k].nul_at ? 0 : 'a' + (int)((i + j) % 26), fp);
+            if (i < 5) /* the last line ends the file without a newline */
+                fputc('\n', fp);
+        }
+        assert_int_equal(fclose(fp), 0);
+        struct lines want = read_by_getc(path), got = {0};
+        err[0] = 0;
+        int rc = textfile_each_line(path, collect, &got, err, sizeof err);
+        assert_int_equal(got.count, want.count);
+        assert_int_equal(got.len, want.len);
+        if (got.len)
+            assert_memory_equal(got.text, want.text, got.len);
+        if (want.last == TEXTFILE_END) {
+            assert_int_equal(rc, 0);
+        } else {
+            char msg[256];
+            textfile_line_error(want.last, path, (unsigned)want.count + 1, want.last_len, msg,
+                                sizeof msg);
+            assert_int_equal(rc, -1);
+            assert_string_equal(err, msg);
+        }
+        free(want.text);
+        free(got.text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regular_files),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_fifo),
+        cmocka_unit_test(test_each_line_as_getc),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

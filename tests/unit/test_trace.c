@@ -270,6 +270,55 @@ static void test_trace_names(void **state)
     assert_string_equal(name, "noext");
 }
 
+/* The traces' numbers: "0x" hex read without strtoull, everything else as
+ * strtoull reads it (decimal, octal, longer hex), and "input.txn:LINE"
+ * made without snprintf, as "%.80s:%u". */
+static void test_numbers_and_places(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tok;
+        bool ok;
+        uint64_t v;
+    } u64[] = {
+        {"0x1F", true, 0x1f},
+        {"0XfF", true, 0xff},
+        {"0xffffffffffffffff", true, UINT64_MAX},
+        {"0x00000000000000001", true, 1}, /* 17 digits: strtoull's */
+        {"0x10000000000000000", false, 0},
+        {"0x", false, 0},
+        {"0x1g", false, 0},
+        {"0x 1", false, 0},
+        {"12", true, 12},
+        {"010", true, 8},
+        {"", false, 0},
+    };
+    for (size_t i = 0; i < sizeof u64 / sizeof u64[0]; i++) {
+        uint64_t v = 0;
+        bool ok = trace_parse_u64(u64[i].tok, &v);
+        if (ok != u64[i].ok || (ok && v != u64[i].v))
+            fail_msg("trace_parse_u64(\"%s\") = %d, 0x%llx", u64[i].tok, ok,
+                     (unsigned long long)v);
+    }
+    uint32_t w;
+    assert_true(trace_parse_u32("0xffffffff", &w) && w == 0xffffffffu);
+    assert_false(trace_parse_u32("0x100000000", &w));
+
+    char buf[128], want[128];
+    trace_where("traces/sanity1/input.txn", 34, buf, sizeof buf);
+    assert_string_equal(buf, "input.txn:34");
+    trace_where("input.txn", 0, buf, sizeof buf);
+    assert_string_equal(buf, "input.txn:0");
+    char longname[120];
+    memset(longname, 'n', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    trace_where(longname, 4294967295u, buf, sizeof buf);
+    snprintf(want, sizeof want, "%.80s:%u", longname, 4294967295u);
+    assert_string_equal(buf, want);
+    trace_where("dir/input.txn", 123456, buf, 12); /* cut as snprintf cuts */
+    assert_string_equal(buf, "input.txn:1");
+}
+
 /* Output and history folders are made with their parents; existing ones are
  * fine, a file in the way is an error the caller can report. */
 static void test_make_dirs(void **state)
@@ -481,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_dat_records),
         cmocka_unit_test(test_crc32),
         cmocka_unit_test(test_trace_names),
+        cmocka_unit_test(test_numbers_and_places),
         cmocka_unit_test(test_make_dirs),
         cmocka_unit_test(test_cfg_malformed),
         cmocka_unit_test(test_cfg_run),
