@@ -196,6 +196,14 @@ struct dla {
     size_t n_layers, n_chunks;
     struct layer_node *layer_root;
     unsigned layer_depth; /* levels of nodes above the chunks, 0 when none */
+    /* The chunk layer_at last made writable (its number), while no tree has
+     * been shared since (layers.c's share count then still reads
+     * hot_shares): every register write updates the record being
+     * programmed, and the walk down the tree was a twentieth of a run of
+     * one-line layers. */
+    struct layer_chunk *hot_chunk;
+    size_t hot_chunk_no;
+    unsigned long long hot_shares;
     int32_t cur_layer[DLA_P_COUNT][2]; /* layer being programmed/run per group, -1 none */
 
     /* units' state (see above); cbuf is owned by the CONV entry, which makes,

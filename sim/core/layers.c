@@ -31,6 +31,15 @@ struct layer_node {
 };
 
 static _Atomic unsigned long long tree_work;
+/* Trees shared so far (layers_share): a chunk made writable is the live
+ * model's alone until the next. */
+static _Atomic unsigned long long shares;
+
+static bool hot(const struct dla *d, size_t chunk)
+{
+    return d->hot_chunk && d->hot_chunk_no == chunk &&
+           d->hot_shares == atomic_load_explicit(&shares, memory_order_relaxed);
+}
 
 unsigned long long dla_layer_tree_work(void)
 {
@@ -153,6 +162,7 @@ static void node_release(struct layer_node *n, unsigned level)
 void layers_release(struct dla *d)
 {
     node_release(d->layer_root, d->layer_depth);
+    d->hot_chunk = NULL;
     d->layer_root = NULL;
     d->layer_depth = 0;
     d->n_chunks = 0;
@@ -161,6 +171,8 @@ void layers_release(struct dla *d)
 
 bool layers_share(struct dla *dst, const struct dla *src)
 {
+    atomic_fetch_add_explicit(&shares, 1, memory_order_relaxed);
+    dst->hot_chunk = NULL;
     dst->layer_root = src->layer_root;
     dst->layer_depth = src->layer_depth;
     dst->n_chunks = src->n_chunks;
@@ -294,7 +306,13 @@ struct dla_layer *layer_at(struct dla *d, int32_t index)
 {
     if (index < 0 || (size_t)index >= d->n_layers)
         return NULL;
-    return &writable_chunk(d, (size_t)index / LAYER_CHUNK)->rec[(size_t)index % LAYER_CHUNK];
+    size_t chunk = (size_t)index / LAYER_CHUNK;
+    if (!hot(d, chunk)) {
+        d->hot_chunk = writable_chunk(d, chunk);
+        d->hot_chunk_no = chunk;
+        d->hot_shares = atomic_load_explicit(&shares, memory_order_relaxed);
+    }
+    return &d->hot_chunk->rec[(size_t)index % LAYER_CHUNK];
 }
 
 static size_t chunk_capacity(unsigned depth)
@@ -369,6 +387,8 @@ const struct dla_layer *dla_layer_get(const struct dla *d, size_t index)
     if (index >= d->n_layers)
         return NULL;
     size_t chunk = index / LAYER_CHUNK;
+    if (hot(d, chunk))
+        return &d->hot_chunk->rec[index % LAYER_CHUNK];
     const struct layer_node *n = d->layer_root;
     for (unsigned level = d->layer_depth; level > 1; level--)
         n = n->child[chunk / chunk_capacity(level - 1) % LAYER_FAN];

@@ -3,7 +3,9 @@
  * configuration's map so field widths that differ between nv_full and the
  * v2 map come out right without the unit knowing. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dla_priv.h"
 
@@ -17,11 +19,33 @@ static _Noreturn void model_bug(const struct dla *d, enum dla_unit u, const char
     abort();
 }
 
+/* The model asks for the same registers by the same names at every launch
+ * and write (a run of a million one-line BDMA layers asked eleven million
+ * times, each a search of the unit's registers by name): the answers of
+ * this thread, by unit and the name's address, the name itself compared
+ * before an answer is taken (a name may be built in a buffer). */
+#define NAME_CACHE 128
+struct named {
+    const struct regdb_unit *unit;
+    const char *name;
+    const struct regdb_reg *reg;
+    char text[48];
+};
+static _Thread_local struct named named_cache[NAME_CACHE];
+
 static const struct regdb_reg *must_reg(const struct dla *d, enum dla_unit u, const char *reg)
 {
-    const struct regdb_reg *r = d->udb[u] ? regdb_reg_named(d->udb[u], reg) : NULL;
+    const struct regdb_unit *ru = d->udb[u];
+    struct named *c = &named_cache[((uintptr_t)reg >> 3 ^ (uintptr_t)ru >> 6) % NAME_CACHE];
+    if (ru && c->unit == ru && c->name == reg && strcmp(c->text, reg) == 0)
+        return c->reg;
+    const struct regdb_reg *r = ru ? regdb_reg_named(ru, reg) : NULL;
     if (!r)
         model_bug(d, u, reg, NULL);
+    if (strlen(reg) < sizeof c->text) {
+        *c = (struct named){.unit = ru, .name = reg, .reg = r};
+        strcpy(c->text, reg);
+    }
     return r;
 }
 

@@ -170,9 +170,9 @@ void trace_where(const char *file, unsigned line, char *buf, size_t len)
     do
         digits[nd++] = (char)('0' + line % 10);
     while ((line /= 10) != 0);
-    size_t n = strnlen(base, 80), k = 0;
-    for (size_t i = 0; i < n && k + 1 < len; i++)
-        buf[k++] = base[i];
+    size_t k = strnlen(base, 80);
+    k = k < len - 1 ? k : len - 1;
+    memcpy(buf, base, k);
     if (k + 1 < len)
         buf[k++] = ':';
     while (nd && k + 1 < len)

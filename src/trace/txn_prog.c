@@ -164,26 +164,36 @@ static int mem_operands(struct txn_prog *p, enum txn_op op, char **tok, unsigned
     return 0;
 }
 
+/* What a byte of a line is to split_words. */
+enum byte_kind { IN_WORD, BLANK, LINE_END };
+
+static enum byte_kind byte_kind(char c)
+{
+    static const uint8_t kinds[256] = {[0] = LINE_END, ['#'] = LINE_END, [' '] = BLANK,
+                                       ['\t'] = BLANK, ['\r'] = BLANK,   ['\n'] = BLANK};
+    return (enum byte_kind)kinds[(unsigned char)c];
+}
+
 /* The line's words (a '#' starts a comment), at most max of them. */
 static int split_words(char *line, char **tok, int max)
 {
     int n = 0;
-    for (char *s = line; *s && *s != '#';) {
-        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+    for (char *s = line;;) {
+        while (byte_kind(*s) == BLANK)
             s++;
-        if (!*s || *s == '#')
-            break;
+        if (byte_kind(*s) == LINE_END)
+            return n;
         char *w = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n' && *s != '#')
+        while (byte_kind(*s) == IN_WORD)
             s++;
-        bool more = *s && *s != '#';
+        bool more = byte_kind(*s) == BLANK;
         *s = 0;
         if (n < max)
             tok[n++] = w;
-        if (more)
-            s++;
+        if (!more)
+            return n;
+        s++;
     }
-    return n;
 }
 
 static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
