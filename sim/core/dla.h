@@ -131,32 +131,32 @@ struct dla_counter {
     uint64_t value;
 };
 
-/* One hardware layer.  All cycle figures are model-derived. */
+/* One hardware layer.  All cycle figures are model-derived.  A run of a
+ * million layers keeps a million records (issue 36): the small fields come
+ * first, packed, and counters, LUT statistics and the description live out
+ * of the record, as many as the layer has. */
 struct dla_layer {
     uint32_t index;
-    uint8_t proc;   /* enum dla_proc */
-    uint8_t group;  /* 0/1; 0xff while a BDMA group is still being queued */
-    uint8_t state;  /* enum dla_layer_state */
-    int32_t fed_by; /* layer that feeds this one on the fly (CONV->SDP, SDP->PDP), or -1 */
-    uint64_t program_cycle, enable_cycle, start_cycle, end_cycle;
+    uint8_t proc;      /* enum dla_proc */
+    uint8_t group;     /* 0/1; 0xff while a BDMA group is still being queued */
+    uint8_t state;     /* enum dla_layer_state */
+    uint8_t n_clients; /* of client[] below */
+    int32_t fed_by;    /* layer that feeds this one on the fly (CONV->SDP, SDP->PDP), or -1 */
     uint32_t reg_writes;
+    /* The DMA clients the layer used (its unit's own: SDP's five at most),
+     * with their bytes and transactions below: dla_layer_client_bytes() and
+     * dla_layer_client_transactions() read them by client. */
+    uint8_t client[DLA_LAYER_CLIENTS];
+    uint8_t n_counters; /* of counters, at most DLA_MAX_COUNTERS */
+    uint64_t program_cycle, enable_cycle, start_cycle, end_cycle;
     uint64_t macs;           /* multiply-accumulates (conv), element operations (others) */
     uint64_t compute_cycles; /* cycles the datapath needs at full throughput */
     uint64_t stall_cycles;   /* cycles waiting for memory */
-    /* The DMA clients the layer used (its unit's own: SDP's five at most),
-     * with their bytes and transactions: dla_layer_client_bytes() and
-     * dla_layer_client_transactions() read them by client. */
-    uint8_t n_clients;
-    uint8_t client[DLA_LAYER_CLIENTS];
     uint64_t client_bytes[DLA_LAYER_CLIENTS];
     uint64_t client_transactions[DLA_LAYER_CLIENTS];
     uint64_t bytes_read, bytes_written;
-    /* Counters and LUT statistics live out of the record, as many as the
-     * layer has (a run of a million layers keeps a million records: issue
-     * 36): n_counters of counters, at most DLA_MAX_COUNTERS (NULL when
-     * none); lut NULL unless the layer looked values up (SDP, CDP). */
-    uint32_t n_counters;
-    const struct dla_counter *counters;
+    const struct dla_counter *counters; /* NULL when none */
+    /* NULL unless the layer looked values up (SDP, CDP) */
     const struct dla_lut_stats *lut;
     /* "conv direct int16 8x8x128 -> 8x8x32 k3x3 s1" ("" until the layer
      * ran); a layer described as the one before it shares its text */

@@ -306,6 +306,10 @@ int32_t layer_begin(struct dla *d, enum dla_proc p, int group);
 int32_t layer_ensure(struct dla *d, enum dla_proc p, int group);
 /* Set (or add) a named counter on a layer record; name must be a static string. */
 void layer_counter(struct dla_layer *l, const char *name, uint64_t value);
+/* A completed layer's counters as the layer before's (or the one before
+ * that: two groups take turns) when they read the same: a run of alike
+ * layers keeps one set. */
+void layer_counters_settle(struct dla *d, struct dla_layer *l);
 /* Set a layer record's LUT statistics (a copy of s). */
 void layer_lut_stats(struct dla_layer *l, const struct dla_lut_stats *s);
 /* Set a layer record's description (a copy of text, or the previous

@@ -433,6 +433,33 @@ void layer_counter(struct dla_layer *l, const char *name, uint64_t value)
     }
 }
 
+static bool same_counters(const struct dla_layer *a, const struct dla_layer *b)
+{
+    if (a->n_counters != b->n_counters)
+        return false;
+    for (uint32_t i = 0; i < a->n_counters; i++)
+        if (a->counters[i].value != b->counters[i].value ||
+            strcmp(a->counters[i].name, b->counters[i].name) != 0)
+            return false;
+    return true;
+}
+
+void layer_counters_settle(struct dla *d, struct dla_layer *l)
+{
+    /* the layer before, or the one before it (two groups taking turns) */
+    for (uint32_t back = 1; back <= 2 && back <= l->index && l->n_counters; back++) {
+        const struct dla_layer *prev = dla_layer_get(d, l->index - back);
+        if (prev->counters == l->counters)
+            return;
+        if (same_counters(prev, l)) {
+            blob_hold(prev->counters);
+            blob_release(l->counters);
+            l->counters = prev->counters;
+            return;
+        }
+    }
+}
+
 void layer_lut_stats(struct dla_layer *l, const struct dla_lut_stats *s)
 {
     struct dla_lut_stats *own = blob_new(sizeof *own);

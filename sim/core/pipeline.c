@@ -273,6 +273,7 @@ static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)
     l->compute_cycles = st->compute_cycles;
     l->stall_cycles = st->stall_cycles;
     perf_publish(d, st);
+    layer_counters_settle(d, l);
     if (l->lut) {
         struct dla_event lev = {.kind = DLA_EV_LUT, .layer = st->layer};
         lev.u.lut.unit = (uint8_t)e->main;
