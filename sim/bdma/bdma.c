@@ -11,12 +11,26 @@
  * anyone wants simulated byte by byte. */
 #define BDMA_GROUP_MAX_BYTES (1ull << 30)
 
+/* The trigger registers of the map, found once. */
+static const struct dla_bdma_state *triggers(struct dla *d)
+{
+    struct dla_bdma_state *b = &d->bdma;
+    if (!b->cfg_op) {
+        const struct regdb_unit *u = d->udb[DLA_U_BDMA];
+        b->cfg_op = regdb_reg_named(u, "CFG_OP");
+        b->launch[0] = regdb_reg_named(u, "CFG_LAUNCH0");
+        b->launch[1] = regdb_reg_named(u, "CFG_LAUNCH1");
+        b->cfg_status = regdb_reg_named(u, "CFG_STATUS");
+    }
+    return b;
+}
+
 /* The BDMA layer a write to a BDMA register programs: the one being queued
  * (begun by the first write after a launch), whatever the register. */
 static int32_t bdma_layer_of_write(struct dla *d, const struct regdb_reg *reg)
 {
-    if (regdb_reg_is(reg, "CFG_STATUS") || regdb_reg_is(reg, "CFG_LAUNCH0") ||
-        regdb_reg_is(reg, "CFG_LAUNCH1"))
+    const struct dla_bdma_state *t = triggers(d);
+    if (reg == t->cfg_status || reg == t->launch[0] || reg == t->launch[1])
         return d->bdma.programming_layer;
     if (d->bdma.programming_layer < 0)
         d->bdma.programming_layer = layer_begin(d, DLA_P_BDMA, 0xff);
@@ -95,11 +109,12 @@ static void launch_group(struct dla *d, int g)
 static void bdma_written(struct dla *d, const struct regdb_reg *reg, int group, uint32_t value)
 {
     (void)group;
-    if (regdb_reg_is(reg, "CFG_OP") && (value & 1u))
+    const struct dla_bdma_state *t = triggers(d);
+    if (reg == t->cfg_op && (value & 1u))
         stage_operation(d);
-    else if (regdb_reg_is(reg, "CFG_LAUNCH0") && (value & 1u))
+    else if (reg == t->launch[0] && (value & 1u))
         launch_group(d, 0);
-    else if (regdb_reg_is(reg, "CFG_LAUNCH1") && (value & 1u))
+    else if (reg == t->launch[1] && (value & 1u))
         launch_group(d, 1);
 }
 

@@ -64,6 +64,9 @@ struct dla_bdma_state {
     struct dla_bdma_op ops[2][DLA_BDMA_SLOTS];
     bool grp_busy[2];
     int32_t programming_layer; /* BDMA layer being queued, -1 none */
+    /* CFG_OP, CFG_LAUNCH0/1 and CFG_STATUS in the map, found at the first
+     * write (each write asked by name: a tenth of a run of one-line layers) */
+    const struct regdb_reg *cfg_op, *launch[2], *cfg_status;
 };
 
 /* ---------------------------------------------------------------- pipelines */
