@@ -70,7 +70,7 @@ struct dbg *bench_open_net(const char *part, const char *path, const char *confi
     return d;
 }
 
-/* bench [conv|trace|units|nets|debug|calibration]: every part, or the ones named (nets needs
+/* bench [conv|trace|scale|units|nets|debug|calibration]: every part, or the ones named (nets needs
  * conv's sgemm figure and runs it too). */
 static int wanted(int argc, char **argv, const char *part)
 {
@@ -160,6 +160,8 @@ int main(int argc, char **argv)
         sgemm = bench_conv();
     if (wanted(argc, argv, "trace"))
         bench_trace();
+    if (wanted(argc, argv, "scale"))
+        bench_scale();
     if (wanted(argc, argv, "units"))
         bench_units();
     if (wanted(argc, argv, "nets"))

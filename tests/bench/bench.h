@@ -41,6 +41,9 @@ int bench_net_child(int argc, char **argv);
 void bench_debug(void);
 /* Cost of the always-on event trace ring buffer (bench_trace.c). */
 void bench_trace(void);
+/* A million one-line BDMA layers run by dladbg, CPU time and peak RSS
+ * (bench_scale.c). */
+void bench_scale(void);
 /* The timing model against NVIDIA's RTL cycle counts (bench_calibration.c). */
 void bench_calibration(void);
 
