@@ -204,7 +204,8 @@ static bool csc_group(struct dla *d, const struct conv_cbuf_plan *plan,
     uint32_t k0 = g * p->kernel_group;
     if (!ops->weight) { /* rows of the kernels of one pass, the padding zeros from here on */
         uint32_t rows = p->kernels < w->per_pass ? p->kernels : w->per_pass;
-        ops->weight = calloc((size_t)rows * ops->depth, sizeof *ops->weight);
+        ops->weight = dla_scratch_zeroed(d, SCRATCH_CSC_WEIGHT,
+                                         (size_t)rows * ops->depth * sizeof *ops->weight);
         if (!ops->weight)
             return false;
     }
@@ -276,7 +277,9 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
         account_compute(d, x, &p, ops.rows, ops.taps, ops.c);
     else if (out)
         exec_cube_free(x, out);
-    conv_operands_free(&ops);
+    /* ops's rows are the model's scratch (csc_prepare_data) */
+    dla_scratch_done(d, SCRATCH_CSC_DATA);
+    dla_scratch_done(d, SCRATCH_CSC_WEIGHT);
     dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
     exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);
     return ok ? 0 : -1;

@@ -210,8 +210,8 @@ struct conv_operands {
     uint32_t taps;    /* kernel positions r*s */
     uint32_t seg_len; /* values per atomic operation (atomic_c) */
     uint32_t c;       /* channels */
-    int16_t *data;    /* rows x depth */
-    int16_t *weight;  /* kernels x depth */
+    int16_t *data;    /* rows x depth, in the model's scratch (SCRATCH_CSC_DATA) */
+    int16_t *weight;  /* kernels x depth, in the model's scratch (SCRATCH_CSC_WEIGHT) */
 };
 
 /* conv.c: CSC hands CMAC a layer's weights in passes of whole kernel
@@ -243,7 +243,6 @@ struct csc_decomp {
 bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct conv_cbuf_plan *plan,
                       const struct conv_wt_stream *ws, uint32_t g, struct csc_decomp *dec,
                       struct conv_operands *ops);
-void conv_operands_free(struct conv_operands *ops);
 /* The next weight of a compressed stream: a WMB bit, then the next packed
  * weight when it is set, else zero. */
 int16_t csc_decompress_next(struct dla *d, const struct conv_params *p,

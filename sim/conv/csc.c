@@ -99,8 +99,11 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
     ops->rows = p->out_w * p->out_h * p->batches;
     ops->kernels = p->kernels;
     ops->depth = round16((uint64_t)ops->taps * ops->c);
+    /* the rows live in the model's scratch, kept for the next layer; zeroed:
+     * a row's padding to depth is part of the operands */
+    size_t data_bytes = (size_t)ops->rows * ops->depth * sizeof *ops->data;
     if (p->image) {
-        ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
+        ops->data = dla_scratch_zeroed(d, SCRATCH_CSC_DATA, data_bytes);
         if (ops->data && csc_image_rows(d, p, plan, ops))
             return true;
         dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
@@ -108,7 +111,7 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
         return false;
     }
     int16_t *f = unpack_feature(d, p, plan);
-    ops->data = calloc((size_t)ops->rows * ops->depth, sizeof *ops->data);
+    ops->data = f ? dla_scratch_zeroed(d, SCRATCH_CSC_DATA, data_bytes) : NULL;
     if (!f || !ops->data) {
         free(f);
         dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
@@ -166,7 +169,7 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
     uint8_t *group = NULL;
     if (!p->compressed) { /* the group's bytes, read from the ring in one go */
         size_t need = (size_t)n * taps * c * p->bpe;
-        group = calloc(need ? need : 1, 1);
+        group = dla_scratch_zeroed(d, SCRATCH_CSC_GROUP, need);
         if (!group)
             return false;
         const struct cbuf_region wr = conv_weight_region(p);
@@ -184,13 +187,7 @@ bool csc_weight_group(struct dla *d, const struct conv_params *p, const struct c
                     dst[ci] = stream_element(d, p, plan, group, i++, dec);
             }
     }
-    free(group);
+    if (group)
+        dla_scratch_done(d, SCRATCH_CSC_GROUP);
     return true;
-}
-
-void conv_operands_free(struct conv_operands *ops)
-{
-    free(ops->data);
-    free(ops->weight);
-    ops->data = ops->weight = NULL;
 }

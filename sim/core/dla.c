@@ -168,6 +168,7 @@ struct dla *dla_create(const struct dla_config *cfg, const struct dla_options *o
     d->work_budget = opt && opt->work_budget ? opt->work_budget : DEFAULT_WORK_BUDGET;
     d->working_budget =
         opt && opt->working_budget ? opt->working_budget : DEFAULT_WORKING_BUDGET;
+    d->scratch.keep_min = SCRATCH_KEEP_MIN;
     for (int u = 0; u < DLA_U_COUNT; u++) {
         d->udb[u] = regdb_unit_named(map, unit_names[u]);
         d->present[u] = d->udb[u] && unit_present(cfg, (enum dla_unit)u);
@@ -204,6 +205,7 @@ void dla_free_owned(struct dla *d)
             dla_unit_table[i]->state_destroy(d);
     free(d->sched);
     layers_release(d);
+    dla_scratch_release(&d->scratch);
 }
 
 void dla_destroy(struct dla *d)

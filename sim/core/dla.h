@@ -382,6 +382,19 @@ long dla_rule_find(const char *id);
 /* Violations of rule i found since power-on reset (follows checkpoints). */
 uint64_t dla_rule_hits(const struct dla *d, size_t i);
 
+/* The model's scratch arena (the per-layer working buffers it keeps from
+ * one layer to the next): the bytes it holds, how many times a buffer was
+ * allocated or grown since dla_create, and how many requests a kept buffer
+ * served. */
+uint64_t dla_scratch_bytes(const struct dla *d);
+uint64_t dla_scratch_grows(const struct dla *d);
+uint64_t dla_scratch_reuses(const struct dla *d);
+/* Buffers of at least bytes are kept from one layer to the next, smaller
+ * ones freed when the layer is done (UINT64_MAX: none kept); 128 KiB until
+ * set.  The process's malloc policy says which blocks it would give back
+ * to the kernel, the ones worth keeping. */
+void dla_scratch_keep_from(struct dla *d, uint64_t bytes);
+
 /* ---------------------------------------------------------------- checkpoints */
 /* A complete, deterministic copy of the simulated state (registers,
  * memories, CBUF, LUTs, scheduler, layers).  Listeners are not part of it. */

@@ -14,6 +14,7 @@
 
 #include "cube.h"
 #include "dla.h"
+#include "scratch.h"
 
 /* Register storage per unit: the unit's window is 4 KiB, but no register of
  * either map lies past byte 0x19c (test_regdb checks every map against
@@ -214,6 +215,10 @@ struct dla {
     struct dla_bdma_state bdma;
     struct dla_lut_ram lut_sdp, lut_cdp;
     struct cbuf *cbuf;
+
+    /* per-layer working buffers kept across layers (scratch.h); the live
+     * model's only: a clone's are empty */
+    struct dla_scratch scratch;
 
     size_t n_listeners;
     struct dla_listener listeners[DLA_MAX_LISTENERS];

@@ -163,6 +163,7 @@ static bool clone_owned(struct dla *dst, const struct dla *src)
     dst->layer_root = NULL;
     dst->layer_depth = 0;
     dst->n_chunks = 0;
+    dst->scratch = (struct dla_scratch){0}; /* the live model's alone */
     for (int i = 0; i < DLA_MAX_PIPES; i++) {
         dst->pipe[i].writes = NULL;
         dst->pipe[i].n_writes = 0;
@@ -231,6 +232,8 @@ void dla_snapshot_restore(struct dla *d, const struct dla_snapshot *s)
     memcpy(fresh.listeners, d->listeners, sizeof d->listeners);
     memcpy(fresh.listener_handle, d->listener_handle, sizeof d->listener_handle);
     fresh.next_handle = d->next_handle;
+    fresh.scratch = d->scratch; /* the arena stays the live model's */
+    d->scratch = (struct dla_scratch){0};
     dla_free_owned(d);
     *d = fresh;
 }

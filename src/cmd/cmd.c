@@ -306,6 +306,11 @@ bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
     dma_lines_attach(d->lines, dla);
     dla_listen(dla, on_model_event, d); /* the model goes with the session: never unlistened */
     heap_policy_for_network(network_bytes(d));
+    /* the model keeps across layers the scratch glibc would give back to
+     * the kernel: none while its own threshold moves and keeps freed
+     * blocks in the heap */
+    uint64_t fixed = heap_policy_mmap_threshold();
+    dla_scratch_keep_from(dla, fixed ? fixed : UINT64_MAX);
     dbg_session_changed(d);
     return true;
 }

@@ -364,6 +364,13 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
         else
             cmd_print(d, "%-7s nothing written", dla_space_name((enum dla_space)s));
     }
+    /* the model's per-layer working buffers, kept from one layer to the next */
+    cmd_print(d,
+              "model scratch %llu bytes kept across layers (%llu allocations, %llu requests "
+              "served by a kept buffer)",
+              (unsigned long long)dla_scratch_bytes(dla),
+              (unsigned long long)dla_scratch_grows(dla),
+              (unsigned long long)dla_scratch_reuses(dla));
     /* what the whole debugger costs, beside what the network holds */
     long now = proc_status_kib("VmRSS"), peak = proc_status_kib("VmHWM");
     long anon = proc_status_kib("RssAnon"), file = proc_status_kib("RssFile");

@@ -76,6 +76,58 @@ static struct spec base(const char *config, unsigned prec)
     return s;
 }
 
+/* Two layers of the same shape: with the model keeping its scratch, the
+ * second takes its operand rows from the arena, allocating nothing (the
+ * arena's own counters), and computes the same outputs; layers under half
+ * the size give the larger buffers back after three in a row (the arena
+ * does not hold a network's largest layer to the end of the run, nor flaps
+ * at one small layer).  By default buffers under 128 KiB, which the heap
+ * recycles itself, are not kept. */
+static void test_scratch_reused_by_next_layer(void **state)
+{
+    (void)state;
+    struct spec s = base("nv_small", 0);
+    s.w = 16;
+    s.h = 12;
+    struct dla *d = dla_create(dla_config_find(s.config), NULL);
+    assert_non_null(d);
+    assert_int_equal(dla_scratch_grows(d), 0);
+    struct layer_data ld = {0};
+    prepare(d, &s, &ld);
+    struct dla_cube first, second;
+    assert_int_equal(run_conv(d, &first), 0); /* 43 KB of data rows: not kept */
+    cube_free(&first);
+    assert_true(dla_scratch_grows(d) > 0);
+    assert_int_equal(dla_scratch_bytes(d), 0);
+    assert_int_equal(dla_scratch_reuses(d), 0);
+
+    dla_scratch_keep_from(d, 0); /* every buffer kept */
+    assert_int_equal(run_conv(d, &first), 0);
+    uint64_t grows = dla_scratch_grows(d), held = dla_scratch_bytes(d);
+    assert_true(held >= (uint64_t)spec_ow(&s) * spec_oh(&s) * 16 * 2); /* the data rows */
+    assert_int_equal(run_conv(d, &second), 0);
+    assert_int_equal(dla_scratch_grows(d), grows);
+    assert_int_equal(dla_scratch_bytes(d), held);
+    assert_true(dla_scratch_reuses(d) >= 2); /* data and weight rows */
+    assert_memory_equal(first.v, second.v, cube_elems(&first) * sizeof *first.v);
+    cube_free(&first);
+    cube_free(&second);
+    free_layer_data(&ld);
+
+    struct spec small = base("nv_small", 0); /* 6 x 5: under a sixth of the rows */
+    prepare(d, &small, &ld);
+    for (int layer = 1; layer <= 3; layer++) {
+        assert_int_equal(run_conv(d, &first), 0);
+        cube_free(&first);
+        if (layer < 3) /* one small layer between large ones: kept */
+            assert_int_equal(dla_scratch_grows(d), grows);
+    }
+    assert_true(dla_scratch_grows(d) > grows);
+    assert_true(dla_scratch_bytes(d) < held / 2);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 static void test_int8_small(void **state)
 {
     (void)state;
@@ -683,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_kernel_count_mismatch),
         cmocka_unit_test(test_rule_weight_bytes_padding),
         cmocka_unit_test(test_stripe_timing),
+        cmocka_unit_test(test_scratch_reused_by_next_layer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
