@@ -5,7 +5,8 @@ layer each, that the timing model is compared on with NVIDIA's RTL
 
     python3 tests/calibration/make_traces.py OUTDIR
 
-Each trace programs one BDMA copy or one PDP pooling layer, launches it,
+Each trace programs one BDMA copy, one PDP pooling layer or one SDP ReLU read from
+memory, launches it,
 waits for the interrupt and checks GLB.S_INTR_STATUS for its done bit, in the nvdlav1 traceplayer
 language (write_reg/read_reg with 0xffffNNNN word addresses).  Memory is not
 loaded: the layers' timing does not depend on the data (zeros).
@@ -17,6 +18,7 @@ BDMA = 0xffff1000  # word addresses of BDMA's CFG registers
 GLB_INTR_STATUS = 0xffff0003
 BDMA_DONE0 = 1 << 6
 PDP_DONE0 = 1 << 4
+SDP_DONE0 = 1 << 0
 
 
 def wr(lines, addr, value, name):
@@ -110,6 +112,62 @@ def pdp_trace(w, h, c, k, s, prec):
     return out
 
 
+def sdp_trace(w, h, c, reads_between, sdp_first=False):
+    """One int16 ReLU of a w x h x c cube read from memory through SDP_RDMA
+    (as NVIDIA's sdp_relu_int16 programs it), the two op enables apart by
+    reads_between CSB reads of SDP_RDMA's D_OP_ENABLE (NVIDIA's trace has one),
+    or SDP's enable first: when the layer starts (share/timing-model.md)."""
+    atom = 32
+    src, dst = 0x80000000, 0x80100000
+    line, surf = w * atom, w * h * atom
+    rdma, sdp = 0xffff2800, 0xffff2c00
+    program = [
+        (rdma + 0x1c, 0x54, "SDP_RDMA.D_FEATURE_MODE_CFG (offline, int16)"),
+        (rdma + 0x03, w - 1, "SDP_RDMA.D_DATA_CUBE_WIDTH"),
+        (rdma + 0x04, h - 1, "SDP_RDMA.D_DATA_CUBE_HEIGHT"),
+        (rdma + 0x05, c - 1, "SDP_RDMA.D_DATA_CUBE_CHANNEL"),
+        (rdma + 0x06, src, "SDP_RDMA.D_SRC_BASE_ADDR_LOW"),
+        (rdma + 0x07, 0, "SDP_RDMA.D_SRC_BASE_ADDR_HIGH"),
+        (rdma + 0x08, line, "SDP_RDMA.D_SRC_LINE_STRIDE"),
+        (rdma + 0x09, surf, "SDP_RDMA.D_SRC_SURFACE_STRIDE"),
+        (rdma + 0x1d, 1, "SDP_RDMA.D_SRC_DMA_CFG (MC)"),
+        (rdma + 0x0a, 0x39, "SDP_RDMA.D_BRDMA_CFG (disabled)"),
+        (rdma + 0x10, 0x31, "SDP_RDMA.D_NRDMA_CFG (disabled)"),
+        (rdma + 0x16, 0x31, "SDP_RDMA.D_ERDMA_CFG (disabled)"),
+        (sdp + 0x0f, w - 1, "SDP.D_DATA_CUBE_WIDTH"),
+        (sdp + 0x10, h - 1, "SDP.D_DATA_CUBE_HEIGHT"),
+        (sdp + 0x11, c - 1, "SDP.D_DATA_CUBE_CHANNEL"),
+        (sdp + 0x13, 0, "SDP.D_DST_BASE_ADDR_HIGH"),
+        (sdp + 0x12, dst, "SDP.D_DST_BASE_ADDR_LOW"),
+        (sdp + 0x14, line, "SDP.D_DST_LINE_STRIDE"),
+        (sdp + 0x15, surf, "SDP.D_DST_SURFACE_STRIDE"),
+        (sdp + 0x16, 0x1a, "SDP.D_DP_BS_CFG (ReLU only)"),
+        (sdp + 0x18, 0, "SDP.D_DP_BS_ALU_SRC_VALUE"),
+        (sdp + 0x1a, 1, "SDP.D_DP_BS_MUL_SRC_VALUE"),
+        (sdp + 0x19, 0, "SDP.D_DP_BS_MUL_CFG"),
+        (sdp + 0x1b, 0x53, "SDP.D_DP_BN_CFG (bypass)"),
+        (sdp + 0x20, 0x53, "SDP.D_DP_EW_CFG (bypass)"),
+        (sdp + 0x2c, 0, "SDP.D_FEATURE_MODE_CFG (offline)"),
+        (sdp + 0x2d, 1, "SDP.D_DST_DMA_CFG (MC)"),
+        (sdp + 0x2f, 5, "SDP.D_DATA_FORMAT (int16)"),
+        (sdp + 0x30, 0, "SDP.D_CVT_OFFSET"),
+        (sdp + 0x31, 1, "SDP.D_CVT_SCALE"),
+        (sdp + 0x32, 0, "SDP.D_CVT_SHIFT"),
+    ]
+    out = []
+    for addr, value, name in program:
+        wr(out, addr, value, name)
+    enables = [(rdma + 0x02, "SDP_RDMA.D_OP_ENABLE"), (sdp + 0x0e, "SDP.D_OP_ENABLE")]
+    if sdp_first:
+        enables.reverse()
+    wr(out, enables[0][0], 1, enables[0][1])
+    for _ in range(reads_between):
+        out.append("read_reg 0x%08x 0x00000001 0x00000001 #%s (between the enables)" % enables[0])
+    wr(out, enables[1][0], 1, enables[1][1])
+    poll(out, SDP_DONE0, "SDP_DONE_STATUS0")
+    return out
+
+
 CASES = {
     "bdma_1x32": lambda: bdma_trace(32, 1, 1, False),
     "bdma_8x256": lambda: bdma_trace(256, 8, 1, False),
@@ -121,6 +179,12 @@ CASES = {
     "pdp_int8_16x16x64_k3s1": lambda: pdp_trace(16, 16, 64, 3, 1, 0),
     "pdp_int16_8x8x64_k2s1": lambda: pdp_trace(8, 8, 64, 2, 1, 1),
     "pdp_int16_16x16x32_k2s2": lambda: pdp_trace(16, 16, 32, 2, 2, 1),
+    "sdp_relu_int16_8x8x32_reads0": lambda: sdp_trace(8, 8, 32, 0),
+    "sdp_relu_int16_8x8x32_reads1": lambda: sdp_trace(8, 8, 32, 1),
+    "sdp_relu_int16_8x8x32_reads5": lambda: sdp_trace(8, 8, 32, 5),
+    "sdp_relu_int16_8x8x32_reads12": lambda: sdp_trace(8, 8, 32, 12),
+    "sdp_relu_int16_8x8x32_sdp_first": lambda: sdp_trace(8, 8, 32, 1, sdp_first=True),
+    "sdp_relu_int16_1x1x512_reads0": lambda: sdp_trace(1, 1, 512, 0),
 }
 
 
