@@ -58,6 +58,7 @@ static const struct dla_config configs[] = {
         .calibrated_networks = true,
         .dram_read_latency = 78,
         .cvsram_read_latency = 58,
+        .rdma_head_fill = 18,
         .csb_write_cycles = 1,
         .csb_read_cycles = 18,
         .cbuf_flush_cycles = 4096,

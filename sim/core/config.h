@@ -52,6 +52,11 @@ struct dla_config {
      * waits for its response (nv_full calibrated on the RTL's testbench, see
      * tests/calibration; the v2 figures are the same, not measured). */
     unsigned csb_write_cycles, csb_read_cycles;
+    /* Extra fill of an SDP that reads its input through SDP_RDMA (timing.c):
+     * nv_full's RTL ends an 8x8x32 int16 ReLU from memory 240 cycles after
+     * its launch when the RDMA did not read ahead, 18 more than the common
+     * stage timing gives (calibrated); nv_small's SDP rows need none. */
+    unsigned rdma_head_fill;
 
     /* First-access read latency as a DLA unit sees it through MCIF (DRAM) and
      * CVIF (CV-SRAM), memory included: calibrated on nv_full (DRAM 78, CV-SRAM

@@ -185,8 +185,10 @@ void dla_csb_write(struct dla *d, uint32_t addr, uint32_t value)
 
     if (h && h->written)
         h->written(d, t.reg, group, value);
-    if (t.reg->dual && is_op_enable(&t) && (value & 1u) && !was_enabled)
+    if (t.reg->dual && is_op_enable(&t) && (value & 1u) && !was_enabled) {
+        d->op_enable_at[t.unit][group] = d->now;
         op_enabled_written(d, &t, group, li);
+    }
 }
 
 /* The value a read returns; side effects only when !peek. */

@@ -257,6 +257,8 @@ void dla_reset(struct dla *d)
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
     memset(d->proc_busy, 0, sizeof d->proc_busy);
+    memset(d->proc_idle_at, 0, sizeof d->proc_idle_at);
+    memset(d->op_enable_at, 0, sizeof d->op_enable_at);
     memset(d->rule_hits, 0, sizeof d->rule_hits);
     layers_release(d);
     for (int p = 0; p < DLA_P_COUNT; p++)

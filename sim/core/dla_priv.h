@@ -192,6 +192,8 @@ struct dla {
 
     struct dla_pipe pipe[DLA_MAX_PIPES];
     bool proc_busy[DLA_P_COUNT];       /* an operation of the processor is running */
+    uint64_t proc_idle_at[DLA_P_COUNT]; /* cycle its last operation completed */
+    uint64_t op_enable_at[DLA_U_COUNT][2]; /* cycle each group's OP_EN was last set */
     uint16_t off_pointer[DLA_U_COUNT]; /* S_POINTER offset, 0xffff none */
     uint16_t off_status[DLA_U_COUNT];  /* S_STATUS offset, 0xffff none */
 

@@ -259,6 +259,7 @@ static void release_units(struct dla *d, const struct dla_unit_entry *e, const s
         }
     }
     d->proc_busy[st->proc] = false;
+    d->proc_idle_at[st->proc] = d->now;
 }
 
 static void complete_stage(struct dla *d, struct dla_pipe *p, uint8_t s)

@@ -162,11 +162,48 @@ static void add_ms(struct dla_pipe *p, uint64_t at, uint8_t stage, unsigned bit,
         .at = at, .stage = stage, .intr_bit = (uint8_t)bit, .completes = completes};
 }
 
+/* Whether the pipeline's head stage reads memory through an RDMA that
+ * starts on its own enable (SDP from memory). */
+static bool reads_ahead(const struct dla_pipe *p)
+{
+    const struct dla_stage *head = &p->stage[0];
+    return dla_proc_entry(head->proc)->reads_from_rdma_enable && head->rdma_group != 0xff;
+}
+
+/* The cycle the pipeline's work starts: its launch, or, when the head's
+ * RDMA was enabled first, that enable, at most TIMING_RDMA_MAX_LEAD cycles
+ * before the launch and never before the processor's previous operation
+ * completed (until then the RDMA is still reading for that one). */
+static uint64_t pipe_start(const struct dla *d, const struct dla_pipe *p)
+{
+    if (!reads_ahead(p))
+        return d->now;
+    const struct dla_stage *head = &p->stage[0];
+    enum dla_unit rdma = dla_proc_entry(head->proc)->rdma;
+    uint64_t at = d->op_enable_at[rdma][head->rdma_group];
+    if (d->now > TIMING_RDMA_MAX_LEAD && at < d->now - TIMING_RDMA_MAX_LEAD)
+        at = d->now - TIMING_RDMA_MAX_LEAD;
+    if (at < d->proc_idle_at[head->proc])
+        at = d->proc_idle_at[head->proc];
+    return at < d->now ? at : d->now;
+}
+
+/* Pipeline fill of a stage beyond the common overhead: its unit's, and for
+ * a head that reads memory through its RDMA, the configuration's extra. */
+static uint64_t stage_fill(const struct dla *d, const struct dla_pipe *p, uint8_t s)
+{
+    uint64_t fill = unit_fill(p->stage[s].proc);
+    if (s == 0 && reads_ahead(p))
+        fill += d->cfg->rdma_head_fill;
+    return fill;
+}
+
 void timing_plan(struct dla *d, struct dla_pipe *p)
 {
-    uint64_t t0 = d->now;
+    uint64_t t0 = pipe_start(d, p);
     for (uint8_t s = 0; s < p->n_stages; s++) {
         struct dla_stage *st = &p->stage[s];
+        st->start = t0;
         uint64_t latency = stage_latency(d->cfg, st);
         uint64_t dma_end = reserve_buses(d, st, t0);
         uint64_t dma_span = dma_end - t0;
@@ -174,7 +211,7 @@ void timing_plan(struct dla *d, struct dla_pipe *p)
         uint64_t busy = busy_cycles(st, t0, latency, dma_span);
         st->stall_cycles = busy > st->compute_cycles ? busy - st->compute_cycles : 0;
         share_stalls(st);
-        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD + unit_fill(st->proc);
+        st->end = t0 + latency + busy + TIMING_STAGE_OVERHEAD + stage_fill(d, p, s);
         if (s > 0 && st->end < p->stage[s - 1].end + TIMING_DRAIN)
             st->end = p->stage[s - 1].end + TIMING_DRAIN;
     }

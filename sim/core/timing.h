@@ -30,6 +30,14 @@
  * beats plus 116, where SDP and PDP finish 94 and 85 cycles after their
  * last element). */
 #define TIMING_BDMA_FILL 22
+/* An SDP reading memory through SDP_RDMA starts reading at SDP_RDMA's own
+ * enable, running ahead of SDP's enable (the launch) by at most this many
+ * cycles (nv_full's RTL, an 8x8x32 int16 ReLU: the layer ends 241 cycles
+ * after SDP_RDMA's enable with SDP's 1, 25 or (SDP first) -25 cycles
+ * apart, but 190 after SDP's with the RDMA enabled 101 or 234 cycles
+ * before; tests/calibration/rtl_nv_full.tsv; calibrated on nv_full,
+ * estimated elsewhere). */
+#define TIMING_RDMA_MAX_LEAD 50
 
 /* Time every stage of a started pipeline and fill its milestones. */
 void timing_plan(struct dla *d, struct dla_pipe *p);

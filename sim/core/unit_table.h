@@ -103,6 +103,11 @@ struct dla_unit_entry {
      * moved nothing raises its bit with the one before (the first at the
      * stage's start). */
     uint16_t fill_cycles;
+    /* A head stage that reads memory through rdma starts reading at the
+     * RDMA's own OP_EN, not at the launch (the main unit's OP_EN), if the
+     * processor was idle by then: nv_full's RTL ends an SDP from memory a
+     * fixed time after SDP_RDMA's enable, whenever SDP's follows. */
+    bool reads_from_rdma_enable;
     uint8_t n_client_intrs;
     struct dla_client_intr client_intrs[2];
     /* The D_PERF registers its completed stages fill (perf.c). */

@@ -988,6 +988,7 @@ const struct dla_unit_entry sdp_unit = {
     .output_on_the_fly = sdp_output_to_pdp,
     .input_on_the_fly = sdp_input_on_the_fly,
     .needs_rdma = sdp_needs_rdma,
+    .reads_from_rdma_enable = true,
     .rules = sdp_rules,
     .n_rules = sizeof sdp_rules / sizeof sdp_rules[0],
 };

@@ -1,6 +1,7 @@
 /* The timing model's schedule of a stage (sim/core/timing.c): a convolution's
  * datapath waits for its data and its last kernel group for the weights,
- * CDMA's reads move one beat every other cycle, and the units each
+ * CDMA's reads move one beat every other cycle, an SDP from memory starts
+ * reading at its RDMA's enable, and the units each
  * configuration's calibration set covers are the ones called calibrated. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,6 +99,59 @@ static void test_other_stages_overlap(void **state)
     dla_destroy(t.d);
 }
 
+/* An nv_full SDP that reads 4 KiB from memory through SDP_RDMA, enabled at
+ * cycle 1000, launched by SDP's enable `after` cycles later; the previous
+ * SDP operation completed at idle.  Returns the cycle it ends. */
+static uint64_t sdp_from_memory_end(uint64_t after, uint64_t idle)
+{
+    struct timed t;
+    open_stage(&t, "nv_full", DLA_P_SDP);
+    struct dla_stage *st = &t.pipe.stage[0];
+    st->rdma_group = 0;
+    add_reads(st, DLA_C_SDP_MRDMA, 4096);
+    st->compute_cycles = 128;
+    t.d->op_enable_at[DLA_U_SDP_RDMA][0] = 1000;
+    t.d->proc_idle_at[DLA_P_SDP] = idle;
+    t.d->now = 1000 + after;
+    timing_plan(t.d, &t.pipe);
+    uint64_t end = st->end;
+    dla_destroy(t.d);
+    return end;
+}
+
+/* The read stream starts at SDP_RDMA's own enable: the layer ends at the
+ * same cycle however late SDP's enable follows, up to the RDMA's lead; with
+ * a longer lead it ends a fixed time after SDP's enable instead. */
+static void test_sdp_reads_from_its_rdma_enable(void **state)
+{
+    (void)state;
+    uint64_t from_rdma = 1000 + 78 + 128 + TIMING_STAGE_OVERHEAD +
+                         dla_config_find("nv_full")->rdma_head_fill;
+    assert_int_equal(sdp_from_memory_end(1, 0), from_rdma);
+    assert_int_equal(sdp_from_memory_end(19, 0), from_rdma);
+    assert_int_equal(sdp_from_memory_end(TIMING_RDMA_MAX_LEAD, 0), from_rdma);
+    assert_int_equal(sdp_from_memory_end(200, 0), from_rdma + 200 - TIMING_RDMA_MAX_LEAD);
+    assert_int_equal(sdp_from_memory_end(300, 0), from_rdma + 300 - TIMING_RDMA_MAX_LEAD);
+    /* the RDMA reads for this layer only once the SDP's previous one is done */
+    assert_int_equal(sdp_from_memory_end(19, 1010), from_rdma + 10);
+}
+
+/* An SDP fed on the fly reads no input from memory: its RDMA does not lead. */
+static void test_sdp_without_rdma_starts_at_launch(void **state)
+{
+    (void)state;
+    struct timed t;
+    open_stage(&t, "nv_full", DLA_P_SDP);
+    struct dla_stage *st = &t.pipe.stage[0];
+    st->rdma_group = 0xff;
+    st->compute_cycles = 128;
+    t.d->op_enable_at[DLA_U_SDP_RDMA][0] = 1000;
+    t.d->now = 1019;
+    timing_plan(t.d, &t.pipe);
+    assert_int_equal(st->end, 1019 + 128 + TIMING_STAGE_OVERHEAD);
+    dla_destroy(t.d);
+}
+
 /* The units' read DMA engines read a beat every other cycle, on every
  * configuration; BDMA, and writes, a beat a cycle. */
 static void test_read_cadence(void **state)
@@ -135,6 +189,8 @@ int main(void)
         cmocka_unit_test(test_conv_waits_for_its_data),
         cmocka_unit_test(test_conv_last_group_waits_for_weights),
         cmocka_unit_test(test_other_stages_overlap),
+        cmocka_unit_test(test_sdp_reads_from_its_rdma_enable),
+        cmocka_unit_test(test_sdp_without_rdma_starts_at_launch),
         cmocka_unit_test(test_read_cadence),
         cmocka_unit_test(test_calibrated_units),
     };
