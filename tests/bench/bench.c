@@ -29,6 +29,18 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+bool bench_write_source(const char *dir, int n, int mul, int add)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/source.dat", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return false;
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "0x%02x%s", (i * mul + add) & 0xff, i % 32 == 31 ? "\n" : " ");
+    return fclose(fp) == 0;
+}
+
 struct spread bench_spread(const double *v, int n)
 {
     double s[64];

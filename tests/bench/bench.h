@@ -3,6 +3,8 @@
 #ifndef DLADBG_BENCH_H
 #define DLADBG_BENCH_H
 
+#include <stdbool.h>
+
 struct dbg_sink;
 /* Monotonic wall-clock seconds. */
 double bench_seconds(void);
@@ -17,6 +19,10 @@ struct spread {
 struct spread bench_spread(const double *v, int n);
 /* How far a figure moved over its repetitions, relative to its median. */
 double bench_relative_spread(struct spread s);
+/* DIR/source.dat: n bytes in the .dat text format (32 a line), byte i being
+ * (i * mul + add) & 0xff, for the traces the benches write; false when it
+ * could not be written. */
+bool bench_write_source(const char *dir, int n, int mul, int add);
 /* A debugger output sink that drops everything. */
 extern const struct dbg_sink bench_quiet_sink;
 

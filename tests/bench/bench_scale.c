@@ -22,16 +22,11 @@
  * fixture_bdma_trace): one 256-byte BDMA copy per layer, fourteen commands. */
 static bool write_trace(const char *dir, int n)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/source.dat", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
+    if (!bench_write_source(dir, 256, 13, 5))
         return false;
-    for (int i = 0; i < 256; i++)
-        fprintf(fp, "0x%02x%s", (i * 13 + 5) & 0xff, i % 32 == 31 ? "\n" : " ");
-    fclose(fp);
+    char path[512];
     snprintf(path, sizeof path, "%s/input.txn", dir);
-    fp = fopen(path, "w");
+    FILE *fp = fopen(path, "w");
     if (!fp)
         return false;
     fprintf(fp, "load_mem 0x80000000 0x100 source.dat\n");

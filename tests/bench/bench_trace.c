@@ -23,16 +23,11 @@
 /* OPS BDMA copies of 16 lines of 4 KiB (64 KiB each) from one source. */
 static int write_trace(const char *dir)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/source.dat", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
+    if (!bench_write_source(dir, 65536, 31, 7))
         return -1;
-    for (int i = 0; i < 65536; i++)
-        fprintf(fp, "0x%02x%s", (i * 31 + 7) & 0xff, i % 32 == 31 ? "\n" : " ");
-    fclose(fp);
+    char path[512];
     snprintf(path, sizeof path, "%s/input.txn", dir);
-    fp = fopen(path, "w");
+    FILE *fp = fopen(path, "w");
     if (!fp)
         return -1;
     fprintf(fp, "load_mem 0x80000000 0x10000 source.dat\n");
