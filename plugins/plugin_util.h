@@ -26,6 +26,15 @@ static inline void plugin_stateless_close(void *state, const struct dladbg_host 
     (void)host;
 }
 
+/* event of a test decoder that writes no rows. */
+static inline void plugin_ignore_event(void *state, const struct dladbg_host *host,
+                                       const struct dladbg_event *ev)
+{
+    (void)state;
+    (void)host;
+    (void)ev;
+}
+
 /* Cells are text: a number is printed into a buffer of PLUGIN_CELL_LEN
  * bytes, which the row's cells then point to.  Digits are written by hand:
  * a decoder formats several numbers per row, and snprintf's cost showed in

@@ -4,13 +4,6 @@
 
 static const char *const columns[] = {"x"};
 
-static void ignore_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
-{
-    (void)state;
-    (void)host;
-    (void)ev;
-}
-
 static int exec_nothing(const struct dladbg_console *con, int argc, const char *const *argv)
 {
     (void)argc;
@@ -26,7 +19,7 @@ const struct dladbg_decoder dladbg_decoder = {
     .n_columns = 1,
     .columns = columns,
     .open = plugin_stateless_open,
-    .event = ignore_event,
+    .event = plugin_ignore_event,
     .close = plugin_stateless_close,
 };
 

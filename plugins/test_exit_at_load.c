@@ -13,13 +13,6 @@ __attribute__((constructor)) static void end_everything(void)
 
 static const char *const exit_columns[] = {"never"};
 
-static void exit_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
-{
-    (void)state;
-    (void)host;
-    (void)ev;
-}
-
 const struct dladbg_decoder dladbg_decoder = {
     .abi_version = DLADBG_DECODER_ABI_VERSION,
     .struct_size = sizeof(struct dladbg_decoder),
@@ -27,6 +20,6 @@ const struct dladbg_decoder dladbg_decoder = {
     .n_columns = 1,
     .columns = exit_columns,
     .open = plugin_stateless_open,
-    .event = exit_event,
+    .event = plugin_ignore_event,
     .close = plugin_stateless_close,
 };

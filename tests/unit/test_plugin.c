@@ -20,6 +20,16 @@ static void test_path(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/tests/plugins/%s.so", fixture_build(), name);
 }
 
+/* "plugins load" of the test plugin called name in session d; path gets its
+ * file (for messages that name it) and the command's result is returned. */
+static enum cmd_status load_test_plugin(struct dbg *d, const char *name, char *path, size_t len)
+{
+    char cmd[700];
+    test_path(path, len, name);
+    snprintf(cmd, sizeof cmd, "plugins load %s", path);
+    return fixture_exec(d, cmd);
+}
+
 static void test_shipped_decoders(void **state)
 {
     (void)state;
@@ -136,10 +146,7 @@ static void test_commands(void **state)
     assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
     assert_non_null(strstr(fixture_out.text, "layers"));
     assert_non_null(strstr(fixture_out.text, "columns: index,unit,op,group"));
-    test_path(path, sizeof path, "broken_abi");
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "plugins load %s", path);
-    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    assert_int_equal(load_test_plugin(d, "broken_abi", path, sizeof path), CMD_ERROR);
     assert_non_null(strstr(fixture_out.text, "decoder ABI version"));
     assert_int_equal(fixture_exec(d, "export csv x.csv --decoder broken"), CMD_ERROR);
     assert_non_null(strstr(fixture_out.text, "no decoder named \"broken\""));
@@ -234,10 +241,8 @@ static void test_command_clash(void **state)
     (void)state;
     struct dbg *d = fixture_dbg();
     assert_non_null(d);
-    char path[600], cmd[700];
-    test_path(path, sizeof path, "clashing_command");
-    snprintf(cmd, sizeof cmd, "plugins load %s", path);
-    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    char path[600];
+    assert_int_equal(load_test_plugin(d, "clashing_command", path, sizeof path), CMD_ERROR);
     expect_text("command \"break\" is already taken");
     assert_int_equal(fixture_exec(d, "help break"), CMD_OK);
     expect_text("usage: break");
@@ -253,10 +258,8 @@ static void test_command_crash_is_survived(void **state)
     (void)state;
     struct dbg *d = fixture_dbg();
     assert_non_null(d);
-    char path[600], cmd[700];
-    test_path(path, sizeof path, "crash");
-    snprintf(cmd, sizeof cmd, "plugins load %s", path);
-    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    char path[600];
+    assert_int_equal(load_test_plugin(d, "crash", path, sizeof path), CMD_OK);
     assert_int_equal(fixture_exec(d, "crashnow"), CMD_ERROR);
     expect_text("crashnow: about to crash");
     char want[800];
