@@ -174,12 +174,12 @@ static bool load(struct runtime *rt, const struct loadable *l, struct dla *d,
         return false;
     }
     find_bindings(rt);
-    if (!place_memories(rt, d, err, errlen))
-        return false;
-    for (uint32_t i = 0; i < l->n_tasks; i++)
-        if (!check_task_version(rt, i, err, errlen))
-            return false;
-    return true;
+    bool ok = place_memories(rt, d, err, errlen);
+    for (uint32_t i = 0; ok && i < l->n_tasks; i++)
+        ok = check_task_version(rt, i, err, errlen);
+    if (!ok)
+        runtime_free(rt); /* a failed load owns nothing: callers free only what loaded */
+    return ok;
 }
 
 bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,
