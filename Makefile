@@ -34,7 +34,7 @@ endif
 CFLAGS ?= $(OPT) -g
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
-LIBS := -lreadline -lncursesw -lcsv -ljpeg -ldl -lm -pthread
+LIBS := -lreadline -lncursesw -lcsv -ljpeg -lz -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
 # sim/ and src/ hold one folder per hardware unit / per stage of the data's way;
@@ -128,7 +128,7 @@ endef
 deps: $(call DEPS_STAMP,build)
 $(call DEPS_STAMP,build): Makefile
 	$(call need_pkgs,ncurses.h:libncurses-dev readline/readline.h:libreadline-dev csv.h:libcsv-dev \
-		jpeglib.h:libjpeg-dev)
+		jpeglib.h:libjpeg-dev zlib.h:zlib1g-dev)
 	$(deps_remembered)
 
 deps-test: deps $(call DEPS_STAMP,test)
@@ -196,12 +196,12 @@ $(LIBUI): $(UI_OBJ)
 # network's peak RSS is 0.25 MiB lower (issue 34's memory target).
 BIN_LDFLAGS := -no-pie
 # The small libraries are linked in from their Debian archives (libreadline-dev,
-# libncurses-dev, libcsv-dev, libjpeg62-turbo-dev ship them): as shared objects
+# libncurses-dev, libcsv-dev, libjpeg62-turbo-dev, zlib1g-dev ship them): as shared objects
 # each cost its symbol tables, read at start-up, and the kernel maps 64 KiB of
 # code around every page a call touches, 0.45-0.55 MiB of every run's RSS for a
 # few dozen functions (a batch run calls next to nothing of readline or
 # ncurses).  libc and libm stay shared: glibc's archives need a static libc.
-BIN_LIBS := -Wl,-Bstatic -lreadline -lncursesw -ltinfo -lcsv -ljpeg -Wl,-Bdynamic -ldl -lm -pthread
+BIN_LIBS := -Wl,-Bstatic -lreadline -lncursesw -ltinfo -lcsv -ljpeg -lz -Wl,-Bdynamic -ldl -lm -pthread
 $(BIN): $(BUILD)/src/main.o $(LIBUI) $(LIBCORE) $(LIBSIM)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) $(BIN_LDFLAGS) $^ $(BIN_LIBS) -o $@

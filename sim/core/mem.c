@@ -647,6 +647,25 @@ bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t 
     return p && p == page_lookup(b, addr >> MEM_PAGE_SHIFT);
 }
 
+bool mem_blocks_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr,
+                       uint64_t len)
+{
+    while (len) {
+        struct piece pc = piece_at(addr, len);
+        const struct page *pa = page_lookup(a, pc.pno), *pb = page_lookup(b, pc.pno);
+        if (pa == pb) { /* one table: every block of the page is shared */
+            uint64_t to_page_end = MEM_PAGE_SIZE - (addr & (MEM_PAGE_SIZE - 1));
+            pc.n = to_page_end < len ? to_page_end : len;
+        } else if (pc.n == MEM_BLOCK_SIZE &&
+                   (pa ? pa->blk[pc.blk] : NULL) != (pb ? pb->blk[pc.blk] : NULL)) {
+            return false;
+        }
+        addr += pc.n;
+        len -= pc.n;
+    }
+    return true;
+}
+
 enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_t len)
 {
     if (!mem_in_range(m, addr, len))

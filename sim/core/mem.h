@@ -59,6 +59,11 @@ enum mem_status mem_copy_from(struct dla_mem *m, const struct dla_mem *src, uint
 /* Whether the page holding addr is the same page (shared, not a copy) in a and
  * b: a page written since a clone is no longer shared. */
 bool mem_page_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr);
+/* Whether every whole block of [addr, addr + len) is the same block (shared,
+ * not a copy) in a and b: true until one of them writes there.  Blocks the
+ * range covers in part are not looked at (mem_copy_from copies those). */
+bool mem_blocks_shared(const struct dla_mem *a, const struct dla_mem *b, uint64_t addr,
+                       uint64_t len);
 /* Whether len bytes at addr are within the space's range and, if every page
  * they touch were new, within its budget: for sizes read from a file,
  * checked before anything is allocated or written.  Allocates nothing. */

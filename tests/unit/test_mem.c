@@ -57,6 +57,31 @@ static void test_clone_is_copy_on_write(void **state)
     mem_destroy(c);
 }
 
+/* A range shared with another memory (mem_copy_from) stays shared until
+ * either writes a whole block of it; blocks it covers in part were copied
+ * and are not looked at, nor are pages outside it. */
+static void test_blocks_shared_until_written(void **state)
+{
+    (void)state;
+    struct dla_mem *live = mem_create("dram", 32, 1ull << 30);
+    uint8_t x = 1;
+    uint64_t base = 0x80000000u;
+    for (uint64_t a = base; a < base + 3 * MEM_PAGE_SIZE; a += 512)
+        mem_write(live, a, &x, 1);
+    struct dla_mem *check = mem_create("check", 64, UINT64_MAX);
+    uint64_t addr = base + 100, len = 2 * MEM_PAGE_SIZE; /* partial blocks at both ends */
+    assert_int_equal(mem_copy_from(check, live, addr, len), MEM_OK);
+    assert_true(mem_blocks_shared(check, live, addr, len));
+    mem_write(live, base + 3 * MEM_PAGE_SIZE - 1, &x, 1); /* outside the range */
+    mem_write(live, base + 50, &x, 1);                    /* in a partial block */
+    assert_true(mem_blocks_shared(check, live, addr, len));
+    mem_write(live, base + MEM_PAGE_SIZE + 5 * MEM_BLOCK_SIZE, &x, 1); /* a whole block */
+    assert_false(mem_blocks_shared(check, live, addr, len));
+    assert_true(mem_blocks_shared(check, live, addr, MEM_PAGE_SIZE));
+    mem_destroy(check);
+    mem_destroy(live);
+}
+
 static void test_bounds_and_budget(void **state)
 {
     (void)state;
@@ -126,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_default_and_page_crossing),
         cmocka_unit_test(test_clone_is_copy_on_write),
+        cmocka_unit_test(test_blocks_shared_until_written),
         cmocka_unit_test(test_bounds_and_budget),
         cmocka_unit_test(test_many_pages_in_order),
     };
