@@ -451,7 +451,9 @@ static enum cmd_status do_info_trace(struct dbg *d, struct cmd_args *a)
     const struct regdb_map *map = dla_regmap(dla_of(d));
     for (size_t i = from; i < count; i++) {
         char line[512];
-        trace_ring_describe(d->ring, trace_ring_get(d->ring, i), map, line, sizeof line);
+        struct trace_rec rec;
+        trace_ring_get(d->ring, i, &rec);
+        trace_ring_describe(d->ring, &rec, map, line, sizeof line);
         cmd_print(d, "  %s", line);
     }
     return CMD_OK;

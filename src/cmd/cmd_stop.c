@@ -31,12 +31,13 @@ static void layers_done_since(struct dbg *d, const struct cmd_step_mark *mark, s
 {
     uint64_t done = session_layers_done(d->session) - mark->layers_done;
     const struct trace_rec *last = NULL;
+    struct trace_rec rec;
     for (size_t i = trace_ring_count(d->ring); i-- > 0 && !last;) {
-        const struct trace_rec *r = trace_ring_get(d->ring, i);
-        if (r->seq < mark->seq)
+        trace_ring_get(d->ring, i, &rec);
+        if (rec.seq < mark->seq)
             break;
-        if (r->kind == DLA_EV_LAYER_DONE)
-            last = r;
+        if (rec.kind == DLA_EV_LAYER_DONE)
+            last = &rec;
     }
     if (!last || !done)
         return;
@@ -68,7 +69,9 @@ static void tasks_done_since(struct dbg *d, uint64_t tasks_before, struct said *
 static bool last_layer_change(struct dbg *d, uint64_t seq, char *buf, size_t len)
 {
     for (size_t i = trace_ring_count(d->ring); i-- > 0;) {
-        const struct trace_rec *r = trace_ring_get(d->ring, i);
+        struct trace_rec rec;
+        const struct trace_rec *r = &rec;
+        trace_ring_get(d->ring, i, &rec);
         if (r->seq < seq)
             return false;
         const char *verb = r->kind == DLA_EV_LAYER_PROGRAM  ? "programming"

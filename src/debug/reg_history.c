@@ -91,7 +91,9 @@ struct reg_history *reg_history_create(const struct trace_ring *ring, size_t n_l
         h->start[i] = -1;
     size_t n = ring ? trace_ring_count(ring) : 0;
     for (size_t i = 0; i < n; i++) {
-        const struct trace_rec *r = trace_ring_get(ring, i);
+        struct trace_rec rec;
+        const struct trace_rec *r = &rec;
+        trace_ring_get(ring, i, &rec);
         if (r->kind == DLA_EV_REG_WRITE)
             table_put(&h->base, key_of(r->x, r->b), r->z, false);
         else if (r->kind == DLA_EV_LAYER_START && r->layer >= 0 && (size_t)r->layer < n_layers)
@@ -127,9 +129,10 @@ uint32_t reg_history_value_at(struct reg_history *h, size_t at, uint32_t addr, u
         h->cursor = 0;
     }
     for (; h->cursor < at; h->cursor++) {
-        const struct trace_rec *r = trace_ring_get(h->ring, h->cursor);
-        if (r->kind == DLA_EV_REG_WRITE)
-            table_put(&h->now, key_of(r->x, r->b), r->y, true);
+        struct trace_rec r;
+        trace_ring_get(h->ring, h->cursor, &r);
+        if (r.kind == DLA_EV_REG_WRITE)
+            table_put(&h->now, key_of(r.x, r.b), r.y, true);
     }
     uint32_t key = key_of(addr, group), v;
     if (table_get(&h->now, key, &v) || table_get(&h->base, key, &v))

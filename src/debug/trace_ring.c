@@ -9,10 +9,13 @@
 #include "cmd/format.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
-/* Records a chunk holds (28 KiB): a run's records cost what they hold and
- * at most a chunk more, and none is ever copied to grow the ring. */
+/* Records a chunk holds: a run's records cost what they hold and at most
+ * a chunk more, and none is ever copied to grow the ring. */
 #define CHUNK_RECS 512u
-#define DIAG_SLOTS 256u
+/* The most bytes one record encodes to: kind, cycle and layer, three raw
+ * bytes, four 64-bit varints. */
+#define MAX_ENCODED 64u
+#define DIAG_SLOTS  256u
 
 struct diag_slot {
     uint64_t owner; /* seq of the record the text belongs to */
@@ -20,13 +23,29 @@ struct diag_slot {
     char msg[208];
 };
 
+/* Records are kept encoded, not as struct trace_rec (56 bytes): the kind,
+ * the cycle and layer as the difference from the chunk's first record's,
+ * the kind's small fields as bytes and its words as varints.  A register
+ * write, most of a run's events, takes some 14 bytes and its offset 2 (the
+ * programming log holds the same writes again, in 16 bytes each).  The
+ * sequence numbers are implicit: consecutive, the newest next_seq - 1. */
+struct chunk {
+    uint64_t cycle0;
+    int32_t layer0;
+    unsigned n;    /* records */
+    uint32_t used; /* bytes of data */
+    uint32_t room; /* bytes data holds: a whole chunk's worst case until full */
+    uint8_t *data;
+    uint16_t off[CHUNK_RECS];
+};
+
 struct trace_ring {
-    struct trace_rec **chunk; /* record i is chunk[i / CHUNK_RECS][i % CHUNK_RECS] */
+    struct chunk **chunk; /* oldest first; all but the newest full */
     size_t n_chunks, cap_chunks;
-    size_t cap;   /* records kept at most */
-    size_t alloc; /* records allocated: n_chunks' worth, at most cap */
-    size_t start; /* index of the oldest record */
-    size_t count;
+    struct chunk *spare; /* the oldest chunk once wholly dropped, for the next */
+    size_t cap;          /* records kept at most */
+    size_t hidden;       /* records of chunk[0] already dropped (overwritten) */
+    size_t count;        /* records held */
     uint64_t next_seq;
     uint64_t dropped;
     struct dla *dla;
@@ -47,13 +66,21 @@ struct trace_ring *trace_ring_create(size_t capacity)
     return r;
 }
 
+static void chunk_free(struct chunk *c)
+{
+    if (c)
+        free(c->data);
+    free(c);
+}
+
 void trace_ring_destroy(struct trace_ring *r)
 {
     if (!r)
         return;
     trace_ring_detach(r);
     for (size_t i = 0; i < r->n_chunks; i++)
-        free(r->chunk[i]);
+        chunk_free(r->chunk[i]);
+    chunk_free(r->spare);
     free(r->chunk);
     free(r->diag);
     free(r);
@@ -74,130 +101,290 @@ void trace_ring_detach(struct trace_ring *r)
     r->listener = -1;
 }
 
-static struct trace_rec *rec_at(const struct trace_ring *r, size_t i)
-{
-    return &r->chunk[i / CHUNK_RECS][i % CHUNK_RECS];
-}
+/* ---------------------------------------------------------------- encoding */
 
-/* One more chunk of records (the last may be cut at the capacity); false
- * when there is no memory for it. */
-static bool add_chunk(struct trace_ring *r)
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
-    if (r->n_chunks == r->cap_chunks) {
-        size_t cap = r->cap_chunks ? 2 * r->cap_chunks : 8;
-        struct trace_rec **c = realloc(r->chunk, cap * sizeof *c);
-        if (!c)
-            return false;
-        r->chunk = c;
-        r->cap_chunks = cap;
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
     }
-    size_t n = r->cap - r->alloc < CHUNK_RECS ? r->cap - r->alloc : CHUNK_RECS;
-    if (!(r->chunk[r->n_chunks] = malloc(n * sizeof **r->chunk)))
-        return false;
-    r->n_chunks++;
-    r->alloc += n;
-    return true;
+    *p++ = (uint8_t)v;
+    return p;
 }
 
-/* A slot for the next record: a chunk more while below capacity (the ring
- * has not wrapped then: its records run from index 0), so a small
- * network's few thousand events cost what they hold. */
-static struct trace_rec *slot_for_next(struct trace_ring *r)
+static const uint8_t *get_varint(const uint8_t *p, uint64_t *v)
 {
-    if (r->count == r->alloc && r->alloc < r->cap && !add_chunk(r)) {
-        if (!r->alloc)
-            return NULL; /* no memory at all: recording pauses, the run goes on */
-        r->cap = r->alloc; /* keep what we have as the capacity */
+    uint64_t x = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t b = *p++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
     }
-    if (r->count < r->alloc)
-        return rec_at(r, (r->start + r->count++) % r->alloc);
-    struct trace_rec *rec = rec_at(r, r->start);
-    r->start = (r->start + 1) % r->alloc;
-    r->dropped++;
-    return rec;
+    *v = x;
+    return p;
 }
 
-static void keep_diag(struct trace_ring *r, struct trace_rec *rec, const struct dla_event *ev)
+/* Signed differences as small unsigned numbers (0, -1, 1, -2, ...). */
+static uint64_t zigzag(int64_t v)
 {
-    rec->a = ev->u.diag.kind;
-    rec->b = ev->u.diag.severity;
-    rec->c = ev->u.diag.unit;
-    rec->x = ev->u.diag.addr;
-    rec->z = DIAG_SLOTS; /* no text: out of memory for the slots */
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static uint8_t *put3(uint8_t *p, uint8_t a, uint8_t b, uint8_t c)
+{
+    p[0] = a;
+    p[1] = b;
+    p[2] = c;
+    return p + 3;
+}
+
+/* The fields of the event each kind keeps (see struct trace_rec). */
+static uint8_t *encode_fields(struct trace_ring *r, uint8_t *p, uint64_t seq,
+                              const struct dla_event *ev);
+
+static uint8_t *encode(struct trace_ring *r, const struct chunk *c, uint8_t *p, uint64_t seq,
+                       const struct dla_event *ev)
+{
+    *p++ = ev->kind;
+    p = put_varint(p, zigzag((int64_t)(ev->cycle - c->cycle0)));
+    p = put_varint(p, zigzag((int64_t)ev->layer - c->layer0));
+    return encode_fields(r, p, seq, ev);
+}
+
+static void keep_diag(struct trace_ring *r, uint64_t seq, const struct dla_event *ev,
+                      uint32_t *slot)
+{
+    *slot = DIAG_SLOTS; /* no text: out of memory for the slots */
     if (!r->diag && !(r->diag = calloc(DIAG_SLOTS, sizeof *r->diag)))
         return;
     unsigned i = r->next_diag++ % DIAG_SLOTS;
     struct diag_slot *s = &r->diag[i];
-    s->owner = rec->seq;
+    s->owner = seq;
     snprintf(s->rule, sizeof s->rule, "%s", ev->u.diag.rule ? ev->u.diag.rule : "");
     snprintf(s->msg, sizeof s->msg, "%s", ev->u.diag.msg ? ev->u.diag.msg : "");
-    rec->z = i;
+    *slot = i;
 }
 
-static void fill(struct trace_ring *r, struct trace_rec *rec, const struct dla_event *ev)
+static uint8_t *encode_fields(struct trace_ring *r, uint8_t *p, uint64_t seq,
+                              const struct dla_event *ev)
 {
     switch (ev->kind) {
     case DLA_EV_REG_WRITE:
     case DLA_EV_REG_READ:
-        rec->a = ev->u.reg.unit;
-        rec->b = ev->u.reg.group;
-        rec->x = ev->u.reg.addr;
-        rec->y = ev->u.reg.value;
-        rec->z = ev->u.reg.old;
+        p = put3(p, ev->u.reg.unit, ev->u.reg.group, 0);
+        p = put_varint(p, ev->u.reg.addr);
+        p = put_varint(p, ev->u.reg.value);
+        return put_varint(p, ev->u.reg.old);
+    case DLA_EV_LAYER_PROGRAM:
+    case DLA_EV_LAYER_ENABLE:
+    case DLA_EV_LAYER_START:
+    case DLA_EV_LAYER_DONE:
+        return put3(p, ev->u.layer.proc, ev->u.layer.group, ev->u.layer.unit);
+    case DLA_EV_INTR:
+        p = put3(p, ev->u.intr.bit, ev->u.intr.line, 0);
+        return put_varint(p, ev->u.intr.status);
+    case DLA_EV_DMA:
+        p = put3(p, ev->u.dma.client, ev->u.dma.space, ev->u.dma.write);
+        p = put_varint(p, ev->u.dma.addr);
+        p = put_varint(p, ev->u.dma.bytes);
+        p = put_varint(p, ev->u.dma.start);
+        return put_varint(p, ev->u.dma.end);
+    case DLA_EV_CBUF:
+        p = put3(p, ev->u.cbuf.first_bank, ev->u.cbuf.n_banks, ev->u.cbuf.kind);
+        return put_varint(p, ev->u.cbuf.bytes);
+    case DLA_EV_LUT:
+        return put3(p, ev->u.lut.unit, 0, 0);
+    case DLA_EV_DIAG: {
+        uint32_t slot;
+        keep_diag(r, seq, ev, &slot);
+        p = put3(p, ev->u.diag.kind, ev->u.diag.severity, ev->u.diag.unit);
+        p = put_varint(p, ev->u.diag.addr);
+        return put_varint(p, slot);
+    }
+    default: /* DLA_EV_PERF and any other: the layer says it */
+        return p;
+    }
+}
+
+static void decode(const struct chunk *c, unsigned k, uint64_t seq, struct trace_rec *out)
+{
+    const uint8_t *p = c->data + c->off[k];
+    uint64_t v;
+    memset(out, 0, sizeof *out);
+    out->seq = seq;
+    out->kind = *p++;
+    p = get_varint(p, &v);
+    out->cycle = c->cycle0 + (uint64_t)unzigzag(v);
+    p = get_varint(p, &v);
+    out->layer = (int32_t)(c->layer0 + unzigzag(v));
+    switch (out->kind) {
+    case DLA_EV_REG_WRITE:
+    case DLA_EV_REG_READ:
+    case DLA_EV_INTR:
+    case DLA_EV_DIAG:
+        out->a = p[0], out->b = p[1], out->c = p[2];
+        p += 3;
+        p = get_varint(p, &v);
+        out->x = (uint32_t)v;
+        if (out->kind == DLA_EV_INTR)
+            break;
+        p = get_varint(p, &v);
+        if (out->kind == DLA_EV_DIAG) {
+            out->z = (uint32_t)v;
+            break;
+        }
+        out->y = (uint32_t)v;
+        get_varint(p, &v);
+        out->z = (uint32_t)v;
+        break;
+    case DLA_EV_DMA:
+    case DLA_EV_CBUF:
+        out->a = p[0], out->b = p[1], out->c = p[2];
+        p += 3;
+        if (out->kind == DLA_EV_DMA)
+            p = get_varint(p, &out->p);
+        p = get_varint(p, &out->q);
+        if (out->kind == DLA_EV_DMA) {
+            p = get_varint(p, &out->r);
+            get_varint(p, &out->s);
+        }
         break;
     case DLA_EV_LAYER_PROGRAM:
     case DLA_EV_LAYER_ENABLE:
     case DLA_EV_LAYER_START:
     case DLA_EV_LAYER_DONE:
-        rec->a = ev->u.layer.proc;
-        rec->b = ev->u.layer.group;
-        rec->c = ev->u.layer.unit;
-        break;
-    case DLA_EV_INTR:
-        rec->a = ev->u.intr.bit;
-        rec->b = ev->u.intr.line;
-        rec->x = ev->u.intr.status;
-        break;
-    case DLA_EV_DMA:
-        rec->a = ev->u.dma.client;
-        rec->b = ev->u.dma.space;
-        rec->c = ev->u.dma.write;
-        rec->p = ev->u.dma.addr;
-        rec->q = ev->u.dma.bytes;
-        rec->r = ev->u.dma.start;
-        rec->s = ev->u.dma.end;
-        break;
-    case DLA_EV_CBUF:
-        rec->a = ev->u.cbuf.first_bank;
-        rec->b = ev->u.cbuf.n_banks;
-        rec->c = ev->u.cbuf.kind;
-        rec->q = ev->u.cbuf.bytes;
-        break;
     case DLA_EV_LUT:
-        rec->a = ev->u.lut.unit;
-        break;
-    case DLA_EV_PERF:
-        break;
-    case DLA_EV_DIAG:
-        keep_diag(r, rec, ev);
+        out->a = p[0], out->b = p[1], out->c = p[2];
         break;
     default:
         break;
     }
 }
 
+/* ---------------------------------------------------------------- chunks */
+
+/* Room in c for a whole chunk's records; false when there is no memory. */
+static bool make_room(struct chunk *c)
+{
+    if (c->room == CHUNK_RECS * MAX_ENCODED)
+        return true;
+    uint8_t *d = realloc(c->data, CHUNK_RECS * MAX_ENCODED);
+    if (!d)
+        return false;
+    c->data = d;
+    c->room = CHUNK_RECS * MAX_ENCODED;
+    return true;
+}
+
+/* An empty chunk with room for a whole chunk's records: the spare, or a
+ * new one; NULL when there is no memory. */
+static struct chunk *fresh_chunk(struct trace_ring *r)
+{
+    struct chunk *c = r->spare;
+    r->spare = NULL;
+    if (!c && (c = malloc(sizeof *c)) != NULL) {
+        c->data = NULL;
+        c->room = 0;
+    }
+    if (!c || !make_room(c)) {
+        chunk_free(c);
+        return NULL;
+    }
+    c->n = 0;
+    c->used = 0;
+    return c;
+}
+
+/* A full chunk gives back the room its records do not use. */
+static void shrink_full(struct chunk *c)
+{
+    uint8_t *d = realloc(c->data, c->used ? c->used : 1);
+    if (d) {
+        c->data = d;
+        c->room = c->used ? c->used : 1;
+    }
+}
+
+static bool push_chunk(struct trace_ring *r, struct chunk *c)
+{
+    if (r->n_chunks == r->cap_chunks) {
+        size_t cap = r->cap_chunks ? 2 * r->cap_chunks : 8;
+        struct chunk **v = realloc(r->chunk, cap * sizeof *v);
+        if (!v)
+            return false;
+        r->chunk = v;
+        r->cap_chunks = cap;
+    }
+    r->chunk[r->n_chunks++] = c;
+    return true;
+}
+
+/* The oldest record held is dropped (overwritten); a chunk all dropped
+ * becomes the spare. */
+static void drop_oldest(struct trace_ring *r)
+{
+    r->count--;
+    r->dropped++;
+    if (++r->hidden < r->chunk[0]->n)
+        return;
+    struct chunk *old = r->chunk[0];
+    memmove(r->chunk, r->chunk + 1, (r->n_chunks - 1) * sizeof *r->chunk);
+    r->n_chunks--;
+    r->hidden = 0;
+    if (r->spare)
+        chunk_free(r->spare);
+    r->spare = old;
+}
+
+/* The chunk the next record goes to; NULL when there is no memory at all
+ * (recording pauses, the run goes on). */
+static struct chunk *chunk_for_next(struct trace_ring *r)
+{
+    if (r->count >= r->cap && r->count)
+        drop_oldest(r);
+    struct chunk *last = r->n_chunks ? r->chunk[r->n_chunks - 1] : NULL;
+    if (last && last->n < CHUNK_RECS) /* (a chunk stepped back into grows again) */
+        return make_room(last) ? last : NULL;
+    struct chunk *c = fresh_chunk(r);
+    if (c && push_chunk(r, c)) {
+        if (last)
+            shrink_full(last);
+        return c;
+    }
+    chunk_free(c);
+    if (!last || r->n_chunks < 2)
+        return NULL;
+    /* no memory for more: what is held is the capacity, the oldest chunk
+     * is reused */
+    r->cap = r->count - (r->chunk[0]->n - r->hidden);
+    while (r->n_chunks > 1 && r->count > r->cap)
+        drop_oldest(r);
+    return chunk_for_next(r);
+}
+
 void trace_ring_record(void *ring, const struct dla_event *ev)
 {
     struct trace_ring *r = ring;
-    struct trace_rec *rec = slot_for_next(r);
-    if (!rec)
+    struct chunk *c = chunk_for_next(r);
+    if (!c)
         return;
-    memset(rec, 0, sizeof *rec);
-    rec->seq = r->next_seq++;
-    rec->cycle = ev->cycle;
-    rec->layer = ev->layer;
-    rec->kind = ev->kind;
-    fill(r, rec, ev);
+    if (c->n == 0) {
+        c->cycle0 = ev->cycle;
+        c->layer0 = ev->layer;
+    }
+    c->off[c->n] = (uint16_t)c->used;
+    uint8_t *end = encode(r, c, c->data + c->used, r->next_seq, ev);
+    c->used = (uint32_t)(end - c->data);
+    c->n++;
+    r->count++;
+    r->next_seq++;
 }
 
 size_t trace_ring_capacity(const struct trace_ring *r)
@@ -207,8 +394,15 @@ size_t trace_ring_capacity(const struct trace_ring *r)
 
 size_t trace_ring_bytes(const struct trace_ring *r)
 {
-    return sizeof *r + r->alloc * sizeof **r->chunk + r->cap_chunks * sizeof *r->chunk +
-           (r->diag ? DIAG_SLOTS * sizeof *r->diag : 0);
+    size_t n = sizeof *r + r->cap_chunks * sizeof *r->chunk +
+               (r->diag ? DIAG_SLOTS * sizeof *r->diag : 0);
+    for (size_t i = 0; i < r->n_chunks; i++) {
+        const struct chunk *c = r->chunk[i];
+        n += sizeof *c + c->room;
+    }
+    if (r->spare)
+        n += sizeof *r->spare + r->spare->room;
+    return n;
 }
 
 size_t trace_ring_count(const struct trace_ring *r)
@@ -216,9 +410,13 @@ size_t trace_ring_count(const struct trace_ring *r)
     return r->count;
 }
 
-const struct trace_rec *trace_ring_get(const struct trace_ring *r, size_t i)
+bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out)
 {
-    return i < r->count ? rec_at(r, (r->start + i) % r->alloc) : NULL;
+    if (i >= r->count)
+        return false;
+    size_t k = r->hidden + i;
+    decode(r->chunk[k / CHUNK_RECS], (unsigned)(k % CHUNK_RECS), r->next_seq - r->count + i, out);
+    return true;
 }
 
 uint64_t trace_ring_next_seq(const struct trace_ring *r)
@@ -231,17 +429,38 @@ uint64_t trace_ring_dropped(const struct trace_ring *r)
     return r->dropped;
 }
 
+/* The newest record held is forgotten. */
+static void forget_newest(struct trace_ring *r)
+{
+    struct chunk *c = r->chunk[r->n_chunks - 1];
+    c->n--;
+    c->used = c->off[c->n];
+    r->count--;
+    r->next_seq--;
+    if (c->n > (r->n_chunks == 1 ? r->hidden : 0))
+        return;
+    /* emptied: it goes, and the one before, full, is the newest again (its
+     * room comes back when it next records, chunk_for_next) */
+    r->n_chunks--;
+    if (r->n_chunks == 0)
+        r->hidden = 0;
+    if (r->spare)
+        chunk_free(r->spare);
+    r->spare = c;
+}
+
 void trace_ring_truncate(struct trace_ring *r, uint64_t seq)
 {
-    while (r->count && trace_ring_get(r, r->count - 1)->seq >= seq)
-        r->count--;
+    while (r->count && r->next_seq - 1 >= seq)
+        forget_newest(r);
     if (seq < r->next_seq)
         r->next_seq = seq;
 }
 
 void trace_ring_clear(struct trace_ring *r)
 {
-    r->count = r->start = 0;
+    while (r->count)
+        forget_newest(r);
     r->next_seq = r->dropped = 0;
 }
 

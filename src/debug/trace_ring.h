@@ -3,8 +3,9 @@
  * CBUF allocation, LUT and perf records, diagnostics) kept as a small fixed
  * record in a bounded ring buffer.  When full, the oldest records are
  * overwritten; every record has a sequence number, so "what was dropped" is
- * always known.  Recording is a copy of a few words per event: cheap enough
- * to leave on (make bench measures it).
+ * always known.  Recording encodes a few words per event (some 16 bytes for
+ * a register write; struct trace_rec, 56, is the unpacked form readers get):
+ * cheap enough to leave on (make bench measures it).
  *
  * LUT and PERF records keep only the layer index: the complete figures live
  * in the model's layer records (dla_layer_get), which the exporters read. */
@@ -55,7 +56,9 @@ size_t trace_ring_capacity(const struct trace_ring *r);
 size_t trace_ring_bytes(const struct trace_ring *r);
 /* Records held now, oldest first: index 0 .. count-1. */
 size_t trace_ring_count(const struct trace_ring *r);
-const struct trace_rec *trace_ring_get(const struct trace_ring *r, size_t i);
+/* Record i, unpacked into *out (the ring keeps its records encoded);
+ * false past the end. */
+bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out);
 /* Sequence number the next record will get (= events recorded since clear). */
 uint64_t trace_ring_next_seq(const struct trace_ring *r);
 /* Records overwritten because the ring was full. */

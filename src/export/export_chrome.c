@@ -96,7 +96,9 @@ static bool bandwidth(struct json_out *o, const struct trace_ring *ring, enum dl
     if (!st)
         return false;
     for (size_t i = 0; i < n; i++) {
-        const struct trace_rec *r = trace_ring_get(ring, i);
+        struct trace_rec rec;
+        const struct trace_rec *r = &rec;
+        trace_ring_get(ring, i, &rec);
         if (r->kind != DLA_EV_DMA || r->b != sp || r->s <= r->r)
             continue;
         double rate = (double)r->q / (double)(r->s - r->r);
@@ -125,7 +127,9 @@ static bool bandwidth(struct json_out *o, const struct trace_ring *ring, enum dl
 static void interrupts(struct json_out *o, const struct trace_ring *ring)
 {
     for (size_t i = 0; i < trace_ring_count(ring); i++) {
-        const struct trace_rec *r = trace_ring_get(ring, i);
+        struct trace_rec rec;
+        const struct trace_rec *r = &rec;
+        trace_ring_get(ring, i, &rec);
         if (r->kind != DLA_EV_INTR)
             continue;
         const char *name = dla_intr_bit_name(r->a);

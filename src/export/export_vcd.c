@@ -78,7 +78,9 @@ static void collect(struct changes *cs, struct dla *d, const struct trace_ring *
     uint32_t status_addr = glb_addr(d, "GLB.S_INTR_STATUS");
     uint32_t mask_addr = glb_addr(d, "GLB.S_INTR_MASK");
     for (size_t i = 0; ring && i < trace_ring_count(ring); i++) {
-        const struct trace_rec *r = trace_ring_get(ring, i);
+        struct trace_rec rec;
+        const struct trace_rec *r = &rec;
+        trace_ring_get(ring, i, &rec);
         if (r->kind == DLA_EV_INTR)
             add(cs, (struct change){.at = r->cycle, .sig = SIG_STATUS, .value = r->x});
         else if (r->kind == DLA_EV_REG_WRITE && r->x == status_addr)

@@ -166,8 +166,9 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_o
     struct dladbg_event ev;
     bool go = true;
     size_t n = ring ? trace_ring_count(ring) : 0;
+    struct trace_rec rec;
     for (size_t i = 0; i < n && go; i++)
-        if (ring_event(d, ring, trace_ring_get(ring, i), kinds, &ev, sc))
+        if (trace_ring_get(ring, i, &rec) && ring_event(d, ring, &rec, kinds, &ev, sc))
             go = fn(ctx, &ev);
     size_t records = wanted(kinds, DLADBG_EV_LAYER_RECORD) ? dla_layer_count(d) : 0;
     for (size_t i = 0; i < records && go; i++) {
