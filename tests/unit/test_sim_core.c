@@ -1,5 +1,6 @@
 /* The model's core through its public API: register groups and access
- * semantics, CSB diagnostics, interrupts, layers, BDMA geometry, snapshots. */
+ * semantics, CSB diagnostics, interrupts, layers, BDMA geometry, snapshots
+ * (and, through dla_priv.h, that a snapshot's packing keeps every byte). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "core/mem.h"
 
 #include "core/dla.h"
+#include "core/dla_priv.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -511,6 +513,50 @@ static void test_snapshot_restore(void **state)
     drop(&f);
 }
 
+/* A snapshot keeps the plain state packed, all-zero blocks left out: every
+ * byte comes back, from stored blocks and left-out ones alike, up to the
+ * counters at the struct's very end (its last block, shorter than the
+ * others). */
+static void fill_pattern(void *p, size_t n, uint32_t seed)
+{
+    uint32_t *w = p;
+    for (size_t i = 0; i < n / 4; i++) /* runs of zeros and of values, blocks apart */
+        w[i] = (i / 13) % 3 == 0 ? 0 : seed * (uint32_t)(i + 1) | 1u;
+}
+
+static void test_snapshot_packs_every_byte(void **state)
+{
+    (void)state;
+    struct fixture f = make("nv_full");
+    struct dla *d = f.d;
+    fill_pattern(d->regs, sizeof d->regs, 0x9e3779b9u);
+    fill_pattern(d->dregs, sizeof d->dregs, 0x85ebca6bu);
+    fill_pattern(d->rule_hits, sizeof d->rule_hits, 0xc2b2ae35u);
+    memset(d->diag_buf, 'x', sizeof d->diag_buf);
+    struct dla *want = malloc(sizeof *want);
+    assert_non_null(want);
+    memcpy(want, d, sizeof *d);
+    struct dla_snapshot *snap = dla_snapshot_take(d);
+    assert_non_null(snap);
+    memset(d->regs, 0x5a, sizeof d->regs);
+    memset(d->dregs, 0, sizeof d->dregs);
+    memset(d->rule_hits, 0xa5, sizeof d->rule_hits);
+    memset(d->diag_buf, 0, sizeof d->diag_buf);
+    dla_snapshot_restore(d, snap);
+    assert_memory_equal(d->regs, want->regs, sizeof d->regs);
+    assert_memory_equal(d->dregs, want->dregs, sizeof d->dregs);
+    assert_memory_equal(d->rule_hits, want->rule_hits, sizeof d->rule_hits);
+    assert_memory_equal(d->diag_buf, want->diag_buf, sizeof d->diag_buf);
+    assert_int_equal(d->now, want->now);
+    /* what it holds: the blocks with values, not the zero runs between */
+    size_t plain = sizeof d->regs + sizeof d->dregs + sizeof d->rule_hits;
+    assert_true(dla_snapshot_bytes(snap) > plain / 2);
+    assert_true(dla_snapshot_bytes(snap) < sizeof *d);
+    dla_snapshot_free(snap);
+    free(want);
+    drop(&f);
+}
+
 /* What a snapshot costs is what the model overwrote since: nothing of the
  * memory at first, one 4 KiB block (not the 64 KiB page) once the model
  * writes a byte into it, half a block each when two snapshots share the
@@ -568,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_bdma_out_of_range),
         cmocka_unit_test(test_snapshot_restore),
         cmocka_unit_test(test_snapshot_bytes_apart),
+        cmocka_unit_test(test_snapshot_packs_every_byte),
         cmocka_unit_test(test_cbuf_flush_after_reset),
         cmocka_unit_test(test_csb_access_time),
     };
