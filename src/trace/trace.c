@@ -76,27 +76,32 @@ const char *trace_cfg_config_hint(const char *path)
     return NULL;
 }
 
+/* A byte's value as a hex digit, plus one; 0 for any other byte. */
+static const uint8_t hex_digit[256] = {
+    ['0'] = 1,   ['1'] = 2,   ['2'] = 3,   ['3'] = 4,   ['4'] = 5,   ['5'] = 6,
+    ['6'] = 7,   ['7'] = 8,   ['8'] = 9,   ['9'] = 10,  ['a'] = 11,  ['b'] = 12,
+    ['c'] = 13,  ['d'] = 14,  ['e'] = 15,  ['f'] = 16,  ['A'] = 11,  ['B'] = 12,
+    ['C'] = 13,  ['D'] = 14,  ['E'] = 15,  ['F'] = 16,
+};
+
 /* "0x" and up to 16 hex digits, the traces' every number, without strtoull
- * (a trace of a million layers holds thirty million of them); false for
- * anything else, which strtoull then reads. */
+ * and a digit a table look-up (a trace of a million layers holds thirty
+ * million of them); false for anything else, which strtoull then reads. */
 static bool parse_plain_hex(const char *tok, uint64_t *v)
 {
-    if (tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X') || !tok[2])
+    if (tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
         return false;
+    const unsigned char *p = (const unsigned char *)tok + 2;
     uint64_t x = 0;
-    int n = 0;
-    for (const char *p = tok + 2; *p; p++, n++) {
-        unsigned d;
-        if (*p >= '0' && *p <= '9')
-            d = (unsigned)(*p - '0');
-        else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
-            d = (unsigned)((*p | 0x20) - 'a' + 10);
-        else
+    size_t n = 0;
+    for (; p[n]; n++) {
+        unsigned d = hex_digit[p[n]];
+        if (!d || n == 16)
             return false;
-        if (n == 16)
-            return false;
-        x = x << 4 | d;
+        x = x << 4 | (d - 1);
     }
+    if (!n)
+        return false;
     *v = x;
     return true;
 }
@@ -157,27 +162,38 @@ void trace_name(const char *dir, const char *file, char *name, size_t len)
     snprintf(name, len, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
 }
 
-/* Made for every command a trace runs (fourteen million in a trace of a
- * million one-line layers), so without snprintf: "%.80s:%u". */
-void trace_where(const char *file, unsigned line, char *buf, size_t len)
+void trace_where_base(const char *file, struct trace_where_base *wb)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    size_t k = strnlen(base, 80);
+    memcpy(wb->text, base, k);
+    wb->text[k++] = ':';
+    wb->len = k;
+}
+
+/* Without snprintf: "%.80s:%u", cut as snprintf cuts. */
+void trace_where_at(const struct trace_where_base *wb, unsigned line, char *buf, size_t len)
 {
     if (!len)
         return;
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
     char digits[16];
     size_t nd = 0;
     do
         digits[nd++] = (char)('0' + line % 10);
     while ((line /= 10) != 0);
-    size_t k = strnlen(base, 80);
-    k = k < len - 1 ? k : len - 1;
-    memcpy(buf, base, k);
-    if (k + 1 < len)
-        buf[k++] = ':';
+    size_t k = wb->len < len - 1 ? wb->len : len - 1;
+    memcpy(buf, wb->text, k);
     while (nd && k + 1 < len)
         buf[k++] = digits[--nd];
     buf[k] = 0;
+}
+
+void trace_where(const char *file, unsigned line, char *buf, size_t len)
+{
+    struct trace_where_base wb;
+    trace_where_base(file, &wb);
+    trace_where_at(&wb, line, buf, len);
 }
 
 void trace_compare_golden(struct report *rep, const char *loc, const char *golden, uint64_t addr,

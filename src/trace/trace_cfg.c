@@ -66,6 +66,7 @@ struct cfg_trace {
     const struct regdb_map *map;
     char dir[4096];
     char file[4096];
+    struct trace_where_base where; /* "NAME.cfg:" */
     size_t n, cap;
     struct cfg_cmd *cmd;
     struct cfg_state st;
@@ -416,7 +417,7 @@ static int load_record(void *ctx, uint64_t offset, const uint8_t *bytes, size_t 
 
 static void where(const struct cfg_trace *t, const struct cfg_cmd *c, char *buf, size_t len)
 {
-    trace_where(t->file, c->line, buf, len);
+    trace_where_at(&t->where, c->line, buf, len);
 }
 
 static void do_load(struct cfg_trace *t, struct dla *d, const struct cfg_cmd *c)
@@ -824,6 +825,7 @@ struct driver *trace_cfg_open(const char *path, const struct trace_opts *opt, st
     t->map = regdb_map(t->cfg->regmap);
     trace_split_path(path, t->dir, sizeof t->dir, t->file, sizeof t->file, "");
     trace_name(t->dir, t->file, t->base.name, sizeof t->base.name);
+    trace_where_base(t->file, &t->where);
     struct regdb_ref ref;
     regdb_resolve(t->map, "GLB.S_INTR_STATUS", &ref);
     t->intr_status_addr = regdb_addr(ref.unit, ref.reg);

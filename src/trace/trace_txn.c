@@ -48,7 +48,7 @@ struct txn {
     const struct dla_config *cfg;
     char dir[4096];  /* folder holding the trace and its data files */
     char file[4096]; /* the trace file */
-    size_t base_at;  /* where its base name starts in file */
+    struct trace_where_base where; /* "input.txn:" */
     char outdir[4096];
     int retries;
     struct txn_prog *prog; /* the parsed commands (n of them) */
@@ -99,7 +99,7 @@ static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len
 
 static void where(const struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
 {
-    trace_where(t->file + t->base_at, c->line, buf, len);
+    trace_where_at(&t->where, c->line, buf, len);
 }
 
 static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
@@ -454,8 +454,7 @@ struct driver *trace_txn_open_prog(struct txn_prog *prog, const char *path,
     t->base.rep = rep;
     trace_split_path(path, t->dir, sizeof t->dir, t->file, sizeof t->file, "input.txn");
     trace_name(t->dir, t->file, t->base.name, sizeof t->base.name);
-    const char *slash = strrchr(t->file, '/');
-    t->base_at = slash ? (size_t)(slash + 1 - t->file) : 0;
+    trace_where_base(t->file, &t->where);
     snprintf(t->outdir, sizeof t->outdir, "%s", opt && opt->outdir ? opt->outdir : "");
     t->retries = read_retries(t->dir);
     t->prog = prog ? prog : txn_prog_parse(t->file, err, errlen);

@@ -196,6 +196,33 @@ static int split_words(char *line, char **tok, int max)
     }
 }
 
+/* The command a word names, TXN_OP_COUNT for none: the one name its first
+ * letter allows is compared, not each in turn. */
+static enum txn_op op_named(const char *word)
+{
+    enum txn_op op;
+    switch (word[0]) {
+    case 'w':
+        op = word[1] == 'a' ? TXN_WAIT : TXN_WRITE;
+        break;
+    case 'r':
+        op = TXN_READ;
+        break;
+    case 'u':
+        op = TXN_UNTIL;
+        break;
+    case 'l':
+        op = TXN_LOAD;
+        break;
+    case 'd':
+        op = TXN_DUMP;
+        break;
+    default:
+        return TXN_OP_COUNT;
+    }
+    return strcmp(word, specs[op].name) == 0 ? op : TXN_OP_COUNT;
+}
+
 static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
 {
     struct txn_prog *p = ctx;
@@ -203,10 +230,7 @@ static int parse_line(void *ctx, char *line, unsigned lineno, char *err, size_t 
     int n = split_words(line, tok, 8);
     if (n == 0)
         return 0;
-    enum txn_op op = TXN_OP_COUNT;
-    for (int k = 0; k < TXN_OP_COUNT && op == TXN_OP_COUNT; k++)
-        if (strcmp(tok[0], specs[k].name) == 0)
-            op = (enum txn_op)k;
+    enum txn_op op = op_named(tok[0]);
     if (op == TXN_OP_COUNT) {
         snprintf(err, errlen,
                  "%s:%u: unknown command \"%s\" (expected write_reg, read_reg, wait, until, "

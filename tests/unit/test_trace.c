@@ -98,6 +98,15 @@ static void test_txn_malformed(void **state)
     expect_txn_error("wait\nwait now\n", "input.txn:2: expected \"wait\"");
     expect_txn_error("load_mem 0x80000000 0 f.dat\n", "input.txn:1: expected \"load_mem");
     expect_txn_error("write_reg 0xffff1000 0x100000000\n", "input.txn:1:");
+    /* a command is known by its whole name, not its first letters */
+    static const char *const near[] = {"w", "wa", "waits", "writ", "write_regs", "r",
+                                       "read", "untill", "load", "dump_me", "xwait"};
+    for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+        char text[64], want[64];
+        snprintf(text, sizeof text, "%s 0xffff1000 0x0 0x0\n", near[i]);
+        snprintf(want, sizeof want, "input.txn:1: unknown command \"%s\"", near[i]);
+        expect_txn_error(text, want);
+    }
 }
 
 static void test_txn_bdma_run(void **state)
@@ -288,6 +297,13 @@ static void test_numbers_and_places(void **state)
         {"0x10000000000000000", false, 0},
         {"0x", false, 0},
         {"0x1g", false, 0},
+        {"0xABCDEF09", true, 0xabcdef09},
+        {"0x/", false, 0}, /* the bytes either side of the digits' ranges */
+        {"0x:", false, 0},
+        {"0x@", false, 0},
+        {"0xG", false, 0},
+        {"0x`", false, 0},
+        {"0x\xff", false, 0},
         {"0x 1", false, 0},
         {"12", true, 12},
         {"010", true, 8},
@@ -317,6 +333,15 @@ static void test_numbers_and_places(void **state)
     assert_string_equal(buf, want);
     trace_where("dir/input.txn", 123456, buf, 12); /* cut as snprintf cuts */
     assert_string_equal(buf, "input.txn:1");
+    /* a replayer's base, made once, serves every line, cut as snprintf cuts */
+    struct trace_where_base wb;
+    trace_where_base("dir/input.txn", &wb);
+    for (unsigned line = 0; line < 2000000; line += 99991)
+        for (size_t len = 1; len < 24; len++) {
+            snprintf(want, len, "input.txn:%u", line);
+            trace_where_at(&wb, line, buf, len);
+            assert_string_equal(buf, want);
+        }
 }
 
 /* Output and history folders are made with their parents; existing ones are
