@@ -1,6 +1,6 @@
 /* Register database lookups over the tables generated from share/regdb/<map>.regs.
  *
- * Address lookups run on every simulated CSB access, so they binary-search the
+ * Address lookups run on every simulated CSB access, so they bisect the
  * generated tables (units sorted by base, registers by offset).  Name lookups
  * serve the command line and trace loading; they scan the few dozen registers
  * of one unit.  Names arrive as parts of longer strings ("CDMA.D_BANK.DATA_BANK"),
@@ -79,21 +79,25 @@ const struct regdb_map *regdb_map(const char *name)
 
 /* ------------------------------------------------------------------ units */
 
-/* bsearch() order of an address against a unit's window. */
-static int addr_vs_unit(const void *key, const void *entry)
-{
-    uint32_t addr = *(const uint32_t *)key;
-    const struct regdb_unit *u = entry;
-    if (addr < u->base)
-        return -1;
-    return addr - u->base >= UNIT_WINDOW ? 1 : 0;
-}
-
+/* By bisection in place, without bsearch's call a comparison: every
+ * simulated CSB access decodes its address (fourteen million in a trace of a
+ * million one-line layers). */
 const struct regdb_unit *regdb_unit_at(const struct regdb_map *map, uint32_t addr)
 {
-    if (!map || !map->n_units)
+    if (!map)
         return NULL;
-    return bsearch(&addr, map->units, map->n_units, sizeof *map->units, addr_vs_unit);
+    size_t lo = 0, hi = map->n_units; /* units[lo..hi) may hold addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct regdb_unit *u = &map->units[mid];
+        if (addr < u->base)
+            hi = mid;
+        else if (addr - u->base >= UNIT_WINDOW)
+            lo = mid + 1;
+        else
+            return u;
+    }
+    return NULL;
 }
 
 static const struct regdb_unit *unit_exactly_named(const struct regdb_map *map, struct slice name)
@@ -127,19 +131,22 @@ const struct regdb_unit *regdb_unit_named(const struct regdb_map *map, const cha
 
 /* -------------------------------------------------------------- registers */
 
-/* bsearch() order of an offset against a register's. */
-static int offset_vs_reg(const void *key, const void *entry)
-{
-    uint32_t offset = *(const uint32_t *)key;
-    const struct regdb_reg *r = entry;
-    return offset < r->offset ? -1 : offset > r->offset;
-}
-
 const struct regdb_reg *regdb_reg_in(const struct regdb_unit *unit, uint32_t offset)
 {
-    if (!unit || !unit->n_regs)
+    if (!unit)
         return NULL;
-    return bsearch(&offset, unit->regs, unit->n_regs, sizeof *unit->regs, offset_vs_reg);
+    size_t lo = 0, hi = unit->n_regs; /* as regdb_unit_at */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t at = unit->regs[mid].offset;
+        if (offset < at)
+            hi = mid;
+        else if (offset > at)
+            lo = mid + 1;
+        else
+            return &unit->regs[mid];
+    }
+    return NULL;
 }
 
 const struct regdb_reg *regdb_reg_at(const struct regdb_map *map, uint32_t addr,

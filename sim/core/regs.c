@@ -19,40 +19,86 @@ static _Noreturn void model_bug(const struct dla *d, enum dla_unit u, const char
     abort();
 }
 
-/* The model asks for the same registers by the same names at every launch
- * and write (a run of a million one-line BDMA layers asked eleven million
- * times, each a search of the unit's registers by name): the answers of
- * this thread, by unit and the name's address, the name itself compared
- * before an answer is taken (a name may be built in a buffer). */
-#define NAME_CACHE 128
+/* The model asks for the same registers and fields by the same names at
+ * every launch and write (a run of a million one-line BDMA layers asked
+ * eleven million times, each a search by name): the answers of this thread,
+ * by owner (the unit a register is named in, the register a field is) and
+ * the name's address, the name itself compared before an answer is taken (a
+ * name may be built in a buffer). */
+#define NAME_CACHE_BITS 9
+#define NAME_CACHE (1u << NAME_CACHE_BITS)
 struct named {
-    const struct regdb_unit *unit;
+    const void *owner;
     const char *name;
-    const struct regdb_reg *reg;
+    const void *found;
     char text[48];
 };
 static _Thread_local struct named named_cache[NAME_CACHE];
 
+/* A multiplicative hash of both addresses: names are literals side by side,
+ * and their low bits alone put a launch's few dozen names in the same
+ * slots. */
+static struct named *cache_slot(const void *owner, const char *name)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)name ^ (uint64_t)(uintptr_t)owner * 31u) *
+                 0x9e3779b97f4a7c15ull;
+    return &named_cache[h >> (64 - NAME_CACHE_BITS)];
+}
+
+static const void *cached(const void *owner, const char *name)
+{
+    const struct named *c = cache_slot(owner, name);
+    return c->owner == owner && c->name == name && strcmp(c->text, name) == 0 ? c->found : NULL;
+}
+
+static void remember(const void *owner, const char *name, const void *found)
+{
+    struct named *c = cache_slot(owner, name);
+    if (strlen(name) < sizeof c->text) {
+        *c = (struct named){.owner = owner, .name = name, .found = found};
+        strcpy(c->text, name);
+    }
+}
+
 static const struct regdb_reg *must_reg(const struct dla *d, enum dla_unit u, const char *reg)
 {
     const struct regdb_unit *ru = d->udb[u];
-    struct named *c = &named_cache[((uintptr_t)reg >> 3 ^ (uintptr_t)ru >> 6) % NAME_CACHE];
-    if (ru && c->unit == ru && c->name == reg && strcmp(c->text, reg) == 0)
-        return c->reg;
-    const struct regdb_reg *r = ru ? regdb_reg_named(ru, reg) : NULL;
+    const struct regdb_reg *r = ru ? cached(ru, reg) : NULL;
+    if (r)
+        return r;
+    r = ru ? regdb_reg_named(ru, reg) : NULL;
     if (!r)
         model_bug(d, u, reg, NULL);
-    if (strlen(reg) < sizeof c->text) {
-        *c = (struct named){.unit = ru, .name = reg, .reg = r};
-        strcpy(c->text, reg);
-    }
+    remember(ru, reg, r);
     return r;
+}
+
+/* The field of a register must_reg found. */
+static const struct regdb_field *must_field(const struct dla *d, enum dla_unit u,
+                                            const struct regdb_reg *r, const char *reg,
+                                            const char *field)
+{
+    const struct regdb_field *f = cached(r, field);
+    if (f)
+        return f;
+    f = regdb_field_named(r, field);
+    if (!f)
+        model_bug(d, u, reg, field);
+    remember(r, field, f);
+    return f;
 }
 
 static uint32_t *slot(struct dla *d, enum dla_unit u, int group, const struct regdb_reg *r)
 {
     unsigned w = r->offset / 4u;
     return r->dual ? &d->dregs[u][group & 1][w] : &d->regs[u][w];
+}
+
+/* The value of a register already found: no second search by its offset. */
+static uint32_t value_of(const struct dla *d, enum dla_unit u, int group, const struct regdb_reg *r)
+{
+    unsigned w = r->offset / 4u;
+    return r->dual ? d->dregs[u][group & 1][w] : d->regs[u][w];
 }
 
 uint32_t dla_reg_value(const struct dla *d, enum dla_unit u, int group, uint16_t offset)
@@ -65,29 +111,26 @@ uint32_t dla_reg_value(const struct dla *d, enum dla_unit u, int group, uint16_t
 
 uint32_t dla_reg(const struct dla *d, enum dla_unit u, int group, const char *reg)
 {
-    const struct regdb_reg *r = must_reg(d, u, reg);
-    return dla_reg_value(d, u, group, r->offset);
+    return value_of(d, u, group, must_reg(d, u, reg));
 }
 
 uint32_t dla_field(const struct dla *d, enum dla_unit u, int group, const char *reg,
                    const char *field)
 {
     const struct regdb_reg *r = must_reg(d, u, reg);
-    const struct regdb_field *f = regdb_field_named(r, field);
-    if (!f)
-        model_bug(d, u, reg, field);
-    return regdb_field_get(f, dla_reg_value(d, u, group, r->offset));
+    const struct regdb_field *f = must_field(d, u, r, reg, field);
+    return regdb_field_get(f, value_of(d, u, group, r));
 }
 
 bool dla_field_is(const struct dla *d, enum dla_unit u, int group, const char *reg,
                   const char *field, const char *enum_name)
 {
     const struct regdb_reg *r = must_reg(d, u, reg);
-    const struct regdb_field *f = regdb_field_named(r, field);
+    const struct regdb_field *f = must_field(d, u, r, reg, field);
     uint32_t want;
-    if (!f || !regdb_enum_value(f, enum_name, &want))
+    if (!regdb_enum_value(f, enum_name, &want))
         model_bug(d, u, reg, field);
-    return regdb_field_get(f, dla_reg_value(d, u, group, r->offset)) == want;
+    return regdb_field_get(f, value_of(d, u, group, r)) == want;
 }
 
 void dla_reg_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg, uint32_t value)
@@ -99,9 +142,7 @@ void dla_field_hw_set(struct dla *d, enum dla_unit u, int group, const char *reg
                       uint32_t value)
 {
     const struct regdb_reg *r = must_reg(d, u, reg);
-    const struct regdb_field *f = regdb_field_named(r, field);
-    if (!f)
-        model_bug(d, u, reg, field);
+    const struct regdb_field *f = must_field(d, u, r, reg, field);
     uint32_t *p = slot(d, u, group, r);
     *p = regdb_field_set(f, *p, value);
 }

@@ -17,6 +17,7 @@
 
 #include "core/dla_priv.h"
 #include "core/regdb.h"
+#include "core/regdb_tables.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -517,6 +518,25 @@ static void test_addresses(void **state)
     assert_string_equal(regdb_reg_at(small(), 0x3010, &u)->name, "D_OP_ENABLE");
     assert_string_equal(u->name, "CDMA");
     assert_string_equal(regdb_reg_at(small(), 0x1000c, NULL)->name, "CFG_DST_ADDR_HIGH");
+    /* every byte address of the CSB space decodes as a walk through every
+     * unit and register would */
+    for (size_t m = 0; m < regdb_n_maps; m++) {
+        const struct regdb_map *map = &regdb_maps[m];
+        for (uint32_t addr = 0; addr < 0x14000; addr++) {
+            const struct regdb_unit *want_unit = NULL;
+            const struct regdb_reg *want = NULL;
+            for (size_t i = 0; i < map->n_units; i++) {
+                const struct regdb_unit *w = &map->units[i];
+                if (addr >= w->base && addr - w->base < 0x1000)
+                    want_unit = w;
+            }
+            for (size_t i = 0; want_unit && i < want_unit->n_regs; i++)
+                if (addr - want_unit->base == want_unit->regs[i].offset)
+                    want = &want_unit->regs[i];
+            assert_ptr_equal(regdb_reg_at(map, addr, &u), want);
+            assert_ptr_equal(u, want_unit);
+        }
+    }
 }
 
 static void test_enums(void **state)
@@ -785,10 +805,37 @@ static void test_v1_trace_names(void **state)
     assert_int_equal(stats.failed, 0);
 }
 
+/* The model's by-name reads remember their answers by the name's address:
+ * a name built in a buffer, then another in the same buffer, is still read
+ * by what it says. */
+static void test_model_names_in_a_buffer(void **state)
+{
+    (void)state;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    assert_non_null(d);
+    dla_reg_hw_set(d, DLA_U_CDMA, 0, "D_DATAIN_SIZE_0", 0x00070005u);
+    dla_reg_hw_set(d, DLA_U_CDMA, 0, "D_DATAIN_SIZE_1", 0x00000009u);
+    char reg[32], field[32];
+    for (int round = 0; round < 3; round++) { /* the second and third from the cache */
+        strcpy(reg, "D_DATAIN_SIZE_0");
+        strcpy(field, "DATAIN_WIDTH");
+        assert_int_equal(dla_field(d, DLA_U_CDMA, 0, reg, field), 5);
+        strcpy(field, "DATAIN_HEIGHT");
+        assert_int_equal(dla_field(d, DLA_U_CDMA, 0, reg, field), 7);
+        assert_int_equal(dla_reg(d, DLA_U_CDMA, 0, reg), 0x00070005u);
+        strcpy(reg, "D_DATAIN_SIZE_1");
+        assert_int_equal(dla_reg(d, DLA_U_CDMA, 0, reg), 9);
+        strcpy(field, "DATAIN_CHANNEL");
+        assert_int_equal(dla_field(d, DLA_U_CDMA, 0, reg, field), 9);
+    }
+    dla_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maps_by_name),   cmocka_unit_test(test_units_and_counts),
+        cmocka_unit_test(test_model_names_in_a_buffer),
         cmocka_unit_test(test_invariants),     cmocka_unit_test(test_glb),
         cmocka_unit_test(test_cfgrom),         cmocka_unit_test(test_bdma),
         cmocka_unit_test(test_cdma),           cmocka_unit_test(test_cacc_and_datapath),
