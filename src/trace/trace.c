@@ -86,24 +86,32 @@ static const uint8_t hex_digit[256] = {
 
 /* "0x" and up to 16 hex digits, the traces' every number, without strtoull
  * and a digit a table look-up (a trace of a million layers holds thirty
- * million of them); false for anything else, which strtoull then reads. */
-static bool parse_plain_hex(const char *tok, uint64_t *v)
+ * million of them). */
+bool trace_scan_hex(const char **text, uint64_t *v)
 {
-    if (tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
+    const unsigned char *p = (const unsigned char *)*text;
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
         return false;
-    const unsigned char *p = (const unsigned char *)tok + 2;
+    p += 2;
     uint64_t x = 0;
     size_t n = 0;
-    for (; p[n]; n++) {
-        unsigned d = hex_digit[p[n]];
-        if (!d || n == 16)
+    for (unsigned d; (d = hex_digit[p[n]]) != 0; n++) {
+        if (n == 16)
             return false;
         x = x << 4 | (d - 1);
     }
     if (!n)
         return false;
     *v = x;
+    *text = (const char *)p + n;
     return true;
+}
+
+/* A whole token of trace_scan_hex's; false for anything else, which strtoull
+ * then reads. */
+static bool parse_plain_hex(const char *tok, uint64_t *v)
+{
+    return trace_scan_hex(&tok, v) && *tok == 0;
 }
 
 bool trace_parse_u64(const char *tok, uint64_t *v)
@@ -170,23 +178,63 @@ void trace_where_base(const char *file, struct trace_where_base *wb)
     memcpy(wb->text, base, k);
     wb->text[k++] = ':';
     wb->len = k;
+    wb->have_last = false;
 }
 
-/* Without snprintf: "%.80s:%u", cut as snprintf cuts. */
-void trace_where_at(const struct trace_where_base *wb, unsigned line, char *buf, size_t len)
+/* The prefix and line's digits into out (room for 91 bytes); their length. */
+static size_t where_text(const struct trace_where_base *wb, unsigned line, char *out)
 {
-    if (!len)
-        return;
     char digits[16];
     size_t nd = 0;
     do
         digits[nd++] = (char)('0' + line % 10);
     while ((line /= 10) != 0);
-    size_t k = wb->len < len - 1 ? wb->len : len - 1;
-    memcpy(buf, wb->text, k);
-    while (nd && k + 1 < len)
-        buf[k++] = digits[--nd];
+    memcpy(out, wb->text, wb->len);
+    size_t k = wb->len;
+    while (nd)
+        out[k++] = digits[--nd];
+    return k;
+}
+
+/* text (n bytes) into buf, cut as snprintf cuts. */
+static void copy_cut(const char *text, size_t n, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    size_t k = n < len - 1 ? n : len - 1;
+    memcpy(buf, text, k);
     buf[k] = 0;
+}
+
+/* Without snprintf: "%.80s:%u". */
+void trace_where_at(const struct trace_where_base *wb, unsigned line, char *buf, size_t len)
+{
+    char text[96];
+    copy_cut(text, where_text(wb, line, text), buf, len);
+}
+
+/* The last place's digits moved on by one; false when they are all nines
+ * (the number grows a digit). */
+static bool next_line_in_place(struct trace_where_base *wb)
+{
+    for (size_t i = wb->last_len; i-- > wb->len;) {
+        if (wb->last[i] != '9') {
+            wb->last[i]++;
+            return true;
+        }
+        wb->last[i] = '0';
+    }
+    return false;
+}
+
+void trace_where_next(struct trace_where_base *wb, unsigned line, char *buf, size_t len)
+{
+    bool next = wb->have_last && line == wb->last_line + 1u && line != 0;
+    if (!(wb->have_last && line == wb->last_line) && !(next && next_line_in_place(wb)))
+        wb->last_len = where_text(wb, line, wb->last);
+    wb->last_line = line;
+    wb->have_last = true;
+    copy_cut(wb->last, wb->last_len, buf, len);
 }
 
 void trace_where(const char *file, unsigned line, char *buf, size_t len)

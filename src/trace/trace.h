@@ -35,6 +35,9 @@ const char *trace_cfg_config_hint(const char *path);
  * NULL, or too large). */
 bool trace_parse_u64(const char *tok, uint64_t *v);
 bool trace_parse_u32(const char *tok, uint32_t *v);
+/* "0x" and 1 to 16 hex digits at *text, *text moved past them; false (and
+ * *text as it was) when it holds no such number or a longer one. */
+bool trace_scan_hex(const char **text, uint64_t *v);
 /* A regular file exists at path. */
 bool trace_is_file(const char *path);
 void trace_split_path(const char *path, char *dir, size_t dlen, char *file, size_t flen,
@@ -47,10 +50,18 @@ void trace_where(const char *file, unsigned line, char *buf, size_t len);
 struct trace_where_base {
     char text[84]; /* at most 80 bytes of the base name, then ':' */
     size_t len;
+    char last[96]; /* trace_where_next's last place, "input.txn:1234" */
+    size_t last_len;
+    unsigned last_line;
+    bool have_last;
 };
 void trace_where_base(const char *file, struct trace_where_base *wb);
 /* What trace_where makes of the file wb was made from and line. */
 void trace_where_at(const struct trace_where_base *wb, unsigned line, char *buf, size_t len);
+/* The same, kept in wb for the next: a replayer's commands come line after
+ * line, and the next line's digits are mostly the last one's moved on by
+ * one, without a division a digit. */
+void trace_where_next(struct trace_where_base *wb, unsigned line, char *buf, size_t len);
 void trace_name(const char *dir, const char *file, char *name, size_t len);
 void trace_compare_golden(struct report *rep, const char *loc, const char *golden, uint64_t addr,
                           const uint8_t *mem, size_t len);

@@ -97,9 +97,9 @@ static const char *reg_label(struct dla *d, uint32_t addr, char *buf, size_t len
     return buf;
 }
 
-static void where(const struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
+static void where(struct txn *t, const struct txn_cmd *c, char *buf, size_t len)
 {
-    trace_where_at(&t->where, c->line, buf, len);
+    trace_where_next(&t->where, c->line, buf, len);
 }
 
 static void do_load(struct txn *t, struct dla *d, const struct txn_cmd *c)
@@ -412,7 +412,7 @@ static void txn_describe(const struct driver *drv, struct dla *d, FILE *out)
     char loc[96];
     struct txn_cmd c;
     txn_prog_get(t->prog, t->st.pc, &c);
-    where(t, &c, loc, sizeof loc);
+    trace_where_at(&t->where, c.line, loc, sizeof loc);
     fprintf(out, "  trace: at %s (%s), command %zu of %zu\n", loc, txn_op_name(c.op), t->st.pc + 1,
             t->n);
 }

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "trace/txn_prog.h"
+
 #include "util/crc32.h"
 #include "trace/dat.h"
 #include "core/mem.h"
@@ -107,6 +109,63 @@ static void test_txn_malformed(void **state)
         snprintf(want, sizeof want, "input.txn:1: unknown command \"%s\"", near[i]);
         expect_txn_error(text, want);
     }
+}
+
+/* Writes and waits in every spelling the parser accepts, in place or word by
+ * word: each comes out as the command it says. */
+static void test_txn_spellings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        enum txn_op op;
+        uint32_t addr, value;
+    } lines[] = {
+        {"write_reg 0xffff1000 0x80000000\n", TXN_WRITE, 0x4000, 0x80000000u},
+        {"write_reg\t0xffff1001 0x1\n", TXN_WRITE, 0x4004, 1},
+        {"write_reg 0xffff1002\t\t0x2  \r\n", TXN_WRITE, 0x4008, 2},
+        {"write_reg 0XFFFF1003 0XaB\n", TXN_WRITE, 0x400c, 0xab},
+        {"write_reg 0xffff1004 0x4 # a comment\n", TXN_WRITE, 0x4010, 4},
+        {"write_reg 0xffff1005 0x5#comment\n", TXN_WRITE, 0x4014, 5},
+        {"write_reg 0xffff1006 0x6 misc bits\n", TXN_WRITE, 0x4018, 6},
+        {"write_reg 0xffff1007 7\n", TXN_WRITE, 0x401c, 7},
+        {"write_reg 0xffff1008 0x00000000000000008\n", TXN_WRITE, 0x4020, 8},
+        {"  write_reg 0xffff1009 0xffffffff\n", TXN_WRITE, 0x4024, 0xffffffffu},
+        {"write_reg 0xffff100a 0x0000000a", TXN_WRITE, 0x4028, 0xa},
+        {"wait\n", TXN_WAIT, 0, 0},
+        {"wait  \r\n", TXN_WAIT, 0, 0},
+        {"wait # done\n", TXN_WAIT, 0, 0},
+        {"\twait", TXN_WAIT, 0, 0},
+    };
+    char text[2048] = "";
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        strcat(text, lines[i].line);
+        if (!strchr(lines[i].line, '\n'))
+            strcat(text, "\n");
+    }
+    write_file("spell.txn", text);
+    char path[512], err[512] = "";
+    snprintf(path, sizeof path, "%s/spell.txn", dir);
+    struct txn_prog *p = txn_prog_parse(path, err, sizeof err);
+    if (!p)
+        fail_msg("%s", err);
+    assert_int_equal(txn_prog_count(p), sizeof lines / sizeof lines[0]);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        struct txn_cmd c;
+        txn_prog_get(p, i, &c);
+        if (c.op != lines[i].op || c.line != i + 1 || c.addr != lines[i].addr ||
+            c.value != lines[i].value)
+            fail_msg("\"%s\": op %d line %u addr 0x%x value 0x%x", lines[i].line, c.op, c.line,
+                     c.addr, c.value);
+    }
+    txn_prog_free(p);
+    /* and what is not a write stays an error, in the general reading's words */
+    expect_txn_error("write_reg 0xfffe1000 0x1\n", "expected a CSB word address 0xffffNNNN");
+    expect_txn_error("write_reg 0xffff1000 0x1g\n", "input.txn:1: expected \"write_reg ADDR DATA\"");
+    expect_txn_error("write_reg 0xffff1000 0x\n", "input.txn:1: expected \"write_reg ADDR DATA\"");
+    expect_txn_error("write_reg0xffff1000 0x1\n", "unknown command \"write_reg0xffff1000\"");
+    expect_txn_error("waitx\n", "unknown command \"waitx\"");
+    expect_txn_error("wait 0x1\n", "input.txn:1: expected \"wait\"");
 }
 
 static void test_txn_bdma_run(void **state)
@@ -333,6 +392,21 @@ static void test_numbers_and_places(void **state)
     assert_string_equal(buf, want);
     trace_where("dir/input.txn", 123456, buf, 12); /* cut as snprintf cuts */
     assert_string_equal(buf, "input.txn:1");
+    /* line after line, the last place moved on in place: carries, a digit
+     * more, repeats and jumps back and forth */
+    static const unsigned seq[] = {0, 1, 2, 9, 10, 11, 99, 100, 100, 101, 999998, 999999,
+                                   1000000, 1000001, 7, 8, 4294967294u, 4294967295u, 0, 1};
+    struct trace_where_base next;
+    trace_where_base("dir/input.txn", &next);
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
+        for (unsigned line = seq[i]; line - seq[i] < 3; line++) {
+            size_t len = 1 + (line + i) % 24;
+            snprintf(want, len, "input.txn:%u", line);
+            trace_where_next(&next, line, buf, len);
+            assert_string_equal(buf, want);
+            if (line == 4294967295u)
+                break;
+        }
     /* a replayer's base, made once, serves every line, cut as snprintf cuts */
     struct trace_where_base wb;
     trace_where_base("dir/input.txn", &wb);
@@ -550,6 +624,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_txn_malformed),
+        cmocka_unit_test(test_txn_spellings),
         cmocka_unit_test(test_txn_bdma_run),
         cmocka_unit_test(test_dat_hexlines_errors),
         cmocka_unit_test(test_dat_records),
