@@ -72,8 +72,9 @@ struct driver;
 
 struct driver_ops {
     const char *kind; /* "txn", "cfg", "loadable" */
-    /* Produce the next action.  prev describes the previous action's outcome
-     * (NULL for the first call). */
+    /* Produce the next action into act, every field of it (act holds an
+     * earlier action).  prev describes the previous action's outcome (NULL
+     * for the first call). */
     void (*next)(struct driver *drv, struct dla *d, const struct drv_result *prev,
                  struct drv_action *act);
     void (*destroy)(struct driver *drv);

@@ -23,7 +23,12 @@ struct session {
     struct driver *drv;
     int listener;
 
-    struct drv_action act; /* the action about to execute */
+    /* act: the action about to execute; last: the action executed last.
+     * They point into slots by turns, so that an action becomes the last
+     * without a copy of it (a trace of a million layers runs fourteen
+     * million). */
+    struct drv_action slots[2];
+    struct drv_action *act, *last;
     bool have_act;
     struct drv_result prev;
     bool have_prev;
@@ -32,7 +37,6 @@ struct session {
 
     uint64_t writes, layers_done, tasks_done, events;
     uint64_t wait_events;   /* hardware events taken by the current DRV_WAIT */
-    struct drv_action last; /* the action executed last */
     bool have_last;
     size_t n_tasks, cap_tasks;
     struct session_task *tasks;
@@ -105,6 +109,10 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
                              char *err, size_t errlen)
 {
     struct session *s = calloc(1, sizeof *s);
+    if (s) {
+        s->act = &s->slots[0];
+        s->last = &s->slots[1];
+    }
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -223,15 +231,15 @@ static void fetch_action(struct session *s)
 {
     if (s->have_act || s->finished)
         return;
-    s->drv->ops->next(s->drv, s->dla, s->have_prev ? &s->prev : NULL, &s->act);
+    s->drv->ops->next(s->drv, s->dla, s->have_prev ? &s->prev : NULL, s->act);
     s->have_prev = false;
     s->have_act = true;
-    if (s->act.kind == DRV_WAIT) {
-        s->wait_budget = s->act.wait.max_events;
+    if (s->act->kind == DRV_WAIT) {
+        s->wait_budget = s->act->wait.max_events;
         s->wait_events = 0;
     }
     if (s->hooks && s->hooks->fetched)
-        s->hooks->fetched(s->hooks_ctx, s, &s->act);
+        s->hooks->fetched(s->hooks_ctx, s, s->act);
 }
 
 bool session_pending(struct session *s, struct drv_action *act)
@@ -239,16 +247,19 @@ bool session_pending(struct session *s, struct drv_action *act)
     fetch_action(s);
     if (s->finished)
         return false;
-    *act = s->act;
+    *act = *s->act;
     return true;
 }
 
 static void finish_action(struct session *s, bool wait_ok)
 {
-    s->last = s->act;
+    struct drv_action *done = s->act;
+    s->last = done; /* the hook sees act and last alike, as the action is both */
     s->have_last = true;
-    if (s->act.kind == DRV_WAIT && s->hooks && s->hooks->wait_done)
-        s->hooks->wait_done(s->hooks_ctx, s, &s->act, wait_ok, s->wait_events);
+    if (done->kind == DRV_WAIT && s->hooks && s->hooks->wait_done)
+        s->hooks->wait_done(s->hooks_ctx, s, done, wait_ok, s->wait_events);
+    /* the next action goes to the other slot; the driver fills it whole */
+    s->act = done == &s->slots[0] ? &s->slots[1] : &s->slots[0];
     s->have_act = false;
     s->prev.wait_ok = wait_ok;
     s->have_prev = true;
@@ -295,7 +306,7 @@ static enum session_stop execute(struct session *s)
     /* the driver's register accesses so far (the last write, the reads of
      * its host work) take bus time before it does anything else */
     dla_csb_settle(s->dla);
-    struct drv_action *a = &s->act;
+    struct drv_action *a = s->act; /* finish_action makes it the last: it stays */
     switch (a->kind) {
     case DRV_WRITE:
         finish_action(s, true);
@@ -428,9 +439,9 @@ enum session_stop session_step_until(struct session *s, bool (*pred)(void *ctx, 
 bool session_action_op(const struct session *s, struct drv_op *op)
 {
     /* as session_where: a write is finished before it reaches the model */
-    const struct drv_action *a = s->have_act && s->act.kind == DRV_WAIT ? &s->act
-                                 : s->have_last                         ? &s->last
-                                                                        : NULL;
+    const struct drv_action *a = s->have_act && s->act->kind == DRV_WAIT ? s->act
+                                 : s->have_last                          ? s->last
+                                                                         : NULL;
     if (!a || !a->op.known)
         return false;
     *op = a->op;
@@ -454,15 +465,15 @@ const char *session_where(const struct session *s)
         return s->drv->host_where;
     /* a write is finished before it reaches the model; a wait stays current
      * while its hardware events run */
-    if (s->have_act && s->act.kind == DRV_WAIT)
-        return s->act.where;
-    return s->have_last ? s->last.where : "";
+    if (s->have_act && s->act->kind == DRV_WAIT)
+        return s->act->where;
+    return s->have_last ? s->last->where : "";
 }
 
 bool session_last_action(const struct session *s, struct drv_action *act)
 {
     if (s->have_last)
-        *act = s->last;
+        *act = *s->last;
     return s->have_last;
 }
 
