@@ -34,6 +34,14 @@
  * themselves most of the run's time (issue 36). */
 #define STATE_CYCLES 4096
 #define STATE_WRITES 256
+/* And further apart as the run grows, at least a RUN_SHARE-th of its cycles
+ * or writes so far: a state costs the same at any point, so a long run
+ * of tiny layers took one every twenty layers to the end (fifty thousand in a
+ * million layers, thinned away again all but 24: a tenth of its time); so
+ * it takes a few thousand, and a step back replays at most a 1024th of the
+ * run (a thousand such layers, milliseconds).  A network's layers, fewer
+ * than a thousand, each still get one. */
+#define RUN_SHARE 1024
 
 struct boundary {
     struct checkpoint_info info;
@@ -56,6 +64,7 @@ struct checkpoints {
     uint64_t work;  /* cps_work */
     uint64_t taken; /* cps_states_taken */
     uint64_t spacing_cycles, spacing_writes; /* see STATE_CYCLES; 0: a state at each boundary */
+    uint64_t run_share;                      /* see RUN_SHARE; 0: no growth */
     struct session *s;
     struct trace_ring *ring;
     struct proglog *log;
@@ -69,14 +78,16 @@ struct checkpoints *cps_create(size_t max_states)
         c->max_states = max_states ? max_states : DEFAULT_MAX_STATES;
         c->spacing_cycles = STATE_CYCLES;
         c->spacing_writes = STATE_WRITES;
+        c->run_share = RUN_SHARE;
     }
     return c;
 }
 
-void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes)
+void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes, uint64_t run_share)
 {
     c->spacing_cycles = cycles;
     c->spacing_writes = writes;
+    c->run_share = run_share;
 }
 
 void cps_clear(struct checkpoints *c)
@@ -218,6 +229,14 @@ static bool remember_stored(struct checkpoints *c, size_t i)
     return true;
 }
 
+/* The spacing of states at a point of the run that has come so far:
+ * base, or a share of the run when that is more (see RUN_SHARE). */
+static uint64_t grown(uint64_t base, uint64_t so_far, uint64_t run_share)
+{
+    uint64_t share = run_share ? so_far / run_share : 0;
+    return share > base ? share : base;
+}
+
 /* Whether the boundary being taken deserves a state (see STATE_CYCLES):
  * the start always does, the others when replaying to them from the
  * newest state would cost more than a state. */
@@ -226,8 +245,12 @@ static bool worth_a_state(const struct checkpoints *c, const struct boundary *b)
     if (!c->n_stored)
         return true;
     const struct boundary *last = &c->b[c->stored[c->n_stored - 1]];
-    return b->info.cycle - last->info.cycle >= c->spacing_cycles ||
-           b->info.writes - last->info.writes >= c->spacing_writes;
+    if (!c->spacing_cycles || !c->spacing_writes)
+        return true;
+    return b->info.cycle - last->info.cycle >=
+               grown(c->spacing_cycles, b->info.cycle, c->run_share) ||
+           b->info.writes - last->info.writes >=
+               grown(c->spacing_writes, b->info.writes, c->run_share);
 }
 
 static void take(struct checkpoints *c)

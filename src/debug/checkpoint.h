@@ -35,10 +35,12 @@ struct checkpoints *cps_create(size_t max_states);
 void cps_set_budget(struct checkpoints *c, uint64_t bytes);
 /* A boundary gets a saved state only when the run has simulated cycles
  * cycles or made writes register writes since the newest saved state (the
- * others are replayed from it); 0, 0: a state at every boundary.  The
- * default (4096 cycles, 256 writes) stores every boundary of a real
- * network and one in twenty of a run of one-line BDMA layers. */
-void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes);
+ * others are replayed from it), or, when that is more, a run_share-th of
+ * the cycles or writes of the run so far (0: no growth); cycles or writes
+ * 0: a state at every boundary.  The default (4096 cycles, 256 writes,
+ * 1024) stores every boundary of a real network and one in twenty of a run
+ * of one-line BDMA layers, one in a thousand once it is a million long. */
+void cps_set_spacing(struct checkpoints *c, uint64_t cycles, uint64_t writes, uint64_t run_share);
 /* What the saved states hold now. */
 uint64_t cps_bytes(const struct checkpoints *c);
 void cps_destroy(struct checkpoints *c);

@@ -229,7 +229,7 @@ static void test_thinning_keeps_the_newest(void **state)
     struct dbg *d = fixture_open_trace("t4");
     cps_destroy(d->cps);
     d->cps = cps_create(3);
-    cps_set_spacing(d->cps, 0, 0); /* a state at every boundary, then thinned */
+    cps_set_spacing(d->cps, 0, 0, 0); /* a state at every boundary, then thinned */
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
     for (int i = 1; i <= OPS; i++)
         assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
@@ -252,7 +252,7 @@ static void test_memory_budget_thins_states(void **state)
     cps_destroy(d->cps);
     d->cps = cps_create(24);
     cps_set_budget(d->cps, 1); /* every state costs more than a byte */
-    cps_set_spacing(d->cps, 0, 0);
+    cps_set_spacing(d->cps, 0, 0, 0);
     cps_attach(d->cps, d->session, d->ring, d->log, d->bps);
     struct state s[OPS + 1];
     s[0] = capture(d);
@@ -300,6 +300,32 @@ static void test_default_spacing_replays_exactly(void **state)
     assert_state_after(d, "step layer", &at151);
     release(&at150);
     release(&at151);
+    dbg_destroy(d);
+}
+
+/* States come further apart as the run grows, a share of the run so far
+ * between them: a run of many tiny layers takes states by the logarithm of
+ * its length, not one every few layers, and still steps back to any
+ * boundary exactly. */
+static void test_spacing_grows_with_the_run(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t400", 400);
+    struct dbg *d = fixture_open_trace("t400");
+    cps_set_spacing(d->cps, 1, 1, 8); /* every boundary, but an 8th of the run apart */
+    assert_int_equal(fixture_exec(d, "step layer 300"), CMD_OK);
+    struct state at300 = capture(d);
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    struct state at301 = capture(d);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    assert_int_equal(cps_count(d->cps), 401);
+    /* boundary k gets one once k passes 9/8 of the last: about 8 ln 400 */
+    assert_true(cps_states_taken(d->cps) >= 20 && cps_states_taken(d->cps) <= 80);
+    assert_state_after(d, "back layer 100", &at301);
+    assert_state_after(d, "back layer", &at300);
+    assert_state_after(d, "step layer", &at301);
+    release(&at300);
+    release(&at301);
     dbg_destroy(d);
 }
 
@@ -406,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_thinning_keeps_the_newest),
         cmocka_unit_test(test_memory_budget_thins_states),
         cmocka_unit_test(test_default_spacing_replays_exactly),
+        cmocka_unit_test(test_spacing_grows_with_the_run),
         cmocka_unit_test(test_far_back_leaves_states_behind_it),
         cmocka_unit_test(test_breakpoints_do_not_stop_a_replay),
         cmocka_unit_test(test_loadable_back_then_step),
