@@ -460,10 +460,10 @@ static void test_acc_exact16_matches_portable(void **state)
 /* Partial sums that end just inside, on and just past +-2^38 (two cells
  * of 2^37 at the scale of a small first one), in both signs: a lane is
  * claimed exactly when every partial sum is inside, and a claimed lane
- * matches the reference. */
-static void test_acc_exact_at_its_bound(void **state)
+ * matches the reference; on the portable exact case or the AVX-512 one
+ * (whose sums of 39 bits are normalised by a shift of one to the right). */
+static void acc_exact_at_its_bound(bool avx512)
 {
-    (void)state;
     for (int64_t sign = -1; sign <= 1; sign += 2)
         for (int64_t step = -3; step <= 3; step++) {
             int64_t mx[3 * 8], total[3 * 8];
@@ -474,7 +474,9 @@ static void test_acc_exact_at_its_bound(void **state)
                 total[8 + l] = total[16 + l] = sign * (1ll << 33);
             }
             uint64_t got[8];
-            uint32_t exact = cmac_fp16_acc_exact(mx, total, 3, got);
+            uint32_t exact = avx512
+                                 ? (uint32_t)cmac_fp16_acc_exact_avx512(mx, total, 3, 8, 8, got)
+                                 : cmac_fp16_acc_exact(mx, total, 3, got);
             for (int l = 0; l < 8; l++) {
                 int64_t base = total[l] ? 12 : 16, sum = 0;
                 bool inside = true;
@@ -491,6 +493,20 @@ static void test_acc_exact_at_its_bound(void **state)
                     assert_int_equal(got[l], want);
             }
         }
+}
+
+static void test_acc_exact_at_its_bound(void **state)
+{
+    (void)state;
+    acc_exact_at_its_bound(false);
+}
+
+static void test_acc_exact16_at_its_bound(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_simd())
+        skip();
+    acc_exact_at_its_bound(true);
 }
 
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
@@ -760,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_acc_cells_match_reference),
         cmocka_unit_test(test_acc_exact_matches_reference),
         cmocka_unit_test(test_acc_exact_at_its_bound),
+        cmocka_unit_test(test_acc_exact16_at_its_bound),
         cmocka_unit_test(test_acc_exact16_matches_portable),
         cmocka_unit_test(test_decode_every_value),
         cmocka_unit_test(test_kernel_layouts),
