@@ -725,6 +725,8 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                         .small_lane = fma->small_lane + at,
                                         .small_h = fma->small_h + at,
                                         .small_m = fma->small_m + at,
+                                        .small_lanes = fma->small_lanes + b * cells *
+                                                                              (CMAC_FP16_FMA_LANES + 1u),
                                         .planes = fma->planes ? fma->planes + b * planes_per_block(ops)
                                                               : NULL,
                                         .planes_stride = planes_stride(ops),
@@ -990,6 +992,7 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
     uint8_t *restrict small_at = k->small_at, *restrict small_lane = k->small_lane;
     uint8_t *restrict small_h = k->small_h;
     int16_t *restrict small_m = k->small_m;
+    uint16_t *restrict lanes_at = k->small_lanes;
     uint32_t n = 0, cell = 0;
     for (uint32_t c0 = 0; c0 < ops->c; c0 += ops->seg_len) {
         uint32_t nj = ops->c - c0 < ops->seg_len ? ops->c - c0 : ops->seg_len;
@@ -1008,14 +1011,22 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
                 }
                 k->small[off + v] = small;
                 k->mid[off + v] = mid;
-                for (uint32_t lanes = small; lanes; lanes &= lanes - 1) {
-                    uint32_t l = (uint32_t)__builtin_ctz(lanes);
+            }
+            /* the list lane by lane (each lane's entries in a run: the
+             * cells count a row's carries per lane from the runs) */
+            uint16_t *at = lanes_at + (size_t)(L + 1) * cell;
+            for (uint32_t l = 0; l < L; l++) {
+                at[l] = (uint16_t)(n - first[cell]);
+                for (uint32_t v = 0; v < nj; v++) {
+                    if (!(k->small[off + v] >> l & 1u))
+                        continue;
                     small_at[n] = (uint8_t)v;
                     small_lane[n] = (uint8_t)l;
                     small_h[n] = k->h[L * (off + v) + l];
                     small_m[n++] = wm[L * (off + v) + l];
                 }
             }
+            at[L] = (uint16_t)(n - first[cell]);
         }
     }
     first[cell] = n;
@@ -1138,6 +1149,7 @@ static void fma_free(struct cmac_fp16_fma_block *fma)
     free(fma->small_lane);
     free(fma->small_h);
     free(fma->small_m);
+    free(fma->small_lanes);
     free(fma->planes);
 }
 
@@ -1158,11 +1170,13 @@ static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, 
 
 /* Bytes of the FMA cells' layout per kernel value: w, h, idx, bit and m,
  * at most one entry of the small weights' lists (small_at, small_lane,
- * small_h, small_m), a share of kmax and kmask (per cell and lane,
- * a cell being one value or more) and of the bit-sliced planes (lane masks
- * per value of 32 kernels). */
+ * small_h, small_m), a share of kmax, kmask and small_lanes (per cell and
+ * lane, a cell being one value or more; small_lanes one more per cell,
+ * counted as two) and of the bit-sliced planes (lane masks per value of 32
+ * kernels). */
 #define FMA_BYTES                                                                              \
     (sizeof(double) + 3 + sizeof(int16_t) + 3 + sizeof(int16_t) + 1 + sizeof(uint64_t) +     \
+     2 * sizeof(uint16_t) +                                                                    \
      (CMAC_FP16_SLICED_FIELDS * sizeof(uint32_t) + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES)
 
 /* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
@@ -1186,10 +1200,12 @@ static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
         .small_at = malloc(n),
         .small_lane = malloc(n),
         .small_h = malloc(n),
-        .small_m = malloc(n * sizeof *fma->small_m)};
+        .small_m = malloc(n * sizeof *fma->small_m),
+        .small_lanes = malloc(blocks * cells_of(ops) * (CMAC_FP16_FMA_LANES + 1u) *
+                              sizeof *fma->small_lanes)};
     if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->kmax || !fma->kmask ||
         !fma->small || !fma->mid || !fma->small_first || !fma->small_at || !fma->small_lane ||
-        !fma->small_h || !fma->small_m) {
+        !fma->small_h || !fma->small_m || !fma->small_lanes) {
         fma_free(fma);
         *fma = (struct cmac_fp16_fma_block){0};
     }

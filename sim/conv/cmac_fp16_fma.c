@@ -1,5 +1,5 @@
 /* The fp16 MAC cells as double-precision FMAs that round down: eight data
- * rows against 32 kernels at a time (AVX-512F/BW/VL/VBMI, chosen at run
+ * rows against 32 kernels at a time (AVX-512F/BW/VL/VBMI/VPOPCNTDQ, chosen at run
  * time; cmac_fp16.c has the portable cells and why the Booth array's
  * result is what it is).
  *
@@ -59,7 +59,7 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cmac_fp16_avx512.h"
 
-#define AVX512_FMA __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define AVX512_FMA __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq")))
 #define ROUND_DOWN (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
 #define HIGH_BIAS  64 /* added to a weight's exponent part in the byte lanes */
 
@@ -328,50 +328,92 @@ AVX512_FMA static inline void queue_small(struct fp16_hard *hard, __mmask32 far,
     hard->n = n;
 }
 
-/* The cell's products of row r with the block's small weights (8 or more
- * below their lane's kmax: the cell's loop leaves them out), 32 at a time,
- * each one's data value and exponent part fetched from the cell's by
- * permutes and its alignment from the kernel's top: those aligned by 8, 12
- * or 16 by the 16-bit Booth array (their carries off total), the rest
- * queued. */
-AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows, unsigned r,
+/* The lanes' entries in a chunk of the cell's small weights (32 entries
+ * from the cell's entry e on; the entries are lane-major, lane l's from
+ * lanes_at[l] to lanes_at[l + 1]): bit i of lane l % 16 of mask[l / 16]
+ * set when entry e + i is lane l's.  The same for every row of the cell. */
+AVX512_FMA static inline void chunk_lanes(const uint16_t *lanes_at, uint32_t e, __m512i mask[2])
+{
+    const __m512i ev = _mm512_set1_epi16((short)e), most = _mm512_set1_epi16(32);
+    __m512i lo = _mm512_min_epu16(_mm512_subs_epu16(_mm512_loadu_si512(lanes_at), ev), most);
+    __m512i hi = _mm512_min_epu16(_mm512_subs_epu16(_mm512_loadu_si512(lanes_at + 1), ev), most);
+    const __m512i one = _mm512_set1_epi32(1);
+    for (unsigned q = 0; q < 2; q++) { /* bits lo to hi - 1 (a shift by 32 gives 0) */
+        __m512i lo32 = _mm512_cvtepu16_epi32(q ? _mm512_extracti64x4_epi64(lo, 1)
+                                               : _mm512_castsi512_si256(lo));
+        __m512i hi32 = _mm512_cvtepu16_epi32(q ? _mm512_extracti64x4_epi64(hi, 1)
+                                               : _mm512_castsi512_si256(hi));
+        mask[q] = _mm512_sub_epi32(_mm512_sllv_epi32(one, hi32), _mm512_sllv_epi32(one, lo32));
+    }
+}
+
+/* Per lane, what a chunk's products with one row take off the lane's sum
+ * (bytes): one for each Booth carry (entries in carry), less one for each
+ * negative product aligned by 32 bits or more (in back: the array gives 0,
+ * the FMA counted -1), counted through the chunk's lane masks. */
+AVX512_FMA static inline __m256i lane_counts(const __m512i mask[2], __mmask32 carry,
+                                             __mmask32 back)
+{
+    const __m512i c = _mm512_set1_epi32((int)carry), b = _mm512_set1_epi32((int)back);
+    __m128i part[2];
+    for (unsigned q = 0; q < 2; q++)
+        part[q] = _mm512_cvtepi32_epi8(
+            _mm512_sub_epi32(_mm512_popcnt_epi32(_mm512_and_si512(mask[q], c)),
+                             _mm512_popcnt_epi32(_mm512_and_si512(mask[q], b))));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(part[0]), part[1], 1);
+}
+
+/* The cell's products with the block's small weights (8 or more below
+ * their lane's kmax: the cell's loop leaves them out), 32 entries at a
+ * time against each row holding a value: each one's data value and
+ * exponent part fetched from the row's by permutes and its alignment from
+ * the kernel's top; those aligned by 8, 12 or 16 take the 16-bit Booth
+ * array's carry and those by 32 or more give back the FMA's -1 for a
+ * negative product, both counted into the rows' byte counters (no branch
+ * on the count: lane_counts), the rest are queued. */
+AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows,
                                            const struct cmac_fp16_fma_block *k, size_t off,
-                                           uint32_t nj,
-                                           uint32_t cell, __m256i top, int64_t *total,
-                                           struct fp16_hard *hard)
+                                           uint32_t nj, uint32_t cell, const __m256i top[R],
+                                           __m256i carries[R], struct fp16_hard *hard)
 {
     uint32_t e0 = k->small_first[cell], end = k->small_first[cell + 1];
     if (e0 == end)
         return;
+    const uint16_t *lanes_at = k->small_lanes + (size_t)(L + 1) * cell;
     __mmask64 in_cell = nj >= 64 ? ~0ull : (1ull << nj) - 1;
-    __m512i dh = _mm512_maskz_loadu_epi8(in_cell, rows->h[r] + off);
-    __m512i dm_lo = _mm512_maskz_loadu_epi16((__mmask32)in_cell, rows->m[r] + off);
-    __m512i dm_hi = _mm512_maskz_loadu_epi16((__mmask32)(in_cell >> 32), rows->m[r] + off + 32);
-    __m512i top512 = _mm512_castsi256_si512(top);
-    uint32_t base = L * (R * cell + r);
     for (uint32_t e = e0; e < end; e += 32) {
         __mmask32 live = end - e >= 32 ? ~0u : (1u << (end - e)) - 1;
         __m512i at = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(live, k->small_at + e));
         __m512i lane = _mm512_castsi256_si512(_mm256_maskz_loadu_epi8(live, k->small_lane + e));
         __m256i kh = _mm256_maskz_loadu_epi8(live, k->small_h + e);
-        /* top - (h + 64) - dh */
-        __m512i s = _mm512_cvtepi8_epi16(_mm256_sub_epi8(
-            _mm256_sub_epi8(_mm512_castsi512_si256(_mm512_permutexvar_epi8(lane, top512)), kh),
-            _mm512_castsi512_si256(_mm512_permutexvar_epi8(at, dh))));
-        __m512i d = _mm512_permutex2var_epi16(
-            dm_lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(at)), dm_hi);
         __m512i w = _mm512_maskz_loadu_epi16(live, k->small_m + e);
-        __mmask32 real = _mm512_mask_test_epi16_mask(live, d, d);
-        __mmask32 near = aligned_8_to_16(s) & real;
-        __mmask32 gone = _mm512_mask_cmpge_epi16_mask(real, s, _mm512_set1_epi16(32));
-        __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real & ~gone, s, _mm512_set1_epi16(16));
-        /* aligned by 32 or more: the FMA's -1 for a negative product back */
-        for (__mmask32 up = gone & _mm512_movepi16_mask(_mm512_xor_si512(d, w)); up; up &= up - 1)
-            total[base + k->small_lane[e + (uint32_t)__builtin_ctz(up)]] += 1;
-        for (__mmask32 c = booth_carries(d, w, s) & near; c; c &= c - 1)
-            total[base + k->small_lane[e + (uint32_t)__builtin_ctz(c)]] -= 1;
-        if (far)
-            queue_small(hard, far, d, w, s, _mm512_castsi512_si256(lane), base);
+        __m512i at16 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(at));
+        __m512i mask[2];
+        chunk_lanes(lanes_at, e - e0, mask);
+        for (unsigned r = 0; r < R; r++) {
+            if (!rows->cell[R * cell + r].nonzero) /* a row of padding has no products */
+                continue;
+            __m512i dh = _mm512_maskz_loadu_epi8(in_cell, rows->h[r] + off);
+            __m512i dm_lo = _mm512_maskz_loadu_epi16((__mmask32)in_cell, rows->m[r] + off);
+            __m512i dm_hi =
+                _mm512_maskz_loadu_epi16((__mmask32)(in_cell >> 32), rows->m[r] + off + 32);
+            /* top - (h + 64) - dh */
+            __m512i s = _mm512_cvtepi8_epi16(_mm256_sub_epi8(
+                _mm256_sub_epi8(_mm512_castsi512_si256(_mm512_permutexvar_epi8(
+                                    lane, _mm512_castsi256_si512(top[r]))),
+                                kh),
+                _mm512_castsi512_si256(_mm512_permutexvar_epi8(at, dh))));
+            __m512i d = _mm512_permutex2var_epi16(dm_lo, at16, dm_hi);
+            __mmask32 real = _mm512_mask_test_epi16_mask(live, d, d);
+            __mmask32 near = aligned_8_to_16(s) & real;
+            __mmask32 gone = _mm512_mask_cmpge_epi16_mask(real, s, _mm512_set1_epi16(32));
+            __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real & ~gone, s, _mm512_set1_epi16(16));
+            __mmask32 back = gone & _mm512_movepi16_mask(_mm512_xor_si512(d, w));
+            carries[r] = _mm256_add_epi8(
+                carries[r], lane_counts(mask, booth_carries(d, w, s) & near, back));
+            if (far)
+                queue_small(hard, far, d, w, s, _mm512_castsi512_si256(lane), L * (R * cell + r));
+        }
     }
 }
 
@@ -666,29 +708,32 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
     }
     int8_t carried[R][L]; /* the byte counters of each row's carries */
     bool sliced = sliced_pays(k, cell, nj, mid, by8, small, any);
-    if (sliced)
+    if (sliced) {
         sliced_carries(rows, k, off, nj, top, carried);
-    for (unsigned r = 0; !sliced && r < R; r++) {
-        __m256i carries = _mm256_setzero_si256();
-        for (uint64_t v = mid[r]; v; v &= v - 1)
-            carries = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), carries);
-        for (uint64_t v = by8[r]; v; v &= v - 1)
-            carries = by8_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), cell,
-                                  carries, hard);
-        for (uint64_t v = small[r]; v; v &= v - 1)
-            carries = small_value_carries(rows, r, k, off, (uint32_t)__builtin_ctzll(v), cell,
-                                          top[r], carries, hard);
-        for (uint64_t v = any[r]; v; v &= v - 1)
-            carries = value_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v), cell,
-                                    top[r], carries, hard);
-        _mm256_storeu_si256((__m256i *)carried[r], carries);
+    } else {
+        __m256i carries[R];
+        for (unsigned r = 0; r < R; r++) {
+            carries[r] = _mm256_setzero_si256();
+            for (uint64_t v = mid[r]; v; v &= v - 1)
+                carries[r] = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v),
+                                         carries[r]);
+            for (uint64_t v = by8[r]; v; v &= v - 1)
+                carries[r] = by8_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v),
+                                         cell, carries[r], hard);
+            for (uint64_t v = small[r]; v; v &= v - 1)
+                carries[r] = small_value_carries(rows, r, k, off, (uint32_t)__builtin_ctzll(v),
+                                                 cell, top[r], carries[r], hard);
+            for (uint64_t v = any[r]; v; v &= v - 1)
+                carries[r] = value_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v),
+                                           cell, top[r], carries[r], hard);
+        }
+        settle_small(rows, k, off, nj, cell, top, carries, hard);
+        for (unsigned r = 0; r < R; r++)
+            _mm256_storeu_si256((__m256i *)carried[r], carries[r]);
     }
     for (unsigned half = 0; half < 2; half++)
         fma_half(rows, k->w + 16 * (depth * half + off), top, carried, live, off, cell, half,
                  total, mx);
-    for (unsigned r = 0; !sliced && r < R; r++)
-        if (rows->cell[R * cell + r].nonzero) /* a row of padding has no products */
-            settle_small(rows, r, k, off, nj, cell, top[r], total, hard);
 }
 
 AVX512_FMA void cmac_fp16_fma_row_cells(const struct conv_operands *ops,
@@ -858,7 +903,7 @@ AVX512_FMA uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
 
 bool cmac_fp16_fma(void)
 {
-    return cmac_fp16_vbmi();
+    return cmac_fp16_vbmi() && __builtin_cpu_supports("avx512vpopcntdq");
 }
 
 #else

@@ -358,7 +358,7 @@ void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn, int32_t 
  * (and DLADBG_NO_VBMI is unset: the tests run the other way too). */
 bool cmac_fp16_vbmi(void);
 /* cmac_fp16_fma.c: the cells as double FMAs rounding down, 8 rows against
- * 32 kernels at a time (AVX-512F/BW/VL/VBMI; cmac_fp16_fma() says whether
+ * 32 kernels at a time (AVX-512F/BW/VL/VBMI/VPOPCNTDQ; cmac_fp16_fma() says whether
  * the host runs them). */
 #define CMAC_FP16_FMA_LANES 32
 #define CMAC_FP16_FMA_ROWS  8
@@ -409,10 +409,14 @@ struct cmac_fp16_fma_block {
      * are aligned by 8 bits or more against every data value: cell by cell
      * (entries small_first[c] to small_first[c + 1]) each one's value in
      * the cell, lane, m and h + 64, which the cells settle cell by cell for
-     * each row instead of value by value. */
+     * each row instead of value by value.  A cell's entries are lane-major:
+     * lane l's from small_lanes[(LANES + 1) c + l] to the next lane's
+     * start (counted from the cell's first entry; the last, LANES, is the
+     * cell's count). */
     uint32_t *small, *mid, *small_first;
     uint8_t *small_at, *small_lane, *small_h;
     int16_t *small_m;
+    uint16_t *small_lanes;
     /* The weights as the bit-sliced cells read them
      * (cmac_fp16_sliced_layout): CMAC_FP16_SLICED_FIELDS lane masks per
      * value, field f of value i at planes_stride * f + i; NULL when no

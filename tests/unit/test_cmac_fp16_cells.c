@@ -10,6 +10,8 @@
  *    their row's or kernel's largest (carry8, the 16-bit Booth array, the
  *    queue for the 32-bit one, and alignments of 32 or more, which the
  *    hardware drops);
+ *  - cells with hundreds of small weights, a kernel's run of them longer
+ *    than the 32 entries settled at a time;
  *  - subnormals, infinities (a large exponent to the MAC), zeros, rows,
  *    kernels and cells of zeros, products that cancel, NaNs (the reference
  *    path), and padding past the used values that holds NaNs nobody reads.
@@ -137,6 +139,25 @@ static uint16_t with_nans(uint32_t *st, bool weight, uint32_t index, uint32_t i)
     return moderate(st, weight, index, i);
 }
 
+/* Kernels whose cells hold runs of small weights (8 to 20 bits below the
+ * kernel's largest, every value but the largest's of one kernel in four,
+ * one value in three of another): a cell's list of them is hundreds of
+ * entries long, a kernel's run of entries crosses the 32-entry chunks the
+ * cells settle them in, and kernels with none or one sit between; the data
+ * 0, 4 or 8 below its row's largest. */
+static uint16_t small_runs(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    uint32_t r = next(st), frac = r >> 9;
+    if (!weight)
+        return fp16(r >> 20 & 1, 26 - 4 * (r % 3) + (r >> 4) % 2, frac);
+    bool largest = i % 13 == 0;
+    bool small = !largest && (index % 4 == 1 || (index % 4 == 2 && i % 3 == 0));
+    if (small)
+        return (r >> 5) % 9 == 0 ? fp16(r >> 20 & 1, 0, 1 + frac % 0x3ff)
+                                 : fp16(r >> 20 & 1, 24 - 8 - 4 * ((r >> 5) % 3), frac);
+    return fp16(r >> 20 & 1, largest ? 24 + (r >> 4) % 2 : 20 + (r >> 4) % 4, frac);
+}
+
 /* A pass of the case's operands, padding values NaNs. */
 static void fill(value_fn fn, uint32_t seed, int16_t *data, int16_t *weight)
 {
@@ -244,6 +265,13 @@ static void test_cancelling_and_zeros(void **state)
         check_case(cancelling, seed, "cancelling");
 }
 
+static void test_runs_of_small_weights(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 2; seed++)
+        check_case(small_runs, seed, "small runs");
+}
+
 static void test_nans_and_infinities(void **state)
 {
     (void)state;
@@ -309,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_moderate_values),      cmocka_unit_test(test_spread_exponents),
         cmocka_unit_test(test_maxima_apart),         cmocka_unit_test(test_every_alignment),
         cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
+        cmocka_unit_test(test_runs_of_small_weights),
         cmocka_unit_test(test_passes_of_spread_then_moderate_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
