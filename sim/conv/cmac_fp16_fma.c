@@ -670,6 +670,23 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
     cmac_fp16_sliced_cell(dm, dh, nj, k->planes + off, k->planes_stride, tops, carried);
 }
 
+/* The cell's values (bit v for value v) with a weight 4 below its
+ * kernel's largest (k->mid): a row's value 4 below its largest has a
+ * product that needs a carry (aligned by 8) only with those, one in seven
+ * values of real data has none, and mid_carries is skipped there. */
+AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_block *k, size_t off,
+                                                  uint32_t nj)
+{
+    uint64_t any = 0;
+    for (uint32_t q = 0; q < CMAC_FP16_FMA_CELL / 16; q++) {
+        uint32_t left = nj > 16 * q ? nj - 16 * q : 0;
+        __mmask16 in = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
+        __m512i m = _mm512_maskz_loadu_epi32(in, k->mid + off + 16 * q);
+        any |= (uint64_t)_mm512_test_epi32_mask(m, m) << (16 * q);
+    }
+    return any;
+}
+
 /* One cell (values from off on, nj of them) of the R rows against the
  * block's L kernels: sums and exponents into total and mx at slot L * (R *
  * cell + row) + lane, harder products onto the queue.
@@ -692,6 +709,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
 {
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const uint64_t *kmask = k->kmask + (size_t)L * cell;
+    const uint64_t mid_weights = values_with_mid(k, off, nj);
     __m256i top[R];
     /* per row the values to settle as a mid, a small or any value */
     uint64_t mid[R], by8[R], small[R], any[R], live = 0;
@@ -701,7 +719,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         bool confirmed = tops_confirmed(kmask, rc.mask) == ~0u;
         top[r] = confirmed ? _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top))
                            : tops_exact(rows, r, k, off, rc.nonzero);
-        mid[r] = confirmed ? rc.mid : 0;
+        mid[r] = confirmed ? rc.mid & mid_weights : 0;
         by8[r] = confirmed ? rc.by8 : 0;
         small[r] = confirmed ? rc.small & ~rc.by8 : 0;
         any[r] = confirmed ? 0 : rc.nonzero;
