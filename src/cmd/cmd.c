@@ -948,7 +948,7 @@ static void offer_placeholder(struct completion *c, const char *tok, size_t len)
         }
     } else if (len == 7 && !strncmp(tok, "DECODER", 7)) {
         for (size_t i = 0; i < plugin_host_count(c->d->plugins); i++)
-            offer(c, plugin_host_get(c->d->plugins, i)->dec->name);
+            offer(c, plugin_host_get(c->d->plugins, i)->facts->name);
     } else if (len == 3 && !strncmp(tok, "CMD", 3)) {
         each_entry(NULL, offer_entry, c);
     } else if ((len == 4 && !strncmp(tok, "FILE", 4)) || (len == 3 && !strncmp(tok, "DIR", 3))) {

@@ -35,7 +35,7 @@ static void format_size(uint64_t bytes, char *buf, size_t len)
 static const char *decoder_says(struct dbg *d, const char *decoder)
 {
     const struct plugin_info *pi = plugin_host_find(d->plugins, decoder);
-    return pi && pi->dec->description ? pi->dec->description : decoder;
+    return pi && pi->facts->description ? pi->facts->description : decoder;
 }
 
 /* At the terminal: a large export is measured first (the decoder run
@@ -160,23 +160,26 @@ static enum cmd_status do_plugins(struct dbg *d, struct cmd_args *a)
     }
     for (size_t i = 0; i < n; i++) {
         const struct plugin_info *p = plugin_host_get(d->plugins, i);
-        cmd_print(d, "%-8s %s", p->dec->name, p->dec->description ? p->dec->description : "");
+        const struct plugin_facts *f = p->facts;
+        cmd_print(d, "%-8s %s", f->name, f->description ? f->description : "");
         char cols[1024] = "";
-        for (uint32_t c = 0; c < p->dec->n_columns; c++) {
+        for (uint32_t c = 0; c < f->n_columns; c++) {
             size_t len = strlen(cols);
-            snprintf(cols + len, sizeof cols - len, "%s%s", c ? "," : "", p->dec->columns[c]);
+            snprintf(cols + len, sizeof cols - len, "%s%s", c ? "," : "", f->columns[c]);
         }
         cmd_print(d, "         columns: %s", cols);
-        if (p->cmds) {
+        if (f->n_commands) {
             char names[512] = "";
-            for (uint32_t c = 0; c < p->cmds->n_commands; c++) {
+            for (uint32_t c = 0; c < f->n_commands; c++) {
                 size_t len = strlen(names);
                 snprintf(names + len, sizeof names - len, "%s%s", c ? ", " : "",
-                         plugin_command_at(p, c)->name);
+                         f->commands[c].name);
             }
             cmd_print(d, "         commands: %s (\"help NAME\")", names);
         }
-        cmd_print(d, "         from %s (ABI %u)", p->path, p->dec->abi_version);
+        /* a plugin is mapped into dladbg at its first use (plugin_host.h) */
+        cmd_print(d, "         from %s (ABI %u, %s)", p->path, f->abi_version,
+                  p->handle ? "mapped" : "not mapped until first used");
     }
     return CMD_OK;
 }
@@ -190,7 +193,7 @@ static enum cmd_status do_plugins_load(struct dbg *d, struct cmd_args *a)
     if (!dbg_load_plugin(d, path, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
     const struct plugin_info *p = plugin_host_get(d->plugins, plugin_host_count(d->plugins) - 1);
-    cmd_print(d, "Loaded decoder %s from %s.", p->dec->name, path);
+    cmd_print(d, "Loaded decoder %s from %s.", p->facts->name, path);
     return CMD_OK;
 }
 

@@ -164,6 +164,8 @@ static const struct plugin_info *find_decoder(struct plugin_host *ph, const char
     const struct plugin_info *pi = plugin_host_find(ph, decoder);
     if (!pi)
         snprintf(err, errlen, "no decoder named \"%s\" (\"plugins\" lists them)", decoder);
+    else if (!plugin_host_map(ph, pi, err, errlen)) /* its first use maps it */
+        return NULL;
     return pi;
 }
 

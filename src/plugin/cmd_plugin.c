@@ -111,17 +111,21 @@ struct exec_job {
 static void exec_in_child(void *ctx, void *out)
 {
     struct exec_job *j = ctx;
-    plugin_guard_enter(j->from->dec ? j->from->dec->name : j->pc->name, j->from->path, "exec");
+    plugin_guard_enter(j->from->facts->name, j->from->path, "exec");
     *(int *)out = j->pc->exec(&j->c->con, j->argc, j->argv);
     plugin_guard_leave();
 }
 
 static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
 {
-    const struct plugin_info *from;
-    const struct dladbg_command *pc = plugin_host_command(d->plugins, a->path, &from);
-    if (!pc)
+    uint32_t k;
+    const struct plugin_info *from = plugin_host_command(d->plugins, a->path, &k);
+    if (!from)
         return cmd_fail(d, a, "no plugin of this session provides \"%s\"", a->path);
+    char err[768];
+    if (!plugin_host_map(d->plugins, from, err, sizeof err))
+        return cmd_fail(d, a, "%s", err);
+    const struct dladbg_command *pc = plugin_command_at(from, k);
     const char *argv[CMD_MAX_WORDS + 1];
     int argc = 0;
     argv[argc++] = pc->name;
@@ -133,7 +137,6 @@ static enum cmd_status do_plugin_command(struct dbg *d, struct cmd_args *a)
     console_init(&c, &pr, d, a);
     struct exec_job j = {from, pc, &c, argc, argv};
     int rc = 0;
-    char err[768];
     bool ran = plugin_child_run_talking(exec_in_child, &j, &rc, sizeof rc, heard, &c, err,
                                         sizeof err);
     plugin_run_release(&pr);
@@ -166,8 +169,7 @@ static void complete_in_child(void *ctx, void *out)
 {
     (void)out;
     struct complete_job *j = ctx;
-    plugin_guard_enter(j->from->dec ? j->from->dec->name : j->pc->name, j->from->path,
-                       "complete");
+    plugin_guard_enter(j->from->facts->name, j->from->path, "complete");
     j->pc->complete(&j->c->con, j->n, j->words, j->word, offer_to_parent, NULL);
     plugin_guard_leave();
 }
@@ -182,10 +184,16 @@ static void heard_offer(void *ctx, int kind, const char *text)
 void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, char *const *argv,
                          const char *word, dladbg_offer_fn offer, void *ctx)
 {
-    const struct plugin_info *from;
-    const struct dladbg_command *pc = plugin_host_command(d->plugins, e->name, &from);
-    if (!pc || !pc->complete)
+    uint32_t k;
+    const struct plugin_info *from = plugin_host_command(d->plugins, e->name, &k);
+    if (!from || !from->facts->commands[k].completes)
+        return; /* nothing to map the plugin for */
+    char err[768];
+    if (!plugin_host_map(d->plugins, from, err, sizeof err)) {
+        cmd_out(d, DBG_OUT_ERROR, "completing \"%s\": %s", e->name, err);
         return;
+    }
+    const struct dladbg_command *pc = plugin_command_at(from, k);
     const char *words[CMD_MAX_WORDS + 1];
     int n = 0;
     words[n++] = pc->name;
@@ -197,7 +205,6 @@ void cmd_plugin_complete(struct dbg *d, const struct cmd_entry *e, int argc, cha
     console_init(&c, &pr, d, NULL);
     struct complete_job j = {from, pc, &c, n, words, word, offer, ctx};
     char unused;
-    char err[768];
     if (!plugin_child_run_talking(complete_in_child, &j, &unused, sizeof unused, heard_offer, &j,
                                   err, sizeof err))
         cmd_out(d, DBG_OUT_ERROR, "completing \"%s\": %s", pc->name, err);
@@ -212,9 +219,10 @@ void cmd_plugin_sync(struct dbg *d)
     rows_owner = d;
     size_t row = 0;
     for (size_t i = 0; d && i < plugin_host_count(d->plugins); i++) {
-        const struct plugin_info *pi = plugin_host_get(d->plugins, i);
-        for (uint32_t k = 0; pi->cmds && k < pi->cmds->n_commands && row < PLUGIN_ROWS; k++) {
-            const struct dladbg_command *pc = plugin_command_at(pi, k);
+        /* from what the plugin's probe read: listing them maps no plugin */
+        const struct plugin_facts *f = plugin_host_get(d->plugins, i)->facts;
+        for (uint32_t k = 0; k < f->n_commands && row < PLUGIN_ROWS; k++) {
+            const struct plugin_command_facts *pc = &f->commands[k];
             cmd_plugin_entries[row++] = (struct cmd_entry){
                 .name = pc->name, .usage = pc->usage, .help = pc->help, .exec = do_plugin_command};
         }

@@ -226,7 +226,23 @@ bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, voi
     return ok;
 }
 
-bool plugin_child_probe_load(const char *path, char *err, size_t errlen)
+/* Why a probe's child ended early: before the loaded byte, the
+ * constructors; after it, the inspection. */
+static void probe_ending(int status, bool loaded, char *err, size_t errlen)
+{
+    char how[96];
+    ending_text(status < 0 ? 0 : status, 0, how, sizeof how);
+    if (loaded)
+        snprintf(err, errlen, "refused: reading its descriptor ends the process: %s", how);
+    else if (status >= 0 && WIFEXITED(status))
+        snprintf(err, errlen, "refused: loading it ends the process (a constructor exited with "
+                              "status %d)", WEXITSTATUS(status));
+    else
+        snprintf(err, errlen, "refused: loading it crashes (a constructor): %s", how);
+}
+
+bool plugin_child_probe_load(const char *path, void (*inspect)(void *ctx, void *handle), void *ctx,
+                             plugin_child_heard_fn heard, void *hctx, char *err, size_t errlen)
 {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -240,8 +256,10 @@ bool plugin_child_probe_load(const char *path, char *err, size_t errlen)
         become_child(parent);
         /* the constructors run here, where an exit or a crash is ours to see */
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        (void)h;
-        (void)!write(fds[1], "y", 1);
+        if (!write_all(fds[1], "y", 1))
+            _exit(127);
+        say_fd = fds[1];
+        inspect(ctx, h);
         _exit(0);
     }
     close(fds[1]);
@@ -250,19 +268,13 @@ bool plugin_child_probe_load(const char *path, char *err, size_t errlen)
         return false;
     }
     char byte = 0;
-    ssize_t got;
-    while ((got = read(fds[0], &byte, 1)) < 0 && errno == EINTR)
-        ;
+    bool loaded = read_all(fds[0], &byte, 1) && byte == 'y';
+    if (loaded)
+        listen_to(fds[0], heard, hctx);
     close(fds[0]);
     int status = wait_for(pid);
-    if (got == 1 && byte == 'y')
+    if (loaded && status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return true;
-    char how[96];
-    ending_text(status < 0 ? 0 : status, 0, how, sizeof how);
-    if (status >= 0 && WIFEXITED(status))
-        snprintf(err, errlen, "refused: loading it ends the process (a constructor exited with "
-                              "status %d)", WEXITSTATUS(status));
-    else
-        snprintf(err, errlen, "refused: loading it crashes (a constructor): %s", how);
+    probe_ending(status, loaded, err, errlen);
     return false;
 }

@@ -35,12 +35,15 @@ bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, voi
 /* In the work of plugin_child_run_talking: send text to the parent. */
 void plugin_child_say(int kind, const char *text);
 
-/* Whether loading the plugin at path ends the process (a constructor that
- * calls exit or crashes): dlopen is tried in a child first.  false with
- * err ("refused: loading it ends the process (a constructor exited with status
- * 42)") when it
- * does; true otherwise, also when dlopen merely fails (the caller's own
- * dlopen then says why). */
-bool plugin_child_probe_load(const char *path, char *err, size_t errlen);
+/* The plugin at path loaded in a child only: dlopen there, where a
+ * constructor that calls exit or crashes ends the child, not the session;
+ * then inspect(ctx, handle) runs there (handle NULL when dlopen failed:
+ * dlerror() says why) and what it sends with plugin_child_say is handed to
+ * heard(hctx, ...) in the parent, in order, so the parent learns what it
+ * needs of the plugin without mapping it.  false with err ("refused:
+ * loading it ends the process (a constructor exited with status 42)") when
+ * loading or inspecting it ends the child. */
+bool plugin_child_probe_load(const char *path, void (*inspect)(void *ctx, void *handle), void *ctx,
+                             plugin_child_heard_fn heard, void *hctx, char *err, size_t errlen);
 
 #endif

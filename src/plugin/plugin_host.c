@@ -1,4 +1,4 @@
-/* Loading and validating decoder plugins. */
+/* Probing, validating and mapping decoder plugins (plugin_host.h). */
 #define _GNU_SOURCE /* dladdr */
 #include "plugin_host.h"
 #include "plugin_child.h"
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct plugin_host {
@@ -35,7 +36,7 @@ static uint64_t commands_loaded(const struct plugin_host *ph)
 {
     uint64_t n = 0;
     for (size_t i = 0; i < ph->n; i++)
-        n += ph->p[i].cmds ? ph->p[i].cmds->n_commands : 0;
+        n += ph->p[i].facts->n_commands;
     return n;
 }
 
@@ -49,7 +50,9 @@ void plugin_host_destroy(struct plugin_host *ph)
     if (!ph)
         return;
     for (size_t i = 0; i < ph->n; i++) {
-        dlclose(ph->p[i].handle);
+        if (ph->p[i].handle)
+            dlclose(ph->p[i].handle);
+        free((void *)ph->p[i].facts);
         free(ph->p[i].path);
     }
     free(ph->p);
@@ -117,23 +120,23 @@ static const char *check_descriptor(const struct dladbg_decoder *d, char *buf, s
 const struct dladbg_command *plugin_command_at(const struct plugin_info *pi, uint32_t i)
 {
     if (!pi->cmds || i >= pi->cmds->n_commands)
-        return NULL;
+        return NULL; /* not mapped yet, or no such command */
     return (const struct dladbg_command *)(const void *)((const char *)pi->cmds->commands +
                                                          (size_t)i * pi->cmds->command_size);
 }
 
-const struct dladbg_command *plugin_host_command(const struct plugin_host *ph, const char *name,
-                                                 const struct plugin_info **from)
+const struct plugin_info *plugin_host_command(const struct plugin_host *ph, const char *name,
+                                              uint32_t *index)
 {
-    for (size_t i = 0; i < ph->n; i++)
-        for (uint32_t k = 0; ph->p[i].cmds && k < ph->p[i].cmds->n_commands; k++) {
-            const struct dladbg_command *c = plugin_command_at(&ph->p[i], k);
-            if (!strcmp(c->name, name)) {
-                if (from)
-                    *from = &ph->p[i];
-                return c;
+    for (size_t i = 0; i < ph->n; i++) {
+        const struct plugin_facts *f = ph->p[i].facts;
+        for (uint32_t k = 0; k < f->n_commands; k++)
+            if (!strcmp(f->commands[k].name, name)) {
+                if (index)
+                    *index = k;
+                return &ph->p[i];
             }
-        }
+    }
     return NULL;
 }
 
@@ -198,66 +201,269 @@ static const char *check_commands(const struct plugin_host *ph, const struct dla
 const struct plugin_info *plugin_host_find(const struct plugin_host *ph, const char *name)
 {
     for (size_t i = 0; i < ph->n; i++)
-        if (!strcmp(ph->p[i].dec->name, name))
+        if (!strcmp(ph->p[i].facts->name, name))
             return &ph->p[i];
     return NULL;
 }
 
-bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen)
+/* ---------------------------------------------------------------- the probe
+ * In the probe's child: the plugin loaded there, checked against the
+ * plugins probed before (the child has a copy of the host), and what the
+ * parent keeps of it sent back one fact at a time. */
+enum fact {
+    FACT_REFUSED, /* why it is refused: nothing else follows */
+    FACT_NAME,
+    FACT_DESCRIPTION,
+    FACT_ABI, /* decimal */
+    FACT_COLUMN,
+    FACT_COMMAND, /* a command's name; its usage, help and completes follow */
+    FACT_USAGE,
+    FACT_HELP,
+    FACT_COMPLETES, /* the command has a complete() callback */
+};
+
+/* What is wrong with the plugin dlopen gave handle for (NULL: dlopen
+ * failed), or NULL with its descriptor and command set. */
+static const char *examine(const struct plugin_host *ph, void *handle,
+                           const struct dladbg_decoder **dec,
+                           const struct dladbg_command_set **cmds, char *why, size_t len)
 {
-    /* a constructor runs at dlopen, before any check: tried apart first */
-    char why_not[512];
-    if (!plugin_child_probe_load(path, why_not, sizeof why_not)) {
-        snprintf(err, errlen, "%s: %s", path, why_not);
-        return false;
-    }
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
+    if (!handle) {
         const char *e = dlerror();
-        snprintf(err, errlen, "%s: refused: cannot load it: %s", path, e ? e : "?");
-        return false;
+        snprintf(why, len, "cannot load it: %s", e ? e : "?");
+        return why;
     }
     dlerror();
-    const struct dladbg_decoder *dec = dlsym(h, DLADBG_DECODER_SYMBOL);
-    char why[256];
-    const char *problem = NULL;
-    if (!dec)
-        problem = "not a dladbg decoder: it has no symbol \"" DLADBG_DECODER_SYMBOL "\"";
-    else
-        problem = check_descriptor(dec, why, sizeof why);
-    const struct plugin_info *dup = problem ? NULL : plugin_host_find(ph, dec->name);
-    if (!problem && dup) {
-        snprintf(why, sizeof why, "a decoder named \"%s\" is already loaded from %.180s", dec->name,
+    *dec = dlsym(handle, DLADBG_DECODER_SYMBOL);
+    if (!*dec)
+        return "not a dladbg decoder: it has no symbol \"" DLADBG_DECODER_SYMBOL "\"";
+    const char *problem = check_descriptor(*dec, why, len);
+    if (problem)
+        return problem;
+    const struct plugin_info *dup = plugin_host_find(ph, (*dec)->name);
+    if (dup) {
+        snprintf(why, len, "a decoder named \"%s\" is already loaded from %.180s", (*dec)->name,
                  dup->path);
-        problem = why;
+        return why;
     }
-    const struct dladbg_command_set *cmds = problem ? NULL : dlsym(h, DLADBG_COMMANDS_SYMBOL);
-    if (!problem && cmds)
-        problem = check_commands(ph, cmds, why, sizeof why);
-    char *own_path = problem ? NULL : strdup(path);
-    if (!problem && !own_path)
-        problem = "out of memory";
-    if (!problem && ph->n == ph->cap) {
+    *cmds = dlsym(handle, DLADBG_COMMANDS_SYMBOL);
+    return *cmds ? check_commands(ph, *cmds, why, len) : NULL;
+}
+
+static void inspect_in_child(void *ctx, void *handle)
+{
+    const struct plugin_host *ph = ctx;
+    const struct dladbg_decoder *dec = NULL;
+    const struct dladbg_command_set *cmds = NULL;
+    char why[256];
+    const char *problem = examine(ph, handle, &dec, &cmds, why, sizeof why);
+    if (problem) {
+        plugin_child_say(FACT_REFUSED, problem);
+        return;
+    }
+    char abi[16];
+    snprintf(abi, sizeof abi, "%u", dec->abi_version);
+    plugin_child_say(FACT_NAME, dec->name);
+    if (dec->description)
+        plugin_child_say(FACT_DESCRIPTION, dec->description);
+    plugin_child_say(FACT_ABI, abi);
+    for (uint32_t i = 0; i < dec->n_columns; i++)
+        plugin_child_say(FACT_COLUMN, dec->columns[i]);
+    struct plugin_info probed = {.cmds = cmds};
+    for (uint32_t i = 0; cmds && i < cmds->n_commands; i++) {
+        const struct dladbg_command *c = plugin_command_at(&probed, i);
+        plugin_child_say(FACT_COMMAND, c->name);
+        plugin_child_say(FACT_USAGE, c->usage);
+        plugin_child_say(FACT_HELP, c->help);
+        if (c->complete)
+            plugin_child_say(FACT_COMPLETES, "");
+    }
+}
+
+/* In the parent: the facts as they come. */
+struct heard_facts {
+    size_t n, cap;
+    struct heard_fact {
+        enum fact kind;
+        char *text;
+    } *said;
+    bool out_of_memory;
+};
+
+static void hear_fact(void *ctx, int kind, const char *text)
+{
+    struct heard_facts *h = ctx;
+    char *copy = strdup(text);
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 32;
+        struct heard_fact *said = realloc(h->said, cap * sizeof *said);
+        if (said) {
+            h->said = said;
+            h->cap = cap;
+        }
+    }
+    if (!copy || h->n == h->cap) {
+        free(copy);
+        h->out_of_memory = true;
+        return;
+    }
+    h->said[h->n++] = (struct heard_fact){(enum fact)kind, copy};
+}
+
+static void heard_facts_free(struct heard_facts *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free(h->said[i].text);
+    free(h->said);
+}
+
+/* The facts heard, in one allocation: the struct, the column and command
+ * arrays, then the texts.  NULL when they are incomplete or memory ran out. */
+static struct plugin_facts *facts_pack(const struct heard_facts *h)
+{
+    uint32_t n_columns = 0, n_commands = 0;
+    size_t text = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        n_columns += h->said[i].kind == FACT_COLUMN;
+        n_commands += h->said[i].kind == FACT_COMMAND;
+        text += strlen(h->said[i].text) + 1;
+    }
+    size_t arrays = n_columns * sizeof(const char *) +
+                    n_commands * sizeof(struct plugin_command_facts);
+    struct plugin_facts *f = calloc(1, sizeof *f + arrays + text);
+    if (!f)
+        return NULL;
+    const char **columns = (const char **)(void *)(f + 1);
+    struct plugin_command_facts *commands = (void *)(columns + n_columns);
+    char *next = (char *)(commands + n_commands);
+    f->columns = columns;
+    f->commands = commands;
+    struct plugin_command_facts *cmd = NULL;
+    for (size_t i = 0; i < h->n; i++) {
+        const char *s = strcpy(next, h->said[i].text);
+        next += strlen(s) + 1;
+        enum fact kind = h->said[i].kind;
+        if (kind == FACT_NAME)
+            f->name = s;
+        else if (kind == FACT_DESCRIPTION)
+            f->description = s;
+        else if (kind == FACT_ABI)
+            f->abi_version = (uint32_t)strtoul(s, NULL, 10);
+        else if (kind == FACT_COLUMN)
+            columns[f->n_columns++] = s;
+        else if (kind == FACT_COMMAND)
+            (cmd = &commands[f->n_commands++])->name = s;
+        else if (cmd && kind == FACT_USAGE)
+            cmd->usage = s;
+        else if (cmd && kind == FACT_HELP)
+            cmd->help = s;
+        else if (cmd && kind == FACT_COMPLETES)
+            cmd->completes = true;
+    }
+    bool whole = f->name && f->n_columns;
+    for (uint32_t k = 0; k < f->n_commands; k++)
+        whole = whole && f->commands[k].usage && f->commands[k].help;
+    if (!whole) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* The file at path, to tell it from another put there later. */
+static void note_file(struct plugin_facts *f, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return;
+    f->dev = (uint64_t)st.st_dev;
+    f->ino = (uint64_t)st.st_ino;
+    f->size = (uint64_t)st.st_size;
+    f->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+}
+
+static bool same_file(const struct plugin_facts *f, const char *path)
+{
+    struct plugin_facts now = {0};
+    note_file(&now, path);
+    return now.dev == f->dev && now.ino == f->ino && now.size == f->size &&
+           now.mtime_ns == f->mtime_ns;
+}
+
+/* Probe path; its facts, or NULL with why (what follows "FILE: "). */
+static struct plugin_facts *probe(struct plugin_host *ph, const char *path, char *why, size_t len)
+{
+    struct heard_facts h = {0};
+    struct plugin_facts *f = NULL;
+    if (plugin_child_probe_load(path, inspect_in_child, ph, hear_fact, &h, why, len)) {
+        if (h.n && h.said[0].kind == FACT_REFUSED)
+            snprintf(why, len, "refused: %s", h.said[0].text);
+        else if (h.out_of_memory || !(f = facts_pack(&h)))
+            snprintf(why, len, "refused: %s",
+                     h.out_of_memory ? "out of memory" : "its probe said too little of it");
+        else
+            note_file(f, path);
+    }
+    heard_facts_free(&h);
+    return f;
+}
+
+bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_t errlen)
+{
+    char why[512];
+    struct plugin_facts *f = probe(ph, path, why, sizeof why);
+    char *own_path = f ? strdup(path) : NULL;
+    if (f && ph->n == ph->cap) {
         size_t cap = ph->cap ? ph->cap * 2 : 16;
         struct plugin_info *p = realloc(ph->p, cap * sizeof *p);
         if (p) {
             ph->p = p;
             ph->cap = cap;
-        } else {
-            problem = "out of memory";
         }
     }
-    if (problem) {
-        snprintf(err, errlen, "%s: refused: %s", path, problem);
+    if (f && (!own_path || ph->n == ph->cap))
+        snprintf(why, sizeof why, "refused: out of memory");
+    if (!f || !own_path || ph->n == ph->cap) {
+        snprintf(err, errlen, "%s: %s", path, why);
         free(own_path);
+        free(f);
+        return false;
+    }
+    ph->p[ph->n++] = (struct plugin_info){.facts = f, .path = own_path};
+    return true;
+}
+
+bool plugin_host_map(struct plugin_host *ph, const struct plugin_info *cpi, char *err,
+                     size_t errlen)
+{
+    struct plugin_info *pi = &ph->p[cpi - ph->p];
+    if (pi->handle)
+        return true;
+    /* what was probed is what runs: a file rebuilt or replaced since could
+     * have other commands, or a constructor that ends the process */
+    if (!same_file(pi->facts, pi->path)) {
+        snprintf(err, errlen,
+                 "%s: changed since dladbg read it at start (restart dladbg to use the new file)",
+                 pi->path);
+        return false;
+    }
+    void *h = dlopen(pi->path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "%s: cannot load it: %s", pi->path, e ? e : "?");
+        return false;
+    }
+    const struct dladbg_decoder *dec = dlsym(h, DLADBG_DECODER_SYMBOL);
+    const struct dladbg_command_set *cmds =
+        pi->facts->n_commands ? dlsym(h, DLADBG_COMMANDS_SYMBOL) : NULL;
+    if (!dec || (pi->facts->n_commands && (!cmds || cmds->n_commands != pi->facts->n_commands))) {
+        snprintf(err, errlen, "%s: cannot load it: not the plugin dladbg read at start", pi->path);
         dlclose(h);
         return false;
     }
-    struct plugin_info *pi = &ph->p[ph->n++];
+    pi->handle = h;
     pi->dec = dec;
     pi->cmds = cmds;
-    pi->handle = h;
-    pi->path = own_path;
     return true;
 }
 

@@ -1,4 +1,5 @@
-/* Decoder plugins: the shipped decoders load; broken ones (wrong ABI version,
+/* Decoder plugins: the shipped decoders load, read by a probe child and
+ * mapped into the process only at their first use; broken ones (wrong ABI version,
  * no decoder symbol, an unusable descriptor, not a shared object, a second
  * decoder of the same name, a command set of another version or a command
  * that takes a built-in name, a constructor that exits) are refused with a message naming the file and
@@ -11,9 +12,12 @@
 
 #include <cmocka.h>
 
+#include <limits.h>
+
 #include "dbg_fixture.h"
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_run.h"
+#include "util/textfile.h"
 
 static void test_path(char *buf, size_t len, const char *name)
 {
@@ -41,22 +45,28 @@ static void test_shipped_decoders(void **state)
     for (size_t i = 0; i < 8; i++) {
         const struct plugin_info *p = plugin_host_find(ph, names[i]);
         assert_non_null(p);
-        assert_int_equal(p->dec->abi_version, DLADBG_DECODER_ABI_VERSION);
-        assert_true(p->dec->n_columns >= 1);
+        assert_int_equal(p->facts->abi_version, DLADBG_DECODER_ABI_VERSION);
+        assert_true(p->facts->n_columns >= 1);
         /* the six decoders of version 1 add no commands and load as before */
-        assert_int_equal(p->cmds != NULL, i >= 6);
+        assert_int_equal(p->facts->n_commands != 0, i >= 6);
+        /* read by the probe, not mapped here */
+        assert_null(p->handle);
+        assert_null(p->dec);
         /* the path it was loaded from, in a copy of its own length: a 4 KiB
          * array in each entry made the table 66 KiB in every run */
         assert_non_null(strstr(p->path, names[i]));
     }
     assert_true(sizeof(struct plugin_info) <= 64);
-    const struct dladbg_command *c = plugin_host_command(ph, "aie", NULL);
-    assert_non_null(c);
-    assert_non_null(c->complete);
+    uint32_t k = 99;
+    const struct plugin_info *aie = plugin_host_command(ph, "aie", &k);
+    assert_ptr_equal(aie, plugin_host_find(ph, "aie"));
+    assert_int_equal(k, 0);
+    assert_true(aie->facts->commands[0].completes);
+    assert_non_null(strstr(aie->facts->commands[0].usage, "aie tiling"));
     assert_non_null(plugin_host_command(ph, "sophon", NULL));
     assert_null(plugin_host_command(ph, "layers", NULL));
     /* "layers" has the columns the issue asks for */
-    const struct dladbg_decoder *l = plugin_host_find(ph, "layers")->dec;
+    const struct plugin_facts *l = plugin_host_find(ph, "layers")->facts;
     const char *want[] = {"index",       "unit",          "op",          "group",
                           "start_cycle", "end_cycle",     "cycles",      "macs",
                           "bytes_read",  "bytes_written", "stall_cycles"};
@@ -343,6 +353,143 @@ static void test_run_access(void **state)
     dbg_destroy(d);
 }
 
+/* Whether this process has the file path mapped (/proc/self/maps names
+ * every mapped file by its absolute path). */
+static bool mapped_now(const char *path)
+{
+    char real[PATH_MAX];
+    assert_non_null(realpath(path, real));
+    FILE *fp = fopen("/proc/self/maps", "r");
+    assert_non_null(fp);
+    char line[PATH_MAX + 128];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, fp)) {
+        line[strcspn(line, "\n")] = 0;
+        const char *slash = strchr(line, '/');
+        found = slash && !strcmp(slash, real);
+    }
+    fclose(fp);
+    return found;
+}
+
+/* A file's bytes (freed by the caller). */
+static char *whole_file(const char *path, size_t *len)
+{
+    uint8_t *buf = NULL;
+    char err[256];
+    if (!file_read_all(path, 64u << 20, &buf, len, err, sizeof err))
+        fail_msg("%s", err);
+    return (char *)buf;
+}
+
+static void shipped_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/plugins/%s.so", fixture_build(), name);
+}
+
+/* A session that uses no plugin maps none (0.2 MiB of the eight shipped
+ * ones' pages in every run, issue 34); listing them, help and completing
+ * their command names map none either; an export through a decoder, or a
+ * plugin command run or completed, maps that plugin only, and its output is
+ * the same as once it is mapped. */
+static void test_mapped_at_first_use(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("t2", 2);
+    char path[600];
+    fixture_path(path, sizeof path, "t2");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    const char *names[] = {"layers", "regs", "dma", "lut", "perf", "cbuf", "aie", "sophon"};
+    char so[600];
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "help aie"), CMD_OK);
+    assert_string_equal(complete(d, "sop").all, "[sophon]");
+    assert_string_equal(complete(d, "export csv x.csv --decoder la").all, "[layers]");
+    for (size_t i = 0; i < 8; i++) {
+        shipped_path(so, sizeof so, names[i]);
+        if (mapped_now(so))
+            fail_msg("%s is mapped before any use", so);
+        assert_null(plugin_host_find(d->plugins, names[i])->handle);
+    }
+    shipped_path(so, sizeof so, "layers");
+    char want[800];
+    snprintf(want, sizeof want, "from %s (ABI 1, not mapped until first used)", so);
+    fixture_clear();
+    assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
+    expect_text(want);
+
+    char first[512], second[512];
+    fixture_path(first, sizeof first, "first.csv");
+    fixture_path(second, sizeof second, "second.csv");
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder layers", first);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    assert_true(mapped_now(so));
+    assert_non_null(plugin_host_find(d->plugins, "layers")->dec);
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder layers", second);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    size_t n1, n2;
+    char *a = whole_file(first, &n1), *b = whole_file(second, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, n1);
+    assert_non_null(strstr(a, "stall_cycles")); /* the header, from the mapped decoder */
+    free(a);
+    free(b);
+    snprintf(want, sizeof want, "from %s (ABI 1, mapped)", so);
+    fixture_clear();
+    assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
+    expect_text(want);
+    shipped_path(so, sizeof so, "dma");
+    assert_false(mapped_now(so));
+
+    /* a command run maps its plugin; completing a command's words too */
+    shipped_path(so, sizeof so, "aie");
+    assert_int_equal(fixture_exec(d, "aie tiling {8} {4} {0} {0,4,2}"), CMD_OK);
+    expect_text("tile 1 at (4): 4 5 6 7");
+    assert_true(mapped_now(so));
+    shipped_path(so, sizeof so, "sophon");
+    assert_false(mapped_now(so));
+    assert_string_equal(complete(d, "sophon layout 2,3,4,5 dt").all, "[dtype]");
+    assert_true(mapped_now(so));
+    dbg_destroy(d);
+}
+
+/* What runs is what was probed: a plugin file changed after its probe is
+ * not mapped in its place, and the use says why. */
+static void test_changed_file_not_mapped(void **state)
+{
+    (void)state;
+    char src[600], copy[600];
+    shipped_path(src, sizeof src, "layers");
+    fixture_path(copy, sizeof copy, "mine.so");
+    size_t len;
+    char *bytes = whole_file(src, &len);
+    FILE *fp = fopen(copy, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(bytes, 1, len, fp), len);
+    fclose(fp);
+    struct plugin_host *ph = plugin_host_create();
+    char err[1024];
+    assert_true(plugin_host_load(ph, copy, err, sizeof err));
+    const struct plugin_info *pi = plugin_host_find(ph, "layers");
+    assert_non_null(pi);
+    fp = fopen(copy, "ab"); /* rebuilt, say: a byte more */
+    assert_non_null(fp);
+    fputc(0, fp);
+    fclose(fp);
+    assert_false(plugin_host_map(ph, pi, err, sizeof err));
+    char want[800];
+    snprintf(want, sizeof want, "%s: changed since dladbg read it at start", copy);
+    if (!strstr(err, want))
+        fail_msg("\"%s\" does not say \"%s\"", err, want);
+    assert_null(pi->handle);
+    assert_false(mapped_now(copy));
+    plugin_host_destroy(ph);
+    free(bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +502,8 @@ int main(void)
         cmocka_unit_test(test_command_crash_is_survived),
         cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
+        cmocka_unit_test(test_mapped_at_first_use),
+        cmocka_unit_test(test_changed_file_not_mapped),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
