@@ -413,5 +413,8 @@ size_t dla_snapshot_bytes_apart(const struct dla_snapshot *s, const struct dla *
 /* For tests: the layer-tree slots that sharing, copying and comparing layer
  * records for snapshots have visited so far (linear in a run's layers). */
 unsigned long long dla_layer_tree_work(void);
+/* For tests: the searches by name the model's register reads of this thread
+ * have made, those its cache of names did not answer. */
+unsigned long long dla_name_searches(void);
 
 #endif

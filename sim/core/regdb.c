@@ -86,6 +86,11 @@ const struct regdb_unit *regdb_unit_at(const struct regdb_map *map, uint32_t add
 {
     if (!map)
         return NULL;
+    /* the maps' windows lie side by side from 0: the window's number is
+     * the unit's, when it holds */
+    size_t guess = addr / UNIT_WINDOW;
+    if (guess < map->n_units && addr - map->units[guess].base < UNIT_WINDOW) /* wraps below */
+        return &map->units[guess];
     size_t lo = 0, hi = map->n_units; /* units[lo..hi) may hold addr */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -135,7 +140,13 @@ const struct regdb_reg *regdb_reg_in(const struct regdb_unit *unit, uint32_t off
 {
     if (!unit)
         return NULL;
-    size_t lo = 0, hi = unit->n_regs; /* as regdb_unit_at */
+    /* offsets are distinct words in order, so register i is at offset 4i
+     * or later: offset's is at index offset / 4 at most, and there when
+     * the registers from 0 leave no gap (most units) */
+    size_t hi = unit->n_regs < offset / 4u + 1u ? unit->n_regs : offset / 4u + 1u;
+    if (hi && unit->regs[hi - 1].offset == offset)
+        return &unit->regs[hi - 1];
+    size_t lo = 0; /* regs[lo..hi) may hold offset */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         uint32_t at = unit->regs[mid].offset;

@@ -34,26 +34,48 @@ struct named {
     char text[48];
 };
 static _Thread_local struct named named_cache[NAME_CACHE];
+static _Thread_local unsigned long long searches;
 
-/* A multiplicative hash of both addresses: names are literals side by side,
- * and their low bits alone put a launch's few dozen names in the same
- * slots. */
-static struct named *cache_slot(const void *owner, const char *name)
+unsigned long long dla_name_searches(void)
+{
+    return searches;
+}
+
+/* A multiplicative hash of both addresses (names are literals side by
+ * side, and their low bits alone put a launch's few dozen names in the same
+ * slots), then CACHE_WAYS slots from there: with one slot a name, two names
+ * that met in it took turns to miss at every layer. */
+#define CACHE_WAYS 4
+static size_t cache_home(const void *owner, const char *name)
 {
     uint64_t h = ((uint64_t)(uintptr_t)name ^ (uint64_t)(uintptr_t)owner * 31u) *
                  0x9e3779b97f4a7c15ull;
-    return &named_cache[h >> (64 - NAME_CACHE_BITS)];
+    return (size_t)(h >> (64 - NAME_CACHE_BITS));
+}
+
+/* The slot of the name's ways that holds it, else the first free one, else
+ * the first (nothing is ever removed, so a name is never past a free slot). */
+static struct named *slot_for(const void *owner, const char *name)
+{
+    size_t home = cache_home(owner, name);
+    for (size_t k = 0; k < CACHE_WAYS; k++) {
+        struct named *c = &named_cache[(home + k) % NAME_CACHE];
+        if ((c->name == name && c->owner == owner) || !c->owner)
+            return c;
+    }
+    return &named_cache[home];
 }
 
 static const void *cached(const void *owner, const char *name)
 {
-    const struct named *c = cache_slot(owner, name);
-    return c->owner == owner && c->name == name && strcmp(c->text, name) == 0 ? c->found : NULL;
+    const struct named *c = slot_for(owner, name);
+    return c->name == name && c->owner == owner && strcmp(c->text, name) == 0 ? c->found : NULL;
 }
 
 static void remember(const void *owner, const char *name, const void *found)
 {
-    struct named *c = cache_slot(owner, name);
+    searches++;
+    struct named *c = slot_for(owner, name);
     if (strlen(name) < sizeof c->text) {
         *c = (struct named){.owner = owner, .name = name, .found = found};
         strcpy(c->text, name);

@@ -125,9 +125,26 @@ static void test_bytes_kept_per_layer(void **state)
     dbg_destroy(d);
 }
 
+/* The model reads its registers by name at every write and launch: after
+ * the first layers every name comes from its cache, never a search (two
+ * names meeting in one slot of it once took turns to miss at every layer). */
+static void test_names_searched_once(void **state)
+{
+    (void)state;
+    fixture_bdma_trace("n", 1100);
+    struct dbg *d = fixture_open_trace("n");
+    assert_int_equal(fixture_exec(d, "step layer 100"), CMD_OK);
+    unsigned long long before = dla_name_searches();
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    assert_int_equal(dla_layer_count(session_dla(d->session)), 1100);
+    assert_int_equal(dla_name_searches() - before, 0);
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names_searched_once),
         cmocka_unit_test(test_checkpoint_cost_does_not_grow_with_the_run),
         cmocka_unit_test(test_records_survive_sharing),
         cmocka_unit_test(test_bytes_kept_per_layer),
