@@ -366,7 +366,7 @@ static void ldrv_next(struct driver *drv, struct dla *d, const struct drv_result
                       struct drv_action *act)
 {
     struct ldrv *l = (struct ldrv *)drv;
-    memset(act, 0, sizeof *act);
+    drv_action_clear(act);
     char msg[512];
     for (;;) {
         switch (l->st.phase) {

@@ -690,7 +690,7 @@ static void cfg_next(struct driver *drv, struct dla *d, const struct drv_result 
                      struct drv_action *act)
 {
     struct cfg_trace *t = (struct cfg_trace *)drv;
-    memset(act, 0, sizeof *act);
+    drv_action_clear(act);
     if (!t->st.mem_done) {
         apply_memory(t, d);
         t->st.mem_done = true;

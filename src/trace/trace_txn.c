@@ -353,7 +353,7 @@ static void txn_next(struct driver *drv, struct dla *d, const struct drv_result 
                      struct drv_action *act)
 {
     struct txn *t = (struct txn *)drv;
-    memset(act, 0, sizeof *act);
+    drv_action_clear(act);
     if (!t->kmd_known)
         detect_kmd(t, d);
     while (t->st.pc < t->n) {

@@ -111,6 +111,32 @@ static void test_txn_malformed(void **state)
     }
 }
 
+/* A driver's action cleared for the next command: every field as a zeroed
+ * action has it, the texts empty, whatever the last action left. */
+static void test_action_clear(void **state)
+{
+    (void)state;
+    struct drv_action a;
+    memset(&a, 0xa5, sizeof a);
+    drv_action_clear(&a);
+    assert_int_equal(a.kind, 0);
+    assert_int_equal(a.addr, 0);
+    assert_int_equal(a.value, 0);
+    assert_null(a.wait.ready);
+    assert_null(a.wait.ctx);
+    assert_int_equal(a.wait.max_events, 0);
+    assert_string_equal(a.wait.what, "");
+    assert_int_equal(a.task.index, 0);
+    assert_false(a.task.begin);
+    assert_false(a.task.emu);
+    assert_string_equal(a.task.name, "");
+    assert_string_equal(a.where, "");
+    assert_false(a.op.known);
+    assert_int_equal(a.op.task, 0);
+    assert_int_equal(a.op.op, 0);
+    assert_int_equal(a.op.type, 0);
+}
+
 /* Writes and waits in every spelling the parser accepts, in place or word by
  * word: each comes out as the command it says. */
 static void test_txn_spellings(void **state)
@@ -625,6 +651,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_txn_malformed),
         cmocka_unit_test(test_txn_spellings),
+        cmocka_unit_test(test_action_clear),
         cmocka_unit_test(test_txn_bdma_run),
         cmocka_unit_test(test_dat_hexlines_errors),
         cmocka_unit_test(test_dat_records),
