@@ -275,6 +275,39 @@ static void test_memory_budget_thins_states(void **state)
     dbg_destroy(d);
 }
 
+/* Boundaries n and n + 1 captured on the way, then the run to its end. */
+struct two_states {
+    struct state at, next;
+};
+
+static struct two_states run_capturing(struct dbg *d, unsigned n)
+{
+    struct two_states two;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "step layer %u", n);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    two.at = capture(d);
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    two.next = capture(d);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    return two;
+}
+
+/* From the end of a run of total layers (which ended after its last
+ * boundary: the driver cleared the interrupt, so the first step back goes
+ * to boundary total), back to n + 1, back to n and forward to n + 1 again:
+ * each exactly the state captured there. */
+static void assert_back_and_forth(struct dbg *d, unsigned total, unsigned n, struct two_states *two)
+{
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "back layer %u", total - n);
+    assert_state_after(d, cmd, &two->next);
+    assert_state_after(d, "back layer", &two->at);
+    assert_state_after(d, "step layer", &two->next);
+    release(&two->at);
+    release(&two->next);
+}
+
 /* With the default spacing a run of one-line BDMA layers saves a state at
  * one boundary in ten or fewer (each layer is 132 cycles and 13 writes: a
  * state at each made the states most of a long run's time, issue 36); the
@@ -284,22 +317,12 @@ static void test_default_spacing_replays_exactly(void **state)
     (void)state;
     fixture_bdma_trace("t200", 200);
     struct dbg *d = fixture_open_trace("t200");
-    assert_int_equal(fixture_exec(d, "step layer 150"), CMD_OK);
-    struct state at150 = capture(d);
-    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
-    struct state at151 = capture(d);
-    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    struct two_states two = run_capturing(d, 150);
     assert_int_equal(cps_count(d->cps), 201);
     assert_true(cps_states_taken(d->cps) <= 20);
     struct checkpoint_info ci;
     assert_true(cps_get(d->cps, 150, &ci) && !ci.stored);
-    /* the run ended after its last boundary (the driver cleared the
-     * interrupt): the first of 50 steps back goes to boundary 200 */
-    assert_state_after(d, "back layer 50", &at151);
-    assert_state_after(d, "back layer", &at150);
-    assert_state_after(d, "step layer", &at151);
-    release(&at150);
-    release(&at151);
+    assert_back_and_forth(d, 200, 150, &two);
     dbg_destroy(d);
 }
 
@@ -313,19 +336,11 @@ static void test_spacing_grows_with_the_run(void **state)
     fixture_bdma_trace("t400", 400);
     struct dbg *d = fixture_open_trace("t400");
     cps_set_spacing(d->cps, 1, 1, 8); /* every boundary, but an 8th of the run apart */
-    assert_int_equal(fixture_exec(d, "step layer 300"), CMD_OK);
-    struct state at300 = capture(d);
-    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
-    struct state at301 = capture(d);
-    assert_int_equal(fixture_exec(d, "continue"), CMD_OK);
+    struct two_states two = run_capturing(d, 300);
     assert_int_equal(cps_count(d->cps), 401);
     /* boundary k gets one once k passes 9/8 of the last: about 8 ln 400 */
     assert_true(cps_states_taken(d->cps) >= 20 && cps_states_taken(d->cps) <= 80);
-    assert_state_after(d, "back layer 100", &at301);
-    assert_state_after(d, "back layer", &at300);
-    assert_state_after(d, "step layer", &at301);
-    release(&at300);
-    release(&at301);
+    assert_back_and_forth(d, 400, 300, &two);
     dbg_destroy(d);
 }
 
