@@ -2,6 +2,7 @@
  * their configuration with these at launch; names are resolved against the
  * configuration's map so field widths that differ between nv_full and the
  * v2 map come out right without the unit knowing. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,12 +34,35 @@ struct named {
     const void *found;
     char text[48];
 };
-static _Thread_local struct named named_cache[NAME_CACHE];
+/* Allocated at the thread's first lookup, not a thread-local array: the C
+ * library zeroes every thread's thread-local storage when it starts the
+ * thread, so the array's 36 KiB were resident in each worker the datapath
+ * loops start (dla_parallel), and those never ask for a name (issue 34). */
+static _Thread_local struct named *named_cache;
+static pthread_key_t named_cache_key; /* frees a thread's table when it ends */
+static pthread_once_t named_cache_once = PTHREAD_ONCE_INIT;
 static _Thread_local unsigned long long searches;
 
 unsigned long long dla_name_searches(void)
 {
     return searches;
+}
+
+static void named_cache_key_create(void)
+{
+    (void)pthread_key_create(&named_cache_key, free);
+}
+
+/* This thread's table; NULL when memory ran out (every lookup searches). */
+static struct named *named_table(void)
+{
+    if (!named_cache) {
+        pthread_once(&named_cache_once, named_cache_key_create);
+        named_cache = calloc(NAME_CACHE, sizeof *named_cache);
+        if (named_cache)
+            (void)pthread_setspecific(named_cache_key, named_cache);
+    }
+    return named_cache;
 }
 
 /* A multiplicative hash of both addresses (names are literals side by
@@ -54,29 +78,34 @@ static size_t cache_home(const void *owner, const char *name)
 }
 
 /* The slot of the name's ways that holds it, else the first free one, else
- * the first (nothing is ever removed, so a name is never past a free slot). */
+ * the first (nothing is ever removed, so a name is never past a free slot);
+ * NULL without a table. */
 static struct named *slot_for(const void *owner, const char *name)
 {
+    struct named *table = named_table();
+    if (!table)
+        return NULL;
     size_t home = cache_home(owner, name);
     for (size_t k = 0; k < CACHE_WAYS; k++) {
-        struct named *c = &named_cache[(home + k) % NAME_CACHE];
+        struct named *c = &table[(home + k) % NAME_CACHE];
         if ((c->name == name && c->owner == owner) || !c->owner)
             return c;
     }
-    return &named_cache[home];
+    return &table[home];
 }
 
 static const void *cached(const void *owner, const char *name)
 {
     const struct named *c = slot_for(owner, name);
-    return c->name == name && c->owner == owner && strcmp(c->text, name) == 0 ? c->found : NULL;
+    return c && c->name == name && c->owner == owner && strcmp(c->text, name) == 0 ? c->found
+                                                                                    : NULL;
 }
 
 static void remember(const void *owner, const char *name, const void *found)
 {
     searches++;
     struct named *c = slot_for(owner, name);
-    if (strlen(name) < sizeof c->text) {
+    if (c && strlen(name) < sizeof c->text) {
         *c = (struct named){.owner = owner, .name = name, .found = found};
         strcpy(c->text, name);
     }

@@ -1,6 +1,9 @@
 /* The model's core through its public API: register groups and access
  * semantics, CSB diagnostics, interrupts, layers, BDMA geometry, snapshots
- * (and, through dla_priv.h, that a snapshot's packing keeps every byte). */
+ * (and, through dla_priv.h, that a snapshot's packing keeps every byte, and
+ * that registers by name read the same on worker threads). */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +18,7 @@
 
 #include "core/dla.h"
 #include "core/dla_priv.h"
+#include "core/threads.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -599,6 +603,60 @@ static void test_snapshot_bytes_apart(void **state)
     drop(&f);
 }
 
+/* ---------------------------------------------------------------- threads */
+
+/* The size of the program's own thread-local storage (its PT_TLS segment). */
+static int program_tls(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    if (info->dlpi_name && info->dlpi_name[0])
+        return 0; /* a shared library: the program comes first */
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_TLS)
+            *(size_t *)ctx = info->dlpi_phdr[i].p_memsz;
+    return 1;
+}
+
+struct by_name_job {
+    struct dla *d;
+    uint32_t line[4], number[4];
+};
+
+static void read_by_name(void *ctx, unsigned worker, unsigned workers)
+{
+    (void)workers;
+    struct by_name_job *j = ctx;
+    for (int twice = 0; twice < 2; twice++) { /* the second from the thread's cache */
+        j->line[worker] = dla_reg(j->d, DLA_U_BDMA, 0, "CFG_LINE");
+        j->number[worker] = dla_field(j->d, DLA_U_BDMA, 0, "CFG_LINE_REPEAT", "NUMBER");
+    }
+}
+
+/* The C library zeroes all of a thread's static thread-local storage when
+ * it starts the thread: the model's 36 KiB cache of registers by name was
+ * resident in every worker of the datapath loops (dla_parallel), which never
+ * look a name up (issue 34).  Each thread's cache is allocated at its first
+ * lookup instead, and a worker that does look up gets the same answers. */
+static void test_names_on_workers(void **state)
+{
+    (void)state;
+    size_t tls = 0;
+    dl_iterate_phdr(program_tls, &tls);
+    if (tls > 1024)
+        fail_msg("%zu bytes of thread-local storage, each thread's in full", tls);
+    struct fixture f = make("nv_full");
+    wr(f.d, "BDMA.CFG_LINE", 0x1f);
+    wr(f.d, "BDMA.CFG_LINE_REPEAT", 5);
+    assert_int_equal(dla_reg(f.d, DLA_U_BDMA, 0, "CFG_LINE"), 0x1f);
+    struct by_name_job j = {.d = f.d};
+    dla_parallel(4, read_by_name, &j);
+    for (int w = 0; w < 4; w++) {
+        assert_int_equal(j.line[w], 0x1f);
+        assert_int_equal(j.number[w], 5);
+    }
+    drop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -617,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_snapshot_packs_every_byte),
         cmocka_unit_test(test_cbuf_flush_after_reset),
         cmocka_unit_test(test_csb_access_time),
+        cmocka_unit_test(test_names_on_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
