@@ -141,15 +141,19 @@ static inline void fixture_path(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", fixture_dir, name);
 }
 
-static inline void fixture_write(const char *name, const char *text)
+/* len bytes as the fixture folder's file name; false when not all written. */
+static inline bool fixture_write_bytes(const char *name, const void *bytes, size_t len)
 {
     char path[512];
     fixture_path(path, sizeof path, name);
-    FILE *fp = fopen(path, "w");
-    if (fp) {
-        fputs(text, fp);
-        fclose(fp);
-    }
+    FILE *fp = fopen(path, "wb");
+    bool whole = fp && fwrite(bytes, 1, len, fp) == len;
+    return fp && fclose(fp) == 0 && whole;
+}
+
+static inline void fixture_write(const char *name, const char *text)
+{
+    (void)fixture_write_bytes(name, text, strlen(text));
 }
 
 /* A BDMA trace of n operations (each 8 lines of 32 bytes, DRAM to DRAM,

@@ -34,6 +34,17 @@ static enum cmd_status load_test_plugin(struct dbg *d, const char *name, char *p
     return fixture_exec(d, cmd);
 }
 
+/* A session on a trace of n BDMA layers written as name; path gets its
+ * folder. */
+static struct dbg *open_bdma_trace(const char *name, int n, char *path, size_t len)
+{
+    fixture_bdma_trace(name, n);
+    fixture_path(path, len, name);
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    return d;
+}
+
 static void test_shipped_decoders(void **state)
 {
     (void)state;
@@ -148,11 +159,8 @@ static void test_scan_reports_refusals(void **state)
 static void test_commands(void **state)
 {
     (void)state;
-    fixture_bdma_trace("t1", 1);
     char path[600];
-    fixture_path(path, sizeof path, "t1");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
+    struct dbg *d = open_bdma_trace("t1", 1, path, sizeof path);
     assert_int_equal(fixture_exec(d, "plugins"), CMD_OK);
     assert_non_null(strstr(fixture_out.text, "layers"));
     assert_non_null(strstr(fixture_out.text, "columns: index,unit,op,group"));
@@ -294,11 +302,8 @@ static void test_command_crash_is_survived(void **state)
 static void test_run_access(void **state)
 {
     (void)state;
-    fixture_bdma_trace("t4", 4);
     char path[600];
-    fixture_path(path, sizeof path, "t4");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
+    struct dbg *d = open_bdma_trace("t4", 4, path, sizeof path);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
     struct plugin_run pr;
     plugin_run_init(&pr, d->session, d->ring);
@@ -395,11 +400,8 @@ static void shipped_path(char *buf, size_t len, const char *name)
 static void test_mapped_at_first_use(void **state)
 {
     (void)state;
-    fixture_bdma_trace("t2", 2);
     char path[600];
-    fixture_path(path, sizeof path, "t2");
-    struct dbg *d = fixture_open(path);
-    assert_non_null(d);
+    struct dbg *d = open_bdma_trace("t2", 2, path, sizeof path);
     const char *names[] = {"layers", "regs", "dma", "lut", "perf", "cbuf", "aie", "sophon"};
     char so[600];
     assert_int_equal(fixture_exec(d, "run"), CMD_OK);
@@ -466,16 +468,13 @@ static void test_changed_file_not_mapped(void **state)
     fixture_path(copy, sizeof copy, "mine.so");
     size_t len;
     char *bytes = whole_file(src, &len);
-    FILE *fp = fopen(copy, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(bytes, 1, len, fp), len);
-    fclose(fp);
+    assert_true(fixture_write_bytes("mine.so", bytes, len));
     struct plugin_host *ph = plugin_host_create();
     char err[1024];
     assert_true(plugin_host_load(ph, copy, err, sizeof err));
     const struct plugin_info *pi = plugin_host_find(ph, "layers");
     assert_non_null(pi);
-    fp = fopen(copy, "ab"); /* rebuilt, say: a byte more */
+    FILE *fp = fopen(copy, "ab"); /* rebuilt, say: a byte more */
     assert_non_null(fp);
     fputc(0, fp);
     fclose(fp);
