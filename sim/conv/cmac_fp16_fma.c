@@ -564,14 +564,16 @@ AVX512_FMA static inline __m256i value_carries(const struct cmac_fp16_fma_rows *
 
 /* Row r's top for every lane of the cell the long way: the largest h + 64
  * of a product with no zero operand, 64 when none (the lanes the maxima did
- * not confirm). */
+ * not confirm).  Every value of the cell is visited, a fixed count: a
+ * zero's h (64 for a data value, 0x80 for a weight) makes every sum with
+ * it negative as a signed byte (128 to 156, or 0x80 plus 0 to 28 or 64),
+ * below any top, while the others' sums are 64 to 120. */
 AVX512_FMA static inline __m256i tops_exact(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                             const struct cmac_fp16_fma_block *k, size_t off,
-                                            uint64_t nonzero)
+                                            uint32_t nj)
 {
     __m256i top = _mm256_set1_epi8(HIGH_BIAS);
-    for (; nonzero; nonzero &= nonzero - 1) {
-        uint32_t j = (uint32_t)__builtin_ctzll(nonzero);
+    for (uint32_t j = 0; j < nj; j++) {
         __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + L * (off + j)));
         top = _mm256_max_epi8(top, _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h[r][off + j])));
     }
@@ -718,7 +720,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         live |= rc.nonzero;
         bool confirmed = tops_confirmed(kmask, rc.mask) == ~0u;
         top[r] = confirmed ? _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top))
-                           : tops_exact(rows, r, k, off, rc.nonzero);
+                           : tops_exact(rows, r, k, off, nj);
         mid[r] = confirmed ? rc.mid & mid_weights : 0;
         by8[r] = confirmed ? rc.by8 : 0;
         small[r] = confirmed ? rc.small & ~rc.by8 : 0;
