@@ -26,7 +26,8 @@
  * and only products with a + b >= 8 need more than the FMA: the Booth
  * carry of the two carry-save words' low bits.  Values with a = 0 need
  * nothing unless the weight is small (b >= 8: the block's small weights,
- * listed cell by cell and settled cell by cell for each row, settle_small);
+ * listed cell by cell, lane by lane, and settled 32 at a time for each row,
+ * their carries counted into each lane by a popcount, settle_small);
  * values 4 below (mid_carries) need it only against weights 4 below their
  * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
@@ -45,12 +46,14 @@
  * carry) gets its corrections from cmac_fp16_sliced.c instead.
  *
  * Where the time goes (perf on 1 thread, the bench's layers, a loaded
- * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 27% in
- * the FMAs, 16% settling the small weights (their 16-bit Booth arrays and
- * the carries taken off one by one), 10% in the mid values' carry8
- * lookups, 10% in the other carries and the queue, the rest in CACC,
- * decoding and the layer's setup; the spread layer 65% in the bit-sliced
- * cells, 10% in the FMAs and the tops taken the long way. */
+ * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 29% in
+ * the FMAs (their loop alone 24%: the rest is each cell's accumulators set
+ * up and read back), 14% settling the small weights (their 16-bit Booth
+ * arrays), 10% the small values' (mostly subnormal data: 16-bit arrays and
+ * the queue), 9% the mid values' carry8 lookups, 4% the values 8 below, 6%
+ * in CACC, the rest decoding and the layer's setup; the spread layer 62% in
+ * the bit-sliced cells (three quarters of that the Booth array itself), 10%
+ * in the FMAs and 5% in the tops taken the long way. */
 #include <pthread.h>
 #include <stdlib.h>
 
