@@ -77,15 +77,15 @@ AVX512_FMA static inline __m512i group_bytes(__m256i v, unsigned g)
 
 /* Products aligned by 12 bits or more (lanes in `more`, s their
  * alignments) of value v of one row queued: the data and weight mantissas,
- * the alignment and the slot (base + lane). */
+ * the alignment and the slot (base + lane).  Both halves of 16 lanes are
+ * stored whether they hold one or not (an empty half moves the count by
+ * nothing): a few lanes a value, where the branch was a coin toss. */
 AVX512_FMA static inline void queue_hard(const int16_t *km, int16_t dm, __m256i s, __mmask32 more,
                                          uint32_t base, struct fp16_hard *hard)
 {
     uint32_t n = hard->n;
     for (unsigned q = 0; q < L / 16; q++) {
         __mmask16 m = (__mmask16)(more >> (16 * q));
-        if (!m)
-            continue;
         __m512i w = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(km + 16 * q)));
         __m512i shift = _mm512_cvtepu8_epi32(q ? _mm256_extracti128_si256(s, 1)
                                                 : _mm256_castsi256_si128(s));
