@@ -196,31 +196,14 @@ static int split_words(char *line, char **tok, int max)
     }
 }
 
-/* The command a word names, TXN_OP_COUNT for none: the one name its first
- * letter allows is compared, not each in turn. */
+/* The command a word names, TXN_OP_COUNT for none (specs' names differ in
+ * their first letter or two, so strcmp runs about once). */
 static enum txn_op op_named(const char *word)
 {
-    enum txn_op op;
-    switch (word[0]) {
-    case 'w':
-        op = word[1] == 'a' ? TXN_WAIT : TXN_WRITE;
-        break;
-    case 'r':
-        op = TXN_READ;
-        break;
-    case 'u':
-        op = TXN_UNTIL;
-        break;
-    case 'l':
-        op = TXN_LOAD;
-        break;
-    case 'd':
-        op = TXN_DUMP;
-        break;
-    default:
-        return TXN_OP_COUNT;
-    }
-    return strcmp(word, specs[op].name) == 0 ? op : TXN_OP_COUNT;
+    for (int k = 0; k < TXN_OP_COUNT; k++)
+        if (specs[k].name[0] == word[0] && strcmp(word, specs[k].name) == 0)
+            return (enum txn_op)k;
+    return TXN_OP_COUNT;
 }
 
 static int append(struct txn_prog *p, unsigned lineno, struct packed c, char *err, size_t errlen)
