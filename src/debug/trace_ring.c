@@ -213,6 +213,57 @@ static uint8_t *encode_fields(struct trace_ring *r, uint8_t *p, uint64_t seq,
     }
 }
 
+static const uint8_t *get3(const uint8_t *p, struct trace_rec *out)
+{
+    out->a = p[0];
+    out->b = p[1];
+    out->c = p[2];
+    return p + 3;
+}
+
+static const uint8_t *get_u32(const uint8_t *p, uint32_t *v)
+{
+    uint64_t x;
+    p = get_varint(p, &x);
+    *v = (uint32_t)x;
+    return p;
+}
+
+/* encode_fields read back, kind by kind. */
+static void decode_fields(const uint8_t *p, struct trace_rec *out)
+{
+    switch (out->kind) {
+    case DLA_EV_REG_WRITE:
+    case DLA_EV_REG_READ:
+        p = get_u32(get3(p, out), &out->x);
+        get_u32(get_u32(p, &out->y), &out->z);
+        break;
+    case DLA_EV_LAYER_PROGRAM:
+    case DLA_EV_LAYER_ENABLE:
+    case DLA_EV_LAYER_START:
+    case DLA_EV_LAYER_DONE:
+    case DLA_EV_LUT:
+        get3(p, out);
+        break;
+    case DLA_EV_INTR:
+        get_u32(get3(p, out), &out->x);
+        break;
+    case DLA_EV_DMA:
+        p = get_varint(get3(p, out), &out->p);
+        p = get_varint(p, &out->q);
+        get_varint(get_varint(p, &out->r), &out->s);
+        break;
+    case DLA_EV_CBUF:
+        get_varint(get3(p, out), &out->q);
+        break;
+    case DLA_EV_DIAG:
+        get_u32(get_u32(get3(p, out), &out->x), &out->z);
+        break;
+    default:
+        break;
+    }
+}
+
 static void decode(const struct chunk *c, unsigned k, uint64_t seq, struct trace_rec *out)
 {
     const uint8_t *p = c->data + c->off[k];
@@ -224,48 +275,7 @@ static void decode(const struct chunk *c, unsigned k, uint64_t seq, struct trace
     out->cycle = c->cycle0 + (uint64_t)unzigzag(v);
     p = get_varint(p, &v);
     out->layer = (int32_t)(c->layer0 + unzigzag(v));
-    switch (out->kind) {
-    case DLA_EV_REG_WRITE:
-    case DLA_EV_REG_READ:
-    case DLA_EV_INTR:
-    case DLA_EV_DIAG:
-        out->a = p[0], out->b = p[1], out->c = p[2];
-        p += 3;
-        p = get_varint(p, &v);
-        out->x = (uint32_t)v;
-        if (out->kind == DLA_EV_INTR)
-            break;
-        p = get_varint(p, &v);
-        if (out->kind == DLA_EV_DIAG) {
-            out->z = (uint32_t)v;
-            break;
-        }
-        out->y = (uint32_t)v;
-        get_varint(p, &v);
-        out->z = (uint32_t)v;
-        break;
-    case DLA_EV_DMA:
-    case DLA_EV_CBUF:
-        out->a = p[0], out->b = p[1], out->c = p[2];
-        p += 3;
-        if (out->kind == DLA_EV_DMA)
-            p = get_varint(p, &out->p);
-        p = get_varint(p, &out->q);
-        if (out->kind == DLA_EV_DMA) {
-            p = get_varint(p, &out->r);
-            get_varint(p, &out->s);
-        }
-        break;
-    case DLA_EV_LAYER_PROGRAM:
-    case DLA_EV_LAYER_ENABLE:
-    case DLA_EV_LAYER_START:
-    case DLA_EV_LAYER_DONE:
-    case DLA_EV_LUT:
-        out->a = p[0], out->b = p[1], out->c = p[2];
-        break;
-    default:
-        break;
-    }
+    decode_fields(p, out);
 }
 
 /* ---------------------------------------------------------------- chunks */
