@@ -9,6 +9,7 @@
 #include "core/mem.h"
 #include "proglog.h"
 #include "trace_ring.h"
+#include "util/grow.h"
 
 #define DEFAULT_MAX_STATES 24
 /* Saved states also stay within a memory budget, a quarter of the network's
@@ -217,14 +218,10 @@ static bool at_point(const struct boundary *b, struct session *s)
 
 static bool remember_stored(struct checkpoints *c, size_t i)
 {
-    if (c->n_stored == c->cap_stored) {
-        size_t cap = c->cap_stored ? c->cap_stored * 2 : 32;
-        size_t *grown = realloc(c->stored, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        c->stored = grown;
-        c->cap_stored = cap;
-    }
+    size_t *more = grow_for_one(c->stored, c->n_stored, &c->cap_stored, 32, sizeof *more);
+    if (!more)
+        return false;
+    c->stored = more;
     c->stored[c->n_stored++] = i;
     return true;
 }
@@ -255,14 +252,10 @@ static bool worth_a_state(const struct checkpoints *c, const struct boundary *b)
 
 static void take(struct checkpoints *c)
 {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        struct boundary *n = realloc(c->b, cap * sizeof *n);
-        if (!n)
-            return; /* stepping back that far will not be possible; running goes on */
-        c->b = n;
-        c->cap = cap;
-    }
+    struct boundary *more = grow_for_one(c->b, c->n, &c->cap, 64, sizeof *more);
+    if (!more)
+        return; /* stepping back that far will not be possible; running goes on */
+    c->b = more;
     struct session *s = c->s;
     struct boundary *b = &c->b[c->n];
     memset(b, 0, sizeof *b);

@@ -3,6 +3,7 @@
 
 #include "core/regdb.h"
 #include "util/deflate_bytes.h"
+#include "util/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,16 +280,12 @@ static void compact_ranges(struct proglog *l)
 static bool add_range(struct proglog *l, struct plog_range **v, size_t *n, size_t *cap,
                       struct plog_range r)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        struct plog_range *g = realloc(*v, c * sizeof *g);
-        if (!g) {
-            fail(l, "out of memory");
-            return false;
-        }
-        *v = g;
-        *cap = c;
+    struct plog_range *g = grow_for_one(*v, *n, cap, 64, sizeof *g);
+    if (!g) {
+        fail(l, "out of memory");
+        return false;
     }
+    *v = g;
     (*v)[(*n)++] = r;
     return true;
 }
@@ -353,15 +350,13 @@ static bool grow_outs(struct proglog *l)
             l->cap_bytes = cap;
         }
     }
-    if (b && l->n_outs == l->cap_outs) {
-        size_t cap = l->cap_outs * 2 + 8;
-        struct plog_entry *o = realloc(l->outs, cap * sizeof *o);
-        if (!o)
-            return false;
-        l->outs = o;
-        l->cap_outs = cap;
-    }
-    return b != NULL;
+    if (!b)
+        return false;
+    struct plog_entry *o = grow_for_one(l->outs, l->n_outs, &l->cap_outs, 8, sizeof *o);
+    if (!o)
+        return false;
+    l->outs = o;
+    return true;
 }
 
 /* The previous check's copy when it holds what c's does (c's is dropped). */
@@ -415,14 +410,10 @@ static struct copy *copy_range(const struct dla_mem *mem, uint64_t addr, uint64_
 
 static bool keep_pending(struct proglog *l, size_t check, const struct plog_range *r)
 {
-    if (l->n_pending == l->cap_pending) {
-        size_t cap = l->cap_pending * 2 + 16;
-        struct pending *p = realloc(l->pending, cap * sizeof *p);
-        if (!p)
-            return false;
-        l->pending = p;
-        l->cap_pending = cap;
-    }
+    struct pending *p = grow_for_one(l->pending, l->n_pending, &l->cap_pending, 16, sizeof *p);
+    if (!p)
+        return false;
+    l->pending = p;
     l->pending[l->n_pending++] = (struct pending){check, r->space, r->addr};
     return true;
 }
@@ -633,16 +624,12 @@ static bool collect_page(void *ctx, uint64_t base, const uint8_t *p)
 {
     (void)p;
     struct page_list *pl = ctx;
-    if (pl->n == pl->cap) {
-        size_t cap = pl->cap ? pl->cap * 2 : 64;
-        uint64_t *b = realloc(pl->base, cap * sizeof *b);
-        if (!b) {
-            pl->failed = true;
-            return false;
-        }
-        pl->base = b;
-        pl->cap = cap;
+    uint64_t *b = grow_for_one(pl->base, pl->n, &pl->cap, 64, sizeof *b);
+    if (!b) {
+        pl->failed = true;
+        return false;
     }
+    pl->base = b;
     pl->base[pl->n++] = base;
     return true;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/format.h"
+#include "util/grow.h"
 
 #define DEFAULT_CAPACITY (1u << 19)
 /* Records a chunk holds: a run's records cost what they hold and at most
@@ -324,14 +325,10 @@ static void shrink_full(struct chunk *c)
 
 static bool push_chunk(struct trace_ring *r, struct chunk *c)
 {
-    if (r->n_chunks == r->cap_chunks) {
-        size_t cap = r->cap_chunks ? 2 * r->cap_chunks : 8;
-        struct chunk **v = realloc(r->chunk, cap * sizeof *v);
-        if (!v)
-            return false;
-        r->chunk = v;
-        r->cap_chunks = cap;
-    }
+    struct chunk **v = grow_for_one(r->chunk, r->n_chunks, &r->cap_chunks, 8, sizeof *v);
+    if (!v)
+        return false;
+    r->chunk = v;
     r->chunk[r->n_chunks++] = c;
     return true;
 }

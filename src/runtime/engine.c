@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 static const char *const reg_names[R_COUNT] = {
 #define X(unit, reg) #unit "." #reg,
     ENG_REGS(X)
@@ -167,16 +169,12 @@ static bool push_action(struct engine *e, const struct eng_action *a)
     if (e->q_head == e->q_len) {
         e->q_head = e->q_len = 0; /* drained: reuse from the start */
     }
-    if (e->q_len == e->q_cap) {
-        size_t cap = e->q_cap ? e->q_cap * 2 : 256;
-        struct eng_action *q = realloc(e->q, cap * sizeof *q);
-        if (!q) {
-            eng_fail(e, "out of memory queueing register writes");
-            return false;
-        }
-        e->q = q;
-        e->q_cap = cap;
+    struct eng_action *q = grow_for_one(e->q, e->q_len, &e->q_cap, 256, sizeof *q);
+    if (!q) {
+        eng_fail(e, "out of memory queueing register writes");
+        return false;
     }
+    e->q = q;
     e->q[e->q_len++] = *a;
     return true;
 }
@@ -319,14 +317,10 @@ bool eng_dma_address(struct engine *e, int16_t index, uint32_t offset, uint64_t 
 static void log_event(struct engine *e, uint8_t kind, const struct eng_proc *p, uint8_t group,
                       int16_t op, uint8_t event)
 {
-    if (e->n_log == e->cap_log) {
-        size_t cap = e->cap_log ? e->cap_log * 2 : 64;
-        struct eng_log *l = realloc(e->log, cap * sizeof *l);
-        if (!l)
-            return;
-        e->log = l;
-        e->cap_log = cap;
-    }
+    struct eng_log *l = grow_for_one(e->log, e->n_log, &e->cap_log, 64, sizeof *l);
+    if (!l)
+        return;
+    e->log = l;
     e->log[e->n_log++] = (struct eng_log){
         .kind = kind, .op_type = p->type, .group = group, .event = event, .op = op};
 }
