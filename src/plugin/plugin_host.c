@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include "plugin_host.h"
 #include "plugin_child.h"
+#include "util/grow.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -293,17 +294,11 @@ struct heard_facts {
 static void hear_fact(void *ctx, int kind, const char *text)
 {
     struct heard_facts *h = ctx;
-    char *copy = strdup(text);
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 32;
-        struct heard_fact *said = realloc(h->said, cap * sizeof *said);
-        if (said) {
-            h->said = said;
-            h->cap = cap;
-        }
-    }
-    if (!copy || h->n == h->cap) {
-        free(copy);
+    struct heard_fact *said = grow_for_one(h->said, h->n, &h->cap, 32, sizeof *said);
+    if (said)
+        h->said = said;
+    char *copy = said ? strdup(text) : NULL;
+    if (!copy) {
         h->out_of_memory = true;
         return;
     }
@@ -412,19 +407,16 @@ bool plugin_host_load(struct plugin_host *ph, const char *path, char *err, size_
 {
     char why[512];
     struct plugin_facts *f = probe(ph, path, why, sizeof why);
-    char *own_path = f ? strdup(path) : NULL;
-    if (f && ph->n == ph->cap) {
-        size_t cap = ph->cap ? ph->cap * 2 : 16;
-        struct plugin_info *p = realloc(ph->p, cap * sizeof *p);
-        if (p) {
-            ph->p = p;
-            ph->cap = cap;
-        }
-    }
-    if (f && (!own_path || ph->n == ph->cap))
-        snprintf(why, sizeof why, "refused: out of memory");
-    if (!f || !own_path || ph->n == ph->cap) {
+    if (!f) {
         snprintf(err, errlen, "%s: %s", path, why);
+        return false;
+    }
+    char *own_path = strdup(path);
+    struct plugin_info *p = grow_for_one(ph->p, ph->n, &ph->cap, 16, sizeof *p);
+    if (p)
+        ph->p = p;
+    if (!own_path || !p) {
+        snprintf(err, errlen, "%s: refused: out of memory", path);
         free(own_path);
         free(f);
         return false;
