@@ -109,14 +109,12 @@ struct session *session_open(const char *path, const struct session_opts *opt, s
                              char *err, size_t errlen)
 {
     struct session *s = calloc(1, sizeof *s);
-    if (s) {
-        s->act = &s->slots[0];
-        s->last = &s->slots[1];
-    }
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    s->act = &s->slots[0];
+    s->last = &s->slots[1];
     snprintf(s->path, sizeof s->path, "%s", path);
     for (size_t n = strlen(s->path); n > 1 && s->path[n - 1] == '/';)
         s->path[--n] = 0; /* "traces/sanity1/" names the folder, not a file in it */
