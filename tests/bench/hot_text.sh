@@ -11,8 +11,10 @@
 #
 #   make && sh tests/bench/hot_text.sh [DLADBG] > share/hot-text.order
 #
-# Needs valgrind (callgrind); NVDLA_TESTDATA (../shared/testdata) adds NVIDIA's
-# networks when present.  The list is sorted: only membership matters.
+# valgrind runs no AVX-512 code: what an AVX-512 host runs instead is added
+# at each link (tests/bench/hot_text_avx512.sh).  Needs valgrind (callgrind);
+# NVDLA_TESTDATA (../shared/testdata) adds NVIDIA's networks when present.
+# The list is sorted: only membership matters.
 set -eu
 dladbg=${1:-build/dladbg}
 data=${NVDLA_TESTDATA:-../shared/testdata}
