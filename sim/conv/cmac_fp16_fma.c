@@ -672,7 +672,7 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
         dm[r] = rows->m[r] + off;
         dh[r] = rows->h[r] + off;
     }
-    cmac_fp16_sliced_cell(dm, dh, nj, k->planes + off, k->planes_stride, tops, carried);
+    cmac_fp16_sliced_cell(dm, dh, nj, k->planes, off, k->planes_stride, tops, carried);
 }
 
 /* The cell's values (bit v for value v) with a weight 4 below its

@@ -22,24 +22,38 @@
  * Booth digit selects (dat or 2 dat) XOR the digit's sign, an adder's bits
  * are XOR3 and majority, each one vpternlogd.  A batch is 8 rows x 2
  * values x 32 kernels: bit l of 32-bit element 2r + q is row r's value
- * 2b + q against kernel l.  The data planes are whole elements (0 or ~0,
- * from the 16 data values of the batch, which one register holds: the
- * cell's rows are transposed once, two values of a row a 64-bit word);
- * the weights' planes (the Booth
- * digits of |w| for either data sign, the sign, the exponent group) are
- * 32-bit lane masks per value, laid out once per kernel block
- * (cmac_fp16_sliced_layout) and broadcast two values at a time.  Each
+ * 2b + q against kernel l (the 16 data values of a batch in one register:
+ * the cell's rows are transposed once, two values of a row a 64-bit word).
+ * A row's bit j then depends on the element's data only through its sign
+ * and bits j and j - 1, and on the kernel's weight: so each Booth digit of
+ * each weight value has a table of 8 lane masks, one per data sign and
+ * pair of data bits (laid out once per kernel block,
+ * cmac_fp16_sliced_layout), the batch's two values' tables are one
+ * 16-entry register, and a row's bit for 512 products is one vpermd of it
+ * by the elements' indices (q, the sign and the two bits: 15 index vectors
+ * a batch, one per data bit).  The weights' sign and exponent group are
+ * 32-bit lane masks per value, broadcast two values at a time.  Each
  * product's alignment is worked out in the same bit-sliced way (top - data
  * group - weight group, in steps of 4 bits) and picks its carries.  What to
  * take off each row's and kernel's sum is counted in bit-sliced counters
- * and turned into bytes at the cell's end.
+ * (two batches' planes at a time) and turned into bytes at the cell's end.
+ * A batch whose 16 data values are all zero (padding) has no products and
+ * is skipped.
  *
- * Cost: about 680 vector operations a batch (the partial products' bits
- * two vpternlogd each, the adders' two a position), 0.3 ns a product on
+ * Cost: about 560 vector operations a batch (measured by the instructions
+ * of the loop: 127 vpermd for the rows' bits and the digits' signs, the
+ * adders two vpternlogd a bit, the ripples, 30 for the indices, 40 for the
+ * alignments, the carries' choice and the counters), 0.2 ns a product on
  * this machine, whether a product needs a carry or not: on exponents
  * spread over the whole range, where half the products do, 10x quicker
  * than settling them one by one; on real data, where a few percent do,
- * 3-4x slower, which is why the FMA cells choose per cell. */
+ * 3-4x slower, which is why the FMA cells choose per cell.  Where that
+ * goes: the array's 28 bit positions are 480 of it (positions 16-27, which
+ * only products aligned by 20 to 28 need, about 45%), and on the spread
+ * layer a third of the products are aligned by 20 to 28, a fifth by 8 to
+ * 16 and the rest need nothing; the registers hold rows x kernels, though,
+ * and every batch has products of every kind, so none can skip a
+ * position. */
 #include <stdlib.h>
 
 #include "conv.h"
@@ -53,18 +67,24 @@
 enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
 _Static_assert(L == 32 && R == 8, "a batch is 8 rows x 2 values in 32-bit elements of 32 kernels");
 
-/* The weights' fields, each a lane mask per value (struct cmac_fp16_fma_block's planes). */
+/* The weights' lane-mask fields, field f of value i at planes[stride * f
+ * + i] (a bit per kernel), then the Booth digits' tables (TABLES). */
 enum {
-    F_ONE = 0,     /* digit i selects +-dat: F_ONE + i */
-    F_TWO = 8,     /* digit i selects +-2 dat */
-    F_INV_POS = 16, /* digit i negative when the data value is positive */
-    F_INV_NEG = 24, /* digit i negative when the data value is negative */
-    F_SIGN = 32,   /* the weight is negative */
-    F_NONZERO = 33,
-    F_GROUP = 34, /* bits 2-4 of the exponent part h: F_GROUP + t */
-    F_COUNT = 37
+    F_SIGN = 0,    /* the weight is negative */
+    F_NONZERO = 1,
+    F_GROUP = 2, /* bits 2-4 of the exponent part h: F_GROUP + t */
+    F_MASKS = 5
 };
-_Static_assert(F_COUNT == CMAC_FP16_SLICED_FIELDS, "conv.h's count of the planes' fields");
+
+/* Digit i's table of value j: 8 lane masks at planes[stride * (F_MASKS + 8
+ * i) + 8 j + e], entry e = data sign << 2 | d_j << 1 | d_j-1: bit j of the
+ * digit's partial product for data whose bits j and j - 1 are d_j and
+ * d_j-1 (see partial_bit), for every kernel of the block.  Value j + 1's
+ * table follows value j's, so one 16-entry load holds a batch's two
+ * values, whatever the cell's first value. */
+enum { TABLE = 8, DIGITS = 8 };
+_Static_assert(F_MASKS + DIGITS * TABLE == CMAC_FP16_SLICED_FIELDS,
+               "conv.h's count of the planes' words per value");
 
 /* vpternlogd's truth tables of its three operands. */
 #define TA 0xf0
@@ -83,7 +103,9 @@ _Static_assert(F_COUNT == CMAC_FP16_SLICED_FIELDS, "conv.h's count of the planes
  * when b0 == b1 != b2 (neither: a zero digit) whatever neg is, and is
  * negative when b2 & ~(b0 & b1) with neg = 0 or ~b2 & (b0 | b1) with neg
  * = 1 (all three bits flipped).  b0 b1 b2 are bits 2i - 1 to 2i + 1 of |w|
- * (bit -1 being 0). */
+ * (bit -1 being 0).  A digit's partial product's bit j is then its sign
+ * (the one's complement of a negative digit) XOR dat_j if it selects dat,
+ * XOR dat_j-1 if 2 dat: the table's entries. */
 SLICED_INLINE void layout_value(const int16_t *m, const uint8_t *h, size_t j, size_t stride,
                                 uint32_t *planes)
 {
@@ -93,14 +115,15 @@ SLICED_INLINE void layout_value(const int16_t *m, const uint8_t *h, size_t j, si
     uint32_t bit[17] = {0};
     for (unsigned k = 0; k < 14; k++)
         bit[k + 1] = _mm512_test_epi16_mask(mag, _mm512_set1_epi16((int16_t)(1u << k)));
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < DIGITS; i++) {
         uint32_t b0 = bit[2 * i], b1 = bit[2 * i + 1], b2 = bit[2 * i + 2];
         uint32_t inv_pos = b2 & ~(b0 & b1), inv_neg = ~b2 & (b0 | b1);
-        planes[(F_ONE + i) * stride + j] = b0 ^ b1;
-        planes[(F_TWO + i) * stride + j] = (b0 & b1 & ~b2) | (~b0 & ~b1 & b2);
+        uint32_t one = b0 ^ b1, two = (b0 & b1 & ~b2) | (~b0 & ~b1 & b2);
         /* a positive data value: the product's sign is the weight's */
-        planes[(F_INV_POS + i) * stride + j] = (inv_pos & ~sign) | (inv_neg & sign);
-        planes[(F_INV_NEG + i) * stride + j] = (inv_neg & ~sign) | (inv_pos & sign);
+        uint32_t inv[2] = {(inv_pos & ~sign) | (inv_neg & sign), (inv_neg & ~sign) | (inv_pos & sign)};
+        uint32_t *table = planes + stride * (F_MASKS + TABLE * i) + TABLE * j;
+        for (unsigned e = 0; e < TABLE; e++)
+            table[e] = inv[e >> 2] ^ (e & 2 ? one : 0) ^ (e & 1 ? two : 0);
     }
     __m256i hv = _mm256_loadu_si256((const __m256i *)(h + (size_t)L * j));
     planes[F_SIGN * stride + j] = sign;
@@ -115,9 +138,13 @@ SLICED void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n
 {
     for (size_t j = 0; j < n; j++)
         layout_value(m, h, j, stride, planes);
-    for (unsigned f = 0; f < F_COUNT; f++) /* the pair past the last value reads zeros */
+    /* the values past the last read as zeros (a half batch's second) */
+    for (unsigned f = 0; f < F_MASKS; f++)
         for (size_t j = n; j < stride; j++)
             planes[f * stride + j] = 0;
+    for (unsigned i = 0; i < DIGITS; i++)
+        for (size_t e = TABLE * n; e < TABLE * stride; e++)
+            planes[stride * (F_MASKS + TABLE * i) + e] = 0;
 }
 
 /* ---------------------------------------------------------------- a plane or none */
@@ -166,17 +193,20 @@ SLICED_INLINE struct plane full_add(struct plane x, struct plane y, struct plane
 
 /* ---------------------------------------------------------------- the array */
 
-/* One batch's operands: bit p of each data magnitude (dat[p], whole
- * elements), and per Booth digit its selections and sign. */
+/* One batch's operands: per data bit j its table index (idx[j], of each
+ * element: q << 3 | data sign << 2 | d_j << 1 | d_j-1, data bits 0 to 14,
+ * the last two zero), per Booth digit its table of the batch's two values
+ * (16 entries, value q's at 8q) and its sign (inv: its partial product's
+ * bits from 15 on). */
 struct batch {
-    __m512i dat[14];
-    __m512i one[8], two[8], inv[8];
+    __m512i idx[15], inv[8];
+    const uint32_t *table[8];
 };
 
-/* Bit j of digit i's partial product: the selected bit (dat_j or dat_j-1)
- * flipped for a negative digit; bit 15 is the flip alone, bit 16 the
- * positive digit's 1 (the hardware's 0x10000, the sign compensation's
- * share). */
+/* Bit j of digit i's partial product: the digit's table entry (the
+ * selected bit, dat_j or dat_j-1, flipped for a negative digit, one vpermd
+ * for 512 products); bit 15 is the flip alone, bit 16 the positive digit's
+ * 1 (the hardware's 0x10000, the sign compensation's share). */
 SLICED_INLINE struct plane partial_bit(const struct batch *b, int i, int j)
 {
     if (j < 0 || j > 16)
@@ -185,12 +215,7 @@ SLICED_INLINE struct plane partial_bit(const struct batch *b, int i, int j)
         return some(_mm512_ternarylogic_epi32(b->inv[i], b->inv[i], b->inv[i], 0x55));
     if (j == 15)
         return some(b->inv[i]);
-    __m512i v = b->inv[i];
-    if (j <= 13) /* dat has 14 bits */
-        v = TERN(v, b->one[i], b->dat[j], TA ^ (TB & TC));
-    if (j >= 1)
-        v = TERN(v, b->two[i], b->dat[j - 1], TA ^ (TB & TC));
-    return some(v);
+    return some(_mm512_permutexvar_epi32(b->idx[j], _mm512_loadu_si512(b->table[i])));
 }
 
 /* Bit p of row k of the array (cacc_fp16_booth's order): rows 0-3 digits
@@ -306,13 +331,17 @@ SLICED_INLINE void deltas(const struct carries *c, const __m512i s[4], __m512i n
 
 #define COUNT_BITS 6 /* up to 32 batches (64 values) a cell */
 
-/* Plane x added to the bit-sliced counter c. */
-SLICED_INLINE void count(__m512i c[COUNT_BITS], __m512i x)
+/* Planes x and y (two batches') added to the bit-sliced counter c: one
+ * full adder into its ones, the carry rippled up (a ripple a batch cost
+ * twice as much). */
+SLICED_INLINE void count2(__m512i c[COUNT_BITS], __m512i x, __m512i y)
 {
-    for (int i = 0; i < COUNT_BITS; i++) {
-        __m512i carry = _mm512_and_si512(c[i], x);
-        c[i] = _mm512_xor_si512(c[i], x);
-        x = carry;
+    __m512i carry = TERN(c[0], x, y, MAJ);
+    c[0] = TERN(c[0], x, y, XOR3);
+    for (int i = 1; i < COUNT_BITS; i++) {
+        __m512i up = _mm512_and_si512(c[i], carry);
+        c[i] = _mm512_xor_si512(c[i], carry);
+        carry = up;
     }
 }
 
@@ -337,16 +366,21 @@ SLICED_INLINE __m512i elements(__mmask16 k)
 
 /* The batch's data operands from its 16 values (element 2r + q: row r's
  * value 2b + q, the mantissa in the low half, the exponent part in bits
- * 16-23): the magnitude's bits, the sign, the nonzero values, and the
- * exponent groups (bits 2-4 of the exponent part). */
-SLICED_INLINE void data_planes(__m512i v, __m512i *dat, __m512i *sign, __m512i *live,
+ * 16-23): the table indices of the magnitude's bits (struct batch), the
+ * sign, the nonzero values, and the exponent groups (bits 2-4 of the
+ * exponent part). */
+SLICED_INLINE void data_planes(__m512i v, __m512i idx[15], __m512i *sign, __m512i *live,
                                __m512i group[3])
 {
+    const __m512i q = _mm512_set_epi32(8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0);
     __m512i d = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
-    __m512i mag = _mm512_abs_epi32(d);
-    for (unsigned p = 0; p < 14; p++)
-        dat[p] = elements(_mm512_test_epi32_mask(mag, _mm512_set1_epi32(1 << p)));
+    __m512i twice = _mm512_slli_epi32(_mm512_abs_epi32(d), 1); /* bit j: d_j-1 */
     *sign = _mm512_srai_epi32(d, 31);
+    __m512i base = TERN(*sign, _mm512_set1_epi32(4), q, (TA & TB) | TC);
+#pragma GCC unroll 15
+    for (int j = 0; j < 15; j++)
+        idx[j] = TERN(_mm512_srli_epi32(twice, (unsigned)j), _mm512_set1_epi32(3), base,
+                      (TA & TB) | TC);
     *live = elements(_mm512_test_epi32_mask(d, d));
     for (unsigned t = 0; t < 3; t++)
         group[t] = elements(_mm512_test_epi32_mask(v, _mm512_set1_epi32(4 << (16 + t))));
@@ -354,26 +388,26 @@ SLICED_INLINE void data_planes(__m512i v, __m512i *dat, __m512i *sign, __m512i *
 
 /* Field f of the weights for values j and j + 1, in the elements of q = 0
  * and q = 1. */
-SLICED_INLINE __m512i weights(const uint32_t *planes, size_t stride, unsigned f, uint32_t j)
+SLICED_INLINE __m512i weights(const uint32_t *planes, size_t stride, unsigned f, size_t j)
 {
     uint64_t pair;
     __builtin_memcpy(&pair, planes + f * stride + j, sizeof pair);
     return _mm512_set1_epi64((long long)pair);
 }
 
-/* One batch (values j = 2b and 2b + 1 of every row, v as data_planes
- * reads them): its products' +1 and -1 planes. */
-SLICED_INLINE void batch_deltas(__m512i v, const uint32_t *planes, size_t stride, uint32_t j,
+/* One batch (values j and j + 1 of every row, v as data_planes reads
+ * them): its products' +1 and -1 planes. */
+SLICED_INLINE void batch_deltas(__m512i v, const uint32_t *planes, size_t stride, size_t j,
                                 const __m512i top[4], __m512i *plus, __m512i *minus)
 {
     struct batch b;
     __m512i sign, live, group[3], wgroup[3], s[4];
-    data_planes(v, b.dat, &sign, &live, group);
-    for (unsigned i = 0; i < 8; i++) {
-        b.one[i] = weights(planes, stride, F_ONE + i, j);
-        b.two[i] = weights(planes, stride, F_TWO + i, j);
-        b.inv[i] = TERN(sign, weights(planes, stride, F_INV_NEG + i, j),
-                        weights(planes, stride, F_INV_POS + i, j), PICK);
+    data_planes(v, b.idx, &sign, &live, group);
+    for (unsigned i = 0; i < DIGITS; i++) {
+        b.table[i] = planes + stride * (F_MASKS + TABLE * i) + TABLE * j;
+        /* the entries of d_j = d_j-1 = 0: the digit's sign */
+        b.inv[i] = _mm512_permutexvar_epi32(_mm512_andnot_si512(_mm512_set1_epi32(3), b.idx[0]),
+                                            _mm512_loadu_si512(b.table[i]));
     }
     for (unsigned t = 0; t < 3; t++)
         wgroup[t] = weights(planes, stride, F_GROUP + t, j);
@@ -431,7 +465,7 @@ SLICED_INLINE void transpose8(const __m512i rows[8], __m512i out[8])
 }
 
 SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *const dh[R],
-                                  uint32_t nj, const uint32_t *planes, size_t stride,
+                                  uint32_t nj, const uint32_t *planes, size_t first, size_t stride,
                                   const uint8_t top[R][L], int8_t carried[R][L])
 {
     uint32_t batches = (nj + 1) / 2;
@@ -454,11 +488,17 @@ SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *cons
     top_planes(top, t);
     for (int i = 0; i < COUNT_BITS; i++)
         up[i] = down[i] = _mm512_setzero_si512();
-    for (uint32_t b = 0; b < batches; b++) {
-        __m512i plus, minus;
-        batch_deltas(v[b], planes, stride, 2 * b, t, &plus, &minus);
-        count(up, plus);
-        count(down, minus);
+    for (uint32_t b = 0; b < batches; b += 2) {
+        __m512i plus[2], minus[2];
+        for (unsigned h = 0; h < 2; h++) {
+            plus[h] = minus[h] = _mm512_setzero_si512();
+            /* past the cell, or rows of zeros only (padding): nothing */
+            if (b + h < batches && _mm512_test_epi32_mask(v[b + h], _mm512_set1_epi32(0xffff)))
+                batch_deltas(v[b + h], planes, stride, first + 2 * (b + h), t, &plus[h],
+                             &minus[h]);
+        }
+        count2(up, plus[0], plus[1]);
+        count2(down, minus[0], minus[1]);
     }
     uint64_t ups[COUNT_BITS][8], downs[COUNT_BITS][8];
     for (int i = 0; i < COUNT_BITS; i++) {
@@ -482,11 +522,11 @@ void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_
 
 void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
                            const int8_t *const dh[CMAC_FP16_FMA_ROWS], uint32_t nj,
-                           const uint32_t *planes, size_t stride,
+                           const uint32_t *planes, size_t first, size_t stride,
                            const uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
                            int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES])
 {
-    (void)dm, (void)dh, (void)nj, (void)planes, (void)stride, (void)top, (void)carried;
+    (void)dm, (void)dh, (void)nj, (void)planes, (void)first, (void)stride, (void)top, (void)carried;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

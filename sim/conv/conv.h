@@ -419,8 +419,8 @@ struct cmac_fp16_fma_block {
     uint16_t *small_lanes;
     /* The weights as the bit-sliced cells read them
      * (cmac_fp16_sliced_layout): CMAC_FP16_SLICED_FIELDS lane masks per
-     * value, field f of value i at planes_stride * f + i; NULL when no
-     * cell of the pass is worth running bit-sliced. */
+     * value, planes_stride values a field; NULL when no cell of the pass
+     * is worth running bit-sliced. */
     uint32_t *planes;
     size_t planes_stride;
     /* Every cell bit-sliced, whatever it costs (DLADBG_ALL_SLICED set: the
@@ -448,17 +448,20 @@ void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
 /* cmac_fp16_sliced.c: the Booth corrections of a whole cell, bit-sliced
  * (AVX-512F/BW, for cmac_fp16_fma() hosts).  The layout: n values of 32
- * kernels (m, h + 64 as struct cmac_fp16_fma_block's; 0x80 a zero) as the
- * lane masks of CMAC_FP16_SLICED_FIELDS fields, field f of value i at
- * planes[stride * f + i], stride >= n + 2 (the last two zeros). */
-#define CMAC_FP16_SLICED_FIELDS 37
+ * kernels (m, h + 64 as struct cmac_fp16_fma_block's; 0x80 a zero) in
+ * CMAC_FP16_SLICED_FIELDS 32-bit words per value and stride, stride >= n
+ * + 2 (the values past n zeros): lane masks of the sign, the nonzero
+ * weights and the exponent group, and each Booth digit's table of lane
+ * masks (cmac_fp16_sliced.c). */
+#define CMAC_FP16_SLICED_FIELDS 69
 /* The FMA cells' estimates, in vector operations for a block of rows, of a
- * cell of nj values run bit-sliced (about 800 for each pair of values,
- * measured) and of settling `smalls` small weights value by value (200 for
- * each 32 of them and row): cmac_fp16_fma.c's choice between the two. */
+ * cell of nj values run bit-sliced (about 660 for each pair of values: the
+ * 560 of a batch measured, scaled as the 800 of the 680 before) and of
+ * settling `smalls` small weights value by value (200 for each 32 of them
+ * and row): cmac_fp16_fma.c's choice between the two. */
 static inline uint32_t cmac_fp16_sliced_cost(uint32_t nj)
 {
-    return 800 * ((nj + 1) / 2) + 400;
+    return 660 * ((nj + 1) / 2) + 400;
 }
 static inline uint32_t cmac_fp16_small_cost(uint32_t smalls)
 {
@@ -468,15 +471,15 @@ void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_
                              uint32_t *planes);
 /* One cell of nj <= CMAC_FP16_FMA_CELL values: data rows dm[r], dh[r] (the
  * cell's mantissas and exponent parts as struct cmac_fp16_fma_rows', a
- * zero's h 64), the kernels' planes from the cell's first value on, the
- * cell's top per row and kernel (largest h + 64 of its products with no
- * zero operand, 64 when none) -> carried[r][l], what row r's sum against
- * kernel l must take off the FMA cells' sum of floor(P / 2^s) to be the
- * hardware's (every product's Booth carries and the alignments of 32 and
- * more, which the hardware drops). */
+ * zero's h 64), the kernels' planes (cmac_fp16_sliced_layout's, the
+ * cell's values from `first` on), the cell's top per row and kernel
+ * (largest h + 64 of its products with no zero operand, 64 when none) ->
+ * carried[r][l], what row r's sum against kernel l must take off the FMA
+ * cells' sum of floor(P / 2^s) to be the hardware's (every product's Booth
+ * carries and the alignments of 32 and more, which the hardware drops). */
 void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
                            const int8_t *const dh[CMAC_FP16_FMA_ROWS], uint32_t nj,
-                           const uint32_t *planes, size_t stride,
+                           const uint32_t *planes, size_t first, size_t stride,
                            const uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
                            int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES]);
 /* A decoded data row of n values (struct fp16_decoded's m and h) for the

@@ -56,12 +56,10 @@ static void reference(const struct cell *c, int32_t want[R][L], uint32_t by_step
         }
 }
 
-/* The cell through the layout and the bit-sliced cells. */
-static void sliced(const struct cell *c, int32_t got[R][L])
+/* The cell's tops per row and kernel as the FMA cells give them: the
+ * largest h + 64 of a product with no zero operand, 64 when none. */
+static void tops(const struct cell *c, uint8_t top[R][L])
 {
-    static uint32_t planes[CMAC_FP16_SLICED_FIELDS * STRIDE];
-    cmac_fp16_sliced_layout(c->wm, c->wh, c->nj, STRIDE, planes);
-    uint8_t top[R][L];
     for (unsigned r = 0; r < R; r++)
         for (unsigned l = 0; l < L; l++) {
             int t = 64;
@@ -70,15 +68,32 @@ static void sliced(const struct cell *c, int32_t got[R][L])
                     t = c->dh[r][j] + c->wh[L * j + l];
             top[r][l] = (uint8_t)t;
         }
+}
+
+/* The cell's values from `first` on of a layout of planes (stride
+ * values a field) through the bit-sliced cells. */
+static void sliced_in(const struct cell *c, const uint32_t *planes, size_t first, size_t stride,
+                      int32_t got[R][L])
+{
+    uint8_t top[R][L];
+    tops(c, top);
     const int16_t *dm[R];
     const int8_t *dh[R];
     for (unsigned r = 0; r < R; r++)
         dm[r] = c->dm[r], dh[r] = c->dh[r];
     int8_t carried[R][L];
-    cmac_fp16_sliced_cell(dm, dh, c->nj, planes, STRIDE, top, carried);
+    cmac_fp16_sliced_cell(dm, dh, c->nj, planes, first, stride, top, carried);
     for (unsigned r = 0; r < R; r++)
         for (unsigned l = 0; l < L; l++)
             got[r][l] = carried[r][l];
+}
+
+/* The cell through a layout of its own values and the bit-sliced cells. */
+static void sliced(const struct cell *c, int32_t got[R][L])
+{
+    static uint32_t planes[CMAC_FP16_SLICED_FIELDS * STRIDE];
+    cmac_fp16_sliced_layout(c->wm, c->wh, c->nj, STRIDE, planes);
+    sliced_in(c, planes, 0, STRIDE, got);
 }
 
 static void check(const struct cell *c, const char *what, uint32_t n, uint32_t by_step[15])
@@ -214,12 +229,91 @@ static void test_counter_bounds(void **state)
     check(&c, "carries", 0, by_step);
 }
 
+/* Cells in the middle of a longer layout (a kernel block's every value,
+ * as the layer lays them out once): each cell from its first value on,
+ * odd and even, reads its own values' tables and masks, and a cell's last
+ * value's neighbour (the next cell's first) does not leak into a half
+ * batch. */
+static void test_cells_of_a_longer_layout(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    enum { N = 3 * MAXJ + 7, LONG = N + 2 };
+    static uint32_t m[5 * 1024];
+    static int16_t wm[N * L];
+    static uint8_t wh[N * L];
+    static uint32_t planes[CMAC_FP16_SLICED_FIELDS * LONG];
+    uint32_t n = fp16_aligned_mantissas(m), st = 61, by_step[15] = {0};
+    for (uint32_t i = 0; i < N * L; i++) {
+        wm[i] = pick(m, lcg(&st) % n, &st, 23);
+        wh[i] = weight_h(wm[i], &st);
+    }
+    cmac_fp16_sliced_layout(wm, wh, N, LONG, planes);
+    static const uint32_t firsts[] = {0, 1, 9, 64, 77, 128, 130, N - 33, N - 1};
+    static struct cell c;
+    for (unsigned k = 0; k < sizeof firsts / sizeof *firsts; k++) {
+        uint32_t first = firsts[k], left = N - first;
+        c.nj = 1 + lcg(&st) % (left < MAXJ ? left : MAXJ);
+        if (k % 2) /* an odd count: a half batch at the end */
+            c.nj |= 1;
+        c.nj = c.nj > left ? left : c.nj;
+        for (unsigned r = 0; r < R; r++)
+            for (uint32_t j = 0; j < c.nj; j++) {
+                c.dm[r][j] = pick(m, lcg(&st) % n, &st, 29);
+                c.dh[r][j] = data_h(c.dm[r][j], &st);
+            }
+        memcpy(c.wm, wm + (size_t)L * first, sizeof *wm * L * c.nj);
+        memcpy(c.wh, wh + (size_t)L * first, sizeof *wh * L * c.nj);
+        int32_t want[R][L], got[R][L];
+        reference(&c, want, by_step);
+        sliced_in(&c, planes, first, LONG, got);
+        for (unsigned r = 0; r < R; r++)
+            for (unsigned l = 0; l < L; l++)
+                if (got[r][l] != want[r][l])
+                    fail_msg("cell from value %u (%u values): row %u kernel %u: %d, want %d",
+                             first, c.nj, r, l, got[r][l], want[r][l]);
+    }
+}
+
+/* Batches whose 16 data values are all zero (both values of every row:
+ * padding) have no products and are skipped; the batches around them, and
+ * a cell of zeros only, come out as the reference says. */
+static void test_batches_of_zeros(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    static uint32_t m[5 * 1024];
+    uint32_t n = fp16_aligned_mantissas(m), st = 5, by_step[15] = {0};
+    static struct cell c;
+    for (uint32_t nj = 1; nj <= MAXJ; nj += 7) {
+        for (unsigned pass = 0; pass < 2; pass++) {
+            memset(&c, 0, sizeof c);
+            c.nj = nj;
+            for (unsigned r = 0; r < R; r++)
+                for (uint32_t j = 0; j < nj; j++) {
+                    bool zero = pass == 1 || (j / 2) % 3 == 1 || (j == nj - 1 && nj % 2);
+                    c.dm[r][j] = zero ? 0 : pick(m, lcg(&st) % n, &st, 0);
+                    c.dh[r][j] = data_h(c.dm[r][j], &st);
+                }
+            for (uint32_t i = 0; i < nj * L; i++) {
+                c.wm[i] = pick(m, lcg(&st) % n, &st, 0);
+                c.wh[i] = weight_h(c.wm[i], &st);
+            }
+            check(&c, pass ? "zeros only" : "zero batches", nj, by_step);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_mantissa_and_alignment),
         cmocka_unit_test(test_cell_sizes_and_zeros),
         cmocka_unit_test(test_counter_bounds),
+        cmocka_unit_test(test_cells_of_a_longer_layout),
+        cmocka_unit_test(test_batches_of_zeros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
