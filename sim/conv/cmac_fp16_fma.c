@@ -27,7 +27,12 @@
  * carry of the two carry-save words' low bits.  Values with a = 0 need
  * nothing unless the weight is small (b >= 8: the block's small weights,
  * listed cell by cell, lane by lane, and settled 32 at a time for each row,
- * their carries counted into each lane by a popcount, settle_small);
+ * their carries counted into each lane by a popcount, settle_small: the 32
+ * weights' Booth digits recoded once for the cell's rows, for both signs of
+ * a product, since complementing a digit's three bits negates it, so a
+ * negative product's digits are the positive one's negated: the same
+ * partial-product shifts, other bits to flip, which each row's array picks
+ * lane by lane by its product's sign);
  * values 4 below (mid_carries) need it only against weights 4 below their
  * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
@@ -154,26 +159,38 @@ AVX512_FMA static inline __m512i csa16(__m512i x, __m512i y, __m512i z, __m512i 
     return _mm512_ternarylogic_epi32(x, y, z, 0x96);
 }
 
-/* The carries of 32 products d * w (both nonzero, |m| < 2^14) aligned by
- * s (12 or 16 in the lanes that matter). */
-AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s)
+/* A weight's digits (bits = (|w| << 1) ^ (sign ? ~0 : 0), bit 16 the
+ * sign) as the array's rows read them: digit i's partial product's shift
+ * and the bits to flip (rows lo[0-3], hi[0-3]), and the carry-ins of
+ * digits 3 and 7 alone (lo4, hi4). */
+struct booth16_digits {
+    __m512i shift[8], flip[8], lo4, hi4;
+};
+
+AVX512_FMA static inline struct booth16_digits booth16_recode(__m512i wmag, __m512i neg)
 {
-    __m512i neg = _mm512_srai_epi16(_mm512_xor_si512(d, w), 15);
-    __m512i dat = _mm512_abs_epi16(d);
-    __m512i bits = _mm512_xor_si512(_mm512_slli_epi16(_mm512_abs_epi16(w), 1), neg);
-    __m512i row[8], idx[8];
+    struct booth16_digits g;
+    __m512i bits = _mm512_xor_si512(_mm512_slli_epi16(wmag, 1), neg), idx[8];
     idx[0] = _mm512_slli_epi16(bits, 2);
     for (unsigned i = 1; i < 7; i++)
         idx[i] = _mm512_srli_epi16(bits, 2 * i - 2);
     /* bit 16 of bits, the sign, is bit 4 of digit 7's index */
     idx[7] = _mm512_ternarylogic_epi32(_mm512_srli_epi16(bits, 12), neg, _mm512_set1_epi16(16),
                                        0xf8);
-    for (unsigned i = 0; i < 8; i++)
-        row[i] = _mm512_xor_si512(
-            _mm512_sllv_epi16(dat, _mm512_permutexvar_epi16(idx[i], table16(booth16.shift[i]))),
-            _mm512_permutexvar_epi16(idx[i], table16(booth16.flip[i])));
-    __m512i lo4 = _mm512_permutexvar_epi16(idx[4], table16(booth16.lo4));
-    __m512i hi4 = _mm512_permutexvar_epi16(idx[7], table16(booth16.hi4));
+    for (unsigned i = 0; i < 8; i++) {
+        g.shift[i] = _mm512_permutexvar_epi16(idx[i], table16(booth16.shift[i]));
+        g.flip[i] = _mm512_permutexvar_epi16(idx[i], table16(booth16.flip[i]));
+    }
+    g.lo4 = _mm512_permutexvar_epi16(idx[4], table16(booth16.lo4));
+    g.hi4 = _mm512_permutexvar_epi16(idx[7], table16(booth16.hi4));
+    return g;
+}
+
+/* The array's two carry-save words' low s bits overflow s bits (rows: the
+ * partial products, lo4 and hi4 the lone carry-ins, in the array's order). */
+AVX512_FMA static inline __mmask32 booth16_overflow(const __m512i row[8], __m512i lo4, __m512i hi4,
+                                                    __m512i s)
+{
     __m512i ac, as = csa16(row[0], row[1], row[2], &ac);
     as = csa16(as, ac, row[3], &ac);
     as = csa16(as, ac, lo4, &ac);
@@ -186,6 +203,59 @@ AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s
     __m512i low = _mm512_srlv_epi16(_mm512_set1_epi16(-1),
                                     _mm512_sub_epi16(_mm512_set1_epi16(16), s));
     return _mm512_cmpgt_epu16_mask(_mm512_and_si512(sum, low), _mm512_andnot_si512(carry, low));
+}
+
+/* The carries of 32 products d * w (both nonzero, |m| < 2^14) aligned by
+ * s (12 or 16 in the lanes that matter). */
+AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s)
+{
+    __m512i neg = _mm512_srai_epi16(_mm512_xor_si512(d, w), 15);
+    __m512i dat = _mm512_abs_epi16(d);
+    struct booth16_digits g = booth16_recode(_mm512_abs_epi16(w), neg);
+    __m512i row[8];
+    for (unsigned i = 0; i < 8; i++)
+        row[i] = _mm512_xor_si512(_mm512_sllv_epi16(dat, g.shift[i]), g.flip[i]);
+    return booth16_overflow(row, g.lo4, g.hi4, s);
+}
+
+/* The digits of 32 weights recoded once for both signs of their products
+ * (a negative product's digits are the positive one's negated: the same
+ * shifts, other bits to flip), for arrays of the same weights against
+ * many data values (settle_small: each row of the cell). */
+struct booth16_both {
+    __m512i shift[8], flip[2][8], lo4[2], hi4[2];
+};
+
+AVX512_FMA static inline void booth16_recode_both(__m512i w, struct booth16_both *b)
+{
+    __m512i wmag = _mm512_abs_epi16(w);
+    for (unsigned n = 0; n < 2; n++) {
+        struct booth16_digits g = booth16_recode(wmag, n ? _mm512_set1_epi16(-1)
+                                                          : _mm512_setzero_si512());
+        for (unsigned i = 0; i < 8; i++) {
+            b->shift[i] = g.shift[i];
+            b->flip[n][i] = g.flip[i];
+        }
+        b->lo4[n] = g.lo4;
+        b->hi4[n] = g.hi4;
+    }
+}
+
+/* booth_carries of the products of data d with the weights that b
+ * recoded: each lane's flips picked by its product's sign. */
+AVX512_FMA static inline __mmask32 booth_carries_recoded(__m512i d, __m512i w,
+                                                         const struct booth16_both *b, __m512i s)
+{
+    /* ternary logic 0xca: neg ? second : first */
+    __m512i neg = _mm512_srai_epi16(_mm512_xor_si512(d, w), 15);
+    __m512i dat = _mm512_abs_epi16(d);
+    __m512i row[8];
+    for (unsigned i = 0; i < 8; i++)
+        row[i] = _mm512_xor_si512(_mm512_sllv_epi16(dat, b->shift[i]),
+                                  _mm512_ternarylogic_epi32(neg, b->flip[1][i], b->flip[0][i],
+                                                            0xca));
+    return booth16_overflow(row, _mm512_ternarylogic_epi32(neg, b->lo4[1], b->lo4[0], 0xca),
+                            _mm512_ternarylogic_epi32(neg, b->hi4[1], b->hi4[0], 0xca), s);
 }
 
 /* The same array in 32-bit lanes, 16 products at a time, for products
@@ -371,7 +441,8 @@ AVX512_FMA static inline __m256i lane_counts(const __m512i mask[2], __mmask32 ca
  * time against each row holding a value: each one's data value and
  * exponent part fetched from the row's by permutes and its alignment from
  * the kernel's top; those aligned by 8, 12 or 16 take the 16-bit Booth
- * array's carry and those by 32 or more give back the FMA's -1 for a
+ * array's carry (the chunk's weights recoded once for every row:
+ * booth16_recode_both) and those by 32 or more give back the FMA's -1 for a
  * negative product, both counted into the rows' byte counters (no branch
  * on the count: lane_counts), the rest are queued. */
 AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows,
@@ -391,6 +462,8 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
         __m256i kh = _mm256_maskz_loadu_epi8(live, k->small_h + e);
         __m512i w = _mm512_maskz_loadu_epi16(live, k->small_m + e);
         __m512i at16 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(at));
+        struct booth16_both digits;
+        booth16_recode_both(w, &digits);
         __m512i mask[2];
         chunk_lanes(lanes_at, e - e0, mask);
         for (unsigned r = 0; r < R; r++) {
@@ -413,7 +486,7 @@ AVX512_FMA static inline void settle_small(const struct cmac_fp16_fma_rows *rows
             __mmask32 far = _mm512_mask_cmpgt_epi16_mask(real & ~gone, s, _mm512_set1_epi16(16));
             __mmask32 back = gone & _mm512_movepi16_mask(_mm512_xor_si512(d, w));
             carries[r] = _mm256_add_epi8(
-                carries[r], lane_counts(mask, booth_carries(d, w, s) & near, back));
+                carries[r], lane_counts(mask, booth_carries_recoded(d, w, &digits, s) & near, back));
             if (far)
                 queue_small(hard, far, d, w, s, _mm512_castsi512_si256(lane), L * (R * cell + r));
         }
