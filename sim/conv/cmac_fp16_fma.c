@@ -36,7 +36,8 @@
  * values 4 below (mid_carries) need it only against weights 4 below their
  * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
- * permute, counted per kernel in byte counters; values 8 or more below
+ * permute (two values of a row at once, their two rows the two tables of
+ * one 64-byte permute), counted per kernel in byte counters; values 8 or more below
  * (small_value_carries) settle every product.  Products aligned by 8, 12 or
  * 16 get their carry from the Booth array computed in 16-bit lanes
  * (booth_carries), 32 products at a time; those aligned by 20 to 28 are
@@ -561,6 +562,55 @@ AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *ro
     return carries8(rows, r, k, carry8, off, j, (__mmask32)k->mid[off + j], carries);
 }
 
+/* Two such values, j0 and j1, of a row at once: their two 512-bit rows of
+ * carry8 are the two tables of one 64-byte permute (j1's lanes in the
+ * upper half, their indices' bit 6 set to pick its row), counted in 64
+ * byte counters, j0's lanes in the lower half and j1's in the upper (each
+ * moves by one at most per value: the two halves' sum is the row's). */
+AVX512_FMA static inline __m512i mid_carries2(const struct cmac_fp16_fma_rows *rows, unsigned r,
+                                              const struct cmac_fp16_fma_block *k,
+                                              const uint32_t *carry8, size_t off, uint32_t j0,
+                                              uint32_t j1, __m512i carries)
+{
+    size_t at0 = L * (off + j0), at1 = L * (off + j1);
+    __m512i row0 = _mm512_loadu_si512(carry8 + rows->key[r][off + j0]);
+    __m512i row1 = _mm512_loadu_si512(carry8 + rows->key[r][off + j1]);
+    __m512i idx = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(k->idx + at0))),
+        _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(k->idx + at1)), _mm256_set1_epi8(64)),
+        1);
+    __m512i bit = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(k->bit + at0))),
+        _mm256_loadu_si256((const __m256i *)(k->bit + at1)), 1);
+    __mmask64 lanes = (uint64_t)k->mid[off + j0] | (uint64_t)k->mid[off + j1] << 32;
+    __mmask64 carry = _mm512_mask_test_epi8_mask(lanes, _mm512_permutex2var_epi8(row0, idx, row1), bit);
+    return _mm512_mask_add_epi8(carries, carry, carries, _mm512_set1_epi8(1));
+}
+
+/* Row r's values 4 below its largest in `mid`: mid_carries two at a time,
+ * the last alone. */
+AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_rows *rows,
+                                                    unsigned r,
+                                                    const struct cmac_fp16_fma_block *k,
+                                                    const uint32_t *carry8, size_t off,
+                                                    uint64_t mid, __m256i carries)
+{
+    __m512i pairs = _mm512_setzero_si512();
+    while (mid) {
+        uint32_t j0 = (uint32_t)__builtin_ctzll(mid);
+        mid &= mid - 1;
+        if (!mid)
+            return _mm256_add_epi8(mid_carries(rows, r, k, carry8, off, j0, carries),
+                                   _mm256_add_epi8(_mm512_castsi512_si256(pairs),
+                                                   _mm512_extracti64x4_epi64(pairs, 1)));
+        uint32_t j1 = (uint32_t)__builtin_ctzll(mid);
+        mid &= mid - 1;
+        pairs = mid_carries2(rows, r, k, carry8, off, j0, j1, pairs);
+    }
+    return _mm256_add_epi8(carries, _mm256_add_epi8(_mm512_castsi512_si256(pairs),
+                                                    _mm512_extracti64x4_epi64(pairs, 1)));
+}
+
 /* A confirmed row's value j exactly 8 below the row's largest: against the
  * weights at their kernel's largest its products are aligned by 8
  * (carries8), against those 4 below by 12 (queued for the 16-bit array,
@@ -810,9 +860,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         __m256i carries[R];
         for (unsigned r = 0; r < R; r++) {
             carries[r] = _mm256_setzero_si256();
-            for (uint64_t v = mid[r]; v; v &= v - 1)
-                carries[r] = mid_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v),
-                                         carries[r]);
+            carries[r] = mid_values_carries(rows, r, k, carry8, off, mid[r], carries[r]);
             for (uint64_t v = by8[r]; v; v &= v - 1)
                 carries[r] = by8_carries(rows, r, k, carry8, off, (uint32_t)__builtin_ctzll(v),
                                          cell, carries[r], hard);
