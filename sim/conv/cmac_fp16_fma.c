@@ -423,18 +423,27 @@ AVX512_FMA static inline void chunk_lanes(const uint16_t *lanes_at, uint32_t e, 
 
 /* Per lane, what a chunk's products with one row take off the lane's sum
  * (bytes): one for each Booth carry (entries in carry), less one for each
- * negative product aligned by 32 bits or more (in back: the array gives 0,
- * the FMA counted -1), counted through the chunk's lane masks. */
+ * negative product aligned by 32 bits or more (in back, rare: the array
+ * gives 0, the FMA counted -1), counted through the chunk's lane masks; the
+ * two halves' 32-bit counts packed into bytes by one permute. */
 AVX512_FMA static inline __m256i lane_counts(const __m512i mask[2], __mmask32 carry,
                                              __mmask32 back)
 {
-    const __m512i c = _mm512_set1_epi32((int)carry), b = _mm512_set1_epi32((int)back);
-    __m128i part[2];
+    const __m512i c = _mm512_set1_epi32((int)carry);
+    __m512i count[2];
     for (unsigned q = 0; q < 2; q++)
-        part[q] = _mm512_cvtepi32_epi8(
-            _mm512_sub_epi32(_mm512_popcnt_epi32(_mm512_and_si512(mask[q], c)),
-                             _mm512_popcnt_epi32(_mm512_and_si512(mask[q], b))));
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(part[0]), part[1], 1);
+        count[q] = _mm512_popcnt_epi32(_mm512_and_si512(mask[q], c));
+    if (back) {
+        const __m512i b = _mm512_set1_epi32((int)back);
+        for (unsigned q = 0; q < 2; q++)
+            count[q] = _mm512_sub_epi32(count[q], _mm512_popcnt_epi32(_mm512_and_si512(mask[q], b)));
+    }
+    /* byte 0 of each 32-bit lane, the first vector's then the second's */
+    const __m512i low_bytes = _mm512_set_epi8(
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 124, 120, 116, 112, 108, 104, 100, 96, 92, 88, 84, 80, 76, 72, 68, 64, 60, 56, 52,
+        48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi8(count[0], low_bytes, count[1]));
 }
 
 /* The cell's products with the block's small weights (8 or more below
