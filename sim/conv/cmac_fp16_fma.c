@@ -342,12 +342,11 @@ AVX512_FMA static inline __m512i booth32_deltas(__m512i d, __m512i w, __m512i s)
 }
 
 /* Lanes whose alignment s is 8, 12 or 16: the products whose Booth carry
- * booth_carries gives. */
+ * booth_carries gives.  Every alignment is a multiple of 4 (exponent parts
+ * and so tops are), so those are the lanes with s - 8 at most 8 unsigned. */
 AVX512_FMA static inline __mmask32 aligned_8_to_16(__m512i s)
 {
-    return _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(8)) |
-           _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(12)) |
-           _mm512_cmpeq_epi16_mask(s, _mm512_set1_epi16(16));
+    return _mm512_cmple_epu16_mask(_mm512_sub_epi16(s, _mm512_set1_epi16(8)), _mm512_set1_epi16(8));
 }
 
 /* Products of one data value (mantissa dm) with the kernels' km aligned by
