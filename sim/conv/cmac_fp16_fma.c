@@ -168,16 +168,23 @@ struct booth16_digits {
     __m512i shift[8], flip[8], lo4, hi4;
 };
 
-AVX512_FMA static inline struct booth16_digits booth16_recode(__m512i wmag, __m512i neg)
+/* Each digit's index into the tables (bits 2i - 2 to 2i + 2 of bits). */
+AVX512_FMA static inline void booth16_index(__m512i wmag, __m512i neg, __m512i idx[8])
 {
-    struct booth16_digits g;
-    __m512i bits = _mm512_xor_si512(_mm512_slli_epi16(wmag, 1), neg), idx[8];
+    __m512i bits = _mm512_xor_si512(_mm512_slli_epi16(wmag, 1), neg);
     idx[0] = _mm512_slli_epi16(bits, 2);
     for (unsigned i = 1; i < 7; i++)
         idx[i] = _mm512_srli_epi16(bits, 2 * i - 2);
     /* bit 16 of bits, the sign, is bit 4 of digit 7's index */
     idx[7] = _mm512_ternarylogic_epi32(_mm512_srli_epi16(bits, 12), neg, _mm512_set1_epi16(16),
                                        0xf8);
+}
+
+AVX512_FMA static inline struct booth16_digits booth16_recode(__m512i wmag, __m512i neg)
+{
+    struct booth16_digits g;
+    __m512i idx[8];
+    booth16_index(wmag, neg, idx);
     for (unsigned i = 0; i < 8; i++) {
         g.shift[i] = _mm512_permutexvar_epi16(idx[i], table16(booth16.shift[i]));
         g.flip[i] = _mm512_permutexvar_epi16(idx[i], table16(booth16.flip[i]));
@@ -217,6 +224,24 @@ AVX512_FMA static inline __mmask32 booth_carries(__m512i d, __m512i w, __m512i s
     for (unsigned i = 0; i < 8; i++)
         row[i] = _mm512_xor_si512(_mm512_sllv_epi16(dat, g.shift[i]), g.flip[i]);
     return booth16_overflow(row, g.lo4, g.hi4, s);
+}
+
+/* booth_carries of one data value (mantissa dm) with 32 weights: the
+ * value's partial product for each code of digit i is one table of 32
+ * (its shift and flips applied to the tables themselves), which each
+ * lane's digit index picks from: one permute a row instead of two, a
+ * shift and an XOR. */
+AVX512_FMA static inline __mmask32 booth_carries_of_value(int16_t dm, __m512i w, __m512i s)
+{
+    __m512i neg = _mm512_srai_epi16(_mm512_xor_si512(_mm512_set1_epi16(dm), w), 15);
+    __m512i dat = _mm512_set1_epi16((int16_t)(dm < 0 ? -dm : dm)), idx[8], row[8];
+    booth16_index(_mm512_abs_epi16(w), neg, idx);
+    for (unsigned i = 0; i < 8; i++)
+        row[i] = _mm512_permutexvar_epi16(
+            idx[i], _mm512_xor_si512(_mm512_sllv_epi16(dat, table16(booth16.shift[i])),
+                                     table16(booth16.flip[i])));
+    return booth16_overflow(row, _mm512_permutexvar_epi16(idx[4], table16(booth16.lo4)),
+                            _mm512_permutexvar_epi16(idx[7], table16(booth16.hi4)), s);
 }
 
 /* The digits of 32 weights recoded once for both signs of their products
@@ -365,7 +390,7 @@ AVX512_FMA static inline __m256i settle_value(const int16_t *km, int16_t dm, __m
     const __m256i one = _mm256_set1_epi8(1);
     __m512i s16 = _mm512_cvtepu8_epi16(s), w = _mm512_loadu_si512(km), d = _mm512_set1_epi16(dm);
     __mmask32 near = aligned_8_to_16(s16) & more;
-    __mmask32 carry = booth_carries(d, w, s16) & near;
+    __mmask32 carry = booth_carries_of_value(dm, w, s16) & near;
     __mmask32 gone = _mm512_mask_cmpge_epu16_mask(more, s16, _mm512_set1_epi16(32));
     __mmask32 neg = _mm512_movepi16_mask(_mm512_xor_si512(w, d));
     carries = _mm256_mask_add_epi8(carries, carry, carries, one);
