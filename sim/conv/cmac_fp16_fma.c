@@ -52,14 +52,16 @@
  * carry) gets its corrections from cmac_fp16_sliced.c instead.
  *
  * Where the time goes (perf on 1 thread, the bench's layers, a loaded
- * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 29% in
- * the FMAs (their loop alone 24%: the rest is each cell's accumulators set
- * up and read back), 14% settling the small weights (their 16-bit Booth
- * arrays), 10% the small values' (mostly subnormal data: 16-bit arrays and
- * the queue), 9% the mid values' carry8 lookups, 4% the values 8 below, 6%
- * in CACC, the rest decoding and the layer's setup; the spread layer 62% in
- * the bit-sliced cells (three quarters of that the Booth array itself), 10%
- * in the FMAs and 5% in the tops taken the long way. */
+ * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 32% in
+ * the FMAs (their loop alone about 29%: the rest is each cell's
+ * accumulators set up and read back), 14% settling the
+ * small weights (their 16-bit Booth arrays a third of it, counting the
+ * carries into the lanes a sixth), 9% the mid values' carry8 lookups, 9% the small
+ * values' (mostly subnormal data: 16-bit arrays and the queue), 4% the
+ * values 8 below, 3% the queue's arrays, 6% in CACC, the rest decoding and
+ * the layer's setup; the spread layer 62% in the bit-sliced cells (three
+ * quarters of that the Booth array itself), 10% in the FMAs and 5% in the
+ * tops taken the long way. */
 #include <pthread.h>
 #include <stdlib.h>
 

@@ -12,6 +12,10 @@
  *    hardware drops);
  *  - cells with hundreds of small weights, a kernel's run of them longer
  *    than the 32 entries settled at a time;
+ *  - mantissas of every Booth digit pattern, both signs, where the cells
+ *    build the 16-bit array in their own ways (a chunk's small weights
+ *    recoded once for every row, a small data value's partial products
+ *    as tables) or pair carry8 lookups;
  *  - subnormals, infinities (a large exponent to the MAC), zeros, rows,
  *    kernels and cells of zeros, products that cancel, NaNs (the reference
  *    path), and padding past the used values that holds NaNs nobody reads.
@@ -158,6 +162,52 @@ static uint16_t small_runs(uint32_t *st, bool weight, uint32_t index, uint32_t i
     return fp16(r >> 20 & 1, largest ? 24 + (r >> 4) % 2 : 20 + (r >> 4) % 4, frac);
 }
 
+/* Mantissas of every Booth digit pattern (alternating bits, all ones,
+ * lone bits, runs), both signs, where the FMA cells build the array in
+ * their own ways: small weights (subnormal, or 8 below their kernel's
+ * largest) against the rows (a chunk's weights recoded once for both signs
+ * of a product), small data values against a value's 32 weights (the
+ * value's partial products as tables), values 4 below their row's largest
+ * against weights 4 below their kernel's (carry8, two values of a row at
+ * a time and an odd one alone).  Even rows have their largest values 2 to
+ * 16 (small data 12 and 16 below: aligned by 12 to 28), odd rows 2^12 to
+ * 2^15 (small data 16 and 28 below: negative products with the small
+ * weights aligned by 32 or more, which the hardware drops). */
+static uint16_t booth_patterns(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    static const uint32_t fracs[] = {0x155, 0x2aa, 0x3ff, 0x000, 0x001, 0x200, 0x0f0, 0x30c};
+    uint32_t r = next(st), sign = r >> 20 & 1, frac = fracs[(r >> 4) % 8], up = (r >> 8) % 3;
+    if (weight) {
+        switch ((i + index) % 29) {
+        case 0: /* subnormal: a small weight 12 below */
+            return fp16(sign, 0, frac ? frac : 0x3ff);
+        case 1: /* 8 below: a small weight */
+            return fp16(sign, 4 + up, frac);
+        case 2:
+        case 3: /* 4 below */
+            return fp16(sign, 8 + up, frac);
+        default: /* the kernel's largest group: exponents 12 to 14 */
+            return fp16(sign, 12 + up, i % 2 ? frac : r >> 9);
+        }
+    }
+    uint32_t top = index % 2 ? 28 : 16;
+    switch ((7 * i + index) % 37) {
+    case 0: /* subnormal: 16 or 28 below */
+        return fp16(sign, 0, frac ? frac : 0x155);
+    case 1: /* 12 or 16 below */
+        return fp16(sign, index % 2 ? 12 + up : 4 + up, frac);
+    case 2:
+    case 3:
+    case 4:
+    case 5: /* 4 below */
+        return fp16(sign, top - 4 + up, frac);
+    case 6: /* 8 below */
+        return fp16(sign, top - 8 + up, frac);
+    default:
+        return fp16(sign, top + up, i % 2 ? frac : r >> 9);
+    }
+}
+
 /* A pass of the case's operands, padding values NaNs. */
 static void fill(value_fn fn, uint32_t seed, int16_t *data, int16_t *weight)
 {
@@ -272,6 +322,13 @@ static void test_runs_of_small_weights(void **state)
         check_case(small_runs, seed, "small runs");
 }
 
+static void test_booth_digit_patterns(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(booth_patterns, seed, "Booth patterns");
+}
+
 static void test_nans_and_infinities(void **state)
 {
     (void)state;
@@ -337,7 +394,7 @@ int main(void)
         cmocka_unit_test(test_moderate_values),      cmocka_unit_test(test_spread_exponents),
         cmocka_unit_test(test_maxima_apart),         cmocka_unit_test(test_every_alignment),
         cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
-        cmocka_unit_test(test_runs_of_small_weights),
+        cmocka_unit_test(test_runs_of_small_weights), cmocka_unit_test(test_booth_digit_patterns),
         cmocka_unit_test(test_passes_of_spread_then_moderate_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
