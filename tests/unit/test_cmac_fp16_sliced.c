@@ -88,24 +88,27 @@ static void sliced_in(const struct cell *c, const uint32_t *planes, size_t first
             got[r][l] = carried[r][l];
 }
 
-/* The cell through a layout of its own values and the bit-sliced cells. */
-static void sliced(const struct cell *c, int32_t got[R][L])
-{
-    static uint32_t planes[CMAC_FP16_SLICED_FIELDS * STRIDE];
-    cmac_fp16_sliced_layout(c->wm, c->wh, c->nj, STRIDE, planes);
-    sliced_in(c, planes, 0, STRIDE, got);
-}
-
-static void check(const struct cell *c, const char *what, uint32_t n, uint32_t by_step[15])
+/* The cell's carries from the layout of planes (stride values a field,
+ * the cell's values from `first` on) against the reference's. */
+static void check_in(const struct cell *c, const uint32_t *planes, size_t first, size_t stride,
+                     const char *what, uint32_t n, uint32_t by_step[15])
 {
     int32_t want[R][L], got[R][L];
     reference(c, want, by_step);
-    sliced(c, got);
+    sliced_in(c, planes, first, stride, got);
     for (unsigned r = 0; r < R; r++)
         for (unsigned l = 0; l < L; l++)
             if (got[r][l] != want[r][l])
-                fail_msg("%s %u: row %u kernel %u: %d, want %d", what, n, r, l, got[r][l],
-                         want[r][l]);
+                fail_msg("%s %u (%u values): row %u kernel %u: %d, want %d", what, n, c->nj, r,
+                         l, got[r][l], want[r][l]);
+}
+
+/* The cell through a layout of its own values. */
+static void check(const struct cell *c, const char *what, uint32_t n, uint32_t by_step[15])
+{
+    static uint32_t planes[CMAC_FP16_SLICED_FIELDS * STRIDE];
+    cmac_fp16_sliced_layout(c->wm, c->wh, c->nj, STRIDE, planes);
+    check_in(c, planes, 0, STRIDE, what, n, by_step);
 }
 
 /* A signed mantissa from the list (zero one time in zero_in, if given). */
@@ -129,6 +132,16 @@ static uint8_t weight_h(int16_t m, uint32_t *st)
     return m ? (uint8_t)(64 + 4 * (lcg(st) % 8)) : 0x80;
 }
 
+/* The cell's data rows at random from the mantissas (zero 1 in 29). */
+static void random_rows(struct cell *c, const uint32_t *m, uint32_t n, uint32_t *st)
+{
+    for (unsigned r = 0; r < R; r++)
+        for (uint32_t j = 0; j < c->nj; j++) {
+            c->dm[r][j] = pick(m, lcg(st) % n, st, 29);
+            c->dh[r][j] = data_h(c->dm[r][j], st);
+        }
+}
+
 /* Every weight mantissa (a cell's 32 x 32 weights walk the list), random
  * data, exponent parts 0 to 28 on both sides: alignments 0 to 56. */
 static void test_every_mantissa_and_alignment(void **state)
@@ -141,11 +154,7 @@ static void test_every_mantissa_and_alignment(void **state)
     static struct cell c;
     for (uint32_t k = 0; k < 48; k++) {
         c.nj = 32;
-        for (unsigned r = 0; r < R; r++)
-            for (uint32_t j = 0; j < c.nj; j++) {
-                c.dm[r][j] = pick(m, lcg(&st) % n, &st, 29);
-                c.dh[r][j] = data_h(c.dm[r][j], &st);
-            }
+        random_rows(&c, m, n, &st);
         for (uint32_t i = 0; i < c.nj * L; i++) {
             c.wm[i] = pick(m, (k * c.nj * L + i) % n, &st, 31);
             c.wh[i] = weight_h(c.wm[i], &st);
@@ -258,21 +267,10 @@ static void test_cells_of_a_longer_layout(void **state)
         if (k % 2) /* an odd count: a half batch at the end */
             c.nj |= 1;
         c.nj = c.nj > left ? left : c.nj;
-        for (unsigned r = 0; r < R; r++)
-            for (uint32_t j = 0; j < c.nj; j++) {
-                c.dm[r][j] = pick(m, lcg(&st) % n, &st, 29);
-                c.dh[r][j] = data_h(c.dm[r][j], &st);
-            }
+        random_rows(&c, m, n, &st);
         memcpy(c.wm, wm + (size_t)L * first, sizeof *wm * L * c.nj);
         memcpy(c.wh, wh + (size_t)L * first, sizeof *wh * L * c.nj);
-        int32_t want[R][L], got[R][L];
-        reference(&c, want, by_step);
-        sliced_in(&c, planes, first, LONG, got);
-        for (unsigned r = 0; r < R; r++)
-            for (unsigned l = 0; l < L; l++)
-                if (got[r][l] != want[r][l])
-                    fail_msg("cell from value %u (%u values): row %u kernel %u: %d, want %d",
-                             first, c.nj, r, l, got[r][l], want[r][l]);
+        check_in(&c, planes, first, LONG, "cell from value", first, by_step);
     }
 }
 
