@@ -57,4 +57,11 @@ missing=$(objdump -d --no-show-raw-insn "$DLADBG" |
     done)
 [ -z "$missing" ] ||
     fail "AVX-512 functions not in $order: $missing"
+# and the rarest first: the ifunc resolvers, which every run calls at
+# start-up, lie after the fp16 cells, which no int8 network calls (next to
+# .rodata, whose first window every run reads)
+cells=$(nm "$DLADBG" | awk '$3 == "cmac_fp16_fma_layout" { print $1 }')
+[ -n "$cells" ] || fail "no cmac_fp16_fma_layout in $DLADBG"
+early=$(nm "$DLADBG" | awk -v c="$cells" '$3 ~ /\.resolver$/ && $1 < c { printf "%s ", $3 }')
+[ -z "$early" ] || fail "resolvers laid out before the fp16 cells: $early"
 echo "hot text: $found of $listed functions, $sum bytes within $span"

@@ -14,7 +14,11 @@
 # valgrind runs no AVX-512 code: what an AVX-512 host runs instead is added
 # at each link (tests/bench/hot_text_avx512.sh).  Needs valgrind (callgrind);
 # NVDLA_TESTDATA (../shared/testdata) adds NVIDIA's networks when present.
-# The list is sorted: only membership matters.
+# The list is in the order gold lays the functions out, those the fewest runs
+# call first: the end of the laid-out code shares a 64 KiB window with
+# .rodata, which every run reads, so the code every run calls goes there,
+# and code only some networks run (the fp16 cells, which no int8 network
+# calls) at the start, in windows the other networks never touch.
 set -eu
 dladbg=${1:-build/dladbg}
 data=${NVDLA_TESTDATA:-../shared/testdata}
@@ -46,11 +50,13 @@ for f in "$data"/networks/*/*.nvdla; do
 done
 # functions of the dladbg binary with a cost, as the sections gcc puts them
 # in: .text.NAME, or .text.startup.NAME (main, constructors) or
-# .text.unlikely.NAME (what it deems cold: NAME.cold parts, ifunc resolvers)
+# .text.unlikely.NAME (what it deems cold: NAME.cold parts, ifunc resolvers);
+# by the number of runs that call them (callgrind marks a recursive call's
+# cost NAME'2: the same function)
 for f in "$tmp"/cg.*; do
     callgrind_annotate --threshold=100 --inclusive=no "$f" 2>/dev/null |
-        grep "\[$(cd "$(dirname "$dladbg")" && pwd)/$(basename "$dladbg")\]" || true
-done | sed -E 's/^ *[0-9,]+ +\([ 0-9.]+%\) +//; s/ \[.*//; s/.*://; s/\.cold$//' |
-    grep -v -e '^0x' -e '^(' |
-    sed -e 's/^/.text./p' -e 's/^\.text\./.text.startup./p' -e 's/^\.text\.startup\./.text.unlikely./' |
-    LC_ALL=C sort -u
+        grep "\[$(cd "$(dirname "$dladbg")" && pwd)/$(basename "$dladbg")\]" |
+        sed -E "s/^ *[0-9,]+ +\([ 0-9.]+%\) +//; s/ \[.*//; s/.*://; s/\.cold$//; s/'[0-9]+$//" |
+        grep -v -e '^0x' -e '^(' | LC_ALL=C sort -u || true
+done | LC_ALL=C sort | uniq -c | LC_ALL=C sort -k1,1n -k2,2 |
+    awk '{ print ".text." $2; print ".text.startup." $2; print ".text.unlikely." $2 }'
