@@ -33,7 +33,7 @@
  * negative product's digits are the positive one's negated: the same
  * partial-product shifts, other bits to flip, which each row's array picks
  * lane by lane by its product's sign);
- * values 4 below (mid_carries) need it only against weights 4 below their
+ * values 4 below (mid_values_carries) need it only against weights 4 below their
  * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
  * permute (two values of a row at once, their two rows the two tables of
@@ -589,23 +589,16 @@ AVX512_FMA static inline __m256i carries8(const struct cmac_fp16_fma_rows *rows,
     return _mm256_mask_add_epi8(carries, carry, carries, _mm256_set1_epi8(1));
 }
 
-AVX512_FMA static inline __m256i mid_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
-                                             const struct cmac_fp16_fma_block *k,
-                                             const uint32_t *carry8, size_t off, uint32_t j,
-                                             __m256i carries)
-{
-    return carries8(rows, r, k, carry8, off, j, (__mmask32)k->mid[off + j], carries);
-}
-
-/* Two such values, j0 and j1, of a row at once: their two 512-bit rows of
- * carry8 are the two tables of one 64-byte permute (j1's lanes in the
- * upper half, their indices' bit 6 set to pick its row), counted in 64
- * byte counters, j0's lanes in the lower half and j1's in the upper (each
- * moves by one at most per value: the two halves' sum is the row's). */
+/* Two such values, j0 and j1, of a row at once (j1's lanes only when
+ * second): their two 512-bit rows of carry8 are the two tables of one
+ * 64-byte permute (j1's lanes in the upper half, their indices' bit 6 set
+ * to pick its row), counted in 64 byte counters, j0's lanes in the lower
+ * half and j1's in the upper (each moves by one at most per value: the two
+ * halves' sum is the row's). */
 AVX512_FMA static inline __m512i mid_carries2(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                               const struct cmac_fp16_fma_block *k,
                                               const uint32_t *carry8, size_t off, uint32_t j0,
-                                              uint32_t j1, __m512i carries)
+                                              uint32_t j1, bool second, __m512i carries)
 {
     size_t at0 = L * (off + j0), at1 = L * (off + j1);
     __m512i row0 = _mm512_loadu_si512(carry8 + rows->key[r][off + j0]);
@@ -617,13 +610,13 @@ AVX512_FMA static inline __m512i mid_carries2(const struct cmac_fp16_fma_rows *r
     __m512i bit = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(k->bit + at0))),
         _mm256_loadu_si256((const __m256i *)(k->bit + at1)), 1);
-    __mmask64 lanes = (uint64_t)k->mid[off + j0] | (uint64_t)k->mid[off + j1] << 32;
+    __mmask64 lanes = (uint64_t)k->mid[off + j0] | (uint64_t)(second ? k->mid[off + j1] : 0) << 32;
     __mmask64 carry = _mm512_mask_test_epi8_mask(lanes, _mm512_permutex2var_epi8(row0, idx, row1), bit);
     return _mm512_mask_add_epi8(carries, carry, carries, _mm512_set1_epi8(1));
 }
 
-/* Row r's values 4 below its largest in `mid`: mid_carries two at a time,
- * the last alone. */
+/* Row r's values 4 below its largest in `mid`, two at a time (an odd one
+ * last with no second: no branch on the count's parity). */
 AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_rows *rows,
                                                     unsigned r,
                                                     const struct cmac_fp16_fma_block *k,
@@ -634,13 +627,10 @@ AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_r
     while (mid) {
         uint32_t j0 = (uint32_t)__builtin_ctzll(mid);
         mid &= mid - 1;
-        if (!mid)
-            return _mm256_add_epi8(mid_carries(rows, r, k, carry8, off, j0, carries),
-                                   _mm256_add_epi8(_mm512_castsi512_si256(pairs),
-                                                   _mm512_extracti64x4_epi64(pairs, 1)));
-        uint32_t j1 = (uint32_t)__builtin_ctzll(mid);
+        bool second = mid != 0;
+        uint32_t j1 = second ? (uint32_t)__builtin_ctzll(mid) : j0;
         mid &= mid - 1;
-        pairs = mid_carries2(rows, r, k, carry8, off, j0, j1, pairs);
+        pairs = mid_carries2(rows, r, k, carry8, off, j0, j1, second, pairs);
     }
     return _mm256_add_epi8(carries, _mm256_add_epi8(_mm512_castsi512_si256(pairs),
                                                     _mm512_extracti64x4_epi64(pairs, 1)));
@@ -836,7 +826,7 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
 /* The cell's values (bit v for value v) with a weight 4 below its
  * kernel's largest (k->mid): a row's value 4 below its largest has a
  * product that needs a carry (aligned by 8) only with those, one in seven
- * values of real data has none, and mid_carries is skipped there. */
+ * values of real data has none, and mid_values_carries is skipped there. */
 AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_block *k, size_t off,
                                                   uint32_t nj)
 {
