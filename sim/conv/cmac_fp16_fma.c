@@ -12,7 +12,8 @@
  * 2^36), S stays in one binade, where doubles are exactly the multiples of
  * 2^top; so round_down(S + D * W), which one FMA computes from the exact
  * D * W + S, is S + floor(D * W / 2^top) * 2^top: the floor of every
- * product comes with the add, and T is S's low 52 mantissa bits less 2^51.
+ * product comes with the add, and T is S's low 52 mantissa bits less 2^51,
+ * which is S's bits less its starting bits (fma_half).
  * A zero operand's D or W is 0 and adds nothing; values zero in all eight
  * rows are skipped.  The eight rows share every load of the kernels' values
  * (16 kernels at a time, 16 accumulators: 16 FMAs per two loads).
@@ -738,10 +739,13 @@ AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
 }
 
 /* The FMAs of one cell for kernels 16 * half to 16 * half + 15 (kw: their
- * weights of the cell's first value, 16 a value), every row at once: 16 accumulators
- * (1.5 * 2^(52 + top)) take value after value of the live ones, each
- * weight load shared by the R rows; then each row's sums, less its
- * carries, and exponents into total and mx. */
+ * weights of the cell's first value, 16 a value), every row at once: 16
+ * accumulators S = 1.5 * 2^(52 + top) take value after value of the live
+ * ones, each weight load shared by the R rows.  S stays in its binade, where
+ * its bits less its starting bits are T, the sum so far (the header): so
+ * each lane's exponent goes to mx and its starting bits plus its carries to
+ * total before the loop, and after it total becomes S's bits less that, one
+ * subtraction a vector. */
 AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, const double *kw,
                                        const __m256i top[R], const int8_t carried[R][L],
                                        uint64_t live, size_t off, uint32_t cell, unsigned half,
@@ -749,11 +753,20 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
 {
     __m512d acc[R][2];
     for (unsigned r = 0; r < R; r++)
-        for (unsigned q = 0; q < 2; q++)
-            acc[r][q] = _mm512_castsi512_pd(_mm512_or_si512(
-                _mm512_slli_epi64(
-                    _mm512_add_epi64(group_top(top[r], 2 * half + q), _mm512_set1_epi64(1075)), 52),
-                _mm512_set1_epi64(1ll << 51)));
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned g = 2 * half + q;
+            size_t at = (size_t)L * (R * cell + r) + 8 * g;
+            __m512i exp = group_top(top[r], g);
+            _mm512_storeu_si512(mx + at, exp);
+            /* 1.5 * 2^(52 + top): exponent field top + 1075, fraction 2^51 */
+            __m512i start = _mm512_or_si512(
+                _mm512_slli_epi64(_mm512_add_epi64(exp, _mm512_set1_epi64(1075)), 52),
+                _mm512_set1_epi64(1ll << 51));
+            acc[r][q] = _mm512_castsi512_pd(start);
+            __m512i carries =
+                _mm512_cvtepi8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
+            _mm512_storeu_si512(total + at, _mm512_add_epi64(start, carries));
+        }
     const double *d[R];
     for (unsigned r = 0; r < R; r++)
         d[r] = rows->d[r] + off;
@@ -766,16 +779,11 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
             acc[r][1] = _mm512_fmadd_round_pd(w1, x, acc[r][1], ROUND_DOWN);
         }
     }
-    const __m512i low52 = _mm512_set1_epi64((1ll << 52) - 1), half51 = _mm512_set1_epi64(1ll << 51);
     for (unsigned r = 0; r < R; r++)
         for (unsigned q = 0; q < 2; q++) {
-            unsigned g = 2 * half + q;
-            size_t at = (size_t)L * (R * cell + r) + 8 * g;
-            __m512i sum =
-                _mm512_sub_epi64(_mm512_and_si512(_mm512_castpd_si512(acc[r][q]), low52), half51);
-            __m512i carries = _mm512_cvtepi8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
-            _mm512_storeu_si512(total + at, _mm512_sub_epi64(sum, carries));
-            _mm512_storeu_si512(mx + at, group_top(top[r], g));
+            size_t at = (size_t)L * (R * cell + r) + 8 * (2 * half + q);
+            _mm512_storeu_si512(total + at, _mm512_sub_epi64(_mm512_castpd_si512(acc[r][q]),
+                                                             _mm512_loadu_si512(total + at)));
         }
 }
 
