@@ -2,7 +2,8 @@
 #
 #   make            build ./dladbg, build/libdlasim.a and the decoder plugins
 #   make run        open the debugger on the built-in sample network
-#   make check      every test suite, once plain and once under ASan+UBSan
+#   make check      every test suite, once plain and once under ASan+UBSan, after
+#                   building everything with clang too (its warnings are errors)
 #   make conformance  NVIDIA's traces and loadables from $(NVDLA_TESTDATA)
 #   make bench      speed figures against a reference run in the same process
 #   make fuzz       every libFuzzer harness of tests/fuzz for FUZZ_SECONDS each (clang)
@@ -36,6 +37,17 @@ CFLAGS ?= $(OPT) -g
 # functions together (HOT_TEXT below)
 ALL_CFLAGS := $(CSTD) $(WARN) $(CFLAGS) $(SANFLAGS) -ffunction-sections -MMD -MP
 LDFLAGS_ALL := $(LDFLAGS) $(SANFLAGS)
+# Objects are rebuilt when the compiler or its flags change (CC=clang, OPT=,
+# a flag added here): by timestamps alone make kept objects compiled before
+# -ffunction-sections came in, and the link's hot-text layout silently missed
+# them (0.3 MiB more of the program resident).  The stamp is rewritten only
+# when the line differs, so an unchanged build stays up to date.
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW := $(CC) $(CPPFLAGS) $(ALL_CFLAGS)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
 LIBS := -lreadline -lncursesw -lcsv -ljpeg -lz -ldl -lm -pthread
 TEST_LIBS := -lcmocka
 
@@ -76,8 +88,8 @@ LIBCORE := $(BUILD)/libdladbg.a
 LIBUI := $(BUILD)/libdladbg-ui.a
 BIN := $(BUILD)/dladbg
 
-.PHONY: all run check check-plain check-san test-run conformance bench clean install deps deps-test \
-	deps-bench deps-fuzz format fuzz fuzz-run
+.PHONY: all run check check-plain check-san test-build test-run conformance bench clean install deps deps-test \
+	deps-bench deps-clang format fuzz fuzz-run
 .DEFAULT_GOAL := all
 
 all: deps $(BIN) $(PLUGINS) dladbg $(SAMPLES)
@@ -144,8 +156,8 @@ $(call DEPS_STAMP,bench): Makefile
 	$(call need_pkgs,cblas.h:libopenblas-dev lib/openblas:libopenblas-dev)
 	$(deps_remembered)
 
-deps-fuzz: deps $(call DEPS_STAMP,fuzz)
-$(call DEPS_STAMP,fuzz): Makefile
+deps-clang: deps $(call DEPS_STAMP,clang)
+$(call DEPS_STAMP,clang): Makefile
 	$(call need_pkgs,bin/clang:clang)
 	$(deps_remembered)
 
@@ -158,7 +170,7 @@ Q := $(if $(V),,@)
 $(addprefix $(BUILD)/sim/conv/,cmac.o cmac_simd.o cmac_fp16.o cmac_fp16_x86.o cmac_fp16_fma.o cmac_fp16_sliced.o) \
 		$(BUILD)/sim/pdp/pdp_pool.o: HOT_CFLAGS := -O3
 
-$(BUILD)/%.o: %.c | $(GEN_C)
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(GEN_C)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(HOT_CFLAGS) -c $< -o $@
@@ -175,7 +187,7 @@ $(GEN_C): $(BUILD)/regdb_gen $(REGDB) | deps
 	@$(if $(V),,echo "  GEN     $@")
 	$(Q)$(BUILD)/regdb_gen $@.tmp $(REGDB) && mv $@.tmp $@
 
-$(BUILD)/gen/regdb_tables.o: $(GEN_C)
+$(BUILD)/gen/regdb_tables.o: $(GEN_C) $(FLAGS_STAMP)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
@@ -230,12 +242,12 @@ $(SAMPLES): $(MKNET)
 	@mkdir -p $(dir $@)
 	$(MKNET) $(dir $@) && touch $@
 
-$(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h
+$(BUILD)/plugins/%.so: plugins/%.c plugins/include/dladbg/decoder.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC.so   $<")
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
-$(BUILD)/tests/plugins/%.so: plugins/test_%.c plugins/include/dladbg/decoder.h
+$(BUILD)/tests/plugins/%.so: plugins/test_%.c plugins/include/dladbg/decoder.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -shared $< -o $@
 
@@ -266,18 +278,23 @@ run: all
 	./dladbg
 
 # Every suite twice: plain, then under AddressSanitizer + UndefinedBehaviorSanitizer.
-check: deps-test
+# The second compiler only builds (its -Wall -Wextra -Werror catch what gcc's
+# do not); the suites run on gcc's build, plain and sanitized.
+check: deps-test deps-clang
 	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory BUILD=build/clang CC=clang test-build
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 OPT=-O1 test-run
 
-test-run: $(BIN) $(PLUGINS) $(TEST_PLUGINS) $(TESTS) $(SAMPLES) $(FUZZ_REPLAY)
+test-build: $(BIN) $(PLUGINS) $(TEST_PLUGINS) $(TESTS) $(SAMPLES) $(FUZZ_REPLAY)
+
+test-run: test-build
 	@BUILD=$(BUILD) SAN=$(SAN) sh tests/run.sh
 
 # Every harness for FUZZ_SECONDS (niced, one at a time), in build/fuzz with
 # clang's libFuzzer + ASan + UBSan; a crash is copied to tests/fuzz/regress/
 # (make check replays it from then on) and fails the target.
-fuzz: deps-fuzz
+fuzz: deps-clang
 	$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang SAN=fuzz OPT=-O1 fuzz-run
 
 fuzz-run: $(FUZZ_BINS)
