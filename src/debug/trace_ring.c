@@ -426,6 +426,15 @@ bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out)
     return true;
 }
 
+int trace_ring_kind(const struct trace_ring *r, size_t i)
+{
+    if (i >= r->count)
+        return -1;
+    size_t k = r->hidden + i;
+    const struct chunk *c = r->chunk[k / CHUNK_RECS];
+    return c->data[c->off[k % CHUNK_RECS]]; /* encode() puts the kind first */
+}
+
 uint64_t trace_ring_next_seq(const struct trace_ring *r)
 {
     return r->next_seq;

@@ -59,6 +59,9 @@ size_t trace_ring_count(const struct trace_ring *r);
 /* Record i, unpacked into *out (the ring keeps its records encoded);
  * false past the end. */
 bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out);
+/* The kind (enum dla_event_kind) of record i without unpacking the rest,
+ * for walks that want a few kinds of many records; -1 past the end. */
+int trace_ring_kind(const struct trace_ring *r, size_t i);
 /* Sequence number the next record will get (= events recorded since clear). */
 uint64_t trace_ring_next_seq(const struct trace_ring *r);
 /* Records overwritten because the ring was full. */

@@ -469,6 +469,8 @@ static void test_ring_grows_with_its_records(void **state)
         assert_int_equal(got.seq, 30000 + i);
     }
     assert_false(trace_ring_get(r, 20000, &got));
+    assert_int_equal(trace_ring_kind(r, 19999), DLA_EV_REG_WRITE);
+    assert_int_equal(trace_ring_kind(r, 20000), -1);
     assert_true(trace_ring_bytes(r) - empty <= 20000 * rec + 1024);
     trace_ring_destroy(r);
 }
@@ -528,11 +530,13 @@ static struct dla_event ring_mixed_event(uint64_t i)
     return ev;
 }
 
-/* What the ring gives back for event i, field by field as it kept it. */
+/* What the ring gives back for event i, field by field as it kept it; its
+ * kind read alone (trace_ring_kind, the plugin event walk's filter) agrees. */
 static void assert_ring_holds(const struct trace_ring *r, size_t at, uint64_t i)
 {
     struct dla_event ev = ring_mixed_event(i);
     struct trace_rec rec;
+    assert_int_equal(trace_ring_kind(r, at), ev.kind);
     assert_true(trace_ring_get(r, at, &rec));
     assert_int_equal(rec.seq, i);
     assert_int_equal(rec.kind, ev.kind);
