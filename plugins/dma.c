@@ -1,6 +1,4 @@
 /* Decoder "dma": one row per DMA transfer (client, memory, address, bytes, cycles). */
-#include <stdio.h>
-
 #include "plugin_util.h"
 
 static const char *const columns[] = {"seq",     "layer", "client",      "memory",   "direction",
@@ -13,13 +11,12 @@ static void dma_event(void *state, const struct dladbg_host *host, const struct 
         return;
     const struct dladbg_dma_event *m = &ev->u.dma;
     char num[6][PLUGIN_CELL_LEN];
-    snprintf(num[2], sizeof num[2], "0x%llx", (unsigned long long)m->addr);
     const char *cells[] = {plugin_cell_u64(num[0], ev->seq),
                            plugin_cell_index_or_blank(num[1], ev->layer),
                            m->client,
                            m->space,
                            m->write ? "write" : "read",
-                           num[2],
+                           plugin_cell_hex(num[2], m->addr, 1), /* "0x%llx" */
                            plugin_cell_u64(num[3], m->bytes),
                            plugin_cell_u64(num[4], m->start_cycle),
                            plugin_cell_u64(num[5], m->end_cycle)};

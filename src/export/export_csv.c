@@ -24,8 +24,9 @@ struct csv_out {
     void *state; /* the decoder's */
     FILE *fp;    /* NULL: measuring, rows counted and sized but not written */
     uint64_t bytes;
-    char *line; /* one row, quoted, written with one fwrite */
+    char *line; /* rows, quoted, written ROWS_BUFFERED bytes at a time */
     size_t line_cap;
+    size_t line_used;
     size_t rows;
     bool failed;
     char error[256];
@@ -35,6 +36,10 @@ static struct csv_out *out_of(const struct dladbg_host *h)
 {
     return (struct csv_out *)h->host_private;
 }
+
+/* Bytes of rows built before they are written: one fwrite per row cost
+ * more than building the row. */
+#define ROWS_BUFFERED (64u * 1024u)
 
 /* Room for need more bytes of the row being built. */
 static bool line_room(struct csv_out *o, size_t used, size_t need)
@@ -67,11 +72,20 @@ static size_t put_cell(char *dst, size_t room, const char *c, size_t len)
     return len + 2;
 }
 
-/* A row of cells, built in memory and written at once: per-character stdio
- * calls made the export slower than the decoders. */
+/* The rows built so far, to the file (when measuring, forgotten). */
+static bool flush_rows(struct csv_out *o)
+{
+    size_t n = o->line_used;
+    o->line_used = 0;
+    return !o->fp || n == 0 || fwrite(o->line, 1, n, o->fp) == n;
+}
+
+/* A row of cells, built in memory after the rows before it and written
+ * with them: per-character stdio calls made the export slower than the
+ * decoders. */
 static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
 {
-    size_t used = 0;
+    size_t used = o->line_used;
     for (uint32_t i = 0; i < n; i++) {
         const char *c = cells[i] ? cells[i] : "";
         size_t len = strlen(c), need = 2 * len + 3; /* quotes doubled, two around, ',' */
@@ -83,8 +97,9 @@ static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
     }
     o->line[used++] = '\r';
     o->line[used++] = '\n';
-    o->bytes += used;
-    return !o->fp || fwrite(o->line, 1, used, o->fp) == used;
+    o->bytes += used - o->line_used;
+    o->line_used = used;
+    return used < ROWS_BUFFERED || flush_rows(o);
 }
 
 static void host_row(const struct dladbg_host *h, const char *const *cells)
@@ -151,6 +166,10 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
         plugin_guard_enter(pi->dec->name, pi->path, "close");
         pi->dec->close(o->state, &o->host);
         plugin_guard_leave();
+    }
+    if (!o->failed && !flush_rows(o)) {
+        o->failed = true;
+        snprintf(o->error, sizeof o->error, "write failed: %s", strerror(errno));
     }
     plugin_run_release(&pr);
     free(o->line);
