@@ -57,19 +57,37 @@ static bool line_room(struct csv_out *o, size_t used, size_t need)
     return true;
 }
 
-/* One cell, quoted as libcsv's csv_write quotes it (always between double
- * quotes, a quote inside doubled), at dst with room for 2 * len + 2 bytes;
- * returns the bytes written.  Cells seldom hold a quote: those go straight
- * in with one memcpy, the rest through libcsv, whose per-character loop
- * was the largest cost of an export. */
-static size_t put_cell(char *dst, size_t room, const char *c, size_t len)
+/* A cell holding a quote, quoted by libcsv's csv_write (always between
+ * double quotes, a quote inside doubled), at o->line + *used. */
+static bool put_quoted_cell(struct csv_out *o, size_t *used, const char *c)
 {
-    if (memchr(c, '"', len))
-        return csv_write(dst, room, c, len);
-    dst[0] = '"';
-    memcpy(dst + 1, c, len);
-    dst[len + 1] = '"';
-    return len + 2;
+    size_t len = strlen(c);
+    if (!line_room(o, *used, 2 * len + 8)) /* quotes doubled, two around, ',' and CRLF after */
+        return false;
+    *used += csv_write(o->line + *used, o->line_cap - *used, c, len);
+    return true;
+}
+
+/* One cell between double quotes at o->line + *used, as csv_write quotes
+ * it, with room for 6 bytes more after it.  Cells seldom hold a quote:
+ * the rest are copied a byte at a time, which for cells of a few bytes
+ * beats a strlen, a memchr and a memcpy each (a fifth of a regs export). */
+static bool put_cell(struct csv_out *o, size_t *used, const char *c)
+{
+    size_t u = *used;
+    if (!line_room(o, u, 8))
+        return false;
+    o->line[u++] = '"';
+    for (const char *p = c; *p; p++) {
+        if (*p == '"')
+            return put_quoted_cell(o, used, c);
+        if (o->line_cap - u < 8 && !line_room(o, u, 8))
+            return false;
+        o->line[u++] = *p;
+    }
+    o->line[u++] = '"';
+    *used = u;
+    return true;
 }
 
 /* The rows built so far, to the file (when measuring, forgotten). */
@@ -86,14 +104,13 @@ static bool flush_rows(struct csv_out *o)
 static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
 {
     size_t used = o->line_used;
+    if (!line_room(o, used, 2))
+        return false;
     for (uint32_t i = 0; i < n; i++) {
-        const char *c = cells[i] ? cells[i] : "";
-        size_t len = strlen(c), need = 2 * len + 3; /* quotes doubled, two around, ',' */
-        if (!line_room(o, used, need + 2))
-            return false;
         if (i)
             o->line[used++] = ',';
-        used += put_cell(o->line + used, o->line_cap - used, c, len);
+        if (!put_cell(o, &used, cells[i] ? cells[i] : ""))
+            return false;
     }
     o->line[used++] = '\r';
     o->line[used++] = '\n';

@@ -145,10 +145,10 @@ static void test_scan_reports_refusals(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/tests/plugins", fixture_build());
     int refusals = 0;
-    /* a bare host knows no built-in commands: only "clashing" and "crash"
-     * (which crashes only when called) are usable; "exit_at_load" would end
+    /* a bare host knows no built-in commands: only "clashing", "crash"
+     * (which crashes only when called) and "quotes" are usable; "exit_at_load" would end
      * this process at dlopen, but is tried in a child first and refused */
-    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 2);
+    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 3);
     assert_non_null(plugin_host_find(ph, "clashing"));
     assert_non_null(plugin_host_find(ph, "crash"));
     assert_int_equal(refusals, 5);
@@ -392,6 +392,37 @@ static void shipped_path(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/plugins/%s.so", fixture_build(), name);
 }
 
+/* export csv quotes every cell as RFC 4180 says, byte for byte: a quote
+ * doubled (also past the first row buffer's end, in a long cell), commas
+ * kept inside, missing cells empty, CRLF line ends. */
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    char path[600], so[600], cmd[1300];
+    struct dbg *d = open_bdma_trace("tq", 2, path, sizeof path);
+    assert_int_equal(load_test_plugin(d, "quotes", so, sizeof so), CMD_OK);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    char csv[512];
+    fixture_path(csv, sizeof csv, "quotes.csv");
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder quotes", csv);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    char want[2000], xs[599];
+    memset(xs, 'x', 598);
+    xs[598] = 0;
+    int n = snprintf(want, sizeof want, "\"plain\",\"say \"\"hi\"\"\",\"long, quoted\"\r\n");
+    for (int layer = 0; layer < 2; layer++)
+        n += snprintf(want + n, sizeof want - (size_t)n,
+                      "\"a\"\"b\"\"\"\"c\",\"\",\"%s\"\",\"\r\n"
+                      "\"\",\"\"\"\",\"no quote, a comma\"\r\n",
+                      xs);
+    size_t len;
+    char *got = whole_file(csv, &len);
+    assert_int_equal(len, (size_t)n);
+    assert_memory_equal(got, want, len);
+    free(got);
+    dbg_destroy(d);
+}
+
 /* A session that uses no plugin maps none (0.2 MiB of the eight shipped
  * ones' pages in every run, issue 34); listing them, help and completing
  * their command names map none either; an export through a decoder, or a
@@ -502,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
         cmocka_unit_test(test_mapped_at_first_use),
+        cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_changed_file_not_mapped),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
