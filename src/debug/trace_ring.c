@@ -417,12 +417,21 @@ size_t trace_ring_count(const struct trace_ring *r)
     return r->count;
 }
 
+/* The chunk holding record i (i < count) and the record's place in it. */
+static const struct chunk *chunk_of(const struct trace_ring *r, size_t i, unsigned *k)
+{
+    size_t at = r->hidden + i;
+    *k = (unsigned)(at % CHUNK_RECS);
+    return r->chunk[at / CHUNK_RECS];
+}
+
 bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out)
 {
     if (i >= r->count)
         return false;
-    size_t k = r->hidden + i;
-    decode(r->chunk[k / CHUNK_RECS], (unsigned)(k % CHUNK_RECS), r->next_seq - r->count + i, out);
+    unsigned k;
+    const struct chunk *c = chunk_of(r, i, &k);
+    decode(c, k, r->next_seq - r->count + i, out);
     return true;
 }
 
@@ -430,9 +439,9 @@ int trace_ring_kind(const struct trace_ring *r, size_t i)
 {
     if (i >= r->count)
         return -1;
-    size_t k = r->hidden + i;
-    const struct chunk *c = r->chunk[k / CHUNK_RECS];
-    return c->data[c->off[k % CHUNK_RECS]]; /* encode() puts the kind first */
+    unsigned k;
+    const struct chunk *c = chunk_of(r, i, &k);
+    return c->data[c->off[k]]; /* encode() puts the kind first */
 }
 
 uint64_t trace_ring_next_seq(const struct trace_ring *r)

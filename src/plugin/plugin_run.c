@@ -108,13 +108,11 @@ static bool ring_kind_wanted(uint32_t kinds, int k)
     return k >= 0 && k < DLA_EV_KIND_COUNT && kind_map[k] && wanted(kinds, kind_map[k]);
 }
 
-/* Fill ev from a ring record; false for records decoders do not see or
- * kinds does not want. */
+/* Fill ev from a ring record of a kind ring_kind_wanted let through;
+ * false for a layer event whose layer is gone. */
 static bool ring_event(struct dla *d, const struct trace_ring *ring, const struct trace_rec *r,
-                       uint32_t kinds, struct dladbg_event *ev, struct scratch *sc)
+                       struct dladbg_event *ev, struct scratch *sc)
 {
-    if (!ring_kind_wanted(kinds, r->kind))
-        return false;
     memset(ev, 0, sizeof *ev);
     ev->struct_size = sizeof *ev;
     ev->kind = kind_map[r->kind];
@@ -179,7 +177,7 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_o
      * the largest cost of its export */
     for (size_t i = 0; i < n && go; i++)
         if (ring_kind_wanted(kinds, trace_ring_kind(ring, i)) && trace_ring_get(ring, i, &rec) &&
-            ring_event(d, ring, &rec, kinds, &ev, sc))
+            ring_event(d, ring, &rec, &ev, sc))
             go = fn(ctx, &ev);
     size_t records = wanted(kinds, DLADBG_EV_LAYER_RECORD) ? dla_layer_count(d) : 0;
     for (size_t i = 0; i < records && go; i++) {
