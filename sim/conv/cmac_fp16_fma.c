@@ -596,7 +596,7 @@ AVX512_FMA static inline __m256i carries8(const struct cmac_fp16_fma_rows *rows,
  * to pick its row), counted in 64 byte counters, j0's lanes in the lower
  * half and j1's in the upper (each moves by one at most per value: the two
  * halves' sum is the row's). */
-AVX512_FMA static inline __m512i mid_carries2(const struct cmac_fp16_fma_rows *rows, unsigned r,
+AVX512_FMA static inline __m512i mid_pair_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                               const struct cmac_fp16_fma_block *k,
                                               const uint32_t *carry8, size_t off, uint32_t j0,
                                               uint32_t j1, bool second, __m512i carries)
@@ -631,7 +631,7 @@ AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_r
         bool second = mid != 0;
         uint32_t j1 = second ? (uint32_t)__builtin_ctzll(mid) : j0;
         mid &= mid - 1;
-        pairs = mid_carries2(rows, r, k, carry8, off, j0, j1, second, pairs);
+        pairs = mid_pair_carries(rows, r, k, carry8, off, j0, j1, second, pairs);
     }
     return _mm256_add_epi8(carries, _mm256_add_epi8(_mm512_castsi512_si256(pairs),
                                                     _mm512_extracti64x4_epi64(pairs, 1)));
