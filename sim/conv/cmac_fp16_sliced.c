@@ -302,9 +302,10 @@ SLICED_INLINE void alignment(const __m512i t[4], const __m512i a[3], const __m51
 /* What each product adds to its cell's sum beyond floor(P / 2^s), as two
  * planes: +1 (*plus) and -1 (*minus).  S = s / 4: 2-4 take off the carry
  * out of X + Y; 5-7 add 1 less the carries out of X + Y and of K; 8 and
- * more add 1 for a negative product; 0 and 1 nothing. */
-SLICED_INLINE void deltas(const struct carries *c, const __m512i s[4], __m512i neg,
-                          __m512i live, __m512i *plus, __m512i *minus)
+ * more add 1 for a negative product; 0 and 1 nothing (the carry picked for
+ * them is 0); a product with a zero operand (not live) nothing. */
+SLICED_INLINE void deltas(const struct carries *c, const __m512i s[4], __m512i sign,
+                          __m512i wsign, __m512i live, __m512i *plus, __m512i *minus)
 {
     __m512i by12 = TERN(s[0], c->xy[1], c->xy[0], PICK);  /* S = 3 : 2 */
     __m512i by20 = TERN(s[0], c->xy[3], c->xy[2], PICK);  /* S = 5 : 4 */
@@ -313,32 +314,34 @@ SLICED_INLINE void deltas(const struct carries *c, const __m512i s[4], __m512i n
     __m512i low = _mm512_and_si512(s[1], by12);           /* S = 2, 3 (0 for 0, 1) */
     __m512i xy = TERN(s[2], high, low, PICK);             /* the carry out of X + Y */
     __m512i kk = TERN(s[1], TERN(s[0], c->k[2], c->k[1], PICK), c->k[0], PICK);
-    /* S = 5-7 (101, 110, 111) and 2-4 (010, 011, 100), S < 8 */
+    /* S of 8 or more, or no product: the sign's +1 alone, if any */
+    __m512i over = TERN(s[3], live, live, TA | ~TB);
+    __m512i neg = TERN(sign, wsign, live, (TA ^ TB) & TC);
+    /* S = 5-7 (101, 110, 111): +1 with no carry, -1 with both; S = 2-4:
+     * -1 with the carry */
     __m512i from5 = TERN(s[2], s[1], s[0], TA & (TB | TC));
-    __m512i to4 = TERN(s[2], s[1], s[0], (~TA & TB) | (TA & ~TB & ~TC));
-    from5 = _mm512_andnot_si512(s[3], from5);
-    to4 = _mm512_andnot_si512(s[3], to4);
-    /* S 5-7: +1 with no carry, -1 with both; S 2-4: -1 with the carry */
     __m512i up = TERN(from5, xy, kk, TA & ~TB & ~TC);
-    __m512i down = TERN(from5, xy, kk, TA & TB & TC);
-    up = TERN(up, s[3], neg, TA | (TB & TC));
-    down = TERN(down, to4, xy, TA | (TB & TC));
-    *plus = _mm512_and_si512(up, live);
-    *minus = _mm512_and_si512(down, live);
+    *plus = TERN(over, neg, up, PICK);
+    __m512i lone = TERN(from5, kk, kk, ~TA | TB); /* S 2-4, or 5-7 with K's carry */
+    *minus = TERN(over, xy, lone, ~TA & TB & TC);
 }
 
 /* ---------------------------------------------------------------- counters */
 
 #define COUNT_BITS 6 /* up to 32 batches (64 values) a cell */
 
-/* Planes x and y (two batches') added to the bit-sliced counter c: one
- * full adder into its ones, the carry rippled up (a ripple a batch cost
- * twice as much). */
-SLICED_INLINE void count2(__m512i c[COUNT_BITS], __m512i x, __m512i y)
+/* Four batches' planes x[0..3] added to the bit-sliced counter c: two
+ * full adders into its ones, their carries and its twos through a third,
+ * and only what that carries out rippled up from the fours: 14 operations
+ * for four planes (a ripple per pair of planes took 12 for two). */
+SLICED_INLINE void count4(__m512i c[COUNT_BITS], const __m512i x[4])
 {
-    __m512i carry = TERN(c[0], x, y, MAJ);
-    c[0] = TERN(c[0], x, y, XOR3);
-    for (int i = 1; i < COUNT_BITS; i++) {
+    __m512i ones = TERN(c[0], x[0], x[1], XOR3), two_a = TERN(c[0], x[0], x[1], MAJ);
+    c[0] = TERN(ones, x[2], x[3], XOR3);
+    __m512i two_b = TERN(ones, x[2], x[3], MAJ);
+    __m512i carry = TERN(c[1], two_a, two_b, MAJ);
+    c[1] = TERN(c[1], two_a, two_b, XOR3);
+    for (int i = 2; i < COUNT_BITS; i++) {
         __m512i up = _mm512_and_si512(c[i], carry);
         c[i] = _mm512_xor_si512(c[i], carry);
         carry = up;
@@ -413,9 +416,8 @@ SLICED_INLINE void batch_deltas(__m512i v, const uint32_t *planes, size_t stride
         wgroup[t] = weights(planes, stride, F_GROUP + t, j);
     alignment(top, group, wgroup, s);
     struct carries c = booth_carries(&b);
-    __m512i neg = _mm512_xor_si512(sign, weights(planes, stride, F_SIGN, j));
     live = _mm512_and_si512(live, weights(planes, stride, F_NONZERO, j));
-    deltas(&c, s, neg, live, plus, minus);
+    deltas(&c, s, sign, weights(planes, stride, F_SIGN, j), live, plus, minus);
 }
 
 /* The cell's top for each row and kernel (h + 64 bytes) as the planes of
@@ -488,17 +490,17 @@ SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *cons
     top_planes(top, t);
     for (int i = 0; i < COUNT_BITS; i++)
         up[i] = down[i] = _mm512_setzero_si512();
-    for (uint32_t b = 0; b < batches; b += 2) {
-        __m512i plus[2], minus[2];
-        for (unsigned h = 0; h < 2; h++) {
+    for (uint32_t b = 0; b < batches; b += 4) {
+        __m512i plus[4], minus[4];
+        for (unsigned h = 0; h < 4; h++) {
             plus[h] = minus[h] = _mm512_setzero_si512();
             /* past the cell, or rows of zeros only (padding): nothing */
             if (b + h < batches && _mm512_test_epi32_mask(v[b + h], _mm512_set1_epi32(0xffff)))
                 batch_deltas(v[b + h], planes, stride, first + 2 * (b + h), t, &plus[h],
                              &minus[h]);
         }
-        count2(up, plus[0], plus[1]);
-        count2(down, minus[0], minus[1]);
+        count4(up, plus);
+        count4(down, minus);
     }
     uint64_t ups[COUNT_BITS][8], downs[COUNT_BITS][8];
     for (int i = 0; i < COUNT_BITS; i++) {
