@@ -61,8 +61,9 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#define SLICED __attribute__((target("avx512f,avx512bw,avx512vl")))
-#define SLICED_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl")))
+/* the FMA cells' hosts, which have VBMI (cmac_fp16_fma()) */
+#define SLICED __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define SLICED_INLINE static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 
 enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
 _Static_assert(L == 32 && R == 8, "a batch is 8 rows x 2 values in 32-bit elements of 32 kernels");
@@ -367,23 +368,46 @@ SLICED_INLINE __m512i elements(__mmask16 k)
     return _mm512_maskz_mov_epi32(k, _mm512_set1_epi32(-1));
 }
 
+/* Two indices' bits in each nibble of an element, from the 8-bit windows
+ * of |d| << 1 (bit j is d_j-1) at bit 4m (even) or 4m + 1 (odd) in byte
+ * m: its bits 0-1 stay, bits 2-3 go to 4-5, and the sign and q (sq, bits
+ * 2-3 of each nibble) fill the rest: nibble k is then index 2k (even) or
+ * 2k + 1 (odd). */
+SLICED_INLINE __m512i index_nibbles(__m512i twice, __m512i at, __m512i sq)
+{
+    __m512i w = _mm512_multishift_epi64_epi8(at, twice);
+    w = TERN(_mm512_set1_epi32(0x03030303), w, _mm512_slli_epi32(w, 2), PICK);
+    return TERN(_mm512_set1_epi32((int)0xcccccccc), sq, w, PICK);
+}
+
 /* The batch's data operands from its 16 values (element 2r + q: row r's
  * value 2b + q, the mantissa in the low half, the exponent part in bits
  * 16-23): the table indices of the magnitude's bits (struct batch), the
  * sign, the nonzero values, and the exponent groups (bits 2-4 of the
- * exponent part). */
+ * exponent part).  vpermd reads an index's low four bits only, so index j
+ * is one shift of a word holding every other index a nibble
+ * (index_nibbles): 13 shifts and two such words where a shift and a merge
+ * per index took 30 operations. */
 SLICED_INLINE void data_planes(__m512i v, __m512i idx[15], __m512i *sign, __m512i *live,
                                __m512i group[3])
 {
-    const __m512i q = _mm512_set_epi32(8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0);
+    const __m512i q = _mm512_set_epi32((int)0x88888888, 0, (int)0x88888888, 0, (int)0x88888888, 0,
+                                       (int)0x88888888, 0, (int)0x88888888, 0, (int)0x88888888, 0,
+                                       (int)0x88888888, 0, (int)0x88888888, 0);
+    /* the windows' offsets: bytes m of the qword's two elements */
+    const __m512i even = _mm512_set1_epi64(0x2c2824200c080400),
+                  odd = _mm512_set1_epi64(0x2d2925210d090501);
     __m512i d = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
     __m512i twice = _mm512_slli_epi32(_mm512_abs_epi32(d), 1); /* bit j: d_j-1 */
     *sign = _mm512_srai_epi32(d, 31);
-    __m512i base = TERN(*sign, _mm512_set1_epi32(4), q, (TA & TB) | TC);
+    __m512i sq = TERN(*sign, _mm512_set1_epi32(0x44444444), q, (TA & TB) | TC);
+    __m512i nibbles[2] = {index_nibbles(twice, even, sq), index_nibbles(twice, odd, sq)};
 #pragma GCC unroll 15
-    for (int j = 0; j < 15; j++)
-        idx[j] = TERN(_mm512_srli_epi32(twice, (unsigned)j), _mm512_set1_epi32(3), base,
-                      (TA & TB) | TC);
+    for (int j = 0; j < 15; j++) {
+        idx[j] = j < 2 ? nibbles[j] : _mm512_srli_epi32(nibbles[j % 2], (unsigned)(4 * (j / 2)));
+        /* kept (spilled if need be), never recomputed where it is used */
+        __asm__("" : "+v"(idx[j]));
+    }
     *live = elements(_mm512_test_epi32_mask(d, d));
     for (unsigned t = 0; t < 3; t++)
         group[t] = elements(_mm512_test_epi32_mask(v, _mm512_set1_epi32(4 << (16 + t))));
