@@ -93,6 +93,7 @@ _Static_assert(F_MASKS + DIGITS * TABLE == CMAC_FP16_SLICED_FIELDS,
 #define TC 0xaa
 #define XOR3   (TA ^ TB ^ TC)
 #define MAJ    ((TA & TB) | (TA & TC) | (TB & TC))
+#define CARRY_OF_SUM ((TA & TB) | ((TA ^ TB) & ~TC)) /* MAJ from a, b and a ^ b ^ c */
 #define PICK   ((TA & TB) | (~TA & TC))              /* a ? b : c */
 #define BORROW ((~TA & TB) | (~TA & TC) | (TB & TC)) /* of a - b - c */
 #define TERN(a, b, c, f) _mm512_ternarylogic_epi32((a), (b), (c), (f) & 0xff)
@@ -188,8 +189,27 @@ SLICED_INLINE struct plane full_add(struct plane x, struct plane y, struct plane
         *carry = some(_mm512_and_si512(x.v, y.v));
         return some(_mm512_xor_si512(x.v, y.v));
     }
-    *carry = some(TERN(x.v, y.v, z.v, MAJ));
-    return some(TERN(x.v, y.v, z.v, XOR3));
+    /* the carry from x, y and the sum (when x != y it is z, the sum's
+     * complement): each vpternlogd overwrites an input no longer needed
+     * (z, then x), where the majority of x, y and z kept all three and
+     * cost a register copy an adder, a third of them taking a port */
+    __m512i sum = TERN(z.v, x.v, y.v, XOR3);
+    *carry = some(TERN(x.v, y.v, sum, CARRY_OF_SUM));
+    return some(sum);
+}
+
+/* The carry of three planes alone (the sum unused). */
+SLICED_INLINE struct plane majority(struct plane x, struct plane y, struct plane z)
+{
+    if (x.zero)
+        x = z, z = none;
+    if (y.zero)
+        y = z, z = none;
+    if (x.zero || y.zero)
+        return none;
+    if (z.zero)
+        return some(_mm512_and_si512(x.v, y.v));
+    return some(TERN(x.v, y.v, z.v, MAJ));
 }
 
 /* ---------------------------------------------------------------- the array */
@@ -263,8 +283,10 @@ SLICED_INLINE struct carries booth_carries(const struct batch *b)
         c = full_add(c, into[4], row_bit(b, 9, p), &up[5]);
         x = full_add(a, into[2], c, &up[6]);
         x = full_add(x, into[6], into[5], &up[7]); /* X's bit; Y's is into[7] */
-        struct plane sum = full_add(x, into[7], rx, &rx);
-        if (p >= 16) { /* K's bit p: a carry on rk when set, else only with sum */
+        if (p < 16) { /* the carries only */
+            rx = majority(x, into[7], rx);
+        } else { /* K's bit p: a carry on rk when set, else only with sum */
+            struct plane sum = full_add(x, into[7], rx, &rx);
             __m512i s = sum.zero ? _mm512_setzero_si512() : sum.v;
             __m512i r = rk.zero ? _mm512_setzero_si512() : rk.v;
             rk = some(SIGN_COMPENSATION >> p & 1u ? _mm512_or_si512(s, r) : _mm512_and_si512(s, r));
