@@ -2,7 +2,7 @@
  * many products need one (exponents spread over the fp16 range), every
  * product of 8 data rows against 32 kernels is run through the Booth array,
  * 512 products at a time, one product per bit of a 512-bit register and one
- * register per bit position (AVX-512F/BW, chosen at run time).
+ * register per bit position (AVX-512F/BW/VBMI: the FMA cells' hosts).
  *
  * What a product needs beyond the FMA cells' floor(P / 2^s)
  * (cmac_fp16_fma.c, P = d * w the exact product, s its alignment): the
@@ -20,7 +20,9 @@
  *
  * Bit-sliced, the array is plain logic: a row's bit is the data bit the
  * Booth digit selects (dat or 2 dat) XOR the digit's sign, an adder's bits
- * are XOR3 and majority, each one vpternlogd.  A batch is 8 rows x 2
+ * are XOR3 and majority, each one vpternlogd (the majority taken from two
+ * inputs and the XOR3, so that each overwrites an input it no longer
+ * needs: no register copies).  A batch is 8 rows x 2
  * values x 32 kernels: bit l of 32-bit element 2r + q is row r's value
  * 2b + q against kernel l (the 16 data values of a batch in one register:
  * the cell's rows are transposed once, two values of a row a 64-bit word).
@@ -31,29 +33,39 @@
  * cmac_fp16_sliced_layout), the batch's two values' tables are one
  * 16-entry register, and a row's bit for 512 products is one vpermd of it
  * by the elements' indices (q, the sign and the two bits: 15 index vectors
- * a batch, one per data bit).  The weights' sign and exponent group are
+ * a batch, one per data bit, each one shift of a word holding every other
+ * index a nibble, data_planes).  The weights' sign and exponent group are
  * 32-bit lane masks per value, broadcast two values at a time.  Each
  * product's alignment is worked out in the same bit-sliced way (top - data
  * group - weight group, in steps of 4 bits) and picks its carries.  What to
  * take off each row's and kernel's sum is counted in bit-sliced counters
- * (two batches' planes at a time) and turned into bytes at the cell's end.
+ * (four batches' planes at a time, carry-save) and turned into bytes at
+ * the cell's end.
  * A batch whose 16 data values are all zero (padding) has no products and
  * is skipped.
  *
- * Cost: about 560 vector operations a batch (measured by the instructions
- * of the loop: 127 vpermd for the rows' bits and the digits' signs, the
- * adders two vpternlogd a bit, the ripples, 30 for the indices, 40 for the
- * alignments, the carries' choice and the counters), 0.2 ns a product on
- * this machine, whether a product needs a carry or not: on exponents
- * spread over the whole range, where half the products do, 10x quicker
- * than settling them one by one; on real data, where a few percent do,
- * 3-4x slower, which is why the FMA cells choose per cell.  Where that
- * goes: the array's 28 bit positions are 480 of it (positions 16-27, which
- * only products aligned by 20 to 28 need, about 45%), and on the spread
- * layer a third of the products are aligned by 20 to 28, a fifth by 8 to
- * 16 and the rest need nothing; the registers hold rows x kernels, though,
- * and every batch has products of every kind, so none can skip a
- * position. */
+ * Cost: about 533 vector operations a batch (counted in the compiled loop:
+ * 127 vpermd for the rows' bits and the digits' signs; 151 adders, 87 of
+ * three inputs and 64 of two, two operations each; the ripples 52; 21 for
+ * the indices, 13 for the alignments, 16 for the carries' choice, 7 for
+ * the counters), about 108 ns a batch, 0.21 ns a product, on this machine
+ * (the two 512-bit ports bound it), whether a product needs a carry or
+ * not: on exponents spread over the whole range, where half the products
+ * do, 10x quicker than settling them one by one; on real data, where a
+ * few percent do, 3-4x slower, which is why the FMA cells choose per cell.
+ * Where that goes: the array (rows' bits, adders, ripples) is about 465
+ * of it, and it is at its floor for this layout (one lookup a row's bit,
+ * two operations an adder, one a ripple's bit).  Positions 16-27, which
+ * only products aligned by 20 to 28 need, take a third of the batch's
+ * time (37 of 110 ns, measured by cutting the array at 16).  On the
+ * spread layer about 34% of the products are aligned by 20 to 28, 21% by
+ * 8 to 16, and the rest need nothing (estimated by a model of its data);
+ * the registers hold rows x kernels, though, a product's alignment is the
+ * cell's top less its data and weight exponents, each random, and every
+ * batch has products of every kind (and 2 in 10,000 elements, a data
+ * value against 32 kernels, none that needs the array), so no batch can
+ * skip a position and no element can be compacted away.
+ * share/performance-history.md has what was weighed and why it was left. */
 #include <stdlib.h>
 
 #include "conv.h"
