@@ -50,7 +50,8 @@
  * tops (value_carries).  A cell where that would cost more than running
  * every product of it through the Booth array bit-sliced (sliced_pays:
  * exponents spread over the whole range, where half the products need a
- * carry) gets its corrections from cmac_fp16_sliced.c instead.
+ * carry) gets its corrections from cmac_fp16_sliced.c instead, and the
+ * tops of its rows not confirmed too.
  *
  * Where the time goes (perf on 1 thread, the bench's layers, a loaded
  * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 32% in
@@ -814,21 +815,25 @@ AVX512_FMA static inline bool sliced_pays(const struct cmac_fp16_fma_block *k, u
     return by_value + cmac_fp16_small_cost(smalls) > cmac_fp16_sliced_cost(nj);
 }
 
-/* The cell's corrections, bit-sliced, into the rows' byte counters. */
+/* The cell's corrections, bit-sliced, into the rows' byte counters, and
+ * the tops of the rows in `unconfirmed` (bit r), which the bit-sliced cell
+ * works out on the way, cheaper than tops_exact. */
 AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *rows,
                                              const struct cmac_fp16_fma_block *k, size_t off,
-                                             uint32_t nj, const __m256i top[R],
+                                             uint32_t nj, unsigned unconfirmed, __m256i top[R],
                                              int8_t carried[R][L])
 {
     uint8_t tops[R][L];
     const int16_t *dm[R];
     const int8_t *dh[R];
     for (unsigned r = 0; r < R; r++) {
-        _mm256_storeu_si256((__m256i *)tops[r], top[r]);
         dm[r] = rows->m[r] + off;
         dh[r] = rows->h[r] + off;
     }
     cmac_fp16_sliced_cell(dm, dh, nj, k->planes, off, k->planes_stride, tops, carried);
+    for (unsigned r = 0; r < R; r++)
+        if (unconfirmed >> r & 1)
+            top[r] = _mm256_loadu_si256((const __m256i *)tops[r]);
 }
 
 /* The cell's values (bit v for value v) with a weight 4 below its
@@ -874,12 +879,13 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
     __m256i top[R];
     /* per row the values to settle as a mid, a small or any value */
     uint64_t mid[R], by8[R], small[R], any[R], live = 0;
+    unsigned unconfirmed = 0; /* bit r: row r's tops the long way, below */
     for (unsigned r = 0; r < R; r++) {
         struct cmac_fp16_row_cell rc = rows->cell[R * cell + r];
         live |= rc.nonzero;
         bool confirmed = tops_confirmed(kmask, rc.mask) == ~0u;
-        top[r] = confirmed ? _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top))
-                           : tops_exact(rows, r, k, off, nj);
+        top[r] = _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top));
+        unconfirmed |= (unsigned)!confirmed << r;
         mid[r] = confirmed ? rc.mid & mid_weights : 0;
         by8[r] = confirmed ? rc.by8 : 0;
         small[r] = confirmed ? rc.small & ~rc.by8 : 0;
@@ -888,10 +894,12 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
     int8_t carried[R][L]; /* the byte counters of each row's carries */
     bool sliced = sliced_pays(k, cell, nj, mid, by8, small, any);
     if (sliced) {
-        sliced_carries(rows, k, off, nj, top, carried);
+        sliced_carries(rows, k, off, nj, unconfirmed, top, carried);
     } else {
         __m256i carries[R];
         for (unsigned r = 0; r < R; r++) {
+            if (unconfirmed >> r & 1)
+                top[r] = tops_exact(rows, r, k, off, nj);
             carries[r] = _mm256_setzero_si256();
             carries[r] = mid_values_carries(rows, r, k, carry8, off, mid[r], carries[r]);
             for (uint64_t v = by8[r]; v; v &= v - 1)

@@ -35,20 +35,26 @@
  * by the elements' indices (q, the sign and the two bits: 15 index vectors
  * a batch, one per data bit, each one shift of a word holding every other
  * index a nibble, data_planes).  The weights' sign and exponent group are
- * 32-bit lane masks per value, broadcast two values at a time.  Each
- * product's alignment is worked out in the same bit-sliced way (top - data
- * group - weight group, in steps of 4 bits) and picks its carries.  What to
- * take off each row's and kernel's sum is counted in bit-sliced counters
+ * 32-bit lane masks per value, broadcast two values at a time.  A first
+ * pass over the batches works out each product's exponent groups' sum
+ * (data group + weight group, in steps of 4 bits) in the same bit-sliced
+ * way, and the cell's top per row and kernel as their running maximum
+ * (the FMA cells take it for the rows whose maxima do not confirm their
+ * tops: about 20 operations a batch, where tops_exact took some 1,500
+ * 256-bit ones a cell of 8 rows and 64 values); then each product's
+ * alignment (top less that sum) picks its carries.  What to take off each
+ * row's and kernel's sum is counted in bit-sliced counters
  * (four batches' planes at a time, carry-save) and turned into bytes at
  * the cell's end.
  * A batch whose 16 data values are all zero (padding) has no products and
  * is skipped.
  *
- * Cost: about 533 vector operations a batch (counted in the compiled loop:
- * 127 vpermd for the rows' bits and the digits' signs; 151 adders, 87 of
- * three inputs and 64 of two, two operations each; the ripples 52; 21 for
- * the indices, 13 for the alignments, 16 for the carries' choice, 7 for
- * the counters), about 108 ns a batch, 0.21 ns a product, on this machine
+ * Cost: about 540 vector operations a batch (counted in the compiled
+ * loops: 127 vpermd for the rows' bits and the digits' signs; 151 adders,
+ * 87 of three inputs and 64 of two, two operations each; the ripples 52;
+ * 21 for the indices, 20 for the exponent sums and the tops, 7 for the
+ * alignments, 16 for the carries' choice, 7 for the counters), about 110
+ * ns a batch, 0.21 ns a product, on this machine
  * (the two 512-bit ports bound it), whether a product needs a carry or
  * not: on exponents spread over the whole range, where half the products
  * do, 10x quicker than settling them one by one; on real data, where a
@@ -316,22 +322,18 @@ SLICED_INLINE struct carries booth_carries(const struct batch *b)
 
 /* ---------------------------------------------------------------- alignments */
 
-/* A product's alignment in steps of 4 bits, S = T - A - B (T the cell's top
- * for the row and kernel, A the data value's exponent group, B the
- * weight's), as four bit planes. */
-SLICED_INLINE void alignment(const __m512i t[4], const __m512i a[3], const __m512i w[3],
-                             __m512i s[4])
+/* A product's alignment in steps of 4 bits, S = T - U (T the cell's top
+ * for the row and kernel, U = A + B the product's exponent groups, data's
+ * and weight's, exponent_sums), as four bit planes. */
+SLICED_INLINE void alignment(const __m512i t[4], const __m512i u[4], __m512i s[4])
 {
-    __m512i u0 = _mm512_xor_si512(a[0], w[0]), k1 = _mm512_and_si512(a[0], w[0]);
-    __m512i u1 = TERN(a[1], w[1], k1, XOR3), k2 = TERN(a[1], w[1], k1, MAJ);
-    __m512i u2 = TERN(a[2], w[2], k2, XOR3), u3 = TERN(a[2], w[2], k2, MAJ);
-    s[0] = _mm512_xor_si512(t[0], u0);
-    __m512i b1 = _mm512_andnot_si512(t[0], u0);
-    s[1] = TERN(t[1], u1, b1, XOR3);
-    __m512i b2 = TERN(t[1], u1, b1, BORROW);
-    s[2] = TERN(t[2], u2, b2, XOR3);
-    __m512i b3 = TERN(t[2], u2, b2, BORROW);
-    s[3] = TERN(t[3], u3, b3, XOR3);
+    s[0] = _mm512_xor_si512(t[0], u[0]);
+    __m512i b1 = _mm512_andnot_si512(t[0], u[0]);
+    s[1] = TERN(t[1], u[1], b1, XOR3);
+    __m512i b2 = TERN(t[1], u[1], b1, BORROW);
+    s[2] = TERN(t[2], u[2], b2, XOR3);
+    __m512i b3 = TERN(t[2], u[2], b2, BORROW);
+    s[3] = TERN(t[3], u[3], b3, XOR3);
 }
 
 /* What each product adds to its cell's sum beyond floor(P / 2^s), as two
@@ -402,6 +404,48 @@ SLICED_INLINE __m512i elements(__mmask16 k)
     return _mm512_maskz_mov_epi32(k, _mm512_set1_epi32(-1));
 }
 
+/* Field f of the weights for values j and j + 1, in the elements of q = 0
+ * and q = 1. */
+SLICED_INLINE __m512i weights(const uint32_t *planes, size_t stride, unsigned f, size_t j)
+{
+    uint64_t pair;
+    __builtin_memcpy(&pair, planes + f * stride + j, sizeof pair);
+    return _mm512_set1_epi64((long long)pair);
+}
+
+/* The exponent groups' sums U = A + B of a batch's products (A the data
+ * value's, bits 2-4 of its exponent part, B the weight's), as four planes,
+ * and the products with no zero operand (*live). */
+SLICED_INLINE void exponent_sums(__m512i v, const uint32_t *planes, size_t stride, size_t j,
+                                 __m512i u[4], __m512i *live)
+{
+    __m512i a[3], w[3];
+    for (unsigned t = 0; t < 3; t++) {
+        a[t] = elements(_mm512_test_epi32_mask(v, _mm512_set1_epi32(4 << (16 + t))));
+        w[t] = weights(planes, stride, F_GROUP + t, j);
+    }
+    *live = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(v, _mm512_set1_epi32(0xffff)),
+                                   weights(planes, stride, F_NONZERO, j));
+    u[0] = _mm512_xor_si512(a[0], w[0]);
+    __m512i k1 = _mm512_and_si512(a[0], w[0]);
+    u[1] = TERN(a[1], w[1], k1, XOR3);
+    __m512i k2 = TERN(a[1], w[1], k1, MAJ);
+    u[2] = TERN(a[2], w[2], k2, XOR3);
+    u[3] = TERN(a[2], w[2], k2, MAJ);
+}
+
+/* m = max(m, u) where live, four planes each: u > m is the borrow out of
+ * m - u. */
+SLICED_INLINE void running_max(__m512i m[4], const __m512i u[4], __m512i live)
+{
+    __m512i borrow = _mm512_andnot_si512(m[0], u[0]);
+    for (unsigned i = 1; i < 4; i++)
+        borrow = TERN(m[i], u[i], borrow, BORROW);
+    __m512i more = _mm512_and_si512(borrow, live);
+    for (unsigned i = 0; i < 4; i++)
+        m[i] = TERN(more, u[i], m[i], PICK);
+}
+
 /* Two indices' bits in each nibble of an element, from the 8-bit windows
  * of |d| << 1 (bit j is d_j-1) at bit 4m (even) or 4m + 1 (odd) in byte
  * m: its bits 0-1 stay, bits 2-3 go to 4-5, and the sign and q (sq, bits
@@ -416,14 +460,12 @@ SLICED_INLINE __m512i index_nibbles(__m512i twice, __m512i at, __m512i sq)
 
 /* The batch's data operands from its 16 values (element 2r + q: row r's
  * value 2b + q, the mantissa in the low half, the exponent part in bits
- * 16-23): the table indices of the magnitude's bits (struct batch), the
- * sign, the nonzero values, and the exponent groups (bits 2-4 of the
- * exponent part).  vpermd reads an index's low four bits only, so index j
- * is one shift of a word holding every other index a nibble
- * (index_nibbles): 13 shifts and two such words where a shift and a merge
- * per index took 30 operations. */
-SLICED_INLINE void data_planes(__m512i v, __m512i idx[15], __m512i *sign, __m512i *live,
-                               __m512i group[3])
+ * 16-23): the table indices of the magnitude's bits (struct batch) and the
+ * sign.  vpermd reads an index's low four bits only, so index j is one
+ * shift of a word holding every other index a nibble (index_nibbles): 13
+ * shifts and two such words where a shift and a merge per index took 30
+ * operations. */
+SLICED_INLINE void data_planes(__m512i v, __m512i idx[15], __m512i *sign)
 {
     const __m512i q = _mm512_set_epi32((int)0x88888888, 0, (int)0x88888888, 0, (int)0x88888888, 0,
                                        (int)0x88888888, 0, (int)0x88888888, 0, (int)0x88888888, 0,
@@ -442,57 +484,50 @@ SLICED_INLINE void data_planes(__m512i v, __m512i idx[15], __m512i *sign, __m512
         /* kept (spilled if need be), never recomputed where it is used */
         __asm__("" : "+v"(idx[j]));
     }
-    *live = elements(_mm512_test_epi32_mask(d, d));
-    for (unsigned t = 0; t < 3; t++)
-        group[t] = elements(_mm512_test_epi32_mask(v, _mm512_set1_epi32(4 << (16 + t))));
-}
-
-/* Field f of the weights for values j and j + 1, in the elements of q = 0
- * and q = 1. */
-SLICED_INLINE __m512i weights(const uint32_t *planes, size_t stride, unsigned f, size_t j)
-{
-    uint64_t pair;
-    __builtin_memcpy(&pair, planes + f * stride + j, sizeof pair);
-    return _mm512_set1_epi64((long long)pair);
 }
 
 /* One batch (values j and j + 1 of every row, v as data_planes reads
- * them): its products' +1 and -1 planes. */
+ * them, u and live its exponent_sums): its products' +1 and -1 planes. */
 SLICED_INLINE void batch_deltas(__m512i v, const uint32_t *planes, size_t stride, size_t j,
-                                const __m512i top[4], __m512i *plus, __m512i *minus)
+                                const __m512i top[4], const __m512i u[4], __m512i live,
+                                __m512i *plus, __m512i *minus)
 {
     struct batch b;
-    __m512i sign, live, group[3], wgroup[3], s[4];
-    data_planes(v, b.idx, &sign, &live, group);
+    __m512i sign, s[4];
+    data_planes(v, b.idx, &sign);
     for (unsigned i = 0; i < DIGITS; i++) {
         b.table[i] = planes + stride * (F_MASKS + TABLE * i) + TABLE * j;
         /* the entries of d_j = d_j-1 = 0: the digit's sign */
         b.inv[i] = _mm512_permutexvar_epi32(_mm512_andnot_si512(_mm512_set1_epi32(3), b.idx[0]),
                                             _mm512_loadu_si512(b.table[i]));
     }
-    for (unsigned t = 0; t < 3; t++)
-        wgroup[t] = weights(planes, stride, F_GROUP + t, j);
-    alignment(top, group, wgroup, s);
+    alignment(top, u, s);
     struct carries c = booth_carries(&b);
-    live = _mm512_and_si512(live, weights(planes, stride, F_NONZERO, j));
     deltas(&c, s, sign, weights(planes, stride, F_SIGN, j), live, plus, minus);
 }
 
-/* The cell's top for each row and kernel (h + 64 bytes) as the planes of
- * T = (top - 64) / 4, both elements of a row alike. */
-SLICED_INLINE void top_planes(const uint8_t top[R][L], __m512i t[4])
+/* The cell's tops from the running maxima of its batches (m, per element:
+ * row r's values of each q apart): T = max of elements 2r and 2r + 1 in
+ * both (*t, as the alignments want it), and top[r][l] = 64 + 4 T, the
+ * largest h + 64 of a product with no zero operand (64 when none). */
+SLICED_INLINE void tops_of(const __m512i m[4], __m512i t[4], uint8_t top[R][L])
 {
-    uint64_t words[4][8];
-    for (unsigned r = 0; r < R; r++) {
-        __m256i v = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)top[r]),
-                                    _mm256_set1_epi8(64));
-        for (unsigned i = 0; i < 4; i++) {
-            uint64_t m = _mm256_test_epi8_mask(v, _mm256_set1_epi8((char)(4u << i)));
-            words[i][r] = m | m << 32;
-        }
+    __m512i even[4], odd[4];
+    for (unsigned i = 0; i < 4; i++) {
+        even[i] = _mm512_shuffle_epi32(m[i], _MM_PERM_CCAA);
+        odd[i] = _mm512_shuffle_epi32(m[i], _MM_PERM_DDBB);
+        t[i] = even[i];
     }
+    running_max(t, odd, _mm512_set1_epi32(-1));
+    uint64_t words[4][8];
     for (unsigned i = 0; i < 4; i++)
-        t[i] = _mm512_loadu_si512(words[i]);
+        _mm512_storeu_si512(words[i], t[i]);
+    for (unsigned r = 0; r < R; r++) {
+        __m256i v = _mm256_set1_epi8(64);
+        for (unsigned i = 0; i < 4; i++)
+            v = _mm256_mask_add_epi8(v, (__mmask32)words[i][r], v, _mm256_set1_epi8((char)(4 << i)));
+        _mm256_storeu_si256((__m256i *)top[r], v);
+    }
 }
 
 /* Eight rows of eight 64-bit words (row r's word b at rows[r], lane b)
@@ -526,7 +561,7 @@ SLICED_INLINE void transpose8(const __m512i rows[8], __m512i out[8])
 
 SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *const dh[R],
                                   uint32_t nj, const uint32_t *planes, size_t first, size_t stride,
-                                  const uint8_t top[R][L], int8_t carried[R][L])
+                                  uint8_t top[R][L], int8_t carried[R][L])
 {
     uint32_t batches = (nj + 1) / 2;
     /* each value's mantissa and exponent part in one 32-bit word, the
@@ -544,18 +579,30 @@ SLICED void cmac_fp16_sliced_cell(const int16_t *const dm[R], const int8_t *cons
         }
         transpose8(rows, v + b0);
     }
+    /* first every product's exponent sum and the cell's tops, then the
+     * array; batches of zeros only (padding) have no products */
+    __m512i sums[CMAC_FP16_FMA_CELL / 2][4], live[CMAC_FP16_FMA_CELL / 2];
+    __m512i m[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                    _mm512_setzero_si512()};
+    uint64_t full = 0; /* bit b: batch b has a nonzero value */
+    for (uint32_t b = 0; b < batches; b++) {
+        if (!_mm512_test_epi32_mask(v[b], _mm512_set1_epi32(0xffff)))
+            continue;
+        full |= 1ull << b;
+        exponent_sums(v[b], planes, stride, first + 2 * b, sums[b], &live[b]);
+        running_max(m, sums[b], live[b]);
+    }
     __m512i t[4], up[COUNT_BITS], down[COUNT_BITS];
-    top_planes(top, t);
+    tops_of(m, t, top);
     for (int i = 0; i < COUNT_BITS; i++)
         up[i] = down[i] = _mm512_setzero_si512();
     for (uint32_t b = 0; b < batches; b += 4) {
         __m512i plus[4], minus[4];
         for (unsigned h = 0; h < 4; h++) {
             plus[h] = minus[h] = _mm512_setzero_si512();
-            /* past the cell, or rows of zeros only (padding): nothing */
-            if (b + h < batches && _mm512_test_epi32_mask(v[b + h], _mm512_set1_epi32(0xffff)))
-                batch_deltas(v[b + h], planes, stride, first + 2 * (b + h), t, &plus[h],
-                             &minus[h]);
+            if (full >> (b + h) & 1)
+                batch_deltas(v[b + h], planes, stride, first + 2 * (b + h), t, sums[b + h],
+                             live[b + h], &plus[h], &minus[h]);
         }
         count4(up, plus);
         count4(down, minus);
@@ -583,7 +630,7 @@ void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_
 void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
                            const int8_t *const dh[CMAC_FP16_FMA_ROWS], uint32_t nj,
                            const uint32_t *planes, size_t first, size_t stride,
-                           const uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
+                           uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
                            int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES])
 {
     (void)dm, (void)dh, (void)nj, (void)planes, (void)first, (void)stride, (void)top, (void)carried;

@@ -472,15 +472,16 @@ void cmac_fp16_sliced_layout(const int16_t *m, const uint8_t *h, size_t n, size_
 /* One cell of nj <= CMAC_FP16_FMA_CELL values: data rows dm[r], dh[r] (the
  * cell's mantissas and exponent parts as struct cmac_fp16_fma_rows', a
  * zero's h 64), the kernels' planes (cmac_fp16_sliced_layout's, the
- * cell's values from `first` on), the cell's top per row and kernel
- * (largest h + 64 of its products with no zero operand, 64 when none) ->
- * carried[r][l], what row r's sum against kernel l must take off the FMA
- * cells' sum of floor(P / 2^s) to be the hardware's (every product's Booth
- * carries and the alignments of 32 and more, which the hardware drops). */
+ * cell's values from `first` on) -> top[r][l], the cell's top per row and
+ * kernel (largest h + 64 of its products with no zero operand, 64 when
+ * none: what the FMA cells' tops_exact gives), and carried[r][l], what row
+ * r's sum against kernel l must take off the FMA cells' sum of floor(P /
+ * 2^s) to be the hardware's (every product's Booth carries and the
+ * alignments of 32 and more, which the hardware drops). */
 void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
                            const int8_t *const dh[CMAC_FP16_FMA_ROWS], uint32_t nj,
                            const uint32_t *planes, size_t first, size_t stride,
-                           const uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
+                           uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
                            int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES]);
 /* A decoded data row of n values (struct fp16_decoded's m and h) for the
  * FMA cells (struct cmac_fp16_fma_rows): each zero's h set to 64, d = m *

@@ -5,8 +5,10 @@
  * top.  Cells of every aligned mantissa the format has (normals shifted by
  * the exponent's low two bits, subnormals), both signs, zeros, alignments
  * 0 to 56 (every one of 8 to 28 many times over), cells of 1 to 64 values
- * and cells at the counters' bounds.  Skipped on hosts without the FMA
- * cells (the layout and the cells need AVX-512). */
+ * and cells at the counters' bounds; and the cells' tops (the largest h
+ * + 64 of a product with no zero operand, 64 when none), which the cells
+ * work out for the FMA cells, against a plain search.  Skipped on hosts
+ * without the FMA cells (the layout and the cells need AVX-512). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,12 +73,13 @@ static void tops(const struct cell *c, uint8_t top[R][L])
 }
 
 /* The cell's values from `first` on of a layout of planes (stride
- * values a field) through the bit-sliced cells. */
+ * values a field) through the bit-sliced cells: their carries, and their
+ * tops against tops()'. */
 static void sliced_in(const struct cell *c, const uint32_t *planes, size_t first, size_t stride,
                       int32_t got[R][L])
 {
-    uint8_t top[R][L];
-    tops(c, top);
+    uint8_t want[R][L], top[R][L];
+    tops(c, want);
     const int16_t *dm[R];
     const int8_t *dh[R];
     for (unsigned r = 0; r < R; r++)
@@ -84,8 +87,12 @@ static void sliced_in(const struct cell *c, const uint32_t *planes, size_t first
     int8_t carried[R][L];
     cmac_fp16_sliced_cell(dm, dh, c->nj, planes, first, stride, top, carried);
     for (unsigned r = 0; r < R; r++)
-        for (unsigned l = 0; l < L; l++)
+        for (unsigned l = 0; l < L; l++) {
+            if (top[r][l] != want[r][l])
+                fail_msg("%u values: row %u kernel %u: top %u, want %u", c->nj, r, l, top[r][l],
+                         want[r][l]);
             got[r][l] = carried[r][l];
+        }
 }
 
 /* The cell's carries from the layout of planes (stride values a field,
