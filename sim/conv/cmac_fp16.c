@@ -886,11 +886,10 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
     /* the FMA cells (d) read neither the widened mantissas nor the live
      * lists: they find the values live in any of their rows themselves */
     struct fp16_decoded out = {d->m + at, d->h + at, d->d ? NULL : d->m32 + at, d->key + at};
-    bool nan = cmac_fp16_decode_avx512(raw, n, &out);
     if (d->d)
-        cmac_fp16_fma_row(d->h + at, d->m + at, n, d->d + at);
-    else
-        live_lists(ops, d, at);
+        return cmac_fp16_fma_decode(raw, n, &out, d->d + at);
+    bool nan = cmac_fp16_decode_avx512(raw, n, &out);
+    live_lists(ops, d, at);
     return nan;
 }
 

@@ -961,24 +961,39 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
 
 /* ---------------------------------------------------------------- data rows */
 
-AVX512_FMA void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d)
+AVX512_FMA bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_decoded *out,
+                                     double *d)
 {
-    for (size_t v = 0; v < n; v += 16) {
-        __mmask16 live = n - v >= 16 ? 0xffff : (__mmask16)((1u << (n - v)) - 1);
-        __m256i mr = _mm256_maskz_loadu_epi16(live, m + v);
+    __mmask32 nan = 0;
+    for (size_t v = 0; v < n; v += 32) {
+        __mmask32 live = n - v >= 32 ? ~0u : (1u << (n - v)) - 1;
+        struct fp16_lanes x = fp16_decode32(_mm512_maskz_loadu_epi16(live, raw + v));
+        nan |= x.nan & live;
+        /* carry8's row: 16 x (sign << 8 | low byte of the magnitude) */
+        __m512i low = _mm512_and_si512(x.mag, _mm512_set1_epi16(0xff));
+        __m512i key = _mm512_slli_epi16(
+            _mm512_mask_mov_epi16(low, x.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
         /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
-        __m128i e = _mm_mask_mov_epi8(_mm_maskz_loadu_epi8(live, h + v),
-                                      _mm256_testn_epi16_mask(mr, mr), _mm_set1_epi8(64));
-        _mm_mask_storeu_epi8(h + v, live, e);
-        __m512i m32 = _mm512_cvtepi16_epi32(mr), e32 = _mm512_cvtepi8_epi32(e);
-        for (unsigned q = 0; q < 2; q++) /* m * 2^e: exact (a zero's 0) */
-            _mm512_mask_storeu_pd(
-                d + v + 8 * q, (__mmask8)(live >> (8 * q)),
-                _mm512_scalef_pd(_mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(m32, 1)
-                                                      : _mm512_castsi512_si256(m32)),
-                                 _mm512_cvtepi32_pd(q ? _mm512_extracti64x4_epi64(e32, 1)
-                                                      : _mm512_castsi512_si256(e32))));
+        __m512i h = _mm512_mask_mov_epi16(x.h, x.zero, _mm512_set1_epi16(64));
+        _mm512_mask_storeu_epi16(out->m + v, live, x.m);
+        _mm256_mask_storeu_epi8(out->h + v, live, _mm512_cvtepi16_epi8(h));
+        for (unsigned q = 0; q < 2; q++) {
+            __m256i mq = q ? _mm512_extracti64x4_epi64(x.m, 1) : _mm512_castsi512_si256(x.m);
+            __m256i hq = q ? _mm512_extracti64x4_epi64(h, 1) : _mm512_castsi512_si256(h);
+            __m256i kq = q ? _mm512_extracti64x4_epi64(key, 1) : _mm512_castsi512_si256(key);
+            __mmask16 in = (__mmask16)(live >> (16 * q));
+            __m512i m32 = _mm512_cvtepi16_epi32(mq), h32 = _mm512_cvtepi16_epi32(hq);
+            _mm512_mask_storeu_epi32(out->key + v + 16 * q, in, _mm512_cvtepu16_epi32(kq));
+            for (unsigned o = 0; o < 2; o++) /* m * 2^h: exact (a zero's 0) */
+                _mm512_mask_storeu_pd(
+                    d + v + 16 * q + 8 * o, (__mmask8)(in >> (8 * o)),
+                    _mm512_scalef_pd(_mm512_cvtepi32_pd(o ? _mm512_extracti64x4_epi64(m32, 1)
+                                                          : _mm512_castsi512_si256(m32)),
+                                     _mm512_cvtepi32_pd(o ? _mm512_extracti64x4_epi64(h32, 1)
+                                                          : _mm512_castsi512_si256(h32))));
+        }
     }
+    return nan != 0;
 }
 
 /* ---------------------------------------------------------------- kernel layout */
@@ -1123,9 +1138,9 @@ void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 
-void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d)
+bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_decoded *out, double *d)
 {
-    (void)h, (void)m, (void)n, (void)d;
+    (void)raw, (void)n, (void)out, (void)d;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

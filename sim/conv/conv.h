@@ -374,7 +374,7 @@ struct cmac_fp16_row_cell {
 };
 /* Data rows, each from its first value on: the mantissa m (as
  * fp16_decoded's), exponent part h (fp16_decoded's, but 64 for a zero:
- * cmac_fp16_fma_row), d = m * 2^h and key, its row of carry8
+ * cmac_fp16_fma_decode), d = m * 2^h and key, its row of carry8
  * (fp16_decoded's); cell[ROWS * c + r], row r's cell c
  * (cmac_fp16_fma_row_cells). */
 struct cmac_fp16_fma_rows {
@@ -483,10 +483,6 @@ void cmac_fp16_sliced_cell(const int16_t *const dm[CMAC_FP16_FMA_ROWS],
                            const uint32_t *planes, size_t first, size_t stride,
                            uint8_t top[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES],
                            int8_t carried[CMAC_FP16_FMA_ROWS][CMAC_FP16_FMA_LANES]);
-/* A decoded data row of n values (struct fp16_decoded's m and h) for the
- * FMA cells (struct cmac_fp16_fma_rows): each zero's h set to 64, d = m *
- * 2^h; AVX-512, for cmac_fp16_fma() hosts. */
-void cmac_fp16_fma_row(int8_t *h, const int16_t *m, size_t n, double *d);
 /* Every cell of the rows (their m, h) into out[ROWS * c + r]: what the
  * cells of every kernel block read; AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_fp16_fma_rows *rows,
@@ -509,6 +505,10 @@ struct fp16_decoded {
 };
 /* n raw values decoded with AVX-512BW; true when one of them is a NaN. */
 bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out);
+/* The same for the FMA cells' data rows (struct cmac_fp16_fma_rows) in one
+ * pass: m, h (a zero's 64) and key into out (m32 unused), d[i] = m * 2^h;
+ * AVX-512, for cmac_fp16_fma() hosts. */
+bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_decoded *out, double *d);
 /* CACC's exact case (cmac_fp16.c explains it): an output's partial sums
  * within +-CMAC_FP16_EXACT_LIMIT at the scale of its smallest nonzero cell,
  * cells at most CMAC_FP16_EXACT_SPAN bits apart; CMAC_FP16_NO_BASE marks a

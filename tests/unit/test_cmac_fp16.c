@@ -6,6 +6,7 @@
  * for every aligned mantissa the format has; the rest is checked by
  * comparing whole outputs on operands chosen to reach every alignment
  * shift, zeros, subnormals, infinities and NaNs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -343,6 +344,49 @@ static void test_decode_every_value(void **state)
     assert_int_equal(m[37], 0x5555);
     assert_int_equal(key[37], 0x5555);
     free(raw), free(m), free(h), free(m32), free(key);
+}
+
+/* Every fp16 bit pattern through the FMA cells' one-pass decoder against
+ * the format's definition: m, h (a zero's 64), key, d = m * 2^h exactly, the
+ * NaN flag; and a short tail leaves the memory past it alone (skipped
+ * where the FMA cells do not run). */
+static void test_fma_decode_every_value(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    enum { N = 65536 };
+    int16_t *raw = malloc(N * sizeof *raw), *m = malloc(N * sizeof *m);
+    int8_t *h = malloc(N);
+    int32_t *key = malloc(N * sizeof *key);
+    double *d = malloc(N * sizeof *d);
+    assert_non_null(raw && m && h && key && d);
+    for (uint32_t v = 0; v < N; v++)
+        raw[v] = (int16_t)(uint16_t)v;
+    struct fp16_decoded out = {m, h, NULL, key};
+    assert_true(cmac_fp16_fma_decode(raw, N, &out, d)); /* 0x7c01 is among them */
+    for (uint32_t v = 0; v < N; v++) {
+        int32_t want_m, want_h;
+        decoded_by_definition((uint16_t)v, &want_m, &want_h);
+        int32_t mag = want_m < 0 ? -want_m : want_m;
+        int32_t want_key = 16 * (int32_t)((want_m < 0) << 8 | (mag & 0xff));
+        want_h = want_m ? want_h : 64;
+        double want_d = want_m ? ldexp(want_m, want_h) : 0.0;
+        if (m[v] != want_m || h[v] != want_h || key[v] != want_key || d[v] != want_d)
+            fail_msg("0x%04x: m %d h %d key %d d %a, want %d %d %d %a", v, m[v], h[v], key[v],
+                     d[v], want_m, want_h, want_key, want_d);
+    }
+    for (uint32_t v = 0; v < 64; v++) {
+        raw[v] = (int16_t)(0x3c00 + v);
+        m[v] = 0x5555;
+        d[v] = -1.0;
+    }
+    assert_false(cmac_fp16_fma_decode(raw, 37, &out, d));
+    assert_int_equal(m[36], (0x400 + 36) << 3); /* exponent 15: aligned by 3 */
+    assert_true(d[36] == ldexp((0x400 + 36) << 3, 12));
+    assert_int_equal(m[37], 0x5555);
+    assert_true(d[37] == -1.0);
+    free(raw), free(m), free(h), free(key), free(d);
 }
 
 /* The kernel layouts the AVX-512 cells read, built from every fp16 bit
@@ -779,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_acc_exact16_at_its_bound),
         cmocka_unit_test(test_acc_exact16_matches_portable),
         cmocka_unit_test(test_decode_every_value),
+        cmocka_unit_test(test_fma_decode_every_value),
         cmocka_unit_test(test_kernel_layouts),
         cmocka_unit_test(test_outputs_near_exponents),
         cmocka_unit_test(test_outputs_every_shift),
