@@ -720,6 +720,7 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                         .kmask = fma->kmask + per_cell,
                                         .small = fma->small + b * ops->depth,
                                         .mid = fma->mid + b * ops->depth,
+                                        .mid8 = fma->mid8 + b * ops->depth,
                                         .small_first = fma->small_first + b * (cells + 1u),
                                         .small_at = fma->small_at + at,
                                         .small_lane = fma->small_lane + at,
@@ -980,8 +981,8 @@ static uint8_t lane_max(const struct cmac_fp16_fma_block *k, size_t off, uint32_
     return mx ? mx : 64;
 }
 
-/* Block k's per-cell maxima (kmax, kmask), its mid and small weights per
- * value and the lists of the small ones, cell by cell (struct
+/* Block k's per-cell maxima (kmax, kmask), its mid (and mid8) and small
+ * weights per value and the lists of the small ones, cell by cell (struct
  * cmac_fp16_fma_block). */
 static void small_weights(const struct conv_operands *ops, const struct cmac_fp16_fma_block *k)
 {
@@ -1002,14 +1003,17 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
                 kmax[l] = lane_max(k, off, nj, l, k->kmask + (size_t)L * cell + l);
             first[cell] = n;
             for (uint32_t v = 0; v < nj; v++) {
-                uint32_t small = 0, mid = 0;
+                uint32_t small = 0, mid = 0, mid8 = 0;
                 for (uint32_t l = 0; l < L; l++) {
                     uint8_t h = k->h[L * (off + v) + l];
+                    bool is_mid = h != 0x80 && h + 4 == kmax[l];
                     small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l]) << l;
-                    mid |= (uint32_t)(h != 0x80 && h + 4 == kmax[l]) << l;
+                    mid |= (uint32_t)is_mid << l;
+                    mid8 |= (uint32_t)(is_mid && (wm[L * (off + v) + l] & 0xf) != 0) << l;
                 }
                 k->small[off + v] = small;
                 k->mid[off + v] = mid;
+                k->mid8[off + v] = mid8;
             }
             /* the list lane by lane (each lane's entries in a run: the
              * cells count a row's carries per lane from the runs) */
@@ -1143,6 +1147,7 @@ static void fma_free(struct cmac_fp16_fma_block *fma)
     free(fma->kmask);
     free(fma->small);
     free(fma->mid);
+    free(fma->mid8);
     free(fma->small_first);
     free(fma->small_at);
     free(fma->small_lane);
@@ -1195,6 +1200,7 @@ static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
         .kmask = malloc(per_cell * sizeof *fma->kmask),
         .small = malloc(blocks * ops->depth * sizeof *fma->small),
         .mid = malloc(blocks * ops->depth * sizeof *fma->mid),
+        .mid8 = malloc(blocks * ops->depth * sizeof *fma->mid8),
         .small_first = malloc(blocks * (cells_of(ops) + 1u) * sizeof *fma->small_first),
         .small_at = malloc(n),
         .small_lane = malloc(n),
@@ -1203,7 +1209,7 @@ static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
         .small_lanes = malloc(blocks * cells_of(ops) * (CMAC_FP16_FMA_LANES + 1u) *
                               sizeof *fma->small_lanes)};
     if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->kmax || !fma->kmask ||
-        !fma->small || !fma->mid || !fma->small_first || !fma->small_at || !fma->small_lane ||
+        !fma->small || !fma->mid || !fma->mid8 || !fma->small_first || !fma->small_at || !fma->small_lane ||
         !fma->small_h || !fma->small_m || !fma->small_lanes) {
         fma_free(fma);
         *fma = (struct cmac_fp16_fma_block){0};

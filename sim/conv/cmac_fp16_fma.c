@@ -35,7 +35,9 @@
  * partial-product shifts, other bits to flip, which each row's array picks
  * lane by lane by its product's sign);
  * values 4 below (mid_values_carries) need it only against weights 4 below their
- * kernel's largest (k->mid), aligned by 8: bit (weight sign << 8 | low
+ * kernel's largest (k->mid), aligned by 8, and of those only the ones with
+ * one of |m|'s low four bits set (k->mid8: a weight with four zero bits
+ * there never takes a carry aligned by 8): bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
  * permute (two values of a row at once, their two rows the two tables of
  * one 64-byte permute), counted per kernel in byte counters; values 8 or more below
@@ -613,7 +615,7 @@ AVX512_FMA static inline __m512i mid_pair_carries(const struct cmac_fp16_fma_row
     __m512i bit = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(k->bit + at0))),
         _mm256_loadu_si256((const __m256i *)(k->bit + at1)), 1);
-    __mmask64 lanes = (uint64_t)k->mid[off + j0] | (uint64_t)(second ? k->mid[off + j1] : 0) << 32;
+    __mmask64 lanes = (uint64_t)k->mid8[off + j0] | (uint64_t)(second ? k->mid8[off + j1] : 0) << 32;
     __mmask64 carry = _mm512_mask_test_epi8_mask(lanes, _mm512_permutex2var_epi8(row0, idx, row1), bit);
     return _mm512_mask_add_epi8(carries, carry, carries, _mm512_set1_epi8(1));
 }
@@ -838,9 +840,11 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
 }
 
 /* The cell's values (bit v for value v) with a weight 4 below its
- * kernel's largest (k->mid): a row's value 4 below its largest has a
- * product that needs a carry (aligned by 8) only with those, one in seven
- * values of real data has none, and mid_values_carries is skipped there. */
+ * kernel's largest that may take a carry (k->mid8): a row's value 4 below
+ * its largest has a product that needs a carry (aligned by 8) only with
+ * those; one in seven values of data with full mantissas has none, and
+ * mid_values_carries is skipped there (weights of a few significant bits,
+ * the bench layer's, have none at all). */
 AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_block *k, size_t off,
                                                   uint32_t nj)
 {
@@ -848,7 +852,7 @@ AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_blo
     for (uint32_t q = 0; q < CMAC_FP16_FMA_CELL / 16; q++) {
         uint32_t left = nj > 16 * q ? nj - 16 * q : 0;
         __mmask16 in = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
-        __m512i m = _mm512_maskz_loadu_epi32(in, k->mid + off + 16 * q);
+        __m512i m = _mm512_maskz_loadu_epi32(in, k->mid8 + off + 16 * q);
         any |= (uint64_t)_mm512_test_epi32_mask(m, m) << (16 * q);
     }
     return any;

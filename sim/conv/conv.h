@@ -412,8 +412,12 @@ struct cmac_fp16_fma_block {
      * each row instead of value by value.  A cell's entries are lane-major:
      * lane l's from small_lanes[(LANES + 1) c + l] to the next lane's
      * start (counted from the cell's first entry; the last, LANES, is the
-     * cell's count). */
-    uint32_t *small, *mid, *small_first;
+     * cell's count).  mid8: the mid weights whose |m| has one of its low
+     * four bits set, the only ones whose products aligned by 8 bits can
+     * take a Booth carry (below four zero bits the array's rows have none
+     * of their low byte's bits below 4, and the low bytes never carry:
+     * checked for every mantissa pair by tests/unit/test_cmac_fp16.c). */
+    uint32_t *small, *mid, *mid8, *small_first;
     uint8_t *small_at, *small_lane, *small_h;
     int16_t *small_m;
     uint16_t *small_lanes;
