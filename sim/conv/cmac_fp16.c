@@ -520,6 +520,7 @@ struct out_scratch {
     int64_t *total, *mx;
     struct fp16_hard q;
     struct cmac_fp16_row_cell *rc; /* the FMA cells' row cells, a row block's */
+    uint8_t *mx8;                  /* the FMA cells' exponents (mx unused then) */
     bool oom;
 };
 
@@ -591,8 +592,9 @@ static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *op
     *sc = (struct out_scratch){
         .total = malloc(n * sizeof *sc->total),
         .mx = malloc(n * sizeof *sc->mx),
-        .rc = malloc((size_t)cells_of(ops) * CMAC_FP16_FMA_ROWS * sizeof *sc->rc)};
-    return sc->total && sc->mx && sc->rc && hard_reserve(&sc->q, 1024);
+        .rc = malloc((size_t)cells_of(ops) * CMAC_FP16_FMA_ROWS * sizeof *sc->rc),
+        .mx8 = malloc(n)};
+    return sc->total && sc->mx && sc->rc && sc->mx8 && hard_reserve(&sc->q, 1024);
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -600,6 +602,7 @@ static void scratch_free(struct out_scratch *sc)
     free(sc->total);
     free(sc->mx);
     free(sc->rc);
+    free(sc->mx8);
     free(sc->q.cell);
     free(sc->q.w);
     free(sc->q.d);
@@ -682,6 +685,29 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
     return true;
 }
 
+/* CACC's fp32 results for row i of an FMA row block (the cells' exponents
+ * in sc->mx8, their sums in sc->total): the exact case of all 32 lanes,
+ * then for each 8 lanes that need them the adds one by one, from the
+ * exponents widened into sc->mx (rare: an output whose cells' sums do not
+ * fit CACC's 40 bits exactly). */
+static void cacc_results_fma(struct out_scratch *sc, uint32_t i, uint32_t cells, uint32_t *res)
+{
+    enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
+    const size_t stride = R * L;
+    uint64_t acc[L];
+    uint32_t exact = cmac_fp16_fma_acc_exact(sc->mx8 + L * i, sc->total + L * i, cells, stride, acc);
+    for (uint32_t part = 0; part < L; part += ACC_LANES) {
+        if (((exact >> part) & 0xffu) == 0xffu)
+            continue;
+        int64_t *mx = sc->mx + L * i + part;
+        for (uint32_t c = 0; c < cells; c++)
+            for (uint32_t l = 0; l < ACC_LANES; l++)
+                mx[stride * c + l] = sc->mx8[stride * c + L * i + part + l];
+        acc_chain8(mx, sc->total + L * i + part, cells, stride, true, acc + part);
+    }
+    cmac_fp16_results_avx512(acc, L, res);
+}
+
 /* What the FMA cells counted for the queued products, floor(P / 2^s), taken
  * back and the Booth array's result added (after run_hard). */
 static void add_hard_fma(const struct fp16_hard *q, int64_t *total)
@@ -762,12 +788,12 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
     if (b == 0) /* the first kernel block of the pass: the rows are new */
         cmac_fp16_fma_row_cells(ops, &rows, sc->rc);
     rows.cell = sc->rc;
-    int64_t *total = sc->total, *mx = sc->mx;
+    int64_t *total = sc->total;
     struct fp16_hard *q = &sc->q;
     q->n = 0;
     uint32_t cells = cells_of(ops);
     for (uint32_t done = 0; (done = cmac_fp16_cells_fma(ops, done, &rows, &k, &shift8_rows[0][0],
-                                                         total, mx, q)) < cells;)
+                                                         total, sc->mx8, q)) < cells;)
         if (!hard_reserve(q, R * L * (CMAC_FP16_FMA_CELL + 1u)))
             return false;
     if (cmac_fp16_hard_carries(q, total)) {
@@ -775,7 +801,7 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         add_hard_fma(q, total);
     }
     for (uint32_t i = 0; i < rn; i++)
-        cacc_results(mx + L * i, total + L * i, cells, L, R * L, res + L * i);
+        cacc_results_fma(sc, i, cells, res + L * i);
     return true;
 }
 

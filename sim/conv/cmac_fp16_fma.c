@@ -747,13 +747,13 @@ AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
  * accumulators S = 1.5 * 2^(52 + top) take value after value of the live
  * ones, each weight load shared by the R rows.  S stays in its binade, where
  * its bits less its starting bits are T, the sum so far (the header): so
- * each lane's exponent goes to mx and its starting bits plus its carries to
- * total before the loop, and after it total becomes S's bits less that, one
- * subtraction a vector. */
+ * each lane's starting bits plus its carries go to total before the loop,
+ * and after it total becomes S's bits less that, one subtraction a
+ * vector. */
 AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, const double *kw,
                                        const __m256i top[R], const int8_t carried[R][L],
                                        uint64_t live, size_t off, uint32_t cell, unsigned half,
-                                       int64_t *total, int64_t *mx)
+                                       int64_t *total)
 {
     __m512d acc[R][2];
     for (unsigned r = 0; r < R; r++)
@@ -761,7 +761,6 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
             unsigned g = 2 * half + q;
             size_t at = (size_t)L * (R * cell + r) + 8 * g;
             __m512i exp = group_top(top[r], g);
-            _mm512_storeu_si512(mx + at, exp);
             /* 1.5 * 2^(52 + top): exponent field top + 1075, fraction 2^51 */
             __m512i start = _mm512_or_si512(
                 _mm512_slli_epi64(_mm512_add_epi64(exp, _mm512_set1_epi64(1075)), 52),
@@ -875,7 +874,7 @@ AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_blo
 AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
                                         const struct cmac_fp16_fma_block *k,
                                         const uint32_t *carry8, size_t depth, size_t off,
-                                        uint32_t nj, uint32_t cell, int64_t *total, int64_t *mx,
+                                        uint32_t nj, uint32_t cell, int64_t *total, uint8_t *mx,
                                         struct fp16_hard *hard)
 {
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
@@ -921,9 +920,12 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         for (unsigned r = 0; r < R; r++)
             _mm256_storeu_si256((__m256i *)carried[r], carries[r]);
     }
+    for (unsigned r = 0; r < R; r++)
+        _mm256_storeu_si256((__m256i *)(mx + (size_t)L * (R * cell + r)),
+                            _mm256_sub_epi8(top[r], _mm256_set1_epi8(HIGH_BIAS)));
     for (unsigned half = 0; half < 2; half++)
         fma_half(rows, k->w + 16 * (depth * half + off), top, carried, live, off, cell, half,
-                 total, mx);
+                 total);
 }
 
 AVX512_FMA void cmac_fp16_fma_row_cells(const struct conv_operands *ops,
@@ -944,7 +946,7 @@ AVX512_FMA void cmac_fp16_fma_row_cells(const struct conv_operands *ops,
 AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                                         const struct cmac_fp16_fma_rows *rows,
                                         const struct cmac_fp16_fma_block *k,
-                                        const uint32_t *carry8, int64_t *total, int64_t *mx,
+                                        const uint32_t *carry8, int64_t *total, uint8_t *mx,
                                         struct fp16_hard *hard)
 {
     pthread_once(&booth16_once, booth_tables_fill);
@@ -961,6 +963,65 @@ AVX512_FMA uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_
         }
     }
     return cells;
+}
+
+/* ---------------------------------------------------------------- CACC */
+
+/* The lanes of 32 partial sums (4 vectors from t on) that are not zero. */
+AVX512_FMA static inline __mmask32 nonzero32(const int64_t *t)
+{
+    __mmask32 nz = 0;
+    for (unsigned g = 0; g < G; g++) {
+        __m512i v = _mm512_loadu_si512(t + 8 * g);
+        nz |= (__mmask32)_mm512_test_epi64_mask(v, v) << (8 * g);
+    }
+    return nz;
+}
+
+/* CACC's exact case (cmac_fp16.c) for 32 lanes at once, the cells'
+ * exponents as bytes: per lane the smallest exponent of a nonzero cell
+ * (base), then the cells' sums shifted to it, every partial sum checked
+ * against the limits.  The sums go to CACC's normalised form through
+ * cmac_fp16_acc_exact_avx512 as one cell each, which for one cell is the
+ * add to a zero accumulator (a lane without a nonzero cell, or one that
+ * did not qualify, gives it a zero sum). */
+AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total,
+                                            uint32_t cells, size_t stride, uint64_t acc[L])
+{
+    const __m512i limit = _mm512_set1_epi64(CMAC_FP16_EXACT_LIMIT),
+                  range = _mm512_set1_epi64(2 * CMAC_FP16_EXACT_LIMIT);
+    __m256i base = _mm256_set1_epi8(-1); /* 255: no nonzero cell yet */
+    __mmask32 seen = 0, bad = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        __mmask32 nz = nonzero32(total + stride * c);
+        base = _mm256_mask_min_epu8(base, nz, base,
+                                    _mm256_loadu_si256((const __m256i *)(mx + stride * c)));
+        seen |= nz;
+    }
+    __m512i sum[G];
+    for (unsigned g = 0; g < G; g++)
+        sum[g] = _mm512_setzero_si512();
+    for (uint32_t c = 0; c < cells; c++) {
+        const int64_t *t = total + stride * c;
+        /* a zero cell adds nothing, whatever its shift, and is never too far off */
+        __m256i sh = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(mx + stride * c)), base);
+        bad |= _mm256_mask_cmpgt_epu8_mask(nonzero32(t), sh,
+                                           _mm256_set1_epi8(CMAC_FP16_EXACT_SPAN));
+        for (unsigned g = 0; g < G; g++) {
+            sum[g] = _mm512_add_epi64(
+                sum[g], _mm512_sllv_epi64(_mm512_loadu_si512(t + 8 * g), group_bytes(sh, g)));
+            bad |= (__mmask32)_mm512_cmpge_epu64_mask(_mm512_add_epi64(sum[g], limit), range)
+                   << (8 * g);
+        }
+    }
+    int64_t e[L], s[L];
+    for (unsigned g = 0; g < G; g++) {
+        __mmask8 seen8 = (__mmask8)(seen >> (8 * g)), good8 = (__mmask8)(~bad >> (8 * g));
+        _mm512_storeu_si512(e + 8 * g, _mm512_maskz_mov_epi64(seen8, group_bytes(base, g)));
+        _mm512_storeu_si512(s + 8 * g, _mm512_maskz_mov_epi64(good8, sum[g]));
+    }
+    cmac_fp16_acc_exact_avx512(e, s, 1, L, L, acc);
+    return ~bad;
 }
 
 /* ---------------------------------------------------------------- data rows */
@@ -1116,7 +1177,7 @@ bool cmac_fp16_fma(void)
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
-                             int64_t *total, int64_t *mx, struct fp16_hard *hard)
+                             int64_t *total, uint8_t *mx, struct fp16_hard *hard)
 {
     (void)ops, (void)first, (void)rows, (void)k, (void)carry8, (void)total, (void)mx, (void)hard;
     abort(); /* never selected: cmac_fp16_fma() is false */
@@ -1125,6 +1186,13 @@ uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
 uint32_t cmac_fp16_hard_carries(struct fp16_hard *q, int64_t *total)
 {
     (void)q, (void)total;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total, uint32_t cells,
+                                 size_t stride, uint64_t acc[CMAC_FP16_FMA_LANES])
+{
+    (void)mx, (void)total, (void)cells, (void)stride, (void)acc;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

@@ -434,8 +434,9 @@ struct cmac_fp16_fma_block {
 bool cmac_fp16_fma(void);
 /* The cells of the rows against one block from first on, as
  * cmac_fp16_cells16_avx512 but with cell c of row r, kernel l at slot
- * LANES * (ROWS * c + r) + l: total gets each cell's exact sum, except for
- * products aligned by 20 bits or more (counted there as floor(P / 2^s) and
+ * LANES * (ROWS * c + r) + l: total gets each cell's exact sum and mx its
+ * exponent (a byte: 0 to 56), except for the sums' products aligned by 20
+ * bits or more (counted there as floor(P / 2^s) and
  * queued for the Booth array: cmac_fp16_hard_carries settles any aligned
  * by 8 to 16 or by 32 or more the queue holds, the 32-bit array the rest);
  * stops when the queue lacks room for ROWS x LANES x (the cell's values +
@@ -443,7 +444,13 @@ bool cmac_fp16_fma(void);
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
-                             int64_t *total, int64_t *mx, struct fp16_hard *hard);
+                             int64_t *total, uint8_t *mx, struct fp16_hard *hard);
+/* CACC's exact case (cmac_fp16_acc_exact_avx512's) for the FMA cells' 32
+ * lanes of one row, their exponents as cmac_fp16_cells_fma's bytes (cell c
+ * of lane l at stride * c + l in mx and total); AVX-512, for
+ * cmac_fp16_fma() hosts. */
+uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total, uint32_t cells,
+                                 size_t stride, uint64_t acc[CMAC_FP16_FMA_LANES]);
 /* Kernels [0, kn) (kn <= LANES, the rest zeros) of depth values from raw
  * on in the block's layout, from its arrays' starts on: w, h, idx, bit and
  * m (the per-cell maxima and the small and mid weights are the caller's,

@@ -512,12 +512,78 @@ static void test_acc_exact16_matches_portable(void **state)
     }
 }
 
+/* The FMA cells' exact case of 32 lanes (exponents as bytes, cells
+ * stride apart) claims the same lanes as the portable one of 8 and gives
+ * them the same results, on layer-shaped cells, far spreads, zero cells and
+ * lanes that cancel (skipped where the FMA cells do not run). */
+static void test_fma_acc_exact_matches_portable(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    uint32_t st = 3434;
+    enum { CELLS = 49, LANES = 32, STRIDE = 40 };
+    for (int round = 0; round < 10000; round++) {
+        int64_t mx[CELLS * LANES], total[CELLS * LANES], stotal[CELLS * STRIDE];
+        uint8_t mx8[CELLS * STRIDE];
+        uint32_t cells = layer_cells(&st, round, LANES, 5, CELLS, mx, total);
+        for (uint32_t c = 0; c < cells; c++)
+            for (int l = 0; l < LANES; l++) {
+                mx8[c * STRIDE + l] = (uint8_t)mx[c * LANES + l];
+                stotal[c * STRIDE + l] = total[c * LANES + l];
+            }
+        uint64_t got[LANES];
+        uint32_t exact = cmac_fp16_fma_acc_exact(mx8, stotal, cells, STRIDE, got);
+        for (int part = 0; part < LANES / 8; part++) {
+            int64_t pmx[CELLS * 8], ptotal[CELLS * 8];
+            for (uint32_t c = 0; c < cells; c++)
+                for (int l = 0; l < 8; l++) {
+                    pmx[c * 8 + l] = mx[c * LANES + 8 * part + l];
+                    ptotal[c * 8 + l] = total[c * LANES + 8 * part + l];
+                }
+            uint64_t want[8];
+            uint32_t want_exact = cmac_fp16_acc_exact(pmx, ptotal, cells, want);
+            if (((exact >> (8 * part)) & 0xffu) != want_exact)
+                fail_msg("round %d lanes %d-%d: exact %02x, want %02x", round, 8 * part,
+                         8 * part + 7, (exact >> (8 * part)) & 0xffu, want_exact);
+            for (int l = 0; l < 8; l++)
+                if (want_exact >> l & 1u)
+                    assert_int_equal(got[8 * part + l], want[l]);
+        }
+    }
+}
+
 /* Partial sums that end just inside, on and just past +-2^38 (two cells
  * of 2^37 at the scale of a small first one), in both signs: a lane is
  * claimed exactly when every partial sum is inside, and a claimed lane
  * matches the reference; on the portable exact case or the AVX-512 one
  * (whose sums of 39 bits are normalised by a shift of one to the right). */
-static void acc_exact_at_its_bound(bool avx512)
+enum exact_kind { EXACT_PORTABLE, EXACT_AVX512, EXACT_FMA };
+
+static uint32_t exact_of(enum exact_kind kind, const int64_t *mx, const int64_t *total,
+                         uint64_t got[8])
+{
+    if (kind == EXACT_PORTABLE)
+        return cmac_fp16_acc_exact(mx, total, 3, got);
+    if (kind == EXACT_AVX512)
+        return (uint32_t)cmac_fp16_acc_exact_avx512(mx, total, 3, 8, 8, got);
+    uint8_t mx8[3 * CMAC_FP16_FMA_LANES]; /* the 8 lanes and 24 zero ones */
+    int64_t total32[3 * CMAC_FP16_FMA_LANES] = {0};
+    uint64_t acc[CMAC_FP16_FMA_LANES];
+    for (int c = 0; c < 3; c++)
+        for (int l = 0; l < CMAC_FP16_FMA_LANES; l++) {
+            mx8[c * CMAC_FP16_FMA_LANES + l] = (uint8_t)(l < 8 ? mx[c * 8 + l] : 0);
+            total32[c * CMAC_FP16_FMA_LANES + l] = l < 8 ? total[c * 8 + l] : 0;
+        }
+    uint32_t exact = cmac_fp16_fma_acc_exact(mx8, total32, 3, CMAC_FP16_FMA_LANES, acc);
+    memcpy(got, acc, 8 * sizeof *got);
+    assert_int_equal(exact >> 8, 0xffffffu); /* lanes of zero cells are exact: 0 */
+    for (int l = 8; l < CMAC_FP16_FMA_LANES; l++)
+        assert_int_equal(acc[l], 0);
+    return exact & 0xffu;
+}
+
+static void acc_exact_at_its_bound(enum exact_kind kind)
 {
     for (int64_t sign = -1; sign <= 1; sign += 2)
         for (int64_t step = -3; step <= 3; step++) {
@@ -529,9 +595,7 @@ static void acc_exact_at_its_bound(bool avx512)
                 total[8 + l] = total[16 + l] = sign * (1ll << 33);
             }
             uint64_t got[8];
-            uint32_t exact = avx512
-                                 ? (uint32_t)cmac_fp16_acc_exact_avx512(mx, total, 3, 8, 8, got)
-                                 : cmac_fp16_acc_exact(mx, total, 3, got);
+            uint32_t exact = exact_of(kind, mx, total, got);
             for (int l = 0; l < 8; l++) {
                 int64_t base = total[l] ? 12 : 16, sum = 0;
                 bool inside = true;
@@ -553,7 +617,7 @@ static void acc_exact_at_its_bound(bool avx512)
 static void test_acc_exact_at_its_bound(void **state)
 {
     (void)state;
-    acc_exact_at_its_bound(false);
+    acc_exact_at_its_bound(EXACT_PORTABLE);
 }
 
 static void test_acc_exact16_at_its_bound(void **state)
@@ -561,7 +625,15 @@ static void test_acc_exact16_at_its_bound(void **state)
     (void)state;
     if (!cmac_fp16_simd())
         skip();
-    acc_exact_at_its_bound(true);
+    acc_exact_at_its_bound(EXACT_AVX512);
+}
+
+static void test_fma_acc_exact_at_its_bound(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    acc_exact_at_its_bound(EXACT_FMA);
 }
 
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
@@ -833,6 +905,8 @@ int main(void)
         cmocka_unit_test(test_acc_exact_at_its_bound),
         cmocka_unit_test(test_acc_exact16_at_its_bound),
         cmocka_unit_test(test_acc_exact16_matches_portable),
+        cmocka_unit_test(test_fma_acc_exact_matches_portable),
+        cmocka_unit_test(test_fma_acc_exact_at_its_bound),
         cmocka_unit_test(test_decode_every_value),
         cmocka_unit_test(test_fma_decode_every_value),
         cmocka_unit_test(test_kernel_layouts),
