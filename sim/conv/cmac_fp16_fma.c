@@ -979,9 +979,10 @@ AVX512_FMA static inline __mmask32 nonzero32(const int64_t *t)
 }
 
 /* CACC's exact case (cmac_fp16.c) for 32 lanes at once, the cells'
- * exponents as bytes: per lane the smallest exponent of a nonzero cell
- * (base), then the cells' sums shifted to it, every partial sum checked
- * against the limits.  The sums go to CACC's normalised form through
+ * exponents as bytes: per lane the smallest and largest exponents of a
+ * nonzero cell (base, and the span between them checked once), then the
+ * cells' sums shifted to base, every partial sum checked against the
+ * limits.  The sums go to CACC's normalised form through
  * cmac_fp16_acc_exact_avx512 as one cell each, which for one cell is the
  * add to a zero accumulator (a lane without a nonzero cell, or one that
  * did not qualify, gives it a zero sum). */
@@ -990,23 +991,24 @@ AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *to
 {
     const __m512i limit = _mm512_set1_epi64(CMAC_FP16_EXACT_LIMIT),
                   range = _mm512_set1_epi64(2 * CMAC_FP16_EXACT_LIMIT);
-    __m256i base = _mm256_set1_epi8(-1); /* 255: no nonzero cell yet */
-    __mmask32 seen = 0, bad = 0;
+    __m256i base = _mm256_set1_epi8(-1), top = _mm256_setzero_si256(); /* none yet */
+    __mmask32 seen = 0, bad;
     for (uint32_t c = 0; c < cells; c++) {
         __mmask32 nz = nonzero32(total + stride * c);
-        base = _mm256_mask_min_epu8(base, nz, base,
-                                    _mm256_loadu_si256((const __m256i *)(mx + stride * c)));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(mx + stride * c));
+        base = _mm256_mask_min_epu8(base, nz, base, e);
+        top = _mm256_mask_max_epu8(top, nz, top, e);
         seen |= nz;
     }
+    bad = _mm256_mask_cmpgt_epu8_mask(seen, _mm256_sub_epi8(top, base),
+                                      _mm256_set1_epi8(CMAC_FP16_EXACT_SPAN));
     __m512i sum[G];
     for (unsigned g = 0; g < G; g++)
         sum[g] = _mm512_setzero_si512();
     for (uint32_t c = 0; c < cells; c++) {
         const int64_t *t = total + stride * c;
-        /* a zero cell adds nothing, whatever its shift, and is never too far off */
+        /* a zero cell adds nothing, whatever its shift */
         __m256i sh = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(mx + stride * c)), base);
-        bad |= _mm256_mask_cmpgt_epu8_mask(nonzero32(t), sh,
-                                           _mm256_set1_epi8(CMAC_FP16_EXACT_SPAN));
         for (unsigned g = 0; g < G; g++) {
             sum[g] = _mm512_add_epi64(
                 sum[g], _mm512_sllv_epi64(_mm512_loadu_si512(t + 8 * g), group_bytes(sh, g)));
