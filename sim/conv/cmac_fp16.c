@@ -805,6 +805,16 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
     return true;
 }
 
+/* The fp32 NaNs among n results: a loop of its own, which the compiler
+ * vectorises (the stores beside it go a plane apart). */
+static uint32_t nans(const uint32_t *res, uint32_t n)
+{
+    uint32_t nan = 0;
+    for (uint32_t l = 0; l < n; l++)
+        nan += (res[l] & 0x7fffffffu) > 0x7f800000u;
+    return nan;
+}
+
 /* The results of rows [r0, r0 + rn) for kernels [k0, k0 + lanes) stored,
  * res[stride * i + l] row r0 + i's for kernel k0 + l; rows and kernels with
  * a NaN from the reference. */
@@ -823,13 +833,9 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
         size_t base = row_base(j, r);
         if (!row_nan[i] && !kernel_nan) { /* every result is the cells' */
             int32_t *v = j->out->v + base + k0 * plane;
-            uint64_t nan = 0;
-            for (uint32_t l = 0; l < delivered; l++) {
-                uint32_t f = res[stride * i + l];
-                v[l * plane] = (int32_t)f;
-                nan += (f & 0x7fffffffu) > 0x7f800000u;
-            }
-            j->nan_out[worker] += nan;
+            for (uint32_t l = 0; l < delivered; l++)
+                v[l * plane] = (int32_t)res[stride * i + l];
+            j->nan_out[worker] += nans(res + stride * i, delivered);
             continue;
         }
         for (uint32_t l = 0; l < lanes; l++) {
