@@ -1024,8 +1024,8 @@ static uint8_t lane_max(const struct cmac_fp16_fma_block *k, size_t off, uint32_
 }
 
 /* Block k's per-cell maxima (kmax, kmask), its mid (and mid8) and small
- * weights per value and the lists of the small ones, cell by cell (struct
- * cmac_fp16_fma_block). */
+ * weights (but the quiet ones) per value and the lists of the small ones,
+ * cell by cell (struct cmac_fp16_fma_block). */
 static void small_weights(const struct conv_operands *ops, const struct cmac_fp16_fma_block *k)
 {
     enum { L = CMAC_FP16_FMA_LANES };
@@ -1049,7 +1049,8 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
                 for (uint32_t l = 0; l < L; l++) {
                     uint8_t h = k->h[L * (off + v) + l];
                     bool is_mid = h != 0x80 && h + 4 == kmax[l];
-                    small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l]) << l;
+                    bool quiet = h + 8 == kmax[l] && (wm[L * (off + v) + l] & 0xff) == 0;
+                    small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l] && !quiet) << l;
                     mid |= (uint32_t)is_mid << l;
                     mid8 |= (uint32_t)(is_mid && (wm[L * (off + v) + l] & 0xf) != 0) << l;
                 }

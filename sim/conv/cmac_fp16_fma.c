@@ -643,9 +643,11 @@ AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_r
 
 /* A confirmed row's value j exactly 8 below the row's largest: against the
  * weights at their kernel's largest its products are aligned by 8
- * (carries8), against those 4 below by 12 (queued for the 16-bit array,
- * cmac_fp16_hard_carries, a few a value), the small weights' are
- * settle_small's.  Half of a row's values 8 or more below are these. */
+ * (carries8), against those 4 below by 12 and the quiet small weights 8
+ * below by 16 (struct cmac_fp16_fma_block: not among the small ones;
+ * both queued for the 16-bit array, cmac_fp16_hard_carries, a few a
+ * value), the other small weights' are settle_small's.  Half of a row's
+ * values 8 or more below are these. */
 AVX512_FMA static inline __m256i by8_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                              const struct cmac_fp16_fma_block *k,
                                              const uint32_t *carry8, size_t off, uint32_t j,
@@ -654,12 +656,15 @@ AVX512_FMA static inline __m256i by8_carries(const struct cmac_fp16_fma_rows *ro
 {
     size_t at = L * (off + j);
     __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + at));
+    __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     __mmask32 mid = (__mmask32)k->mid[off + j];
-    __mmask32 at_max = _mm256_cmpneq_epi8_mask(wh, _mm256_set1_epi8((char)0x80)) &
-                       ~(mid | (__mmask32)k->small[off + j]);
-    if (mid)
-        queue_hard(k->m + at, rows->m[r][off + j], _mm256_set1_epi8(12), mid,
-                   L * (R * cell + r), hard);
+    __mmask32 at_max = _mm256_cmpeq_epi8_mask(wh, kmax);
+    __mmask32 quiet = _mm256_cmpeq_epi8_mask(_mm256_add_epi8(wh, _mm256_set1_epi8(8)), kmax) &
+                      ~(__mmask32)k->small[off + j];
+    if (mid | quiet)
+        queue_hard(k->m + at, rows->m[r][off + j],
+                   _mm256_mask_blend_epi8(quiet, _mm256_set1_epi8(12), _mm256_set1_epi8(16)),
+                   mid | quiet, L * (R * cell + r), hard);
     return carries8(rows, r, k, carry8, off, j, at_max, carries);
 }
 

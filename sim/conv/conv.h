@@ -405,7 +405,12 @@ struct cmac_fp16_fma_block {
     uint8_t *kmax;
     uint64_t *kmask;
     /* Per value the lanes whose weight is 4 below its lane's kmax (mid)
-     * and 8 or more below (small), nonzero weights only.  The small ones
+     * and 8 or more below (small), nonzero weights only, but for the quiet
+     * ones: exactly 8 below, with the low byte of |m| clear.  Their
+     * products with the data values at their row's largest and 4 below
+     * (aligned by 8 and 12) take no Booth carry (tests/unit/test_cmac_fp16.c
+     * checks every mantissa), so only the values 8 or more below settle
+     * them, as the weights that are not small.  The small ones
      * are aligned by 8 bits or more against every data value: cell by cell
      * (entries small_first[c] to small_first[c + 1]) each one's value in
      * the cell, lane, m and h + 64, which the cells settle cell by cell for

@@ -65,6 +65,30 @@ static void test_shift8_carry_table(void **state)
         assert_true(carried[low] > 0);
 }
 
+/* A weight whose aligned mantissa has its low byte clear takes no Booth
+ * carry aligned by 12 bits either, against every data mantissa in both
+ * signs (the FMA cells' quiet small weights, struct cmac_fp16_fma_block);
+ * with only its low seven bits clear it does (the rule is no wider). */
+static void test_shift12_no_carry_from_low_zeros(void **state)
+{
+    (void)state;
+    static uint32_t m[4 * 1024 + 1024];
+    uint32_t n = fp16_aligned_mantissas(m), carried7 = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((m[i] & 0x7fu) != 0)
+            continue;
+        for (uint32_t j = 0; j < n; j++)
+            for (unsigned neg = 0; neg < 2; neg++) {
+                int64_t p = (int64_t)m[i] * m[j];
+                bool carry = cacc_fp16_booth(neg, m[i], m[j], 12) != (int32_t)((neg ? -p : p) >> 12);
+                if (carry && (m[i] & 0xffu) == 0)
+                    fail_msg("shift 12: %x * %x neg %u carries", m[i], m[j], neg);
+                carried7 += carry;
+            }
+    }
+    assert_true(carried7 > 0);
+}
+
 /* The FMA cells' queued products (their Booth carries from the array
  * computed in 16-bit lanes for alignments of 8 to 16, in 32-bit lanes for
  * 20 to 28, none from 32 on, where the array gives 0) against the reference
@@ -897,6 +921,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shift4_is_arithmetic_shift),
         cmocka_unit_test(test_shift8_carry_table),
+        cmocka_unit_test(test_shift12_no_carry_from_low_zeros),
         cmocka_unit_test(test_hard_carries_match_booth_array),
         cmocka_unit_test(test_acc_add_matches_reference),
         cmocka_unit_test(test_results_match_reference),

@@ -131,6 +131,27 @@ static uint16_t cancelling(uint32_t *st, bool weight, uint32_t index, uint32_t i
     return weight ? pair ^ 0x8000u : pair;
 }
 
+/* Weights of few significant bits, as quantised ones are: at their
+ * kernel's largest, 4 below, and one in four exactly 8 below with the low
+ * byte of the aligned mantissa clear (the quiet small weights, which the
+ * FMA cells settle only against data 8 or more below: by 16 bits against
+ * data exactly 8 below, which one value in four is), some subnormal;
+ * data at the row's largest, 4, 8 and 16 below, mantissas of every
+ * bit. */
+static uint16_t quiet_weights(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    (void)index, (void)i;
+    uint32_t r = next(st), pick = (r >> 4) % 8;
+    if (!weight)
+        return pick == 7 ? fp16(r & 1, 0, 1 + (r >> 9) % 0x3ff)
+                         : fp16(r & 1, (pick < 4 ? 16 : pick < 6 ? 8 : 12) + (r >> 12) % 4, r >> 9);
+    if (pick < 2) /* 8 below, low byte clear: the exponent's low bits shift it further */
+        return fp16(r & 1, 4 + (r >> 12) % 4, (r >> 9) & 0x300);
+    if (pick == 2)
+        return fp16(r & 1, 0, 1 + (r >> 9) % 0x3ff);
+    return fp16(r & 1, (pick < 5 ? 12 : 8) + (r >> 12) % 4, (r >> 9) & 0x3f0);
+}
+
 /* Moderate values with a NaN in a few rows and kernels (those outputs take
  * the reference path) and infinities elsewhere. */
 static uint16_t with_nans(uint32_t *st, bool weight, uint32_t index, uint32_t i)
@@ -334,6 +355,13 @@ static void test_booth_digit_patterns(void **state)
         check_case(booth_patterns, seed, "Booth patterns");
 }
 
+static void test_quiet_small_weights(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(quiet_weights, seed, "quiet weights");
+}
+
 static void test_nans_and_infinities(void **state)
 {
     (void)state;
@@ -400,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_maxima_apart),         cmocka_unit_test(test_every_alignment),
         cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
         cmocka_unit_test(test_runs_of_small_weights), cmocka_unit_test(test_booth_digit_patterns),
+        cmocka_unit_test(test_quiet_small_weights),
         cmocka_unit_test(test_passes_of_spread_then_moderate_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
