@@ -826,11 +826,12 @@ static uint32_t nans(const uint32_t *res, uint32_t n)
 }
 
 /* The results of rows [r0, r0 + rn) for kernels [k0, k0 + lanes) stored,
- * res[stride * i + l] row r0 + i's for kernel k0 + l; rows and kernels with
- * a NaN from the reference. */
+ * res[stride * i + l] row r0 + i's for kernel k0 + l, base[i] where row r0
+ * + i's channel 0 goes (row_base); rows and kernels with a NaN from the
+ * reference. */
 static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t rn,
-                        const bool *row_nan, uint32_t k0, uint32_t lanes, const uint32_t *res,
-                        size_t stride)
+                        const size_t *base, const bool *row_nan, uint32_t k0, uint32_t lanes,
+                        const uint32_t *res, size_t stride)
 {
     const struct conv_operands *ops = j->ops;
     bool kernel_nan = false;
@@ -840,9 +841,8 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
     uint32_t delivered = k0 >= j->out->c ? 0 : j->out->c - k0 < lanes ? j->out->c - k0 : lanes;
     for (uint32_t i = 0; i < rn; i++) {
         uint32_t r = r0 + i;
-        size_t base = row_base(j, r);
         if (!row_nan[i] && !kernel_nan) { /* every result is the cells' */
-            int32_t *v = j->out->v + base + k0 * plane;
+            int32_t *v = j->out->v + base[i] + k0 * plane;
             for (uint32_t l = 0; l < delivered; l++)
                 v[l * plane] = (int32_t)res[stride * i + l];
             j->nan_out[worker] += nans(res + stride * i, delivered);
@@ -853,7 +853,7 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
             if (row_nan[i] || j->kernel_nan[k])
                 f = cacc_fp16_output(ops, ops->data + (size_t)r * ops->depth,
                                      ops->weight + (size_t)k * ops->depth);
-            store(j, worker, base, k, f);
+            store(j, worker, base[i], k, f);
         }
     }
 }
@@ -868,13 +868,16 @@ static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
     uint32_t group = j->fma.w ? CMAC_FP16_FMA_LANES : j->wide.mk ? WIDE_LANES : ACC_LANES;
+    size_t base[ROW_BLOCK]; /* once for every kernel block: two divisions a row */
+    for (uint32_t i = 0; i < rn; i++)
+        base[i] = row_base(j, r0 + i);
     for (uint32_t k0 = j->k_first; k0 < j->k_end; k0 += group) {
         uint32_t lanes = j->k_end - k0 < group ? j->k_end - k0 : group;
         if (j->fma.w) {
             uint32_t res[CMAC_FP16_FMA_ROWS * CMAC_FP16_FMA_LANES];
             if (!outputs_fma(ops, d, rn, &j->fma, (k0 - j->k_first) / group, sc, res))
                 return false;
-            store_block(j, worker, r0, rn, row_nan, k0, lanes, res, CMAC_FP16_FMA_LANES);
+            store_block(j, worker, r0, rn, base, row_nan, k0, lanes, res, CMAC_FP16_FMA_LANES);
             continue;
         }
         for (uint32_t i = 0; i < rn; i++) {
@@ -890,7 +893,7 @@ static bool row_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32_t
                         sc, j->simd, res);
             if (sc->oom)
                 return false;
-            store_block(j, worker, r0 + i, 1, row_nan + i, k0, lanes, res, 0);
+            store_block(j, worker, r0 + i, 1, base + i, row_nan + i, k0, lanes, res, 0);
         }
     }
     return true;
