@@ -1005,25 +1005,32 @@ static size_t block_lanes(const struct fp16_job *j)
     return j->fma.w ? CMAC_FP16_FMA_LANES : WIDE_LANES;
 }
 
-/* Lane l's largest h + 64 among the nonzero weights of the cell of nj
- * values from off on (64 when none), and the values holding it in *mask
- * (every bit when none: struct cmac_fp16_fma_block). */
-static uint8_t lane_max(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj, uint32_t l,
-                        uint64_t *mask)
+/* Each lane's largest h + 64 among the nonzero weights of the cell of nj
+ * values from off on (64 when none) into kmax, and the values holding it
+ * into kmask (every bit when none: struct cmac_fp16_fma_block).  The lanes
+ * side by side, value after value, with no branch: the loops vectorise
+ * (a lane at a time, a coin toss of a branch a value took most of the
+ * layout's time). */
+DLA_HOT_CLONES
+static void cell_maxima(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj,
+                        uint8_t *restrict kmax, uint64_t *restrict kmask)
 {
     enum { L = CMAC_FP16_FMA_LANES };
-    uint8_t mx = 0;
-    uint64_t at = 0;
-    for (uint32_t v = 0; v < nj; v++) {
-        uint8_t h = k->h[L * (off + v) + l];
-        if (h == 0x80 || h < mx)
-            continue;
-        at = h > mx ? 0 : at;
-        mx = h;
-        at |= 1ull << v;
+    const uint8_t *h = k->h + L * off;
+    uint8_t mx[L] = {0};
+    uint64_t at[L] = {0};
+    for (uint32_t v = 0; v < nj; v++)
+        for (uint32_t l = 0; l < L; l++) { /* a zero's 0x80 counts as 0 */
+            uint8_t hv = h[L * v + l] == 0x80 ? 0 : h[L * v + l];
+            mx[l] = hv > mx[l] ? hv : mx[l];
+        }
+    for (uint32_t v = 0; v < nj; v++)
+        for (uint32_t l = 0; l < L; l++)
+            at[l] |= (uint64_t)(h[L * v + l] == mx[l]) << v;
+    for (uint32_t l = 0; l < L; l++) {
+        kmax[l] = mx[l] ? mx[l] : 64;
+        kmask[l] = mx[l] ? at[l] : ~0ull;
     }
-    *mask = mx ? at : ~0ull;
-    return mx ? mx : 64;
 }
 
 /* Block k's per-cell maxima (kmax, kmask), its mid (and mid8) and small
@@ -1044,8 +1051,7 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
         for (uint32_t t = 0; t < ops->taps; t++, cell++) {
             size_t off = (size_t)ops->taps * c0 + (size_t)t * nj;
             uint8_t *kmax = k->kmax + (size_t)L * cell;
-            for (uint32_t l = 0; l < L; l++)
-                kmax[l] = lane_max(k, off, nj, l, k->kmask + (size_t)L * cell + l);
+            cell_maxima(k, off, nj, kmax, k->kmask + (size_t)L * cell);
             first[cell] = n;
             for (uint32_t v = 0; v < nj; v++) {
                 uint32_t small = 0, mid = 0, mid8 = 0;
