@@ -27,7 +27,10 @@
  * and only products with a + b >= 8 need more than the FMA: the Booth
  * carry of the two carry-save words' low bits.  Values with a = 0 need
  * nothing unless the weight is small (b >= 8: the block's small weights,
- * listed cell by cell, lane by lane, and settled 32 at a time for each row,
+ * but for the quiet ones, exactly 8 below with the low byte of |m| clear,
+ * whose products aligned by 8 or 12 never carry and which only the values
+ * 8 or more below settle; the others listed cell by cell, lane by lane,
+ * and settled 32 at a time for each row,
  * their carries counted into each lane by a popcount, settle_small: the 32
  * weights' Booth digits recoded once for the cell's rows, for both signs of
  * a product, since complementing a digit's three bits negates it, so a
@@ -56,14 +59,16 @@
  * tops of its rows not confirmed too.
  *
  * Where the time goes (perf on 1 thread, the bench's layers, a loaded
- * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals) 32% in
- * the FMAs (their loop alone about 29%: the rest is each cell's
- * accumulators set up and read back), 14% settling the
- * small weights (their 16-bit Booth arrays a third of it, counting the
- * carries into the lanes a sixth), 9% the mid values' carry8 lookups, 9% the small
- * values' (mostly subnormal data: 16-bit arrays and the queue), 4% the
- * values 8 below, 3% the queue's arrays, 6% in CACC, the rest decoding and
- * the layer's setup; the spread layer 59% in the bit-sliced cells (four
+ * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals, values
+ * of few significant bits) 34% in the FMAs (their loop alone about 31%,
+ * waiting mostly on the kernels' weights, which stream from L2 once a row
+ * block: while their 64-byte loads straddled two lines the layer took 7%
+ * longer), 12% settling the small weights, 10% the small values' (mostly
+ * subnormal data: 16-bit arrays and the queue), 5% the values 8 below, 3%
+ * the queue's arrays, 8% in CACC, 5% decoding the data rows, 3% storing
+ * the results, the rest the layer's setup, CDMA and CSC; its mid values
+ * look nothing up (every mid weight has its low four bits clear: mid8 is
+ * empty); the spread layer 59% in the bit-sliced cells (four
  * fifths of that the Booth array itself), 11% in the FMAs, and its tops
  * not confirmed come from the bit-sliced cells (4% when taken the long
  * way). */
