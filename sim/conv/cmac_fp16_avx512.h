@@ -1,6 +1,7 @@
 /* AVX-512BW pieces shared by the fp16 cells' x86 files (cmac_fp16_x86.c,
- * cmac_fp16_fma.c): the decoder of 32 raw values and the fetch of two
- * values of 16 kernels at once, from which the kernel layouts are built.
+ * cmac_fp16_fma.c): the decoder of 32 raw values and their rows of the
+ * carry table, and the fetch of two values of 16 kernels at once, from
+ * which the kernel layouts are built.
  * Only for files that check the host at run time before calling in. */
 #ifndef DLADBG_CMAC_FP16_AVX512_H
 #define DLADBG_CMAC_FP16_AVX512_H
@@ -42,6 +43,15 @@ AVX512_BW_INLINE struct fp16_lanes fp16_decode32(__m512i v)
     d.h = _mm512_mask_mov_epi16(_mm512_and_si512(e, _mm512_set1_epi16(0x1c)), d.zero,
                                 _mm512_set1_epi16(-128));
     return d;
+}
+
+/* Each of 32 decoded values' row of carry8 (16 words a row): 16 x (sign << 8
+ * | low byte of |m|), cmac_fp16_carry_key's key, in its 16-bit lane. */
+AVX512_BW_INLINE __m512i fp16_carry_rows32(struct fp16_lanes d)
+{
+    __m512i low = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
+    return _mm512_slli_epi16(
+        _mm512_mask_mov_epi16(low, d.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
 }
 
 /* The products of 16 lanes in `more` onto the hard queue from slot n on,

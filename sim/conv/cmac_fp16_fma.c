@@ -1046,10 +1046,7 @@ AVX512_FMA bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_d
         __mmask32 live = n - v >= 32 ? ~0u : (1u << (n - v)) - 1;
         struct fp16_lanes x = fp16_decode32(_mm512_maskz_loadu_epi16(live, raw + v));
         nan |= x.nan & live;
-        /* carry8's row: 16 x (sign << 8 | low byte of the magnitude) */
-        __m512i low = _mm512_and_si512(x.mag, _mm512_set1_epi16(0xff));
-        __m512i key = _mm512_slli_epi16(
-            _mm512_mask_mov_epi16(low, x.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
+        __m512i key = fp16_carry_rows32(x);
         /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
         __m512i h = _mm512_mask_mov_epi16(x.h, x.zero, _mm512_set1_epi16(64));
         _mm512_mask_storeu_epi16(out->m + v, live, x.m);
