@@ -530,7 +530,7 @@ struct out_scratch {
     int64_t *total, *mx;
     struct fp16_hard q;
     struct cmac_fp16_row_cell *rc; /* the FMA cells' row cells, a row block's */
-    uint8_t *mx8;                  /* the FMA cells' exponents (mx unused then) */
+    uint8_t *mx8; /* the FMA cells' exponents (mx then only for cacc_results_fma's adds) */
     bool oom;
 };
 
