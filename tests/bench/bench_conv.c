@@ -15,6 +15,8 @@
  *   clock) and once on one thread each (wall clock and the thread's CPU
  *   time, which other processes on the machine barely move), and each
  *   ratio is the median of the rounds' own ratios;
+ * - after a BLAS job the next one waits, untimed, until OpenBLAS's workers
+ *   stop spinning (blas_rest), so no job shares the CPUs with them;
  * - the fp16 target's PASS/FAIL rests on whichever of the two ratios, the
  *   wall-clock one on the default threads or the 1-thread CPU-time one,
  *   spread less over the rounds;
@@ -38,6 +40,8 @@
  * Its rate is printed beside the bench layer's (not a target), so such a
  * shortcut shows. */
 #include <cblas.h>
+#include <dirent.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -535,6 +539,47 @@ static void print_blas(int threads)
                "OpenBLAS's AVX-512 kernels\n");
 }
 
+/* ---------------------------------------------------------------- BLAS threads at rest */
+
+/* Whether another thread of this process is running (state R in
+ * /proc/self/task/TID/stat).  OpenBLAS's workers spin, calling sched_yield,
+ * for about 2^28 cycles after each call before they sleep: a job timed
+ * right after a 2-thread gemm would share the two CPUs with them. */
+static bool other_thread_running(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    char self[32], path[300], stat[512];
+    snprintf(self, sizeof self, "%ld", (long)syscall(SYS_gettid));
+    bool running = false;
+    for (struct dirent *e; dir && !running && (e = readdir(dir));) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        FILE *fp = fopen(path, "r");
+        size_t n = fp ? fread(stat, 1, sizeof stat - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        stat[n] = 0;
+        const char *state = strrchr(stat, ')'); /* the name may hold spaces */
+        running = state && state[1] == ' ' && state[2] == 'R';
+    }
+    if (dir)
+        closedir(dir);
+    return running;
+}
+
+/* After a BLAS job, waits (untimed, up to a second) until OpenBLAS's
+ * workers sleep, so that the next job has the CPUs the gemm had; returns
+ * the seconds waited. */
+static double blas_rest(void)
+{
+    double t0 = bench_seconds();
+    const struct timespec tick = {0, 2 * 1000 * 1000};
+    while (other_thread_running() && bench_seconds() - t0 < 1.0)
+        nanosleep(&tick, NULL);
+    return bench_seconds() - t0;
+}
+
 /* Job j's ratios to job base (x sgemm, x fp16) on the three timings. */
 static void print_ratios(struct sample t[J_COUNT][P_COUNT][ROUNDS], const double *macs, enum job j,
                          enum job base, const char *against, unsigned threads, int blas_threads)
@@ -615,14 +660,18 @@ double bench_conv(void)
            "exponent (1 in 31 subnormal)\n",
            sp->w, sp->h, sp->c, spec_ow(sp), spec_oh(sp), sp->k, sp->kw, sp->kh);
     static struct sample t[J_COUNT][P_COUNT][ROUNDS];
-    for (int j = 0; j < J_COUNT; j++) /* a warm-up run of each, not counted */
+    double rested = 0;
+    for (int j = 0; j < J_COUNT; j++) { /* a warm-up run of each, not counted */
         run_job((enum job)j, &g, models);
+        rested += j <= J_DGEMM ? blas_rest() : 0;
+    }
     for (int r = 0; r < ROUNDS; r++)
         for (int p = 0; p < P_COUNT; p++) {
             set_threads((enum pass)p, blas_threads, model_env);
             for (int i = 0; i < J_COUNT; i++) {
                 enum job j = (enum job)(r % 2 ? J_COUNT - 1 - i : i);
                 t[j][p][r] = run_job(j, &g, models);
+                rested += j <= J_DGEMM ? blas_rest() : 0;
             }
         }
     set_threads(P_THREADS, blas_threads, model_env);
@@ -630,6 +679,9 @@ double bench_conv(void)
            "once on 1 thread, in alternating order; medians [min-max] of the rounds, each "
            "ratio paired within its round\n",
            ROUNDS, model_threads, blas_threads);
+    printf("conv: after each BLAS job the next waited, untimed, until OpenBLAS's workers slept: "
+           "%.0f ms a job on average\n",
+           rested * 1e3 / ((ROUNDS * P_COUNT + 1) * 2));
     for (int j = 0; j < J_COUNT; j++)
         print_job(t, (enum job)j, jobs_macs, blas_threads, model_threads);
 
