@@ -45,13 +45,18 @@ AVX512_BW_INLINE struct fp16_lanes fp16_decode32(__m512i v)
     return d;
 }
 
-/* Each of 32 decoded values' row of carry8 (16 words a row): 16 x (sign << 8
- * | low byte of |m|), cmac_fp16_carry_key's key, in its 16-bit lane. */
-AVX512_BW_INLINE __m512i fp16_carry_rows32(struct fp16_lanes d)
+/* Each of 32 decoded values' key in the carry8 table, cmac_fp16_carry_key's:
+ * sign << 8 | low byte of |m|, in its 16-bit lane. */
+AVX512_BW_INLINE __m512i fp16_carry_keys32(struct fp16_lanes d)
 {
     __m512i low = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
-    return _mm512_slli_epi16(
-        _mm512_mask_mov_epi16(low, d.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
+    return _mm512_mask_mov_epi16(low, d.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100)));
+}
+
+/* Each of 32 decoded values' row of carry8 (16 words a row): 16 x its key. */
+AVX512_BW_INLINE __m512i fp16_carry_rows32(struct fp16_lanes d)
+{
+    return _mm512_slli_epi16(fp16_carry_keys32(d), 4);
 }
 
 /* The products of 16 lanes in `more` onto the hard queue from slot n on,

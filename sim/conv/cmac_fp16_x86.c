@@ -275,10 +275,7 @@ AVX512_BW bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16
         __mmask32 live = n - i >= 32 ? ~0u : (1u << (n - i)) - 1;
         struct fp16_lanes d = fp16_decode32(_mm512_maskz_loadu_epi16(live, raw + i));
         nan |= d.nan & live;
-        /* carry8's row: 16 x (sign << 8 | low byte of the magnitude) */
-        __m512i low = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
-        __m512i key = _mm512_slli_epi16(
-            _mm512_mask_mov_epi16(low, d.neg, _mm512_or_si512(low, _mm512_set1_epi16(0x100))), 4);
+        __m512i key = fp16_carry_rows32(d);
         _mm512_mask_storeu_epi16(out->m + i, live, d.m);
         _mm512_mask_storeu_epi8(out->h + i, live,
                                 _mm512_castsi256_si512(_mm512_cvtepi16_epi8(d.h)));
@@ -524,8 +521,7 @@ AVX512_BW void cmac_fp16_wide_layout(const int16_t *raw, size_t depth, size_t kn
         struct fp16_lanes d =
             fp16_decode32(_mm512_permutexvar_epi16(split, kernel_pairs(raw, depth, kn, starts, i)));
         /* cmac_fp16_wide_mk's low half: (key >> 3) << 8 | 8 + (key & 7) */
-        __m512i key = _mm512_and_si512(d.mag, _mm512_set1_epi16(0xff));
-        key = _mm512_mask_mov_epi16(key, d.neg, _mm512_or_si512(key, _mm512_set1_epi16(0x100)));
+        __m512i key = fp16_carry_keys32(d);
         __m512i low = _mm512_or_si512(
             _mm512_slli_epi16(_mm512_srli_epi16(key, 3), 8),
             _mm512_add_epi16(_mm512_and_si512(key, _mm512_set1_epi16(7)), _mm512_set1_epi16(8)));
