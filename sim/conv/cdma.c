@@ -226,13 +226,17 @@ static bool load_feature(struct dla *d, struct dla_exec *x, const struct conv_pa
             uint64_t base = plan->data_start + slice * p->entry_per_slice;
             for (unsigned s = 0; s < surfaces && ok; s++) {
                 ok = fetch_surface_line(x, p, b, y, s, atom, line);
+                if (p->in_prec == CONV_FP16) /* every atom's elements, a line at once */
+                    cdma_fp16_input(p, line, (size_t)p->in_w * atom, &st->nan, &st->inf);
+                /* a full group's pixel x is its first pixel's entry + x */
+                struct conv_slot first = conv_feature_slot(p, eb, atom, 0, s / per_entry);
+                bool full = first.len == eb;
                 for (uint32_t px = 0; px < p->in_w; px++) {
                     uint8_t *a = line + (size_t)px * atom;
-                    if (p->in_prec == CONV_FP16)
-                        cdma_fp16_input(p, a, atom, &st->nan, &st->inf);
                     if (p->cvt_en)
                         convert_atom(p, a, atom, sat);
-                    struct conv_slot sl = conv_feature_slot(p, eb, atom, px, s / per_entry);
+                    struct conv_slot sl = full ? (struct conv_slot){first.entry + px, 0, eb}
+                                               : conv_feature_slot(p, eb, atom, px, s / per_entry);
                     uint64_t off = (base + sl.entry) * eb + sl.byte + (s % per_entry) * atom;
                     cbuf_write(d->cbuf, &dr, off, a, atom, layer, CBUF_DATA);
                 }
