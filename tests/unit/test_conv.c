@@ -128,6 +128,72 @@ static void test_scratch_reused_by_next_layer(void **state)
     dla_destroy(d);
 }
 
+/* CSC's data operand rows of the layer programmed on d, with n threads:
+ * a copy of them (the model's scratch holds them until its next layer). */
+static int16_t *operand_rows(struct dla *d, const char *threads, struct conv_operands *ops)
+{
+    setenv("DLADBG_THREADS", threads, 1);
+    struct one_stage f;
+    one_stage_open(&f, d, DLA_P_CONV, layer_ensure(d, DLA_P_CONV, 0), 0);
+    struct conv_params p;
+    struct conv_cbuf_plan plan;
+    assert_true(conv_params_read(d, 0, &p));
+    cdma_plan(d, &p, &plan);
+    *ops = (struct conv_operands){0};
+    assert_true(cdma_load_data(d, &f.x, &p, &plan, (int32_t)exec_layer(&f.x)->index));
+    assert_true(csc_prepare_data(d, &p, &plan, ops));
+    size_t n = (size_t)ops->rows * ops->depth;
+    int16_t *rows = malloc(n * sizeof *rows);
+    assert_non_null(rows);
+    memcpy(rows, ops->data, n * sizeof *rows);
+    cdma_finish(d, &p, &plan);
+    dla_scratch_done(d, SCRATCH_CSC_DATA);
+    one_stage_close(&f);
+    unsetenv("DLADBG_THREADS");
+    return rows;
+}
+
+/* The data rows live in a scratch kept from the previous layer and are
+ * gathered by several workers when large: a row's padding to depth (3 x 3
+ * x 5 channels = 45 values, 48 a row) is zeros though the previous layer
+ * (16 channels, 144 values a row) left its values there, and the rows,
+ * 1.3 MiB of them, are the same on one thread and on four. */
+static void test_operand_rows_any_threads(void **state)
+{
+    (void)state;
+    struct spec large = spec_3x3_same("nv_full", 1, 64, 64, 16, 32);
+    struct spec padded = spec_3x3_same("nv_full", 1, 128, 112, 5, 32);
+    large.data_banks = padded.data_banks = 15;
+    large.weight_banks = padded.weight_banks = 1;
+    struct dla *d = dla_create(dla_config_find("nv_full"), NULL);
+    assert_non_null(d);
+    dla_scratch_keep_from(d, 0); /* every buffer kept */
+    struct layer_data ld = {0};
+    struct conv_operands ops;
+    prepare(d, &large, &ld);
+    free(operand_rows(d, "1", &ops));
+    free_layer_data(&ld);
+    prepare(d, &padded, &ld);
+    int16_t *one = operand_rows(d, "1", &ops);
+    assert_int_equal(ops.depth, 48);
+    assert_true((size_t)ops.rows * ops.depth * sizeof *one >= (1u << 20));
+    for (uint32_t r = 0; r < ops.rows; r++)
+        for (uint32_t i = 45; i < 48; i++)
+            if (one[(size_t)r * 48 + i] != 0)
+                fail_msg("row %u value %u: %d, not padding", r, i, one[(size_t)r * 48 + i]);
+    free_layer_data(&ld);
+    prepare(d, &large, &ld);
+    free(operand_rows(d, "1", &ops)); /* the scratch full of the large layer's rows again */
+    free_layer_data(&ld);
+    prepare(d, &padded, &ld);
+    int16_t *four = operand_rows(d, "4", &ops);
+    assert_memory_equal(one, four, (size_t)ops.rows * ops.depth * sizeof *one);
+    free(one);
+    free(four);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 static void test_int8_small(void **state)
 {
     (void)state;
@@ -736,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_rule_weight_bytes_padding),
         cmocka_unit_test(test_stripe_timing),
         cmocka_unit_test(test_scratch_reused_by_next_layer),
+        cmocka_unit_test(test_operand_rows_any_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
