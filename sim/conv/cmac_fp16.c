@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "conv.h"
+#include "core/scratch.h"
 #include "num/fp16.h"
 #include "num/fpnum.h"
 #include "num/hot_clones.h"
@@ -631,6 +632,7 @@ struct fp16_job {
      * kernels from k_first + LANES b on) at LANES b * depth of each array;
      * w NULL when not used */
     struct cmac_fp16_fma_block fma;
+    void *fma_owned; /* the block fma's arrays (but planes) lie in, when not the model's */
     bool *kernel_nan;
     uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
@@ -1188,24 +1190,10 @@ static void lay_out_planes(struct fp16_job *j, uint32_t kernels)
     dla_parallel(dla_workers_for(kblocks), planes_worker, j);
 }
 
-static void fma_free(struct cmac_fp16_fma_block *fma)
+/* The FMA layout's planes, and its block when not the model's scratch. */
+static void fma_free(struct cmac_fp16_fma_block *fma, void *owned)
 {
-    free(fma->w);
-    free(fma->h);
-    free(fma->idx);
-    free(fma->bit);
-    free(fma->m);
-    free(fma->kmax);
-    free(fma->kmask);
-    free(fma->small);
-    free(fma->mid);
-    free(fma->mid8);
-    free(fma->small_first);
-    free(fma->small_at);
-    free(fma->small_lane);
-    free(fma->small_h);
-    free(fma->small_m);
-    free(fma->small_lanes);
+    free(owned);
     free(fma->planes);
 }
 
@@ -1235,37 +1223,59 @@ static uint32_t kernels_per_pass(const struct conv_operands *ops, size_t lanes, 
      2 * sizeof(uint16_t) +                                                                    \
      (CMAC_FP16_SLICED_FIELDS * sizeof(uint32_t) + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES)
 
-/* Room for the FMA cells' blocks of a pass of `kernels`; fma stays empty
- * (the 16-kernel cells are used) when memory is short. */
-static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
-                      struct cmac_fp16_fma_block *fma)
+/* The next array of `bytes` from address *at on, the one after it on the
+ * next 64-byte boundary. */
+static void *carve64(uintptr_t *at, size_t bytes)
+{
+    void *p = (void *)*at;
+    *at += (bytes + 63) / 64 * 64;
+    return p;
+}
+
+/* The FMA cells' arrays but the planes for a pass of `kernels`, one after
+ * another from address `at` (64-byte aligned) on; returns where they end.
+ * From 0 on it measures the block (the pointers then are offsets, unused). */
+static uintptr_t fma_carve(const struct conv_operands *ops, uint32_t kernels,
+                           struct cmac_fp16_fma_block *fma, uintptr_t at)
 {
     size_t n = (size_t)kernels * ops->depth, blocks = kernels / CMAC_FP16_FMA_LANES;
-    size_t per_cell = (size_t)kernels * cells_of(ops);
-    *fma = (struct cmac_fp16_fma_block){
-        .w = alloc64(n * sizeof *fma->w),
-        .h = alloc64(n),
-        .idx = alloc64(n),
-        .bit = alloc64(n),
-        .m = alloc64(n * sizeof *fma->m),
-        .kmax = alloc64(per_cell),
-        .kmask = alloc64(per_cell * sizeof *fma->kmask),
-        .small = alloc64(blocks * ops->depth * sizeof *fma->small),
-        .mid = alloc64(blocks * ops->depth * sizeof *fma->mid),
-        .mid8 = alloc64(blocks * ops->depth * sizeof *fma->mid8),
-        .small_first = alloc64(blocks * (cells_of(ops) + 1u) * sizeof *fma->small_first),
-        .small_at = alloc64(n),
-        .small_lane = alloc64(n),
-        .small_h = alloc64(n),
-        .small_m = alloc64(n * sizeof *fma->small_m),
-        .small_lanes = alloc64(blocks * cells_of(ops) * (CMAC_FP16_FMA_LANES + 1u) *
-                              sizeof *fma->small_lanes)};
-    if (!fma->w || !fma->h || !fma->idx || !fma->bit || !fma->m || !fma->kmax || !fma->kmask ||
-        !fma->small || !fma->mid || !fma->mid8 || !fma->small_first || !fma->small_at || !fma->small_lane ||
-        !fma->small_h || !fma->small_m || !fma->small_lanes) {
-        fma_free(fma);
-        *fma = (struct cmac_fp16_fma_block){0};
-    }
+    size_t cells = cells_of(ops), per_cell = (size_t)kernels * cells;
+    fma->w = carve64(&at, n * sizeof *fma->w);
+    fma->h = carve64(&at, n);
+    fma->idx = carve64(&at, n);
+    fma->bit = carve64(&at, n);
+    fma->m = carve64(&at, n * sizeof *fma->m);
+    fma->kmax = carve64(&at, per_cell);
+    fma->kmask = carve64(&at, per_cell * sizeof *fma->kmask);
+    fma->small = carve64(&at, blocks * ops->depth * sizeof *fma->small);
+    fma->mid = carve64(&at, blocks * ops->depth * sizeof *fma->mid);
+    fma->mid8 = carve64(&at, blocks * ops->depth * sizeof *fma->mid8);
+    fma->small_first = carve64(&at, blocks * (cells + 1u) * sizeof *fma->small_first);
+    fma->small_at = carve64(&at, n);
+    fma->small_lane = carve64(&at, n);
+    fma->small_h = carve64(&at, n);
+    fma->small_m = carve64(&at, n * sizeof *fma->small_m);
+    fma->small_lanes =
+        carve64(&at, blocks * cells * (CMAC_FP16_FMA_LANES + 1u) * sizeof *fma->small_lanes);
+    return at;
+}
+
+/* Room for the FMA cells' blocks of a pass of `kernels`, every array but
+ * the planes carved out of one block: the model's scratch, kept from one
+ * layer to the next (malloc'ed per layer under heap_policy's 128 KiB mmap
+ * threshold, each layer faulted their pages in again), or without a model
+ * one allocation of its own (*owned, for fma_free).  fma
+ * stays empty (the 16-kernel cells are used) when memory is short. */
+static void fma_alloc(const struct conv_operands *ops, uint32_t kernels,
+                      struct cmac_fp16_fma_block *fma, void **owned)
+{
+    size_t bytes = (size_t)fma_carve(ops, kernels, fma, 0) + 63; /* + the start's alignment */
+    *fma = (struct cmac_fp16_fma_block){0};
+    *owned = NULL;
+    void *block = ops->model ? dla_scratch_get(ops->model, SCRATCH_CMAC_FP16, bytes)
+                             : (*owned = malloc(bytes));
+    if (block)
+        fma_carve(ops, kernels, fma, ((uintptr_t)block + 63) & ~(uintptr_t)63);
 }
 
 void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops,
@@ -1285,7 +1295,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     bool fma_pays = ops->rows >= FMA_MIN_ROWS;
     if (fast && j.simd && fma_pays && cmac_fp16_fma()) {
         step = kernels_per_pass(ops, CMAC_FP16_FMA_LANES, FMA_BYTES);
-        fma_alloc(ops, step, &j.fma);
+        fma_alloc(ops, step, &j.fma, &j.fma_owned);
         const char *all = getenv("DLADBG_ALL_SLICED");
         j.fma.all_sliced = all && *all;
     }
@@ -1322,7 +1332,11 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     free(j.w.h);
     free(j.wide.mk);
     free(j.wide.h);
-    fma_free(&j.fma);
+    fma_free(&j.fma, j.fma_owned);
+    /* the layout is kept for the next layer that uses it, dropped by one
+     * that does not (a network's last, few-position layers) */
+    if (ops->model)
+        (j.fma.w ? dla_scratch_done : dla_scratch_drop)(ops->model, SCRATCH_CMAC_FP16);
     free(kernel_nan);
 }
 

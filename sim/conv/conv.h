@@ -203,15 +203,16 @@ void cdma_finish(struct dla *d, const struct conv_params *p, const struct conv_c
  * in the order [channel block][r][s][channel in block], so that each run of
  * atomic_c values is one atomic operation's partial sum. */
 struct conv_operands {
-    uint32_t rows;    /* output positions: out_w * out_h * batches */
-    uint32_t kernels; /* weight rows: the kernels of one pass */
-    uint32_t k_first; /* the layer's kernel in weight row 0 */
-    uint32_t depth;   /* values per row (padded to a multiple of 16) */
-    uint32_t taps;    /* kernel positions r*s */
-    uint32_t seg_len; /* values per atomic operation (atomic_c) */
-    uint32_t c;       /* channels */
-    int16_t *data;    /* rows x depth, in the model's scratch (SCRATCH_CSC_DATA) */
-    int16_t *weight;  /* kernels x depth, in the model's scratch (SCRATCH_CSC_WEIGHT) */
+    uint32_t rows;     /* output positions: out_w * out_h * batches */
+    uint32_t kernels;  /* weight rows: the kernels of one pass */
+    uint32_t k_first;  /* the layer's kernel in weight row 0 */
+    uint32_t depth;    /* values per row (padded to a multiple of 16) */
+    uint32_t taps;     /* kernel positions r*s */
+    uint32_t seg_len;  /* values per atomic operation (atomic_c) */
+    uint32_t c;        /* channels */
+    int16_t *data;     /* rows x depth, in the model's scratch (SCRATCH_CSC_DATA) */
+    int16_t *weight;   /* kernels x depth, in the model's scratch (SCRATCH_CSC_WEIGHT) */
+    struct dla *model; /* whose scratch CMAC may use (SCRATCH_CMAC_FP16); NULL: malloc */
 };
 
 /* conv.c: CSC hands CMAC a layer's weights in passes of whole kernel

@@ -15,17 +15,17 @@ static uint32_t round16(uint64_t v)
     return (uint32_t)((v + 15) & ~15ull);
 }
 
-/* The input cube CSC sees, unpacked from the data banks: [b][y][x][c]. */
+/* The input cube CSC sees, unpacked from the data banks: [b][y][x][c], in
+ * the model's scratch (SCRATCH_CSC_FEATURE). */
 static int16_t *unpack_feature(struct dla *d, const struct conv_params *p,
                                const struct conv_cbuf_plan *plan)
 {
     const unsigned eb = d->cfg->cbuf_entry_bytes, atom = d->cfg->mem_atom;
     const struct cbuf_region dr = conv_data_region(p);
     size_t n = (size_t)p->batches * p->ext_h * p->ext_w * p->ext_c;
-    int16_t *f = malloc(n * sizeof *f);
+    int16_t *f = dla_scratch_get(d, SCRATCH_CSC_FEATURE, n * sizeof *f);
     uint8_t *buf = malloc((size_t)p->ext_w * eb);
     if (!f || !buf) {
-        free(f);
         free(buf);
         return NULL;
     }
@@ -158,14 +158,14 @@ bool csc_prepare_data(struct dla *d, const struct conv_params *p, const struct c
     int16_t *f = unpack_feature(d, p, plan);
     ops->data = f ? dla_scratch_get(d, SCRATCH_CSC_DATA, data_bytes) : NULL;
     if (!f || !ops->data) {
-        free(f);
+        dla_scratch_done(d, SCRATCH_CSC_FEATURE);
         dla_diag(d, DLA_DIAG_MEM, DLA_SEV_ERROR, DLA_U_CSC, 0, NULL,
                  "out of host memory for the convolution operands");
         return false;
     }
     struct gather_job j = {p, f, csc_pad_operand(p), ops};
     dla_parallel(dla_workers_for(data_bytes / GATHER_PART_BYTES), gather_rows, &j);
-    free(f);
+    dla_scratch_done(d, SCRATCH_CSC_FEATURE);
     return true;
 }
 

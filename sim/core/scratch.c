@@ -45,6 +45,15 @@ void dla_scratch_done(struct dla *d, enum dla_scratch_slot slot)
     s->small_run[slot] = 0;
 }
 
+void dla_scratch_drop(struct dla *d, enum dla_scratch_slot slot)
+{
+    struct dla_scratch *s = &d->scratch;
+    free(s->buf[slot]);
+    s->buf[slot] = NULL;
+    s->cap[slot] = 0;
+    s->small_run[slot] = 0;
+}
+
 void *dla_scratch_zeroed(struct dla *d, enum dla_scratch_slot slot, size_t bytes)
 {
     void *p = dla_scratch_get(d, slot, bytes);

@@ -1,5 +1,6 @@
-/* The model's scratch arena: per-layer working buffers (CSC's operand rows
- * and a kernel group's bytes) kept from one layer to the next instead of
+/* The model's scratch arena: per-layer working buffers (CSC's operand rows,
+ * its unpacked input and a kernel group's bytes, the fp16 FMA cells' kernel
+ * layout) kept from one layer to the next instead of
  * allocated and freed by each.  A buffer freed at a layer's end went back
  * to the kernel (heap_policy's fixed mmap threshold), and the next layer
  * faulted its pages in again: a fifth of resnet18-cifar10's page faults.
@@ -13,9 +14,11 @@
 #include <stdint.h>
 
 enum dla_scratch_slot {
-    SCRATCH_CSC_DATA,   /* CSC: data operand rows */
-    SCRATCH_CSC_WEIGHT, /* CSC: weight rows of a pass */
-    SCRATCH_CSC_GROUP,  /* CSC: one kernel group's bytes */
+    SCRATCH_CSC_DATA,    /* CSC: data operand rows */
+    SCRATCH_CSC_WEIGHT,  /* CSC: weight rows of a pass */
+    SCRATCH_CSC_GROUP,   /* CSC: one kernel group's bytes */
+    SCRATCH_CSC_FEATURE, /* CSC: the input cube unpacked from the data banks */
+    SCRATCH_CMAC_FP16,   /* CMAC fp16: the FMA cells' kernel layout of a pass */
     SCRATCH_SLOTS
 };
 
@@ -45,6 +48,10 @@ void *dla_scratch_zeroed(struct dla *d, enum dla_scratch_slot slot, size_t bytes
  * peak. */
 #define SCRATCH_KEEP_MIN (128u * 1024u)
 void dla_scratch_done(struct dla *d, enum dla_scratch_slot slot);
+/* The slot's buffer given back now, whatever its size: a layer that does
+ * not use a slot only some layers ask for (SCRATCH_CMAC_FP16) does not
+ * hold it to the end of the run. */
+void dla_scratch_drop(struct dla *d, enum dla_scratch_slot slot);
 /* Give every slot back (dla_destroy). */
 void dla_scratch_release(struct dla_scratch *s);
 

@@ -256,6 +256,62 @@ static void test_weight_passes_bit_identical(void **state)
     }
 }
 
+/* The FMA cells' kernel layout lives in the model's scratch, kept from one
+ * layer to the next like CSC's operand rows: after a layer of 320 output
+ * positions (FMA cells where the host has them) the arena holds the
+ * layout's doubles beside the operands, the next layer allocates nothing,
+ * and the layout left by a layer of other values gives the same bits as a
+ * fresh one.  A layer without FMA cells gives it back. */
+static void test_fma_layout_in_scratch(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 2, 20, 16, 70, 40), other;
+    s.data_banks = s.weight_banks = 4;
+    s.seed = 11;
+    other = s;
+    other.seed = 12;
+    struct dla_cube fresh, first, again;
+    uint32_t sat;
+    run_in_passes(&s, 0, &fresh, &sat);
+    struct dla *d = dla_create(dla_config_find(s.config), NULL);
+    dla_scratch_keep_from(d, 0); /* every buffer kept */
+    struct layer_data ld = {0};
+    prepare(d, &other, &ld);
+    assert_int_equal(run_conv(d, &first), 0);
+    cube_free(&first);
+    free_layer_data(&ld);
+    uint64_t grows = dla_scratch_grows(d);
+    size_t depth = 640, rows = 320, kernels = 40, lanes = 64; /* 9 x 70 values a row */
+    if (cmac_fp16_fma())
+        assert_true(dla_scratch_bytes(d) >=
+                    (rows + kernels) * depth * sizeof(int16_t) + lanes * depth * sizeof(double));
+    prepare(d, &s, &ld);
+    assert_int_equal(run_conv(d, &first), 0);
+    assert_int_equal(run_conv(d, &again), 0);
+    assert_int_equal(dla_scratch_grows(d), grows);
+    assert_memory_equal(fresh.v, first.v, cube_elems(&fresh) * sizeof *fresh.v);
+    assert_memory_equal(fresh.v, again.v, cube_elems(&fresh) * sizeof *fresh.v);
+    cube_free(&fresh);
+    cube_free(&first);
+    cube_free(&again);
+    free_layer_data(&ld);
+
+    /* one output position (no FMA cells): the layout given back, though CSC's
+     * slots may grow by the new layer's 50 kernels and group of 3 x 3 x 96 */
+    struct spec one = spec_3x3_same("nv_full", 2, 3, 3, 96, 50);
+    one.pl = one.pr = one.pt = one.pb = 0;
+    one.data_banks = one.weight_banks = 4;
+    uint64_t before = dla_scratch_bytes(d);
+    prepare(d, &one, &ld);
+    assert_int_equal(run_conv(d, &first), 0);
+    if (cmac_fp16_fma())
+        assert_true(dla_scratch_bytes(d) + lanes * depth * sizeof(double) <=
+                    before + (50 + 32) * 864 * sizeof(int16_t));
+    cube_free(&first);
+    free_layer_data(&ld);
+    dla_destroy(d);
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -302,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_random_sums_close),     cmocka_unit_test(test_fp16_layer),
         cmocka_unit_test(test_cdma_nan_inf),          cmocka_unit_test(test_weight_passes_bit_identical),
         cmocka_unit_test(test_weight_passes_bound_memory),
+        cmocka_unit_test(test_fma_layout_in_scratch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
