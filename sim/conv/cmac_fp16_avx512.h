@@ -1,7 +1,7 @@
 /* AVX-512BW pieces shared by the fp16 cells' x86 files (cmac_fp16_x86.c,
  * cmac_fp16_fma.c): the decoder of 32 raw values and their rows of the
- * carry table, and the fetch of two values of 16 kernels at once, from
- * which the kernel layouts are built.
+ * carry table, the fetch of two values of 16 kernels at once, from which
+ * the kernel layouts are built, and CACC's normalisation of exact sums.
  * Only for files that check the host at run time before calling in. */
 #ifndef DLADBG_CMAC_FP16_AVX512_H
 #define DLADBG_CMAC_FP16_AVX512_H
@@ -13,6 +13,7 @@
 #include "conv.h"
 
 #define AVX512_BW_INLINE static inline __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define AVX512_CD_INLINE static inline __attribute__((target("avx512f,avx512cd")))
 
 /* 32 fp16 values decoded as decode_one in cmac_fp16.c does, in 16-bit
  * lanes: m the signed mantissa aligned by the exponent's low two bits (0
@@ -74,6 +75,37 @@ AVX512_BW_INLINE uint32_t hard_append16(struct fp16_hard *q, uint32_t n, __mmask
     _mm512_storeu_si512(q->cell + n, _mm512_maskz_compress_epi32(more, slot));
     _mm512_storeu_si512(q->d + n, _mm512_set1_epi32(d));
     return n + (uint32_t)__builtin_popcount(more);
+}
+
+/* Leading zeros of (v << 1 | 1): the reference's redundant-sign counts
+ * without a zero special case. */
+AVX512_CD_INLINE __m512i fp16_lzcnt_shifted(__m512i v)
+{
+    return _mm512_lzcnt_epi64(_mm512_or_si512(_mm512_slli_epi64(v, 1), _mm512_set1_epi64(1)));
+}
+
+/* CACC's add of eight exact sums to zero accumulators: acc_add8(0, exp6,
+ * mant) (cmac_fp16_x86.c) for the exact case's sums (-2^38 <= mant <
+ * 2^38, exp6 0 to 60), in a fifth of its operations: from a zero
+ * accumulator the add only normalises the sum, and such a sum never
+ * overflows the 40-bit frame or needs rounding (cmac_fp16.c's acc_add_lane's
+ * steps with acc = 0: the sum is the larger operand, nothing is shifted out, its
+ * redundant sign bits are all shifted away by lead, so sh = 0), which
+ * leaves the mantissa shifted by lead + 2 under the exponent exp6 + 49 -
+ * lead, or 0 for a zero sum.  lead is -1 for a sum of 39 bits. */
+AVX512_CD_INLINE __m512i fp16_acc_from_zero8(__m512i exp6, __m512i mant)
+{
+    __m512i lead =
+        _mm512_sub_epi64(fp16_lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))),
+                         _mm512_set1_epi64(26));
+    __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
+    __m512i exp =
+        _mm512_and_si512(_mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead),
+                         _mm512_set1_epi64(0xff));
+    __m512i r =
+        _mm512_or_si512(_mm512_slli_epi64(exp, 40),
+                        _mm512_and_si512(m, _mm512_set1_epi64((long long)((1ull << 40) - 1))));
+    return _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(mant, mant), r);
 }
 
 /* Element offsets of 16 kernels of `depth` values each: l * depth. */

@@ -80,7 +80,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include "cmac_fp16_avx512.h"
 
-#define AVX512_FMA __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq")))
+/* avx512cd for CACC's normalisation (fp16_acc_from_zero8): cmac_fp16_fma()
+ * requires cmac_fp16_simd(), which requires it */
+#define AVX512_FMA                                                                                 \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vpopcntdq,avx512cd")))
 #define ROUND_DOWN (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
 #define HIGH_BIAS  64 /* added to a weight's exponent part in the byte lanes */
 
@@ -992,10 +995,9 @@ AVX512_FMA static inline __mmask32 nonzero32(const int64_t *t)
  * exponents as bytes: per lane the smallest and largest exponents of a
  * nonzero cell (base, and the span between them checked once), then the
  * cells' sums shifted to base, every partial sum checked against the
- * limits.  The sums go to CACC's normalised form through
- * cmac_fp16_acc_exact_avx512 as one cell each, which for one cell is the
- * add to a zero accumulator (a lane without a nonzero cell, or one that
- * did not qualify, gives it a zero sum). */
+ * limits.  The sums go to CACC's normalised form as the add to a zero
+ * accumulator (fp16_acc_from_zero8; a lane without a nonzero cell, or one
+ * that did not qualify, gives it a zero sum, whose result is 0). */
 AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total,
                                             uint32_t cells, size_t stride, uint64_t acc[L])
 {
@@ -1026,13 +1028,12 @@ AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *to
                    << (8 * g);
         }
     }
-    int64_t e[L], s[L];
     for (unsigned g = 0; g < G; g++) {
-        __mmask8 seen8 = (__mmask8)(seen >> (8 * g)), good8 = (__mmask8)(~bad >> (8 * g));
-        _mm512_storeu_si512(e + 8 * g, _mm512_maskz_mov_epi64(seen8, group_bytes(base, g)));
-        _mm512_storeu_si512(s + 8 * g, _mm512_maskz_mov_epi64(good8, sum[g]));
+        __mmask8 good8 = (__mmask8)(~bad >> (8 * g));
+        _mm512_storeu_si512(
+            acc + 8 * g,
+            fp16_acc_from_zero8(group_bytes(base, g), _mm512_maskz_mov_epi64(good8, sum[g])));
     }
-    cmac_fp16_acc_exact_avx512(e, s, 1, L, L, acc);
     return ~bad;
 }
 

@@ -111,13 +111,6 @@ AVX512_CD static __m512i sext40_epi64(__m512i v)
     return _mm512_srai_epi64(_mm512_slli_epi64(v, 24), 24);
 }
 
-/* Leading zeros of (v << 1 | 1): the reference's redundant-sign counts
- * without a zero special case. */
-AVX512_CD static __m512i lzcnt_shifted(__m512i v)
-{
-    return _mm512_lzcnt_epi64(_mm512_or_si512(_mm512_slli_epi64(v, 1), _mm512_set1_epi64(1)));
-}
-
 /* The eight lanes of acc_add_lane (cmac_fp16.c, which explains each step)
  * in one pass; exp6 and mant as there. */
 AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
@@ -129,7 +122,8 @@ AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
     __m512i acc_exp = _mm512_and_si512(_mm512_srli_epi64(acc, 40), byte);
     __m512i acc_m = sext40_epi64(acc);
     __m512i lead = _mm512_sub_epi64(
-        lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))), _mm512_set1_epi64(26));
+        fp16_lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))),
+        _mm512_set1_epi64(26));
     __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
     __m512i m_exp = _mm512_and_si512(
         _mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead), byte);
@@ -152,7 +146,7 @@ AVX512_CD static __m512i acc_add8(__m512i acc, __m512i exp6, __m512i mant)
     __m512i sign_low =
         _mm512_and_si512(_mm512_xor_si512(sum_raw, _mm512_srai_epi64(sum_raw, 63)), low39);
     __m512i sh = _mm512_maskz_mov_epi64(
-        (__mmask8)~overflow, _mm512_sub_epi64(lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
+        (__mmask8)~overflow, _mm512_sub_epi64(fp16_lzcnt_shifted(sign_low), _mm512_set1_epi64(24)));
     __m512i fill = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(sh, sh),
                                           _mm512_srlv_epi64(out_bits, _mm512_sub_epi64(c40, sh)));
     __m512i sum =
@@ -194,27 +188,6 @@ AVX512_CD void cmac_fp16_acc_cells_avx512(const int64_t *mx, const int64_t *tota
     _mm512_storeu_si512(acc, a);
 }
 
-/* acc_add8(0, exp6, mant) for the exact case's sums (-2^38 <= mant <
- * 2^38, exp6 0 to 60), in a fifth of its operations: from a zero
- * accumulator the add only normalises the sum, and such a sum never
- * overflows the 40-bit frame or needs rounding (acc_add_lane's steps with
- * acc = 0: the sum is the larger operand, nothing is shifted out, its
- * redundant sign bits are all shifted away by lead, so sh = 0), which
- * leaves the mantissa shifted by lead + 2 under the exponent exp6 + 49 -
- * lead, or 0 for a zero sum.  lead is -1 for a sum of 39 bits. */
-AVX512_CD static __m512i acc_from_zero8(__m512i exp6, __m512i mant)
-{
-    __m512i lead = _mm512_sub_epi64(
-        lzcnt_shifted(_mm512_xor_si512(mant, _mm512_srai_epi64(mant, 63))), _mm512_set1_epi64(26));
-    __m512i m = _mm512_sllv_epi64(mant, _mm512_add_epi64(lead, _mm512_set1_epi64(2)));
-    __m512i exp = _mm512_and_si512(
-        _mm512_sub_epi64(_mm512_add_epi64(exp6, _mm512_set1_epi64(49)), lead),
-        _mm512_set1_epi64(0xff));
-    __m512i r = _mm512_or_si512(_mm512_slli_epi64(exp, 40),
-                                _mm512_and_si512(m, _mm512_set1_epi64((long long)((1ull << 40) - 1))));
-    return _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(mant, mant), r);
-}
-
 /* Eight lanes of cmac_fp16_acc_exact_avx512 (cells stride apart). */
 AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, uint32_t cells,
                                      size_t stride, uint64_t *acc)
@@ -242,7 +215,7 @@ AVX512_CD static uint32_t acc_exact8(const int64_t *mx, const int64_t *total, ui
     }
     /* a lane that did not qualify gets a placeholder, as in acc_exact */
     base = _mm512_mask_mov_epi64(base, _mm512_cmpeq_epi64_mask(base, none), zero);
-    _mm512_storeu_si512(acc, acc_from_zero8(base, _mm512_maskz_mov_epi64((__mmask8)~bad, sum)));
+    _mm512_storeu_si512(acc, fp16_acc_from_zero8(base, _mm512_maskz_mov_epi64((__mmask8)~bad, sum)));
     return (uint8_t)~bad;
 }
 
