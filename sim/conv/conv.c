@@ -257,10 +257,12 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     cdma_plan(d, &p, &plan);
     struct conv_operands ops = {.model = d};
     struct cacc_stats st = {0};
+    /* the fp16 FMA cells' layout is kept only from one of their layers to the next */
+    if (p.winograd || p.prec != CONV_FP16)
+        dla_scratch_drop(d, SCRATCH_CMAC_FP16);
     if (p.winograd) {
         bool ok = conv_wino_run(d, x, &p, &plan, layer, out, &st);
         cdma_finish(d, &p, &plan);
-        dla_scratch_drop(d, SCRATCH_CMAC_FP16); /* no FMA cells: their layout not held */
         if (ok)
             account_compute(d, x, &p, (uint64_t)p.out_w * p.out_h, 9, p.ext_c);
         dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
@@ -281,8 +283,6 @@ int conv_execute(struct dla *d, struct dla_exec *x, int group, struct dla_cube *
     /* ops's rows are the model's scratch (csc_prepare_data) */
     dla_scratch_done(d, SCRATCH_CSC_DATA);
     dla_scratch_done(d, SCRATCH_CSC_WEIGHT);
-    if (p.prec != CONV_FP16) /* the fp16 cells' layout is kept only between their layers */
-        dla_scratch_drop(d, SCRATCH_CMAC_FP16);
     dla_reg_hw_set(d, DLA_U_CACC, group, "D_OUT_SATURATION", (uint32_t)st.saturated);
     exec_counter(x, "CACC.D_OUT_SATURATION", st.saturated);
     return ok ? 0 : -1;

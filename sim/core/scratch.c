@@ -34,17 +34,6 @@ void *dla_scratch_get(struct dla *d, enum dla_scratch_slot slot, size_t bytes)
     return s->buf[slot];
 }
 
-void dla_scratch_done(struct dla *d, enum dla_scratch_slot slot)
-{
-    struct dla_scratch *s = &d->scratch;
-    if (s->cap[slot] >= s->keep_min)
-        return;
-    free(s->buf[slot]);
-    s->buf[slot] = NULL;
-    s->cap[slot] = 0;
-    s->small_run[slot] = 0;
-}
-
 void dla_scratch_drop(struct dla *d, enum dla_scratch_slot slot)
 {
     struct dla_scratch *s = &d->scratch;
@@ -52,6 +41,12 @@ void dla_scratch_drop(struct dla *d, enum dla_scratch_slot slot)
     s->buf[slot] = NULL;
     s->cap[slot] = 0;
     s->small_run[slot] = 0;
+}
+
+void dla_scratch_done(struct dla *d, enum dla_scratch_slot slot)
+{
+    if (d->scratch.cap[slot] < d->scratch.keep_min)
+        dla_scratch_drop(d, slot);
 }
 
 void *dla_scratch_zeroed(struct dla *d, enum dla_scratch_slot slot, size_t bytes)
