@@ -156,8 +156,9 @@ static struct spec spread_layer(void)
  * infinities or NaNs: they would make most outputs Inf or NaN, a layer that
  * says nothing about the arithmetic.  Products reach 2^32 and sums of 576
  * of them stay far below fp32's range. */
-static int32_t spread_value(uint32_t *st)
+static int32_t spread_value(int32_t old, uint32_t *st)
 {
+    (void)old;
     uint32_t r = lcg(st), sign = (r & 1u) << 15, frac = (r >> 1) & 0x3ffu;
     uint32_t exponent = (r >> 11) % 31;
     if (exponent == 0)
@@ -165,21 +166,6 @@ static int32_t spread_value(uint32_t *st)
     return (int32_t)(sign | exponent << 10 | frac);
 }
 
-/* prepare() with the layer data replaced by spread values before anything
- * is stored. */
-static void prepare_spread(struct dla *d, const struct spec *s, struct layer_data *ld)
-{
-    uint32_t st = s->seed;
-    make_layer_data(s, ld);
-    for (uint32_t i = 0; i < ld->n_in; i++)
-        ld->in[i] = spread_value(&st);
-    for (uint32_t i = 0; i < ld->n_wt; i++)
-        ld->wt[i] = spread_value(&st);
-    store_feature(d, s, ld);
-    uint64_t wt_bytes, wmb_bytes;
-    store_weights(d, s, ld, &wt_bytes, &wmb_bytes);
-    program_layer(d, s, wt_bytes, wmb_bytes);
-}
 
 /* v with its fraction drawn at random: the same sign and exponent, so the
  * same alignments as the bench layer, and 11 significant bits.  Zeros stay
@@ -194,15 +180,18 @@ static int32_t full_mantissa(int32_t v, uint32_t *st)
     return (int32_t)((h & ~0x3ffu) | frac);
 }
 
-/* prepare() with every fraction of the bench layer's values redrawn. */
-static void prepare_full(struct dla *d, const struct spec *s, struct layer_data *ld)
+/* prepare() with every value of the layer data redrawn by redraw (from its
+ * old value and the random state, seeded with seed) before anything is
+ * stored. */
+static void prepare_redrawn(struct dla *d, const struct spec *s, struct layer_data *ld,
+                            int32_t (*redraw)(int32_t old, uint32_t *st), uint32_t seed)
 {
-    uint32_t st = 0x5eed34u;
+    uint32_t st = seed;
     make_layer_data(s, ld);
     for (uint32_t i = 0; i < ld->n_in; i++)
-        ld->in[i] = full_mantissa(ld->in[i], &st);
+        ld->in[i] = redraw(ld->in[i], &st);
     for (uint32_t i = 0; i < ld->n_wt; i++)
-        ld->wt[i] = full_mantissa(ld->wt[i], &st);
+        ld->wt[i] = redraw(ld->wt[i], &st);
     store_feature(d, s, ld);
     uint64_t wt_bytes, wmb_bytes;
     store_weights(d, s, ld, &wt_bytes, &wmb_bytes);
@@ -222,9 +211,9 @@ static void model_init(struct model *md, unsigned m)
                                               : "bench-fp16-reference.bin"};
     md->d = dla_create(dla_config_find(md->s.config), NULL);
     if (spread)
-        prepare_spread(md->d, &md->s, &md->ld);
+        prepare_redrawn(md->d, &md->s, &md->ld, spread_value, md->s.seed);
     else if (full)
-        prepare_full(md->d, &md->s, &md->ld);
+        prepare_redrawn(md->d, &md->s, &md->ld, full_mantissa, 0x5eed34u);
     else
         prepare(md->d, &md->s, &md->ld);
 }
