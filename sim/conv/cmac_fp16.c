@@ -757,7 +757,7 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                         .kmax = fma->kmax + per_cell,
                                         .kmask = fma->kmask + per_cell,
                                         .small = fma->small + b * ops->depth,
-                                        .mid = fma->mid + b * ops->depth,
+                                        .by8 = fma->by8 + b * ops->depth,
                                         .mid8 = fma->mid8 + b * ops->depth,
                                         .small_first = fma->small_first + b * (cells + 1u),
                                         .small_at = fma->small_at + at,
@@ -1035,7 +1035,7 @@ static void cell_maxima(const struct cmac_fp16_fma_block *k, size_t off, uint32_
     }
 }
 
-/* Block k's per-cell maxima (kmax, kmask), its mid (and mid8) and small
+/* Block k's per-cell maxima (kmax, kmask), its mid8, by8 and small
  * weights (but the quiet ones) per value and the lists of the small ones,
  * cell by cell (struct cmac_fp16_fma_block). */
 static void small_weights(const struct conv_operands *ops, const struct cmac_fp16_fma_block *k)
@@ -1056,17 +1056,21 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
             cell_maxima(k, off, nj, kmax, k->kmask + (size_t)L * cell);
             first[cell] = n;
             for (uint32_t v = 0; v < nj; v++) {
-                uint32_t small = 0, mid = 0, mid8 = 0;
+                uint32_t small = 0, by8 = 0, mid8 = 0;
                 for (uint32_t l = 0; l < L; l++) {
                     uint8_t h = k->h[L * (off + v) + l];
+                    /* a signed m's low bits are clear when |m|'s are */
+                    bool low4 = (wm[L * (off + v) + l] & 0xf) != 0;
+                    bool low8 = (wm[L * (off + v) + l] & 0xff) != 0;
+                    bool at_max = h != 0x80 && h == kmax[l];
                     bool is_mid = h != 0x80 && h + 4 == kmax[l];
-                    bool quiet = h + 8 == kmax[l] && (wm[L * (off + v) + l] & 0xff) == 0;
+                    bool quiet = h + 8 == kmax[l] && !low8;
                     small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l] && !quiet) << l;
-                    mid |= (uint32_t)is_mid << l;
-                    mid8 |= (uint32_t)(is_mid && (wm[L * (off + v) + l] & 0xf) != 0) << l;
+                    by8 |= (uint32_t)((at_max && low4) || (is_mid && low8) || quiet) << l;
+                    mid8 |= (uint32_t)(is_mid && low4) << l;
                 }
                 k->small[off + v] = small;
-                k->mid[off + v] = mid;
+                k->by8[off + v] = by8;
                 k->mid8[off + v] = mid8;
             }
             /* the list lane by lane (each lane's entries in a run: the
@@ -1248,7 +1252,7 @@ static uintptr_t fma_carve(const struct conv_operands *ops, uint32_t kernels,
     fma->kmax = carve64(&at, per_cell);
     fma->kmask = carve64(&at, per_cell * sizeof *fma->kmask);
     fma->small = carve64(&at, blocks * ops->depth * sizeof *fma->small);
-    fma->mid = carve64(&at, blocks * ops->depth * sizeof *fma->mid);
+    fma->by8 = carve64(&at, blocks * ops->depth * sizeof *fma->by8);
     fma->mid8 = carve64(&at, blocks * ops->depth * sizeof *fma->mid8);
     fma->small_first = carve64(&at, blocks * (cells + 1u) * sizeof *fma->small_first);
     fma->small_at = carve64(&at, n);

@@ -43,8 +43,12 @@
  * there never takes a carry aligned by 8): bit (weight sign << 8 | low
  * byte of |w|) of the data value's 512-bit row of carry8, fetched by a byte
  * permute (two values of a row at once, their two rows the two tables of
- * one 64-byte permute), counted per kernel in byte counters; values 8 or more below
- * (small_value_carries) settle every product.  Products aligned by 8, 12 or
+ * one 64-byte permute), counted per kernel in byte counters; values exactly 8
+ * below (by8_carries) only against the weights of k->by8 (the same rules:
+ * at the kernel's largest with one of |m|'s low four bits set, 4 below
+ * with one of its low byte's, and the quiet ones; of a few significant
+ * bits, the bench layer's, only the quiet ones are left), values further
+ * below (small_value_carries) settle every product.  Products aligned by 8, 12 or
  * 16 get their carry from the Booth array computed in 16-bit lanes
  * (booth_carries), 32 products at a time; those aligned by 20 to 28 are
  * queued for the array in 32-bit lanes (booth32_deltas), and those by 32
@@ -654,8 +658,9 @@ AVX512_FMA static inline __m256i mid_values_carries(const struct cmac_fp16_fma_r
  * (carries8), against those 4 below by 12 and the quiet small weights 8
  * below by 16 (struct cmac_fp16_fma_block: not among the small ones;
  * both queued for the 16-bit array, cmac_fp16_hard_carries, a few a
- * value), the other small weights' are settle_small's.  Half of a row's
- * values 8 or more below are these. */
+ * value), the other small weights' are settle_small's.  Only the lanes
+ * of k->by8 may take a carry (the others' low bits are clear).  Half of
+ * a row's values 8 or more below are these. */
 AVX512_FMA static inline __m256i by8_carries(const struct cmac_fp16_fma_rows *rows, unsigned r,
                                              const struct cmac_fp16_fma_block *k,
                                              const uint32_t *carry8, size_t off, uint32_t j,
@@ -665,14 +670,14 @@ AVX512_FMA static inline __m256i by8_carries(const struct cmac_fp16_fma_rows *ro
     size_t at = L * (off + j);
     __m256i wh = _mm256_loadu_si256((const __m256i *)(k->h + at));
     __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
-    __mmask32 mid = (__mmask32)k->mid[off + j];
-    __mmask32 at_max = _mm256_cmpeq_epi8_mask(wh, kmax);
-    __mmask32 quiet = _mm256_cmpeq_epi8_mask(_mm256_add_epi8(wh, _mm256_set1_epi8(8)), kmax) &
-                      ~(__mmask32)k->small[off + j];
-    if (mid | quiet)
+    __mmask32 lanes = (__mmask32)k->by8[off + j];
+    __mmask32 at_max = _mm256_mask_cmpeq_epi8_mask(lanes, wh, kmax);
+    /* the rest are 4 below (aligned by 12) or quiet, 8 below (by 16) */
+    __mmask32 quiet = _mm256_cmpeq_epi8_mask(_mm256_add_epi8(wh, _mm256_set1_epi8(8)), kmax);
+    if (lanes & ~at_max)
         queue_hard(k->m + at, rows->m[r][off + j],
                    _mm256_mask_blend_epi8(quiet, _mm256_set1_epi8(12), _mm256_set1_epi8(16)),
-                   mid | quiet, L * (R * cell + r), hard);
+                   lanes & ~at_max, L * (R * cell + r), hard);
     return carries8(rows, r, k, carry8, off, j, at_max, carries);
 }
 
@@ -851,20 +856,21 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
             top[r] = _mm256_loadu_si256((const __m256i *)tops[r]);
 }
 
-/* The cell's values (bit v for value v) with a weight 4 below its
- * kernel's largest that may take a carry (k->mid8): a row's value 4 below
- * its largest has a product that needs a carry (aligned by 8) only with
- * those; one in seven values of data with full mantissas has none, and
- * mid_values_carries is skipped there (weights of a few significant bits,
- * the bench layer's, have none at all). */
-AVX512_FMA static inline uint64_t values_with_mid(const struct cmac_fp16_fma_block *k, size_t off,
-                                                  uint32_t nj)
+/* The cell's values (bit v for value v) with a lane set in `lanes` (per
+ * value, from off on): with k->mid8, the values whose weights may carry
+ * against a row's value 4 below its largest (aligned by 8); one in seven
+ * values of data with full mantissas has none, and mid_values_carries is
+ * skipped there; with k->by8, against a value 8 below (weights of a few
+ * significant bits, the bench layer's, have no mid8 weight at all and
+ * by8 ones in one value in ten). */
+AVX512_FMA static inline uint64_t values_with_lanes(const uint32_t *lanes, size_t off,
+                                                    uint32_t nj)
 {
     uint64_t any = 0;
     for (uint32_t q = 0; q < CMAC_FP16_FMA_CELL / 16; q++) {
         uint32_t left = nj > 16 * q ? nj - 16 * q : 0;
         __mmask16 in = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
-        __m512i m = _mm512_maskz_loadu_epi32(in, k->mid8 + off + 16 * q);
+        __m512i m = _mm512_maskz_loadu_epi32(in, lanes + off + 16 * q);
         any |= (uint64_t)_mm512_test_epi32_mask(m, m) << (16 * q);
     }
     return any;
@@ -892,7 +898,8 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
 {
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const uint64_t *kmask = k->kmask + (size_t)L * cell;
-    const uint64_t mid_weights = values_with_mid(k, off, nj);
+    const uint64_t mid_weights = values_with_lanes(k->mid8, off, nj);
+    const uint64_t by8_weights = values_with_lanes(k->by8, off, nj);
     __m256i top[R];
     /* per row the values to settle as a mid, a small or any value */
     uint64_t mid[R], by8[R], small[R], any[R], live = 0;
@@ -904,7 +911,7 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
         top[r] = _mm256_add_epi8(kmax, _mm256_set1_epi8(rc.top));
         unconfirmed |= (unsigned)!confirmed << r;
         mid[r] = confirmed ? rc.mid & mid_weights : 0;
-        by8[r] = confirmed ? rc.by8 : 0;
+        by8[r] = confirmed ? rc.by8 & by8_weights : 0;
         small[r] = confirmed ? rc.small & ~rc.by8 : 0;
         any[r] = confirmed ? 0 : rc.nonzero;
     }

@@ -405,13 +405,19 @@ struct cmac_fp16_fma_block {
      * below the kernel's. */
     uint8_t *kmax;
     uint64_t *kmask;
-    /* Per value the lanes whose weight is 4 below its lane's kmax (mid)
-     * and 8 or more below (small), nonzero weights only, but for the quiet
-     * ones: exactly 8 below, with the low byte of |m| clear.  Their
-     * products with the data values at their row's largest and 4 below
-     * (aligned by 8 and 12) take no Booth carry (tests/unit/test_cmac_fp16.c
-     * checks every mantissa), so only the values 8 or more below settle
-     * them, as the weights that are not small.  The small ones
+    /* Per value the lanes whose weight is 8 or more below its lane's kmax
+     * (small), nonzero weights only, but for the quiet ones: exactly 8
+     * below, with the low byte of |m| clear.  Their products with the data
+     * values at their row's largest and 4 below (aligned by 8 and 12) take
+     * no Booth carry (tests/unit/test_cmac_fp16.c checks every mantissa),
+     * so only the values 8 or more below settle them, as the weights that
+     * are not small.  by8: the lanes whose products with a data value
+     * exactly 8 below its row's largest may take a carry: at kmax with one
+     * of |m|'s low four bits set (aligned by 8), 4 below with one of its
+     * low byte's set (aligned by 12) and the quiet ones (aligned by 16);
+     * the rules are mid8's and the quiet weights' (the weights of few
+     * significant bits of quantised layers have none but the quiet ones).
+     * The small ones
      * are aligned by 8 bits or more against every data value: cell by cell
      * (entries small_first[c] to small_first[c + 1]) each one's value in
      * the cell, lane, m and h + 64, which the cells settle cell by cell for
@@ -423,7 +429,7 @@ struct cmac_fp16_fma_block {
      * take a Booth carry (below four zero bits the array's rows have none
      * of their low byte's bits below 4, and the low bytes never carry:
      * checked for every mantissa pair by tests/unit/test_cmac_fp16.c). */
-    uint32_t *small, *mid, *mid8, *small_first;
+    uint32_t *small, *by8, *mid8, *small_first;
     uint8_t *small_at, *small_lane, *small_h;
     int16_t *small_m;
     uint16_t *small_lanes;

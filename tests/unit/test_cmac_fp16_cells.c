@@ -152,6 +152,35 @@ static uint16_t quiet_weights(uint32_t *st, bool weight, uint32_t index, uint32_
     return fp16(r & 1, (pick < 5 ? 12 : 8) + (r >> 12) % 4, (r >> 9) & 0x3f0);
 }
 
+/* The fraction bits of a value of exponent field e whose aligned mantissa
+ * (the fraction and implicit one shifted by e's low two bits) has its low
+ * `clear` bits clear, and with `lowest` its bit clear - 1 set as well. */
+static uint32_t frac_low_clear(uint32_t frac, uint32_t e, uint32_t clear, bool lowest)
+{
+    uint32_t shift = clear - (e & 3u); /* the fraction's bits below it */
+    frac &= ~((1u << shift) - 1u);
+    return lowest ? frac | 1u << (shift - 1) : frac;
+}
+
+/* Weights at the edges of the rules that spare a data value exactly 8
+ * below its row's largest any carry (struct cmac_fp16_fma_block's by8):
+ * at their kernel's largest with the aligned mantissa's low four bits
+ * clear, or only its low three (bit 3 the lowest set: carry8 applies), 4
+ * below with its low byte clear, or only its low seven, and quiet ones 8
+ * below, no subnormal; data at its row's largest, 4 and 8 below, every
+ * mantissa.  Cells that left out a lane a bit too many (a rule one bit
+ * wider than it is) miss carries here. */
+static uint16_t few_bit_edges(uint32_t *st, bool weight, uint32_t index, uint32_t i)
+{
+    (void)index, (void)i;
+    uint32_t r = next(st), pick = (r >> 4) % 8, sign = r & 1u, frac = r >> 9;
+    if (!weight)
+        return fp16(sign, (pick < 3 ? 16 : pick < 5 ? 12 : 8) + (r >> 12) % 4, frac);
+    uint32_t e = (pick < 4 ? 12 : pick < 7 ? 8 : 4) + (r >> 12) % 4;
+    bool lowest = (r >> 14) % 2 == 0 && pick < 7;
+    return fp16(sign, e, frac_low_clear(frac, e, pick < 4 ? 4 : 8, lowest));
+}
+
 /* Moderate values with a NaN in a few rows and kernels (those outputs take
  * the reference path) and infinities elsewhere. */
 static uint16_t with_nans(uint32_t *st, bool weight, uint32_t index, uint32_t i)
@@ -362,6 +391,13 @@ static void test_quiet_small_weights(void **state)
         check_case(quiet_weights, seed, "quiet weights");
 }
 
+static void test_few_bit_weights_at_the_rules_edges(void **state)
+{
+    (void)state;
+    for (uint32_t seed = 1; seed <= 3; seed++)
+        check_case(few_bit_edges, seed, "few-bit edges");
+}
+
 static void test_nans_and_infinities(void **state)
 {
     (void)state;
@@ -429,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_cancelling_and_zeros), cmocka_unit_test(test_nans_and_infinities),
         cmocka_unit_test(test_runs_of_small_weights), cmocka_unit_test(test_booth_digit_patterns),
         cmocka_unit_test(test_quiet_small_weights),
+        cmocka_unit_test(test_few_bit_weights_at_the_rules_edges),
         cmocka_unit_test(test_passes_of_spread_then_moderate_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
