@@ -79,7 +79,7 @@ struct fp16_rows {
      * each cell's nonzero values (offsets in the cell) and their count */
     int32_t *m32, *key;
     uint8_t *live, *nlive;
-    /* for the FMA cells, m * 2^h (struct cmac_fp16_fma_rows) */
+    /* for the FMA cells, m * 2^(h - 25), the value (struct cmac_fp16_fma_rows) */
     double *d;
 };
 
@@ -795,7 +795,6 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         rows.m[i] = d->m + block_row(ops, i, rn);
         rows.h[i] = d->h + block_row(ops, i, rn);
         rows.d[i] = d->d + block_row(ops, i, rn);
-        rows.key[i] = d->key + block_row(ops, i, rn);
     }
     if (b == 0) /* the first kernel block of the pass: the rows are new */
         cmac_fp16_fma_row_cells(ops, &rows, sc->rc);
@@ -931,14 +930,46 @@ static bool decode_row(const struct conv_operands *ops, const int16_t *raw, bool
         decode(raw, n, d->m + at, d->h + at);
         return has_nan(raw, n);
     }
-    /* the FMA cells (d) read neither the widened mantissas nor the live
-     * lists: they find the values live in any of their rows themselves */
-    struct fp16_decoded out = {d->m + at, d->h + at, d->d ? NULL : d->m32 + at, d->key + at};
-    if (d->d)
+    /* the FMA cells (d) read neither the widened mantissas, the keys nor
+     * the live lists: they find the values live in any of their rows
+     * themselves, and the few keys they want from m */
+    if (d->d) {
+        struct fp16_decoded out = {d->m + at, d->h + at, NULL, NULL};
         return cmac_fp16_fma_decode(raw, n, &out, d->d + at);
+    }
+    struct fp16_decoded out = {d->m + at, d->h + at, d->m32 + at, d->key + at};
     bool nan = cmac_fp16_decode_avx512(raw, n, &out);
     live_lists(ops, d, at);
     return nan;
+}
+
+/* Room for a block's decoded rows of n values, as the cells in use read
+ * them: m and h for all, the doubles for the FMA cells, the widened
+ * mantissas, keys and live lists for the 16-kernel ones (wide); false when
+ * memory is short. */
+static bool rows_alloc(struct fp16_rows *d, size_t n, bool fma, bool wide)
+{
+    *d = (struct fp16_rows){.m = alloc64(n * sizeof *d->m), .h = alloc64(n)};
+    if (fma)
+        d->d = alloc64(n * sizeof *d->d);
+    if (wide) {
+        d->m32 = alloc64(n * sizeof *d->m32);
+        d->key = alloc64(n * sizeof *d->key);
+        d->live = alloc64(n);
+        d->nlive = alloc64(n);
+    }
+    return d->m && d->h && (!fma || d->d) && (!wide || (d->m32 && d->key && d->live && d->nlive));
+}
+
+static void rows_free(struct fp16_rows *d)
+{
+    free(d->m);
+    free(d->h);
+    free(d->m32);
+    free(d->key);
+    free(d->live);
+    free(d->nlive);
+    free(d->d);
 }
 
 static void layer_worker(void *ctx, unsigned worker, unsigned workers)
@@ -946,13 +977,10 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct fp16_job *j = ctx;
     const struct conv_operands *ops = j->ops;
     size_t depth = ops->depth;
-    size_t n = ROW_BLOCK * depth;
-    struct fp16_rows d = {alloc64(n * sizeof *d.m),   alloc64(n), alloc64(n * sizeof *d.m32),
-                          alloc64(n * sizeof *d.key), alloc64(n), alloc64(n),
-                          j->fma.w ? alloc64(n * sizeof *d.d) : NULL};
+    struct fp16_rows d;
     struct out_scratch sc;
-    bool ok = scratch_alloc(&sc, ops) && d.m && d.h && d.m32 && d.key && d.live && d.nlive &&
-              (!j->fma.w || d.d);
+    bool rows_ok = rows_alloc(&d, ROW_BLOCK * depth, j->fma.w, j->wide.mk);
+    bool ok = scratch_alloc(&sc, ops) && rows_ok;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -964,13 +992,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     }
     j->failed[worker] = !ok;
     scratch_free(&sc);
-    free(d.m);
-    free(d.h);
-    free(d.m32);
-    free(d.key);
-    free(d.live);
-    free(d.nlive);
-    free(d.d);
+    rows_free(&d);
 }
 
 /* Every output with the reference (when host memory for the fast path's

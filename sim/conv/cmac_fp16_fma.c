@@ -6,8 +6,10 @@
  * Why a float FMA is exact here.  A cell's product of data d (exponent part
  * hd) and weight w (hw) aligned by s = top - hd - hw contributes
  * floor(d * w / 2^s) at the cell's scale 2^top, less a Booth carry when
- * s >= 8.  Take D = d * 2^hd and W = w * 2^hw (exact doubles: 11
- * significant bits each) and an accumulator S = 1.5 * 2^(52 + top) + T *
+ * s >= 8.  Take D = d * 2^(hd - 25), the data value itself (converted
+ * from its fp16 bits, values_as_doubles), and W = w * 2^(hw + 25), so
+ * that D * W = d * w * 2^(hd + hw) (exact doubles: 11 significant bits
+ * each) and an accumulator S = 1.5 * 2^(52 + top) + T *
  * 2^top, T the integer sum so far.  While |T| < 2^51 (a cell's sum is under
  * 2^36), S stays in one binade, where doubles are exactly the multiples of
  * 2^top; so round_down(S + D * W), which one FMA computes from the exact
@@ -584,6 +586,14 @@ AVX512_FMA static inline __mmask32 tops_confirmed(const uint64_t *kmask, uint64_
     return ok;
 }
 
+/* Where row r's value at `at` has its row of carry8 (16 words a row): its
+ * key, from its mantissa (the few values that look one up, a quarter of
+ * a row's at most, work it out; the rows store none). */
+static inline uint32_t carry_row(const struct cmac_fp16_fma_rows *rows, unsigned r, size_t at)
+{
+    return 16 * cmac_fp16_carry_key(rows->m[r][at]);
+}
+
 /* A confirmed row's value j 4 below the row's largest: its products with
  * the weights 4 below their kernel's largest (k->mid) are aligned by 8,
  * their carries carry8's bits (a byte permute fetches each lane's byte of
@@ -597,7 +607,7 @@ AVX512_FMA static inline __m256i carries8(const struct cmac_fp16_fma_rows *rows,
                                           __mmask32 lanes, __m256i carries)
 {
     size_t at = L * (off + j);
-    const uint32_t *row = carry8 + rows->key[r][off + j];
+    const uint32_t *row = carry8 + carry_row(rows, r, off + j);
     __m256i idx = _mm256_loadu_si256((const __m256i *)(k->idx + at));
     __m256i bit = _mm256_loadu_si256((const __m256i *)(k->bit + at));
     __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
@@ -618,8 +628,8 @@ AVX512_FMA static inline __m512i mid_pair_carries(const struct cmac_fp16_fma_row
                                               uint32_t j1, bool second, __m512i carries)
 {
     size_t at0 = L * (off + j0), at1 = L * (off + j1);
-    __m512i row0 = _mm512_loadu_si512(carry8 + rows->key[r][off + j0]);
-    __m512i row1 = _mm512_loadu_si512(carry8 + rows->key[r][off + j1]);
+    __m512i row0 = _mm512_loadu_si512(carry8 + carry_row(rows, r, off + j0));
+    __m512i row1 = _mm512_loadu_si512(carry8 + carry_row(rows, r, off + j1));
     __m512i idx = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(k->idx + at0))),
         _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(k->idx + at1)), _mm256_set1_epi8(64)),
@@ -720,7 +730,7 @@ AVX512_FMA static inline __m256i value_carries(const struct cmac_fp16_fma_rows *
     __m256i h = _mm256_add_epi8(wh, _mm256_set1_epi8(rows->h[r][off + j]));
     __mmask32 by8 = _mm256_mask_cmpeq_epi8_mask(big, h, top8);
     if (by8) {
-        const uint32_t *row = carry8 + rows->key[r][off + j];
+        const uint32_t *row = carry8 + carry_row(rows, r, off + j);
         __m256i idx = _mm256_loadu_si256((const __m256i *)(kidx + L * j));
         __m256i bit = _mm256_loadu_si256((const __m256i *)(kbit + L * j));
         __m256i byte = _mm256_permutex2var_epi8(_mm256_loadu_si256((const __m256i *)row), idx,
@@ -1046,34 +1056,44 @@ AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *to
 
 /* ---------------------------------------------------------------- data rows */
 
+/* 32 raw values (the lanes in live) as the FMAs' doubles, into d: the
+ * value itself, m * 2^(h - 25), which vcvtph2ps gives exactly but for an
+ * exponent field of 31 (an infinity or a NaN), which the MAC reads as a
+ * number like the others: such a value is converted with its field one
+ * lower and doubled.  (A zero's is 0; a negative zero's -0 adds nothing
+ * either.) */
+AVX512_FMA static inline void values_as_doubles(__m512i v, __mmask32 live, double *d)
+{
+    const __m512i field = _mm512_set1_epi16(0x7c00);
+    __mmask32 top = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, field), field);
+    v = _mm512_mask_sub_epi16(v, top, v, _mm512_set1_epi16(0x400));
+    for (unsigned q = 0; q < 2; q++) {
+        __m512 f = _mm512_cvtph_ps(q ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v));
+        for (unsigned o = 0; o < 2; o++) {
+            unsigned at = 16 * q + 8 * o;
+            __m256 half = _mm256_castpd_ps(o ? _mm512_extractf64x4_pd(_mm512_castps_pd(f), 1)
+                                             : _mm512_castpd512_pd256(_mm512_castps_pd(f)));
+            __m512d x = _mm512_cvtps_pd(half);
+            x = _mm512_mask_add_pd(x, (__mmask8)(top >> at), x, x);
+            _mm512_mask_storeu_pd(d + at, (__mmask8)(live >> at), x);
+        }
+    }
+}
+
 AVX512_FMA bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_decoded *out,
                                      double *d)
 {
     __mmask32 nan = 0;
     for (size_t v = 0; v < n; v += 32) {
         __mmask32 live = n - v >= 32 ? ~0u : (1u << (n - v)) - 1;
-        struct fp16_lanes x = fp16_decode32(_mm512_maskz_loadu_epi16(live, raw + v));
+        __m512i value = _mm512_maskz_loadu_epi16(live, raw + v);
+        struct fp16_lanes x = fp16_decode32(value);
         nan |= x.nan & live;
-        __m512i key = fp16_carry_rows32(x);
         /* a zero's exponent part: 64 (struct cmac_fp16_fma_rows) */
         __m512i h = _mm512_mask_mov_epi16(x.h, x.zero, _mm512_set1_epi16(64));
         _mm512_mask_storeu_epi16(out->m + v, live, x.m);
         _mm256_mask_storeu_epi8(out->h + v, live, _mm512_cvtepi16_epi8(h));
-        for (unsigned q = 0; q < 2; q++) {
-            __m256i mq = q ? _mm512_extracti64x4_epi64(x.m, 1) : _mm512_castsi512_si256(x.m);
-            __m256i hq = q ? _mm512_extracti64x4_epi64(h, 1) : _mm512_castsi512_si256(h);
-            __m256i kq = q ? _mm512_extracti64x4_epi64(key, 1) : _mm512_castsi512_si256(key);
-            __mmask16 in = (__mmask16)(live >> (16 * q));
-            __m512i m32 = _mm512_cvtepi16_epi32(mq), h32 = _mm512_cvtepi16_epi32(hq);
-            _mm512_mask_storeu_epi32(out->key + v + 16 * q, in, _mm512_cvtepu16_epi32(kq));
-            for (unsigned o = 0; o < 2; o++) /* m * 2^h: exact (a zero's 0) */
-                _mm512_mask_storeu_pd(
-                    d + v + 16 * q + 8 * o, (__mmask8)(in >> (8 * o)),
-                    _mm512_scalef_pd(_mm512_cvtepi32_pd(o ? _mm512_extracti64x4_epi64(m32, 1)
-                                                          : _mm512_castsi512_si256(m32)),
-                                     _mm512_cvtepi32_pd(o ? _mm512_extracti64x4_epi64(h32, 1)
-                                                          : _mm512_castsi512_si256(h32))));
-        }
+        values_as_doubles(value, live, d + v);
     }
     return nan != 0;
 }
@@ -1097,11 +1117,13 @@ AVX512_FMA static inline void layout_value(struct fp16_lanes d, size_t i, size_t
     __m512i bit = _mm512_sllv_epi16(_mm512_set1_epi16(1), _mm512_and_si512(d.mag, _mm512_set1_epi16(7)));
     _mm256_storeu_si256((__m256i *)(k->idx + at), _mm512_cvtepi16_epi8(idx));
     _mm256_storeu_si256((__m256i *)(k->bit + at), _mm512_cvtepi16_epi8(bit));
-    /* w = m * 2^h, exact (a zero's h scales 0 to 0) */
+    /* w = m * 2^(h + 25), exact (a zero's h scales 0 to 0): the data's
+     * doubles are the values, m * 2^(h - 25) (values_as_doubles) */
     __m512i m32[2] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(d.m)),
                       _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(d.m, 1))};
-    __m512i h32[2] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(d.h)),
-                      _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(d.h, 1))};
+    __m512i h25 = _mm512_add_epi16(d.h, _mm512_set1_epi16(25));
+    __m512i h32[2] = {_mm512_cvtepi16_epi32(_mm512_castsi512_si256(h25)),
+                      _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(h25, 1))};
     for (unsigned q = 0; q < 4; q++) {
         __m256i mq = q % 2 ? _mm512_extracti64x4_epi64(m32[q / 2], 1) : _mm512_castsi512_si256(m32[q / 2]);
         __m256i hq = q % 2 ? _mm512_extracti64x4_epi64(h32[q / 2], 1) : _mm512_castsi512_si256(h32[q / 2]);

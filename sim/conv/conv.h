@@ -375,18 +375,16 @@ struct cmac_fp16_row_cell {
 };
 /* Data rows, each from its first value on: the mantissa m (as
  * fp16_decoded's), exponent part h (fp16_decoded's, but 64 for a zero:
- * cmac_fp16_fma_decode), d = m * 2^h and key, its row of carry8
- * (fp16_decoded's); cell[ROWS * c + r], row r's cell c
- * (cmac_fp16_fma_row_cells). */
+ * cmac_fp16_fma_decode) and d = m * 2^(h - 25), the value as a double;
+ * cell[ROWS * c + r], row r's cell c (cmac_fp16_fma_row_cells). */
 struct cmac_fp16_fma_rows {
     const int16_t *m[CMAC_FP16_FMA_ROWS];
     const int8_t *h[CMAC_FP16_FMA_ROWS];
     const double *d[CMAC_FP16_FMA_ROWS];
-    const int32_t *key[CMAC_FP16_FMA_ROWS];
     const struct cmac_fp16_row_cell *cell;
 };
-/* Kernels interleaved (value i of kernel l at LANES * i + l): w = m * 2^h as
- * a double (0 for a zero; w alone by halves of 16 kernels, value i of
+/* Kernels interleaved (value i of kernel l at LANES * i + l): w = m * 2^(h
+ * + 25) as a double (the data's doubles are m * 2^(h - 25), the values) (0 for a zero; w alone by halves of 16 kernels, value i of
  * kernel l at 16 * (depth * (l / 16) + i) + l % 16, so that the FMAs of a
  * half read one stream), h + 64 (0x80 for a zero), the byte of carry8's
  * row that holds the weight's carry bit, key >> 3, and that bit, 1 << (key
@@ -452,7 +450,7 @@ bool cmac_fp16_fma(void);
  * queued for the Booth array: cmac_fp16_hard_carries settles any aligned
  * by 8 to 16 or by 32 or more the queue holds, the 32-bit array the rest);
  * stops when the queue lacks room for ROWS x LANES x (the cell's values +
- * 1).  k's per-cell maxima and small and mid weights must be filled. */
+ * 1).  k's per-cell maxima and small, mid8 and by8 weights must be filled. */
 uint32_t cmac_fp16_cells_fma(const struct conv_operands *ops, uint32_t first,
                              const struct cmac_fp16_fma_rows *rows,
                              const struct cmac_fp16_fma_block *k, const uint32_t *carry8,
@@ -529,7 +527,8 @@ struct fp16_decoded {
 /* n raw values decoded with AVX-512BW; true when one of them is a NaN. */
 bool cmac_fp16_decode_avx512(const int16_t *raw, size_t n, struct fp16_decoded *out);
 /* The same for the FMA cells' data rows (struct cmac_fp16_fma_rows) in one
- * pass: m, h (a zero's 64) and key into out (m32 unused), d[i] = m * 2^h;
+ * pass: m and h (a zero's 64) into out (m32 and key unused), d[i] = m *
+ * 2^(h - 25), the value (an exponent field of 31 read as a number);
  * AVX-512, for cmac_fp16_fma() hosts. */
 bool cmac_fp16_fma_decode(const int16_t *raw, size_t n, struct fp16_decoded *out, double *d);
 /* CACC's exact case (cmac_fp16.c explains it): an output's partial sums
