@@ -531,7 +531,10 @@ struct out_scratch {
     int64_t *total, *mx;
     struct fp16_hard q;
     struct cmac_fp16_row_cell *rc; /* the FMA cells' row cells, a row block's */
-    uint8_t *mx8; /* the FMA cells' exponents (mx then only for cacc_results_fma's adds) */
+    /* the FMA cells' exponents; mx then only for cacc_results_fma's adds,
+     * allocated when the first output needs them (most layers never do) */
+    uint8_t *mx8;
+    size_t slots; /* of total (and mx) */
     bool oom;
 };
 
@@ -593,19 +596,21 @@ static uint32_t cells_of(const struct conv_operands *ops)
     return ops->taps * ((ops->c + ops->seg_len - 1) / ops->seg_len);
 }
 
-/* Scratch for one output row's cells; the hard queue starts small and grows
- * (a row's products are rarely more than a few percent hard, and room for
- * all of them was megabytes per worker on a layer of 512 x 4608 values);
- * false when out of memory. */
-static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops)
+/* Scratch for one output row's cells (a block of rows with the FMA cells:
+ * fma); the hard queue starts small and grows (a row's products are rarely
+ * more than a few percent hard, and room for all of them was megabytes per
+ * worker on a layer of 512 x 4608 values); false when out of memory. */
+static bool scratch_alloc(struct out_scratch *sc, const struct conv_operands *ops, bool fma)
 {
     size_t n = (size_t)cells_of(ops) * CMAC_FP16_FMA_LANES * CMAC_FP16_FMA_ROWS + HARD_GROUP;
-    *sc = (struct out_scratch){
-        .total = alloc64(n * sizeof *sc->total),
-        .mx = alloc64(n * sizeof *sc->mx),
-        .rc = malloc((size_t)cells_of(ops) * CMAC_FP16_FMA_ROWS * sizeof *sc->rc),
-        .mx8 = alloc64(n)};
-    return sc->total && sc->mx && sc->rc && sc->mx8 && hard_reserve(&sc->q, 1024);
+    *sc = (struct out_scratch){.total = alloc64(n * sizeof *sc->total), .slots = n};
+    if (fma) {
+        sc->rc = malloc((size_t)cells_of(ops) * CMAC_FP16_FMA_ROWS * sizeof *sc->rc);
+        sc->mx8 = alloc64(n);
+    } else {
+        sc->mx = alloc64(n * sizeof *sc->mx);
+    }
+    return sc->total && (fma ? sc->rc && sc->mx8 : sc->mx != NULL) && hard_reserve(&sc->q, 1024);
 }
 
 static void scratch_free(struct out_scratch *sc)
@@ -701,13 +706,16 @@ static bool outputs16(const struct conv_operands *ops, const struct fp16_rows *r
  * in sc->mx8, their sums in sc->total): the exact case of all 32 lanes,
  * then for each 8 lanes that need them the adds one by one, from the
  * exponents widened into sc->mx (rare: an output whose cells' sums do not
- * fit CACC's 40 bits exactly). */
-static void cacc_results_fma(struct out_scratch *sc, uint32_t i, uint32_t cells, uint32_t *res)
+ * fit CACC's 40 bits exactly; sc->mx is allocated then); false when
+ * memory for it is short. */
+static bool cacc_results_fma(struct out_scratch *sc, uint32_t i, uint32_t cells, uint32_t *res)
 {
     enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS };
     const size_t stride = R * L;
     uint64_t acc[L];
     uint32_t exact = cmac_fp16_fma_acc_exact(sc->mx8 + L * i, sc->total + L * i, cells, stride, acc);
+    if (exact != ~0u && !sc->mx && !(sc->mx = alloc64(sc->slots * sizeof *sc->mx)))
+        return false;
     for (uint32_t part = 0; part < L; part += ACC_LANES) {
         if (((exact >> part) & 0xffu) == 0xffu)
             continue;
@@ -718,6 +726,7 @@ static void cacc_results_fma(struct out_scratch *sc, uint32_t i, uint32_t cells,
         acc_chain8(mx, sc->total + L * i + part, cells, stride, true, acc + part);
     }
     cmac_fp16_results_avx512(acc, L, res);
+    return true;
 }
 
 /* What the FMA cells counted for the queued products, floor(P / 2^s), taken
@@ -812,7 +821,8 @@ static bool outputs_fma(const struct conv_operands *ops, const struct fp16_rows 
         add_hard_fma(q, total);
     }
     for (uint32_t i = 0; i < rn; i++)
-        cacc_results_fma(sc, i, cells, res + L * i);
+        if (!cacc_results_fma(sc, i, cells, res + L * i))
+            return false;
     return true;
 }
 
@@ -980,7 +990,7 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct fp16_rows d;
     struct out_scratch sc;
     bool rows_ok = rows_alloc(&d, ROW_BLOCK * depth, j->fma.w, j->wide.mk);
-    bool ok = scratch_alloc(&sc, ops) && rows_ok;
+    bool ok = scratch_alloc(&sc, ops, j->fma.w) && rows_ok;
     for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
@@ -1375,7 +1385,7 @@ uint32_t cmac_fp16_output(const struct conv_operands *ops, const int16_t *a, con
     int16_t dm[4096], wm[4096];
     int8_t dh[4096], wh[4096];
     struct out_scratch sc;
-    if (!scratch_alloc(&sc, ops)) {
+    if (!scratch_alloc(&sc, ops, false)) {
         scratch_free(&sc);
         return cacc_fp16_output(ops, a, w);
     }
