@@ -836,6 +836,17 @@ static uint32_t nans(const uint32_t *res, uint32_t n)
     return nan;
 }
 
+/* Whether a block's rows are a whole block (ROW_BLOCK) side by side in an
+ * output line, base[i] where row i's channel 0 goes, none with a NaN (the
+ * cells' results are all its results). */
+static bool rows_side_by_side(const size_t *base, uint32_t rn, const bool *row_nan)
+{
+    bool side_by_side = rn == ROW_BLOCK;
+    for (uint32_t i = 0; side_by_side && i < rn; i++)
+        side_by_side = base[i] == base[0] + i && !row_nan[i];
+    return side_by_side;
+}
+
 /* The results of rows [r0, r0 + rn) for kernels [k0, k0 + lanes) stored,
  * res[stride * i + l] row r0 + i's for kernel k0 + l, base[i] where row r0
  * + i's channel 0 goes (row_base); rows and kernels with a NaN from the
@@ -850,6 +861,12 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
         kernel_nan |= j->kernel_nan[k0 + l];
     size_t plane = (size_t)j->out->h * j->out->w;
     uint32_t delivered = k0 >= j->out->c ? 0 : j->out->c - k0 < lanes ? j->out->c - k0 : lanes;
+    if (j->fma.w && rows_side_by_side(base, rn, row_nan) && !kernel_nan) {
+        cmac_fp16_fma_store8(res, j->out->v + base[0] + k0 * plane, plane, delivered);
+        for (uint32_t i = 0; i < rn; i++)
+            j->nan_out[worker] += nans(res + stride * i, delivered);
+        return;
+    }
     for (uint32_t i = 0; i < rn; i++) {
         uint32_t r = r0 + i;
         if (!row_nan[i] && !kernel_nan) { /* every result is the cells' */

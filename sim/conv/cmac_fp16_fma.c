@@ -1054,6 +1054,40 @@ AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *to
     return ~bad;
 }
 
+/* ---------------------------------------------------------------- results */
+
+/* Rows r[0-7] of 8 kernels' results transposed: r[l] becomes kernel l's
+ * results of the 8 rows. */
+AVX512_FMA static inline void transpose8x8(__m256i r[8])
+{
+    __m256i t[8], u[8];
+    for (unsigned i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (unsigned i = 0; i < 8; i += 4) /* u[i + c]: columns c and c + 4 of rows i to i + 3 */
+        for (unsigned c = 0; c < 4; c++)
+            u[i + c] = c % 2 ? _mm256_unpackhi_epi64(t[i + c / 2], t[i + c / 2 + 2])
+                             : _mm256_unpacklo_epi64(t[i + c / 2], t[i + c / 2 + 2]);
+    for (unsigned c = 0; c < 4; c++) {
+        r[c] = _mm256_permute2x128_si256(u[c], u[4 + c], 0x20);
+        r[c + 4] = _mm256_permute2x128_si256(u[c], u[4 + c], 0x31);
+    }
+}
+
+AVX512_FMA void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane,
+                                     uint32_t kernels)
+{
+    for (uint32_t k0 = 0; k0 < kernels; k0 += 8) {
+        __m256i r[8];
+        for (unsigned i = 0; i < 8; i++)
+            r[i] = _mm256_loadu_si256((const __m256i *)(res + (size_t)L * i + k0));
+        transpose8x8(r);
+        for (uint32_t l = 0; l < 8 && k0 + l < kernels; l++)
+            _mm256_storeu_si256((__m256i *)(out + (k0 + l) * plane), r[l]);
+    }
+}
+
 /* ---------------------------------------------------------------- data rows */
 
 /* 32 raw values (the lanes in live) as the FMAs' doubles, into d: the
@@ -1246,6 +1280,12 @@ void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_
                              struct cmac_fp16_row_cell *out)
 {
     (void)ops, (void)rows, (void)out;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels)
+{
+    (void)res, (void)out, (void)plane, (void)kernels;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

@@ -467,6 +467,12 @@ uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total, uint32
  * cmac_fp16.c); AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
+/* The results of a block of ROWS rows that lie side by side in an output
+ * line (res[LANES * i + l] row i's for kernel l) stored for kernels [0,
+ * kernels), kernels <= LANES: kernel l's ROWS results at out + l * plane
+ * on, one store each (a store per result took 2% of the bench layer);
+ * AVX-512, for cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels);
 /* cmac_fp16_sliced.c: the Booth corrections of a whole cell, bit-sliced
  * (AVX-512F/BW, for cmac_fp16_fma() hosts).  The layout: n values of 32
  * kernels (m, h + 64 as struct cmac_fp16_fma_block's; 0x80 a zero) in
