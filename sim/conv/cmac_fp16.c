@@ -862,9 +862,8 @@ static void store_block(struct fp16_job *j, unsigned worker, uint32_t r0, uint32
     size_t plane = (size_t)j->out->h * j->out->w;
     uint32_t delivered = k0 >= j->out->c ? 0 : j->out->c - k0 < lanes ? j->out->c - k0 : lanes;
     if (j->fma.w && rows_side_by_side(base, rn, row_nan) && !kernel_nan) {
-        cmac_fp16_fma_store8(res, j->out->v + base[0] + k0 * plane, plane, delivered);
-        for (uint32_t i = 0; i < rn; i++)
-            j->nan_out[worker] += nans(res + stride * i, delivered);
+        j->nan_out[worker] +=
+            cmac_fp16_fma_store8(res, j->out->v + base[0] + k0 * plane, plane, delivered);
         return;
     }
     for (uint32_t i = 0; i < rn; i++) {

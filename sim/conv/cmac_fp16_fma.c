@@ -1081,17 +1081,23 @@ AVX512_FMA static inline void transpose8x8(__m256i r[8])
     }
 }
 
-AVX512_FMA void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane,
-                                     uint32_t kernels)
+AVX512_FMA uint32_t cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane,
+                                         uint32_t kernels)
 {
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
+    uint32_t nans = 0;
     for (uint32_t k0 = 0; k0 < kernels; k0 += 8) {
         __m256i r[8];
         for (unsigned i = 0; i < 8; i++)
             r[i] = _mm256_loadu_si256((const __m256i *)(res + (size_t)L * i + k0));
         transpose8x8(r);
-        for (uint32_t l = 0; l < 8 && k0 + l < kernels; l++)
+        for (uint32_t l = 0; l < 8 && k0 + l < kernels; l++) {
             _mm256_storeu_si256((__m256i *)(out + (k0 + l) * plane), r[l]);
+            nans += (uint32_t)__builtin_popcount(
+                _mm256_cmpgt_epi32_mask(_mm256_and_si256(r[l], magnitude), inf));
+        }
     }
+    return nans;
 }
 
 /* ---------------------------------------------------------------- data rows */
@@ -1289,7 +1295,7 @@ void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 
-void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels)
+uint32_t cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels)
 {
     (void)res, (void)out, (void)plane, (void)kernels;
     abort(); /* never selected: cmac_fp16_fma() is false */

@@ -471,8 +471,8 @@ void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
  * line (res[LANES * i + l] row i's for kernel l) stored for kernels [0,
  * kernels), kernels <= LANES: kernel l's ROWS results at out + l * plane
  * on, one store each (a store per result took 2% of the bench layer);
- * AVX-512, for cmac_fp16_fma() hosts. */
-void cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels);
+ * returns how many are NaNs; AVX-512, for cmac_fp16_fma() hosts. */
+uint32_t cmac_fp16_fma_store8(const uint32_t *res, int32_t *out, size_t plane, uint32_t kernels);
 /* cmac_fp16_sliced.c: the Booth corrections of a whole cell, bit-sliced
  * (AVX-512F/BW, for cmac_fp16_fma() hosts).  The layout: n values of 32
  * kernels (m, h + 64 as struct cmac_fp16_fma_block's; 0x80 a zero) in

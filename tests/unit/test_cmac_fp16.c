@@ -658,6 +658,42 @@ static void test_fma_acc_exact_at_its_bound(void **state)
     acc_exact_at_its_bound(EXACT_FMA);
 }
 
+/* A row block's results stored kernel by kernel (cmac_fp16_fma_store8):
+ * every kernel's 8 rows at its plane, nothing past the kernels asked for
+ * or between the planes, and the NaNs among the stored results counted
+ * (fp32 NaNs of both signs, not infinities); skipped without the FMA
+ * cells. */
+static void test_fma_store8_by_kernel(void **state)
+{
+    (void)state;
+    if (!cmac_fp16_fma())
+        skip();
+    enum { L = CMAC_FP16_FMA_LANES, R = CMAC_FP16_FMA_ROWS, PLANE = 11 };
+    uint32_t res[R * L];
+    int32_t out[L * PLANE + R];
+    static const uint32_t counts[] = {32, 13};
+    for (unsigned c = 0; c < 2; c++) {
+        uint32_t kernels = counts[c];
+        uint32_t want_nans = 0;
+        for (uint32_t i = 0; i < R * L; i++) {
+            uint32_t l = i % L, pick = (i * 7u) % 23u;
+            res[i] = pick == 0 ? 0x7fc00000u + i : pick == 1 ? 0xff800001u : pick == 2 ? 0x7f800000u
+                                                                                         : i * 977u;
+            want_nans += l < kernels && pick < 2;
+        }
+        for (uint32_t v = 0; v < L * PLANE + R; v++)
+            out[v] = -1;
+        assert_int_equal(cmac_fp16_fma_store8(res, out, PLANE, kernels), want_nans);
+        for (uint32_t v = 0; v < L * PLANE + R; v++) {
+            uint32_t l = v / PLANE, i = v % PLANE;
+            int32_t want = l < kernels && i < R ? (int32_t)res[L * i + l] : -1;
+            if (out[v] != want)
+                fail_msg("kernels %u: out[%u] %08x, want %08x", kernels, v, (uint32_t)out[v],
+                         (uint32_t)want);
+        }
+    }
+}
+
 /* An fp16 value for the comparisons: kind picks the spread of exponents. */
 static uint16_t operand(uint32_t *st, unsigned kind)
 {
@@ -930,6 +966,7 @@ int main(void)
         cmocka_unit_test(test_acc_exact16_matches_portable),
         cmocka_unit_test(test_fma_acc_exact_matches_portable),
         cmocka_unit_test(test_fma_acc_exact_at_its_bound),
+        cmocka_unit_test(test_fma_store8_by_kernel),
         cmocka_unit_test(test_decode_every_value),
         cmocka_unit_test(test_fma_decode_every_value),
         cmocka_unit_test(test_kernel_layouts),
