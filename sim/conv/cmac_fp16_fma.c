@@ -764,22 +764,46 @@ AVX512_FMA static inline __m256i tops_exact(const struct cmac_fp16_fma_rows *row
     return top;
 }
 
-/* Group g's 8 lanes of a top vector as 64-bit lanes, less HIGH_BIAS. */
-AVX512_FMA static inline __m512i group_top(__m256i top, unsigned g)
+/* The FMAs' starting accumulator, 1.5 * 2^(52 + top), for group g's 8
+ * lanes of a top vector (bytes, top + HIGH_BIAS): exponent field top +
+ * 1075, fraction 2^51. */
+AVX512_FMA static inline __m512i group_start(__m256i top, unsigned g)
 {
-    return _mm512_sub_epi64(group_bytes(top, g), _mm512_set1_epi64(HIGH_BIAS));
+    __m512i field = _mm512_add_epi64(group_bytes(top, g), _mm512_set1_epi64(1075 - HIGH_BIAS));
+    return _mm512_or_si512(_mm512_slli_epi64(field, 52), _mm512_set1_epi64(1ll << 51));
+}
+
+/* Every row's starting accumulators (group_start) into start[r][g]: a
+ * confirmed row's top is the kernel's largest plus the row's, so its
+ * starts are the kernels' (kmax, once a cell) with the row's part added
+ * to the exponent field, one add a group (the starts lane by lane were
+ * some 300 vector operations a cell beside the FMAs' 2,048, on the same
+ * two ports); the rows in `unconfirmed` (bit r) from their tops. */
+AVX512_FMA static inline void fma_starts(const struct cmac_fp16_fma_rows *rows, uint32_t cell,
+                                         __m256i kmax, const __m256i top[R],
+                                         unsigned unconfirmed, __m512i start[R][G])
+{
+    __m512i kstart[G];
+    for (unsigned g = 0; g < G; g++)
+        kstart[g] = group_start(kmax, g);
+    for (unsigned r = 0; r < R; r++) {
+        __m512i up = _mm512_set1_epi64((long long)rows->cell[R * cell + r].top << 52);
+        for (unsigned g = 0; g < G; g++)
+            start[r][g] = unconfirmed >> r & 1 ? group_start(top[r], g)
+                                               : _mm512_add_epi64(kstart[g], up);
+    }
 }
 
 /* The FMAs of one cell for kernels 16 * half to 16 * half + 15 (kw: their
  * weights of the cell's first value, 16 a value), every row at once: 16
- * accumulators S = 1.5 * 2^(52 + top) take value after value of the live
- * ones, each weight load shared by the R rows.  S stays in its binade, where
- * its bits less its starting bits are T, the sum so far (the header): so
- * each lane's starting bits plus its carries go to total before the loop,
- * and after it total becomes S's bits less that, one subtraction a
- * vector. */
+ * accumulators S = 1.5 * 2^(52 + top) (start) take value after value of
+ * the live ones, each weight load shared by the R rows.  S stays in its
+ * binade, where its bits less its starting bits are T, the sum so far (the
+ * header): so each lane's starting bits plus its carries go to total
+ * before the loop, and after it total becomes S's bits less that, one
+ * subtraction a vector. */
 AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, const double *kw,
-                                       const __m256i top[R], const int8_t carried[R][L],
+                                       const __m512i start[R][G], const int8_t carried[R][L],
                                        uint64_t live, size_t off, uint32_t cell, unsigned half,
                                        int64_t *total)
 {
@@ -788,15 +812,10 @@ AVX512_FMA static inline void fma_half(const struct cmac_fp16_fma_rows *rows, co
         for (unsigned q = 0; q < 2; q++) {
             unsigned g = 2 * half + q;
             size_t at = (size_t)L * (R * cell + r) + 8 * g;
-            __m512i exp = group_top(top[r], g);
-            /* 1.5 * 2^(52 + top): exponent field top + 1075, fraction 2^51 */
-            __m512i start = _mm512_or_si512(
-                _mm512_slli_epi64(_mm512_add_epi64(exp, _mm512_set1_epi64(1075)), 52),
-                _mm512_set1_epi64(1ll << 51));
-            acc[r][q] = _mm512_castsi512_pd(start);
+            acc[r][q] = _mm512_castsi512_pd(start[r][g]);
             __m512i carries =
                 _mm512_cvtepi8_epi64(_mm_loadl_epi64((const __m128i *)(carried[r] + 8 * g)));
-            _mm512_storeu_si512(total + at, _mm512_add_epi64(start, carries));
+            _mm512_storeu_si512(total + at, _mm512_add_epi64(start[r][g], carries));
         }
     const double *d[R];
     for (unsigned r = 0; r < R; r++)
@@ -953,8 +972,10 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
     for (unsigned r = 0; r < R; r++)
         _mm256_storeu_si256((__m256i *)(mx + (size_t)L * (R * cell + r)),
                             _mm256_sub_epi8(top[r], _mm256_set1_epi8(HIGH_BIAS)));
+    __m512i start[R][G];
+    fma_starts(rows, cell, kmax, top, unconfirmed, start);
     for (unsigned half = 0; half < 2; half++)
-        fma_half(rows, k->w + 16 * (depth * half + off), top, carried, live, off, cell, half,
+        fma_half(rows, k->w + 16 * (depth * half + off), start, carried, live, off, cell, half,
                  total);
 }
 
