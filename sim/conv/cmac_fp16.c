@@ -1103,24 +1103,7 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
             uint8_t *kmax = k->kmax + (size_t)L * cell;
             cell_maxima(k, off, nj, kmax, k->kmask + (size_t)L * cell);
             first[cell] = n;
-            for (uint32_t v = 0; v < nj; v++) {
-                uint32_t small = 0, by8 = 0, mid8 = 0;
-                for (uint32_t l = 0; l < L; l++) {
-                    uint8_t h = k->h[L * (off + v) + l];
-                    /* a signed m's low bits are clear when |m|'s are */
-                    bool low4 = (wm[L * (off + v) + l] & 0xf) != 0;
-                    bool low8 = (wm[L * (off + v) + l] & 0xff) != 0;
-                    bool at_max = h != 0x80 && h == kmax[l];
-                    bool is_mid = h != 0x80 && h + 4 == kmax[l];
-                    bool quiet = h + 8 == kmax[l] && !low8;
-                    small |= (uint32_t)(h != 0x80 && h + 8 <= kmax[l] && !quiet) << l;
-                    by8 |= (uint32_t)((at_max && low4) || (is_mid && low8) || quiet) << l;
-                    mid8 |= (uint32_t)(is_mid && low4) << l;
-                }
-                k->small[off + v] = small;
-                k->by8[off + v] = by8;
-                k->mid8[off + v] = mid8;
-            }
+            cmac_fp16_fma_classify(k, off, nj, kmax);
             /* the list lane by lane (each lane's entries in a run: the
              * cells count a row's carries per lane from the runs) */
             uint16_t *at = lanes_at + (size_t)(L + 1) * cell;

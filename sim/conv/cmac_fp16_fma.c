@@ -1224,6 +1224,33 @@ AVX512_FMA void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn
     }
 }
 
+AVX512_FMA void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off,
+                                       uint32_t nj, const uint8_t *kmax)
+{
+    const __m256i top = _mm256_loadu_si256((const __m256i *)kmax);
+    const __m256i zero = _mm256_set1_epi8((char)0x80);
+    for (size_t v = off; v < off + nj; v++) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(k->h + L * v));
+        __m512i m = _mm512_loadu_si512(k->m + L * v);
+        /* a signed m's low bits are clear when |m|'s are */
+        __mmask32 low4 = _mm512_test_epi16_mask(m, _mm512_set1_epi16(0xf));
+        __mmask32 low8 = _mm512_test_epi16_mask(m, _mm512_set1_epi16(0xff));
+        __mmask32 nonzero = _mm256_cmpneq_epi8_mask(h, zero);
+        __mmask32 at_max = _mm256_mask_cmpeq_epi8_mask(nonzero, h, top);
+        __mmask32 mid = _mm256_mask_cmpeq_epi8_mask(
+            nonzero, _mm256_add_epi8(h, _mm256_set1_epi8(4)), top);
+        /* 8 below with the low byte clear (a zero's 0x80 + 8 is no top) */
+        __mmask32 quiet = _mm256_cmpeq_epi8_mask(_mm256_add_epi8(h, _mm256_set1_epi8(8)), top) &
+                          ~low8;
+        /* h + 8 <= top: h <= top - 8 (tops are 64 or more) */
+        __mmask32 below8 = _mm256_mask_cmple_epu8_mask(
+            nonzero, h, _mm256_sub_epi8(top, _mm256_set1_epi8(8)));
+        k->small[v] = below8 & ~quiet;
+        k->by8[v] = (at_max & low4) | (mid & low8) | quiet;
+        k->mid8[v] = mid & low4;
+    }
+}
+
 /* 32 queue entries' 32-bit field as 16-bit lanes. */
 AVX512_FMA static inline __m512i narrow32(const void *field, uint32_t k)
 {
@@ -1313,6 +1340,13 @@ void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_
                              struct cmac_fp16_row_cell *out)
 {
     (void)ops, (void)rows, (void)out;
+    abort(); /* never selected: cmac_fp16_fma() is false */
+}
+
+void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj,
+                            const uint8_t *kmax)
+{
+    (void)k, (void)off, (void)nj, (void)kmax;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

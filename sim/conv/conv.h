@@ -463,10 +463,15 @@ uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total, uint32
                                  size_t stride, uint64_t acc[CMAC_FP16_FMA_LANES]);
 /* Kernels [0, kn) (kn <= LANES, the rest zeros) of depth values from raw
  * on in the block's layout, from its arrays' starts on: w, h, idx, bit and
- * m (the per-cell maxima and the small and mid weights are the caller's,
+ * m (the per-cell maxima and the lists of small weights are the caller's,
  * cmac_fp16.c); AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
+/* The block's small, by8 and mid8 weights (struct cmac_fp16_fma_block) of
+ * the cell of nj values from off on, whose kmax is given, from its h and
+ * m; AVX-512, for cmac_fp16_fma() hosts. */
+void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj,
+                            const uint8_t *kmax);
 /* The results of a block of ROWS rows that lie side by side in an output
  * line (res[LANES * i + l] row i's for kernel l) stored for kernels [0,
  * kernels), kernels <= LANES: kernel l's ROWS results at out + l * plane
