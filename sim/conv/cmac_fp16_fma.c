@@ -1029,49 +1029,76 @@ AVX512_FMA static inline __mmask32 nonzero32(const int64_t *t)
     return nz;
 }
 
-/* CACC's exact case (cmac_fp16.c) for 32 lanes at once, the cells'
- * exponents as bytes: per lane the smallest and largest exponents of a
- * nonzero cell (base, and the span between them checked once), then the
- * cells' sums shifted to base, every partial sum within the limits (their
- * least and largest kept, checked once: a compare per partial sum and
- * its mask moved to a register took a fifth of this).  The sums go to
- * CACC's normalised form as the add to a zero accumulator
- * (fp16_acc_from_zero8; a lane without a nonzero cell, or one that did
- * not qualify, gives it a zero sum, whose result is 0). */
-AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total,
-                                            uint32_t cells, size_t stride, uint64_t acc[L])
+/* The sums of the cells' partial sums (cell c of lane l at stride * c + l
+ * of total, its exponent at the same place of mx) at the scale of base,
+ * into sum, and the lanes where a partial sum leaves -limit <= sum <
+ * limit into *bad (their least and largest kept and compared once: a
+ * compare per partial sum and its mask moved to a register took a fifth
+ * of this); shifted false when every cell's exponent is base (no shifts).
+ * A zero cell adds nothing, whatever its shift. */
+AVX512_FMA static inline void exact_sums(const uint8_t *mx, const int64_t *total, uint32_t cells,
+                                         size_t stride, __m256i base, bool shifted,
+                                         __m512i sum[G], __mmask32 *bad)
 {
     const __m512i limit = _mm512_set1_epi64(CMAC_FP16_EXACT_LIMIT);
-    __m256i base = _mm256_set1_epi8(-1), top = _mm256_setzero_si256(); /* none yet */
-    __mmask32 seen = 0, bad;
-    for (uint32_t c = 0; c < cells; c++) {
-        __mmask32 nz = nonzero32(total + stride * c);
-        __m256i e = _mm256_loadu_si256((const __m256i *)(mx + stride * c));
-        base = _mm256_mask_min_epu8(base, nz, base, e);
-        top = _mm256_mask_max_epu8(top, nz, top, e);
-        seen |= nz;
-    }
-    bad = _mm256_mask_cmpgt_epu8_mask(seen, _mm256_sub_epi8(top, base),
-                                      _mm256_set1_epi8(CMAC_FP16_EXACT_SPAN));
-    __m512i sum[G], least[G], most[G];
+    __m512i least[G], most[G];
     for (unsigned g = 0; g < G; g++)
         sum[g] = least[g] = most[g] = _mm512_setzero_si512();
     for (uint32_t c = 0; c < cells; c++) {
         const int64_t *t = total + stride * c;
-        /* a zero cell adds nothing, whatever its shift */
         __m256i sh = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(mx + stride * c)), base);
         for (unsigned g = 0; g < G; g++) {
-            sum[g] = _mm512_add_epi64(
-                sum[g], _mm512_sllv_epi64(_mm512_loadu_si512(t + 8 * g), group_bytes(sh, g)));
+            __m512i cell = _mm512_loadu_si512(t + 8 * g);
+            if (shifted)
+                cell = _mm512_sllv_epi64(cell, group_bytes(sh, g));
+            sum[g] = _mm512_add_epi64(sum[g], cell);
             least[g] = _mm512_min_epi64(least[g], sum[g]);
             most[g] = _mm512_max_epi64(most[g], sum[g]);
         }
     }
-    for (unsigned g = 0; g < G; g++) /* within -limit <= partial sum < limit */
-        bad |= (__mmask32)(_mm512_cmpge_epi64_mask(most[g], limit) |
-                           _mm512_cmplt_epi64_mask(least[g], _mm512_sub_epi64(
-                                                                 _mm512_setzero_si512(), limit)))
-               << (8 * g);
+    for (unsigned g = 0; g < G; g++)
+        *bad |= (__mmask32)(_mm512_cmpge_epi64_mask(most[g], limit) |
+                            _mm512_cmplt_epi64_mask(least[g], _mm512_sub_epi64(
+                                                                  _mm512_setzero_si512(), limit)))
+                << (8 * g);
+}
+
+/* CACC's exact case (cmac_fp16.c) for 32 lanes at once, the cells'
+ * exponents as bytes.  Nearly always a lane's cells share one exponent
+ * (their tops are a kernel's largest plus a row's, the same in every cell
+ * of real data): then that is the scale, and the sums need no shifts.
+ * Else per lane the smallest and largest exponents of a nonzero cell
+ * (base, and the span between them checked once), and the cells' sums
+ * shifted to base.  Every partial sum is checked against the limits
+ * (exact_sums).  The sums go to CACC's normalised form as the add to a
+ * zero accumulator (fp16_acc_from_zero8; a lane without a nonzero cell,
+ * or one that did not qualify, gives it a zero sum, whose result is 0). */
+AVX512_FMA uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total,
+                                            uint32_t cells, size_t stride, uint64_t acc[L])
+{
+    __m256i base = _mm256_loadu_si256((const __m256i *)mx);
+    __mmask32 same = ~0u, bad = 0;
+    for (uint32_t c = 1; c < cells; c++)
+        same &= _mm256_cmpeq_epi8_mask(_mm256_loadu_si256((const __m256i *)(mx + stride * c)),
+                                       base);
+    __m512i sum[G];
+    if (same == ~0u) {
+        exact_sums(mx, total, cells, stride, base, false, sum, &bad);
+    } else {
+        __m256i top = _mm256_setzero_si256();
+        __mmask32 seen = 0;
+        base = _mm256_set1_epi8(-1); /* none yet */
+        for (uint32_t c = 0; c < cells; c++) {
+            __mmask32 nz = nonzero32(total + stride * c);
+            __m256i e = _mm256_loadu_si256((const __m256i *)(mx + stride * c));
+            base = _mm256_mask_min_epu8(base, nz, base, e);
+            top = _mm256_mask_max_epu8(top, nz, top, e);
+            seen |= nz;
+        }
+        bad = _mm256_mask_cmpgt_epu8_mask(seen, _mm256_sub_epi8(top, base),
+                                          _mm256_set1_epi8(CMAC_FP16_EXACT_SPAN));
+        exact_sums(mx, total, cells, stride, base, true, sum, &bad);
+    }
     for (unsigned g = 0; g < G; g++) {
         __mmask8 good8 = (__mmask8)(~bad >> (8 * g));
         _mm512_storeu_si512(
