@@ -29,8 +29,10 @@ static inline uint64_t dla_share_start(uint64_t parts, unsigned worker, unsigned
 }
 
 /* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the
- * calling thread; returns when all are done.  A worker that cannot be
- * started runs on the calling thread instead. */
+ * calling thread; returns when all are done.  The others run on threads
+ * kept asleep between jobs (threads.c), or, for a job started inside a
+ * worker or while another thread's job has them, on threads of its own;
+ * a worker that cannot be started runs on the calling thread instead. */
 typedef void (*dla_work_fn)(void *ctx, unsigned worker, unsigned workers);
 void dla_parallel(unsigned workers, dla_work_fn work, void *ctx);
 
