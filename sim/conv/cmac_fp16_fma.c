@@ -66,16 +66,20 @@
  *
  * Where the time goes (perf on 1 thread, the bench's layers, a loaded
  * 2-CPU VM): the dense layer (exponents a few apart, 1% subnormals, values
- * of few significant bits) 34% in the FMAs (their loop alone about 31%,
- * waiting mostly on the kernels' weights, which stream from L2 once a row
- * block: while their 64-byte loads straddled two lines the layer took 7%
- * longer), 12% settling the small weights, 10% the small values' (mostly
- * subnormal data: 16-bit arrays and the queue), 5% the values 8 below, 3%
- * the queue's arrays, 8% in CACC, 5% decoding the data rows, 3% storing
- * the results, the rest the layer's setup, CDMA and CSC; its mid values
- * look nothing up (every mid weight has its low four bits clear: mid8 is
- * empty); the spread layer 59% in the bit-sliced cells (four
- * fifths of that the Booth array itself), 11% in the FMAs, and its tops
+ * of few significant bits) 33-35% in the FMAs (some 9 ms of 27 for the
+ * layer's 43.3 M, where two FMA ports take 8.1 at the 5.35 G/s measured;
+ * while the weights' 64-byte loads straddled two lines the layer took 7%
+ * longer), 15% settling the small weights (subnormal ones),
+ * 14% the small values' (subnormal data: 16-bit arrays and the queue),
+ * 8% the cells' bookkeeping (row cells, maxima, starts), 3-4% the queue's
+ * arrays, 5-6% in CACC, 4-5% decoding the data rows, 1% storing the
+ * results, the rest the layer's setup, CDMA and CSC; its mid values look
+ * nothing up (every mid weight has its low four bits clear: mid8 is
+ * empty) and its values 8 below only against the quiet weights (by8: 1%);
+ * with full mantissas (trained weights' kind) the mid values' lookups
+ * take 12% and the values 8 below 4%; the spread layer 59% in the
+ * bit-sliced cells (four fifths of that the Booth array itself), 11% in
+ * the FMAs, and its tops
  * not confirmed come from the bit-sliced cells (4% when taken the long
  * way). */
 #include <pthread.h>
