@@ -768,6 +768,7 @@ static struct cmac_fp16_fma_block fma_block(const struct cmac_fp16_fma_block *fm
                                         .small = fma->small + b * ops->depth,
                                         .by8 = fma->by8 + b * ops->depth,
                                         .mid8 = fma->mid8 + b * ops->depth,
+                                        .cell_values = fma->cell_values + b * cells * 2,
                                         .small_first = fma->small_first + b * (cells + 1u),
                                         .small_at = fma->small_at + at,
                                         .small_lane = fma->small_lane + at,
@@ -1103,7 +1104,7 @@ static void small_weights(const struct conv_operands *ops, const struct cmac_fp1
             uint8_t *kmax = k->kmax + (size_t)L * cell;
             cell_maxima(k, off, nj, kmax, k->kmask + (size_t)L * cell);
             first[cell] = n;
-            cmac_fp16_fma_classify(k, off, nj, kmax);
+            cmac_fp16_fma_classify(k, off, nj, cell);
             /* the list lane by lane (each lane's entries in a run: the
              * cells count a row's carries per lane from the runs) */
             uint16_t *at = lanes_at + (size_t)(L + 1) * cell;
@@ -1286,6 +1287,7 @@ static uintptr_t fma_carve(const struct conv_operands *ops, uint32_t kernels,
     fma->by8 = carve64(&at, blocks * ops->depth * sizeof *fma->by8);
     fma->mid8 = carve64(&at, blocks * ops->depth * sizeof *fma->mid8);
     fma->small_first = carve64(&at, blocks * (cells + 1u) * sizeof *fma->small_first);
+    fma->cell_values = carve64(&at, blocks * cells * 2 * sizeof *fma->cell_values);
     fma->small_at = carve64(&at, n);
     fma->small_lane = carve64(&at, n);
     fma->small_h = carve64(&at, n);

@@ -889,26 +889,6 @@ AVX512_FMA static inline void sliced_carries(const struct cmac_fp16_fma_rows *ro
             top[r] = _mm256_loadu_si256((const __m256i *)tops[r]);
 }
 
-/* The cell's values (bit v for value v) with a lane set in `lanes` (per
- * value, from off on): with k->mid8, the values whose weights may carry
- * against a row's value 4 below its largest (aligned by 8); one in seven
- * values of data with full mantissas has none, and mid_values_carries is
- * skipped there; with k->by8, against a value 8 below (weights of a few
- * significant bits, the bench layer's, have no mid8 weight at all and
- * by8 ones in one value in ten). */
-AVX512_FMA static inline uint64_t values_with_lanes(const uint32_t *lanes, size_t off,
-                                                    uint32_t nj)
-{
-    uint64_t any = 0;
-    for (uint32_t q = 0; q < CMAC_FP16_FMA_CELL / 16; q++) {
-        uint32_t left = nj > 16 * q ? nj - 16 * q : 0;
-        __mmask16 in = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
-        __m512i m = _mm512_maskz_loadu_epi32(in, lanes + off + 16 * q);
-        any |= (uint64_t)_mm512_test_epi32_mask(m, m) << (16 * q);
-    }
-    return any;
-}
-
 /* One cell (values from off on, nj of them) of the R rows against the
  * block's L kernels: sums and exponents into total and mx at slot L * (R *
  * cell + row) + lane, harder products onto the queue.
@@ -931,8 +911,11 @@ AVX512_FMA static inline void cell_rows(const struct cmac_fp16_fma_rows *rows,
 {
     const __m256i kmax = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const uint64_t *kmask = k->kmask + (size_t)L * cell;
-    const uint64_t mid_weights = values_with_lanes(k->mid8, off, nj);
-    const uint64_t by8_weights = values_with_lanes(k->by8, off, nj);
+    /* the values (bit v) with a mid8 or a by8 lane: one in seven values of
+     * data with full mantissas has no mid8 weight, the bench layer's none
+     * at all, and by8 ones in one value in ten */
+    const uint64_t mid_weights = k->cell_values[2 * cell];
+    const uint64_t by8_weights = k->cell_values[2 * cell + 1];
     __m256i top[R];
     /* per row the values to settle as a mid, a small or any value */
     uint64_t mid[R], by8[R], small[R], any[R], live = 0;
@@ -1259,10 +1242,11 @@ AVX512_FMA void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn
 }
 
 AVX512_FMA void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off,
-                                       uint32_t nj, const uint8_t *kmax)
+                                       uint32_t nj, uint32_t cell)
 {
-    const __m256i top = _mm256_loadu_si256((const __m256i *)kmax);
+    const __m256i top = _mm256_loadu_si256((const __m256i *)(k->kmax + L * cell));
     const __m256i zero = _mm256_set1_epi8((char)0x80);
+    uint64_t with_mid8 = 0, with_by8 = 0;
     for (size_t v = off; v < off + nj; v++) {
         __m256i h = _mm256_loadu_si256((const __m256i *)(k->h + L * v));
         __m512i m = _mm512_loadu_si512(k->m + L * v);
@@ -1282,7 +1266,11 @@ AVX512_FMA void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size
         k->small[v] = below8 & ~quiet;
         k->by8[v] = (at_max & low4) | (mid & low8) | quiet;
         k->mid8[v] = mid & low4;
+        with_mid8 |= (uint64_t)(k->mid8[v] != 0) << (v - off);
+        with_by8 |= (uint64_t)(k->by8[v] != 0) << (v - off);
     }
+    k->cell_values[2 * cell] = with_mid8;
+    k->cell_values[2 * cell + 1] = with_by8;
 }
 
 /* 32 queue entries' 32-bit field as 16-bit lanes. */
@@ -1378,9 +1366,9 @@ void cmac_fp16_fma_row_cells(const struct conv_operands *ops, const struct cmac_
 }
 
 void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj,
-                            const uint8_t *kmax)
+                            uint32_t cell)
 {
-    (void)k, (void)off, (void)nj, (void)kmax;
+    (void)k, (void)off, (void)nj, (void)cell;
     abort(); /* never selected: cmac_fp16_fma() is false */
 }
 

@@ -428,6 +428,9 @@ struct cmac_fp16_fma_block {
      * of their low byte's bits below 4, and the low bytes never carry:
      * checked for every mantissa pair by tests/unit/test_cmac_fp16.c). */
     uint32_t *small, *by8, *mid8, *small_first;
+    /* Per cell c the values (bit v for value v of the cell) with a mid8
+     * lane ([2c]) and with a by8 lane ([2c + 1]). */
+    uint64_t *cell_values;
     uint8_t *small_at, *small_lane, *small_h;
     int16_t *small_m;
     uint16_t *small_lanes;
@@ -467,11 +470,11 @@ uint32_t cmac_fp16_fma_acc_exact(const uint8_t *mx, const int64_t *total, uint32
  * cmac_fp16.c); AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_layout(const int16_t *raw, size_t depth, size_t kn,
                           const struct cmac_fp16_fma_block *k);
-/* The block's small, by8 and mid8 weights (struct cmac_fp16_fma_block) of
- * the cell of nj values from off on, whose kmax is given, from its h and
- * m; AVX-512, for cmac_fp16_fma() hosts. */
+/* The block's small, by8 and mid8 weights and cell_values (struct
+ * cmac_fp16_fma_block) of cell `cell`, nj values from off on, from its h, m
+ * and kmax; AVX-512, for cmac_fp16_fma() hosts. */
 void cmac_fp16_fma_classify(const struct cmac_fp16_fma_block *k, size_t off, uint32_t nj,
-                            const uint8_t *kmax);
+                            uint32_t cell);
 /* The results of a block of ROWS rows that lie side by side in an output
  * line (res[LANES * i + l] row i's for kernel l) stored for kernels [0,
  * kernels), kernels <= LANES: kernel l's ROWS results at out + l * plane
