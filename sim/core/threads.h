@@ -9,6 +9,8 @@
 #ifndef DLA_THREADS_H
 #define DLA_THREADS_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define DLA_MAX_THREADS 16u
@@ -26,6 +28,32 @@ unsigned dla_workers_for(uint64_t parts);
 static inline uint64_t dla_share_start(uint64_t parts, unsigned worker, unsigned workers)
 {
     return parts * worker / workers;
+}
+
+/* A job's parts handed out one at a time to whichever worker asks first:
+ * for parts of unequal cost, or workers on CPUs of unequal speed (a
+ * contiguous or interleaved share leaves the quicker worker idle while the
+ * slower one finishes; measured: 3-5 ms of an 18 ms fp16 layer on two
+ * vCPUs).  Results still never depend on the thread count or on which
+ * worker takes a part, as long as each part writes only its own outputs
+ * and adds its statistics to its taker's (summed after the job). */
+struct dla_parts {
+    atomic_uint_fast64_t next;
+    uint64_t count;
+};
+
+static inline void dla_parts_init(struct dla_parts *parts, uint64_t count)
+{
+    atomic_init(&parts->next, 0);
+    parts->count = count;
+}
+
+/* The next part not yet taken, in *part; false when none is left. */
+static inline bool dla_parts_take(struct dla_parts *parts, uint64_t *part)
+{
+    uint64_t p = atomic_fetch_add_explicit(&parts->next, 1, memory_order_relaxed);
+    *part = p;
+    return p < parts->count;
 }
 
 /* work(ctx, worker, workers) for worker = 0 .. workers-1, worker 0 on the

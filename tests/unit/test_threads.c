@@ -2,12 +2,15 @@
  * its index, whatever the caller; the workers past the caller's are
  * threads kept from one job to the next; a job started inside a worker,
  * from two threads at once or in a forked child still runs all its
- * workers. */
+ * workers; dla_parts hands a job's parts to whichever worker is free. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -133,6 +136,59 @@ static void test_job_in_a_forked_child(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A job of parts taken with dla_parts_take: worker 1 stalls (until the
+ * others have run every part, or 10 s) before taking any. */
+#define PARTS 64u
+struct parts_job {
+    struct dla_parts parts;
+    unsigned taker[PARTS], runs[PARTS];
+    atomic_uint done;
+};
+
+static void take_parts(void *ctx, unsigned worker, unsigned workers)
+{
+    (void)workers;
+    struct parts_job *j = ctx;
+    if (worker == 1) {
+        time_t give_up = time(NULL) + 10;
+        while (atomic_load(&j->done) < PARTS && time(NULL) < give_up)
+            sched_yield();
+    }
+    for (uint64_t p; dla_parts_take(&j->parts, &p);) {
+        j->taker[p] = worker;
+        j->runs[p]++;
+        atomic_fetch_add(&j->done, 1);
+    }
+}
+
+/* Every part runs once, and a stalled worker's share is taken by the
+ * workers that are free: the others run them all, worker 1 none.  With
+ * shares fixed by worker index, half the parts would wait for it. */
+static void test_parts_to_the_free_workers(void **state)
+{
+    (void)state;
+    for (unsigned workers = 2; workers <= 4; workers++) {
+        struct parts_job j = {.done = 0};
+        dla_parts_init(&j.parts, PARTS);
+        dla_parallel(workers, take_parts, &j);
+        for (unsigned p = 0; p < PARTS; p++) {
+            assert_int_equal(j.runs[p], 1);
+            assert_int_not_equal(j.taker[p], 1);
+        }
+    }
+}
+
+/* A job of no parts: none taken. */
+static void test_no_parts(void **state)
+{
+    (void)state;
+    struct dla_parts parts;
+    dla_parts_init(&parts, 0);
+    uint64_t p;
+    assert_false(dla_parts_take(&parts, &p));
+    assert_false(dla_parts_take(&parts, &p));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +196,8 @@ int main(void)
         cmocka_unit_test(test_job_inside_a_worker),
         cmocka_unit_test(test_jobs_from_two_threads),
         cmocka_unit_test(test_job_in_a_forked_child),
+        cmocka_unit_test(test_parts_to_the_free_workers),
+        cmocka_unit_test(test_no_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
