@@ -642,6 +642,7 @@ struct fp16_job {
     uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
+    struct dla_parts row_blocks; /* the pass's row blocks, taken by whichever worker is free */
     bool failed[DLA_MAX_THREADS];
     uint64_t nan_out[DLA_MAX_THREADS];
 };
@@ -1008,7 +1009,9 @@ static void layer_worker(void *ctx, unsigned worker, unsigned workers)
     struct out_scratch sc;
     bool rows_ok = rows_alloc(&d, ROW_BLOCK * depth, j->fma.w, j->wide.mk);
     bool ok = scratch_alloc(&sc, ops, j->fma.w) && rows_ok;
-    for (uint32_t r0 = worker * ROW_BLOCK; ok && r0 < ops->rows; r0 += workers * ROW_BLOCK) {
+    (void)workers;
+    for (uint64_t b; ok && dla_parts_take(&j->row_blocks, &b);) {
+        uint32_t r0 = (uint32_t)b * ROW_BLOCK;
         uint32_t rn = ops->rows - r0 < ROW_BLOCK ? ops->rows - r0 : ROW_BLOCK;
         bool row_nan[ROW_BLOCK];
         for (uint32_t i = 0; i < rn; i++) {
@@ -1354,6 +1357,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         dla_parallel(dla_workers_for(kblocks), prepare_worker, &j);
         lay_out_planes(&j, step);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
+        dla_parts_init(&j.row_blocks, blocks);
         dla_parallel(dla_workers_for(blocks), layer_worker, &j);
         for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
             fast &= !j.failed[t];
