@@ -642,7 +642,9 @@ struct fp16_job {
     uint32_t k_first, k_end; /* the kernels of this pass (all of them without wide) */
     struct dla_cube *out;
     bool simd; /* cmac_fp16_cell_avx512 */
-    struct dla_parts row_blocks; /* the pass's row blocks, taken by whichever worker is free */
+    /* the pass's kernel blocks (from k_first) and row blocks, each taken by
+     * whichever worker is free */
+    struct dla_parts kernel_blocks, row_blocks;
     bool failed[DLA_MAX_THREADS];
     uint64_t nan_out[DLA_MAX_THREADS];
 };
@@ -1165,9 +1167,9 @@ static void prepare_block(struct fp16_job *j, size_t b)
 static void prepare_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
-    size_t lanes = block_lanes(j);
-    for (size_t b = j->k_first / lanes + worker; b * lanes < j->k_end; b += workers)
-        prepare_block(j, b);
+    (void)worker, (void)workers;
+    for (uint64_t b; dla_parts_take(&j->kernel_blocks, &b);)
+        prepare_block(j, j->k_first / block_lanes(j) + b);
 }
 
 /* Whether some cell of the pass's kernel blocks has so many small weights
@@ -1197,10 +1199,9 @@ static bool pass_wants_planes(const struct fp16_job *j)
 static void planes_worker(void *ctx, unsigned worker, unsigned workers)
 {
     struct fp16_job *j = ctx;
-    for (size_t b = j->k_first / CMAC_FP16_FMA_LANES + worker; b * CMAC_FP16_FMA_LANES < j->k_end;
-         b += workers) {
-        const struct cmac_fp16_fma_block k =
-            fma_block(&j->fma, j->ops, (b * CMAC_FP16_FMA_LANES - j->k_first) / CMAC_FP16_FMA_LANES);
+    (void)worker, (void)workers;
+    for (uint64_t b; dla_parts_take(&j->kernel_blocks, &b);) {
+        const struct cmac_fp16_fma_block k = fma_block(&j->fma, j->ops, b);
         cmac_fp16_sliced_layout(k.m, k.h, j->ops->depth, k.planes_stride, k.planes);
     }
 }
@@ -1226,6 +1227,7 @@ static void lay_out_planes(struct fp16_job *j, uint32_t kernels)
         return;
     unsigned kblocks =
         (unsigned)((j->k_end - j->k_first + CMAC_FP16_FMA_LANES - 1) / CMAC_FP16_FMA_LANES);
+    dla_parts_init(&j->kernel_blocks, kblocks);
     dla_parallel(dla_workers_for(kblocks), planes_worker, j);
 }
 
@@ -1354,6 +1356,7 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         j.k_first = k;
         j.k_end = ops->kernels - k < step ? ops->kernels : k + step;
         unsigned kblocks = (unsigned)((j.k_end - k + block_lanes(&j) - 1) / block_lanes(&j));
+        dla_parts_init(&j.kernel_blocks, kblocks);
         dla_parallel(dla_workers_for(kblocks), prepare_worker, &j);
         lay_out_planes(&j, step);
         unsigned blocks = (ops->rows + ROW_BLOCK - 1) / ROW_BLOCK;
