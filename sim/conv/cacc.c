@@ -133,17 +133,21 @@ struct cacc_job {
     const struct conv_operands *ops;
     const struct cmac_weights *cw;
     struct dla_cube *out;
+    struct dla_parts row_blocks; /* taken by whichever worker is free */
     uint64_t saturated[DLA_MAX_THREADS];
 };
 
-/* Row blocks worker, worker + workers, ...: every worker writes its own
- * outputs and its own saturation count. */
+/* Row blocks as the worker takes them: each block writes its own outputs
+ * and adds to its taker's saturation count (summed after the job), so
+ * neither depends on which worker takes it. */
 static void run_blocks(void *arg, unsigned worker, unsigned workers)
 {
     struct cacc_job *j = arg;
     const struct conv_operands *ops = j->ops;
     int64_t acc[BLOCK_ROWS * BLOCK_KERNELS];
-    for (uint32_t r0 = worker * BLOCK_ROWS; r0 < ops->rows; r0 += workers * BLOCK_ROWS) {
+    (void)workers;
+    for (uint64_t b; dla_parts_take(&j->row_blocks, &b);) {
+        uint32_t r0 = (uint32_t)b * BLOCK_ROWS;
         uint32_t rn = ops->rows - r0 < BLOCK_ROWS ? ops->rows - r0 : BLOCK_ROWS;
         for (uint32_t k0 = 0; k0 < ops->kernels; k0 += BLOCK_KERNELS) {
             uint32_t kn = ops->kernels - k0 < BLOCK_KERNELS ? ops->kernels - k0 : BLOCK_KERNELS;
@@ -179,6 +183,7 @@ void cmac_cacc_int(const struct conv_params *p, const struct conv_operands *ops,
     }
     uint32_t blocks = (ops->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
     struct cacc_job job = {.p = p, .ops = ops, .cw = &cw, .out = out};
+    dla_parts_init(&job.row_blocks, blocks);
     dla_parallel(dla_workers_for(blocks), run_blocks, &job);
     for (unsigned t = 0; t < DLA_MAX_THREADS; t++)
         st->saturated += job.saturated[t];

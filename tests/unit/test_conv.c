@@ -248,6 +248,30 @@ static void test_int16_saturation(void **state)
     free_layer_data(&ld);
 }
 
+/* The integer cells' row blocks go to whichever worker is free
+ * (dla_parts): on 1 and 3 threads every output of a layer of six blocks
+ * (384 rows) and CACC's saturation count, summed from the workers', are
+ * the reference's. */
+static void test_int16_saturation_any_threads(void **state)
+{
+    (void)state;
+    struct spec s = spec_3x3_same("nv_full", 1, 24, 16, 64, 4);
+    s.data_banks = 13;
+    s.weight_banks = 3;
+    s.seed = 99;
+    struct layer_data ld = {0};
+    make_layer_data(&s, &ld);
+    int32_t *want = malloc(sizeof *want * s.k * spec_ow(&s) * spec_oh(&s));
+    assert_true(ref_conv_int(&s, &ld, want) > 100); /* many outputs saturate */
+    free(want);
+    free_layer_data(&ld);
+    setenv("DLADBG_THREADS", "1", 1);
+    check_spec(&s, 0);
+    setenv("DLADBG_THREADS", "3", 1);
+    check_spec(&s, 0);
+    unsetenv("DLADBG_THREADS");
+}
+
 static void test_strides_dilation_padding(void **state)
 {
     (void)state;
@@ -782,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_int8_full_channels_pack),
         cmocka_unit_test(test_int16_full),
         cmocka_unit_test(test_int16_saturation),
+        cmocka_unit_test(test_int16_saturation_any_threads),
         cmocka_unit_test(test_strides_dilation_padding),
         cmocka_unit_test(test_multi_batch),
         cmocka_unit_test(test_cdma_convertor),
