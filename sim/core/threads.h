@@ -1,10 +1,11 @@
 /* Worker threads for the model's data-parallel work (convolution MACs, SDP
  * rows, CDP lines).
  *
- * Results never depend on the thread count: a job splits its work by worker
- * index into disjoint parts, every worker writes only its own outputs and
- * statistics, and the caller combines the statistics in worker order after
- * all have finished.  The simulation itself (events, checkpoints, the
+ * Results never depend on the thread count: a job splits its work into
+ * disjoint parts, by worker index or handed out to whichever worker is free
+ * (dla_parts), every part writes only its own outputs and adds its
+ * statistics to its worker's, and the caller combines the statistics (sums)
+ * after all have finished.  The simulation itself (events, checkpoints, the
  * debugger) stays on the calling thread. */
 #ifndef DLA_THREADS_H
 #define DLA_THREADS_H
