@@ -1341,6 +1341,11 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
         const char *all = getenv("DLADBG_ALL_SLICED");
         j.fma.all_sliced = all && *all;
     }
+    /* a layer without the FMA cells gives a previous layer's layout back
+     * before it takes its own scratch, not after: the two are never held
+     * at once (a network's last, few-position layers) */
+    if (ops->model && !j.fma.w)
+        dla_scratch_drop(ops->model, SCRATCH_CMAC_FP16);
     if (fast && j.simd && !j.fma.w) {
         step = kernels_per_pass(ops, WIDE_LANES, sizeof(int32_t) + sizeof(int8_t));
         wide_alloc(ops, step, &j.wide);
@@ -1377,10 +1382,9 @@ void cmac_cacc_fp16(const struct conv_params *p, const struct conv_operands *ops
     free(j.wide.mk);
     free(j.wide.h);
     fma_free(&j.fma, j.fma_owned);
-    /* the layout is kept for the next layer that uses it, dropped by one
-     * that does not (a network's last, few-position layers) */
-    if (ops->model)
-        (j.fma.w ? dla_scratch_done : dla_scratch_drop)(ops->model, SCRATCH_CMAC_FP16);
+    /* the layout is kept for the next layer that uses it */
+    if (ops->model && j.fma.w)
+        dla_scratch_done(ops->model, SCRATCH_CMAC_FP16);
     free(kernel_nan);
 }
 
