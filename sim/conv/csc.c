@@ -92,9 +92,10 @@ static void gather_row(const struct conv_params *p, const int16_t *f, uint32_t b
 
 /* The data rows' gathering, split by rows among workers: each writes only
  * its own rows, so the operands are the same for any thread count.  Only a
- * layer of at least GATHER_PART_BYTES of rows a worker is split: a thread's
- * start costs tens of microseconds; the bench's 56x56x64 layer's 3.6 MB of
- * rows took about half of csc_prepare_data's 0.9 ms on one thread (perf). */
+ * layer of at least GATHER_PART_BYTES of rows a worker is split: handing a
+ * job to the workers (dla_parallel) costs microseconds; the bench's 56x56x64
+ * layer's 3.6 MB of rows took about half of csc_prepare_data's 0.9 ms on one
+ * thread (perf). */
 #define GATHER_PART_BYTES (512u << 10)
 
 struct gather_job {
