@@ -2,7 +2,9 @@
 #include "refdir.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,14 +96,65 @@ static int order_line(void *ctx, char *line, unsigned lineno, char *err, size_t 
     return 0;
 }
 
+#define SUBFOLDERS_SHOWN 3
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The folders inside dir that hold an order.txt, sorted, at most
+ * SUBFOLDERS_SHOWN of them named: a per-image tree (reference/125_5/) given
+ * by its parent is the usual slip (networks/REFERENCE.md's layout).  Returns
+ * how many there are. */
+static unsigned reference_subfolders(const char *dir, char names[SUBFOLDERS_SHOWN][NAME_MAX + 1])
+{
+    DIR *dp = opendir(dir);
+    unsigned n = 0;
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        char order[4096 + NAME_MAX + 16];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(order, sizeof order, "%s/%s/order.txt", dir, e->d_name);
+        if (!file_exists(order))
+            continue;
+        if (n < SUBFOLDERS_SHOWN)
+            snprintf(names[n], NAME_MAX + 1, "%s", e->d_name);
+        n++;
+    }
+    if (dp)
+        closedir(dp);
+    qsort(names, n < SUBFOLDERS_SHOWN ? n : SUBFOLDERS_SHOWN, sizeof names[0], by_name);
+    return n;
+}
+
+static void explain_missing_order(const char *dir, const char *path, char *err, size_t errlen)
+{
+    char names[SUBFOLDERS_SHOWN][NAME_MAX + 1];
+    unsigned n = reference_subfolders(dir, names);
+    if (n == 0) {
+        snprintf(err, errlen,
+                 "%s: no such file; expected the blob names in network order, one a line", path);
+        return;
+    }
+    char list[3 * (NAME_MAX + 3) + 8] = "";
+    for (unsigned i = 0; i < n && i < SUBFOLDERS_SHOWN; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    if (n > SUBFOLDERS_SHOWN)
+        snprintf(list + strlen(list), sizeof list - strlen(list), ", ...");
+    snprintf(err, errlen,
+             "%s: no such file; %s holds %u reference folder%s of its own (%s): %s %s/%s", path,
+             dir, n, n == 1 ? "" : "s", list,
+             n == 1 ? "give that one," : "give the image's one, e.g.", dir, names[0]);
+}
+
 static bool read_order(struct ref_dir *r, char *err, size_t errlen)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/order.txt", r->path);
     struct order_ctx o = {.r = r, .path = path};
     if (!file_exists(path)) {
-        snprintf(err, errlen,
-                 "%s: no such file; expected the blob names in network order, one a line", path);
+        explain_missing_order(r->path, path, err, errlen);
         return false;
     }
     if (textfile_each_line(path, order_line, &o, err, errlen) != 0)

@@ -334,7 +334,18 @@ static void test_refdir(void **state)
     assert_contains(err, "expected a reference folder");
     make_dir("ref_no_order");
     assert_false(load("ref_no_order", err, sizeof err));
-    assert_contains(err, "order.txt: no such file");
+    assert_contains(err, "order.txt: no such file; expected the blob names");
+    /* the parent of per-image folders: named, sorted, the first as the example */
+    make_dir("ref_no_order/img_b");
+    write_text("ref_no_order/img_b", "order.txt", "data\n");
+    make_dir("ref_no_order/no_ref");
+    assert_false(load("ref_no_order", err, sizeof err));
+    assert_contains(err, "holds 1 reference folder of its own (img_b): give that one, ");
+    make_dir("ref_no_order/img_a");
+    write_text("ref_no_order/img_a", "order.txt", "data\n");
+    assert_false(load("ref_no_order", err, sizeof err));
+    assert_contains(err, "holds 2 reference folders of its own (img_a, img_b)");
+    assert_contains(err, "ref_no_order/img_a");
 }
 
 /* ---------------------------------------------------------------- whole runs */
