@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/afile.h"
 #include "export.h"
@@ -22,7 +23,7 @@ struct csv_out {
     const struct dladbg_decoder *dec;
     const char *path; /* the decoder's file, for a crash's message */
     void *state; /* the decoder's */
-    FILE *fp;    /* NULL: measuring, rows counted and sized but not written */
+    int fd;      /* -1: measuring, rows counted and sized but not written */
     uint64_t bytes;
     char *line; /* rows, quoted, written ROWS_BUFFERED bytes at a time */
     size_t line_cap;
@@ -37,16 +38,21 @@ static struct csv_out *out_of(const struct dladbg_host *h)
     return (struct csv_out *)h->host_private;
 }
 
-/* Bytes of rows built before they are written: one fwrite per row cost
- * more than building the row. */
-#define ROWS_BUFFERED (64u * 1024u)
+/* Bytes of rows built before they are written: one write per row cost
+ * more than building the row, and a larger buffer costs the child a page
+ * fault for every 4 KiB it first writes (a 64 KiB buffer grown from 256
+ * bytes was a fifth of a dma export). */
+#define ROWS_BUFFERED (16u * 1024u)
+/* Room past ROWS_BUFFERED for the row that crosses it: longer rows grow
+ * the buffer. */
+#define ROW_ROOM (4u * 1024u)
 
 /* Room for need more bytes of the row being built. */
 static bool line_room(struct csv_out *o, size_t used, size_t need)
 {
     if (used + need <= o->line_cap)
         return true;
-    size_t cap = o->line_cap ? o->line_cap : 256;
+    size_t cap = o->line_cap ? o->line_cap : ROWS_BUFFERED + ROW_ROOM;
     while (cap < used + need)
         cap *= 2;
     char *p = realloc(o->line, cap);
@@ -57,36 +63,68 @@ static bool line_room(struct csv_out *o, size_t used, size_t need)
     return true;
 }
 
-/* A cell holding a quote, quoted by libcsv's csv_write (always between
- * double quotes, a quote inside doubled), at o->line + *used. */
-static bool put_quoted_cell(struct csv_out *o, size_t *used, const char *c)
+/* A cell the fast way could not take (it holds a quote, or the buffer is
+ * short of room for it) at o->line + *used, after a comma unless it is the
+ * row's first, with room for 6 bytes more after it.  A quote is quoted by
+ * libcsv's csv_write: always between double quotes, a quote inside
+ * doubled. */
+static bool put_cell_slow(struct csv_out *o, size_t *used, const char *c, bool comma)
 {
     size_t len = strlen(c);
-    if (!line_room(o, *used, 2 * len + 8)) /* quotes doubled, two around, ',' and CRLF after */
+    if (!line_room(o, *used, 2 * len + 10)) /* quotes doubled, ',' and two around, CRLF */
         return false;
-    *used += csv_write(o->line + *used, o->line_cap - *used, c, len);
+    char *dst = o->line + *used;
+    if (comma)
+        *dst++ = ',';
+    if (memchr(c, '"', len)) {
+        dst += csv_write(dst, o->line_cap - (size_t)(dst - o->line), c, len);
+    } else {
+        *dst++ = '"';
+        memcpy(dst, c, len);
+        dst += len;
+        *dst++ = '"';
+    }
+    *used = (size_t)(dst - o->line);
     return true;
 }
 
-/* One cell between double quotes at o->line + *used, as csv_write quotes
- * it, with room for 6 bytes more after it.  Cells seldom hold a quote:
- * the rest are copied a byte at a time, which for cells of a few bytes
- * beats a strlen, a memchr and a memcpy each (a fifth of a regs export). */
-static bool put_cell(struct csv_out *o, size_t *used, const char *c)
+/* One cell between double quotes at o->line + *used, after a comma unless
+ * it is the row's first, with room for 6 bytes more after it.  Cells seldom
+ * hold a quote, and are short: they are copied a byte at a time, which for
+ * cells of a few bytes beats a strlen, a memchr and a memcpy each, through
+ * local pointers (stores through o->line made the compiler read o->line and
+ * o->line_cap again after every byte). */
+static bool put_cell(struct csv_out *o, size_t *used, const char *c, bool comma)
 {
-    size_t u = *used;
-    if (!line_room(o, u, 8))
+    if (o->line_cap - *used < 16 && !line_room(o, *used, 16))
         return false;
-    o->line[u++] = '"';
+    char *dst = o->line + *used;
+    const char *lim = o->line + o->line_cap - 8; /* the closing quote, then ',' or CRLF */
+    if (comma)
+        *dst++ = ',';
+    *dst++ = '"';
     for (const char *p = c; *p; p++) {
-        if (*p == '"')
-            return put_quoted_cell(o, used, c);
-        if (o->line_cap - u < 8 && !line_room(o, u, 8))
-            return false;
-        o->line[u++] = *p;
+        if (*p == '"' || dst == lim)
+            return put_cell_slow(o, used, c, comma);
+        *dst++ = *p;
     }
-    o->line[u++] = '"';
-    *used = u;
+    *dst++ = '"';
+    *used = (size_t)(dst - o->line);
+    return true;
+}
+
+/* All of len bytes to fd, retrying short writes and EINTR. */
+static bool write_all(int fd, const char *p, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        len -= (size_t)n;
+    }
     return true;
 }
 
@@ -95,23 +133,21 @@ static bool flush_rows(struct csv_out *o)
 {
     size_t n = o->line_used;
     o->line_used = 0;
-    return !o->fp || n == 0 || fwrite(o->line, 1, n, o->fp) == n;
+    return o->fd < 0 || n == 0 || write_all(o->fd, o->line, n);
 }
 
 /* A row of cells, built in memory after the rows before it and written
- * with them: per-character stdio calls made the export slower than the
- * decoders. */
+ * with them straight to the file's descriptor (no stdio buffer to fill in
+ * the child: per-character stdio calls made the export slower than the
+ * decoders). */
 static bool write_row(struct csv_out *o, const char *const *cells, uint32_t n)
 {
     size_t used = o->line_used;
+    for (uint32_t i = 0; i < n; i++)
+        if (!put_cell(o, &used, cells[i] ? cells[i] : "", i > 0))
+            return false;
     if (!line_room(o, used, 2))
         return false;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i)
-            o->line[used++] = ',';
-        if (!put_cell(o, &used, cells[i] ? cells[i] : ""))
-            return false;
-    }
     o->line[used++] = '\r';
     o->line[used++] = '\n';
     o->bytes += used - o->line_used;
@@ -217,21 +253,18 @@ struct decode_job {
     const struct plugin_info *pi;
     struct session *s;
     struct trace_ring *ring;
-    FILE *fp; /* NULL: measuring */
+    int fd; /* -1: measuring */
 };
 
-/* In the child: decode, and flush the rows to the file the parent shares
- * (its own buffer is empty: it flushed before the fork). */
+/* In the child: decode, the rows written to the file's descriptor, which
+ * the parent shares (its stream has nothing buffered: it was just opened,
+ * and the parent flushes every stream before the fork). */
 static void decode_in_child(void *ctx, void *out)
 {
     struct decode_job *j = ctx;
     struct decode_result *r = out;
-    struct csv_out o = {.fp = j->fp};
+    struct csv_out o = {.fd = j->fd};
     r->ok = decode_run(&o, j->pi, j->s, j->ring);
-    if (r->ok && o.fp && fflush(o.fp) != 0) {
-        r->ok = false;
-        snprintf(o.error, sizeof o.error, "write failed: %s", strerror(errno));
-    }
     r->rows = o.rows;
     r->bytes = o.bytes;
     snprintf(r->error, sizeof r->error, "%s", o.error);
@@ -256,7 +289,7 @@ bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct sess
     const struct plugin_info *pi = find_decoder(ph, decoder, err, errlen);
     if (!pi)
         return false;
-    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fp = NULL};
+    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fd = -1};
     struct decode_result r;
     if (!decode_apart(&j, &r, err, errlen))
         return false;
@@ -276,7 +309,7 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
     struct afile af;
     if (!afile_open(&af, path, err, errlen))
         return false;
-    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fp = af.fp};
+    struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fd = fileno(af.fp)};
     struct decode_result r;
     char why[768];
     if (!decode_apart(&j, &r, why, sizeof why)) {
