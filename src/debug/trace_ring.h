@@ -62,6 +62,11 @@ bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out)
 /* The kind (enum dla_event_kind) of record i without unpacking the rest,
  * for walks that want a few kinds of many records; -1 past the end. */
 int trace_ring_kind(const struct trace_ring *r, size_t i);
+/* The first record at or after i whose kind (enum dla_event_kind) has its
+ * bit set in kinds (bit k: kind k), or the count when none has: a walk
+ * that wants one kind in seven steps over the others without a call for
+ * each. */
+size_t trace_ring_next_of(const struct trace_ring *r, size_t i, uint32_t kinds);
 /* Sequence number the next record will get (= events recorded since clear). */
 uint64_t trace_ring_next_seq(const struct trace_ring *r);
 /* Records overwritten because the ring was full. */

@@ -101,14 +101,18 @@ static bool wanted(uint32_t kinds, uint32_t k)
     return kinds == 0 || (k < 32 && (kinds & DLADBG_EV_BIT(k)));
 }
 
-/* Whether records of ring kind k (enum dla_event_kind; -1: none) reach
+/* The ring kinds (bit k: enum dla_event_kind k) whose records reach
  * decoders that want kinds. */
-static bool ring_kind_wanted(uint32_t kinds, int k)
+static uint32_t ring_kinds_wanted(uint32_t kinds)
 {
-    return k >= 0 && k < DLA_EV_KIND_COUNT && kind_map[k] && wanted(kinds, kind_map[k]);
+    uint32_t ring_kinds = 0;
+    for (int k = 0; k < DLA_EV_KIND_COUNT; k++)
+        if (kind_map[k] && wanted(kinds, kind_map[k]))
+            ring_kinds |= 1u << k;
+    return ring_kinds;
 }
 
-/* Fill ev from a ring record of a kind ring_kind_wanted let through;
+/* Fill ev from a ring record of a kind ring_kinds_wanted let through;
  * false for a layer event whose layer is gone. */
 static bool ring_event(struct dla *d, const struct trace_ring *ring, const struct trace_rec *r,
                        struct dladbg_event *ev, struct scratch *sc)
@@ -175,9 +179,10 @@ bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_o
     /* the kind is read before the record is unpacked: a decoder of one
      * kind (dma) wants one record in seven, and unpacking the others was
      * the largest cost of its export */
-    for (size_t i = 0; i < n && go; i++)
-        if (ring_kind_wanted(kinds, trace_ring_kind(ring, i)) && trace_ring_get(ring, i, &rec) &&
-            ring_event(d, ring, &rec, &ev, sc))
+    uint32_t ring_kinds = ring_kinds_wanted(kinds);
+    for (size_t i = n ? trace_ring_next_of(ring, 0, ring_kinds) : 0; i < n && go;
+         i = trace_ring_next_of(ring, i + 1, ring_kinds))
+        if (trace_ring_get(ring, i, &rec) && ring_event(d, ring, &rec, &ev, sc))
             go = fn(ctx, &ev);
     size_t records = wanted(kinds, DLADBG_EV_LAYER_RECORD) ? dla_layer_count(d) : 0;
     for (size_t i = 0; i < records && go; i++) {

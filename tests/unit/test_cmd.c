@@ -629,6 +629,56 @@ static void test_ring_keeps_records_encoded(void **state)
     trace_ring_destroy(r);
 }
 
+/* trace_ring_next_of from every start agrees with the records' kinds read
+ * one at a time, for each set of kinds: none, one, several, all, and one
+ * the ring holds no record of. */
+static void assert_next_of_agrees(const struct trace_ring *r)
+{
+    static const uint32_t masks[] = {0,
+                                     1u << DLA_EV_DMA,
+                                     1u << DLA_EV_REG_WRITE | 1u << DLA_EV_LAYER_DONE,
+                                     1u << DLA_EV_DIAG,
+                                     0xffffffffu};
+    size_t n = trace_ring_count(r);
+    for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+        size_t expect = n; /* the first match at or after i, found walking back */
+        for (size_t i = n + 1; i-- > 0;) {
+            if (i < n && (masks[m] >> trace_ring_kind(r, i) & 1u))
+                expect = i;
+            assert_int_equal(trace_ring_next_of(r, i, masks[m]), expect);
+        }
+    }
+}
+
+/* The walk of a few kinds (export csv through one decoder) skips the other
+ * records chunk by chunk: the same records as reading every kind, in a ring
+ * that has wrapped (its oldest chunk partly dropped), been stepped back into
+ * an earlier chunk and recorded on, and emptied. */
+static void test_ring_next_of_kinds(void **state)
+{
+    (void)state;
+    struct trace_ring *r = trace_ring_create(1500);
+    assert_next_of_agrees(r);
+    for (uint64_t i = 0; i < 4000; i++) {
+        struct dla_event ev = ring_mixed_event(i);
+        trace_ring_record(r, &ev);
+    }
+    assert_int_equal(trace_ring_dropped(r), 2500);
+    assert_next_of_agrees(r);
+    /* record 6 is event 2506, the first DMA one held (kinds[2506 % 9]) */
+    assert_int_equal(trace_ring_next_of(r, 0, 1u << DLA_EV_DMA), 6);
+    trace_ring_truncate(r, 3100);
+    assert_next_of_agrees(r);
+    for (uint64_t i = 3100; i < 5000; i++) {
+        struct dla_event ev = ring_mixed_event(i);
+        trace_ring_record(r, &ev);
+    }
+    assert_next_of_agrees(r);
+    trace_ring_clear(r);
+    assert_int_equal(trace_ring_next_of(r, 0, 0xffffffffu), 0);
+    trace_ring_destroy(r);
+}
+
 /* A record takes 56 bytes (no kind uses both the register words and the DMA
  * ones), and a ring that has recorded no diagnostic holds no room for their
  * texts (256 slots, 66 KiB, were in every ring): the first diagnostic
@@ -668,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_ring_grows_with_its_records),
         cmocka_unit_test(test_ring_keeps_records_encoded),
+        cmocka_unit_test(test_ring_next_of_kinds),
         cmocka_unit_test(test_ring_costs_what_it_records),
         cmocka_unit_test(test_errors_name_command_and_line),
         cmocka_unit_test(test_empty_line_repeats_steps),
