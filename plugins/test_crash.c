@@ -1,7 +1,8 @@
 /* Built only for tests: a decoder that crashes in its event() callback (a
  * write through NULL), or, with DLADBG_TEST_CRASH=open, calls abort() in
  * open().  dladbg must name the plugin and the callback and leave no
- * temporary behind.  Its command "crashnow" prints a line and then writes
+ * temporary behind.  With DLADBG_TEST_CRASH=error its event() fails the
+ * export through host->error instead, without crashing.  Its command "crashnow" prints a line and then writes
  * through NULL; its completion does the same with DLADBG_TEST_CRASH=complete
  * (and offers "fine" otherwise). */
 #include <stdlib.h>
@@ -24,9 +25,12 @@ static void *crash_open(const struct dladbg_host *host)
 static void crash_event(void *state, const struct dladbg_host *host, const struct dladbg_event *ev)
 {
     (void)state;
-    (void)host;
     (void)ev;
-    write_through_null();
+    const char *where = getenv("DLADBG_TEST_CRASH");
+    if (where && strcmp(where, "error") == 0)
+        host->error(host, "told to fail");
+    else
+        write_through_null();
 }
 
 const struct dladbg_decoder dladbg_decoder = {

@@ -271,11 +271,15 @@ static void decode_in_child(void *ctx, void *out)
 }
 
 /* The decoder over the run, in a child; false with err (the decoder's
- * error, a write error, or its crash named). */
-static bool decode_apart(struct decode_job *j, struct decode_result *r, char *err, size_t errlen)
+ * error, a write error, or its crash named).  exiting: NULL to wait for the
+ * child's end, else it is left exiting there (plugin_child_reap). */
+static bool decode_apart(struct decode_job *j, struct decode_result *r, pid_t *exiting, char *err,
+                         size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    if (!plugin_child_run(decode_in_child, j, r, sizeof *r, err, errlen))
+    if (exiting ? !plugin_child_run_overlapped(decode_in_child, j, r, sizeof *r, exiting, err,
+                                               errlen)
+                : !plugin_child_run(decode_in_child, j, r, sizeof *r, err, errlen))
         return false;
     if (!r->ok)
         snprintf(err, errlen, "%s", r->error);
@@ -291,7 +295,7 @@ bool export_csv_measure(struct plugin_host *ph, const char *decoder, struct sess
         return false;
     struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fd = -1};
     struct decode_result r;
-    if (!decode_apart(&j, &r, err, errlen))
+    if (!decode_apart(&j, &r, NULL, err, errlen))
         return false;
     *rows = r.rows;
     *bytes = r.bytes;
@@ -312,12 +316,16 @@ bool export_csv(struct plugin_host *ph, const char *decoder, struct session *s,
     struct decode_job j = {.pi = pi, .s = s, .ring = ring, .fd = fileno(af.fp)};
     struct decode_result r;
     char why[768];
-    if (!decode_apart(&j, &r, why, sizeof why)) {
+    pid_t exiting; /* the child, done, giving back its memory meanwhile */
+    if (!decode_apart(&j, &r, &exiting, why, sizeof why)) {
         afile_abort(&af);
+        plugin_child_reap(exiting); /* a decoder's error: the child returned */
         snprintf(err, errlen, "%s: %s", path, why);
         return false;
     }
-    if (!afile_commit(&af, err, errlen))
+    bool committed = afile_commit(&af, err, errlen);
+    plugin_child_reap(exiting);
+    if (!committed)
         return false;
     res->rows = r.rows;
     res->files = 1;

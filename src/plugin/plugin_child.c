@@ -156,18 +156,47 @@ static void listen_to(int fd, plugin_child_heard_fn heard, void *hctx)
     }
 }
 
-bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
-                      char *err, size_t errlen)
+/* How a child that did not finish its work ended, in err. */
+static void child_failure(int status, const struct shared *sh, char *err, size_t errlen)
 {
-    return plugin_child_run_talking(work, ctx, out, outlen, NULL, NULL, err, errlen);
+    if (status < 0) {
+        snprintf(err, errlen, "lost the plugin's process: %s", strerror(errno));
+        return;
+    }
+    char how[96];
+    ending_text(status, sh->rec.sig, how, sizeof how);
+    /* the strings are the parent's too: the child is a copy */
+    if (sh->rec.plugin)
+        snprintf(err, errlen, "plugin %s (%s) crashed in its %s() callback: %s", sh->rec.plugin,
+                 sh->rec.path, sh->rec.callback, how);
+    else
+        snprintf(err, errlen, "the plugin's process ended outside any plugin callback: %s", how);
 }
 
-bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, void *out,
-                              size_t outlen, plugin_child_heard_fn heard, void *hctx, char *err,
-                              size_t errlen)
+/* The child's side: work, then say it is done (through the page; and
+ * through the pipe when the parent waits for that rather than the exit). */
+static _Noreturn void child_work(struct shared *sh, void (*work)(void *ctx, void *out), void *ctx,
+                       int fd_write, bool talking, bool early)
+{
+    if (talking)
+        say_fd = fd_write;
+    plugin_guard_in_child(&sh->rec);
+    work(ctx, sh->out);
+    sh->done = 1;
+    if (early && !write_all(fd_write, "d", 1))
+        _exit(127); /* the parent is gone */
+    _exit(0);
+}
+
+/* plugin_child_run, _talking (heard) or _overlapped (exiting: the parent
+ * goes on once the child says it is done, before its exit). */
+static bool run_child(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
+                      plugin_child_heard_fn heard, void *hctx, pid_t *exiting, char *err,
+                      size_t errlen)
 {
     int fds[2] = {-1, -1};
-    if (heard && pipe(fds) != 0) {
+    bool piped = heard || exiting;
+    if (piped && pipe(fds) != 0) {
         snprintf(err, errlen, "cannot talk to the plugin's process: %s", strerror(errno));
         return false;
     }
@@ -176,7 +205,7 @@ bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, voi
     if (sh == MAP_FAILED) {
         snprintf(err, errlen, "cannot share memory with the plugin's process: %s",
                  strerror(errno));
-        if (heard) {
+        if (piped) {
             close(fds[0]);
             close(fds[1]);
         }
@@ -187,43 +216,60 @@ bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, voi
     pid_t pid = fork_child(err, errlen);
     if (pid == 0) {
         become_child(parent);
-        if (heard) {
+        if (piped)
             close(fds[0]);
-            say_fd = fds[1];
-        }
-        plugin_guard_in_child(&sh->rec);
-        work(ctx, sh->out);
-        sh->done = 1;
-        _exit(0);
+        child_work(sh, work, ctx, fds[1], heard != NULL, exiting != NULL);
     }
-    if (heard) {
+    bool said_done = false;
+    if (piped) {
         close(fds[1]);
-        if (pid > 0)
+        if (pid > 0 && heard)
             listen_to(fds[0], heard, hctx);
+        char byte;
+        if (pid > 0 && exiting)
+            said_done = read_all(fds[0], &byte, 1) && sh->done;
         close(fds[0]);
     }
     bool ok = false;
-    if (pid > 0) {
+    if (said_done) {
+        ok = true;
+        *exiting = pid; /* reaped by plugin_child_reap */
+    } else if (pid > 0) {
         int status = wait_for(pid);
         ok = status >= 0 && sh->done && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (ok) {
-            memcpy(out, sh->out, outlen);
-        } else if (status < 0) {
-            snprintf(err, errlen, "lost the plugin's process: %s", strerror(errno));
-        } else {
-            char how[96];
-            ending_text(status, sh->rec.sig, how, sizeof how);
-            /* the strings are the parent's too: the child is a copy */
-            if (sh->rec.plugin)
-                snprintf(err, errlen, "plugin %s (%s) crashed in its %s() callback: %s",
-                         sh->rec.plugin, sh->rec.path, sh->rec.callback, how);
-            else
-                snprintf(err, errlen, "the plugin's process ended outside any plugin callback: %s",
-                         how);
-        }
+        if (!ok)
+            child_failure(status, sh, err, errlen);
     }
+    if (ok)
+        memcpy(out, sh->out, outlen);
     munmap(sh, size);
     return ok;
+}
+
+bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
+                      char *err, size_t errlen)
+{
+    return run_child(work, ctx, out, outlen, NULL, NULL, NULL, err, errlen);
+}
+
+bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                              size_t outlen, plugin_child_heard_fn heard, void *hctx, char *err,
+                              size_t errlen)
+{
+    return run_child(work, ctx, out, outlen, heard, hctx, NULL, err, errlen);
+}
+
+bool plugin_child_run_overlapped(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                                 size_t outlen, pid_t *exiting, char *err, size_t errlen)
+{
+    *exiting = 0;
+    return run_child(work, ctx, out, outlen, NULL, NULL, exiting, err, errlen);
+}
+
+void plugin_child_reap(pid_t pid)
+{
+    if (pid > 0)
+        wait_for(pid);
 }
 
 /* Why a probe's child ended early: before the loaded byte, the

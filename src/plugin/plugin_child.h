@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The TUI owns the terminal: children get /dev/null as stdin, stdout and
  * stderr.  Batch mode keeps them (a plugin's own messages reach stderr). */
@@ -22,6 +23,17 @@ void plugin_child_keep_off_terminal(bool on);
  * Nothing work does to memory other than out reaches the parent. */
 bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
                       char *err, size_t errlen);
+
+/* plugin_child_run, but it returns as soon as work has returned (the child
+ * says so through a pipe), while the child still exits: giving back its
+ * copy of the session's memory takes a tenth of a millisecond or more,
+ * which the caller's next steps (export csv's fsyncs) overlap.  On true,
+ * plugin_child_reap(*exiting) must follow them; on false the child is
+ * gone already and *exiting is 0. */
+bool plugin_child_run_overlapped(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                                 size_t outlen, pid_t *exiting, char *err, size_t errlen);
+/* Wait for the child plugin_child_run_overlapped left exiting. */
+void plugin_child_reap(pid_t pid);
 
 /* What a child says while it works (a command's output, completion
  * candidates): kind is the caller's, text a string. */

@@ -12,9 +12,12 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <sys/wait.h>
 
 #include "dbg_fixture.h"
+#include "plugin/plugin_child.h"
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_run.h"
 #include "util/textfile.h"
@@ -296,6 +299,84 @@ static void test_command_crash_is_survived(void **state)
     dbg_destroy(d);
 }
 
+/* No child of this process is left, running or unreaped. */
+static void assert_no_child_left(void)
+{
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static void give_answer(void *ctx, void *out)
+{
+    (void)ctx;
+    *(int *)out = 42;
+}
+
+static void die_working(void *ctx, void *out)
+{
+    (void)ctx;
+    (void)out;
+    abort();
+}
+
+/* plugin_child_run_overlapped hands back the work's result as soon as the
+ * child says it is done and leaves the child's exit to the caller, who
+ * reaps it afterwards (export csv's fsyncs run meanwhile): the child is
+ * there to be waited for, and ended well.  A child that dies working is
+ * reaped already and named. */
+static void test_child_left_exiting(void **state)
+{
+    (void)state;
+    int answer = 0;
+    pid_t exiting = 0;
+    char err[256] = "";
+    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, &exiting,
+                                            err, sizeof err));
+    assert_int_equal(answer, 42);
+    assert_true(exiting > 0);
+    int status;
+    assert_int_equal(waitpid(exiting, &status, 0), exiting);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_no_child_left();
+
+    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, &exiting,
+                                            err, sizeof err));
+    plugin_child_reap(exiting);
+    assert_no_child_left();
+
+    assert_false(plugin_child_run_overlapped(die_working, NULL, &answer, sizeof answer, &exiting,
+                                             err, sizeof err));
+    assert_int_equal(exiting, 0);
+    assert_non_null(strstr(err, "SIGABRT"));
+    assert_no_child_left();
+}
+
+/* An export csv leaves no child behind, whether it wrote its file, its
+ * decoder failed it (host->error) or crashed. */
+static void test_export_reaps_its_child(void **state)
+{
+    (void)state;
+    char path[600], so[600], csv[512], cmd[1300];
+    struct dbg *d = open_bdma_trace("tr", 2, path, sizeof path);
+    assert_int_equal(load_test_plugin(d, "crash", so, sizeof so), CMD_OK);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    fixture_path(csv, sizeof csv, "reaped.csv");
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder layers", csv);
+    assert_int_equal(fixture_exec(d, cmd), CMD_OK);
+    assert_no_child_left();
+    snprintf(cmd, sizeof cmd, "export csv %s --decoder crash", csv);
+    setenv("DLADBG_TEST_CRASH", "error", 1);
+    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    expect_text("decoder crash: told to fail");
+    assert_no_child_left();
+    unsetenv("DLADBG_TEST_CRASH");
+    assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+    expect_text("crashed in its event() callback");
+    assert_no_child_left();
+    dbg_destroy(d);
+}
+
 /* struct dladbg_run: a layer's registers are the ones it started with, not
  * what later layers wrote; the streams the aie plugin derives from them are
  * the addresses the model's DMA accessed. */
@@ -393,8 +474,9 @@ static void shipped_path(char *buf, size_t len, const char *name)
 }
 
 /* export csv quotes every cell as RFC 4180 says, byte for byte: a quote
- * doubled (also past the first row buffer's end, in a long cell), commas
- * kept inside, missing cells empty, CRLF line ends. */
+ * doubled (also past the row buffer's end, in a cell longer than it),
+ * commas kept inside, missing cells empty, CRLF line ends; a cell longer
+ * than the buffer without a quote is whole too. */
 static void test_csv_quoting(void **state)
 {
     (void)state;
@@ -406,15 +488,17 @@ static void test_csv_quoting(void **state)
     fixture_path(csv, sizeof csv, "quotes.csv");
     snprintf(cmd, sizeof cmd, "export csv %s --decoder quotes", csv);
     assert_int_equal(fixture_exec(d, cmd), CMD_OK);
-    char want[2000], xs[599];
-    memset(xs, 'x', 598);
-    xs[598] = 0;
+    enum { LONG_CELL = 40000 }; /* plugins/test_quotes.c's */
+    static char want[2 * 3 * LONG_CELL], xs[LONG_CELL - 1], ys[LONG_CELL + 1];
+    memset(xs, 'x', LONG_CELL - 2);
+    memset(ys, 'y', LONG_CELL);
     int n = snprintf(want, sizeof want, "\"plain\",\"say \"\"hi\"\"\",\"long, quoted\"\r\n");
     for (int layer = 0; layer < 2; layer++)
         n += snprintf(want + n, sizeof want - (size_t)n,
                       "\"a\"\"b\"\"\"\"c\",\"\",\"%s\"\",\"\r\n"
-                      "\"\",\"\"\"\",\"no quote, a comma\"\r\n",
-                      xs);
+                      "\"\",\"\"\"\",\"no quote, a comma\"\r\n"
+                      "\"z\",\"%s\",\"after\"\r\n",
+                      xs, ys);
     size_t len;
     char *got = whole_file(csv, &len);
     assert_int_equal(len, (size_t)n);
@@ -530,6 +614,8 @@ int main(void)
         cmocka_unit_test(test_plugin_commands),
         cmocka_unit_test(test_command_clash),
         cmocka_unit_test(test_command_crash_is_survived),
+        cmocka_unit_test(test_child_left_exiting),
+        cmocka_unit_test(test_export_reaps_its_child),
         cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
         cmocka_unit_test(test_mapped_at_first_use),
