@@ -209,6 +209,13 @@ $(LIBUI): $(UI_OBJ)
 # all resident for the whole run whatever the network; without them a small
 # network's peak RSS is 0.25 MiB lower (issue 34's memory target).
 BIN_LDFLAGS := -no-pie
+# Its calls into libc and libm are bound at start-up (223 of them), not at
+# their first call: every forked child (a plugin's probe, export csv's
+# decoding) made its first calls again, each a symbol lookup in the dynamic
+# loader and page faults on its code and the GOT, some 12 of a dma export's
+# 60 in the child (3-4 us each on the development VM) and half of a
+# batch start-up's time with its eight probes.
+BIN_LDFLAGS += -Wl,-z,now
 # The small libraries are linked in from their Debian archives (libreadline-dev,
 # libncurses-dev, libcsv-dev, libjpeg62-turbo-dev, zlib1g-dev ship them): as shared objects
 # each cost its symbol tables, read at start-up, and the kernel maps 64 KiB of
@@ -231,9 +238,17 @@ BIN_LDFLAGS += -fuse-ld=gold -Wl,--section-ordering-file=$(HOT_ORDER)
 endif
 $(HOT_ORDER): $(HOT_TEXT) tests/bench/hot_text_avx512.sh $(SIM_OBJ) $(CORE_OBJ)
 	$(Q)sh tests/bench/hot_text_avx512.sh $(HOT_TEXT) $(SIM_OBJ) $(CORE_OBJ) > $@.tmp && mv $@.tmp $@
-$(BIN): $(BUILD)/src/main.o $(LIBUI) $(LIBCORE) $(LIBSIM) $(HOT_ORDER)
+# The link's own stamp, like the objects' (FLAGS_STAMP): a flag added to
+# BIN_LDFLAGS relinks dladbg without recompiling anything.
+LINK_STAMP := $(BUILD)/.ldflags
+LINK_NOW := $(CC) $(LDFLAGS_ALL) $(BIN_LDFLAGS) $(BIN_LIBS)
+ifneq ($(file <$(LINK_STAMP)),$(LINK_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(LINK_STAMP),$(LINK_NOW))
+endif
+$(BIN): $(BUILD)/src/main.o $(LIBUI) $(LIBCORE) $(LIBSIM) $(HOT_ORDER) $(LINK_STAMP)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) $(BIN_LDFLAGS) $(filter-out $(HOT_ORDER),$^) $(BIN_LIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS_ALL) $(BIN_LDFLAGS) $(filter-out $(HOT_ORDER) $(LINK_STAMP),$^) $(BIN_LIBS) -o $@
 
 $(MKNET): src/tools/dladbg-mknet.c $(LIBCORE) $(LIBSIM)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< $(LIBCORE) $(LIBSIM) $(LDFLAGS_ALL) $(LIBS) -o $@
