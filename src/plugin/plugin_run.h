@@ -19,7 +19,7 @@ typedef bool (*plugin_event_fn)(void *ctx, const struct dladbg_event *ev);
  * finished, so a layer still being programmed was never enabled (a poke after
  * the end) and is no layer of the run.  kinds: only events of these kinds
  * (DLADBG_EV_BIT each) are built and passed to fn, 0 for all.  false when fn
- * stopped the walk or memory ran out. */
+ * stopped the walk. */
 bool plugin_events_each(struct dla *d, const struct trace_ring *ring, bool run_over,
                         uint32_t kinds, plugin_event_fn fn, void *ctx);
 
