@@ -3,11 +3,12 @@
  * to a temporary file renamed when complete.  The decoder runs in a child
  * process (plugin_child.h): its crash fails the export, named, and the
  * session goes on. */
-#define _GNU_SOURCE /* strchrnul, mremap */
+#define _GNU_SOURCE /* strchrnul, mremap, sync_file_range */
 #include <csv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ struct csv_out {
     void *state; /* the decoder's */
     int fd;      /* -1: measuring, rows counted and sized but not written */
     uint64_t bytes;
+    uint64_t written;   /* bytes of rows written to fd */
+    uint64_t announced; /* written, as last told to the parent */
     char *line; /* rows, quoted, written ROWS_BUFFERED bytes at a time */
     size_t line_cap;
     size_t line_used;
@@ -48,6 +51,11 @@ static struct csv_out *out_of(const struct dladbg_host *h)
 /* Room past ROWS_BUFFERED for the row that crosses it: longer rows grow
  * the buffer. */
 #define ROW_ROOM (4u * 1024u)
+/* Bytes the child writes between its messages to the parent, which starts
+ * their way to the disk meanwhile (start_writes). */
+#define ANNOUNCE_EVERY (64u * 1024u)
+/* The kind of those messages (plugin_child_say). */
+#define CSV_WRITTEN 1
 
 /* Room for need more bytes of the row being built.  The buffer is mapped,
  * its pages made in the same call, not malloc'd: in the decoding child a
@@ -151,11 +159,33 @@ static bool write_all(int fd, const char *p, size_t len)
 }
 
 /* The rows built so far, to the file (when measuring, forgotten). */
+/* "written up to" as the child tells the parent: hex digits, by hand
+ * (snprintf's code would fault in the child). */
+static void announce_written(uint64_t written)
+{
+    char text[17], *p = text + sizeof text;
+    *--p = 0;
+    do {
+        *--p = "0123456789abcdef"[written & 15u];
+        written >>= 4;
+    } while (written);
+    plugin_child_say(CSV_WRITTEN, p);
+}
+
 static bool flush_rows(struct csv_out *o)
 {
     size_t n = o->line_used;
     o->line_used = 0;
-    return o->fd < 0 || n == 0 || write_all(o->fd, o->line, n);
+    if (o->fd < 0 || n == 0)
+        return true;
+    if (!write_all(o->fd, o->line, n))
+        return false;
+    o->written += n;
+    if (o->written - o->announced >= ANNOUNCE_EVERY) {
+        announce_written(o->written);
+        o->announced = o->written;
+    }
+    return true;
 }
 
 /* A row of cells, built in memory after the rows before it and written
@@ -294,6 +324,29 @@ static void decode_in_child(void *ctx, void *out)
     memcpy(r->error, o.error, sizeof r->error);
 }
 
+/* The parent, while the child decodes: the disk's writes of the rows the
+ * child has written so far begin (a hint: on a FIFO or a device it fails
+ * and nothing is lost).  The writes cost CPU, the file system's block
+ * allocation and the pages' hand-over to the disk, that the commit's fsync
+ * paid after the child (a millisecond of a regs export's megabyte); here
+ * the parent, idle until the child is done, pays it beside the child. */
+struct writes_ahead {
+    int fd;
+    uint64_t started; /* the writes begun up to here */
+};
+
+static void start_writes(void *ctx, int kind, const char *text)
+{
+    struct writes_ahead *w = ctx;
+    if (kind != CSV_WRITTEN)
+        return;
+    uint64_t written = strtoull(text, NULL, 16);
+    if (written > w->started)
+        sync_file_range(w->fd, (off_t)w->started, (off_t)(written - w->started),
+                        SYNC_FILE_RANGE_WRITE);
+    w->started = written;
+}
+
 /* The decoder over the run, in a child; false with err (the decoder's
  * error, a write error, or its crash named).  exiting: NULL to wait for the
  * child's end, else it is left exiting there (plugin_child_reap). */
@@ -301,8 +354,9 @@ static bool decode_apart(struct decode_job *j, struct decode_result *r, pid_t *e
                          size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    if (exiting ? !plugin_child_run_overlapped(decode_in_child, j, r, sizeof *r, exiting, err,
-                                               errlen)
+    struct writes_ahead ahead = {.fd = j->fd};
+    if (exiting ? !plugin_child_run_overlapped(decode_in_child, j, r, sizeof *r, start_writes,
+                                               &ahead, exiting, err, errlen)
                 : !plugin_child_run(decode_in_child, j, r, sizeof *r, err, errlen))
         return false;
     if (!r->ok)

@@ -125,14 +125,28 @@ static bool write_all(int fd, const void *buf, size_t len)
     return transfer_all(fd, (void *)buf, len, true);
 }
 
+/* The kind of the message that says the work returned (an overlapped
+ * child's last): no caller's kind. */
+#define SAID_DONE INT32_MIN
+
+static void say(int kind, const char *text, size_t len)
+{
+    struct said h = {kind, (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len)};
+    char one[256]; /* a short message in one write */
+    bool joined = sizeof h + h.len <= sizeof one;
+    if (joined) {
+        memcpy(one, &h, sizeof h);
+        memcpy(one + sizeof h, text, h.len);
+    }
+    if (joined ? !write_all(say_fd, one, sizeof h + h.len)
+               : !write_all(say_fd, &h, sizeof h) || !write_all(say_fd, text, h.len))
+        _exit(127); /* the parent is gone */
+}
+
 void plugin_child_say(int kind, const char *text)
 {
-    if (say_fd < 0 || !text)
-        return;
-    size_t len = strlen(text);
-    struct said h = {kind, (uint32_t)(len > UINT32_MAX ? UINT32_MAX : len)};
-    if (!write_all(say_fd, &h, sizeof h) || !write_all(say_fd, text, h.len))
-        _exit(127); /* the parent is gone */
+    if (say_fd >= 0 && text && kind != SAID_DONE)
+        say(kind, text, strlen(text));
 }
 
 static bool read_all(int fd, void *buf, size_t len)
@@ -140,20 +154,25 @@ static bool read_all(int fd, void *buf, size_t len)
     return transfer_all(fd, buf, len, false);
 }
 
-/* The parent: what the child says, until it closes the pipe (it ended). */
-static void listen_to(int fd, plugin_child_heard_fn heard, void *hctx)
+/* The parent: what the child says (to heard, when there is one), until it
+ * says its work returned (true) or closes the pipe (it ended). */
+static bool listen_to(int fd, plugin_child_heard_fn heard, void *hctx)
 {
     struct said h;
     while (read_all(fd, &h, sizeof h)) {
+        if (h.kind == SAID_DONE)
+            return true;
         char *text = malloc((size_t)h.len + 1);
         if (!text || !read_all(fd, text, h.len)) {
             free(text);
             break;
         }
         text[h.len] = 0;
-        heard(hctx, h.kind, text);
+        if (heard)
+            heard(hctx, h.kind, text);
         free(text);
     }
+    return false;
 }
 
 /* How a child that did not finish its work ended, in err. */
@@ -176,15 +195,14 @@ static void child_failure(int status, const struct shared *sh, char *err, size_t
 /* The child's side: work, then say it is done (through the page; and
  * through the pipe when the parent waits for that rather than the exit). */
 static _Noreturn void child_work(struct shared *sh, void (*work)(void *ctx, void *out), void *ctx,
-                       int fd_write, bool talking, bool early)
+                                 int fd_write, bool early)
 {
-    if (talking)
-        say_fd = fd_write;
+    say_fd = fd_write;
     plugin_guard_in_child(&sh->rec);
     work(ctx, sh->out);
     sh->done = 1;
-    if (early && !write_all(fd_write, "d", 1))
-        _exit(127); /* the parent is gone */
+    if (early)
+        say(SAID_DONE, "", 0);
     _exit(0);
 }
 
@@ -218,16 +236,13 @@ static bool run_child(void (*work)(void *ctx, void *out), void *ctx, void *out, 
         become_child(parent);
         if (piped)
             close(fds[0]);
-        child_work(sh, work, ctx, fds[1], heard != NULL, exiting != NULL);
+        child_work(sh, work, ctx, fds[1], exiting != NULL);
     }
     bool said_done = false;
     if (piped) {
         close(fds[1]);
-        if (pid > 0 && heard)
-            listen_to(fds[0], heard, hctx);
-        char byte;
-        if (pid > 0 && exiting)
-            said_done = read_all(fds[0], &byte, 1) && sh->done;
+        if (pid > 0)
+            said_done = listen_to(fds[0], heard, hctx) && exiting && sh->done;
         close(fds[0]);
     }
     bool ok = false;
@@ -260,10 +275,11 @@ bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, voi
 }
 
 bool plugin_child_run_overlapped(void (*work)(void *ctx, void *out), void *ctx, void *out,
-                                 size_t outlen, pid_t *exiting, char *err, size_t errlen)
+                                 size_t outlen, plugin_child_heard_fn heard, void *hctx,
+                                 pid_t *exiting, char *err, size_t errlen)
 {
     *exiting = 0;
-    return run_child(work, ctx, out, outlen, NULL, NULL, exiting, err, errlen);
+    return run_child(work, ctx, out, outlen, heard, hctx, exiting, err, errlen);
 }
 
 void plugin_child_reap(pid_t pid)

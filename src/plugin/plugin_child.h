@@ -24,17 +24,6 @@ void plugin_child_keep_off_terminal(bool on);
 bool plugin_child_run(void (*work)(void *ctx, void *out), void *ctx, void *out, size_t outlen,
                       char *err, size_t errlen);
 
-/* plugin_child_run, but it returns as soon as work has returned (the child
- * says so through a pipe), while the child still exits: giving back its
- * copy of the session's memory takes a tenth of a millisecond or more,
- * which the caller's next steps (export csv's fsyncs) overlap.  On true,
- * plugin_child_reap(*exiting) must follow them; on false the child is
- * gone already and *exiting is 0. */
-bool plugin_child_run_overlapped(void (*work)(void *ctx, void *out), void *ctx, void *out,
-                                 size_t outlen, pid_t *exiting, char *err, size_t errlen);
-/* Wait for the child plugin_child_run_overlapped left exiting. */
-void plugin_child_reap(pid_t pid);
-
 /* What a child says while it works (a command's output, completion
  * candidates): kind is the caller's, text a string. */
 typedef void (*plugin_child_heard_fn)(void *ctx, int kind, const char *text);
@@ -44,8 +33,23 @@ typedef void (*plugin_child_heard_fn)(void *ctx, int kind, const char *text);
 bool plugin_child_run_talking(void (*work)(void *ctx, void *out), void *ctx, void *out,
                               size_t outlen, plugin_child_heard_fn heard, void *hctx, char *err,
                               size_t errlen);
-/* In the work of plugin_child_run_talking: send text to the parent. */
+/* In the work of plugin_child_run_talking or _overlapped: send text to the
+ * parent (kind INT32_MIN is reserved). */
 void plugin_child_say(int kind, const char *text);
+
+/* plugin_child_run, but it returns as soon as work has returned (the child
+ * says so through a pipe), while the child still exits: giving back its
+ * copy of the session's memory takes a tenth of a millisecond or more,
+ * which the caller's next steps (export csv's fsyncs) overlap.  What the
+ * child sends with plugin_child_say meanwhile is handed to heard(hctx, ...)
+ * (heard may be NULL), so the parent can work beside it.  On true,
+ * plugin_child_reap(*exiting) must follow the caller's next steps; on false
+ * the child is gone already and *exiting is 0. */
+bool plugin_child_run_overlapped(void (*work)(void *ctx, void *out), void *ctx, void *out,
+                                 size_t outlen, plugin_child_heard_fn heard, void *hctx,
+                                 pid_t *exiting, char *err, size_t errlen);
+/* Wait for the child plugin_child_run_overlapped left exiting. */
+void plugin_child_reap(pid_t pid);
 
 /* The plugin at path loaded in a child only: dlopen there, where a
  * constructor that calls exit or crashes ends the child, not the session;

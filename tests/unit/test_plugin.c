@@ -310,7 +310,16 @@ static void assert_no_child_left(void)
 static void give_answer(void *ctx, void *out)
 {
     (void)ctx;
+    plugin_child_say(7, "working");
     *(int *)out = 42;
+}
+
+/* What the parent heard, in order. */
+static void note_heard(void *ctx, int kind, const char *text)
+{
+    char *heard = ctx;
+    size_t n = strlen(heard);
+    snprintf(heard + n, 64 - n, "%d:%s;", kind, text);
 }
 
 static void die_working(void *ctx, void *out)
@@ -323,30 +332,33 @@ static void die_working(void *ctx, void *out)
 /* plugin_child_run_overlapped hands back the work's result as soon as the
  * child says it is done and leaves the child's exit to the caller, who
  * reaps it afterwards (export csv's fsyncs run meanwhile): the child is
- * there to be waited for, and ended well.  A child that dies working is
- * reaped already and named. */
+ * there to be waited for, and ended well.  What the child says while it
+ * works reaches the parent meanwhile (export csv's rows written so far,
+ * whose writes to the disk the parent starts).  A child that dies working
+ * is reaped already and named. */
 static void test_child_left_exiting(void **state)
 {
     (void)state;
     int answer = 0;
     pid_t exiting = 0;
-    char err[256] = "";
-    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, &exiting,
-                                            err, sizeof err));
+    char err[256] = "", heard[64] = "";
+    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, note_heard,
+                                            heard, &exiting, err, sizeof err));
     assert_int_equal(answer, 42);
+    assert_string_equal(heard, "7:working;");
     assert_true(exiting > 0);
     int status;
     assert_int_equal(waitpid(exiting, &status, 0), exiting);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     assert_no_child_left();
 
-    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, &exiting,
-                                            err, sizeof err));
+    assert_true(plugin_child_run_overlapped(give_answer, NULL, &answer, sizeof answer, NULL, NULL,
+                                            &exiting, err, sizeof err));
     plugin_child_reap(exiting);
     assert_no_child_left();
 
-    assert_false(plugin_child_run_overlapped(die_working, NULL, &answer, sizeof answer, &exiting,
-                                             err, sizeof err));
+    assert_false(plugin_child_run_overlapped(die_working, NULL, &answer, sizeof answer, NULL, NULL,
+                                             &exiting, err, sizeof err));
     assert_int_equal(exiting, 0);
     assert_non_null(strstr(err, "SIGABRT"));
     assert_no_child_left();
