@@ -263,10 +263,14 @@ static int link_unnamed(struct afile *af, int fd)
 {
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    if (linkat(AT_FDCWD, proc, AT_FDCWD, af->path, AT_SYMLINK_FOLLOW) == 0)
-        return 0;
-    if (errno != EEXIST)
-        return errno;
+    /* a file that was there at open is most likely there still: its link
+     * would fail (a path lookup for nothing, every export over a file) */
+    if (!af->replacing) {
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, af->path, AT_SYMLINK_FOLLOW) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return errno;
+    }
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         if (snprintf(af->tmp, sizeof af->tmp, "%s.tmp%06x", af->path,
                      (unsigned)(((unsigned long)getpid() * 2654435761u + attempt * 40503u) &
@@ -307,6 +311,7 @@ bool afile_open(struct afile *af, const char *path, char *err, size_t errlen)
     bool exists;
     if (!resolve_target(af, path, &st, &exists, err, errlen))
         return false;
+    af->replacing = exists;
     if (exists && !S_ISREG(st.st_mode))
         return open_in_place(af, err, errlen);
     if (open_unnamed(af, exists ? st.st_mode & 07777 : 0666 & ~current_umask()))

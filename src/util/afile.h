@@ -32,6 +32,7 @@ struct afile {
     char tmp[4096]; /* "" when written in place or unnamed */
     int slot;       /* in the list of temporaries, or -1 */
     bool unnamed;   /* an O_TMPFILE file, linked at path on commit */
+    bool replacing; /* path named a file at open */
 };
 
 /* Open path for writing (binary); false with a message in err on failure. */
