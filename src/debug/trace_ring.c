@@ -35,18 +35,28 @@ struct chunk {
     int32_t layer0;
     unsigned n;    /* records */
     uint32_t used; /* bytes of data */
-    uint32_t room; /* bytes data holds: a whole chunk's worst case until full */
-    uint8_t *data;
+    uint8_t *data; /* the ring's stage while this is the newest chunk and not
+                      full, else its own `used` bytes */
     uint16_t off[CHUNK_RECS];
 };
 
 struct trace_ring {
     struct chunk **chunk; /* oldest first; all but the newest full */
     size_t n_chunks, cap_chunks;
-    struct chunk *spare; /* the oldest chunk once wholly dropped, for the next */
-    size_t cap;          /* records kept at most */
-    size_t hidden;       /* records of chunk[0] already dropped (overwritten) */
-    size_t count;        /* records held */
+    struct chunk *spare; /* a chunk dropped or forgotten, without data, for the next */
+    /* The newest chunk's records are encoded here, a whole chunk's worst
+     * case, and copied to an allocation of their size once the chunk is
+     * full.  Encoding into room allocated per chunk and giving back what
+     * the records did not use (realloc) left a hole in the heap at every
+     * chunk, where the model's held writes then landed and, growing by
+     * realloc, had to move: on make bench's BDMA trace they moved 4 times
+     * as often as without the ring (19.6 MB a run, not 7.0), which cost
+     * about as much as the recording (share/performance-history.md).
+     * Kept from the first record to the ring's end. */
+    uint8_t *stage;
+    size_t cap;    /* records kept at most */
+    size_t hidden; /* records of chunk[0] already dropped (overwritten) */
+    size_t count;  /* records held */
     uint64_t next_seq;
     uint64_t dropped;
     struct dla *dla;
@@ -67,10 +77,18 @@ struct trace_ring *trace_ring_create(size_t capacity)
     return r;
 }
 
-static void chunk_free(struct chunk *c)
+/* The chunk's data, unless it is the stage. */
+static void chunk_free_data(struct trace_ring *r, struct chunk *c)
+{
+    if (c->data != r->stage)
+        free(c->data);
+    c->data = NULL;
+}
+
+static void chunk_free(struct trace_ring *r, struct chunk *c)
 {
     if (c)
-        free(c->data);
+        chunk_free_data(r, c);
     free(c);
 }
 
@@ -80,8 +98,9 @@ void trace_ring_destroy(struct trace_ring *r)
         return;
     trace_ring_detach(r);
     for (size_t i = 0; i < r->n_chunks; i++)
-        chunk_free(r->chunk[i]);
-    chunk_free(r->spare);
+        chunk_free(r, r->chunk[i]);
+    chunk_free(r, r->spare);
+    free(r->stage);
     free(r->chunk);
     free(r->diag);
     free(r);
@@ -281,46 +300,57 @@ static void decode(const struct chunk *c, unsigned k, uint64_t seq, struct trace
 
 /* ---------------------------------------------------------------- chunks */
 
-/* Room in c for a whole chunk's records; false when there is no memory. */
-static bool make_room(struct chunk *c)
+/* c, the newest chunk and not full, records into the stage: its records
+ * so far are copied there (a chunk stepped back into); false when there is
+ * no memory for the stage. */
+static bool onto_stage(struct trace_ring *r, struct chunk *c)
 {
-    if (c->room == CHUNK_RECS * MAX_ENCODED)
+    if (c->data && c->data == r->stage)
         return true;
-    uint8_t *d = realloc(c->data, CHUNK_RECS * MAX_ENCODED);
-    if (!d)
+    if (!r->stage && !(r->stage = malloc(CHUNK_RECS * MAX_ENCODED)))
         return false;
-    c->data = d;
-    c->room = CHUNK_RECS * MAX_ENCODED;
+    if (c->used)
+        memcpy(r->stage, c->data, c->used);
+    free(c->data);
+    c->data = r->stage;
     return true;
 }
 
-/* An empty chunk with room for a whole chunk's records: the spare, or a
- * new one; NULL when there is no memory. */
+/* A full chunk takes its records off the stage into an allocation of their
+ * size; false when there is no memory for it. */
+static bool off_stage(struct trace_ring *r, struct chunk *c)
+{
+    if (c->data != r->stage)
+        return true;
+    uint8_t *d = malloc(c->used ? c->used : 1);
+    if (!d)
+        return false;
+    memcpy(d, r->stage, c->used);
+    c->data = d;
+    return true;
+}
+
+/* An empty chunk: the spare, or a new one; NULL when there is no memory. */
 static struct chunk *fresh_chunk(struct trace_ring *r)
 {
     struct chunk *c = r->spare;
     r->spare = NULL;
-    if (!c && (c = malloc(sizeof *c)) != NULL) {
+    if (!c && (c = malloc(sizeof *c)) != NULL)
         c->data = NULL;
-        c->room = 0;
-    }
-    if (!c || !make_room(c)) {
-        chunk_free(c);
+    if (!c)
         return NULL;
-    }
     c->n = 0;
     c->used = 0;
     return c;
 }
 
-/* A full chunk gives back the room its records do not use. */
-static void shrink_full(struct chunk *c)
+/* c, out of the ring, is kept as the spare (without its data). */
+static void keep_spare(struct trace_ring *r, struct chunk *c)
 {
-    uint8_t *d = realloc(c->data, c->used ? c->used : 1);
-    if (d) {
-        c->data = d;
-        c->room = c->used ? c->used : 1;
-    }
+    chunk_free_data(r, c);
+    if (r->spare)
+        chunk_free(r, r->spare);
+    r->spare = c;
 }
 
 static bool push_chunk(struct trace_ring *r, struct chunk *c)
@@ -345,9 +375,7 @@ static void drop_oldest(struct trace_ring *r)
     memmove(r->chunk, r->chunk + 1, (r->n_chunks - 1) * sizeof *r->chunk);
     r->n_chunks--;
     r->hidden = 0;
-    if (r->spare)
-        chunk_free(r->spare);
-    r->spare = old;
+    keep_spare(r, old);
 }
 
 /* The chunk the next record goes to; NULL when there is no memory at all
@@ -358,14 +386,13 @@ static struct chunk *chunk_for_next(struct trace_ring *r)
         drop_oldest(r);
     struct chunk *last = r->n_chunks ? r->chunk[r->n_chunks - 1] : NULL;
     if (last && last->n < CHUNK_RECS) /* (a chunk stepped back into grows again) */
-        return make_room(last) ? last : NULL;
+        return onto_stage(r, last) ? last : NULL;
     struct chunk *c = fresh_chunk(r);
-    if (c && push_chunk(r, c)) {
-        if (last)
-            shrink_full(last);
+    if (c && (!last || off_stage(r, last)) && push_chunk(r, c) && onto_stage(r, c))
         return c;
-    }
-    chunk_free(c);
+    if (c && r->n_chunks && r->chunk[r->n_chunks - 1] == c)
+        r->n_chunks--; /* pushed, but no stage: out again */
+    chunk_free(r, c);
     if (!last || r->n_chunks < 2)
         return NULL;
     /* no memory for more: what is held is the capacity, the oldest chunk
@@ -401,14 +428,16 @@ size_t trace_ring_capacity(const struct trace_ring *r)
 
 size_t trace_ring_bytes(const struct trace_ring *r)
 {
-    size_t n = sizeof *r + r->cap_chunks * sizeof *r->chunk +
-               (r->diag ? DIAG_SLOTS * sizeof *r->diag : 0);
+    size_t n =
+        sizeof *r + r->cap_chunks * sizeof *r->chunk + (r->diag ? DIAG_SLOTS * sizeof *r->diag : 0);
     for (size_t i = 0; i < r->n_chunks; i++) {
         const struct chunk *c = r->chunk[i];
-        n += sizeof *c + c->room;
+        n += sizeof *c + (c->data == r->stage ? 0 : c->used);
     }
     if (r->spare)
-        n += sizeof *r->spare + r->spare->room;
+        n += sizeof *r->spare;
+    if (r->stage)
+        n += CHUNK_RECS * MAX_ENCODED;
     return n;
 }
 
@@ -484,14 +513,12 @@ static void forget_newest(struct trace_ring *r)
     r->next_seq--;
     if (c->n > (r->n_chunks == 1 ? r->hidden : 0))
         return;
-    /* emptied: it goes, and the one before, full, is the newest again (its
-     * room comes back when it next records, chunk_for_next) */
+    /* emptied: it goes, and the one before, full, is the newest again (it
+     * goes back onto the stage when it next records, chunk_for_next) */
     r->n_chunks--;
     if (r->n_chunks == 0)
         r->hidden = 0;
-    if (r->spare)
-        chunk_free(r->spare);
-    r->spare = c;
+    keep_spare(r, c);
 }
 
 void trace_ring_truncate(struct trace_ring *r, uint64_t seq)
