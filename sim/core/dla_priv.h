@@ -139,7 +139,8 @@ struct dla_exec {
     struct dla *d;
     struct dla_pipe *pipe;
     uint8_t stage;
-    bool failed; /* a DMA access failed: outputs are not committed */
+    bool failed;           /* a DMA access failed: outputs are not committed */
+    uint64_t write_expect; /* exec_write_expect's bytes, for the next write */
 };
 
 /* ---------------------------------------------------------------- scheduler */
@@ -350,6 +351,11 @@ bool exec_read(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t
 /* Write memory through a DMA client; the bytes reach memory when the stage completes. */
 bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_t addr,
                 const void *buf, size_t len);
+/* The next exec_write begins a run of contiguous writes of this many bytes
+ * in all (a BDMA operation's lines): the buffer that holds them is then
+ * allocated whole, not grown by realloc as they come, which moves it
+ * whenever the heap has something just after it. */
+void exec_write_expect(struct dla_exec *x, uint64_t bytes);
 /* Before computing, a unit states how much work the layer asks for, in
  * int8-MAC equivalents (an operation costlier than one vectorised int8 MAC
  * counts as several).  False, with a

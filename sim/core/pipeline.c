@@ -77,6 +77,7 @@ static void exec_stage_init(struct dla_exec *x, struct dla *d, struct dla_pipe *
     x->pipe = p;
     x->stage = stage;
     x->failed = false;
+    x->write_expect = 0;
 }
 
 static int run_stages(struct dla *d, struct dla_pipe *p)
@@ -498,6 +499,8 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
         return false;
     }
     struct dla_pipe *p = x->pipe;
+    uint64_t expect = x->write_expect;
+    x->write_expect = 0;
     struct dla_pending_write *last = p->n_writes ? &p->writes[p->n_writes - 1] : NULL;
     if (last && last->stage == x->stage && last->space == s && last->client == c &&
         last->addr + last->len == addr && last->data) {
@@ -519,24 +522,30 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
         memcpy(last->data + last->len, buf, len);
         last->len += len;
     } else {
-        if (!working_room(x, DLA_U_NONE, len, dla_client_name(c)))
+        size_t cap = expect > len ? (size_t)expect : (len ? len : 1);
+        if (!working_room(x, DLA_U_NONE, cap, dla_client_name(c)))
             return false;
         p->writes = dla_grow(p->writes, p->n_writes, &p->cap_writes, 16, sizeof *p->writes);
-        uint8_t *data = malloc(len ? len : 1);
+        uint8_t *data = malloc(cap);
         if (!data)
-            return write_out_of_memory(x, c, s, addr, len);
-        p->working_bytes += len;
+            return write_out_of_memory(x, c, s, addr, cap);
+        p->working_bytes += cap;
         memcpy(data, buf, len);
         p->writes[p->n_writes++] = (struct dla_pending_write){.stage = x->stage,
                                                               .space = (uint8_t)s,
                                                               .client = (uint8_t)c,
                                                               .addr = addr,
                                                               .len = len,
-                                                              .cap = len ? len : 1,
+                                                              .cap = cap,
                                                               .data = data};
     }
     account(x, c, s, true, addr, len);
     return true;
+}
+
+void exec_write_expect(struct dla_exec *x, uint64_t bytes)
+{
+    x->write_expect = bytes;
 }
 
 bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what)
