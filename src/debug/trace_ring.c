@@ -41,6 +41,14 @@ struct chunk {
 };
 
 struct trace_ring {
+    /* what recording a record reads and writes, in one cache line: the
+     * simulation between two events (a BDMA line is 4 KiB) pushes the
+     * ring's lines out of L1, and each line it needs again is a miss */
+    struct chunk *open; /* the newest chunk while it is on the stage and not
+                           full; NULL: the next record asks chunk_for_next */
+    size_t count;       /* records held */
+    size_t cap;         /* records kept at most */
+    uint64_t next_seq;
     struct chunk **chunk; /* oldest first; all but the newest full */
     size_t n_chunks, cap_chunks;
     struct chunk *spare; /* a chunk dropped or forgotten, without data, for the next */
@@ -54,10 +62,7 @@ struct trace_ring {
      * about as much as the recording (share/performance-history.md).
      * Kept from the first record to the ring's end. */
     uint8_t *stage;
-    size_t cap;    /* records kept at most */
     size_t hidden; /* records of chunk[0] already dropped (overwritten) */
-    size_t count;  /* records held */
-    uint64_t next_seq;
     uint64_t dropped;
     struct dla *dla;
     int listener;
@@ -372,6 +377,8 @@ static void drop_oldest(struct trace_ring *r)
     if (++r->hidden < r->chunk[0]->n)
         return;
     struct chunk *old = r->chunk[0];
+    if (old == r->open)
+        r->open = NULL;
     memmove(r->chunk, r->chunk + 1, (r->n_chunks - 1) * sizeof *r->chunk);
     r->n_chunks--;
     r->hidden = 0;
@@ -386,10 +393,10 @@ static struct chunk *chunk_for_next(struct trace_ring *r)
         drop_oldest(r);
     struct chunk *last = r->n_chunks ? r->chunk[r->n_chunks - 1] : NULL;
     if (last && last->n < CHUNK_RECS) /* (a chunk stepped back into grows again) */
-        return onto_stage(r, last) ? last : NULL;
+        return onto_stage(r, last) ? (r->open = last) : NULL;
     struct chunk *c = fresh_chunk(r);
     if (c && (!last || off_stage(r, last)) && push_chunk(r, c) && onto_stage(r, c))
-        return c;
+        return r->open = c;
     if (c && r->n_chunks && r->chunk[r->n_chunks - 1] == c)
         r->n_chunks--; /* pushed, but no stage: out again */
     chunk_free(r, c);
@@ -406,7 +413,9 @@ static struct chunk *chunk_for_next(struct trace_ring *r)
 void trace_ring_record(void *ring, const struct dla_event *ev)
 {
     struct trace_ring *r = ring;
-    struct chunk *c = chunk_for_next(r);
+    struct chunk *c = r->open;
+    if (!c || r->count >= r->cap)
+        c = chunk_for_next(r);
     if (!c)
         return;
     if (c->n == 0) {
@@ -416,7 +425,8 @@ void trace_ring_record(void *ring, const struct dla_event *ev)
     c->off[c->n] = (uint16_t)c->used;
     uint8_t *end = encode(r, c, c->data + c->used, r->next_seq, ev);
     c->used = (uint32_t)(end - c->data);
-    c->n++;
+    if (++c->n == CHUNK_RECS)
+        r->open = NULL;
     r->count++;
     r->next_seq++;
 }
@@ -507,6 +517,7 @@ uint64_t trace_ring_dropped(const struct trace_ring *r)
 static void forget_newest(struct trace_ring *r)
 {
     struct chunk *c = r->chunk[r->n_chunks - 1];
+    r->open = NULL; /* chunk_for_next finds the newest again */
     c->n--;
     c->used = c->off[c->n];
     r->count--;
