@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/afile.h"
+#include "util/fd_io.h"
 #include "export.h"
 #include "plugin/plugin_child.h"
 #include "plugin/plugin_guard.h"
@@ -25,12 +26,12 @@ struct csv_out {
     struct dladbg_host host; /* first: the decoder gets a pointer to it */
     const struct dladbg_decoder *dec;
     const char *path; /* the decoder's file, for a crash's message */
-    void *state; /* the decoder's */
-    int fd;      /* -1: measuring, rows counted and sized but not written */
+    void *state;      /* the decoder's */
+    int fd;           /* -1: measuring, rows counted and sized but not written */
     uint64_t bytes;
     uint64_t written;   /* bytes of rows written to fd */
     uint64_t announced; /* written, as last told to the parent */
-    char *line; /* rows, quoted, written ROWS_BUFFERED bytes at a time */
+    char *line;         /* rows, quoted, written ROWS_BUFFERED bytes at a time */
     size_t line_cap;
     size_t line_used;
     size_t rows;
@@ -143,22 +144,6 @@ static bool put_cell(struct csv_out *o, size_t *used, const char *c, bool comma)
     return true;
 }
 
-/* All of len bytes to fd, retrying short writes and EINTR. */
-static bool write_all(int fd, const char *p, size_t len)
-{
-    while (len) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
-/* The rows built so far, to the file (when measuring, forgotten). */
 /* "written up to" as the child tells the parent: hex digits, by hand
  * (snprintf's code would fault in the child). */
 static void announce_written(uint64_t written)
@@ -172,13 +157,14 @@ static void announce_written(uint64_t written)
     plugin_child_say(CSV_WRITTEN, p);
 }
 
+/* The rows built so far, to the file (when measuring, forgotten). */
 static bool flush_rows(struct csv_out *o)
 {
     size_t n = o->line_used;
     o->line_used = 0;
     if (o->fd < 0 || n == 0)
         return true;
-    if (!write_all(o->fd, o->line, n))
+    if (!fd_write_all(o->fd, o->line, n))
         return false;
     o->written += n;
     if (o->written - o->announced >= ANNOUNCE_EVERY) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "plugin_guard.h"
+#include "util/fd_io.h"
 
 static bool off_terminal;
 static int say_fd = -1; /* in a talking child: the pipe to the parent */
@@ -103,28 +104,6 @@ struct said {
     uint32_t len;
 };
 
-/* All of len bytes through fd, retrying short transfers and EINTR; false
- * when the other end is gone. */
-static bool transfer_all(int fd, void *buf, size_t len, bool writing)
-{
-    char *p = buf;
-    while (len) {
-        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-    return transfer_all(fd, (void *)buf, len, true);
-}
-
 /* The kind of the message that says the work returned (an overlapped
  * child's last): no caller's kind. */
 #define SAID_DONE INT32_MIN
@@ -138,8 +117,8 @@ static void say(int kind, const char *text, size_t len)
         memcpy(one, &h, sizeof h);
         memcpy(one + sizeof h, text, h.len);
     }
-    if (joined ? !write_all(say_fd, one, sizeof h + h.len)
-               : !write_all(say_fd, &h, sizeof h) || !write_all(say_fd, text, h.len))
+    if (joined ? !fd_write_all(say_fd, one, sizeof h + h.len)
+               : !fd_write_all(say_fd, &h, sizeof h) || !fd_write_all(say_fd, text, h.len))
         _exit(127); /* the parent is gone */
 }
 
@@ -149,21 +128,16 @@ void plugin_child_say(int kind, const char *text)
         say(kind, text, strlen(text));
 }
 
-static bool read_all(int fd, void *buf, size_t len)
-{
-    return transfer_all(fd, buf, len, false);
-}
-
 /* The parent: what the child says (to heard, when there is one), until it
  * says its work returned (true) or closes the pipe (it ended). */
 static bool listen_to(int fd, plugin_child_heard_fn heard, void *hctx)
 {
     struct said h;
-    while (read_all(fd, &h, sizeof h)) {
+    while (fd_read_all(fd, &h, sizeof h)) {
         if (h.kind == SAID_DONE)
             return true;
         char *text = malloc((size_t)h.len + 1);
-        if (!text || !read_all(fd, text, h.len)) {
+        if (!text || !fd_read_all(fd, text, h.len)) {
             free(text);
             break;
         }
@@ -221,8 +195,7 @@ static bool run_child(void (*work)(void *ctx, void *out), void *ctx, void *out, 
     size_t size = sizeof(struct shared) + outlen;
     struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) {
-        snprintf(err, errlen, "cannot share memory with the plugin's process: %s",
-                 strerror(errno));
+        snprintf(err, errlen, "cannot share memory with the plugin's process: %s", strerror(errno));
         if (piped) {
             close(fds[0]);
             close(fds[1]);
@@ -297,8 +270,10 @@ static void probe_ending(int status, bool loaded, char *err, size_t errlen)
     if (loaded)
         snprintf(err, errlen, "refused: reading its descriptor ends the process: %s", how);
     else if (status >= 0 && WIFEXITED(status))
-        snprintf(err, errlen, "refused: loading it ends the process (a constructor exited with "
-                              "status %d)", WEXITSTATUS(status));
+        snprintf(err, errlen,
+                 "refused: loading it ends the process (a constructor exited with "
+                 "status %d)",
+                 WEXITSTATUS(status));
     else
         snprintf(err, errlen, "refused: loading it crashes (a constructor): %s", how);
 }
@@ -318,7 +293,7 @@ bool plugin_child_probe_load(const char *path, void (*inspect)(void *ctx, void *
         become_child(parent);
         /* the constructors run here, where an exit or a crash is ours to see */
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!write_all(fds[1], "y", 1))
+        if (!fd_write_all(fds[1], "y", 1))
             _exit(127);
         say_fd = fds[1];
         inspect(ctx, h);
@@ -330,7 +305,7 @@ bool plugin_child_probe_load(const char *path, void (*inspect)(void *ctx, void *
         return false;
     }
     char byte = 0;
-    bool loaded = read_all(fds[0], &byte, 1) && byte == 'y';
+    bool loaded = fd_read_all(fds[0], &byte, 1) && byte == 'y';
     if (loaded)
         listen_to(fds[0], heard, hctx);
     close(fds[0]);
