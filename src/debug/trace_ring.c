@@ -474,13 +474,19 @@ bool trace_ring_get(const struct trace_ring *r, size_t i, struct trace_rec *out)
     return true;
 }
 
+/* Record k's kind, read in place: encode() puts it first. */
+static inline uint8_t kind_at(const struct chunk *c, unsigned k)
+{
+    return c->data[c->off[k]];
+}
+
 int trace_ring_kind(const struct trace_ring *r, size_t i)
 {
     if (i >= r->count)
         return -1;
     unsigned k;
     const struct chunk *c = chunk_of(r, i, &k);
-    return c->data[c->off[k]]; /* encode() puts the kind first */
+    return kind_at(c, k);
 }
 
 /* Chunk by chunk, each record's kind byte read in place: chunk_of's
@@ -495,7 +501,7 @@ size_t trace_ring_next_of(const struct trace_ring *r, size_t i, uint32_t kinds)
         unsigned k = (unsigned)(at % CHUNK_RECS);
         size_t stop = end - at < CHUNK_RECS - k ? end : at + (CHUNK_RECS - k);
         for (; at < stop; at++, k++) {
-            uint8_t kind = c->data[c->off[k]]; /* encode() puts the kind first */
+            uint8_t kind = kind_at(c, k);
             if (kind < 32 && (kinds >> kind & 1u))
                 return at - r->hidden;
         }
