@@ -29,6 +29,11 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void bench_sort(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+}
+
 bool bench_write_source(const char *dir, int n, int mul, int add)
 {
     char path[512];
@@ -48,7 +53,7 @@ struct spread bench_spread(const double *v, int n)
     if (n < 1)
         return (struct spread){0, 0, 0};
     memcpy(s, v, sizeof *s * (size_t)n);
-    qsort(s, (size_t)n, sizeof *s, by_value);
+    bench_sort(s, n);
     return (struct spread){n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, s[0], s[n - 1]};
 }
 

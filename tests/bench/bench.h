@@ -17,6 +17,8 @@ struct spread {
     double median, lo, hi;
 };
 struct spread bench_spread(const double *v, int n);
+/* v[0..n) in ascending order. */
+void bench_sort(double *v, int n);
 /* How far a figure moved over its repetitions, relative to its median. */
 double bench_relative_spread(struct spread s);
 /* DIR/source.dat: n bytes in the .dat text format (32 a line), byte i being

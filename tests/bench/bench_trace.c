@@ -152,12 +152,6 @@ static double record_cost_ns(const struct captured *c)
     return least;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The geometric interquartile mean of n ratios (n <= QUADS): the mean of
  * the middle half of their logarithms, and that half's ends in *lo, *hi. */
 static double interquartile_mean(const double *ratio, int n, double *lo, double *hi)
@@ -165,7 +159,7 @@ static double interquartile_mean(const double *ratio, int n, double *lo, double 
     double v[QUADS], sum = 0;
     for (int i = 0; i < n; i++)
         v[i] = log(ratio[i]);
-    qsort(v, (size_t)n, sizeof *v, by_value);
+    bench_sort(v, n);
     int first = n / 4, last = n - n / 4; /* [first, last) */
     for (int i = first; i < last; i++)
         sum += v[i];
@@ -218,14 +212,9 @@ void bench_trace(void)
     double cpu_lo, cpu_hi, wall_lo, wall_hi;
     double cost = interquartile_mean(cpu_ratio, quads, &cpu_lo, &cpu_hi);
     double wall_cost = interquartile_mean(wall_ratio, quads, &wall_lo, &wall_hi);
-    /* the median of 2 x QUADS without-ring runs: at most 128 figures */
-    double off_ms = 0;
-    {
-        double sorted[2 * QUADS];
-        memcpy(sorted, cpu_off, sizeof sorted);
-        qsort(sorted, 2 * QUADS, sizeof *sorted, by_value);
-        off_ms = (sorted[QUADS - 1] + sorted[QUADS]) / 2 * 1e3;
-    }
+    /* the median of the 2 x QUADS without-ring runs (bench_spread takes 64) */
+    bench_sort(cpu_off, 2 * QUADS);
+    double off_ms = (cpu_off[QUADS - 1] + cpu_off[QUADS]) / 2 * 1e3;
     printf("trace: %d BDMA operations, %llu events, %.2f ms of CPU a run without the ring "
            "(median); %d ABBA quads (%d runs): cost by the thread's CPU time %+.1f%% "
            "(interquartile mean of the quads' ratios; their middle half %+.1f%% to %+.1f%%), "
