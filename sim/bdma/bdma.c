@@ -156,12 +156,13 @@ static int copy_op(struct dla *d, struct dla_exec *x, const struct dla_bdma_op *
     enum dla_space dst = dla_ram_space(d, DLA_U_BDMA, op->dst_ram);
     /* lines written one after another are held in one buffer: sized for all
      * of them at the first, it is never grown (and moved) line by line */
-    uint64_t surf_bytes = (uint64_t)op->line_bytes * op->line_repeat;
-    bool lines_packed = op->dst_line == op->line_bytes;
-    bool surfs_packed = lines_packed && op->dst_surf == surf_bytes;
+    const struct exec_surfaces written = {.line_bytes = op->line_bytes,
+                                          .line_stride = op->dst_line,
+                                          .surf_stride = op->dst_surf,
+                                          .lines = op->line_repeat,
+                                          .surfs = op->surf_repeat};
     for (uint32_t s = 0; s < op->surf_repeat; s++) {
-        if (lines_packed && (s == 0 || !surfs_packed))
-            exec_write_expect(x, surfs_packed ? op_bytes(op) : surf_bytes);
+        exec_write_expect_surface(x, &written, s);
         for (uint32_t l = 0; l < op->line_repeat; l++) {
             uint64_t from = op->src + (uint64_t)s * op->src_surf + (uint64_t)l * op->src_line;
             uint64_t to = op->dst + (uint64_t)s * op->dst_surf + (uint64_t)l * op->dst_line;

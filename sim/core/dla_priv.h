@@ -356,6 +356,16 @@ bool exec_write(struct dla_exec *x, enum dla_client c, enum dla_space s, uint64_
  * allocated whole, not grown by realloc as they come, which moves it
  * whenever the heap has something just after it. */
 void exec_write_expect(struct dla_exec *x, uint64_t bytes);
+/* A unit that writes surfaces of lines, line by line in address order, says
+ * before each surface's first line how many bytes follow contiguously: the
+ * surface when its lines are packed, all the surfaces from the first when
+ * they are packed too, nothing when the lines have gaps (each is then a
+ * buffer of its own).  BDMA, SDP and PDP write this way. */
+struct exec_surfaces {
+    uint64_t line_bytes, line_stride, surf_stride;
+    uint64_t lines, surfs;
+};
+void exec_write_expect_surface(struct dla_exec *x, const struct exec_surfaces *s, uint64_t surf);
 /* Before computing, a unit states how much work the layer asks for, in
  * int8-MAC equivalents (an operation costlier than one vectorised int8 MAC
  * counts as several).  False, with a

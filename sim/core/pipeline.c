@@ -548,6 +548,16 @@ void exec_write_expect(struct dla_exec *x, uint64_t bytes)
     x->write_expect = bytes;
 }
 
+void exec_write_expect_surface(struct dla_exec *x, const struct exec_surfaces *s, uint64_t surf)
+{
+    /* a surface of one line is packed whatever its line stride */
+    bool lines_packed = s->lines <= 1 || s->line_stride == s->line_bytes;
+    uint64_t surf_bytes = s->line_bytes * s->lines;
+    bool surfs_packed = s->surf_stride == surf_bytes;
+    if (lines_packed && (surf == 0 || !surfs_packed))
+        exec_write_expect(x, surfs_packed ? surf_bytes * s->surfs : surf_bytes);
+}
+
 bool exec_budget(struct dla_exec *x, enum dla_unit unit, uint64_t ops, const char *what)
 {
     if (ops <= x->d->work_budget)
