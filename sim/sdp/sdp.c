@@ -720,9 +720,17 @@ static bool write_memory(struct dla *d, struct dla_exec *x, int group, const str
     uint8_t *line = malloc(line_bytes);
     if (!line)
         return false;
+    /* a batch's lines, held in one buffer when packed, sized at its first
+     * line: grown line by line it moved some 400-650 times in a ResNet run */
+    const struct exec_surfaces written = {.line_bytes = line_bytes,
+                                          .line_stride = line_stride,
+                                          .surf_stride = surf_stride,
+                                          .lines = L->h,
+                                          .surfs = L->cw / per_atom};
     bool ok = true;
     for (uint32_t b = 0; b < L->n && ok; b++) {
         for (uint32_t sf = 0; sf < L->cw / per_atom && ok; sf++) {
+            exec_write_expect_surface(x, &written, sf);
             for (uint32_t y = 0; y < L->h && ok; y++) {
                 /* a channel's row at a time: the cube is planar */
                 for (uint32_t k = 0; k < per_atom; k++)
