@@ -375,6 +375,14 @@ static bool write_block(struct dla_exec *x, const struct pdp_job *j, const struc
                         unsigned surf, const uint8_t *block)
 {
     size_t line_bytes = (size_t)s->pool.out_w * j->atom;
+    /* an unsplit layer's packed lines are held in one buffer sized at the
+     * first, not grown (and moved) line by line; a split's lines have gaps */
+    const struct exec_surfaces written = {.line_bytes = line_bytes,
+                                          .line_stride = j->dst_line,
+                                          .surf_stride = j->dst_surf,
+                                          .lines = j->pool.out_h,
+                                          .surfs = j->n_surf};
+    exec_write_expect_surface(x, &written, surf);
     for (unsigned y = 0; y < j->pool.out_h; y++) {
         uint64_t addr = j->dst + (uint64_t)surf * j->dst_surf + (uint64_t)y * j->dst_line +
                         (uint64_t)s->out_x0 * j->atom;

@@ -785,6 +785,58 @@ static void test_on_the_fly_cube(void **state)
     harness_free(h);
 }
 
+/* An unsplit layer's output lines, written one after another, are held in
+ * one buffer sized for all of them at the first line: grown line by line
+ * (doubling) it had room for 384 bytes of 216 here and moved whenever the
+ * heap held something just after it (share/performance-history.md).
+ * Surfaces with gaps between them get a buffer each, their bytes the same. */
+static void test_output_held_whole(void **state)
+{
+    (void)state;
+    struct pool_case pc = {"nv_small", 0, 1, 6, 6, 20, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1};
+    enum { OUT_W = 3, OUT_H = 3 };
+    struct dla_cube cube;
+    assert_true(cube_alloc(&cube, pc.w, pc.h, pc.c, 1, DLA_CUBE_INT));
+    uint32_t seed = 11;
+    for (size_t i = 0; i < cube_elems(&cube); i++)
+        cube.v[i] = (int32_t)(harness_rand(&seed) & 0xff) - 128;
+    for (unsigned gap = 0; gap <= 8; gap += 8) {
+        struct harness *h = harness_new("nv_small");
+        struct layout out = layout_of(h, &pc, OUT_W, OUT_H);
+        out.line = (uint64_t)OUT_W * out.atom;
+        out.surf = out.line * OUT_H + gap;
+        assert_int_equal(out.surfaces, 3);
+        struct split_plan s = {.n = 1};
+        program_pdp(h, &pc, &out, &out, &s, OUT_W, OUT_H);
+        wr(h, "PDP.D_OPERATION_MODE_CFG.FLYING_MODE", 0);
+        struct one_stage f;
+        one_stage_open(&f, h->d, DLA_P_PDP, layer_begin(h->d, DLA_P_PDP, 0), 0);
+        assert_int_equal(pdp_execute(h->d, &f.x, 0, 0xff, &cube), 0);
+        assert_int_equal(h->n_diags, 0);
+        size_t surf_bytes = out.line * OUT_H, runs = gap ? out.surfaces : 1;
+        assert_int_equal(f.pipe.n_writes, runs);
+        for (size_t r = 0; r < runs; r++) {
+            assert_int_equal(f.pipe.writes[r].len, surf_bytes * out.surfaces / runs);
+            assert_int_equal(f.pipe.writes[r].cap, f.pipe.writes[r].len);
+        }
+        int32_t plane[6 * 6];
+        for (unsigned c = 0; c < pc.c; c++) {
+            for (unsigned i = 0; i < pc.w * pc.h; i++)
+                plane[i] = cube.v[(size_t)c * pc.w * pc.h + i];
+            for (unsigned oy = 0; oy < OUT_H; oy++)
+                for (unsigned ox = 0; ox < OUT_W; ox++) {
+                    uint8_t byte = 0;
+                    assert_true(
+                        one_stage_written_byte(&f, DST + offset_of(&out, c, oy, ox), &byte));
+                    assert_int_equal((int8_t)byte, ref_window(&pc, plane, ox, oy));
+                }
+        }
+        one_stage_close(&f);
+        harness_free(h);
+    }
+    cube_free(&cube);
+}
+
 /* Every configuration pools (int8, the type all of them have). */
 static void test_all_configurations(void **state)
 {
@@ -820,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_hostile_sizes),
         cmocka_unit_test(test_geometry_rules),
         cmocka_unit_test(test_on_the_fly_cube),
+        cmocka_unit_test(test_output_held_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
