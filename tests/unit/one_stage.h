@@ -1,7 +1,7 @@
 /* One unit run as a single-stage pipeline, the way the pipeline launcher
  * runs it, so that a test can call a unit's *_execute() directly and look
  * at the writes it holds back until completion.  Header-only; shared by
- * conv_harness.h, test_pdp.c and test_sdp.c. */
+ * conv_harness.h, test_pdp.c, test_sdp.c, test_rubik.c and test_sim_core.c. */
 #ifndef ONE_STAGE_H
 #define ONE_STAGE_H
 
@@ -52,6 +52,16 @@ static inline bool one_stage_written_byte(const struct one_stage *f, uint64_t ad
         }
     }
     return found;
+}
+
+/* The pipeline a register write just launched, with the writes it holds
+ * until completion: the model's one active pipeline (NULL when none is). */
+static inline const struct dla_pipe *one_stage_launched(const struct dla *d)
+{
+    for (int i = 0; i < DLA_MAX_PIPES; i++)
+        if (d->pipe[i].active)
+            return &d->pipe[i];
+    return NULL;
 }
 
 #endif

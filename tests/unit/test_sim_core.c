@@ -19,6 +19,7 @@
 #include "core/dla.h"
 #include "core/dla_priv.h"
 #include "core/threads.h"
+#include "one_stage.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -407,15 +408,6 @@ static void test_bdma_geometry(void **state)
     drop(&f);
 }
 
-/* The held writes of the launched BDMA group (the one active pipeline). */
-static const struct dla_pipe *active_pipe(const struct dla *d)
-{
-    for (int i = 0; i < DLA_MAX_PIPES; i++)
-        if (d->pipe[i].active)
-            return &d->pipe[i];
-    return NULL;
-}
-
 /* A BDMA operation's lines, written one after another, are held in one
  * buffer allocated for all of them at the first line: grown by realloc line
  * by line (doubling) it had room for 4 of 3 lines here, and moved whenever
@@ -448,7 +440,7 @@ static void test_bdma_holds_an_operation_whole(void **state)
     bdma_stage(f.d, &packed);
     bdma_stage(f.d, &gapped);
     wr(f.d, "BDMA.CFG_LAUNCH0", 1);
-    const struct dla_pipe *p = active_pipe(f.d);
+    const struct dla_pipe *p = one_stage_launched(f.d);
     assert_non_null(p);
     assert_int_equal(p->n_writes, 3);
     assert_int_equal(p->writes[0].len, SURFS * LINES * LINE);
