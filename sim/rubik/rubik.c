@@ -113,7 +113,17 @@ static int contract(struct dla_exec *x, const struct rbk_job *j, uint8_t *line)
     unsigned s_out = (j->c_out + j->cpa - 1) / j->cpa;
     size_t in_bytes = (size_t)j->w * j->atom;
     uint8_t *in = line + (size_t)j->w * j->sx * j->atom;
+    /* a surface's h x sy lines follow one another a line stride apart when
+     * the super lines are packed too: held in one buffer sized at the first
+     * (otherwise the stride 0 says they are not packed) */
+    bool supers_packed = j->dst_super_line == (uint64_t)j->sy * j->dst_line;
+    const struct exec_surfaces written = {.line_bytes = in_bytes * j->sx,
+                                          .line_stride = supers_packed ? j->dst_line : 0,
+                                          .surf_stride = j->dst_surf,
+                                          .lines = (uint64_t)j->h * j->sy,
+                                          .surfs = s_out};
     for (unsigned so = 0; so < s_out; so++) {
+        exec_write_expect_surface(x, &written, so);
         for (unsigned h = 0; h < j->h; h++) {
             for (unsigned sy = 0; sy < j->sy; sy++) {
                 for (unsigned sx = 0; sx < j->sx; sx++) {
