@@ -360,7 +360,7 @@ void exec_write_expect(struct dla_exec *x, uint64_t bytes);
  * before each surface's first line how many bytes follow contiguously: the
  * surface when its lines are packed, all the surfaces from the first when
  * they are packed too, nothing when the lines have gaps (each is then a
- * buffer of its own).  BDMA, SDP and PDP write this way. */
+ * buffer of its own).  BDMA, SDP, PDP and RUBIK's contraction write this way. */
 struct exec_surfaces {
     uint64_t line_bytes, line_stride, surf_stride;
     uint64_t lines, surfs;
