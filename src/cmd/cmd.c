@@ -294,13 +294,21 @@ static uint64_t network_bytes(struct dbg *d)
 
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen)
 {
-    close_session(d);
-    d->opens++;
+    /* The new file is opened before the old session is closed: a mistyped
+     * "file" path must not cost the run in progress, its saved states and
+     * its position (gdb keeps its program too).  What opening counted goes
+     * with the new session; a failed open gives the old one its counts back. */
+    struct report kept = d->rep;
     struct report fresh = {.print = on_report, .ctx = d};
     d->rep = fresh;
-    d->session = session_open(path, &d->opt.session, &d->rep, err, errlen);
-    if (!d->session)
+    struct session *opened = session_open(path, &d->opt.session, &d->rep, err, errlen);
+    if (!opened) {
+        d->rep = kept;
         return false;
+    }
+    close_session(d);
+    d->opens++;
+    d->session = opened;
     struct dla *dla = session_dla(d->session);
     trace_ring_attach(d->ring, dla);
     dma_lines_attach(d->lines, dla);

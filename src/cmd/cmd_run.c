@@ -312,7 +312,8 @@ const struct cmd_entry cmd_run_entries[] = {
      do_restart, NULL, false},
     {"file", "load open", "FILE", "file FILE",
      "Open a trace folder, input.txn, .cfg trace, loadable or sample:NAME instead of the\n"
-     "current file (breakpoints are kept).",
+     "current file (breakpoints are kept).  A file that cannot be opened leaves the current\n"
+     "one open as it was.",
      do_file, NULL, false},
     END_OF_TABLE,
 };

@@ -435,8 +435,29 @@ static void test_opens_counted(void **state)
     assert_int_equal(d->opens, first + 1);
     assert_int_equal(fixture_exec(d, "run"), CMD_OK); /* a restart keeps the model */
     assert_int_equal(d->opens, first + 1);
+    dbg_destroy(d);
+}
+
+/* A "file" that cannot be opened (a typo) keeps the session it was typed in:
+ * the same model, where the run was, and no new open for a front end to
+ * follow; the failure is the command's and counts nothing against the run. */
+static void test_failed_open_keeps_session(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t3");
+    assert_int_equal(fixture_exec(d, "step layer"), CMD_OK);
+    struct session *before = d->session;
+    uint64_t cycle = dla_now(session_dla(d->session));
+    unsigned opens = d->opens;
+    fixture_clear();
     assert_int_equal(fixture_exec(d, "file /nonexistent/x.nvdla"), CMD_ERROR);
-    assert_int_equal(d->opens, first + 2); /* the old model is gone as well */
+    assert_non_null(strstr(fixture_out.text, "/nonexistent/x.nvdla: cannot open"));
+    assert_ptr_equal(d->session, before);
+    assert_int_equal(d->opens, opens);
+    assert_int_equal(dla_now(session_dla(d->session)), cycle);
+    assert_int_equal(report_exit_status(&d->rep), 0);
+    assert_int_equal(fixture_exec(d, "continue"), CMD_OK); /* the run goes on */
+    assert_true(session_finished(d->session));
     dbg_destroy(d);
 }
 
@@ -765,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_long_and_many_words),
         cmocka_unit_test(test_poll_interrupts),
         cmocka_unit_test(test_opens_counted),
+        cmocka_unit_test(test_failed_open_keeps_session),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }
