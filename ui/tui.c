@@ -87,9 +87,12 @@ static void build_restore_sequence(void)
 static void on_sigint(int sig)
 {
     (void)sig;
-    got_sigint = 1;
+    /* A Ctrl-C that interrupts a run is the run's: counted as an idle one
+     * too, a second press soon after (to be sure, as in gdb) quit unasked. */
     if (running_flag)
         session_interrupt = 1;
+    else
+        got_sigint = 1;
 }
 
 static void on_term(int sig)
