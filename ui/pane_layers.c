@@ -311,7 +311,7 @@ static const struct pane_ops ops = {
                  "t\tlayers / tasks of a loadable (all of them, before they run)\n"
                  "marks\t"
                  "{mark}: breakpoint, o: disabled breakpoint, u: unit breakpoint, {arrow}: in\n"
-                 "\tprogress (the glyphs the pane draws: help.c fills them in)\n"
+                 "\tprogress\n"
                  "reference\twith compare DIR: ok or DIFF and the cosine similarity\n"
                  "\tof the layer's output to its blob (8: side by side)",
     .draw = draw,

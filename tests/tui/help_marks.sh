@@ -21,6 +21,8 @@ TUI_ENV="LC_ALL=C.UTF-8" tui_start sample:lenet
 help_layers
 wait_for 'marks *●: breakpoint, o: disabled breakpoint, u: unit breakpoint, ▶: in'
 screen | grep -q '\* or o' && fail "the overlay still says * or o"
+# what the user reads is no note to the developers
+screen | grep -q 'help\.c' && fail "the overlay names a source file"
 keys Escape
 quit_now
 
