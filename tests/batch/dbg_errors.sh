@@ -34,10 +34,14 @@ expect_grep "$out" "0 columns"
 # usage
 run_dladbg --help | grep -q -- "-ex CMD" || fail "--help does not mention -ex"
 run_dladbg --version | grep -q "^dladbg " || fail "--version"
-# the man page documents every option --help lists
+# the man page documents every option --help lists, and the README's list
+# of options (the paragraph "Options (`dladbg --help`, ...)") names each
 man=$(sed 's/\\//g' "$top/share/dladbg.1")
+options=$(sed -n '/^Options (`dladbg --help`/,/^$/p' "$top/README.md")
+[ -n "$options" ] || fail "README.md has no paragraph listing the options"
 for opt in $(run_dladbg --help | grep -o -- ' -[-a-zA-Z]*' | sort -u); do
     printf '%s\n' "$man" | grep -q -- "$opt" || fail "share/dladbg.1 does not document $opt"
     grep -q -- "\`$opt" "$top/README.md" || fail "README.md does not document $opt"
+    printf '%s\n' "$options" | grep -q -- "\`$opt[\` ]" || fail "README.md's list of options lacks $opt"
 done
 echo ok
