@@ -511,6 +511,12 @@ static enum cmd_status do_info_hang(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
+    /* a run that ended well waits for nothing: "no progress" would read as a hang */
+    if (session_finished(d->session) && !d->hung) {
+        cmd_print(d, "No hang: the run finished at cycle %llu; nothing waits.",
+                  (unsigned long long)dla_now(dla_of(d)));
+        return CMD_OK;
+    }
     cmd_hang_report(d, DBG_OUT_TEXT);
     return CMD_OK;
 }
@@ -691,7 +697,7 @@ static const struct cmd_entry info_subs[] = {
      do_info_rules, NULL, false},
     {"hang", "diagnose", NULL, "info hang",
      "Why nothing progresses: what the driver waits for, layers not running and the units\n"
-     "they lack, interrupt status and mask by name.",
+     "they lack, interrupt status and mask by name (after a run that finished: that it did).",
      do_info_hang, NULL, false},
     END_OF_TABLE,
 };

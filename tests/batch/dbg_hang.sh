@@ -17,4 +17,8 @@ expect_grep "$out" "^    SDP       group0 idle     group1 idle"
 run_exit 1 "never launched" --batch -x "$top/share/examples/hang.dladbg" "$top/traces/hang_never_launched"
 expect_line "$out" "  layer 0: BDMA programming (operations queued, never launched: no CFG_LAUNCH0/1 write)"
 expect_line "$out" "interrupt line: low"
+# a run that finished is no hang: "info hang" says so instead of "no progress"
+run_exit 0 "info hang after the end" --batch -ex run -ex 'info hang' "$top/traces/bdma_copy"
+expect_grep "$out" "^No hang: the run finished at cycle [0-9]*; nothing waits\.$"
+printf '%s\n' "$out" | grep -q "no progress" && fail "info hang after the end reports no progress"
 echo ok
