@@ -32,6 +32,19 @@ static bool run_over(struct dbg *d)
     return session_finished(d->session);
 }
 
+/* A brief line's cycles: a layer not launched yet has none (not "0 cycles
+ * (calibrated against RTL)"), a running one's are so far. */
+static void brief_cycles(struct dla *dla, const struct dla_layer *l, char *buf, size_t len)
+{
+    if (l->state != DLA_LAYER_DONE && l->state != DLA_LAYER_RUNNING) {
+        snprintf(buf, len, "not launched yet");
+        return;
+    }
+    snprintf(buf, len, "%llu cycles%s (%s)", (unsigned long long)layer_cycles(l, dla_now(dla)),
+             l->state == DLA_LAYER_RUNNING ? " so far" : "",
+             format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc));
+}
+
 /* "info layers brief": what a batch run prints at its end.  A layer never
  * enabled is no layer of the run: it gets a note, not a line of its own. */
 static void layers_brief(struct dbg *d)
@@ -54,11 +67,12 @@ static void layers_brief(struct dbg *d)
         if (l->state != DLA_LAYER_PROGRAMMING && l->enable_cycle >= l->program_cycle)
             snprintf(programming, sizeof programming, ", programmed in %llu",
                      (unsigned long long)(l->enable_cycle - l->program_cycle));
-        cmd_print(d, "layer %u: %s group %s, %llu cycles (%s)%s%s%s", l->index,
-                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
-                  (unsigned long long)layer_cycles(l, dla_now(dla)),
-                  format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc), programming,
-                  l->state == DLA_LAYER_DONE ? "" : ", ", l->state == DLA_LAYER_DONE ? "" : state);
+        char cycles[96];
+        brief_cycles(dla, l, cycles, sizeof cycles);
+        cmd_print(d, "layer %u: %s group %s, %s%s%s%s", l->index,
+                  dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group, cycles,
+                  programming, l->state == DLA_LAYER_DONE ? "" : ", ",
+                  l->state == DLA_LAYER_DONE ? "" : state);
     }
 }
 

@@ -41,6 +41,13 @@ expect_grep "$out" '^2     SDP   0     [a-z]*  .* [0-9]* elements  .*\[task 0 op
 expect_grep "$out" '^    op 0    CONV  layer 0 done '
 expect_line "$out" "task 0: DLA task 0, 5 operations, tensors image: running since cycle 0"
 printf '%s\n' "$out" | grep -q 'programmed\|pending' && fail "a state named otherwise: $out"
+# "info layers brief" mid-run: a layer not launched has no cycles to call
+# calibrated, a running one's are so far
+out=$(run_dladbg --batch -ex 'break layer 3' -ex run -ex 'info layers brief' sample:lenet) ||
+    fail "brief: exit $?"
+expect_line "$out" "layer 1: CONV group 1, not launched yet, programming"
+expect_grep "$out" '^layer 0: CONV group 0, [0-9]* cycles so far (calibrated against RTL), programmed in [0-9]*, running$'
+printf '%s\n' "$out" | grep -q ' 0 cycles (' && fail "a layer not launched has 0 cycles: $out"
 out=$(run_dladbg --batch -ex continue -ex 'info layers' -ex 'export csv perf.csv --decoder perf' \
     sample:pdp) || fail "sample:pdp: exit $?"
 expect_grep "$out" '^[0-9]*     PDP   [01]     done  .* [0-9]* pool reads '
