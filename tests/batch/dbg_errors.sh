@@ -44,4 +44,9 @@ for opt in $(run_dladbg --help | grep -o -- ' -[-a-zA-Z]*' | sort -u); do
     grep -q -- "\`$opt" "$top/README.md" || fail "README.md does not document $opt"
     printf '%s\n' "$options" | grep -q -- "\`$opt[\` ]" || fail "README.md's list of options lacks $opt"
 done
+# and names every command "help" lists, in its COMMANDS section's macros
+commands=$(sed -n '/^\.SH COMMANDS/,/^\.SH KEYS/p' "$top/share/dladbg.1" | grep '^\.[BRI]* ')
+for c in $(run_dladbg --batch -ex help "$top/traces/bdma_copy" | sed -n 's/^  \([a-z][a-z]*\)[ /[].*/\1/p'); do
+    printf '%s\n' "$commands" | grep -qw -- "$c" || fail "share/dladbg.1's COMMANDS does not name $c"
+done
 echo ok
