@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_compare.h"
+#include "cmd/suggest.h"
 #include "util/afile.h"
 #include "util/heap_policy.h"
 #include "cmd/console.h"
@@ -146,6 +147,54 @@ static void rewrite_ex(int argc, char **argv)
     }
 }
 
+/* The argument getopt stopped at: a short option in the middle of a word
+ * ("-batch" stops at its b) leaves optind at that word, a finished word or a
+ * long option leaves it after. */
+static const char *bad_option_word(int argc, char **argv)
+{
+    if (optopt > 0 && optopt < 128 && optind < argc && argv[optind][0] == '-' &&
+        argv[optind][1] != '-' && strchr(argv[optind], optopt))
+        return argv[optind];
+    return argv[optind > 1 ? optind - 1 : 1];
+}
+
+/* A mistyped option gets one line: the word, the options it could start
+ * or the nearest one ("-batch", gdb's spelling, is "--batch"), and where the
+ * list is; the whole usage after getopt's line buried the line. */
+static void bad_option(int ch, const char *arg, const struct option *longopts)
+{
+    char word[64];
+    snprintf(word, sizeof word, "%s", arg);
+    word[strcspn(word, "=")] = 0;
+    if (ch == ':') {
+        fprintf(stderr, "dladbg: option %s needs a value (\"dladbg --help\" lists the options)\n",
+                word);
+        return;
+    }
+    const char *bare = word + strspn(word, "-");
+    char starts[256] = "";
+    size_t n_starts = 0;
+    struct suggest near;
+    suggest_init(&near, bare);
+    const char *exact = NULL; /* "-batch": the name right, one dash short */
+    for (const struct option *o = longopts; o->name; o++) {
+        suggest_consider(&near, o->name);
+        if (!strcmp(o->name, bare))
+            exact = o->name;
+        if (bare[0] && !strncmp(o->name, bare, strlen(bare)) && strlen(starts) + 40 < sizeof starts)
+            snprintf(starts + strlen(starts), sizeof starts - strlen(starts), "%s--%s",
+                     n_starts++ ? ", " : "", o->name);
+    }
+    const char *best = exact ? exact : suggest_best(&near);
+    if (!strncmp(word, "--", 2) && n_starts > 1)
+        fprintf(stderr, "dladbg: option %s is ambiguous: %s\n", word, starts);
+    else if (best)
+        fprintf(stderr, "dladbg: unknown option %s; did you mean --%s? (\"dladbg --help\" lists "
+                        "the options)\n", word, best);
+    else
+        fprintf(stderr, "dladbg: unknown option %s (\"dladbg --help\" lists the options)\n", word);
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct cli *cli)
 {
@@ -175,7 +224,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
     rewrite_ex(argc, argv);
     char err[256];
     int ch;
-    while ((ch = getopt_long(argc, argv, "x:o:qhV", longopts, NULL)) != -1) {
+    opterr = 0; /* bad_option says it */
+    while ((ch = getopt_long(argc, argv, ":x:o:qhV", longopts, NULL)) != -1) {
         struct script_item item = {.is_file = ch == 'x', .text = optarg};
         switch (ch) {
         case OPT_BATCH:
@@ -253,7 +303,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
             printf("dladbg %s\n", DLADBG_VERSION);
             return 0;
         default:
-            fputs(usage_text, stderr);
+            bad_option(ch, bad_option_word(argc, argv), longopts);
             return 2;
         }
     }

@@ -34,6 +34,16 @@ expect_grep "$out" "0 columns"
 # usage
 run_dladbg --help | grep -q -- "-ex CMD" || fail "--help does not mention -ex"
 run_dladbg --version | grep -q "^dladbg " || fail "--version"
+# a mistyped option: one line naming it and the nearest, not the whole usage
+run_exit 2 "--bach" --bach sample:bdma
+[ "$out" = 'dladbg: unknown option --bach; did you mean --batch? ("dladbg --help" lists the options)' ] ||
+    fail "--bach: $out"
+run_exit 2 "-batch (gdb's spelling)" -batch sample:bdma
+expect_line "$out" 'dladbg: unknown option -batch; did you mean --batch? ("dladbg --help" lists the options)'
+run_exit 2 "--in" --in x sample:bdma
+expect_line "$out" "dladbg: option --in is ambiguous: --input, --input-scale"
+run_exit 2 "--config without a value" --batch --config
+expect_line "$out" 'dladbg: option --config needs a value ("dladbg --help" lists the options)'
 # the man page documents every option --help lists, and the README's list
 # of options (the paragraph "Options (`dladbg --help`, ...)") names each
 man=$(sed 's/\\//g' "$top/share/dladbg.1")
