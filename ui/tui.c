@@ -608,13 +608,6 @@ void ui_exec(struct ui *ui, const char *line)
 
 /* ---------------------------------------------------------------- quitting */
 
-static bool run_in_progress(struct ui *ui)
-{
-    struct session *s = ui->g->session;
-    struct drv_action act;
-    return s && !session_finished(s) && session_last_action(s, &act);
-}
-
 /* "quit" when the user has answered already (q's question, a second
  * Ctrl-C) or nothing is lost: the command must not ask again. */
 static void quit_unasked(struct ui *ui)
@@ -636,15 +629,12 @@ static void quit_answer(struct ui *ui, void *ctx, const char *text)
 
 static void request_quit(struct ui *ui)
 {
-    if (!run_in_progress(ui)) {
+    if (!dbg_run_in_progress(ui->g)) {
         quit_unasked(ui);
         return;
     }
-    struct dla *d = ui_dla(ui);
-    char label[128];
-    snprintf(
-        label, sizeof label, "A run is in progress (%llu layers done, cycle %llu). Quit? [y/N] ",
-        (unsigned long long)session_layers_done(ui->g->session), (unsigned long long)dla_now(d));
+    char label[sizeof ui->prompt.label];
+    dbg_quit_question(ui->g, label, sizeof label);
     ui_prompt(ui, PROMPT_YESNO, label, "", quit_answer, NULL);
 }
 

@@ -113,7 +113,8 @@ struct dbg *dbg_create(const struct dbg_options *opt, const struct dbg_sink *out
 void dbg_destroy(struct dbg *d);
 
 /* Open a file (trace folder, .txn, .cfg, loadable, "sample:NAME"), replacing
- * the current session; breakpoints are kept.  false with err on failure. */
+ * the current session; breakpoints are kept.  false with err on failure, the
+ * current session left as it was. */
 bool dbg_open(struct dbg *d, const char *path, char *err, size_t errlen);
 
 /* What the open loadable will run (tasks, operations, tensor names), read
@@ -132,6 +133,11 @@ void dbg_layer_op_text(struct dbg *d, size_t layer, bool brief, char *buf, size_
 /* The hardware layer that runs operation op of task `task`; false while it
  * is still to come. */
 bool dbg_op_layer(struct dbg *d, uint32_t task, int16_t op, size_t *layer);
+
+/* A run begun and not finished: quitting loses it, so gdb's habit is to ask
+ * (quit, and the TUI's q and Ctrl-D); the question names how far it got. */
+bool dbg_run_in_progress(struct dbg *d);
+void dbg_quit_question(struct dbg *d, char *buf, size_t len);
 
 /* Load one decoder plugin (--plugin FILE); false with err when refused. */
 bool dbg_load_plugin(struct dbg *d, const char *path, char *err, size_t errlen);

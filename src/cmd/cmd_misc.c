@@ -84,21 +84,24 @@ static enum cmd_status do_echo(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-/* A run begun and not finished: quitting loses it, so gdb's habit is to ask. */
-static bool run_in_progress(struct dbg *d)
+bool dbg_run_in_progress(struct dbg *d)
 {
     struct drv_action act;
     return d->session && !session_finished(d->session) && session_last_action(d->session, &act);
 }
 
+void dbg_quit_question(struct dbg *d, char *buf, size_t len)
+{
+    unsigned long long done = session_layers_done(d->session);
+    snprintf(buf, len, "A run is in progress (%llu layer%s done, cycle %llu). Quit? [y/N] ", done,
+             done == 1 ? "" : "s", (unsigned long long)dla_now(session_dla(d->session)));
+}
+
 static enum cmd_status do_quit(struct dbg *d, struct cmd_args *a)
 {
-    if (run_in_progress(d)) {
+    if (dbg_run_in_progress(d)) {
         char question[160];
-        snprintf(question, sizeof question,
-                 "A run is in progress (%llu layers done, cycle %llu). Quit? [y/N] ",
-                 (unsigned long long)session_layers_done(d->session),
-                 (unsigned long long)dla_now(session_dla(d->session)));
+        dbg_quit_question(d, question, sizeof question);
         if (!cmd_confirm(d, question)) {
             cmd_print(d, "Not confirmed.");
             return CMD_OK;

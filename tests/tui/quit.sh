@@ -19,7 +19,7 @@ tui_restart
 keys n
 wait_for 'layer 1/'
 keys q
-wait_for 'A run is in progress (1 layers done, cycle [0-9]*). Quit? \[y/N\]'
+wait_for 'A run is in progress (1 layer done, cycle [0-9]*). Quit? \[y/N\]'
 keys n
 wait_gone 'Quit? \[y/N\]'
 keys n

@@ -11,7 +11,7 @@ wait_for 'layer 1/'
 keys :
 type_text quit
 keys Enter
-wait_for 'A run is in progress (1 layers done, cycle [0-9]*). Quit? \[y/N\]'
+wait_for 'A run is in progress (1 layer done, cycle [0-9]*). Quit? \[y/N\]'
 keys n
 wait_for '^│Not confirmed\.'
 [ -f "$TUI_TMP/status" ] && fail "quit answered n exited"
@@ -21,7 +21,7 @@ type_text 'info'
 keys C-a C-d
 wait_for '^│(dladbg) nfo'
 keys C-e C-u C-d
-wait_for 'A run is in progress (1 layers done, cycle [0-9]*). Quit? \[y/N\]'
+wait_for 'A run is in progress (1 layer done, cycle [0-9]*). Quit? \[y/N\]'
 keys y
 wait_exit
 [ "$status" = 0 ] || fail "Ctrl-D, y: exit status $status"
