@@ -53,8 +53,8 @@ static const char usage_text[] =
     "  -h, --help          this help\n"
     "  -V, --version       version\n"
     "\n"
-    "exit status: 0 ok, 1 a check or golden mismatch, 2 usage or input error, or a command\n"
-    "of a batch script failed\n";
+    "exit status: 0 ok, 1 a check or golden mismatch or a hang, 2 usage or input error, or\n"
+    "a command of a batch script failed\n";
 
 enum {
     OPT_BATCH = 256,

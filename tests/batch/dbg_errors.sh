@@ -34,6 +34,9 @@ expect_grep "$out" "0 columns"
 # usage
 run_dladbg --help | grep -q -- "-ex CMD" || fail "--help does not mention -ex"
 run_dladbg --version | grep -q "^dladbg " || fail "--version"
+# the exit statuses as the man page and the README give them: a hang is 1
+run_dladbg --help | tr '\n' ' ' | grep -q "1 a check or golden mismatch or a hang, 2 usage" ||
+    fail "--help's exit status does not say a hang is 1"
 # a mistyped option: one line naming it and the nearest, not the whole usage
 run_exit 2 "--bach" --bach sample:bdma
 [ "$out" = 'dladbg: unknown option --bach; did you mean --batch? ("dladbg --help" lists the options)' ] ||
