@@ -264,6 +264,19 @@ static void put_npy(void *ctx, uint64_t i, uint8_t *dst, unsigned bpe)
         dst[1] = (uint8_t)(v >> 8);
 }
 
+/* An array of another shape than the tensor's: what it holds and what fits. */
+static void shape_misfit(const char *path, const struct npy_array *a, const char *tensor,
+                         const struct tensor_layout *lay, char *err, size_t errlen)
+{
+    char shape[160];
+    npy_shape_text(a, shape, sizeof shape);
+    snprintf(err, errlen,
+             "%s: holds %s %s; the input tensor is %s: expected shape (1, %u, %u, %u) or "
+             "(%u, %u, %u)",
+             path, npy_dtype_name(a->dtype), shape, tensor, lay->c, lay->h, lay->w, lay->c,
+             lay->h, lay->w);
+}
+
 static bool from_npy(const struct ld_tensor *t, const char *path, double scale, uint8_t *buf,
                      char *warn, size_t warnlen, char *err, size_t errlen)
 {
@@ -274,8 +287,12 @@ static bool from_npy(const struct ld_tensor *t, const char *path, double scale, 
     tensor_layout_shape(&lay, tensor, sizeof tensor);
     struct npy_array a;
     uint64_t elements = (uint64_t)lay.c * lay.h * lay.w;
-    if (!npy_read(path, elements * 8 + 4096, &a, err, errlen))
+    if (!npy_read(path, elements * 8 + 4096, &a, err, errlen)) {
+        /* too large for the tensor (another network's blob): its shape is wrong */
+        if (a.count && !a.data && !npy_shape_fits(&a, &lay))
+            shape_misfit(path, &a, tensor, &lay, err, errlen);
         return false;
+    }
     enum npy_dtype want = npy_dtype_for(t->data_type);
     bool float_to_half = want == NPY_F16 && (a.dtype == NPY_F32 || a.dtype == NPY_F64);
     bool quantize = want != NPY_F16 && npy_is_float(a.dtype) && scale > 0;
@@ -300,11 +317,7 @@ static bool from_npy(const struct ld_tensor *t, const char *path, double scale, 
         return false;
     }
     if (!npy_shape_fits(&a, &lay)) {
-        snprintf(err, errlen,
-                 "%s: holds %s %s; the input tensor is %s: expected shape (1, %u, %u, %u) or "
-                 "(%u, %u, %u)",
-                 path, npy_dtype_name(a.dtype), shape, tensor, lay.c, lay.h, lay.w, lay.c, lay.h,
-                 lay.w);
+        shape_misfit(path, &a, tensor, &lay, err, errlen);
         npy_free(&a);
         return false;
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "num/fp16.h"
 #include "util/afile.h"
@@ -295,6 +296,31 @@ bool npy_parse(const char *name, const uint8_t *buf, size_t len, uint64_t max_by
     return true;
 }
 
+/* A regular file refused as larger than the reader takes: its header alone,
+ * from the first bytes, so that the refusal says what the array is (dtype
+ * and shape left in *a).  A FIFO or device is not opened again: that read
+ * would wait. */
+static void header_of_large(const char *path, uint64_t max_bytes, uint64_t cap,
+                            struct npy_array *a, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < cap)
+        return;
+    FILE *fp = fopen(path, "rb");
+    uint8_t *buf = fp ? malloc(NPY_MAX_HEADER + 16) : NULL;
+    size_t len = buf ? fread(buf, 1, NPY_MAX_HEADER + 16, fp) : 0;
+    if (fp)
+        fclose(fp);
+    char why[512];
+    /* the data is not all there: the parse stops at the size check */
+    if (buf && !npy_parse(path, buf, len, max_bytes, a, why, sizeof why) && a->count &&
+        a->count > max_bytes / npy_dtype_size(a->dtype))
+        snprintf(err, errlen, "%s", why);
+    else
+        memset(a, 0, sizeof *a);
+    free(buf);
+}
+
 bool npy_read(const char *path, uint64_t max_bytes, struct npy_array *a, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
@@ -302,8 +328,10 @@ bool npy_read(const char *path, uint64_t max_bytes, struct npy_array *a, char *e
     size_t len;
     /* the header's few hundred bytes on top of the data the caller takes */
     uint64_t cap = max_bytes + NPY_MAX_HEADER + 16;
-    if (!file_read_all(path, cap > SIZE_MAX ? SIZE_MAX : (size_t)cap, &buf, &len, err, errlen))
+    if (!file_read_all(path, cap > SIZE_MAX ? SIZE_MAX : (size_t)cap, &buf, &len, err, errlen)) {
+        header_of_large(path, max_bytes, cap, a, err, errlen);
         return false;
+    }
     bool ok = npy_parse(path, buf, len, max_bytes, a, err, errlen);
     free(buf);
     return ok;

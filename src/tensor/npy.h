@@ -30,7 +30,8 @@ size_t npy_dtype_size(enum npy_dtype t);
 const char *npy_dtype_name(enum npy_dtype t);
 
 /* Reads path into *a.  Arrays of more than max_bytes of data are refused
- * before anything is allocated.  false with a message naming the file, the
+ * before anything is allocated, their dtype and shape left in *a (data NULL)
+ * for the caller to say what the file holds.  false with a message naming the file, the
  * byte offset and what was expected (a bad magic, an unsupported dtype,
  * fortran_order, a shape whose product overflows, a file shorter than its
  * header says). */
