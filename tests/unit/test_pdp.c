@@ -743,6 +743,27 @@ static void test_geometry_rules(void **state)
 
 /* ---------------------------------------------------------------- on the fly */
 
+/* The int8 output a one-stage PDP run holds back, pooled from an
+ * on-the-fly cube of pc's shape, against the reference windows. */
+static void expect_pooled_writes(const struct one_stage *f, const struct pool_case *pc,
+                                 const struct dla_cube *cube, const struct layout *out,
+                                 unsigned out_w, unsigned out_h)
+{
+    int32_t *plane = malloc(sizeof *plane * pc->w * pc->h);
+    assert_non_null(plane);
+    for (unsigned c = 0; c < pc->c; c++) {
+        for (unsigned i = 0; i < pc->w * pc->h; i++)
+            plane[i] = cube->v[(size_t)c * pc->w * pc->h + i];
+        for (unsigned oy = 0; oy < out_h; oy++)
+            for (unsigned ox = 0; ox < out_w; ox++) {
+                uint8_t byte = 0;
+                assert_true(one_stage_written_byte(f, DST + offset_of(out, c, oy, ox), &byte));
+                assert_int_equal((int8_t)byte, ref_window(pc, plane, ox, oy));
+            }
+    }
+    free(plane);
+}
+
 /* PDP fed by SDP: the cube SDP hands over is pooled without PDP_RDMA. */
 static void test_on_the_fly_cube(void **state)
 {
@@ -768,18 +789,7 @@ static void test_on_the_fly_cube(void **state)
     assert_int_equal(h->n_diags, 0);
 
     /* the held writes are the output lines */
-    int32_t plane[6 * 4];
-    for (unsigned c = 0; c < pc.c; c++) {
-        for (unsigned i = 0; i < pc.w * pc.h; i++)
-            plane[i] = cube.v[(size_t)c * pc.w * pc.h + i];
-        for (unsigned oy = 0; oy < out_h; oy++)
-            for (unsigned ox = 0; ox < out_w; ox++) {
-                uint64_t addr = DST + offset_of(&out, c, oy, ox);
-                uint8_t byte;
-                int32_t got = one_stage_written_byte(&f, addr, &byte) ? (int8_t)byte : 0x1000;
-                assert_int_equal(got, ref_window(&pc, plane, ox, oy));
-            }
-    }
+    expect_pooled_writes(&f, &pc, &cube, &out, out_w, out_h);
     one_stage_close(&f);
     cube_free(&cube);
     harness_free(h);
@@ -819,18 +829,7 @@ static void test_output_held_whole(void **state)
             assert_int_equal(f.pipe.writes[r].len, surf_bytes * out.surfaces / runs);
             assert_int_equal(f.pipe.writes[r].cap, f.pipe.writes[r].len);
         }
-        int32_t plane[6 * 6];
-        for (unsigned c = 0; c < pc.c; c++) {
-            for (unsigned i = 0; i < pc.w * pc.h; i++)
-                plane[i] = cube.v[(size_t)c * pc.w * pc.h + i];
-            for (unsigned oy = 0; oy < OUT_H; oy++)
-                for (unsigned ox = 0; ox < OUT_W; ox++) {
-                    uint8_t byte = 0;
-                    assert_true(
-                        one_stage_written_byte(&f, DST + offset_of(&out, c, oy, ox), &byte));
-                    assert_int_equal((int8_t)byte, ref_window(&pc, plane, ox, oy));
-                }
-        }
+        expect_pooled_writes(&f, &pc, &cube, &out, OUT_W, OUT_H);
         one_stage_close(&f);
         harness_free(h);
     }
