@@ -15,6 +15,7 @@
 
 #include "util/afile.h"
 #include "util/fd_io.h"
+#include "cmd/suggest.h"
 #include "export.h"
 #include "plugin/plugin_child.h"
 #include "plugin/plugin_guard.h"
@@ -266,12 +267,34 @@ static bool decode_run(struct csv_out *o, const struct plugin_info *pi, struct s
     return !o->failed;
 }
 
+/* A decoder name that is not loaded: the nearest and the names there are,
+ * as a misspelt command or value gets them. */
+static void no_decoder(const struct plugin_host *ph, const char *decoder, char *err,
+                       size_t errlen)
+{
+    struct suggest near;
+    suggest_init(&near, decoder);
+    char names[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < plugin_host_count(ph); i++) {
+        const char *name = plugin_host_get(ph, i)->facts->name;
+        suggest_consider(&near, name);
+        if (used < sizeof names)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                     name);
+    }
+    const char *best = suggest_best(&near);
+    snprintf(err, errlen, "no decoder named \"%s\"%s%s%s; %s%s", decoder,
+             best ? " (did you mean \"" : "", best ? best : "", best ? "\"?)" : "",
+             names[0] ? "decoders: " : "no decoder is loaded (\"plugins load FILE\")", names);
+}
+
 static const struct plugin_info *find_decoder(struct plugin_host *ph, const char *decoder,
                                               char *err, size_t errlen)
 {
     const struct plugin_info *pi = plugin_host_find(ph, decoder);
     if (!pi)
-        snprintf(err, errlen, "no decoder named \"%s\" (\"plugins\" lists them)", decoder);
+        no_decoder(ph, decoder, err, errlen);
     else if (!plugin_host_map(ph, pi, err, errlen)) /* its first use maps it */
         return NULL;
     return pi;

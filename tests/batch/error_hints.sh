@@ -43,6 +43,9 @@ run_exit 0 "delete all" --batch -ex 'break layer 1' -ex 'break layer 2' -ex 'tbr
 expect_line "$out" "Deleted 3 breakpoints."
 expect_line "$out" "No breakpoints or watchpoints."
 printf '%s\n' "$out" | grep -q "Delete all breakpoints?" && fail "batch mode asked"
+# a misspelt decoder: the nearest and the decoders there are
+run_exit 2 "misspelt decoder" --batch -ex 'export csv a.csv --decoder layer' sample:lenet
+expect_grep "$out" '^error: -ex 1: export csv: no decoder named "layer" (did you mean "layers"?); decoders: .*, layers, .*regs'
 # the plain console reading a pipe says it answered for the user, as gdb does
 out=$(printf 'break layer 1\ndelete\n' | run_dladbg sample:lenet 2>&1)
 expect_line "$out" "Delete all breakpoints? (y or n) [answered y: input is not a terminal]"
