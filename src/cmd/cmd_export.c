@@ -144,6 +144,12 @@ static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
     char err[1024];
     if (!one_path(d, a, &path))
         return CMD_ERROR;
+    /* before anything ran, the trace would replay nothing and pass: not
+     * written (over an earlier export, perhaps) */
+    struct drv_action act;
+    if (!session_last_action(d->session, &act))
+        return cmd_fail(d, a, "%s: nothing has run yet, so the trace would replay nothing "
+                              "(\"run\" or a step first)", path);
     bool ok = export_txn(d->session, d->log, path, &res, err, sizeof err);
     return report_export(d, a, ok, err, "trace folder", "command", path, &res);
 }

@@ -70,6 +70,12 @@ mkdir adir
 run_exit 2 "folder" --batch -q -ex continue -ex 'export csv adir --decoder layers' sample:lenet
 expect_grep "$out" "adir: is a folder"
 
+# export txn before anything ran: refused (it would replay nothing and pass),
+# and an earlier export in its place is kept
+run_dladbg --batch -q -ex continue -ex 'export txn early' sample:lenet >/dev/null
+run_exit 2 "txn before the run" --batch -q -ex 'export txn early' sample:lenet
+expect_line "$out" 'error: -ex 1: export txn: early: nothing has run yet, so the trace would replay nothing ("run" or a step first)'
+grep -q '^write_reg' early/input.txn || fail "the earlier export was replaced"
 # export txn: a new folder, then the same folder replaced whole; a folder
 # holding anything else is refused and left alone
 run_dladbg --batch -q -ex continue -ex 'export txn tx' sample:lenet >/dev/null
