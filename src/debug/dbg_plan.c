@@ -39,7 +39,10 @@ bool dbg_tensors(struct dbg *d, struct tensor_info **t, size_t *n, char *err, si
     const struct dla_config *cfg = dla_cfg(session_dla(d->session));
     if (loadable_driver_parsed(session_driver(d->session), &ld, &bound))
         return loadable_tensors_of(ld, bound, cfg, t, n, err, errlen);
-    return loadable_tensors(session_path(d->session), cfg, t, n, err, errlen);
+    /* a register trace: read as a loadable, its folder or .txn only failed,
+     * with a reader's message ("read error") for the user to puzzle over */
+    snprintf(err, errlen, "it is a register trace");
+    return false;
 }
 
 static size_t dla_tasks(const struct loadable_plan *p)
