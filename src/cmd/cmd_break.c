@@ -167,12 +167,27 @@ static bool parse_proc(const char *word, uint8_t *proc)
     return false;
 }
 
+/* A misspelt processor: the nearest name too, as other misspelt values get. */
+static enum cmd_status unknown_proc(struct dbg *d, struct cmd_args *a, const char *word)
+{
+    static const char *const procs[] = {"conv", "sdp", "pdp", "cdp", "rubik", "bdma"};
+    if (!word)
+        return cmd_fail(d, a, "expected conv, sdp, pdp, cdp, rubik or bdma");
+    struct suggest s;
+    suggest_init(&s, word);
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
+        suggest_consider(&s, procs[i]);
+    const char *best = suggest_best(&s);
+    return cmd_fail(d, a, "no unit \"%s\"%s%s%s; expected conv, sdp, pdp, cdp, rubik or bdma",
+                    word, best ? " (did you mean \"" : "", best ? best : "", best ? "\"?)" : "");
+}
+
 static enum cmd_status do_break_unit(struct dbg *d, struct cmd_args *a)
 {
     struct breakpoint bp = {.kind = BP_UNIT};
     int used;
     if (!cmd_arg(a, 0) || !parse_proc(cmd_arg(a, 0), &bp.proc))
-        return cmd_fail(d, a, "expected conv, sdp, pdp, cdp, rubik or bdma");
+        return unknown_proc(d, a, cmd_arg(a, 0));
     if (!when_arg(d, a, 1, &bp, &used) || !no_extra(d, a, used))
         return CMD_ERROR;
     snprintf(bp.what, sizeof bp.what, "any %s layer %s", dla_proc_name((enum dla_proc)bp.proc),

@@ -43,6 +43,9 @@ run_exit 0 "delete all" --batch -ex 'break layer 1' -ex 'break layer 2' -ex 'tbr
 expect_line "$out" "Deleted 3 breakpoints."
 expect_line "$out" "No breakpoints or watchpoints."
 printf '%s\n' "$out" | grep -q "Delete all breakpoints?" && fail "batch mode asked"
+# a misspelt unit of "break unit": the nearest and the units there are
+run_exit 2 "misspelt unit" --batch -ex 'break unit sdpp' sample:lenet
+expect_line "$out" 'error: -ex 1: break unit: no unit "sdpp" (did you mean "sdp"?); expected conv, sdp, pdp, cdp, rubik or bdma'
 # a misspelt decoder: the nearest and the decoders there are
 run_exit 2 "misspelt decoder" --batch -ex 'export csv a.csv --decoder layer' sample:lenet
 expect_grep "$out" '^error: -ex 1: export csv: no decoder named "layer" (did you mean "layers"?); decoders: .*, layers, .*regs'
