@@ -15,6 +15,7 @@
 #include "tui.h"
 
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -140,6 +141,15 @@ static void restore_signals(void)
     sigaction(SIGHUP, &old_hup, NULL);
     for (size_t i = 0; i < N_FATAL; i++)
         sigaction(fatal_signals[i], &old_fatal[i], NULL);
+}
+
+/* The terminal is gone (its window closed, the connection dropped): every
+ * read now fails at once, so a loop that waits for a key would spin.  A hung
+ * up tty polls as POLLHUP or POLLERR. */
+static bool terminal_lost(void)
+{
+    struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+    return poll(&in, 1, 0) == 1 && (in.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 static void restore_at_exit(void)
@@ -654,6 +664,10 @@ static bool on_confirm(void *ctx, const char *question)
             relayout(ui);
         else if (k != ERR && k != KEY_MOUSE)
             break;
+        else if (k == ERR && (got_term || terminal_lost())) {
+            k = 'n'; /* nobody left to answer: the safe answer, then the loop leaves */
+            break;
+        }
     }
     timeout(IDLE_POLL_MS);
     prompt_close(ui);
@@ -1051,8 +1065,11 @@ int tui_run(struct dbg *g, const struct tui_options *o)
             handle_idle_sigint(&ui);
             continue;
         }
-        if (k == ERR)
+        if (k == ERR) {
+            if (terminal_lost())
+                got_term = SIGHUP; /* as if its hangup had come: leave, status 129 */
             continue;
+        }
         handle_keys_waiting(&ui, k, line, sizeof line);
         ui.dirty = true;
     }
