@@ -87,16 +87,19 @@ struct dbg *bench_open_net(const char *part, const char *path, const char *confi
     return d;
 }
 
-/* bench [conv|trace|scale|units|nets|debug|calibration]: every part, or the ones named (nets needs
- * conv's sgemm figure and runs it too). */
-static int wanted(int argc, char **argv, const char *part)
+/* bench [conv|trace|scale|units|nets|debug|calibration|spread]: every part but the opt-in ones,
+ * or the ones named (nets needs conv's sgemm figure and runs it too). */
+static int named(int argc, char **argv, const char *part)
 {
-    if (argc < 2)
-        return 1;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], part) == 0)
             return 1;
     return 0;
+}
+
+static int wanted(int argc, char **argv, const char *part)
+{
+    return argc < 2 || named(argc, argv, part);
 }
 
 char *openblas_get_corename(void);
@@ -187,5 +190,7 @@ int main(int argc, char **argv)
         bench_debug();
     if (wanted(argc, argv, "calibration"))
         bench_calibration();
+    if (named(argc, argv, "spread")) /* opt-in: a sweep for the record, no target */
+        bench_conv_spread();
     return 0;
 }

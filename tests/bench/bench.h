@@ -38,6 +38,11 @@ struct dbg *bench_open_net(const char *part, const char *path, const char *confi
 /* Convolution model vs. an OpenBLAS sgemm of the same im2col shape
  * (bench_conv.c); returns the sgemm's MAC/s on its default thread count. */
 double bench_conv(void);
+/* bench spread (opt-in): the conv bench's spread layer with its exponents
+ * drawn from windows of several widths, each one's rate against the bench
+ * layer's fp16 rate, its exactness and its products' alignments
+ * (bench_conv.c). */
+void bench_conv_spread(void);
 /* SDP, PDP and CDP per element, fp16 against int16 (bench_units.c). */
 void bench_units(void);
 /* Whole networks and the debugger's costs on them (bench_net.c). */

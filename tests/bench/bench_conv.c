@@ -38,7 +38,12 @@
  * most of their low mantissa bits are clear, and an exact shortcut for
  * such values would speed up the bench layer and no trained network's.
  * Its rate is printed beside the bench layer's (not a target), so such a
- * shortcut shows. */
+ * shortcut shows.
+ *
+ * bench spread (opt-in: a plain make bench does not run it) sweeps the
+ * spread layer's exponents from narrow to the whole range: for each width
+ * its rate against the bench layer's, whether it is exact and how its
+ * products align (bench_conv_spread, at the end of the file). */
 #include <cblas.h>
 #include <dirent.h>
 #include <sys/syscall.h>
@@ -81,7 +86,7 @@ struct gemm {
 };
 
 struct model {
-    const char *cache_name; /* fp16: the cached reference's file in the build folder */
+    char cache_name[48]; /* fp16: the cached reference's file in the build folder */
     struct spec s;
     struct dla *d;
     struct layer_data ld;
@@ -150,28 +155,32 @@ static struct spec spread_layer(void)
     return s;
 }
 
-/* An fp16 value whose exponent field is drawn uniformly from the whole
- * finite range, 0..30: 1 in 31 subnormal, the rest normal from 2^-14 to
- * 2^15, random sign and mantissa (a subnormal's never 0).  No
- * infinities or NaNs: they would make most outputs Inf or NaN, a layer that
- * says nothing about the arithmetic.  Products reach 2^32 and sums of 576
- * of them stay far below fp32's range. */
-static int32_t spread_value(int32_t old, uint32_t *st)
+/* The finite fp16 exponent fields, 0..30. */
+#define FP16_EXPONENTS 31u
+
+/* An fp16 value whose exponent field is drawn uniformly from a window of
+ * width fields centred in the finite range 0..30 (the spread layer's: all
+ * 31, 1 in 31 subnormal, the rest normal from 2^-14 to 2^15), random sign
+ * and mantissa (a subnormal's never 0).  No infinities or NaNs: they would
+ * make most outputs Inf or NaN, a layer that says nothing about the
+ * arithmetic.  Products reach 2^32 and sums of 576 of them stay far below
+ * fp32's range. */
+static int32_t spread_value(int32_t old, uint32_t *st, unsigned width)
 {
     (void)old;
     uint32_t r = lcg(st), sign = (r & 1u) << 15, frac = (r >> 1) & 0x3ffu;
-    uint32_t exponent = (r >> 11) % 31;
+    uint32_t exponent = (FP16_EXPONENTS - width) / 2 + (r >> 11) % width;
     if (exponent == 0)
         return (int32_t)(sign | (frac ? frac : 1));
     return (int32_t)(sign | exponent << 10 | frac);
 }
 
-
 /* v with its fraction drawn at random: the same sign and exponent, so the
  * same alignments as the bench layer, and 11 significant bits.  Zeros stay
  * zero, a subnormal's fraction is never 0. */
-static int32_t full_mantissa(int32_t v, uint32_t *st)
+static int32_t full_mantissa(int32_t v, uint32_t *st, unsigned unused)
 {
+    (void)unused;
     uint32_t h = (uint32_t)v & 0xffffu, frac = lcg(st) >> 22;
     if ((h & 0x7fffu) == 0)
         return v;
@@ -181,17 +190,18 @@ static int32_t full_mantissa(int32_t v, uint32_t *st)
 }
 
 /* prepare() with every value of the layer data redrawn by redraw (from its
- * old value and the random state, seeded with seed) before anything is
- * stored. */
+ * old value, the random state, seeded with seed, and the redraw's own
+ * parameter arg) before anything is stored. */
 static void prepare_redrawn(struct dla *d, const struct spec *s, struct layer_data *ld,
-                            int32_t (*redraw)(int32_t old, uint32_t *st), uint32_t seed)
+                            int32_t (*redraw)(int32_t old, uint32_t *st, unsigned arg),
+                            unsigned arg, uint32_t seed)
 {
     uint32_t st = seed;
     make_layer_data(s, ld);
     for (uint32_t i = 0; i < ld->n_in; i++)
-        ld->in[i] = redraw(ld->in[i], &st);
+        ld->in[i] = redraw(ld->in[i], &st, arg);
     for (uint32_t i = 0; i < ld->n_wt; i++)
-        ld->wt[i] = redraw(ld->wt[i], &st);
+        ld->wt[i] = redraw(ld->wt[i], &st, arg);
     store_feature(d, s, ld);
     uint64_t wt_bytes, wmb_bytes;
     store_weights(d, s, ld, &wt_bytes, &wmb_bytes);
@@ -200,20 +210,35 @@ static void prepare_redrawn(struct dla *d, const struct spec *s, struct layer_da
 
 /* ---------------------------------------------------------------- the model */
 
+/* The spread layer's shape with exponent fields from a window of width
+ * (spread_value); FP16_EXPONENTS is the spread layer itself. */
+static void spread_model_init(struct model *md, unsigned width)
+{
+    *md = (struct model){.s = spread_layer()};
+    if (width == FP16_EXPONENTS) /* the same data: the same cached reference */
+        snprintf(md->cache_name, sizeof md->cache_name, "bench-fp16-spread-reference.bin");
+    else
+        snprintf(md->cache_name, sizeof md->cache_name, "bench-fp16-spread-w%u-reference.bin",
+                 width);
+    md->d = dla_create(dla_config_find(md->s.config), NULL);
+    prepare_redrawn(md->d, &md->s, &md->ld, spread_value, width, md->s.seed);
+}
+
 /* Model m of the round: 0-2 the bench layer in int8, int16, fp16, 3 the
  * spread layer, 4 the fp16 bench layer with full mantissas. */
 static void model_init(struct model *md, unsigned m)
 {
-    bool spread = m == J_SPREAD - J_INT8, full = m == J_FULL - J_INT8;
-    *md = (struct model){.s = spread ? spread_layer() : layer(full ? 2 : m),
-                         .cache_name = spread ? "bench-fp16-spread-reference.bin"
-                                       : full ? "bench-fp16-full-reference.bin"
-                                              : "bench-fp16-reference.bin"};
+    if (m == J_SPREAD - J_INT8) {
+        spread_model_init(md, FP16_EXPONENTS);
+        return;
+    }
+    bool full = m == J_FULL - J_INT8;
+    *md = (struct model){.s = layer(full ? 2 : m)};
+    snprintf(md->cache_name, sizeof md->cache_name, "%s",
+             full ? "bench-fp16-full-reference.bin" : "bench-fp16-reference.bin");
     md->d = dla_create(dla_config_find(md->s.config), NULL);
-    if (spread)
-        prepare_redrawn(md->d, &md->s, &md->ld, spread_value, md->s.seed);
-    else if (full)
-        prepare_redrawn(md->d, &md->s, &md->ld, full_mantissa, 0x5eed34u);
+    if (full)
+        prepare_redrawn(md->d, &md->s, &md->ld, full_mantissa, 0, 0x5eed34u);
     else
         prepare(md->d, &md->s, &md->ld);
 }
@@ -404,6 +429,24 @@ static uint64_t sample_differs(const struct fp16_reference *c, const uint32_t *c
     return bad;
 }
 
+/* Every kernel's weight row of an fp16 layer in the cells' order
+ * (ref_fp16_operands, atomic operations of seg channels), [k][n]; NULL when
+ * out of memory. */
+static int16_t *weight_rows(const struct model *md, uint32_t seg, uint32_t n)
+{
+    const struct spec *s = &md->s;
+    int16_t *w = malloc(sizeof *w * (size_t)s->k * n), *unused = malloc(sizeof *unused * n);
+    bool ok = w && unused;
+    for (uint32_t k = 0; ok && k < s->k; k++)
+        ref_fp16_operands(s, &md->ld, seg, 0, k, 0, 0, unused, w + (size_t)k * n);
+    free(unused);
+    if (!ok) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
 /* The fp16 layer's every output from the bit-level reference
  * (cacc_fp16_output): from the cache when a sample of it agrees, else
  * computed on every CPU and cached.  how says which. */
@@ -413,13 +456,9 @@ static uint32_t *reference_fp16(const struct model *md, char *how, size_t howlen
     struct fp16_reference c = {
         .md = md, .seg = dla_config_find(s->config)->atomic_c, .n = s->kh * s->kw * s->c};
     size_t count = (size_t)s->k * spec_ow(s) * spec_oh(s);
-    int16_t *w = malloc(sizeof *w * (size_t)s->k * c.n), *unused = malloc(sizeof *unused * c.n);
-    if (!w || !unused) {
-        free(w), free(unused);
+    int16_t *w = weight_rows(md, c.seg, c.n);
+    if (!w)
         return NULL;
-    }
-    for (uint32_t k = 0; k < s->k; k++)
-        ref_fp16_operands(s, &md->ld, c.seg, 0, k, 0, 0, unused, w + (size_t)k * c.n);
     c.wrows = w;
     uint64_t key = reference_key(md, c.seg), sampled = 0;
     c.want = cache_read(md->cache_name, key, count);
@@ -437,12 +476,81 @@ static uint32_t *reference_fp16(const struct model *md, char *how, size_t howlen
             cache_write(md->cache_name, key, c.want, count);
         snprintf(how, howlen, "computed%s", bad ? ": the cached one disagreed with a sample" : "");
     }
-    free(w), free(unused);
+    free(w);
     if (c.oom) {
         free(c.want);
         return NULL;
     }
     return c.want;
+}
+
+/* ---------------------------------------------------------------- alignment classes */
+
+/* How a cell aligns its products (cacc_fp16.c): each by 4 x the cell's
+ * largest sum of the operands' high exponent parts (exponent field >> 2)
+ * less 4 x its own.  Aligned by less than 8 bits a product needs no Booth
+ * carry, by 8 to 28 it needs one (by 8 the carry8 table's, further the
+ * exact array's work), by 32 or more it is past the array (only its sign
+ * counts). */
+enum align_class { A_BELOW8, A_BY8, A_BY12_28, A_BEYOND, A_COUNT };
+
+static unsigned high_parts(int16_t a, int16_t w)
+{
+    return ((uint16_t)a >> 10 & 0x1fu) / 4 + ((uint16_t)w >> 10 & 0x1fu) / 4;
+}
+
+/* A pair with a zero (+0 or -0) is no product: the cells mask it out. */
+static bool is_product(int16_t a, int16_t w)
+{
+    return (a & 0x7fff) && (w & 0x7fff);
+}
+
+static void count_cell(const int16_t *a, const int16_t *w, uint32_t n, uint64_t count[A_COUNT])
+{
+    unsigned top = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (is_product(a[i], w[i]) && high_parts(a[i], w[i]) > top)
+            top = high_parts(a[i], w[i]);
+    for (uint32_t i = 0; i < n; i++)
+        if (is_product(a[i], w[i])) {
+            unsigned shift = 4 * (top - high_parts(a[i], w[i]));
+            count[shift < 8 ? A_BELOW8 : shift == 8 ? A_BY8 : shift < 32 ? A_BY12_28 : A_BEYOND]++;
+        }
+}
+
+/* The fp16 layer's every product by its alignment class, counted from its
+ * data cell by cell (ref_fp16_operands' rows: channel blocks of seg, tap by
+ * tap); false when out of memory. */
+static bool count_alignments(const struct model *md, uint64_t count[A_COUNT])
+{
+    const struct spec *s = &md->s;
+    uint32_t seg = dla_config_find(s->config)->atomic_c, taps = s->kh * s->kw, n = taps * s->c;
+    int16_t *w = weight_rows(md, seg, n), *a = malloc(sizeof *a * n);
+    int16_t *unused = malloc(sizeof *unused * n);
+    bool ok = w && a && unused;
+    for (uint32_t p = 0; ok && p < spec_ow(s) * spec_oh(s); p++) {
+        ref_fp16_operands(s, &md->ld, seg, 0, 0, p / spec_ow(s), p % spec_ow(s), a, unused);
+        for (uint32_t k = 0; k < s->k; k++)
+            for (uint32_t c0 = 0, i = 0; c0 < s->c; c0 += seg)
+                for (uint32_t t = 0, nj = s->c - c0 < seg ? s->c - c0 : seg; t < taps; t++, i += nj)
+                    count_cell(a + i, w + (size_t)k * n + i, nj, count);
+    }
+    free(w), free(a), free(unused);
+    return ok;
+}
+
+/* "< 8: x%, 8-28: y% (by 8: u%), >= 32: z%" of a layer's products. */
+static void format_alignments(const struct model *md, char *buf, size_t len)
+{
+    uint64_t c[A_COUNT] = {0};
+    double all =
+        count_alignments(md, c) ? (double)(c[A_BELOW8] + c[A_BY8] + c[A_BY12_28] + c[A_BEYOND]) : 0;
+    if (all > 0)
+        snprintf(buf, len, "< 8: %.1f%%, 8-28: %.1f%% (by 8: %.1f%%), >= 32: %.1f%%",
+                 100 * c[A_BELOW8] / all, 100 * (c[A_BY8] + c[A_BY12_28]) / all,
+                 100 * c[A_BY8] / all, 100 * c[A_BEYOND] / all);
+    else
+        snprintf(buf, len, "not counted (out of memory)");
 }
 
 /* ---------------------------------------------------------------- rounds */
@@ -458,23 +566,46 @@ static void set_threads(enum pass pass, int blas_threads, const char *model_thre
         unsetenv("DLADBG_THREADS");
 }
 
-static struct sample run_job(enum job j, const struct gemm *g, struct model *models)
+static struct sample now(void)
 {
-    double t0 = bench_seconds(), c0 = bench_thread_cpu_seconds();
-    if (j == J_SGEMM || j == J_DGEMM)
-        gemm_run(g, j == J_DGEMM);
-    else
-        model_run(&models[j - J_INT8]);
-    struct sample took = {bench_seconds() - t0, bench_thread_cpu_seconds() - c0};
-    if (j >= J_INT8)
-        model_check(&models[j - J_INT8]);
+    return (struct sample){bench_seconds(), bench_thread_cpu_seconds()};
+}
+
+static struct sample since(struct sample start)
+{
+    return (struct sample){bench_seconds() - start.wall, bench_thread_cpu_seconds() - start.cpu};
+}
+
+/* One run of the model, timed, then checked (untimed). */
+static struct sample time_model(struct model *md)
+{
+    struct sample start = now();
+    model_run(md);
+    struct sample took = since(start);
+    model_check(md);
     return took;
 }
 
+static struct sample run_job(enum job j, const struct gemm *g, struct model *models)
+{
+    if (j >= J_INT8)
+        return time_model(&models[j - J_INT8]);
+    struct sample start = now();
+    gemm_run(g, j == J_DGEMM);
+    return since(start);
+}
+
+/* The i-th job of round r of n jobs: the order reversed every other round. */
+static unsigned round_job(int r, unsigned i, unsigned n)
+{
+    return r % 2 ? n - 1 - i : i;
+}
+
 /* Each round's ratio of job j's rate to job base's, wall clock or CPU
- * time; macs: each job's MACs per run. */
-static struct spread rate_ratio(struct sample t[J_COUNT][P_COUNT][ROUNDS], const double *macs,
-                                enum job j, enum job base, enum pass p, bool cpu)
+ * time; macs: each job's MACs per run; t: the samples of every job (the
+ * bench's J_COUNT, or the sweep's). */
+static struct spread rate_ratio(struct sample t[][P_COUNT][ROUNDS], const double *macs, unsigned j,
+                                unsigned base, enum pass p, bool cpu)
 {
     double r[ROUNDS];
     for (int i = 0; i < ROUNDS; i++) {
@@ -502,8 +633,7 @@ static struct spread steadier_ratio(struct sample t[J_COUNT][P_COUNT][ROUNDS], c
     return on;
 }
 
-static struct spread times(struct sample t[J_COUNT][P_COUNT][ROUNDS], enum job j, enum pass p,
-                           bool cpu)
+static struct spread times(struct sample t[][P_COUNT][ROUNDS], unsigned j, enum pass p, bool cpu)
 {
     double v[ROUNDS];
     for (int i = 0; i < ROUNDS; i++)
@@ -658,7 +788,7 @@ double bench_conv(void)
         for (int p = 0; p < P_COUNT; p++) {
             set_threads((enum pass)p, blas_threads, model_env);
             for (int i = 0; i < J_COUNT; i++) {
-                enum job j = (enum job)(r % 2 ? J_COUNT - 1 - i : i);
+                enum job j = (enum job)round_job(r, (unsigned)i, J_COUNT);
                 t[j][p][r] = run_job(j, &g, models);
                 rested += j <= J_DGEMM ? blas_rest() : 0;
             }
@@ -701,4 +831,76 @@ double bench_conv(void)
     gemm_free(&g);
     free(model_env);
     return macs / times(t, J_SGEMM, P_THREADS, false).median;
+}
+
+/* ---------------------------------------------------------------- the spread sweep */
+
+/* bench spread: the spread layer's rate against how widely its exponents
+ * spread (issue 34 asks for half the bench layer's rate on "widely spread"
+ * exponents; the bench's spread layer draws them from the whole range).
+ * Each width W is the spread layer's shape with exponent fields drawn from
+ * W fields centred in 0..30 (31: the spread layer itself).  Information
+ * only: the target line of bench conv alone judges. */
+static const unsigned sweep_widths[] = {2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, FP16_EXPONENTS};
+#define SWEEP_JOBS (1 + sizeof sweep_widths / sizeof sweep_widths[0]) /* 0: the bench layer */
+
+/* What the checks of a layer's runs found, in a word or two. */
+static const char *check_verdict(const struct model *md)
+{
+    if (!md->want)
+        return "NOT CHECKED (no reference)";
+    if (md->failed)
+        return "the model FAILED on the layer";
+    return md->bad ? "NOT bit-exact" : "bit-exact";
+}
+
+void bench_conv_spread(void)
+{
+    const char *env = getenv("DLADBG_THREADS");
+    char *model_env = env ? strdup(env) : NULL, how[128], classes[128];
+    int blas_threads = openblas_get_num_threads();
+    struct model models[SWEEP_JOBS];
+    double macs[SWEEP_JOBS];
+    static struct sample t[SWEEP_JOBS][P_COUNT][ROUNDS];
+    model_init(&models[0], J_FP16 - J_INT8); /* timed as the base, not checked */
+    for (unsigned j = 1; j < SWEEP_JOBS; j++) {
+        spread_model_init(&models[j], sweep_widths[j - 1]);
+        models[j].want = reference_fp16(&models[j], how, sizeof how);
+    }
+    for (unsigned j = 0; j < SWEEP_JOBS; j++)
+        macs[j] = model_macs(&models[j]);
+    set_threads(P_ONE, blas_threads, model_env);
+    for (unsigned j = 0; j < SWEEP_JOBS; j++) /* a warm-up run of each, not counted */
+        time_model(&models[j]);
+    for (int r = 0; r < ROUNDS; r++)
+        for (unsigned i = 0; i < SWEEP_JOBS; i++) {
+            unsigned j = round_job(r, i, SWEEP_JOBS);
+            t[j][P_ONE][r] = time_model(&models[j]);
+        }
+    set_threads(P_THREADS, blas_threads, model_env);
+
+    const struct spec *sp = &models[1].s;
+    format_alignments(&models[0], classes, sizeof classes);
+    printf("spread: %ux%ux%u -> %ux%ux%u, %ux%u, nv_full, exponent fields drawn from W fields "
+           "centred in 0..30; %d rounds on 1 thread, alternating order; each W's rate as a ratio "
+           "to the bench layer's fp16 rate by CPU time, paired within its round; information, "
+           "not a target\n",
+           sp->w, sp->h, sp->c, spec_ow(sp), spec_oh(sp), sp->k, sp->kw, sp->kh, ROUNDS);
+    printf("spread: the bench layer, %.1f ms CPU; products aligned %s\n",
+           times(t, 0, P_ONE, true).median * 1e3, classes);
+    for (unsigned j = 1; j < SWEEP_JOBS; j++) {
+        const struct model *md = &models[j];
+        unsigned width = sweep_widths[j - 1], lo = (FP16_EXPONENTS - width) / 2;
+        struct spread ratio = rate_ratio(t, macs, j, 0, P_ONE, true);
+        format_alignments(md, classes, sizeof classes);
+        printf("spread: W %2u (fields %2u..%2u): %.3f x the bench layer's fp16 rate [%.3f-%.3f], "
+               "%.2f ms CPU; %s: %llu of %u outputs x %llu runs differ; products aligned %s\n",
+               width, lo, lo + width - 1, ratio.median, ratio.lo, ratio.hi,
+               times(t, j, P_ONE, true).median * 1e3, check_verdict(md),
+               (unsigned long long)md->bad, md->s.k * spec_ow(&md->s) * spec_oh(&md->s),
+               (unsigned long long)md->runs, classes);
+    }
+    for (unsigned j = 0; j < SWEEP_JOBS; j++)
+        model_free(&models[j]);
+    free(model_env);
 }
