@@ -167,19 +167,22 @@ static bool parse_proc(const char *word, uint8_t *proc)
     return false;
 }
 
-/* A misspelt processor: the nearest name too, as other misspelt values get. */
+/* A misspelt processor: the nearest name too, as other misspelt values get
+ * (the names as break unit takes them, lower case, in the list's order). */
 static enum cmd_status unknown_proc(struct dbg *d, struct cmd_args *a, const char *word)
 {
     static const char *const procs[] = {"conv", "sdp", "pdp", "cdp", "rubik", "bdma"};
+    static const char expected[] = "expected conv, sdp, pdp, cdp, rubik or bdma";
     if (!word)
-        return cmd_fail(d, a, "expected conv, sdp, pdp, cdp, rubik or bdma");
+        return cmd_fail(d, a, "%s", expected);
+    char hint[64] = "";
     struct suggest s;
     suggest_init(&s, word);
     for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
         suggest_consider(&s, procs[i]);
-    const char *best = suggest_best(&s);
-    return cmd_fail(d, a, "no unit \"%s\"%s%s%s; expected conv, sdp, pdp, cdp, rubik or bdma",
-                    word, best ? " (did you mean \"" : "", best ? best : "", best ? "\"?)" : "");
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    return cmd_fail(d, a, "no unit \"%s\"%s; %s", word, hint, expected);
 }
 
 static enum cmd_status do_break_unit(struct dbg *d, struct cmd_args *a)
