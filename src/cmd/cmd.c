@@ -26,6 +26,7 @@
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,
     cmd_break_entries,
+    cmd_display_entries,
     cmd_info_entries,
     cmd_data_entries,
     cmd_tensor_entries,
@@ -276,6 +277,7 @@ void dbg_destroy(struct dbg *d)
     plugin_host_destroy(d->plugins);
     layer_origins_destroy(d->origins);
     compare_destroy(d->cmp);
+    cmd_displays_free(d);
     free(d);
 }
 
@@ -380,15 +382,20 @@ bool cmd_confirm(struct dbg *d, const char *question)
     return d->opt.confirm(d->opt.confirm_ctx, question);
 }
 
-bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
+bool cmd_eval(struct dbg *d, const char *text, int64_t *v, char *err, size_t errlen)
 {
     struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL, .group = -1};
     if (d->session) {
         env.layers = session_layers_done(d->session);
         env.writes = session_writes(d->session);
     }
+    return expr_eval(text, &env, v, err, errlen);
+}
+
+bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v)
+{
     char err[256];
-    if (expr_eval(text, &env, v, err, sizeof err))
+    if (cmd_eval(d, text, v, err, sizeof err))
         return true;
     cmd_fail(d, a, "%s", err);
     return false;

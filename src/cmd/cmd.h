@@ -54,6 +54,7 @@ struct dma_lines;
 struct layer_origins;
 struct loadable_plan;
 struct compare;
+struct cmd_displays;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -103,6 +104,7 @@ struct dbg {
     bool plan_read;                /* dbg_plan tried already for this file */
     size_t layers_of_run;          /* layers a complete run of this file had, 0: none yet */
     struct compare *cmp;           /* "compare": results per layer (compare/compare.h), or NULL */
+    struct cmd_displays *displays; /* "display" expressions (cmd_display.c), NULL: none yet */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
@@ -201,8 +203,8 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd/cmd_run.c, cmd_break.c, cmd_info.c, cmd_data.c, cmd_tensor.c, cmd_export.c,
- * cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
+ * (src/cmd/cmd_run.c, cmd_break.c, cmd_display.c, cmd_info.c, cmd_data.c, cmd_tensor.c,
+ * cmd_export.c, cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

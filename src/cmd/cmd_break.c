@@ -568,9 +568,10 @@ const struct cmd_entry cmd_break_entries[] = {
     {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Set a breakpoint that is deleted when it first stops.", NULL, break_subs, false},
     {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
-    {"delete", "d del", "[BP] ...", "delete [N...]",
-     "Delete breakpoints (all without numbers: asked first at the terminal, then counted).",
-     do_delete, NULL, false},
+    {"delete", "d del", "[BP] ...", "delete [N...] | delete display [N...]",
+     "Delete breakpoints (all without numbers: asked first at the terminal, then counted);\n"
+     "\"delete display\" deletes auto-display expressions, as undisplay does.",
+     do_delete, cmd_delete_subs, false},
     {"enable", "en", "[BP] ...", "enable [N...]", "Enable breakpoints (all without numbers).",
      do_enable, NULL, false},
     {"disable", "dis", "[BP] ...", "disable [N...]", "Disable breakpoints (all without numbers).",

@@ -693,6 +693,8 @@ static const struct cmd_entry info_subs[] = {
     {"breakpoints", "b break watchpoints", NULL, "info breakpoints",
      "Breakpoints and watchpoints with hit counts, conditions and ignore counts.",
      do_info_breakpoints, NULL, false},
+    {"display", NULL, NULL, "info display",
+     "The auto-display expressions (\"help display\"), by number.", cmd_info_display, NULL, false},
     {"checkpoints", "cp", NULL, "info checkpoints", "Layer boundaries \"back\" can return to.",
      do_info_checkpoints, NULL, false},
     {"trace", "events", "[N]", "info trace [N]",

@@ -55,6 +55,9 @@ bool cmd_asks(const struct dbg *d);
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
 bool cmd_number(struct dbg *d, struct cmd_args *a, const char *text, int64_t *v);
+/* The same, the error given back in err instead of reported (a display's
+ * value at a stop, where a failure is no failed command). */
+bool cmd_eval(struct dbg *d, const char *text, int64_t *v, char *err, size_t errlen);
 /* A value for a register or field: an enum name of the field (or of a
  * register's only field), else a number that fits the field's or register's
  * bits (negative ones as two's complement).  A word that is neither fails
@@ -106,6 +109,12 @@ bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum
 /* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
 enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 
+/* cmd_display.c: the auto-display expressions, each shown with its value
+ * at every stop (cmd_report_stop, "back"); "info display"; freed with d. */
+void cmd_show_displays(struct dbg *d);
+enum cmd_status cmd_info_display(struct dbg *d, struct cmd_args *a);
+void cmd_displays_free(struct dbg *d);
+
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
 
@@ -124,6 +133,8 @@ enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a);
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
+extern const struct cmd_entry cmd_display_entries[]; /* cmd_display.c: display, undisplay */
+extern const struct cmd_entry cmd_delete_subs[];     /* cmd_display.c: delete display */
 extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
 extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, dump, print */
 extern const struct cmd_entry cmd_tensor_entries[]; /* cmd_tensor.c: tensor */

@@ -59,7 +59,8 @@ static void run_cycles_note(const struct dla *dla, char *buf, size_t len)
                  (unsigned long long)cycles, format_run_basis(dla_cfg(dla)));
 }
 
-void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
+/* Why and where the run stopped, in hardware terms. */
+static void tell_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
     char where[512], summary[512], hw[1024];
     struct session *s = d->session;
@@ -89,6 +90,12 @@ void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_m
     cmd_out(d, DBG_OUT_STOP, "%s", hw);
     cmd_where_line(d, where, sizeof where);
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
+}
+
+void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
+{
+    tell_stop(d, r, mark);
+    cmd_show_displays(d); /* gdb's auto-display: after every stop's own lines */
 }
 
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n)
@@ -242,6 +249,7 @@ static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
             (unsigned long long)session_layers_done(d->session),
             (unsigned long long)dla_now(session_dla(d->session)));
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
+    cmd_show_displays(d);
     return CMD_OK;
 }
 

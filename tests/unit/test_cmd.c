@@ -125,8 +125,8 @@ static void test_completion(void **state)
     assert_non_null(strstr(k.all, "[layers]"));
     assert_int_equal(fixture_exec(d, "break layer 1"), CMD_OK);
     assert_int_equal(fixture_exec(d, "break layer 2"), CMD_OK);
-    k = fixture_complete(d, "delete ", &start);
-    assert_string_equal(k.all, "[1][2]");
+    k = fixture_complete(d, "delete ", &start); /* "delete display N" too */
+    assert_string_equal(k.all, "[display][1][2]");
     k = fixture_complete(d, "break intr BDMA_DONE_STATUS", &start);
     assert_string_equal(k.all, "[BDMA_DONE_STATUS0][BDMA_DONE_STATUS1]");
     dbg_destroy(d);
