@@ -364,7 +364,8 @@ static bool run_items(struct dbg *d, const struct cli *cli, const struct dbg_sin
         if (st == CMD_QUIT || (st == CMD_ERROR && cli->batch))
             return false;
     }
-    return true;
+    /* later lines would come from the console: only batch mode ends here */
+    return !cli->batch || dbg_input_ended(d, "the -ex commands");
 }
 
 /* The -x/-ex items as console command lines for the TUI, NULL-terminated

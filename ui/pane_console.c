@@ -77,9 +77,8 @@ void console_out(struct ui *ui, enum dbg_out_kind kind, const char *text)
 
 void console_echo(struct ui *ui, const char *line)
 {
-    (void)ui;
     char text[1100];
-    snprintf(text, sizeof text, "%s%s", PROMPT, line);
+    snprintf(text, sizeof text, "%s%s", dbg_prompt(ui->g), line); /* ">" in "commands" */
     log_add(KIND_ECHO, text);
     if (con)
         con->scroll = 0;
@@ -423,6 +422,12 @@ void console_place_cursor(struct ui *ui)
     wmove(p->win, pane_rows(p), 1 + col);
     curs_set(1);
     wnoutrefresh(p->win);
+}
+
+void console_follow_prompt(struct ui *ui)
+{
+    if (con && con->installed)
+        rl_set_prompt(dbg_prompt(ui->g));
 }
 
 bool console_line_empty(void)

@@ -589,6 +589,7 @@ void ui_exec(struct ui *ui, const char *line)
     session_interrupt = 0;
     running_flag = 1;
     enum cmd_status st = dbg_exec(ui->g, line, &sink);
+    console_follow_prompt(ui);
     running_flag = 0;
     ui->running = false;
     follow_model(ui);

@@ -143,6 +143,8 @@ void console_init(struct ui *ui);
 void console_shutdown(struct ui *ui);
 void console_out(struct ui *ui, enum dbg_out_kind kind, const char *text);
 void console_echo(struct ui *ui, const char *line);
+/* The input line's prompt as the command layer has it now (">" in "commands"). */
+void console_follow_prompt(struct ui *ui);
 /* Put the terminal cursor on the console's input point (when focused). */
 void console_place_cursor(struct ui *ui);
 /* Ctrl-C while typing: drop the line being edited. */

@@ -26,6 +26,7 @@
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,
     cmd_break_entries,
+    cmd_commands_entries,
     cmd_display_entries,
     cmd_info_entries,
     cmd_data_entries,
@@ -278,6 +279,7 @@ void dbg_destroy(struct dbg *d)
     layer_origins_destroy(d->origins);
     compare_destroy(d->cmp);
     cmd_displays_free(d);
+    cmd_lists_free(d);
     free(d);
 }
 
@@ -360,6 +362,16 @@ const char *cmd_rest(const struct cmd_args *a, int i)
 {
     int k = a->first + i;
     return i >= 0 && k < a->argc ? a->line + a->offset[k] : "";
+}
+
+void cmd_trimmed(const char *text, char *buf, size_t len)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1]))
+        n--;
+    snprintf(buf, len, "%.*s", (int)n, text);
 }
 
 bool cmd_need_session(struct dbg *d, struct cmd_args *a)
@@ -748,6 +760,13 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
     const struct dbg_sink *saved = d->out;
     if (out)
         d->out = out;
+    enum cmd_status st = CMD_ERROR;
+    if (cmd_lists_take_line(d, line, &st)) { /* a line of "commands N": kept, not run */
+        if (st == CMD_ERROR)
+            d->failed_cmds++;
+        d->out = saved;
+        return st;
+    }
     cmd_plugin_sync(d); /* plugins may have been loaded through d->plugins directly */
     char repeat[sizeof d->last_cmd];
     if (blank(line)) {
@@ -759,7 +778,6 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
         line = repeat;
     }
     struct cmd_args *a = malloc(sizeof *a);
-    enum cmd_status st = CMD_ERROR;
     enum tokenize_result tr = a ? tokenize(line, a) : TOKENS_NO_MEMORY;
     if (tr == TOKENS_NO_MEMORY) {
         cmd_fail(d, NULL, "out of memory");
@@ -771,6 +789,8 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
         split_suffix(a);
         const struct cmd_entry *ran = NULL;
         st = dispatch(d, NULL, a, 0, &ran);
+        if (st == CMD_OK && cmd_lists_failed(d)) /* a breakpoint's command list it ran */
+            st = CMD_ERROR;
         if (st == CMD_OK && ran && ran->repeat && line != repeat)
             snprintf(d->last_cmd, sizeof d->last_cmd, "%s", line);
         else if (ran && !ran->repeat)
@@ -831,6 +851,8 @@ static enum cmd_status source_lines(struct dbg *d, FILE *fp, const char *path)
             break;
     }
     free(line);
+    if (!dbg_input_ended(d, path) && st != CMD_QUIT)
+        st = CMD_ERROR;
     return st;
 }
 

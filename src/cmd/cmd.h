@@ -55,6 +55,7 @@ struct layer_origins;
 struct loadable_plan;
 struct compare;
 struct cmd_displays;
+struct cmd_lists;
 
 struct dbg_options {
     struct session_opts session; /* configuration, --input, -o ... for files opened later */
@@ -105,6 +106,7 @@ struct dbg {
     size_t layers_of_run;          /* layers a complete run of this file had, 0: none yet */
     struct compare *cmp;           /* "compare": results per layer (compare/compare.h), or NULL */
     struct cmd_displays *displays; /* "display" expressions (cmd_display.c), NULL: none yet */
+    struct cmd_lists *lists;       /* breakpoints' command lists (cmd_commands.c), NULL: none */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
@@ -157,6 +159,13 @@ enum cmd_status {
  * that name the command (and the script line while a script runs). */
 enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out);
 
+/* The prompt a frontend shows: "(dladbg) ", or ">" while the lines of
+ * "commands N" are being typed (each goes to dbg_exec as any line). */
+const char *dbg_prompt(const struct dbg *d);
+/* The lines of what (a script, "the -ex commands") are over: a command list
+ * still being typed there is an error, its lines dropped; false then. */
+bool dbg_input_ended(struct dbg *d, const char *what);
+
 /* Execute a script; stops at the first failing command in batch mode.
  * Returns the status of the last command executed. */
 enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out);
@@ -203,8 +212,8 @@ struct cmd_entry {
 };
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
- * (src/cmd/cmd_run.c, cmd_break.c, cmd_display.c, cmd_info.c, cmd_data.c, cmd_tensor.c,
- * cmd_export.c, cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
+ * (src/cmd/cmd_run.c, cmd_break.c, cmd_commands.c, cmd_display.c, cmd_info.c, cmd_data.c,
+ * cmd_tensor.c, cmd_export.c, cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

@@ -4,7 +4,6 @@
  * reported), in the order made.  An expression that cannot be evaluated at
  * a stop (a register the configuration of another file lacks) shows the
  * error on its line and stays: the next file may have the register again. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +57,6 @@ void cmd_show_displays(struct dbg *d)
         show_one(d, &d->displays->v[i]);
 }
 
-/* The expression as typed, blanks trimmed at both ends. */
-static void trimmed(const char *text, char *buf, size_t len)
-{
-    while (isspace((unsigned char)*text))
-        text++;
-    size_t n = strlen(text);
-    while (n && isspace((unsigned char)text[n - 1]))
-        n--;
-    snprintf(buf, len, "%.*s", (int)n, text);
-}
-
 static enum cmd_status do_display(struct dbg *d, struct cmd_args *a)
 {
     /* gdb's display/x and display/d: the line shows both already */
@@ -97,7 +85,7 @@ static enum cmd_status do_display(struct dbg *d, struct cmd_args *a)
     struct cmd_displays *ds = d->displays;
     struct display *disp = &ds->v[ds->n++];
     disp->number = ++ds->next_number;
-    trimmed(text, disp->expr, sizeof disp->expr);
+    cmd_trimmed(text, disp->expr, sizeof disp->expr); /* as typed */
     if (d->session)
         show_one(d, disp);
     return CMD_OK;

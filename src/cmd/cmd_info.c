@@ -429,6 +429,7 @@ static enum cmd_status do_info_breakpoints(struct dbg *d, struct cmd_args *a)
             cmd_print(d, "        stop only if %s", bp->cond);
         if (bp->ignore)
             cmd_print(d, "        ignore next %llu hits", (unsigned long long)bp->ignore);
+        cmd_print_bp_commands(d, bp->number);
     }
     return CMD_OK;
 }

@@ -51,6 +51,8 @@ void cmd_hang_report(struct dbg *d, enum dbg_out_kind kind);
 bool cmd_confirm(struct dbg *d, const char *question);
 /* Whether cmd_confirm would ask (at the terminal, no script running). */
 bool cmd_asks(const struct dbg *d);
+/* text without the blanks at either end, in buf (cut to len - 1 bytes). */
+void cmd_trimmed(const char *text, char *buf, size_t len);
 /* A session is open (else fails with a message). */
 bool cmd_need_session(struct dbg *d, struct cmd_args *a);
 /* Numbers: an expression (expr.h) evaluated against the session. */
@@ -115,6 +117,19 @@ void cmd_show_displays(struct dbg *d);
 enum cmd_status cmd_info_display(struct dbg *d, struct cmd_args *a);
 void cmd_displays_free(struct dbg *d);
 
+/* cmd_commands.c: breakpoints' command lists.  While one is typed, dbg_exec
+ * hands each line to cmd_lists_take_line (true: taken, *st its status).
+ * cmd_bp_silent: breakpoint bp's list begins with "silent".  After a stop's
+ * lines, cmd_lists_stopped runs the list of bp (0: no breakpoint), or ends
+ * the list running; cmd_lists_failed: a line of a list failed since (the
+ * command that ran it fails).  cmd_print_bp_commands: for info breakpoints. */
+bool cmd_lists_take_line(struct dbg *d, const char *line, enum cmd_status *st);
+bool cmd_bp_silent(struct dbg *d, int bp);
+void cmd_lists_stopped(struct dbg *d, int bp);
+bool cmd_lists_failed(struct dbg *d);
+void cmd_print_bp_commands(struct dbg *d, int bp);
+void cmd_lists_free(struct dbg *d);
+
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
 void dbg_session_changed(struct dbg *d);
 
@@ -133,6 +148,7 @@ enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a);
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
+extern const struct cmd_entry cmd_commands_entries[]; /* cmd_commands.c: commands, end */
 extern const struct cmd_entry cmd_display_entries[]; /* cmd_display.c: display, undisplay */
 extern const struct cmd_entry cmd_delete_subs[];     /* cmd_display.c: delete display */
 extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */

@@ -94,8 +94,12 @@ static void tell_stop(struct dbg *d, enum session_stop r, const struct cmd_step_
 
 void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
-    tell_stop(d, r, mark);
-    cmd_show_displays(d); /* gdb's auto-display: after every stop's own lines */
+    int bp = r == SESSION_BREAK ? bps_last_hit(d->bps) : 0;
+    if (!cmd_bp_silent(d, bp)) { /* gdb's silent leaves out the stop and the displays */
+        tell_stop(d, r, mark);
+        cmd_show_displays(d); /* gdb's auto-display: after every stop's own lines */
+    }
+    cmd_lists_stopped(d, bp);
 }
 
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n)
@@ -250,6 +254,7 @@ static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
             (unsigned long long)dla_now(session_dla(d->session)));
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
     cmd_show_displays(d);
+    cmd_lists_stopped(d, 0); /* a move, as a step is: it ends a command list */
     return CMD_OK;
 }
 

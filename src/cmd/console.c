@@ -133,10 +133,12 @@ static void on_line(char *line)
     rl_callback_handler_remove(); /* the command may print freely */
     enum cmd_status st = dbg_exec(c->d, line, c->out);
     free(line);
-    if (st == CMD_QUIT)
+    if (st == CMD_QUIT) {
         c->done = true;
-    else
+    } else {
+        snprintf(c->prompt, sizeof c->prompt, "%s", dbg_prompt(c->d)); /* ">" in "commands" */
         rl_callback_handler_install(c->prompt, on_line);
+    }
 }
 
 struct console *console_create(struct dbg *d, const struct dbg_sink *out)
@@ -215,7 +217,7 @@ int console_run(struct console *c)
     sigaction(SIGINT, &sa, NULL);
     c->d->opt.confirm = confirm;
     c->d->opt.confirm_ctx = c;
-    console_prompt(c, "(dladbg) ");
+    console_prompt(c, dbg_prompt(c->d));
     while (!c->done) {
         fd_set in;
         FD_ZERO(&in);

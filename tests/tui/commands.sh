@@ -1,0 +1,34 @@
+#!/bin/sh
+# A breakpoint's command list typed in the TUI's console: after "commands"
+# the console says what to type and the prompt is ">" until "end"; each line
+# typed is echoed after ">"; then "run" logs every hit silently and goes on to
+# the end of the run.
+. "$(dirname "$0")/lib.inc"
+
+tui_start
+keys :
+type_text 'break unit sdp done'
+keys Enter
+type_text 'commands'
+keys Enter
+wait_for '^│End with a line saying just "end"\. '
+wait_for '^│> *│$'
+type_text 'silent'
+keys Enter
+wait_for '^│>silent '
+type_text 'print $layers'
+keys Enter
+type_text 'continue'
+keys Enter
+type_text 'end'
+keys Enter
+wait_for '^│>end '
+wait_for '^│(dladbg) *│$'
+type_text 'run'
+keys Enter
+wait_for '^│Run finished: sample:lenet: '
+screen | grep -q '^│= 2 (0x2) ' || fail "the first hit was not logged"
+screen | grep -q '^│= 5 (0x5) ' || fail "the second hit was not logged"
+expect_no_screen '^│Breakpoint 1, '
+keys Escape
+quit_now
