@@ -679,6 +679,27 @@ static bool on_confirm(void *ctx, const char *question)
     return yes;
 }
 
+/* "shell": the program has the terminal as it was before the TUI took it;
+ * once it has exited, Enter (so that its output can be read first) brings
+ * the screen back, drawn again whole. */
+static void on_hand_terminal(void *ctx, bool away)
+{
+    struct ui *ui = ctx;
+    if (away) {
+        def_prog_mode();
+        endwin();
+        return;
+    }
+    fputs("\n[press Enter to go back to dladbg] ", stdout);
+    fflush(stdout);
+    char c;
+    while (read(STDIN_FILENO, &c, 1) == 1 && c != '\n')
+        ;
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    relayout(ui);
+}
+
 /* ---------------------------------------------------------------- keys */
 
 static char last_search[128];
@@ -1025,6 +1046,8 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     g->opt.poll_ctx = &ui;
     g->opt.confirm = on_confirm;
     g->opt.confirm_ctx = &ui;
+    g->opt.hand_terminal = on_hand_terminal;
+    g->opt.hand_terminal_ctx = &ui;
     /* output outside commands would write over the screen: the console takes it */
     static struct dbg_sink console_sink = {.line = sink_line};
     console_sink.ctx = &ui;
@@ -1036,6 +1059,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
         g->opt.poll = saved_poll;
         g->opt.poll_ctx = saved_poll_ctx;
         g->opt.confirm = NULL;
+        g->opt.hand_terminal = NULL;
         console_shutdown(&ui);
         destroy_panes(&ui);
         give_back_terminal();
@@ -1079,6 +1103,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     g->opt.poll = saved_poll;
     g->opt.poll_ctx = saved_poll_ctx;
     g->opt.confirm = NULL;
+    g->opt.hand_terminal = NULL;
     g->out = saved_out;
     console_shutdown(&ui);
     destroy_panes(&ui);

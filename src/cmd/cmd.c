@@ -34,6 +34,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_export_entries,
     cmd_compare_entries,
     cmd_misc_entries,
+    cmd_shell_entries,
     cmd_plugin_entries,
     NULL,
 };
@@ -755,6 +756,20 @@ static bool blank(const char *line)
     return *line == 0 || *line == '#';
 }
 
+/* "!CMD" as "shell CMD" (malloc'd), else NULL. */
+static char *shell_bang(const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    if (*line != '!')
+        return NULL;
+    size_t n = strlen(line) + sizeof "shell ";
+    char *text = malloc(n);
+    if (text)
+        snprintf(text, n, "shell %s", line + 1);
+    return text;
+}
+
 enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out)
 {
     const struct dbg_sink *saved = d->out;
@@ -777,6 +792,9 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
         snprintf(repeat, sizeof repeat, "%s", d->last_cmd);
         line = repeat;
     }
+    char *bang = shell_bang(line); /* gdb's "!ls" is "shell ls" */
+    if (bang)
+        line = bang;
     struct cmd_args *a = malloc(sizeof *a);
     enum tokenize_result tr = a ? tokenize(line, a) : TOKENS_NO_MEMORY;
     if (tr == TOKENS_NO_MEMORY) {
@@ -799,6 +817,7 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
         st = CMD_OK;
     }
     args_free(a);
+    free(bang);
     if (st == CMD_ERROR)
         d->failed_cmds++;
     if (d->quit)

@@ -73,6 +73,11 @@ struct dbg_options {
      * drastic; true goes ahead.  NULL (batch): nothing is asked. */
     bool (*confirm)(void *ctx, const char *question);
     void *confirm_ctx;
+    /* Lends the terminal to another program ("shell"): away true before it
+     * runs, false once it has exited (the TUI leaves curses mode and comes
+     * back).  NULL (batch, the console): the program shares it as it is. */
+    void (*hand_terminal)(void *ctx, bool away);
+    void *hand_terminal_ctx;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change
@@ -213,7 +218,7 @@ struct cmd_entry {
 
 /* The top-level commands: a NULL-terminated list of tables, one per group
  * (src/cmd/cmd_run.c, cmd_break.c, cmd_commands.c, cmd_display.c, cmd_info.c, cmd_data.c,
- * cmd_tensor.c, cmd_export.c, cmd_misc.c), then the commands plugins add (cmd_plugin.c). */
+ * cmd_tensor.c, cmd_export.c, cmd_misc.c, cmd_shell.c), then the commands plugins add (cmd_plugin.c). */
 extern const struct cmd_entry *const cmd_groups[];
 
 /* Resolve a word: exact name, alias, then unique prefix.  NULL when nothing

@@ -157,6 +157,7 @@ extern const struct cmd_entry cmd_tensor_entries[]; /* cmd_tensor.c: tensor */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
+extern const struct cmd_entry cmd_shell_entries[];  /* cmd_shell.c: shell */
 extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
 #define CMD_PLUGIN_ROWS 64 /* plugin commands the table holds; more are refused at load */
 

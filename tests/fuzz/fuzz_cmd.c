@@ -5,6 +5,7 @@
  *
  * Not run: plugins (dlopen of an arbitrary path), source and file (a FIFO or
  * /dev/stdin would block; reading files is fuzzed by the other harnesses),
+ * shell and !CMD (it would run whatever the fuzzer writes),
  * and exports to paths with '/' or '~' (they would write outside the
  * scratch folder, the process's working directory). */
 #include <ctype.h>
@@ -50,12 +51,18 @@ static void first_word(const char *line, char *word, size_t len)
 static bool allowed(const char *line)
 {
     char word[256];
+    const char *p = line;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '!') /* "!CMD" is "shell CMD" */
+        return false;
     first_word(line, word, sizeof word);
     bool amb;
     const struct cmd_entry *e = word[0] ? cmd_lookup(NULL, word, &amb) : NULL;
     if (!e)
         return true;
-    if (!strcmp(e->name, "plugins") || !strcmp(e->name, "source") || !strcmp(e->name, "file"))
+    if (!strcmp(e->name, "plugins") || !strcmp(e->name, "source") || !strcmp(e->name, "file") ||
+        !strcmp(e->name, "shell"))
         return false;
     return strcmp(e->name, "export") != 0 || (!strchr(line, '/') && !strchr(line, '~'));
 }
