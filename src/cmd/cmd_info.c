@@ -18,15 +18,6 @@ static struct dla *dla_of(struct dbg *d)
     return session_dla(d->session);
 }
 
-static uint64_t layer_cycles(const struct dla_layer *l, uint64_t now)
-{
-    if (l->state == DLA_LAYER_DONE)
-        return l->end_cycle - l->start_cycle;
-    if (l->state == DLA_LAYER_RUNNING)
-        return now - l->start_cycle;
-    return 0;
-}
-
 static bool run_over(struct dbg *d)
 {
     return session_finished(d->session);
@@ -40,7 +31,7 @@ static void brief_cycles(struct dla *dla, const struct dla_layer *l, char *buf, 
         snprintf(buf, len, "not launched yet");
         return;
     }
-    snprintf(buf, len, "%llu cycles%s (%s)", (unsigned long long)layer_cycles(l, dla_now(dla)),
+    snprintf(buf, len, "%llu cycles%s (%s)", (unsigned long long)perf_layer_cycles(l, dla_now(dla)),
              l->state == DLA_LAYER_RUNNING ? " so far" : "",
              format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc));
 }
@@ -125,7 +116,7 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
                   l->index, dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
                   format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
                   l->state == DLA_LAYER_DONE ? end : "-",
-                  (unsigned long long)layer_cycles(l, dla_now(dla)), work,
+                  (unsigned long long)perf_layer_cycles(l, dla_now(dla)), work,
                   (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc,
                   op[0] ? "  [" : "", op, op[0] ? "]" : "");
     }
@@ -334,7 +325,7 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
                   "layer %u (%s, group %u): %llu cycles, %llu compute, %llu stalled, "
                   "%llu bytes read, %llu written",
                   l->index, dla_proc_name((enum dla_proc)l->proc), l->group,
-                  (unsigned long long)layer_cycles(l, dla_now(dla)),
+                  (unsigned long long)perf_layer_cycles(l, dla_now(dla)),
                   (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles,
                   (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
         for (uint32_t c = 0; c < l->n_counters && c < DLA_MAX_COUNTERS; c++)
@@ -685,9 +676,10 @@ static const struct cmd_entry info_subs[] = {
     {"lut", NULL, "[sdp|cdp]", "info lut [sdp|cdp]",
      "LUT statistics per layer: hits per table, under/overflow, input histogram.", do_info_lut,
      NULL, false},
-    {"perf", "p", NULL, "info perf",
-     "Per-layer performance figures and counters, DMA clients' totals (model-derived).",
-     do_info_perf, NULL, false},
+    {"perf", "p", NULL, "info perf [top [N|all]]",
+     "Per-layer performance figures and counters, DMA clients' totals (model-derived);\n"
+     "\"info perf top\": the layers ranked by cycles (\"help info perf top\").",
+     do_info_perf, cmd_perf_subs, false},
     {"mem", "m memory", NULL, "info mem",
      "Memories: resident bytes and address span; the process's peak and current RSS.", do_info_mem,
      NULL, false},

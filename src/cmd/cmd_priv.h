@@ -8,6 +8,7 @@
 
 #include "debug/breakpoints.h"
 #include "debug/checkpoint.h"
+#include "debug/perf_rank.h" /* perf_layer_cycles: info perf, info layers, info perf top */
 #include "cmd.h"
 #include "export/export.h"
 #include "plugin/plugin_host.h"
@@ -152,6 +153,7 @@ extern const struct cmd_entry cmd_commands_entries[]; /* cmd_commands.c: command
 extern const struct cmd_entry cmd_display_entries[]; /* cmd_display.c: display, undisplay */
 extern const struct cmd_entry cmd_delete_subs[];     /* cmd_display.c: delete display */
 extern const struct cmd_entry cmd_info_entries[];   /* cmd_info.c */
+extern const struct cmd_entry cmd_perf_subs[];      /* cmd_perf.c: info perf top */
 extern const struct cmd_entry cmd_data_entries[];   /* cmd_data.c: reg, x, dump, print */
 extern const struct cmd_entry cmd_tensor_entries[]; /* cmd_tensor.c: tensor */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
