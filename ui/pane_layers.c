@@ -1,19 +1,26 @@
 /* Pane 1: the hardware layers the model has seen (state, unit, group, what
  * feeds it, cycles, description) with breakpoint marks and the layer in
  * progress, or the tasks of a loadable (t toggles).  The selected layer is
- * the one the other panes show. */
+ * the one the other panes show.  o sorts the layers by cycles, most first,
+ * as htop sorts processes: rows are positions in that order, the selection
+ * (ui->layer) a layer index, so it stays on its layer when the order changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare.h"
 #include "debug/breakpoints.h"
+#include "debug/perf_rank.h"
 #include "cmd/format.h"
 #include "loadable/loadable_plan.h"
 #include "ui.h"
 
 struct layers_pane {
-    bool tasks; /* show tasks instead of layers */
+    bool tasks;     /* show tasks instead of layers */
+    bool by_cycles; /* layers ranked by cycles (o), else in index order */
+    /* the layers in display order, rebuilt at each draw and key: cycles change as the run goes */
+    struct perf_rank_item *order;
+    size_t order_cap;
 };
 
 static enum theme_role state_role(uint8_t state)
@@ -61,14 +68,40 @@ static void short_count(unsigned long long n, char *buf, size_t len)
         snprintf(buf, len, "%.2fG", (double)n / 1e9);
 }
 
-/* Cycles a layer has taken (so far, when running). */
-static unsigned long long layer_cycles(struct dla *d, const struct dla_layer *l)
+/* lp->order: every layer, in index order or ranked by cycles (layers not
+ * launched yet have none and follow in index order); false when out of
+ * memory, when the pane falls back to index order. */
+static bool rebuild_order(struct layers_pane *lp, struct dla *d)
 {
-    if (l->state == DLA_LAYER_DONE)
-        return (unsigned long long)(l->end_cycle - l->start_cycle);
-    if (l->state == DLA_LAYER_RUNNING)
-        return (unsigned long long)(dla_now(d) - l->start_cycle);
-    return 0;
+    size_t n = dla_layer_count(d);
+    if (n > lp->order_cap) {
+        struct perf_rank_item *more = realloc(lp->order, n * sizeof *more);
+        if (!more)
+            return false;
+        lp->order = more;
+        lp->order_cap = n;
+    }
+    for (size_t i = 0; i < n; i++)
+        lp->order[i] =
+            (struct perf_rank_item){perf_layer_cycles(dla_layer_get(d, i), dla_now(d)), i};
+    if (lp->by_cycles)
+        perf_rank_by_cycles(lp->order, n);
+    return true;
+}
+
+/* The layer shown at row position pos. */
+static long layer_at(const struct layers_pane *lp, bool ordered, int pos)
+{
+    return ordered ? (long)lp->order[pos].index : pos;
+}
+
+/* The row position of layer `layer`. */
+static int position_of(const struct layers_pane *lp, bool ordered, long layer, int n)
+{
+    for (int pos = 0; ordered && pos < n; pos++)
+        if ((long)lp->order[pos].index == layer)
+            return pos;
+    return (int)layer;
 }
 
 /* Width of the state column: "never enabled" only widens it when shown. */
@@ -124,7 +157,7 @@ static void draw_layer_row(struct pane *p, struct ui *ui, int row, long i, bool 
         snprintf(deps, sizeof deps, "<%d", l->fed_by);
     char cycles[24] = "-";
     if (l->state >= DLA_LAYER_RUNNING)
-        short_count(layer_cycles(d, l), cycles, sizeof cycles);
+        short_count(perf_layer_cycles(l, dla_now(d)), cycles, sizeof cycles);
     x += pane_print(p, row, x, base, "%3ld ", i);
     bool over = session_finished(ui->g->session);
     x += pane_print(p, row, x, selected ? base : theme(state_role(l->state)), "%-*s ", sw,
@@ -219,12 +252,13 @@ static void draw(struct pane *p, struct ui *ui)
         return;
     }
     int visible = pane_rows(p) - 1;
+    bool ordered = rebuild_order(lp, d);
     if (ui->layer >= 0 && ui->layer < n)
-        p->cursor = (int)ui->layer;
+        p->cursor = position_of(lp, ordered, ui->layer, n);
     pane_list_clamp(p, n, visible);
     bool focused = ui->focus == PANE_LAYERS;
     for (int r = 0; r < visible && p->top + r < n; r++)
-        draw_layer_row(p, ui, r + 1, p->top + r, focused, sw);
+        draw_layer_row(p, ui, r + 1, layer_at(lp, ordered, p->top + r), focused, sw);
 }
 
 static bool key(struct pane *p, struct ui *ui, int k)
@@ -257,9 +291,16 @@ static bool key(struct pane *p, struct ui *ui, int k)
         ui_select_layer(ui, ui_current_layer(ui));
         return true;
     }
+    if (k == 'o') { /* the selection stays on its layer: draw finds its new row */
+        lp->by_cycles = !lp->by_cycles;
+        return true;
+    }
+    bool ordered = rebuild_order(lp, d);
+    if (ui->layer >= 0 && ui->layer < n)
+        p->cursor = position_of(lp, ordered, ui->layer, n);
     if (!pane_list_key(p, k, n, pane_rows(p) - 1))
         return false;
-    ui_select_layer(ui, p->cursor);
+    ui_select_layer(ui, layer_at(lp, ordered, p->cursor));
     return true;
 }
 
@@ -274,10 +315,10 @@ static bool mouse(struct pane *p, struct ui *ui, int row, int col, mmask_t bstat
     int wheel = pane_wheel_key(bstate, KEY_UP, KEY_DOWN);
     if (wheel)
         return key(p, ui, wheel);
-    int i = p->top + row - 1; /* row 0 is the heading */
-    if (row < 1 || i >= n)
+    int pos = p->top + row - 1; /* row 0 is the heading */
+    if (row < 1 || pos >= n)
         return false;
-    ui_select_layer(ui, i);
+    ui_select_layer(ui, layer_at(lp, rebuild_order(lp, d), pos));
     return true;
 }
 
@@ -297,10 +338,19 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     /* layers never enabled (registers poked after the end) are no layers of the run */
     bool over = session_finished(ui->g->session);
     size_t run = format_layers_of_run(d, over), all = dla_layer_count(d);
+    const char *order = lp->by_cycles ? ", by cycles" : "";
     if (run == all)
-        snprintf(buf, len, "Layers (%zu)", run);
+        snprintf(buf, len, "Layers (%zu%s)", run, order);
     else
-        snprintf(buf, len, "Layers (%zu, %zu never enabled)", run, all - run);
+        snprintf(buf, len, "Layers (%zu, %zu never enabled%s)", run, all - run, order);
+}
+
+static void destroy(struct pane *p)
+{
+    struct layers_pane *lp = p->priv;
+    if (lp)
+        free(lp->order);
+    pane_free_priv(p);
 }
 
 static const struct pane_ops ops = {
@@ -309,6 +359,7 @@ static const struct pane_ops ops = {
                  "\t(tasks: the selected task's tensors in the console)\n"
                  ".\tselect the layer in progress\n"
                  "t\tlayers / tasks of a loadable (all of them, before they run)\n"
+                 "o\torder: by index / by cycles, most first (the title says which)\n"
                  "marks\t"
                  "{mark}: breakpoint, o: disabled breakpoint, u: unit breakpoint, {arrow}: in\n"
                  "\tprogress\n"
@@ -319,7 +370,7 @@ static const struct pane_ops ops = {
     .mouse = mouse,
     .title = title,
     .selected = pane_selected_layer,
-    .destroy = pane_free_priv,
+    .destroy = destroy,
 };
 
 struct pane *pane_layers_create(void)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/format.h"
+#include "debug/perf_rank.h"
 #include "ui.h"
 
 /* Columns of the unit table before the bar: "unit layers busy compute stall util ". */
@@ -24,15 +25,6 @@ static bool proc_present(struct dla *d, enum dla_proc p)
     return !(p == DLA_P_BDMA && !c->bdma) && !(p == DLA_P_RUBIK && !c->rubik);
 }
 
-static uint64_t busy_cycles(struct dla *d, const struct dla_layer *l)
-{
-    if (l->state == DLA_LAYER_DONE)
-        return l->end_cycle - l->start_cycle;
-    if (l->state == DLA_LAYER_RUNNING)
-        return dla_now(d) - l->start_cycle;
-    return 0;
-}
-
 static void totals(struct dla *d, bool run_over, struct unit_totals t[DLA_P_COUNT])
 {
     memset(t, 0, sizeof(struct unit_totals) * DLA_P_COUNT);
@@ -42,7 +34,7 @@ static void totals(struct dla *d, bool run_over, struct unit_totals t[DLA_P_COUN
             continue;
         struct unit_totals *u = &t[l->proc];
         u->layers++;
-        u->busy += busy_cycles(d, l);
+        u->busy += perf_layer_cycles(l, dla_now(d));
         u->compute += l->compute_cycles;
         u->stall += l->stall_cycles;
         u->macs += l->macs;
@@ -118,7 +110,7 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
         return row + 1;
     }
     const struct dla_layer *l = dla_layer_get(d, (size_t)ui->layer);
-    uint64_t busy = busy_cycles(d, l);
+    uint64_t busy = perf_layer_cycles(l, dla_now(d));
     pane_print(p, row++, 0, theme(TH_HEADER), "layer %u %s group %u: %s", l->index,
                dla_proc_name((enum dla_proc)l->proc), l->group, l->desc);
     if (l->state < DLA_LAYER_RUNNING) {

@@ -187,7 +187,8 @@ const struct cmd_entry cmd_perf_subs[] = {
      "every layer): unit, group, cycles (calibrated against RTL or estimated), share of the\n"
      "run's hardware cycles (first launch to last interrupt; layers overlap, so shares can\n"
      "sum past 100%), compute and stall shares of the layer's cycles, work and bytes per\n"
-     "cycle, operation; then the layers not shown, and cycles by unit.",
+     "cycle, operation; then the layers not shown, and cycles by unit.  (The TUI's layers\n"
+     "pane: o orders them by cycles.)",
      do_info_perf_top, NULL, false},
     END_OF_TABLE,
 };
