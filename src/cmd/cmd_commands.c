@@ -118,6 +118,17 @@ static bool first_word_is(const char *line, const char *word)
     return !strncmp(line, word, n) && (!line[n] || isspace((unsigned char)line[n]));
 }
 
+/* Whether a line of a list would run the command named ("comm 1" runs
+ * commands: prefixes and aliases count). */
+static bool runs_command(const char *text, const char *name)
+{
+    char word[64];
+    size_t n = strcspn(text, " \t/");
+    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), text);
+    const struct cmd_entry *e = cmd_lookup(NULL, word, NULL);
+    return e && !strcmp(e->name, name);
+}
+
 /* A failure while a list is typed: the line is left out and the list is
  * not stored at "end" (in batch the script stops here anyway). */
 static enum cmd_status typing_fail(struct dbg *d, const char *fmt, const char *arg)
@@ -215,7 +226,7 @@ bool cmd_lists_take_line(struct dbg *d, const char *line, enum cmd_status *st)
         return true;
     if (!strcmp(text, "end"))
         *st = store(d);
-    else if (first_word_is(text, "commands"))
+    else if (runs_command(text, "commands"))
         *st = typing_fail(d, "a command list cannot hold \"%s\"", "commands");
     else if (first_word_is(text, "silent") && l->lines)
         *st = typing_fail(d, "\"%s\" goes on the first line of a command list", "silent");
@@ -277,6 +288,8 @@ static enum cmd_status do_commands(struct dbg *d, struct cmd_args *a)
     struct cmd_lists *l = lists(d);
     if (!l)
         return cmd_fail(d, a, "out of memory");
+    if (l->running) /* a script a list sources: its lines are the list's to run */
+        return cmd_fail(d, a, "not while a breakpoint's commands run");
     prune(d);
     l->typing = true;
     l->broken = false;

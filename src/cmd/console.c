@@ -122,10 +122,14 @@ static void on_line(char *line)
                   */
         rl_callback_handler_remove();
         fputc('\n', stdout);
-        if (!isatty(STDIN_FILENO) || dbg_exec(c->d, "quit", c->out) == CMD_QUIT)
+        /* at the ">" of "commands" it ends the list, as in gdb */
+        const char *eof = dbg_prompt(c->d)[0] == '>' ? "end" : "quit";
+        if (!isatty(STDIN_FILENO) || dbg_exec(c->d, eof, c->out) == CMD_QUIT) {
             c->done = true;
-        else
+        } else {
+            snprintf(c->prompt, sizeof c->prompt, "%s", dbg_prompt(c->d));
             rl_callback_handler_install(c->prompt, on_line);
+        }
         return;
     }
     if (line[0] && line[0] != ' ')

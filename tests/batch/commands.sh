@@ -85,6 +85,14 @@ expect_line "$out" 'error: -ex 4: commands: "silent" goes on the first line of a
 run_exit 2 "commands inside commands" --batch -ex 'break layer 2 done' -ex commands -ex 'commands 1' \
     -ex end sample:lenet
 expect_line "$out" 'error: -ex 3: commands: a command list cannot hold "commands"'
+run_exit 2 "commands by a prefix inside commands" --batch -ex 'break layer 2 done' -ex commands \
+    -ex 'comm 1' -ex end sample:lenet
+expect_line "$out" 'error: -ex 3: commands: a command list cannot hold "commands"'
+# nor does a script a list sources define one
+printf 'commands 1\necho x\nend\n' >define.dladbg
+run_exit 2 "commands in a sourced script of a list" --batch -ex 'break layer 2 done' -ex commands \
+    -ex 'source define.dladbg' -ex end -ex run sample:lenet
+expect_grep "$out" "^error: define.dladbg:1: commands: not while a breakpoint's commands run$"
 # a failing line: named with its list and line, the rest of the script skipped
 run_exit 2 "a failing line" --batch -ex 'break layer 2 done' -ex commands -ex 'echo a' \
     -ex 'print CDMA.D_NOSUCH' -ex 'echo b' -ex end -ex run -ex 'echo after' sample:lenet
