@@ -426,8 +426,11 @@ void console_place_cursor(struct ui *ui)
 
 void console_follow_prompt(struct ui *ui)
 {
-    if (con && con->installed)
-        rl_set_prompt(dbg_prompt(ui->g));
+    const char *want = dbg_prompt(ui->g);
+    /* only when it changes: set between two lines, it lost the line typed ahead
+     * while a command ran (tests/tui/export.sh under the sanitizers) */
+    if (con && con->installed && (!rl_prompt || strcmp(rl_prompt, want) != 0))
+        rl_set_prompt(want);
 }
 
 bool console_line_empty(void)
