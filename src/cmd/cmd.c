@@ -21,7 +21,7 @@
 #include "util/path.h"
 #include "loadable/loadable_driver.h"
 #include "reg_suggest.h"
-#include "suggest.h"
+#include "util/suggest.h"
 
 const struct cmd_entry *const cmd_groups[] = {
     cmd_run_entries,

@@ -9,7 +9,7 @@
 #include "format.h"
 #include "loadable/loadable_plan.h"
 #include "util/path.h"
-#include "suggest.h"
+#include "util/suggest.h"
 
 /* Index of the "if" word among the arguments, or nargs when there is none. */
 static int if_index(const struct cmd_args *a)

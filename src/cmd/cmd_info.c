@@ -11,7 +11,7 @@
 #include "loadable/loadable_plan.h"
 #include "util/path.h"
 #include "util/proc_status.h"
-#include "suggest.h"
+#include "util/suggest.h"
 
 static struct dla *dla_of(struct dbg *d)
 {

@@ -21,7 +21,7 @@
 #include "debug/layer_surface.h"
 #include "debug/reg_history.h"
 #include "loadable/loadable_tensors.h"
-#include "suggest.h"
+#include "util/suggest.h"
 #include "tensor/npy.h"
 #include "tensor/tensor_read.h"
 #include "tensor/tensor_stats.h"

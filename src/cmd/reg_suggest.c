@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "suggest.h"
+#include "util/suggest.h"
 
 #define PART_MAX 64
 

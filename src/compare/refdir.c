@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/suggest.h"
+#include "util/suggest.h"
 #include "util/textfile.h"
 
 #define MAX_BLOBS 100000 /* order.txt lines; a network has hundreds */

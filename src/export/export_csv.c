@@ -15,7 +15,7 @@
 
 #include "util/afile.h"
 #include "util/fd_io.h"
-#include "cmd/suggest.h"
+#include "util/suggest.h"
 #include "export.h"
 #include "plugin/plugin_child.h"
 #include "plugin/plugin_guard.h"

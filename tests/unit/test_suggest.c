@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "cmd/suggest.h"
+#include "util/suggest.h"
 
 static void distance_counts_typos(void **state)
 {
