@@ -9,7 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_compare.h"
-#include "cmd/suggest.h"
+#include "util/suggest.h"
 #include "util/afile.h"
 #include "util/heap_policy.h"
 #include "cmd/console.h"
@@ -20,7 +20,8 @@ static const char usage_text[] =
     "       dladbg --batch [options] FILE\n"
     "\n"
     "FILE is an NVDLA loadable, a register trace folder, an input.txn, a .cfg trace or\n"
-    "sample:NAME (a built-in sample network); without FILE, sample:lenet.\n"
+    "sample:NAME (a built-in sample network; a misspelt NAME gets the nearest one);\n"
+    "without FILE, sample:lenet.\n"
     "\n"
     "options:\n"
     "  --batch             run without a terminal UI and exit with the run's status; without\n"

@@ -326,7 +326,7 @@ const struct cmd_entry cmd_run_entries[] = {
     {"file", "load open", "FILE", "file FILE",
      "Open a trace folder, input.txn, .cfg trace, loadable or sample:NAME instead of the\n"
      "current file (breakpoints are kept).  A file that cannot be opened leaves the current\n"
-     "one open as it was.",
+     "one open as it was.  A misspelt sample NAME gets the nearest one (\"did you mean\").",
      do_file, NULL, false},
     END_OF_TABLE,
 };

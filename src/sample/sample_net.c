@@ -16,6 +16,7 @@
 #include "loadable/loadable.h"
 #include "loadable/loadable_writer.h"
 #include "sample_net_priv.h"
+#include "util/suggest.h"
 
 #define ATOM         32u
 #define ENTRY_BYTES  128u        /* nv_full CBUF entry */
@@ -629,6 +630,25 @@ static const struct sample samples[] = {
     {"rubik", build_rubik},       {"resnet18", build_resnet18}, {"resnet50", build_resnet50},
 };
 
+/* "no such sample", with the nearest name when the word looks like a typo
+ * of one ("lenett") and the list of every sample. */
+static void unknown_sample(const char *name, char *err, size_t errlen)
+{
+    struct suggest s;
+    suggest_init(&s, name);
+    char list[160] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        suggest_consider(&s, samples[i].name);
+        n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+                              i ? ", " : "", samples[i].name);
+    }
+    char hint[96] = "";
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, "; did you mean \"sample:%s\"?", suggest_best(&s));
+    snprintf(err, errlen, "sample:%s: no such sample%s (the samples: %s)", name, hint, list);
+}
+
 bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
@@ -653,10 +673,7 @@ bool sample_net_build(const char *name, uint8_t **buf, size_t *len, char *err, s
                              : "out of memory");
         return ok;
     }
-    snprintf(err, errlen,
-             "sample:%s: no such sample (lenet, bdma, conv, sdp, pdp, cdp, rubik, resnet18, "
-             "resnet50)",
-             name);
+    unknown_sample(name, err, errlen);
     return false;
 }
 

@@ -56,4 +56,9 @@ done
 # an unknown sample is an input error
 run_exit 2 "sample:nosuch" --batch sample:nosuch
 expect_grep "$out" "no such sample"
+# a typo of a sample's name gets its nearest name, on the command line and by "file"
+run_exit 2 "sample:lenett" --batch sample:lenett
+expect_grep "$out" 'no such sample; did you mean "sample:lenet"?'
+run_exit 2 "file sample:resnt18" --batch -ex 'file sample:resnt18' sample:lenet
+expect_grep "$out" 'did you mean "sample:resnet18"?'
 echo ok

@@ -298,6 +298,11 @@ static void test_samples_parse(void **state)
     char err[256];
     assert_false(sample_net_build("nosuch", &buf, &len, err, sizeof err));
     assert_non_null(strstr(err, "no such sample"));
+    assert_null(strstr(err, "did you mean")); /* nothing is near "nosuch" */
+    /* a typo gets the nearest sample's name, and the list stays */
+    assert_false(sample_net_build("resnt18", &buf, &len, err, sizeof err));
+    assert_non_null(strstr(err, "did you mean \"sample:resnet18\"?"));
+    assert_non_null(strstr(err, "lenet, bdma, conv"));
 }
 
 /* flatc builds the binary from JSON with our schema; the reader must agree
