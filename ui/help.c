@@ -7,24 +7,76 @@
 
 #include "ui.h"
 
-#define HELP_MAX_LINES 160
+#define HELP_MAX_LINES 400 /* room for every entry wrapped on a narrow terminal */
+#define KEY_INDENT     17  /* "  " and a 14-column key and a blank: where descriptions start */
 
 struct help_text {
     char line[HELP_MAX_LINES][200];
     bool heading[HELP_MAX_LINES];
     int n;
+    int width; /* the columns a line may take: longer ones wrap */
 };
 
-static void add(struct help_text *h, bool heading, const char *fmt_key, const char *what)
+static void push(struct help_text *h, bool heading, int indent, const char *text, size_t bytes)
 {
     if (h->n >= HELP_MAX_LINES)
         return;
-    if (heading)
-        snprintf(h->line[h->n], sizeof h->line[0], "%s", fmt_key);
-    else
-        snprintf(h->line[h->n], sizeof h->line[0], "  %-14.40s %.150s", fmt_key, what);
+    snprintf(h->line[h->n], sizeof h->line[0], "%*s%.*s", indent, "", (int)bytes, text);
     h->heading[h->n] = heading;
     h->n++;
+}
+
+/* The bytes of text's first line at width columns: all of it when it fits,
+ * else up to its last blank that fits (a word wider than the line is cut
+ * where the line ends).  UTF-8's continuation bytes take no column (the
+ * marks ● and ▶). */
+static size_t line_break(const char *text, int width)
+{
+    int cols = 0;
+    size_t i = 0, blank = 0;
+    for (; text[i]; i++) {
+        if (((unsigned char)text[i] & 0xc0) != 0x80 && cols++ == width)
+            break;
+        if (text[i] == ' ')
+            blank = i;
+    }
+    if (!text[i] || text[i] == ' ' || !blank)
+        return i;
+    return blank;
+}
+
+/* text from column `first` of its first line, continuation lines from
+ * column `indent`, each within the overlay's width: no line is cut at the
+ * border, at 80 columns either. */
+static void push_wrapped(struct help_text *h, bool heading, const char *first, int indent,
+                         const char *text)
+{
+    char line[200];
+    int at = (int)strlen(first); /* the key column is ASCII */
+    int room = h->width - at;
+    size_t n = room >= 8 ? line_break(text, room) : strlen(text);
+    snprintf(line, sizeof line, "%s%.*s", first, (int)n, text);
+    push(h, heading, 0, line, strlen(line));
+    for (text += n; *text;) {
+        while (*text == ' ')
+            text++;
+        if (!*text || h->width - indent < 8)
+            break;
+        n = line_break(text, h->width - indent);
+        push(h, heading, indent, text, n);
+        text += n;
+    }
+}
+
+static void add(struct help_text *h, bool heading, const char *fmt_key, const char *what)
+{
+    if (heading) {
+        push_wrapped(h, true, "", 2, fmt_key);
+        return;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "  %-14.40s ", fmt_key);
+    push_wrapped(h, false, key, KEY_INDENT, what);
 }
 
 /* A pane's help names its marks as the screen draws them: "{mark}" and
@@ -76,10 +128,11 @@ static void add_pane_keys(struct help_text *h, const struct pane *p, const char 
     }
 }
 
-static void collect(struct ui *ui, struct help_text *h)
+static void collect(struct ui *ui, struct help_text *h, int width)
 {
     h->n = 0;
-    add(h, true, "Keys (every key that acts on the run executes the console command shown)", NULL);
+    h->width = width;
+    add(h, true, "Keys ([...]: the console command a key executes)", NULL);
     for (size_t i = 0; i < keys_count(); i++) {
         const struct key_binding *b = keys_get(i);
         char what[200];
@@ -110,8 +163,8 @@ static void collect(struct ui *ui, struct help_text *h)
 void help_draw(struct ui *ui)
 {
     static struct help_text h; /* large: keep it off the stack */
-    collect(ui, &h);
     int w = ui->cols - 6 < 100 ? ui->cols - 6 : 100;
+    collect(ui, &h, w - 4);
     int hgt = ui->rows - 4 < h.n + 4 ? ui->rows - 4 : h.n + 4;
     if (w < 20 || hgt < 5)
         return;

@@ -16,6 +16,10 @@
 #define MAX_REGIONS    4096
 #define LAYER_REGIONS  32 /* distinct regions kept per layer */
 #define DUMP_MAX_BYTES (1u << 20)
+/* Hex digits of an address in the region list and the dump alike, so that
+ * the two line up when read side by side (40 bits: DRAM at 0x80000000 and
+ * CV-SRAM, with room for addresses past 4 GiB). */
+#define ADDR_DIGITS 10
 
 struct region {
     int32_t layer;
@@ -206,7 +210,7 @@ static int dump_line(char *buf, size_t len, const uint8_t *b, int n, enum dump_f
  * "%10.4g" (fp16, 2 bytes each). */
 static int bytes_per_line(struct pane *p, enum dump_format fmt)
 {
-    int cols = pane_cols(p) - 12 - (fmt == FMT_HEX ? 2 : 0);
+    int cols = pane_cols(p) - (2 + ADDR_DIGITS + 1) - (fmt == FMT_HEX ? 2 : 0); /* "0x...:" */
     int per = fmt == FMT_HEX ? 4 : fmt == FMT_INT8 ? 5 : fmt == FMT_INT16 ? 7 : 10;
     int unit = fmt == FMT_INT16 || fmt == FMT_FP16 ? 2 : 1;
     int n = cols / per * unit;
@@ -239,14 +243,14 @@ static void draw_dump(struct pane *p, struct ui *ui, int row, uint8_t space, uin
             n &= ~1;
         enum mem_status st = dla_mem_read(d, (enum dla_space)space, base + off, buf, (size_t)n);
         if (st != MEM_OK) {
-            pane_print(p, row, 0, theme(TH_OUT_ERROR), "0x%09llx: %s",
+            pane_print(p, row, 0, theme(TH_OUT_ERROR), "0x%0*llx: %s", ADDR_DIGITS,
                        (unsigned long long)(base + off), mem_status_str(st));
             break;
         }
         char text[512];
         dump_line(text, sizeof text, buf, n, mp->fmt);
-        pane_print(p, row, 0, theme(TH_NORMAL), "0x%09llx:%s", (unsigned long long)(base + off),
-                   text);
+        pane_print(p, row, 0, theme(TH_NORMAL), "0x%0*llx:%s", ADDR_DIGITS,
+                   (unsigned long long)(base + off), text);
     }
 }
 
@@ -270,8 +274,8 @@ static void draw(struct pane *p, struct ui *ui)
     else if (!n)
         pane_print(p, row++, 0, theme(TH_DIM), "layer %ld: no DMA recorded", ui->layer);
     else
-        pane_print(p, row++, 0, theme(TH_HEADER), "layer %ld DMA  %-10s %-2s %-6s %12s %10s",
-                   ui->layer, "client", "", "space", "address", "bytes");
+        pane_print(p, row++, 0, theme(TH_HEADER), "layer %ld DMA  %-10s %-2s %-6s %*s %10s",
+                   ui->layer, "client", "", "space", 2 + ADDR_DIGITS, "address", "bytes");
     int first = mp->region - list_rows + 1 > 0 ? mp->region - list_rows + 1 : 0;
     for (int i = 0; i < list_rows; i++) {
         const struct region *r = layer_region(mp, ui->layer, first + i);
@@ -281,10 +285,10 @@ static void draw(struct pane *p, struct ui *ui)
         attr_t a =
             sel ? theme(ui->focus == PANE_MEM ? TH_CURSOR : TH_CURSOR_IDLE) : theme(TH_NORMAL);
         pane_fill(p, row, 0, a);
-        pane_print(p, row++, 0, a, "          %-10s %-2s %-6s 0x%010llx %10llu",
+        pane_print(p, row++, 0, a, "          %-10s %-2s %-6s 0x%0*llx %10llu",
                    dla_client_name((enum dla_client)r->client), r->write ? "W" : "R",
-                   dla_space_name((enum dla_space)r->space), (unsigned long long)r->addr,
-                   (unsigned long long)r->bytes);
+                   dla_space_name((enum dla_space)r->space), ADDR_DIGITS,
+                   (unsigned long long)r->addr, (unsigned long long)r->bytes);
     }
     row++;
     const struct region *r = n ? layer_region(mp, ui->layer, mp->region) : NULL;

@@ -297,8 +297,11 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     }
     char basis[128];
     format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
-    snprintf(buf, len, "Timeline %s%.3g cycles/column; cycles: %s", tp->fit ? "(whole run) " : "",
-             tp->cpc, basis);
+    /* singular by the figure as printed: 1.0004 shows as "1 cycle" too */
+    char per[32];
+    snprintf(per, sizeof per, "%.3g", tp->cpc);
+    snprintf(buf, len, "Timeline %s%s cycle%s/column; cycles: %s", tp->fit ? "(whole run) " : "",
+             per, strcmp(per, "1") ? "s" : "", basis);
 }
 
 static const struct pane_ops ops = {

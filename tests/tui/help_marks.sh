@@ -7,7 +7,7 @@
 # the overlay, paged down to the layers pane's keys
 help_layers() {
     keys '?'
-    wait_for 'Keys (every key'
+    wait_for 'Keys (\[...\]'
     n=0
     until screen | grep -q 'marks  '; do
         n=$((n + 1))

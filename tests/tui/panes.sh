@@ -47,21 +47,21 @@ expect_screen 'sdp.wdma *W'
 expect_screen '^.*0x0[0-9a-f]*: [0-9a-f][0-9a-f] '
 
 keys 7
-wait_for 'Timeline (whole run) [0-9.]* cycles/column'
+wait_for 'Timeline (whole run) [0-9.]* cycles*/column'
 expect_screen '^│CONV '
 expect_screen '^│cycle |0 '
 # zoom in twice (4x), scroll right, fit the whole run again
-whole=$(screen | sed -n 's/.*Timeline (whole run) \([0-9.]*\) cycles\/column.*/\1/p' | head -n 1)
+whole=$(screen | sed -n 's/.*Timeline (whole run) \([0-9.]*\) cycles*\/column.*/\1/p' | head -n 1)
 keys + +
-wait_for '7 Timeline [0-9.]* cycles/column'
+wait_for '7 Timeline [0-9.]* cycles*/column'
 # a quarter of the whole run's scale (both shown to three digits: within 1%)
-zoomed=$(screen | sed -n 's/.*7 Timeline \([0-9.]*\) cycles\/column.*/\1/p' | head -n 1)
+zoomed=$(screen | sed -n 's/.*7 Timeline \([0-9.]*\) cycles*\/column.*/\1/p' | head -n 1)
 awk -v w="$whole" -v z="$zoomed" 'BEGIN { r = z * 4 / w; exit !(r > 0.99 && r < 1.01) }' ||
     fail "zoomed in twice: $zoomed cycles/column, not a quarter of $whole"
 keys l
 wait_for '^│cycle |[1-9][0-9]* '
 keys z
-wait_for "Timeline (whole run) $whole cycles/column"
+wait_for "Timeline (whole run) $whole cycles*/column"
 expect_screen '^│cycle |0 '
 
 keys 2
@@ -69,11 +69,11 @@ wait_for '2 Registers SDP group 0'
 
 # the help overlay lists the keys with the commands they execute
 keys '?'
-wait_for 'Keys (every key that acts on the run'
+wait_for 'Keys (\[...\]: the console command'
 expect_screen 'F5 c  *continue until a breakpoint or the end  \[continue\]'
 expect_screen 'F10 n  *step one hardware layer  \[step layer\]'
 keys Escape
-wait_gone 'Keys (every key'
+wait_gone 'Keys (\[...\]'
 
 # Tab: layers -> registers -> timeline -> layers, never into the console
 # (":" enters it; tests/tui/focus_keys.sh has the rest)

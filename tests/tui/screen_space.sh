@@ -51,5 +51,5 @@ keys n n 5
 wait_for '│unit  layers .* util busy: compute|stall  *run%│'
 # layer 2 (SDP) wrote 2048 bytes: the dump shows 16 of them a row
 keys 1 Home j j 6
-wait_for '0x080007000:\( [0-9a-f][0-9a-f]\)\{16\}  [.]\{16\}'
+wait_for '0x0080007000:\( [0-9a-f][0-9a-f]\)\{16\}  [.]\{16\}'
 quit_confirmed
