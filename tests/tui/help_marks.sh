@@ -8,13 +8,7 @@
 help_layers() {
     keys '?'
     wait_for 'Keys (\[...\]'
-    n=0
-    until screen | grep -q 'marks  '; do
-        n=$((n + 1))
-        [ $n -gt 10 ] && fail "no marks line in the help overlay"
-        keys NPage
-        sleep 0.2
-    done
+    help_page_until 'marks  '
 }
 
 TUI_ENV="LC_ALL=C.UTF-8" tui_start sample:lenet

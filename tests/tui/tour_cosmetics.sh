@@ -10,21 +10,12 @@ TUI_COLS=80 TUI_ROWS=24 tui_start sample:lenet
 keys '?'
 wait_for 'Keys (\[...\]: the console command a key executes) '
 # every page of the overlay, top to bottom
-all=$(screen)
-n=0
-until screen | grep -q 'lines [0-9]*-\([0-9]*\) of \1:'; do
-    n=$((n + 1))
-    [ $n -gt 20 ] && fail "the overlay's last page never came"
-    keys NPage
-    sleep 0.2
-    all="$all
-$(screen)"
-done
+help_page_until 'lines [0-9]*-\([0-9]*\) of \1:'
 # entries longer than the overlay go on under their description, whole
 for text in 'breakpoint on the selected layer (again: delete it) *│' \
     '^[^a-z]* *\[break layer N / delete N\] *│' \
     'quit (asks while a *│' '^[^a-z]* *run is in progress) *│'; do
-    printf '%s\n' "$all" | grep -q -- "$text" || fail "the overlay at 80x24 lacks: $text"
+    printf '%s\n' "$help_seen" | grep -q -- "$text" || fail "the overlay at 80x24 lacks: $text"
 done
 keys Escape
 wait_gone 'Keys (\[...\]'
