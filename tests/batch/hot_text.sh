@@ -62,6 +62,8 @@ missing=$(objdump -d --no-show-raw-insn "$DLADBG" |
 # .rodata, whose first window every run reads)
 cells=$(nm "$DLADBG" | awk '$3 == "cmac_fp16_fma_layout" { print $1 }')
 [ -n "$cells" ] || fail "no cmac_fp16_fma_layout in $DLADBG"
-early=$(nm "$DLADBG" | awk -v c="$cells" '$3 ~ /\.resolver$/ && $1 < c { printf "%s ", $3 }')
+# (nm's addresses compared as the strings they are, all 16 digits: awk took
+# one such as 000000000050e020 for the number 50e20 and another for 568750)
+early=$(nm "$DLADBG" | awk -v c="$cells" '$3 ~ /\.resolver$/ && ($1 "") < (c "") { printf "%s ", $3 }')
 [ -z "$early" ] || fail "resolvers laid out before the fp16 cells: $early"
 echo "hot text: $found of $listed functions, $sum bytes within $span"
