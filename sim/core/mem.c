@@ -683,6 +683,11 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
     return pages > room ? MEM_OVER_BUDGET : MEM_OK;
 }
 
+bool mem_page_resident(const struct dla_mem *m, uint64_t addr)
+{
+    return page_lookup(m, addr >> MEM_PAGE_SHIFT) != NULL;
+}
+
 uint64_t mem_resident_bytes(const struct dla_mem *m)
 {
     return (uint64_t)m->used * MEM_PAGE_SIZE;

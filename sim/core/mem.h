@@ -73,6 +73,9 @@ enum mem_status mem_check_extent(const struct dla_mem *m, uint64_t addr, uint64_
 void mem_clear(struct dla_mem *m);
 
 uint64_t mem_resident_bytes(const struct dla_mem *m);
+/* Whether the page holding addr holds bytes something wrote (a RANDOM
+ * range's blocks never read count as not written); reads nothing. */
+bool mem_page_resident(const struct dla_mem *m, uint64_t addr);
 /* The resident pages' count and the span from the lowest page's base to the
  * end of the highest (0 and 0 when none); reads and allocates nothing. */
 uint64_t mem_page_span(const struct dla_mem *m, uint64_t *lo, uint64_t *hi);

@@ -8,10 +8,14 @@
 #include "cmd_priv.h"
 #include "format.h"
 #include "debug/config_choice.h"
+#include "debug/mem_regions.h"
 #include "loadable/loadable_plan.h"
 #include "util/path.h"
 #include "util/proc_status.h"
 #include "util/suggest.h"
+
+/* "info mem": regions listed before "... N more" (a trace may load many) */
+#define MEM_REGIONS_SHOWN 40
 
 static struct dla *dla_of(struct dbg *d)
 {
@@ -349,6 +353,26 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* The memory the file binds (what x, dump memory and tensor ADDR read
+ * besides what the run wrote), a screenful at most. */
+static void print_regions(struct dbg *d)
+{
+    struct driver *drv = session_driver(d->session);
+    if (!drv->ops->regions)
+        return;
+    const struct drv_region *r;
+    size_t n = drv->ops->regions(drv, dla_of(d), &r);
+    cmd_print(d, "%s binds %zu region%s of memory%s", drv->name, n, n == 1 ? "" : "s",
+              n ? ":" : "");
+    for (size_t i = 0; i < n && i < MEM_REGIONS_SHOWN; i++) {
+        char text[160];
+        region_text(&r[i], text, sizeof text);
+        cmd_print(d, "  %s", text);
+    }
+    if (n > MEM_REGIONS_SHOWN)
+        cmd_print(d, "  ... %zu more", n - MEM_REGIONS_SHOWN);
+}
+
 static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -369,6 +393,7 @@ static enum cmd_status do_info_mem(struct dbg *d, struct cmd_args *a)
         else
             cmd_print(d, "%-7s nothing written", dla_space_name((enum dla_space)s));
     }
+    print_regions(d);
     /* the model's per-layer working buffers, kept from one layer to the next */
     cmd_print(d,
               "model scratch %llu bytes kept across layers (%llu allocations, %llu requests "
@@ -681,7 +706,9 @@ static const struct cmd_entry info_subs[] = {
      "\"info perf top\": the layers ranked by cycles (\"help info perf top\").",
      do_info_perf, cmd_perf_subs, false},
     {"mem", "m memory", NULL, "info mem",
-     "Memories: resident bytes and address span; the process's peak and current RSS.", do_info_mem,
+     "Memories: resident bytes and address span; the regions of memory the file binds\n"
+     "(what x reads besides what the run wrote); the process's peak and current RSS.",
+     do_info_mem,
      NULL, false},
     {"breakpoints", "b break watchpoints", NULL, "info breakpoints",
      "Breakpoints and watchpoints with hit counts, conditions and ignore counts.",

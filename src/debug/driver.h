@@ -90,6 +90,15 @@ struct drv_result {
     bool wait_ok; /* DRV_WAIT: the condition held (false: hardware went idle first) */
 };
 
+/* A range of simulated memory the file binds: a loadable's memory as the
+ * runtime places it, a trace's loaded, initialised, dumped or checked bytes
+ * (see driver_ops.regions). */
+struct drv_region {
+    uint8_t space; /* enum dla_space */
+    uint64_t base, size;
+    char what[48]; /* "memory 3", "input.txn:12 load_mem" */
+};
+
 struct driver;
 
 struct driver_ops {
@@ -110,6 +119,10 @@ struct driver_ops {
     void (*summary)(const struct driver *drv, char *buf, size_t len);
     /* Where the driver is and what it waits for (hang diagnosis); may be NULL. */
     void (*describe)(const struct driver *drv, struct dla *d, FILE *out);
+    /* The memory the file binds, before anything ran too, in base order:
+     * *out (owned by the driver, valid until the next call) and its count.
+     * NULL: the driver binds none of its own, so any address is memory. */
+    size_t (*regions)(struct driver *drv, struct dla *d, const struct drv_region **out);
 };
 
 struct driver {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug/mem_regions.h"
 #include "runtime/emu.h"
 #include "tensor/input_tensor.h"
 #include "runtime/engine.h"
@@ -64,6 +65,8 @@ struct ldrv {
     struct input_opts input; /* paths point into image_path / raw_path */
     char image_path[4096], raw_path[4096], output[4096];
     bool rawdump;
+    struct region_list regions; /* the memories as the runtime places them, made at the first ask */
+    bool regions_made;
 };
 
 struct ldrv_saved {
@@ -435,6 +438,7 @@ static void ldrv_destroy(struct driver *drv)
     engine_destroy(l->eng);
     runtime_bound_free(l->bound);
     loadable_free(l->ld);
+    region_list_free(&l->regions);
     free(l);
 }
 
@@ -505,6 +509,34 @@ static void ldrv_describe(const struct driver *drv, struct dla *d, FILE *out)
     fprintf(out, "  loadable %s: %s\n", l->ld->name, buf);
 }
 
+/* The loadable's memories where the runtime places them (before its load
+ * too: the placement depends on the file and the configuration alone). */
+static size_t ldrv_regions(struct driver *drv, struct dla *d, const struct drv_region **out)
+{
+    struct ldrv *l = (struct ldrv *)drv;
+    const struct loadable *ld = l->ld;
+    struct rt_memory *place = l->regions_made ? NULL : calloc(ld->n_memories + 1, sizeof *place);
+    if (place)
+        runtime_place(ld, dla_cfg(d)->cvsram, place);
+    for (uint32_t i = 0; place && i < ld->n_memories; i++) {
+        const struct ld_memory *m = &ld->memories[i];
+        if (place[i].placed &&
+            !region_list_add(&l->regions, (enum dla_space)place[i].space, place[i].addr, m->size,
+                             "memory %u%s", m->id,
+                             m->flags & LD_MEM_INPUT    ? ", input"
+                             : m->flags & LD_MEM_OUTPUT ? ", output"
+                                                        : ""))
+            break; /* out of memory: the regions so far */
+    }
+    if (place) {
+        region_list_sort(&l->regions);
+        l->regions_made = true;
+    }
+    free(place);
+    *out = l->regions.r;
+    return l->regions.n;
+}
+
 static const struct driver_ops ldrv_ops = {
     .kind = "loadable",
     .next = ldrv_next,
@@ -515,6 +547,7 @@ static const struct driver_ops ldrv_ops = {
     .saved_bytes = ldrv_saved_bytes,
     .summary = ldrv_summary,
     .describe = ldrv_describe,
+    .regions = ldrv_regions,
 };
 
 bool loadable_driver_parsed(struct driver *drv, struct loadable **ld, struct rt_bound **bound)

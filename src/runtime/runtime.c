@@ -91,13 +91,12 @@ static bool write_blob(const struct runtime *rt, struct dla *d, uint32_t m, uint
     return true;
 }
 
-static bool place_memories(struct runtime *rt, struct dla *d, char *err, size_t errlen)
+void runtime_place(const struct loadable *l, bool has_sram, struct rt_memory *out)
 {
-    const struct loadable *l = rt->ld;
     uint64_t next[DLA_SPACE_COUNT] = {RT_DRAM_BASE, RT_CVSRAM_BASE};
-    bool has_sram = dla_cfg(d)->cvsram;
     for (uint32_t i = 0; i < l->n_memories; i++) {
         const struct ld_memory *m = &l->memories[i];
+        out[i] = (struct rt_memory){0};
         /* bindable memories are the application's; this runtime is the
          * application too, so it places them like the others */
         if (!(m->flags & (LD_MEM_ALLOC | LD_MEM_INPUT | LD_MEM_OUTPUT)))
@@ -105,10 +104,23 @@ static bool place_memories(struct runtime *rt, struct dla *d, char *err, size_t 
         enum dla_space s = (m->domain == LD_DOMAIN_SRAM && has_sram) ? DLA_CVSRAM : DLA_DRAM;
         uint64_t a = m->alignment > RT_DEFAULT_ALIGN ? m->alignment : RT_DEFAULT_ALIGN;
         uint64_t at = align_up(next[s], a);
-        rt->mem[i].addr = at;
-        rt->mem[i].space = (uint8_t)s;
-        rt->mem[i].placed = true;
+        out[i].addr = at;
+        out[i].space = (uint8_t)s;
+        out[i].placed = true;
         next[s] = at + (m->size ? m->size : 1);
+    }
+}
+
+static bool place_memories(struct runtime *rt, struct dla *d, char *err, size_t errlen)
+{
+    const struct loadable *l = rt->ld;
+    runtime_place(l, dla_cfg(d)->cvsram, rt->mem);
+    for (uint32_t i = 0; i < l->n_memories; i++) {
+        const struct ld_memory *m = &l->memories[i];
+        if (!rt->mem[i].placed)
+            continue;
+        enum dla_space s = (enum dla_space)rt->mem[i].space;
+        uint64_t at = rt->mem[i].addr;
         if (!dla_memory(d, s) || !mem_in_range(dla_memory(d, s), at, m->size ? m->size : 1)) {
             snprintf(err, errlen, "%s: memory %u (file offset 0x%x): %llu bytes do not fit in %s",
                      l->name, m->id, m->at, (unsigned long long)m->size, dla_space_name(s));

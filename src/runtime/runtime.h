@@ -45,6 +45,11 @@ struct runtime {
     int input_memory, output_memory; /* memory indexes, -1 none */
 };
 
+/* Where runtime_load places each memory of l (out: one per memory-list
+ * entry; `placed` false for the ones nothing allocates): the same for a
+ * loadable and configuration every time, so known before the load too. */
+void runtime_place(const struct loadable *l, bool has_sram, struct rt_memory *out);
+
 /* Place the memories and fill them (allocation and blob copies are host
  * writes into d).  false with a message on failure. */
 bool runtime_load(struct runtime *rt, const struct loadable *l, struct dla *d, char *err,

@@ -18,6 +18,7 @@
 
 #include "util/crc32.h"
 #include "dat.h"
+#include "debug/mem_regions.h"
 #include "util/textfile.h"
 #include "trace.h"
 
@@ -72,6 +73,8 @@ struct cfg_trace {
     struct cfg_state st;
     uint32_t poll_addr, poll_value;
     uint32_t intr_status_addr, intr_mask_addr;
+    struct region_list regions; /* mem_load's, mem_init's and check_crc's bytes, made at the first ask */
+    bool regions_made;
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -780,6 +783,7 @@ static void cfg_destroy(struct driver *drv)
     for (size_t i = 0; i < t->n; i++)
         free(t->cmd[i].file);
     free(t->cmd);
+    region_list_free(&t->regions);
     free(t);
 }
 
@@ -799,6 +803,33 @@ static void cfg_describe(const struct driver *drv, struct dla *d, FILE *out)
                     dla_intr_bit_name(t->cmd[i].intr_bit), t->cmd[i].sync);
 }
 
+/* The bytes mem_load and mem_init fill and check_crc checks: what the test
+ * says its memory is (the rest is what its DMA writes). */
+static size_t cfg_regions(struct driver *drv, struct dla *d, const struct drv_region **out)
+{
+    struct cfg_trace *t = (struct cfg_trace *)drv;
+    (void)d;
+    for (size_t i = 0; !t->regions_made && i < t->n; i++) {
+        const struct cfg_cmd *c = &t->cmd[i];
+        if ((c->op != CFG_MEM_LOAD && c->op != CFG_MEM_INIT && c->op != CFG_CHECK_CRC) || c->skip)
+            continue;
+        uint64_t size = c->op == CFG_MEM_LOAD || c->file ? record_extent(t, c) : c->size;
+        const char *name = c->op == CFG_MEM_LOAD   ? "mem_load"
+                           : c->op == CFG_MEM_INIT ? "mem_init"
+                                                   : "check_crc";
+        char loc[96];
+        where(t, c, loc, sizeof loc);
+        if (!region_list_add(&t->regions, (enum dla_space)c->space, c->base, size, "%s %s", loc,
+                             name))
+            break; /* out of memory: the regions so far */
+    }
+    if (!t->regions_made)
+        region_list_sort(&t->regions);
+    t->regions_made = true;
+    *out = t->regions.r;
+    return t->regions.n;
+}
+
 static const struct driver_ops cfg_ops = {
     .kind = "cfg",
     .next = cfg_next,
@@ -809,6 +840,7 @@ static const struct driver_ops cfg_ops = {
     .free_saved = free,
     .summary = trace_summary,
     .describe = cfg_describe,
+    .regions = cfg_regions,
 };
 
 struct driver *trace_cfg_open(const char *path, const struct trace_opts *opt, struct report *rep,

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "dat.h"
+#include "debug/mem_regions.h"
 #include "trace.h"
 #include "txn_prog.h"
 
@@ -58,6 +59,8 @@ struct txn {
     bool kmd_known;       /* intr_status and kmd below are set (on the first next()) */
     bool kmd;             /* a trace of NVIDIA's KMD: follow the driver (see the top) */
     uint32_t intr_status; /* GLB.S_INTR_STATUS in the model's register map */
+    struct region_list regions; /* load_mem's and dump_mem's bytes, made at the first ask */
+    bool regions_made;
 };
 
 /* "+read_reg_poll_retries=N" in plusargs.txt next to the trace */
@@ -378,6 +381,7 @@ static void txn_destroy(struct driver *drv)
 {
     struct txn *t = (struct txn *)drv;
     txn_prog_free(t->prog);
+    region_list_free(&t->regions);
     free(t);
 }
 
@@ -428,6 +432,30 @@ static void txn_summary(const struct driver *drv, char *buf, size_t len)
                  t->st.timing == 1 ? "" : "s");
 }
 
+/* The bytes load_mem fills and dump_mem checks or writes: what the trace
+ * says its memory is (the rest is what its DMA writes). */
+static size_t txn_regions(struct driver *drv, struct dla *d, const struct drv_region **out)
+{
+    struct txn *t = (struct txn *)drv;
+    (void)d;
+    for (size_t i = 0; !t->regions_made && i < t->n; i++) {
+        struct txn_cmd c;
+        txn_prog_get(t->prog, i, &c);
+        if (c.op != TXN_LOAD && c.op != TXN_DUMP)
+            continue;
+        char loc[96];
+        trace_where_at(&t->where, c.line, loc, sizeof loc);
+        if (!region_list_add(&t->regions, space_of(c.mem_addr), c.mem_addr, c.size, "%s %s", loc,
+                             txn_op_name(c.op)))
+            break; /* out of memory: the regions so far */
+    }
+    if (!t->regions_made)
+        region_list_sort(&t->regions);
+    t->regions_made = true;
+    *out = t->regions.r;
+    return t->regions.n;
+}
+
 static const struct driver_ops txn_ops = {
     .kind = "txn",
     .next = txn_next,
@@ -438,6 +466,7 @@ static const struct driver_ops txn_ops = {
     .saved_bytes = txn_saved_bytes,
     .summary = txn_summary,
     .describe = txn_describe,
+    .regions = txn_regions,
 };
 
 struct driver *trace_txn_open_prog(struct txn_prog *prog, const char *path,
