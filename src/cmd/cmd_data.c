@@ -8,6 +8,7 @@
 
 #include "util/afile.h"
 #include "cmd_priv.h"
+#include "debug/mem_regions.h"
 #include "format.h"
 #include "util/le_bytes.h"
 
@@ -218,6 +219,36 @@ bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum
     return true;
 }
 
+/* gdb's "Cannot access memory at address": the first of len bytes at addr
+ * that no region of the file holds (driver_ops.regions) and that is in no
+ * page the run has written fails the command, naming the regions nearest it.  Bytes inside a
+ * region that nothing wrote read as zeros, as the simulated DRAM holds them
+ * after power-on.  A range past the space's end is left to the read, which
+ * says so. */
+bool cmd_mem_accessible(struct dbg *d, struct cmd_args *a, enum dla_space space, uint64_t addr,
+                        uint64_t len)
+{
+    struct driver *drv = session_driver(d->session);
+    struct dla *dla = session_dla(d->session);
+    struct dla_mem *mem = dla_memory(dla, space);
+    if (!drv->ops->regions || !mem || !mem_in_range(mem, addr, len))
+        return true;
+    const struct drv_region *r;
+    size_t n = drv->ops->regions(drv, dla, &r);
+    uint64_t outside;
+    if (!regions_first_outside(r, n, mem, space, addr, len, &outside))
+        return true;
+    char near[256];
+    regions_nearest(r, n, space, outside, near, sizeof near);
+    cmd_fail(d, a,
+             "Cannot access memory at address %s:0x%llx: no memory %s binds and nothing the "
+             "run wrote is there (%s%s%s; \"info mem\" lists the regions)",
+             dla_space_name(space), (unsigned long long)outside, drv->name,
+             near[0] ? "nearest: " : "it binds no ", near[0] ? near : dla_space_name(space),
+             near[0] ? "" : " memory");
+    return false;
+}
+
 static bool parse_x_format(const char *suffix, uint64_t *count, unsigned *size)
 {
     *count = 1;
@@ -275,6 +306,8 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
     if (!cmd_parse_address(d, a, cmd_rest(a, 0), &space, &addr))
         return CMD_ERROR;
     size_t len = (size_t)(count * size);
+    if (!cmd_mem_accessible(d, a, space, addr, len))
+        return CMD_ERROR;
     uint8_t *buf = malloc(len);
     if (!buf)
         return cmd_fail(d, a, "out of memory");
@@ -359,7 +392,8 @@ static enum cmd_status do_dump_memory(struct dbg *d, struct cmd_args *a)
     enum dla_space space;
     uint64_t addr, len;
     if (!cmd_parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
-        !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len))
+        !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len) ||
+        !cmd_mem_accessible(d, a, space, addr, len))
         return CMD_ERROR;
     struct afile af;
     char err[1024];
@@ -404,7 +438,7 @@ static const struct cmd_entry dump_subs[] = {
     {"memory", NULL, "FILE ADDR ADDR", "dump memory FILE START END|+LENGTH",
      "Write the bytes START..END (exclusive) or START..START+LENGTH of simulated memory to\n"
      "FILE (whole or not at all).  START takes a dram: or cvsram: prefix as x does; at most\n"
-     "256 MiB a dump.",
+     "256 MiB a dump, all of it memory as \"help x\" says.",
      do_dump_memory, NULL, false},
     {"binary", NULL, "memory FILE ADDR ADDR", "dump binary memory FILE START END|+LENGTH",
      "The same (gdb's spelling; raw bytes are the only format).", do_dump_binary, NULL, false},
@@ -425,7 +459,11 @@ const struct cmd_entry cmd_data_entries[] = {
      do_reg, NULL, false},
     {"x", NULL, "ADDR", "x/N[bhwg] [dram:|cvsram:]ADDR",
      "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
-     "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.",
+     "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.  Memory is\n"
+     "what the file binds (\"info mem\" lists the regions) and the 64 KiB pages the run\n"
+     "has written; bytes there that nothing wrote read as zeros, as the simulated DRAM\n"
+     "holds them after power-on.  Anywhere else: \"Cannot access memory at address\",\n"
+     "with the nearest regions (exit 2 in batch mode); dump memory and tensor ADDR too.",
      do_x, NULL, false},
     {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
      "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"

@@ -48,7 +48,7 @@ no_temporaries
 if [ -c /dev/full ] && [ -w /dev/full ]; then
     ln -s /dev/full full
     run_exit 2 "dump memory to a full disk" --batch -q -ex continue \
-        -ex 'dump memory full 0x0 +0x100000' sample:lenet
+        -ex 'dump memory full 0x80000000 +0x28' sample:lenet
     expect_grep "$out" "full: write failed: No space left on device"
 fi
 
@@ -58,7 +58,7 @@ fi
 if [ "${SAN:-}" != 1 ] && command -v unshare >/dev/null 2>&1 &&
     unshare --mount --fork sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
     unshare --mount --fork sh -c 'mount -t tmpfs none /proc &&
-        "$0" --batch -q -ex "dump memory noproc.bin 0x0 +0x100" sample:lenet' "$DLADBG" \
+        "$0" --batch -q -ex "dump memory noproc.bin 0x80001000 +0x100" sample:lenet' "$DLADBG" \
         >/dev/null 2>&1 || fail "a file export without /proc failed"
     [ "$(wc -c <noproc.bin)" = 256 ] || fail "the export without /proc wrote no file"
     no_temporaries
