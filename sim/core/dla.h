@@ -337,6 +337,9 @@ int dla_producer_group(const struct dla *d, enum dla_unit u);
 int dla_consumer_group(const struct dla *d, enum dla_unit u);
 bool dla_op_enabled(const struct dla *d, enum dla_unit u, int group);
 const struct regdb_unit *dla_unit_db(const struct dla *d, enum dla_unit u);
+/* Whether the configuration has the unit (nv_small: no BDMA, RUBIK, CVIF):
+ * an absent unit's registers exist in the map but no CSB access reaches them. */
+bool dla_unit_present(const struct dla *d, enum dla_unit u);
 /* Unit of a regdb unit. */
 enum dla_unit dla_unit_of(const struct dla *d, const struct regdb_unit *ru);
 enum dla_proc dla_unit_proc(enum dla_unit u);

@@ -243,6 +243,11 @@ const struct regdb_unit *dla_unit_db(const struct dla *d, enum dla_unit u)
     return u < DLA_U_COUNT ? d->udb[u] : NULL;
 }
 
+bool dla_unit_present(const struct dla *d, enum dla_unit u)
+{
+    return u < DLA_U_COUNT && d->present[u];
+}
+
 enum dla_unit dla_unit_of(const struct dla *d, const struct regdb_unit *ru)
 {
     for (int u = 0; u < DLA_U_COUNT; u++)

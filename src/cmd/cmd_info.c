@@ -188,13 +188,18 @@ static enum cmd_status do_info_tasks(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-static void print_reg(struct dbg *d, const struct regdb_unit *u, const struct regdb_reg *r)
+/* A register's value and fields; a D_ register's in group `group`, or in
+ * both when group is -1. */
+static void print_reg(struct dbg *d, const struct regdb_unit *u, const struct regdb_reg *r,
+                      int group)
 {
     struct dla *dla = dla_of(d);
     enum dla_unit unit = dla_unit_of(dla, u);
     char fields[1024];
     if (r->dual) {
         for (int g = 0; g < 2; g++) {
+            if (group >= 0 && g != group)
+                continue;
             uint32_t v = dla_reg_value(dla, unit, g, r->offset);
             format_fields_inline(r, v, fields, sizeof fields);
             cmd_print(d, "  %-28s g%d 0x%08x  %s", r->name, g, v, fields);
@@ -206,6 +211,87 @@ static void print_reg(struct dbg *d, const struct regdb_unit *u, const struct re
     }
 }
 
+/* "CDMA at 0x05000: producer group 0, consumer group 1" (units without
+ * register groups: the address alone), then `tail`. */
+static void print_unit_line(struct dbg *d, const struct regdb_unit *u, const char *tail)
+{
+    struct dla *dla = dla_of(d);
+    enum dla_unit unit = dla_unit_of(dla, u);
+    if (u->op_enable != 0xffff)
+        cmd_print(d, "%s at 0x%05x: producer group %d, consumer group %d%s", u->name, u->base,
+                  dla_producer_group(dla, unit), dla_consumer_group(dla, unit), tail);
+    else
+        cmd_print(d, "%s at 0x%05x%s", u->name, u->base, tail);
+}
+
+/* The hardware layer the run is at, as gdb's frame: the first running one,
+ * else the first enabled and waiting for its pipeline, else the first being
+ * programmed while the run goes on, else the last to finish; NULL before
+ * any was programmed. */
+static const struct dla_layer *layer_at(struct dbg *d)
+{
+    struct dla *dla = dla_of(d);
+    static const uint8_t states[] = {DLA_LAYER_RUNNING, DLA_LAYER_ENABLED,
+                                     DLA_LAYER_PROGRAMMING};
+    for (size_t k = 0; k < sizeof states; k++)
+        for (size_t i = 0; i < dla_layer_count(dla); i++) {
+            const struct dla_layer *l = dla_layer_get(dla, i);
+            if (l->state == states[k] && !format_layer_never_enabled(l, run_over(d)))
+                return l;
+        }
+    const struct dla_layer *last = NULL;
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->state == DLA_LAYER_DONE && (!last || l->end_cycle >= last->end_cycle))
+            last = l;
+    }
+    return last;
+}
+
+/* "info regs" alone, as gdb's "info registers": the registers of the units
+ * of the layer the run is at, its group only. */
+static void layer_regs(struct dbg *d, const struct dla_layer *l)
+{
+    struct dla *dla = dla_of(d);
+    char what[96];
+    format_layer_event((int)l->index, (enum dla_proc)l->proc, l->group,
+                       format_layer_state(l, run_over(d)), what, sizeof what);
+    cmd_print(d, "%s: its units' registers, group %u (\"info regs UNIT\": one unit, both groups)",
+              what, l->group);
+    for (int u = 0; u < DLA_U_COUNT; u++) {
+        const struct regdb_unit *ru = dla_unit_db(dla, (enum dla_unit)u);
+        if (!ru || dla_unit_proc((enum dla_unit)u) != (enum dla_proc)l->proc ||
+            !dla_unit_present(dla, (enum dla_unit)u))
+            continue;
+        print_unit_line(d, ru, "");
+        for (uint16_t i = 0; i < ru->n_regs; i++)
+            print_reg(d, ru, &ru->regs[i], l->group);
+    }
+}
+
+/* Before any layer: every unit in one line, its groups and S_STATUS. */
+static void units_summary(struct dbg *d)
+{
+    struct dla *dla = dla_of(d);
+    const struct regdb_map *map = dla_regmap(dla);
+    cmd_print(d, "No hardware layer yet.  The units (\"info regs UNIT\" shows one):");
+    for (uint16_t i = 0; i < map->n_units; i++) {
+        const struct regdb_unit *u = &map->units[i];
+        const struct regdb_reg *st = regdb_reg_named(u, "S_STATUS");
+        char status[256] = "";
+        if (!dla_unit_present(dla, dla_unit_of(dla, u))) {
+            print_unit_line(d, u, "; not in this configuration");
+            continue;
+        }
+        if (st) {
+            uint32_t v = dla_reg_value(dla, dla_unit_of(dla, u), 0, st->offset);
+            snprintf(status, sizeof status, ", status ");
+            format_fields_inline(st, v, status + strlen(status), sizeof status - strlen(status));
+        }
+        print_unit_line(d, u, status);
+    }
+}
+
 static enum cmd_status do_info_regs(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -213,24 +299,19 @@ static enum cmd_status do_info_regs(struct dbg *d, struct cmd_args *a)
     const struct regdb_map *map = dla_regmap(dla_of(d));
     const char *name = cmd_arg(a, 0);
     if (!name) {
-        char list[512] = "";
-        for (uint16_t i = 0; i < map->n_units; i++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", map->units[i].name);
-        }
-        return cmd_fail(d, a, "expected a unit: %s", list);
+        const struct dla_layer *l = layer_at(d);
+        if (l)
+            layer_regs(d, l);
+        else
+            units_summary(d);
+        return CMD_OK;
     }
     const struct regdb_unit *u = regdb_unit_named(map, name);
     if (!u)
         return cmd_fail(d, a, "no unit \"%s\" in the %s map", name, map->name);
-    enum dla_unit unit = dla_unit_of(dla_of(d), u);
-    if (u->op_enable != 0xffff)
-        cmd_print(d, "%s at 0x%05x: producer group %d, consumer group %d", u->name, u->base,
-                  dla_producer_group(dla_of(d), unit), dla_consumer_group(dla_of(d), unit));
-    else
-        cmd_print(d, "%s at 0x%05x", u->name, u->base);
+    print_unit_line(d, u, "");
     for (uint16_t i = 0; i < u->n_regs; i++)
-        print_reg(d, u, &u->regs[i]);
+        print_reg(d, u, &u->regs[i], -1);
     return CMD_OK;
 }
 
@@ -693,8 +774,12 @@ static const struct cmd_entry info_subs[] = {
     {"tensors", NULL, NULL, "info tensors",
      "The tensors a loadable names: id, name, memory, address, size, shape, type.",
      cmd_info_tensors, NULL, false},
-    {"regs", "r registers", "UNIT", "info regs UNIT",
-     "Every register of a unit, both groups of D_ registers, fields decoded.", do_info_regs, NULL,
+    {"regs", "r registers", "UNIT", "info regs [UNIT]",
+     "Every register of a unit, both groups of D_ registers, fields decoded.  Without UNIT,\n"
+     "as gdb's \"info registers\": the registers of the units of the hardware layer the run\n"
+     "is at (running, else enabled, else being programmed, else the last to finish), the\n"
+     "layer's group only; before any layer, one line a unit (address, groups, status).",
+     do_info_regs, NULL,
      false},
     {"cbuf", NULL, NULL, "info cbuf", "Convolution buffer banks: owner layer, kind, use.",
      do_info_cbuf, NULL, false},
