@@ -30,6 +30,26 @@ static const struct dla_config *exported_config(const char *file)
     return c;
 }
 
+/* A .cfg names no configuration: NVIDIA keeps each test in the folder of
+ * the one it was written for (verif/tests/trace_tests/CONFIG/TEST/TEST.cfg),
+ * and only that folder tells.  Another configuration is allowed (conformance
+ * runs tests across configurations on purpose), so it is said in one line,
+ * not refused: its memory layout and CRC goldens are the folder's. */
+static void cfg_other_than_folder(const char *file, const char *hint,
+                                  const struct dla_config *asked, struct report *rep)
+{
+    const struct dla_config *folder = hint ? dla_config_find(hint) : NULL;
+    if (!folder || folder == asked)
+        return;
+    char name[256];
+    path_last_component(file, name, sizeof name);
+    report_msg(rep, REPORT_WARNING,
+               "%s: its folder says it was written for %s (NVIDIA's trace_tests/CONFIG/TEST "
+               "layout); running it on %s as asked, where its surfaces' layout and CRC checks "
+               "may not hold",
+               name, folder->name, asked->name);
+}
+
 /* What the file tells; false when it tells nothing (or cannot be read: the
  * driver then reports why).  The parse is handed to kept when it is given. */
 static bool detect(const char *path, enum trace_kind kind, const char *file,
@@ -82,9 +102,11 @@ static const struct dla_config *choose(const char *path, const struct dla_config
         return exported;
     }
     if (kind == TRACE_CFG) {
-        if (asked)
-            return asked;
         const char *hint = trace_cfg_config_hint(file);
+        if (asked) {
+            cfg_other_than_folder(file, hint, asked, rep);
+            return asked;
+        }
         const struct dla_config *c = dla_config_find(hint ? hint : "nv_small");
         report_msg(rep, REPORT_NOTE, "configuration %s (%s; use --config to choose another)",
                    c->name, hint ? "from the trace's folder" : "v2 trace default");

@@ -67,13 +67,19 @@ const char *trace_cfg_config_hint(const char *path)
 {
     static const char *const names[] = {"nv_small_256_full",   "nv_small_256",  "nv_small",
                                         "nv_medium_1024_full", "nv_medium_512", "nv_large"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    /* the folders above the file, however it was named ("t.cfg" from
+     * inside its folder, "nv_small/t/t.cfg" from the one above) */
+    char *full = realpath(path, NULL);
+    const char *where = full ? full : path;
+    const char *found = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++) {
         char pat[64];
         snprintf(pat, sizeof pat, "/%s/", names[i]);
-        if (strstr(path, pat))
-            return names[i];
+        if (strstr(where, pat))
+            found = names[i];
     }
-    return NULL;
+    free(full);
+    return found;
 }
 
 /* A byte's value as a hex digit, plus one; 0 for any other byte. */

@@ -26,8 +26,9 @@ enum trace_kind { TRACE_NONE, TRACE_TXN, TRACE_CFG };
 /* For a folder, *file receives the trace file found in it. */
 enum trace_kind trace_detect(const char *path, char *file, size_t len);
 
-/* The configuration a .cfg trace is written for, from its path
- * (traces_v2/<config>/<test>/), or NULL. */
+/* The configuration a .cfg trace is written for, from the folders that
+ * hold it (NVIDIA's trace_tests/<config>/<test>/, traces_v2/<config>/...;
+ * the file itself names none), or NULL. */
 const char *trace_cfg_config_hint(const char *path);
 
 /* Shared helpers of the two replayers. */
