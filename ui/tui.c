@@ -458,7 +458,32 @@ static void follow_model(struct ui *ui)
     ui->listened_open = ui->g->opens;
 }
 
-/* While a command runs: Esc or a resize from the keyboard; the rest is dropped. */
+/* Keys typed ahead into the console run once the command returns, as a
+ * terminal gdb reads them; the keys of the other panes (n, c, s...) are
+ * dropped, so that an impatient n pressed during a slow step does not queue
+ * more steps.  A full buffer drops the rest. */
+static void keep_typeahead(struct ui *ui, int k)
+{
+    if (ui->focus != PANE_CONSOLE || k == KEY_MOUSE)
+        return;
+    if (ui->typeahead_len < sizeof ui->typeahead / sizeof ui->typeahead[0])
+        ui->typeahead[ui->typeahead_len++] = k;
+}
+
+/* The next key: one typed ahead first, else the terminal's (getch, waiting
+ * as its timeout says). */
+static int next_key(struct ui *ui)
+{
+    if (!ui->typeahead_len)
+        return getch();
+    int k = ui->typeahead[0];
+    ui->typeahead_len--;
+    memmove(ui->typeahead, ui->typeahead + 1, ui->typeahead_len * sizeof ui->typeahead[0]);
+    return k;
+}
+
+/* While a command runs: Esc interrupts, a resize relayouts, console keys are
+ * kept for later (keep_typeahead), the rest is dropped. */
 static void poll_keys_while_running(struct ui *ui)
 {
     nodelay(stdscr, TRUE);
@@ -468,6 +493,8 @@ static void poll_keys_while_running(struct ui *ui)
             relayout(ui);
         else if (k == 27)
             session_interrupt = 1;
+        else
+            keep_typeahead(ui, k);
     }
     nodelay(stdscr, FALSE);
     timeout(IDLE_POLL_MS);
@@ -873,7 +900,7 @@ static void handle_keys_waiting(struct ui *ui, int k, char *line, size_t len)
             return;
         /* only this read does not wait: a question a command asks waits as usual */
         nodelay(stdscr, TRUE);
-        k = getch();
+        k = next_key(ui);
         nodelay(stdscr, FALSE);
         timeout(IDLE_POLL_MS);
         if (k == ERR)
@@ -1082,7 +1109,7 @@ int tui_run(struct dbg *g, const struct tui_options *o)
     while (!ui.quit && !got_term) {
         if (ui.dirty)
             draw_all(&ui);
-        int k = getch();
+        int k = next_key(&ui);
         if (got_term)
             break;
         if (got_sigint) {

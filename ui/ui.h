@@ -95,6 +95,11 @@ struct ui {
     int help_top;
     struct prompt prompt;
     long long ctrl_c_ms; /* time of an idle Ctrl-C (a second one soon after quits) */
+
+    /* Keys typed into the console while a command ran, read before the
+     * terminal's once it returns (a terminal gdb keeps typed-ahead lines) */
+    int typeahead[512];
+    size_t typeahead_len;
 };
 
 /* ---------------------------------------------------------------- tui.c */
