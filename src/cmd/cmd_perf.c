@@ -109,15 +109,16 @@ static void print_units(struct dbg *d, const struct perf_rank_item *items, size_
 {
     struct dla *dla = session_dla(d->session);
     uint64_t by_proc[DLA_P_COUNT] = {0};
-    for (size_t i = 0; i < n; i++)
-        by_proc[dla_layer_get(dla, items[i].index)->proc] += items[i].cycles;
+    bool ran[DLA_P_COUNT] = {false};
+    for (size_t i = 0; i < n; i++) {
+        enum dla_proc proc = (enum dla_proc)dla_layer_get(dla, items[i].index)->proc;
+        by_proc[proc] += items[i].cycles;
+        ran[proc] = true;
+    }
     char line[512] = "by unit:";
     size_t len = strlen(line);
     for (int p = 0; p < DLA_P_COUNT && len < sizeof line; p++) {
-        bool any = false;
-        for (size_t i = 0; i < n && !any; i++)
-            any = dla_layer_get(dla, items[i].index)->proc == p;
-        if (!any)
+        if (!ran[p])
             continue;
         char share[16];
         percent(share, sizeof share, by_proc[p], run);

@@ -510,15 +510,16 @@ static void ldrv_describe(const struct driver *drv, struct dla *d, FILE *out)
 }
 
 /* The loadable's memories where the runtime places them (before its load
- * too: the placement depends on the file and the configuration alone). */
-static size_t ldrv_regions(struct driver *drv, struct dla *d, const struct drv_region **out)
+ * too: the placement depends on the file and the configuration alone);
+ * false when out of memory, to be tried again at the next ask. */
+static bool make_regions(struct ldrv *l, struct dla *d)
 {
-    struct ldrv *l = (struct ldrv *)drv;
     const struct loadable *ld = l->ld;
-    struct rt_memory *place = l->regions_made ? NULL : calloc(ld->n_memories + 1, sizeof *place);
-    if (place)
-        runtime_place(ld, dla_cfg(d)->cvsram, place);
-    for (uint32_t i = 0; place && i < ld->n_memories; i++) {
+    struct rt_memory *place = calloc(ld->n_memories + 1, sizeof *place);
+    if (!place)
+        return false;
+    runtime_place(ld, dla_cfg(d)->cvsram, place);
+    for (uint32_t i = 0; i < ld->n_memories; i++) {
         const struct ld_memory *m = &ld->memories[i];
         if (place[i].placed &&
             !region_list_add(&l->regions, (enum dla_space)place[i].space, place[i].addr, m->size,
@@ -528,11 +529,16 @@ static size_t ldrv_regions(struct driver *drv, struct dla *d, const struct drv_r
                                                         : ""))
             break; /* out of memory: the regions so far */
     }
-    if (place) {
-        region_list_sort(&l->regions);
-        l->regions_made = true;
-    }
+    region_list_sort(&l->regions);
     free(place);
+    return true;
+}
+
+static size_t ldrv_regions(struct driver *drv, struct dla *d, const struct drv_region **out)
+{
+    struct ldrv *l = (struct ldrv *)drv;
+    if (!l->regions_made)
+        l->regions_made = make_regions(l, d);
     *out = l->regions.r;
     return l->regions.n;
 }
