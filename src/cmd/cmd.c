@@ -882,12 +882,13 @@ enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sin
         d->out = out;
     enum cmd_status st;
     FILE *fp = NULL;
+    char why[4200];
     if (d->source_depth >= SOURCE_MAX_DEPTH)
         st = source_fail(d, "source: %s: source nested too deep (at most %d scripts, one inside "
                             "another)",
                          path, SOURCE_MAX_DEPTH);
-    else if (!(fp = fopen(path, "r")))
-        st = source_fail(d, "source: %s: %s", path, strerror(errno));
+    else if (!(fp = file_open_input(path, "r", why, sizeof why)))
+        st = source_fail(d, "source: %s", why);
     else {
         char outer[sizeof d->where];
         memcpy(outer, d->where, sizeof outer);

@@ -140,13 +140,27 @@ static enum textfile_line_status next_line(struct block_reader *r, size_t *len)
     }
 }
 
-int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *err, size_t errlen)
+FILE *file_open_input(const char *path, const char *mode, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = fopen(path, mode);
     if (!fp) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a folder; expected a file", path);
+        fclose(fp);
+        return NULL;
+    }
+    return fp;
+}
+
+int textfile_each_line(const char *path, textfile_line_fn fn, void *ctx, char *err, size_t errlen)
+{
+    FILE *fp = file_open_input(path, "r", err, errlen);
+    if (!fp)
+        return -1;
     struct block_reader r = {.fp = fp, .cap = BLOCK_SIZE, .buf = malloc(BLOCK_SIZE + 1)};
     if (!r.buf) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -188,11 +202,9 @@ static size_t regular_file_size(FILE *fp, size_t max)
 bool file_read_all(const char *path, size_t max, uint8_t **buf, size_t *len, char *err,
                    size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    FILE *fp = file_open_input(path, "rb", err, errlen);
+    if (!fp)
         return false;
-    }
     uint8_t *b = NULL;
     /* a regular file's size sizes the buffer at once (one byte more, so that
      * the read that meets the end needs no growth): a loadable of tens of MB
@@ -229,7 +241,7 @@ bool file_read_all(const char *path, size_t max, uint8_t **buf, size_t *len, cha
                 *len = n;
                 return true;
             }
-            snprintf(err, errlen, "%s: read error", path);
+            snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
             break;
         }
     }

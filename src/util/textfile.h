@@ -31,6 +31,12 @@ enum textfile_line_status textfile_read_line(FILE *fp, char **line, size_t *cap,
 void textfile_line_error(enum textfile_line_status st, const char *path, unsigned lineno,
                          size_t len, char *err, size_t errlen);
 
+/* fopen(path, mode) for reading, or NULL with "PATH: cannot open: why" or
+ * "PATH: is a folder; expected a file" in err: fopen opens a folder on
+ * Linux and the first read fails with EISDIR, which every reader reported
+ * as a bare "read error" (of line 1). */
+FILE *file_open_input(const char *path, const char *mode, char *err, size_t errlen);
+
 /* Called for each line (with its newline) and its number, from 1; a
  * non-zero result stops the reading and is returned. */
 typedef int (*textfile_line_fn)(void *ctx, char *line, unsigned lineno, char *err, size_t errlen);

@@ -66,6 +66,33 @@ static void test_limit(void **state)
     free(buf);
 }
 
+static int count_line(void *ctx, char *line, unsigned lineno, char *err, size_t errlen)
+{
+    (void)line, (void)lineno, (void)err, (void)errlen;
+    ++*(unsigned *)ctx;
+    return 0;
+}
+
+/* A folder given where a file is wanted (--image DIR, source DIR, a .dat
+ * that is a folder) is named as a folder, not "read error" of line 1. */
+static void test_folder_refused(void **state)
+{
+    (void)state;
+    char dir[512], err[256];
+    fixture_path(dir, sizeof dir, "");
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_false(file_read_all(dir, 4096, &buf, &len, err, sizeof err));
+    assert_non_null(strstr(err, "is a folder; expected a file"));
+    unsigned lines = 0;
+    err[0] = 0;
+    assert_int_equal(textfile_each_line(dir, count_line, &lines, err, sizeof err), -1);
+    assert_int_equal(lines, 0);
+    assert_non_null(strstr(err, "is a folder; expected a file"));
+    assert_null(file_open_input(dir, "r", err, sizeof err));
+    assert_non_null(strstr(err, "is a folder; expected a file"));
+}
+
 /* A FIFO has no size: read in growing pieces, whole. */
 static void test_fifo(void **state)
 {
@@ -196,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_regular_files),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_fifo),
+        cmocka_unit_test(test_folder_refused),
         cmocka_unit_test(test_each_line_as_getc),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
