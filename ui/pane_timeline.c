@@ -124,18 +124,58 @@ static void draw_bar(struct pane *p, struct ui *ui, int row, const struct dla_la
     }
 }
 
+/* A tick's cycle: in the largest of k, M and G that the step is a multiple
+ * of (200k, 1500k, 2M), else whole (770450 when ticks are 5 apart), so that
+ * every tick reads as the round number it is. */
+static void tick_label(double cycle, double step, char *buf, size_t len)
+{
+    static const char unit[] = {0, 'k', 'M', 'G'};
+    int u = 0;
+    double scale = 1;
+    while (u < 3 && step >= scale * 1e3) {
+        scale *= 1e3;
+        u++;
+    }
+    if (u && cycle > 0)
+        snprintf(buf, len, "|%.0f%c", cycle / scale, unit[u]);
+    else
+        snprintf(buf, len, "|%.0f", cycle);
+}
+
+/* Cycles between ticks: 1, 2 or 5 times a power of ten, the smallest that
+ * leaves min_cols columns from one tick to the next (ticks at round cycles
+ * read at a glance; 0, 70624, 141248 did not). */
+static double tick_step(double cpc, int min_cols)
+{
+    double want = cpc * min_cols, step = 1;
+    while (step < want) {
+        if (step * 2 >= want)
+            return step * 2;
+        if (step * 5 >= want)
+            return step * 5;
+        step *= 10;
+    }
+    return step;
+}
+
 static void draw_axis(struct pane *p, int row, int width)
 {
     struct timeline_pane *tp = p->priv;
     pane_print(p, row, 0, theme(TH_HEADER), "cycle");
-    for (int x = 0; x < width;) {
-        double c = tp->t0 + x * tp->cpc;
-        char tick[32];
-        int n = snprintf(tick, sizeof tick, "|%.0f", c);
-        if (x + n > width)
+    /* room for the widest label a step could give, and two blanks */
+    char widest[40];
+    tick_label(tp->t0 + width * tp->cpc, 1, widest, sizeof widest);
+    double step = tick_step(tp->cpc, (int)strlen(widest) + 2);
+    double first = ceil((tp->t0 > 0 ? tp->t0 : 0) / step) * step;
+    /* counted, not c += step: far from zero a small step could add nothing */
+    for (int k = 0; k < width; k++) {
+        double c = first + k * step;
+        long x = (long)floor((c - tp->t0) / tp->cpc + 1e-9);
+        char tick[40];
+        tick_label(c, step, tick, sizeof tick);
+        if (x < 0 || x + (long)strlen(tick) > width)
             break;
-        pane_print(p, row, LABEL_W + x, theme(TH_DIM), "%s", tick);
-        x += n + 6 > 12 ? n + 6 : 12;
+        pane_print(p, row, LABEL_W + (int)x, theme(TH_DIM), "%s", tick);
     }
 }
 
@@ -299,7 +339,12 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
     format_timing_basis(dla_cfg(ui_dla(ui)), basis, sizeof basis);
     /* singular by the figure as printed: 1.0004 shows as "1 cycle" too */
     char per[32];
-    snprintf(per, sizeof per, "%.3g", tp->cpc);
+    if (tp->cpc < 100)
+        snprintf(per, sizeof per, "%.3g", tp->cpc);
+    else if (tp->cpc < 1e5)
+        snprintf(per, sizeof per, "%.0f", tp->cpc); /* 5886, not 5.89e+03 */
+    else
+        snprintf(per, sizeof per, "%.3gk", tp->cpc / 1e3);
     snprintf(buf, len, "Timeline %s%s cycle%s/column; cycles: %s", tp->fit ? "(whole run) " : "",
              per, strcmp(per, "1") ? "s" : "", basis);
 }

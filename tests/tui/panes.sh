@@ -59,7 +59,7 @@ zoomed=$(screen | sed -n 's/.*7 Timeline \([0-9.]*\) cycles*\/column.*/\1/p' | h
 awk -v w="$whole" -v z="$zoomed" 'BEGIN { r = z * 4 / w; exit !(r > 0.99 && r < 1.01) }' ||
     fail "zoomed in twice: $zoomed cycles/column, not a quarter of $whole"
 keys l
-wait_for '^│cycle |[1-9][0-9]* '
+wait_for '^│cycle  *|[1-9][0-9]*[kMG]* '
 keys z
 wait_for "Timeline (whole run) $whole cycles*/column"
 expect_screen '^│cycle |0 '
