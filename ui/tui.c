@@ -667,7 +667,7 @@ static void quit_answer(struct ui *ui, void *ctx, const char *text)
 
 static void request_quit(struct ui *ui)
 {
-    if (!dbg_run_in_progress(ui->g)) {
+    if (!dbg_run_in_progress(ui->g) || ui->g->confirm_off) {
         quit_unasked(ui);
         return;
     }

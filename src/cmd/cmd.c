@@ -35,6 +35,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_compare_entries,
     cmd_misc_entries,
     cmd_shell_entries,
+    cmd_set_entries,
     cmd_plugin_entries,
     NULL,
 };
@@ -385,7 +386,7 @@ bool cmd_need_session(struct dbg *d, struct cmd_args *a)
 
 bool cmd_asks(const struct dbg *d)
 {
-    return d->opt.confirm && !d->where[0] && d->internal_depth == 0;
+    return d->opt.confirm && !d->confirm_off && !d->where[0] && d->internal_depth == 0;
 }
 
 bool cmd_confirm(struct dbg *d, const char *question)

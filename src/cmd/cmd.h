@@ -99,6 +99,7 @@ struct dbg {
     unsigned source_depth;      /* scripts being sourced now, one inside another */
     unsigned failed_cmds;       /* commands that failed (batch exit status 2) */
     bool quit;                  /* "quit" was executed */
+    bool confirm_off;           /* "set confirm off": nothing is asked at the terminal */
     int quit_status;            /* status "quit N" asked for, -1: the run's own */
     int internal_depth;         /* > 0 while replaying for "back": no stops, no output */
     bool hung;                  /* the last run stopped because nothing could progress */

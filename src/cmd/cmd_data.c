@@ -159,7 +159,7 @@ static enum cmd_status poke(struct dbg *d, struct cmd_args *a, const struct regd
     return CMD_OK;
 }
 
-static enum cmd_status do_reg(struct dbg *d, struct cmd_args *a)
+enum cmd_status cmd_reg(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
@@ -456,7 +456,7 @@ const struct cmd_entry cmd_data_entries[] = {
      "Show a register with every field decoded by name and enum (D_ registers: the producer\n"
      "group, or @0/@1).  With \"= VALUE\", write it: a CSB write, traced and seen by\n"
      "breakpoints; a field write keeps the other fields.  VALUE may be an enum name.",
-     do_reg, NULL, false},
+     cmd_reg, NULL, false},
     {"x", NULL, "ADDR", "x/N[bhwg] [dram:|cvsram:]ADDR",
      "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
      "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.  Memory is\n"

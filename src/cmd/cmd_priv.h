@@ -144,6 +144,8 @@ void dbg_session_changed(struct dbg *d);
 void cmd_compare_session_changed(struct dbg *d);
 void cmd_compare_detach(struct dbg *d);
 enum cmd_status cmd_dump_tensors(struct dbg *d, struct cmd_args *a);
+/* "reg NAME [= VALUE]" with a's words (cmd_data.c), for "set var" too. */
+enum cmd_status cmd_reg(struct dbg *d, struct cmd_args *a);
 
 /* The row that ends a command table. */
 #define END_OF_TABLE                                                                               \
@@ -165,6 +167,7 @@ extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plu
 extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
 extern const struct cmd_entry cmd_shell_entries[];  /* cmd_shell.c: shell */
+extern const struct cmd_entry cmd_set_entries[];    /* cmd_set.c: set, show */
 extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
 #define CMD_PLUGIN_ROWS 64 /* plugin commands the table holds; more are refused at load */
 

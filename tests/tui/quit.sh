@@ -1,6 +1,6 @@
 #!/bin/sh
 # Quitting: q leaves at once when nothing is running and asks while a run is
-# in progress; an idle Ctrl-C twice quits; SIGTERM and SIGHUP end the program.
+# in progress (unless "set confirm off"); an idle Ctrl-C twice quits; SIGTERM and SIGHUP end the program.
 # A fatal signal (a crash) still gives the terminal back.  Every way out
 # leaves the terminal as it was: same stty modes, normal screen, cursor
 # visible, mouse reporting and keypad mode off.
@@ -25,6 +25,19 @@ wait_gone 'Quit? \[y/N\]'
 keys n
 wait_for 'layer 2/'
 quit_confirmed
+
+# after "set confirm off" (gdb's), q during a run quits without asking
+tui_restart
+keys n
+wait_for 'layer 1/'
+keys :
+type_text 'set confirm off'
+keys Enter
+sync_ui
+keys Escape q
+wait_exit
+[ "$status" = 0 ] || fail "q after set confirm off: exit status $status"
+expect_restored
 
 # idle Ctrl-C: the first one says how to quit, a second one soon after quits
 tui_restart
