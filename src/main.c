@@ -33,6 +33,7 @@ static const char usage_text[] =
     "                      trace's folder names runs after a warning)\n"
     "  --list-configs      list the hardware configurations\n"
     "  --plugin FILE       load a decoder plugin (repeatable)\n"
+    "  --loadable FILE     FILE, as nvdla_runtime takes it (--loadable X --image Y works)\n"
     "  --image FILE        loadable: input image (JPEG, PGM, PPM or DIMG) converted to the\n"
     "                      input tensor as nvdla_runtime --image does\n"
     "  --mean V[,V...]     --image into an fp16 tensor: subtract V per channel (B,G,R order)\n"
@@ -72,6 +73,7 @@ enum {
     OPT_NOCOLOR,
     OPT_EX,
     OPT_RAWDUMP,
+    OPT_LOADABLE,
     OPT_COMPARE,
     OPT_CALIBTABLE,
     OPT_TOLERANCE
@@ -212,6 +214,7 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         {"normalize", required_argument, NULL, OPT_NORMALIZE},
         {"output", required_argument, NULL, 'o'},
         {"rawdump", no_argument, NULL, OPT_RAWDUMP},
+        {"loadable", required_argument, NULL, OPT_LOADABLE},
         {"compare", required_argument, NULL, OPT_COMPARE},
         {"calibtable", required_argument, NULL, OPT_CALIBTABLE},
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
@@ -275,6 +278,13 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         case OPT_RAWDUMP:
             cli->opt.session.rawdump = true;
             break;
+        case OPT_LOADABLE:
+            if (cli->file) {
+                fprintf(stderr, "dladbg: --loadable given twice: one FILE\n");
+                return 2;
+            }
+            cli->file = optarg;
+            break;
         case OPT_COMPARE:
             cli->compare = optarg;
             break;
@@ -313,6 +323,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
         fprintf(stderr, "dladbg: expected one FILE\n%s", usage_text);
         return 2;
     }
+    if (cli->file && optind < argc) {
+        fprintf(stderr, "dladbg: --loadable %s and FILE %s: give the file once\n", cli->file,
+                argv[optind]);
+        return 2;
+    }
     if (cli->opt.session.input.image && cli->opt.session.input.raw) {
         fprintf(stderr, "dladbg: --image and --input both give the input tensor: use one\n");
         return 2;
@@ -332,7 +347,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
                 cli->calibtable ? "calibtable" : "tolerance");
         return 2;
     }
-    cli->file = optind < argc ? argv[optind] : "sample:lenet";
+    if (!cli->file)
+        cli->file = optind < argc ? argv[optind] : "sample:lenet";
     cli->opt.batch = cli->batch;
     return -1;
 }

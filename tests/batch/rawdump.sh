@@ -2,7 +2,8 @@
 # --rawdump: the output tensor as nvdla_runtime --rawdump writes output.dimg
 # (each element followed by a space, no newline in the file), printed on
 # stdout and, with -o, written instead of the DIMG.  The values must be the
-# DIMG's elements.  Needs nothing from ../shared.
+# DIMG's elements; nvdla_runtime's --loadable FILE spelling works.  Needs
+# nothing from ../shared.
 set -eu
 . "$(dirname "$0")/lib.inc"
 tmp=$(mktemp -d)
@@ -31,6 +32,16 @@ expect_grep "$out" "output written to $tmp/raw.txt"
 run_exit 0 "rawdump of a large tensor" --batch -q --rawdump -o "$tmp/bdma.txt" sample:bdma
 [ "$(wc -c < "$tmp/bdma.txt")" -gt 2048 ] || fail "sample:bdma's dump is too short to test"
 expect_line "$out" "$(cat "$tmp/bdma.txt")"
+
+# nvdla_runtime's own command line: --loadable FILE is FILE; FILE given twice
+# (as --loadable and as the argument, or two --loadable) is a usage error
+only=$(run_dladbg --batch -q --loadable sample:lenet --rawdump 2>/dev/null) ||
+    fail "--loadable: exit $?"
+[ "$only" = "$want" ] || fail "--loadable sample:lenet --rawdump printed \"$only\""
+run_exit 2 "--loadable and FILE" --batch -q --loadable sample:lenet --rawdump sample:bdma
+expect_grep "$out" "give the file once"
+run_exit 2 "--loadable twice" --batch -q --loadable sample:lenet --loadable sample:bdma
+expect_grep "$out" "--loadable given twice"
 
 # a bad output path is an input error and leaves no file behind
 run_exit 2 "rawdump to a missing folder" --batch -q --rawdump -o "$tmp/no/such/raw.txt" sample:lenet
