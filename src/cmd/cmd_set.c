@@ -84,7 +84,10 @@ static enum cmd_status do_set_var(struct dbg *d, struct cmd_args *a)
     if (!text[0])
         return cmd_fail(d, a, "expected UNIT.REG[.FIELD][@GROUP] = VALUE, or one of: confirm, "
                               "pagination, height, width, var");
-    if (!eq || eq[1] == '=')
+    if (eq && eq[1] == '=')
+        return cmd_fail(d, a, "\"==\" compares (\"print\" evaluates it); to write use "
+                              "\"set var NAME = VALUE\"");
+    if (!eq)
         return cmd_fail(d, a, "expected \"%s = VALUE\" (\"reg NAME\" shows a register)", text);
     return cmd_reg(d, a);
 }

@@ -33,7 +33,7 @@ run_exit 0 "show" --batch -q -ex show sample:lenet
 expect_line "$out" 'State of pagination is off (dladbg never pages its output).'
 
 for bad in 'set pagination on' 'set height 24' 'set confirm maybe' 'set SDP.D_DATA_CUBE_WIDTH' \
-    'set' 'show foo' 'set var NOPE.REG = 1'; do
+    'set' 'show foo' 'set var NOPE.REG = 1' 'set var SDP.D_DATA_CUBE_WIDTH == 3'; do
     run_exit 2 "$bad" --batch -q -ex "$bad" sample:lenet
     expect_grep "$out" "^error: -ex 1: "
 done
