@@ -769,7 +769,9 @@ static const struct cmd_entry info_subs[] = {
     {"dma", NULL, "lines [READ WRITE]", "info dma lines [READ WRITE]",
      "The 64-byte DRAM lines the model's DMA read and wrote; with two golden lists (one hex\n"
      "address a line, as NVIDIA's VP_mem_rd and VP_mem_wr) the lines only one side has.\n"
-     "A difference is a failed check (exit status 1 in batch mode).",
+     "A difference is a failed check (exit status 1 in batch mode).  \"-\" for a list\n"
+     "compares that direction with nothing; an empty list while the model moved lines is\n"
+     "taken as not captured and not compared (said so).",
      cmd_info_dma, NULL, false},
     {"tensors", NULL, NULL, "info tensors",
      "The tensors a loadable names: id, name, memory, address, size, shape, type.",
