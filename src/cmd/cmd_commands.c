@@ -3,7 +3,11 @@
  * the first line leaves out the stop's lines (and the displays), and a line
  * that resumes the run (continue, step, next, finish, run) ends the list: the
  * next stop's list runs then, so that "commands 1 / silent / print ... /
- * continue / end" logs every hit and goes on to the end of the run.
+ * continue / end" logs every hit and goes on to the end of the run.  A stop
+ * at several breakpoints runs their lists in number order, the way gdb runs a
+ * stop chain's (bpstat_do_actions): one that resumes the run ends the rest;
+ * the stop is silent only when each of their lists is (gdb's bpstat_what:
+ * one noisy breakpoint makes a noisy stop).
  *
  * The lines of a list are taken by dbg_exec while one is being typed, from
  * whatever feeds it: the console and the TUI (prompt ">"), a script, one -ex
@@ -52,7 +56,8 @@ struct cmd_lists {
     /* the lists running */
     unsigned running; /* > 0 while a list's lines execute */
     bool resumed;     /* a line of it resumed the run: the rest is skipped */
-    int pending;      /* the breakpoint that stopped it, when that has a list */
+    int *pending;     /* the breakpoints of the stop it resumed to, in number order */
+    size_t n_pending;
     bool failed;      /* a line failed: the command that ran them fails */
     unsigned chain;   /* one number per stop that started lists */
 };
@@ -101,6 +106,7 @@ void cmd_lists_free(struct dbg *d)
         free(l->v[i].text);
     free(l->v);
     free(l->buf);
+    free(l->pending);
     free(l);
     d->lists = NULL;
 }
@@ -310,10 +316,14 @@ static enum cmd_status do_end(struct dbg *d, struct cmd_args *a)
 
 /* ---------------------------------------------------------------- running */
 
-bool cmd_bp_silent(struct dbg *d, int bp)
+bool cmd_stop_silent(struct dbg *d, const int *bps, size_t n)
 {
-    const struct bp_list *bl = bp ? list_of(d, bp) : NULL;
-    return bl && first_word_is(bl->text, "silent");
+    for (size_t i = 0; i < n; i++) {
+        const struct bp_list *bl = list_of(d, bps[i]);
+        if (!bl || !first_word_is(bl->text, "silent"))
+            return false;
+    }
+    return n > 0;
 }
 
 static void point_now(struct dbg *d, struct run_point *p)
@@ -355,23 +365,24 @@ static bool goes_forward(struct dbg *d, struct bp_list *bl)
 }
 
 /* Executes one list's lines (a copy: a line may change the lists) until one
- * resumes the run, fails or quits; returns the breakpoint whose list runs
- * next, 0 for none. */
-static int run_list(struct dbg *d, const struct bp_list *bl)
+ * resumes the run (l->resumed, l->pending the new stop's breakpoints), fails
+ * (l->failed) or quits. */
+static void run_list(struct dbg *d, const struct bp_list *bl)
 {
     struct cmd_lists *l = d->lists;
     char *text = strdup(bl->text);
     int bp = bl->bp;
     if (!text) {
         cmd_out(d, DBG_OUT_ERROR, "breakpoint %d's commands: out of memory", bp);
-        return 0;
+        l->failed = true;
+        return;
     }
     char outer[sizeof d->where], last[sizeof d->last_cmd];
     memcpy(outer, d->where, sizeof outer);
     memcpy(last, d->last_cmd, sizeof last); /* an empty line repeats the user's step */
     l->running++;
     l->resumed = false;
-    l->pending = 0;
+    l->n_pending = 0;
     unsigned lineno = 0;
     for (char *line = text, *nl; *line; line = nl + 1) {
         nl = strchr(line, '\n');
@@ -390,31 +401,71 @@ static int run_list(struct dbg *d, const struct bp_list *bl)
             break;
     }
     l->running--;
-    int next = l->failed || d->quit ? 0 : l->pending;
     memcpy(d->where, outer, sizeof d->where);
     memcpy(d->last_cmd, last, sizeof d->last_cmd);
     free(text);
-    return next;
 }
 
-void cmd_lists_stopped(struct dbg *d, int bp)
+/* The lists of one stop's breakpoints, in number order, as gdb runs a stop
+ * chain's: a list that resumes the run ends the processing of the others,
+ * and the new stop's run instead (gdb's breakpoint_proceeded); a failure or
+ * a quit ends it all.  Returns whether a list resumed the run. */
+static bool run_stop_lists(struct dbg *d, const int *bps, size_t n)
+{
+    struct cmd_lists *l = d->lists;
+    for (size_t i = 0; i < n; i++) {
+        struct bp_list *bl = list_of(d, bps[i]);
+        if (!bl)
+            continue;
+        if (!goes_forward(d, bl)) {
+            l->failed = true;
+            return false;
+        }
+        run_list(d, bl);
+        if (l->failed || d->quit)
+            return false;
+        if (l->resumed)
+            return true;
+    }
+    return false;
+}
+
+/* The stop a running list resumed to: its breakpoints, kept for the loop
+ * of cmd_lists_stopped (NULL, 0: none, or no memory to keep them). */
+static void keep_pending(struct cmd_lists *l, const int *bps, size_t n)
+{
+    l->n_pending = 0;
+    if (!n)
+        return;
+    int *v = realloc(l->pending, n * sizeof *v);
+    if (!v)
+        return;
+    memcpy(v, bps, n * sizeof *v);
+    l->pending = v;
+    l->n_pending = n;
+}
+
+void cmd_lists_stopped(struct dbg *d, const int *bps, size_t n)
 {
     struct cmd_lists *l = d->lists;
     if (!l)
         return;
-    if (l->running) { /* a line of the running list resumed: it ends, this stop's list follows */
+    if (l->running) { /* a line of the running list resumed: it ends, this stop's lists follow */
         l->resumed = true;
-        l->pending = bp && list_of(d, bp) ? bp : 0;
+        keep_pending(l, bps, n);
         return;
     }
     l->chain++;
-    for (struct bp_list *bl; bp && (bl = list_of(d, bp)) != NULL;) {
-        if (!goes_forward(d, bl)) {
-            l->failed = true;
-            break;
-        }
-        bp = run_list(d, bl);
+    const int *stop = bps;
+    int *owned = NULL;
+    while (run_stop_lists(d, stop, n)) { /* the loop of the first: lists never recurse */
+        free(owned);
+        stop = owned = l->pending;
+        n = l->n_pending;
+        l->pending = NULL;
+        l->n_pending = 0;
     }
+    free(owned);
     prune(d);
 }
 
@@ -445,6 +496,8 @@ const struct cmd_entry cmd_commands_entries[] = {
      "and the displays; a line that resumes the run (continue, step, next, finish, run)\n"
      "ends the list, and the next stop's commands run then: \"commands 1 / silent / print\n"
      "SDP.D_PERF_WDMA_WRITE_STALL / continue / end\" logs every hit to the end of the run.\n"
+     "A stop at several breakpoints runs each one's list in number order, until one resumes\n"
+     "the run; it is silent only when every one of their lists says \"silent\".\n"
      "An empty body clears them; \"info breakpoints\" shows them.  A list that brings the\n"
      "run back to where it ran before (back, run) is stopped rather than repeated for ever.",
      do_commands, NULL, false},

@@ -125,13 +125,15 @@ void cmd_displays_free(struct dbg *d);
 
 /* cmd_commands.c: breakpoints' command lists.  While one is typed, dbg_exec
  * hands each line to cmd_lists_take_line (true: taken, *st its status).
- * cmd_bp_silent: breakpoint bp's list begins with "silent".  After a stop's
- * lines, cmd_lists_stopped runs the list of bp (0: no breakpoint), or ends
- * the list running; cmd_lists_failed: a line of a list failed since (the
- * command that ran it fails).  cmd_print_bp_commands: for info breakpoints. */
+ * cmd_stop_silent: the lists of every one of a stop's breakpoints bps (n > 0)
+ * begin with "silent" (gdb: one noisy breakpoint makes the stop noisy).
+ * After a stop's lines, cmd_lists_stopped runs the lists of its breakpoints
+ * in number order (n 0: no breakpoint), or ends the list running;
+ * cmd_lists_failed: a line of a list failed since (the command that ran it
+ * fails).  cmd_print_bp_commands: for info breakpoints. */
 bool cmd_lists_take_line(struct dbg *d, const char *line, enum cmd_status *st);
-bool cmd_bp_silent(struct dbg *d, int bp);
-void cmd_lists_stopped(struct dbg *d, int bp);
+bool cmd_stop_silent(struct dbg *d, const int *bps, size_t n);
+void cmd_lists_stopped(struct dbg *d, const int *bps, size_t n);
 bool cmd_lists_failed(struct dbg *d);
 void cmd_print_bp_commands(struct dbg *d, int bp);
 void cmd_lists_free(struct dbg *d);

@@ -1,6 +1,7 @@
 /* Running and stepping: run, continue, step, next, finish, back, restart, file. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_priv.h"
@@ -92,14 +93,28 @@ static void tell_stop(struct dbg *d, enum session_stop r, const struct cmd_step_
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
 }
 
+/* The breakpoints the last stop hit, in number order (NULL, 0: none). */
+static int *stop_breakpoints(struct dbg *d, size_t *n)
+{
+    *n = bps_stop_hits(d->bps, NULL, 0);
+    int *v = *n ? malloc(*n * sizeof *v) : NULL;
+    if (v)
+        bps_stop_hits(d->bps, v, *n);
+    else
+        *n = 0;
+    return v;
+}
+
 void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
-    int bp = r == SESSION_BREAK ? bps_last_hit(d->bps) : 0;
-    if (!cmd_bp_silent(d, bp)) { /* gdb's silent leaves out the stop and the displays */
+    size_t n = 0;
+    int *bps = r == SESSION_BREAK ? stop_breakpoints(d, &n) : NULL;
+    if (!cmd_stop_silent(d, bps, n)) { /* gdb's silent leaves out the stop and the displays */
         tell_stop(d, r, mark);
         cmd_show_displays(d); /* gdb's auto-display: after every stop's own lines */
     }
-    cmd_lists_stopped(d, bp);
+    cmd_lists_stopped(d, bps, n);
+    free(bps);
 }
 
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n)
@@ -159,14 +174,17 @@ static enum cmd_status do_continue(struct dbg *d, struct cmd_args *a)
     uint64_t n;
     if (!cmd_count(d, a, 0, 1, &n))
         return CMD_ERROR;
-    if (n > 1 && bps_last_hit(d->bps)) {
-        struct breakpoint *bp = bps_find(d->bps, bps_last_hit(d->bps));
+    size_t n_bps = 0;
+    int *bps = n > 1 ? stop_breakpoints(d, &n_bps) : NULL;
+    for (size_t i = 0; i < n_bps; i++) { /* as gdb: each breakpoint the run stopped at */
+        struct breakpoint *bp = bps_find(d->bps, bps[i]);
         if (bp) {
             bp->ignore = n - 1;
             cmd_print(d, "Will ignore the next %llu crossings of breakpoint %d.",
                       (unsigned long long)(n - 1), bp->number);
         }
     }
+    free(bps);
     return cmd_run_step(d, a, SESSION_RUN, 0);
 }
 
@@ -254,7 +272,7 @@ static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
             (unsigned long long)dla_now(session_dla(d->session)));
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
     cmd_show_displays(d);
-    cmd_lists_stopped(d, 0); /* a move, as a step is: it ends a command list */
+    cmd_lists_stopped(d, NULL, 0); /* a move, as a step is: it ends a command list */
     return CMD_OK;
 }
 
@@ -307,8 +325,8 @@ const struct cmd_entry cmd_run_entries[] = {
      "restarted from power-on reset first.",
      do_run, NULL, false},
     {"continue", "c cont", "[N]", "continue [N]",
-     "Continue until a breakpoint, the end or a hang.  With N, ignore the breakpoint that\n"
-     "stopped last N-1 more times.",
+     "Continue until a breakpoint, the end or a hang.  With N, ignore the breakpoints the\n"
+     "run stopped at N-1 more times.",
      do_continue, NULL, true},
     {"step", "s", "[write|event|layer|task] [N]", "step [write|event|layer|task] [N]",
      "Execute N register writes (default), hardware events, hardware layers or tasks.", do_step,

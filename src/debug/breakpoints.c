@@ -1,12 +1,21 @@
 /* Breakpoints and watchpoints as model-event listeners. */
 #include "breakpoints.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/expr.h"
 #include "cmd/format.h"
+#include "util/grow.h"
+
+/* A breakpoint that caused the stop being made, as its stop line tells it. */
+struct stop_hit {
+    int number;
+    bool watch;
+    char text[400];
+};
 
 struct breakpoints {
     size_t n, cap;
@@ -16,7 +25,8 @@ struct breakpoints {
     struct dla *d;
     int listener;
     bool suspended;
-    int last_hit;
+    struct stop_hit *hits; /* of the last stop, in number order */
+    size_t n_hits, cap_hits;
     uint64_t seen_events, seen_host; /* memory watch: what changed since the last check */
 };
 
@@ -38,6 +48,7 @@ void bps_destroy(struct breakpoints *b)
     for (size_t i = 0; i < b->n; i++)
         free(b->bp[i].shadow);
     free(b->bp);
+    free(b->hits);
     free(b);
 }
 
@@ -225,12 +236,76 @@ static bool condition_holds(struct breakpoints *b, const struct breakpoint *bp,
     return v != 0;
 }
 
+static bool says_the_same(const struct stop_hit *a, const struct stop_hit *b)
+{
+    return a->watch == b->watch && !strcmp(a->text, b->text);
+}
+
+/* Formatted text after the *used bytes of msg, cut at its len. */
+static void __attribute__((format(printf, 4, 5)))
+append(char *msg, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg + *used, len - *used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *used += (size_t)n < len - *used ? (size_t)n : len - *used - 1;
+}
+
+/* The stop line of the hits: breakpoints that say the same share it
+ * ("Breakpoint 1, 3, layer 2 (SDP, group 0) done": a layer and a unit
+ * breakpoint), in the order of their first number, "; " between others. */
+static void stop_message(const struct breakpoints *b, char *msg, size_t len)
+{
+    size_t used = 0;
+    msg[0] = 0;
+    for (size_t i = 0; i < b->n_hits; i++) {
+        const struct stop_hit *h = &b->hits[i];
+        bool named = false;
+        for (size_t j = 0; j < i && !named; j++)
+            named = says_the_same(&b->hits[j], h);
+        if (named)
+            continue;
+        append(msg, len, &used, "%s%s %d", used ? "; " : "", h->watch ? "Watchpoint" : "Breakpoint",
+               h->number);
+        for (size_t j = i + 1; j < b->n_hits; j++)
+            if (says_the_same(&b->hits[j], h))
+                append(msg, len, &used, ", %d", b->hits[j].number);
+        append(msg, len, &used, ", %s", h->text);
+    }
+}
+
+/* bp joins the hits of the stop being made (the first hit of a step begins
+ * a new one), in number order: watchpoints of memory are checked after the
+ * action's events.  A breakpoint hit twice in one action keeps its first text. */
+static void add_hit(struct breakpoints *b, const struct breakpoint *bp, const char *text)
+{
+    if (!b->s || !session_stop_requested(b->s))
+        b->n_hits = 0;
+    size_t at = 0;
+    while (at < b->n_hits && b->hits[at].number < bp->number)
+        at++;
+    if (at < b->n_hits && b->hits[at].number == bp->number)
+        return;
+    struct stop_hit *v = grow_for_one(b->hits, b->n_hits, &b->cap_hits, 4, sizeof *v);
+    if (!v)
+        return; /* the stop is made all the same; this one goes unnamed */
+    b->hits = v;
+    memmove(&v[at + 1], &v[at], (b->n_hits - at) * sizeof *v);
+    v[at].number = bp->number;
+    v[at].watch = bp->kind == BP_WATCH_REG || bp->kind == BP_WATCH_MEM;
+    snprintf(v[at].text, sizeof v[at].text, "%s", text);
+    b->n_hits++;
+}
+
 static void stop(struct breakpoints *b, struct breakpoint *bp, const char *text)
 {
     char msg[512];
-    bool watch = bp->kind == BP_WATCH_REG || bp->kind == BP_WATCH_MEM;
-    snprintf(msg, sizeof msg, "%s %d, %s", watch ? "Watchpoint" : "Breakpoint", bp->number, text);
-    b->last_hit = bp->number;
+    add_hit(b, bp, text);
+    stop_message(b, msg, sizeof msg);
     if (b->s)
         session_request_stop(b->s, SESSION_BREAK, msg);
     if (bp->temporary)
@@ -472,7 +547,11 @@ void bps_suspend(struct breakpoints *b, bool suspended)
     b->suspended = suspended;
 }
 
-int bps_last_hit(const struct breakpoints *b)
+size_t bps_stop_hits(const struct breakpoints *b, int *numbers, size_t max)
 {
-    return b->last_hit;
+    if (!b->s || !session_stop_requested(b->s))
+        return 0; /* the last step stopped at no breakpoint */
+    for (size_t i = 0; i < b->n_hits && i < max; i++)
+        numbers[i] = b->hits[i].number;
+    return b->n_hits;
 }

@@ -110,8 +110,11 @@ void bps_check_failed(struct breakpoints *b, enum bp_kind kind, int32_t layer, c
 /* Re-read watched values (after a jump in time: back, restart). */
 void bps_resync(struct breakpoints *b);
 
-/* Number of the breakpoint that caused the last stop, 0 if none. */
-int bps_last_hit(const struct breakpoints *b);
+/* The breakpoints that caused the last stop (every one hit by the action
+ * that stopped, as gdb's stop chain holds them), in number order: up to max
+ * of their numbers in numbers; returns how many there are (0: the last step
+ * stopped at none). */
+size_t bps_stop_hits(const struct breakpoints *b, int *numbers, size_t max);
 
 /* Parse "programmed|enabled|started|done"; false when word is none of them. */
 bool bps_parse_when(const char *word, enum bp_when *when);

@@ -46,7 +46,7 @@ struct session {
 
     bool stop_requested;
     enum session_stop stop_why;
-    char stop_msg[256];
+    char stop_msg[512];
 };
 
 /* ---------------------------------------------------------------- opening */
@@ -198,11 +198,16 @@ const char *session_path(const struct session *s)
 
 void session_request_stop(struct session *s, enum session_stop why, const char *msg)
 {
-    if (s->stop_requested && s->stop_why == SESSION_BREAK)
-        return; /* the first breakpoint hit names the stop */
+    /* a later breakpoint of the same stop sends the whole message again,
+     * naming every breakpoint hit so far (breakpoints.c) */
     s->stop_requested = true;
     s->stop_why = why;
     snprintf(s->stop_msg, sizeof s->stop_msg, "%s", msg ? msg : "");
+}
+
+bool session_stop_requested(const struct session *s)
+{
+    return s->stop_requested;
 }
 
 const char *session_stop_message(const struct session *s)

@@ -60,8 +60,12 @@ const char *session_path(const struct session *s);
 
 enum session_stop session_step(struct session *s, enum session_unit unit, uint64_t count);
 
-/* Ask the running step to stop after the current action (listeners, signal handlers). */
+/* Ask the running step to stop after the current action (listeners, signal
+ * handlers); a second request of the same step replaces the first's reason
+ * and message.  session_stop_requested: one was made since the last step
+ * began (a breakpoint hit then belongs to that stop). */
 void session_request_stop(struct session *s, enum session_stop why, const char *msg);
+bool session_stop_requested(const struct session *s);
 /* Message of the last stop ("Breakpoint 1, layer 1 (SDP, group 0) programmed"). */
 const char *session_stop_message(const struct session *s);
 bool session_finished(const struct session *s);
