@@ -224,7 +224,8 @@ static bool show_task_tensors(struct pane *p, struct ui *ui)
          name = strtok_r(NULL, " ", &save)) {
         char cmd[96];
         snprintf(cmd, sizeof cmd, "tensor %s", name);
-        ui_exec(ui, cmd);
+        if (!ui_exec_key(ui, cmd))
+            break;
     }
     return true;
 }

@@ -374,7 +374,7 @@ static void edit_done(struct ui *ui, void *ctx, const char *text)
         snprintf(group, sizeof group, "@%d", rp->edit_group & 1);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "reg %s%s = %s", name, group, text);
-    ui_exec(ui, cmd);
+    ui_exec_key(ui, cmd);
 }
 
 static void start_edit(struct pane *p, struct ui *ui)

@@ -644,6 +644,19 @@ void ui_exec(struct ui *ui, const char *line)
     ui->dirty = true;
 }
 
+/* Not while a command list is typed: dbg_exec would take the key's command
+ * as a line of the list, and F5 would put "continue" into it unseen; gdb's
+ * TUI keys act on the program, never on the lines being typed. */
+bool ui_exec_key(struct ui *ui, const char *line)
+{
+    if (dbg_typing_commands(ui->g)) {
+        ui_message(ui, true, "\"%s\" not run: finish the command list with \"end\" first", line);
+        return false;
+    }
+    ui_exec(ui, line);
+    return true;
+}
+
 /* ---------------------------------------------------------------- quitting */
 
 /* "quit" when the user has answered already (q's question, a second
@@ -766,7 +779,7 @@ static void global_key(struct ui *ui, const struct key_binding *b)
     case KA_COMMAND:
     case KA_BREAK:
         if (keys_command(ui, b, cmd, sizeof cmd))
-            ui_exec(ui, cmd);
+            ui_exec_key(ui, cmd);
         else
             ui_message(ui, true, "%s", cmd);
         return;

@@ -106,6 +106,10 @@ struct ui {
 
 /* Execute a command line as if typed in the console (echoed there). */
 void ui_exec(struct ui *ui, const char *line);
+/* The command a key or a pane stands for (F5's "continue", Enter's
+ * "tensor NAME"), run as ui_exec runs it; false, with a hint in the status
+ * line, while a breakpoint's command list is being typed. */
+bool ui_exec_key(struct ui *ui, const char *line);
 /* Transient note in the status line. */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

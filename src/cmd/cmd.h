@@ -168,6 +168,9 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
 /* The prompt a frontend shows: "(dladbg) ", or ">" while the lines of
  * "commands N" are being typed (each goes to dbg_exec as any line). */
 const char *dbg_prompt(const struct dbg *d);
+/* The lines of "commands N" are being typed: every line dbg_exec gets goes
+ * into the list (a frontend's keys that stand for commands must not). */
+bool dbg_typing_commands(const struct dbg *d);
 /* The lines of what (a script, "the -ex commands") are over: a command list
  * still being typed there is an error, its lines dropped; false then. */
 bool dbg_input_ended(struct dbg *d, const char *what);

@@ -111,9 +111,14 @@ void cmd_lists_free(struct dbg *d)
     d->lists = NULL;
 }
 
+bool dbg_typing_commands(const struct dbg *d)
+{
+    return d->lists && d->lists->typing;
+}
+
 const char *dbg_prompt(const struct dbg *d)
 {
-    return d->lists && d->lists->typing ? ">" : "(dladbg) ";
+    return dbg_typing_commands(d) ? ">" : "(dladbg) ";
 }
 
 /* ---------------------------------------------------------------- typing */
