@@ -15,6 +15,7 @@
 #include "util/textfile.h"
 #include "trace/dma_lines.h"
 #include "expr.h"
+#include "format.h"
 #include "debug/layer_origin.h"
 #include "loadable/loadable_plan.h"
 #include "util/heap_policy.h"
@@ -495,8 +496,13 @@ bool cmd_reg_value(struct dbg *d, struct cmd_args *a, const struct regdb_ref *re
 bool cmd_resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, struct regdb_ref *ref)
 {
     const struct regdb_map *map = dla_regmap(session_dla(d->session));
-    if (regdb_resolve(map, name, ref))
-        return true;
+    char absent[160];
+    if (regdb_resolve(map, name, ref)) {
+        if (!format_unit_absent(session_dla(d->session), ref->unit, absent, sizeof absent))
+            return true;
+        cmd_fail(d, a, "%s: %s", name, absent);
+        return false;
+    }
     char hint[160];
     reg_suggest(map, name, hint, sizeof hint);
     cmd_fail(d, a, "no register or field \"%s\" in the %s map%s", name, map->name, hint);

@@ -309,6 +309,9 @@ static enum cmd_status do_info_regs(struct dbg *d, struct cmd_args *a)
     const struct regdb_unit *u = regdb_unit_named(map, name);
     if (!u)
         return cmd_fail(d, a, "no unit \"%s\" in the %s map", name, map->name);
+    char absent[160];
+    if (format_unit_absent(dla_of(d), u, absent, sizeof absent))
+        return cmd_fail(d, a, "%s", absent);
     print_unit_line(d, u, "");
     for (uint16_t i = 0; i < u->n_regs; i++)
         print_reg(d, u, &u->regs[i], -1);
@@ -780,7 +783,8 @@ static const struct cmd_entry info_subs[] = {
      "Every register of a unit, both groups of D_ registers, fields decoded.  Without UNIT,\n"
      "as gdb's \"info registers\": the registers of the units of the hardware layer the run\n"
      "is at (running, else enabled, else being programmed, else the last to finish), the\n"
-     "layer's group only; before any layer, one line a unit (address, groups, status).",
+     "layer's group only; before any layer, one line a unit (address, groups, status).\n"
+     "A unit the configuration lacks is refused (its registers are in no expression either).",
      do_info_regs, NULL,
      false},
     {"cbuf", NULL, NULL, "info cbuf", "Convolution buffer banks: owner layer, kind, use.",

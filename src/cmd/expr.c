@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "reg_suggest.h"
 
 struct parser {
@@ -137,6 +138,12 @@ static int64_t name_ref(struct parser *ps)
     }
     if (at && !ref.reg->dual) {
         fail(ps, "%s has no register groups (only D_ registers have groups 0 and 1)", name);
+        return 0;
+    }
+    char absent[160], msg[400];
+    if (format_unit_absent(ps->env->dla, ref.unit, absent, sizeof absent)) {
+        snprintf(msg, sizeof msg, "%s: %s", name, absent); /* it would read 0: no value it has */
+        fail(ps, "%s", msg);
         return 0;
     }
     enum dla_unit u = dla_unit_of(ps->env->dla, ref.unit);

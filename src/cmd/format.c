@@ -265,3 +265,12 @@ void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *
     else
         snprintf(buf, len, "0x%08x -> 0x%08x", before, after);
 }
+
+bool format_unit_absent(const struct dla *dla, const struct regdb_unit *unit, char *buf,
+                        size_t len)
+{
+    if (dla_unit_present(dla, dla_unit_of(dla, unit)))
+        return false;
+    snprintf(buf, len, "%s is not in this configuration (%s)", unit->name, dla_cfg(dla)->name);
+    return true;
+}

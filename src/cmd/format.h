@@ -75,6 +75,13 @@ void format_write_effect(const struct regdb_reg *reg, const struct regdb_field *
 
 /* A write to reg (field: to that field) cannot change anything: it is read-only. */
 bool format_is_read_only(const struct regdb_reg *reg, const struct regdb_field *field);
+/* A unit of the register map the configuration lacks (nv_small: BDMA, RBK):
+ * "BDMA is not in this configuration (nv_small)" in buf and true; false when
+ * it has the unit.  No CSB access reaches such a unit's registers, so print,
+ * display, conditions, reg, break reg and info regs UNIT refuse them with
+ * this, rather than showing a value the hardware cannot have. */
+bool format_unit_absent(const struct dla *dla, const struct regdb_unit *unit, char *buf,
+                        size_t len);
 
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);
