@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "debug/mem_regions.h"
 #include "num/fp16.h"
 #include "ui.h"
 
@@ -220,8 +221,29 @@ static int bytes_per_line(struct pane *p, enum dump_format fmt)
     return pow2;
 }
 
+/* The first byte of the dump's visible lines that is no memory
+ * (mem_accessible), the message into msg; UINT64_MAX when all are. */
+static uint64_t dump_inaccessible(struct pane *p, struct ui *ui, int lines, uint8_t space,
+                                  uint64_t base, uint64_t size, char *msg, size_t msglen)
+{
+    struct mem_pane *mp = p->priv;
+    uint64_t len = (uint64_t)lines * (uint64_t)bytes_per_line(p, mp->fmt);
+    if (mp->dump_top >= size || lines <= 0)
+        return UINT64_MAX;
+    if (len > size - mp->dump_top)
+        len = size - mp->dump_top;
+    uint64_t outside;
+    if (mem_accessible(ui->g->session, (enum dla_space)space, base + mp->dump_top, len, NULL,
+                       &outside, msg, msglen))
+        return UINT64_MAX;
+    return outside;
+}
+
+/* checked: lines past memory the file binds or the run wrote end the dump
+ * with gdb's "Cannot access memory" (an address typed in; a region a layer
+ * read or wrote is shown as the DMA saw it). */
 static void draw_dump(struct pane *p, struct ui *ui, int row, uint8_t space, uint64_t base,
-                      uint64_t size, const char *what)
+                      uint64_t size, const char *what, bool checked)
 {
     struct mem_pane *mp = p->priv;
     struct dla *d = ui_dla(ui);
@@ -233,12 +255,23 @@ static void draw_dump(struct pane *p, struct ui *ui, int row, uint8_t space, uin
     pane_print(p, row++, 0, theme(TH_HEADER), "%s 0x%llx +%llu  %s  (f format, a address)",
                dla_space_name((enum dla_space)space), (unsigned long long)base,
                (unsigned long long)size, what);
+    char msg[512];
+    uint64_t outside = checked ? dump_inaccessible(p, ui, pane_rows(p) - row, space, base, size,
+                                                   msg, sizeof msg)
+                               : UINT64_MAX;
     for (int line = 0; row < pane_rows(p); row++, line++) {
         uint64_t off = mp->dump_top + (uint64_t)line * (uint64_t)bpl;
         if (off >= size)
             break;
+        if (base + off >= outside) {
+            pane_print(p, row, 0, theme(TH_OUT_ERROR), "0x%0*llx: %s", ADDR_DIGITS,
+                       (unsigned long long)(base + off), msg);
+            break;
+        }
         uint8_t buf[32] = {0};
         int n = size - off < (uint64_t)bpl ? (int)(size - off) : bpl;
+        if (outside - (base + off) < (uint64_t)n)
+            n = (int)(outside - (base + off)); /* the line's bytes before it */
         if (mp->fmt == FMT_INT16 || mp->fmt == FMT_FP16)
             n &= ~1;
         enum mem_status st = dla_mem_read(d, (enum dla_space)space, base + off, buf, (size_t)n);
@@ -293,12 +326,12 @@ static void draw(struct pane *p, struct ui *ui)
     row++;
     const struct region *r = n ? layer_region(mp, ui->layer, mp->region) : NULL;
     if (mp->manual) {
-        draw_dump(p, ui, row, mp->space, mp->addr, DUMP_MAX_BYTES, format_name(mp->fmt));
+        draw_dump(p, ui, row, mp->space, mp->addr, DUMP_MAX_BYTES, format_name(mp->fmt), true);
     } else if (r) {
         char what[96];
         snprintf(what, sizeof what, "%s %s, %s", dla_client_name((enum dla_client)r->client),
                  r->write ? "wrote" : "read", format_name(mp->fmt));
-        draw_dump(p, ui, row, r->space, r->addr, r->bytes, what);
+        draw_dump(p, ui, row, r->space, r->addr, r->bytes, what, false);
     } else {
         /* CV-SRAM is offered only where the configuration has it (nv_small has none) */
         pane_print(p, row, 0, theme(TH_DIM), "a: dump an address%s",
@@ -331,6 +364,14 @@ static void address_done(struct ui *ui, void *ctx, const char *text)
         /* short: the status line shows it after the file, layer and cycle */
         ui_message(ui, true, "not an address: \"%s\"; try 0x80000000%s", text,
                    cvsram ? " or c:0x10" : "");
+        return;
+    }
+    /* as x and dump memory: an address no region holds and nothing wrote is refused */
+    uint64_t outside;
+    char msg[512];
+    if (!mem_accessible(ui->g->session, (enum dla_space)space, a, 1, NULL, &outside, msg,
+                        sizeof msg)) {
+        ui_message(ui, true, "%s", msg);
         return;
     }
     mp->space = space;
@@ -437,7 +478,8 @@ static const struct pane_ops ops = {
     .keys_help = "j k\tselect a region the layer read or wrote\n"
                  "PgUp PgDn Home\tscroll the dump\n"
                  "f\tformat: hex, int8, int16, fp16\n"
-                 "a\tdump any address (c:ADDR for CV-SRAM, on configurations with one)",
+                 "a\tdump any address (c:ADDR for CV-SRAM, on configurations with one)\n"
+                 "\tthat is memory as x has it: else \"Cannot access memory\"",
     .draw = draw,
     .key = key,
     .mouse = mouse,

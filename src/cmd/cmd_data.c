@@ -219,33 +219,14 @@ bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum
     return true;
 }
 
-/* gdb's "Cannot access memory at address": the first of len bytes at addr
- * that no region of the file holds (driver_ops.regions) and that is in no
- * page the run has written fails the command, naming the regions nearest it.  Bytes inside a
- * region that nothing wrote read as zeros, as the simulated DRAM holds them
- * after power-on.  A range past the space's end is left to the read, which
- * says so. */
 bool cmd_mem_accessible(struct dbg *d, struct cmd_args *a, enum dla_space space, uint64_t addr,
-                        uint64_t len)
+                        uint64_t len, const char *what)
 {
-    struct driver *drv = session_driver(d->session);
-    struct dla *dla = session_dla(d->session);
-    struct dla_mem *mem = dla_memory(dla, space);
-    if (!drv->ops->regions || !mem || !mem_in_range(mem, addr, len))
-        return true;
-    const struct drv_region *r;
-    size_t n = drv->ops->regions(drv, dla, &r);
     uint64_t outside;
-    if (!regions_first_outside(r, n, mem, space, addr, len, &outside))
+    char msg[512];
+    if (mem_accessible(d->session, space, addr, len, what, &outside, msg, sizeof msg))
         return true;
-    char near[256];
-    regions_nearest(r, n, space, outside, near, sizeof near);
-    cmd_fail(d, a,
-             "Cannot access memory at address %s:0x%llx: no memory %s binds and nothing the "
-             "run wrote is there (%s%s%s; \"info mem\" lists the regions)",
-             dla_space_name(space), (unsigned long long)outside, drv->name,
-             near[0] ? "nearest: " : "it binds no ", near[0] ? near : dla_space_name(space),
-             near[0] ? "" : " memory");
+    cmd_fail(d, a, "%s", msg);
     return false;
 }
 
@@ -306,7 +287,7 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
     if (!cmd_parse_address(d, a, cmd_rest(a, 0), &space, &addr))
         return CMD_ERROR;
     size_t len = (size_t)(count * size);
-    if (!cmd_mem_accessible(d, a, space, addr, len))
+    if (!cmd_mem_accessible(d, a, space, addr, len, NULL))
         return CMD_ERROR;
     uint8_t *buf = malloc(len);
     if (!buf)
@@ -393,7 +374,7 @@ static enum cmd_status do_dump_memory(struct dbg *d, struct cmd_args *a)
     uint64_t addr, len;
     if (!cmd_parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
         !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len) ||
-        !cmd_mem_accessible(d, a, space, addr, len))
+        !cmd_mem_accessible(d, a, space, addr, len, NULL))
         return CMD_ERROR;
     struct afile af;
     char err[1024];

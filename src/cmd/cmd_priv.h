@@ -109,11 +109,12 @@ void cmd_tensor_offer_options(const char *prev, void (*offer)(void *ctx, const c
  * CV-SRAM when the configuration has it), as x takes it (cmd_data.c). */
 bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum dla_space *space,
                        uint64_t *addr);
-/* Whether len bytes at addr are memory the file binds or the run wrote;
- * false after gdb's "Cannot access memory at address ..." naming the
- * nearest regions.  The one check of x, dump memory and tensor ADDR. */
+/* Whether len bytes at addr are memory the file binds or the run wrote
+ * (mem_accessible, mem_regions.h); false after gdb's "Cannot access memory
+ * at address ..." naming the nearest regions, and the extent as what (NULL:
+ * not) spans it when it starts in memory.  dump memory and tensor ADDR. */
 bool cmd_mem_accessible(struct dbg *d, struct cmd_args *a, enum dla_space space, uint64_t addr,
-                        uint64_t len);
+                        uint64_t len, const char *what);
 /* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
 enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 

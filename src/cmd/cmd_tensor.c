@@ -265,7 +265,7 @@ static bool explicit_tensor(struct dbg *d, struct cmd_args *a, struct tensor_inf
     t->id = -1;
     enum dla_space space;
     if (!cmd_parse_address(d, a, cmd_arg(a, 0), &space, &t->addr) ||
-        !cmd_mem_accessible(d, a, space, t->addr, 1))
+        !cmd_mem_accessible(d, a, space, t->addr, 1, NULL))
         return false;
     t->space = (uint8_t)space;
     if (!parse_dims(cmd_arg(a, 1), &t->w, &t->h, &t->c)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/mem.h"
+#include "session.h"
 #include "util/grow.h"
 
 bool region_list_add(struct region_list *l, enum dla_space space, uint64_t base, uint64_t size,
@@ -107,4 +108,40 @@ void regions_nearest(const struct drv_region *r, size_t n, enum dla_space space,
     if (above)
         region_text(above, b, sizeof b);
     snprintf(buf, len, "%s%s%s", a, below && above ? ", " : "", b);
+}
+
+/* " (the tensor spans dram:0x8000f000-0x8000f03f)": the extent asked for,
+ * when it starts in memory; "" otherwise. */
+static void extent_text(enum dla_space space, uint64_t addr, uint64_t len, uint64_t outside,
+                        const char *what, char *buf, size_t buflen)
+{
+    buf[0] = 0;
+    if (what && outside != addr)
+        snprintf(buf, buflen, " (%s spans %s:0x%llx-0x%llx)", what, dla_space_name(space),
+                 (unsigned long long)addr,
+                 (unsigned long long)(len > UINT64_MAX - addr ? UINT64_MAX : addr + len - 1));
+}
+
+bool mem_accessible(struct session *s, enum dla_space space, uint64_t addr, uint64_t len,
+                    const char *what, uint64_t *outside, char *msg, size_t msglen)
+{
+    struct driver *drv = session_driver(s);
+    struct dla *dla = session_dla(s);
+    struct dla_mem *mem = dla_memory(dla, space);
+    if (!drv->ops->regions || !mem || !mem_in_range(mem, addr, len))
+        return true;
+    const struct drv_region *r;
+    size_t n = drv->ops->regions(drv, dla, &r);
+    if (!regions_first_outside(r, n, mem, space, addr, len, outside))
+        return true;
+    char near[256], extent[96];
+    regions_nearest(r, n, space, *outside, near, sizeof near);
+    extent_text(space, addr, len, *outside, what, extent, sizeof extent);
+    snprintf(msg, msglen,
+             "Cannot access memory at address %s:0x%llx%s: no memory %s binds and nothing the "
+             "run wrote is there (%s%s%s; \"info mem\" lists the regions)",
+             dla_space_name(space), (unsigned long long)*outside, extent, drv->name,
+             near[0] ? "nearest: " : "it binds no ", near[0] ? near : dla_space_name(space),
+             near[0] ? "" : " memory");
+    return false;
 }

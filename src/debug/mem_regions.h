@@ -42,4 +42,17 @@ void regions_nearest(const struct drv_region *r, size_t n, enum dla_space space,
  * "info mem" write it. */
 void region_text(const struct drv_region *r, char *buf, size_t len);
 
+struct session;
+
+/* gdb's "Cannot access memory at address": whether the len bytes at addr
+ * (len >= 1) are memory the session's file binds or the run wrote.  The
+ * one check of x, dump memory, tensor ADDR and the TUI's memory pane.
+ * false with *outside the first byte that is not and msg "Cannot access
+ * memory at address dram:0x...: ..." naming the regions nearest it; when
+ * the range starts in memory and what is given ("the tensor"), msg names
+ * the extent too.  A range past the space's end is left to the read, which
+ * says so. */
+bool mem_accessible(struct session *s, enum dla_space space, uint64_t addr, uint64_t len,
+                    const char *what, uint64_t *outside, char *msg, size_t msglen);
+
 #endif
