@@ -287,8 +287,16 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
     if (!cmd_parse_address(d, a, cmd_rest(a, 0), &space, &addr))
         return CMD_ERROR;
     size_t len = (size_t)(count * size);
-    if (!cmd_mem_accessible(d, a, space, addr, len, NULL))
-        return CMD_ERROR;
+    /* as gdb's x: the units before the first byte that is no memory are
+     * shown, then the error */
+    uint64_t outside;
+    char refused[512] = "";
+    if (!mem_accessible(d->session, space, addr, len, NULL, &outside, refused, sizeof refused)) {
+        count = (outside - addr) / size;
+        len = (size_t)(count * size);
+        if (!count)
+            return cmd_fail(d, a, "%s", refused);
+    }
     uint8_t *buf = malloc(len);
     if (!buf)
         return cmd_fail(d, a, "out of memory");
@@ -309,7 +317,7 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
         cmd_print(d, "%s", line);
     }
     free(buf);
-    return CMD_OK;
+    return refused[0] ? cmd_fail(d, a, "%s", refused) : CMD_OK;
 }
 
 /* ---------------------------------------------------------------- dump */
@@ -374,7 +382,7 @@ static enum cmd_status do_dump_memory(struct dbg *d, struct cmd_args *a)
     uint64_t addr, len;
     if (!cmd_parse_address(d, a, cmd_arg(a, 1), &space, &addr) ||
         !parse_dump_length(d, a, cmd_arg(a, 2), addr, &len) ||
-        !cmd_mem_accessible(d, a, space, addr, len, NULL))
+        !cmd_mem_accessible(d, a, space, addr, len, "the dump"))
         return CMD_ERROR;
     struct afile af;
     char err[1024];
@@ -444,7 +452,9 @@ const struct cmd_entry cmd_data_entries[] = {
      "what the file binds (\"info mem\" lists the regions) and the 64 KiB pages the run\n"
      "has written; bytes there that nothing wrote read as zeros, as the simulated DRAM\n"
      "holds them after power-on.  Anywhere else: \"Cannot access memory at address\",\n"
-     "with the nearest regions (exit 2 in batch mode); dump memory and tensor ADDR too.",
+     "with the nearest regions (exit 2 in batch mode), after the units before it, as in\n"
+     "gdb.  dump memory and tensor ADDR ask the same of every byte: a dump running out\n"
+     "of memory writes nothing, a tensor whose extent does is refused, the extent named.",
      do_x, NULL, false},
     {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
      "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"

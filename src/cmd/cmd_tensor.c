@@ -264,8 +264,7 @@ static bool explicit_tensor(struct dbg *d, struct cmd_args *a, struct tensor_inf
     t->n = 1;
     t->id = -1;
     enum dla_space space;
-    if (!cmd_parse_address(d, a, cmd_arg(a, 0), &space, &t->addr) ||
-        !cmd_mem_accessible(d, a, space, t->addr, 1, NULL))
+    if (!cmd_parse_address(d, a, cmd_arg(a, 0), &space, &t->addr))
         return false;
     t->space = (uint8_t)space;
     if (!parse_dims(cmd_arg(a, 1), &t->w, &t->h, &t->c)) {
@@ -651,8 +650,25 @@ static enum cmd_status save_npy(struct dbg *d, struct cmd_args *a, const struct 
 
 /* ---------------------------------------------------------------- the command */
 
+/* Every byte of a tensor described by hand, first to last element as its
+ * shape and strides place them, is memory (cmd_mem_accessible), not only
+ * its first.  Asked after the limits on what is shown and read (box), which
+ * say more of an absurd shape; an extent that does not fit 64 bits is left
+ * to the read, which says so. */
+static bool extent_accessible(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
+                              const struct tensor_box *box)
+{
+    uint64_t span;
+    if (tensor_box_count(box) * tensor_elem_bytes(t->elem) > TENSOR_READ_MAX_BYTES ||
+        !tensor_span(t, &span))
+        return true;
+    return cmd_mem_accessible(d, a, (enum dla_space)t->space, t->addr, span, "the tensor");
+}
+
+/* by_hand: the tensor is ADDR WxHxC TYPE (extent_accessible) */
 static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
-                                  const struct tensor_opts *o, long layer, const char *what)
+                                  const struct tensor_opts *o, long layer, bool by_hand,
+                                  const char *what)
 {
     struct tensor_box box;
     uint32_t lo[4], hi[4];
@@ -680,6 +696,8 @@ static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struc
     double scale = 0;
     char from[128] = "";
     if ((o->real || o->save_float) && !real_scale(d, a, t, o, layer, &scale, from, sizeof from))
+        return CMD_ERROR;
+    if (by_hand && !extent_accessible(d, a, t, &box))
         return CMD_ERROR;
     struct tensor_data td;
     char err[1024];
@@ -742,6 +760,7 @@ static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
     struct tensor_info t;
     int next = 1;
     long layer = -1;
+    bool by_hand = false;
     const char *first = cmd_arg(a, 0);
     if (!strcasecmp(first, "layer") && (!cmd_arg(a, 1) || !strchr(cmd_arg(a, 1), '='))) {
         uint32_t l;
@@ -751,6 +770,7 @@ static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
     } else if (looks_like_dims(cmd_arg(a, 1))) {
         if (!explicit_tensor(d, a, &t, &next))
             return CMD_ERROR;
+        by_hand = true;
     } else if (!named_tensor(d, a, &t)) {
         return CMD_ERROR;
     }
@@ -761,7 +781,7 @@ static enum cmd_status do_tensor(struct dbg *d, struct cmd_args *a)
     what_text(a, next, what, sizeof what);
     if (layer >= 0 && !o.save)
         layer_state_note(d, (uint32_t)layer);
-    return run_tensor(d, a, &t, &o, layer, what);
+    return run_tensor(d, a, &t, &o, layer, by_hand, what);
 }
 
 enum cmd_status cmd_info_tensors(struct dbg *d, struct cmd_args *a)

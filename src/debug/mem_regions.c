@@ -110,16 +110,17 @@ void regions_nearest(const struct drv_region *r, size_t n, enum dla_space space,
     snprintf(buf, len, "%s%s%s", a, below && above ? ", " : "", b);
 }
 
-/* " (the tensor spans dram:0x8000f000-0x8000f03f)": the extent asked for,
- * when it starts in memory; "" otherwise. */
+/* " (the tensor spans dram:0x8000f000-0x8000f03f, 64 bytes)": the extent
+ * asked for, when it starts in memory; "" otherwise. */
 static void extent_text(enum dla_space space, uint64_t addr, uint64_t len, uint64_t outside,
                         const char *what, char *buf, size_t buflen)
 {
     buf[0] = 0;
     if (what && outside != addr)
-        snprintf(buf, buflen, " (%s spans %s:0x%llx-0x%llx)", what, dla_space_name(space),
-                 (unsigned long long)addr,
-                 (unsigned long long)(len > UINT64_MAX - addr ? UINT64_MAX : addr + len - 1));
+        snprintf(buf, buflen, " (%s spans %s:0x%llx-0x%llx, %llu bytes)", what,
+                 dla_space_name(space), (unsigned long long)addr,
+                 (unsigned long long)(len - 1 > UINT64_MAX - addr ? UINT64_MAX : addr + len - 1),
+                 (unsigned long long)len);
 }
 
 bool mem_accessible(struct session *s, enum dla_space space, uint64_t addr, uint64_t len,
@@ -134,7 +135,7 @@ bool mem_accessible(struct session *s, enum dla_space space, uint64_t addr, uint
     size_t n = drv->ops->regions(drv, dla, &r);
     if (!regions_first_outside(r, n, mem, space, addr, len, outside))
         return true;
-    char near[256], extent[96];
+    char near[256], extent[128];
     regions_nearest(r, n, space, *outside, near, sizeof near);
     extent_text(space, addr, len, *outside, what, extent, sizeof extent);
     snprintf(msg, msglen,

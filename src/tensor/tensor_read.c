@@ -128,9 +128,7 @@ static bool check_shape(const struct tensor_info *t, char *err, size_t errlen)
     return true;
 }
 
-/* Bytes from the first element's byte to past the last one's; false when
- * that does not fit 64 bits. */
-static bool tensor_span(const struct tensor_info *t, uint64_t *span)
+bool tensor_span(const struct tensor_info *t, uint64_t *span)
 {
     unsigned bpe = tensor_elem_bytes(t->elem);
     uint64_t per = channels_per_group(t);

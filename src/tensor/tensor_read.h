@@ -50,6 +50,10 @@ bool tensor_elem_parse(const char *name, uint8_t *elem);
 /* Byte address of element (b, c, y, x) of t (see above; no bounds check). */
 uint64_t tensor_element_addr(const struct tensor_info *t, uint32_t b, uint32_t c, uint32_t y,
                              uint32_t x);
+/* Bytes from t's first element's byte to past its last one's, as its
+ * shape, strides and layout place them (the gaps between included); false
+ * when that does not fit 64 bits. */
+bool tensor_span(const struct tensor_info *t, uint64_t *span);
 /* The batch stride t uses (its own, or the default when it holds 0). */
 uint64_t tensor_batch_stride(const struct tensor_info *t);
 

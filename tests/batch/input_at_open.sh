@@ -28,8 +28,10 @@ case $out in *"the script ran"*) fail "the script ran: $out" ;; esac
 # another network's blob as the input, larger than the tensor takes in any
 # dtype (in the file's first bytes, or only past them): refused as a misfit
 # that names what it holds and the tensor, not as a reader's size limit
-run_exit 0 "arrays to misfit" --batch -q -ex 'tensor 0x80000000 32x32x8 int8 save mid.npy' \
-    -ex 'tensor 0x80000000 64x64x64 int8 save big.npy' sample:lenet
+# (line and surface strides of 1 byte keep the arrays inside memory 2 of
+# sample:lenet, 0x80002000-0x80002c93: tensor ADDR reads memory only)
+run_exit 0 "arrays to misfit" --batch -q -ex 'tensor 0x80002000 32x32x8 int8 1 1 save mid.npy' \
+    -ex 'tensor 0x80002000 64x64x64 int8 1 1 save big.npy' sample:lenet
 for a in 'mid (1, 8, 32, 32)' 'big (1, 64, 64, 64)'; do
     run_exit 2 "a large .npy" --batch --input "${a%% *}.npy" -x script.dladbg sample:lenet
     expect_line "$out" "dladbg: ${a%% *}.npy: holds int8 ${a#* }; the input tensor is 1x1x12x12 int8 (NCHW): expected shape (1, 1, 12, 12) or (1, 12, 12)"

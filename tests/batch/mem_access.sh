@@ -28,7 +28,7 @@ run_exit 2 "x on CV-SRAM" --batch -q -ex 'x cvsram:0x50000000' sample:lenet
 expect_grep "$out" 'it binds no cvsram memory'
 # dump memory and tensor ADDR ask the same question
 run_exit 2 "dump memory off the end" --batch -q -ex 'dump memory out.bin 0x8000f000 +0x40' sample:lenet
-expect_grep "$out" 'dump memory: Cannot access memory at address dram:0x8000f020: '
+expect_grep "$out" 'dump memory: Cannot access memory at address dram:0x8000f020 (the dump spans '
 [ ! -e out.bin ] || fail "a refused dump wrote a file"
 run_exit 2 "tensor outside" --batch -q -ex 'tensor 0x90000000 4x4x1 int8' sample:lenet
 expect_grep "$out" 'tensor: Cannot access memory at address dram:0x90000000: '
