@@ -37,6 +37,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_misc_entries,
     cmd_shell_entries,
     cmd_set_entries,
+    cmd_save_entries,
     cmd_plugin_entries,
     NULL,
 };
@@ -399,7 +400,9 @@ bool cmd_confirm(struct dbg *d, const char *question)
 
 bool cmd_eval(struct dbg *d, const char *text, int64_t *v, char *err, size_t errlen)
 {
-    struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL, .group = -1};
+    struct expr_env env = {.dla = d->session ? session_dla(d->session) : NULL,
+                           .group = -1,
+                           .bpnum = d->bps ? bps_last_number(d->bps) : 0};
     if (d->session) {
         env.layers = session_layers_done(d->session);
         env.writes = session_writes(d->session);

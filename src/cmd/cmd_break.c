@@ -20,11 +20,21 @@ static int if_index(const struct cmd_args *a)
     return cmd_nargs(a);
 }
 
+/* "break layer 3 done": the command's full name and its words up to "if",
+ * one space apart, for "save breakpoints" to set it again. */
+static void set_spec(struct breakpoint *bp, const struct cmd_args *a, int cond_at)
+{
+    size_t k = (size_t)snprintf(bp->spec, sizeof bp->spec, "%s", a->path);
+    for (int i = 0; i < cond_at && k < sizeof bp->spec; i++)
+        k += (size_t)snprintf(bp->spec + k, sizeof bp->spec - k, " %s", cmd_arg(a, i));
+}
+
 static enum cmd_status add(struct dbg *d, struct cmd_args *a, struct breakpoint *bp)
 {
     bp->enabled = true;
     bp->temporary = !strncmp(a->path, "tbreak", 6);
     int cond_at = if_index(a);
+    set_spec(bp, a, cond_at);
     char err[256];
     int n = bps_add(d->bps, bp, err, sizeof err);
     if (n < 0)
@@ -410,6 +420,22 @@ static enum cmd_status do_watch_mem(struct dbg *d, struct cmd_args *a)
     return add(d, a, &bp);
 }
 
+/* The breakpoint a word names: a number, or a $ variable (gdb's "disable
+ * $bpnum", as "save breakpoints" writes it). */
+static struct breakpoint *named_bp(struct dbg *d, const char *word)
+{
+    char *end;
+    long n = strtol(word, &end, 10);
+    if (word[0] == '$') {
+        int64_t v;
+        char err[256];
+        if (!cmd_eval(d, word, &v, err, sizeof err) || v <= 0 || v > 0x7fffffff)
+            return NULL;
+        return bps_find(d->bps, (int)v);
+    }
+    return word[0] && !*end ? bps_find(d->bps, (int)n) : NULL;
+}
+
 /* Breakpoint numbers of the arguments (all when none); fn applied to each. */
 static enum cmd_status each_number(struct dbg *d, struct cmd_args *a,
                                    void (*fn)(struct dbg *d, struct breakpoint *bp))
@@ -420,9 +446,7 @@ static enum cmd_status each_number(struct dbg *d, struct cmd_args *a,
         return CMD_OK;
     }
     for (int i = 0; i < cmd_nargs(a); i++) {
-        char *end;
-        long n = strtol(cmd_arg(a, i), &end, 10);
-        struct breakpoint *bp = *end ? NULL : bps_find(d->bps, (int)n);
+        struct breakpoint *bp = named_bp(d, cmd_arg(a, i));
         if (!bp)
             return cmd_fail(d, a, "no breakpoint number %s", cmd_arg(a, i));
         fn(d, bp);
@@ -474,9 +498,7 @@ static enum cmd_status do_disable(struct dbg *d, struct cmd_args *a)
 static bool bp_number(struct dbg *d, struct cmd_args *a, struct breakpoint **bp)
 {
     const char *t = cmd_arg(a, 0);
-    char *end;
-    long n = t ? strtol(t, &end, 10) : 0;
-    *bp = t && !*end ? bps_find(d->bps, (int)n) : NULL;
+    *bp = t ? named_bp(d, t) : NULL;
     if (!*bp)
         cmd_fail(d, a, t ? "no breakpoint number %s" : "expected a breakpoint number%s",
                  t ? t : "");

@@ -483,6 +483,12 @@ bool cmd_lists_failed(struct dbg *d)
     return true;
 }
 
+const char *cmd_bp_commands_text(struct dbg *d, int bp)
+{
+    const struct bp_list *bl = list_of(d, bp);
+    return bl ? bl->text : NULL;
+}
+
 void cmd_print_bp_commands(struct dbg *d, int bp)
 {
     const struct bp_list *bl = list_of(d, bp);

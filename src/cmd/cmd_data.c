@@ -461,7 +461,7 @@ const struct cmd_entry cmd_data_entries[] = {
      "writes every layer's output as .npy files.", NULL, dump_subs, false},
     {"print", "p", "EXPR", "print EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
-     "[@GROUP]), enum names compared with a field, $cycle $layers $writes, C operators.",
+     "[@GROUP]), enum names compared with a field, $cycle $layers $writes $bpnum, C operators.",
      do_print, NULL, false},
     END_OF_TABLE,
 };

@@ -137,6 +137,8 @@ bool cmd_stop_silent(struct dbg *d, const int *bps, size_t n);
 void cmd_lists_stopped(struct dbg *d, const int *bps, size_t n);
 bool cmd_lists_failed(struct dbg *d);
 void cmd_print_bp_commands(struct dbg *d, int bp);
+/* Breakpoint bp's list, its lines each ending in '\n', or NULL (save breakpoints). */
+const char *cmd_bp_commands_text(struct dbg *d, int bp);
 void cmd_lists_free(struct dbg *d);
 
 /* Re-attach the debugger's parts after the session jumped (open, restart). */
@@ -171,6 +173,7 @@ extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare *
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
 extern const struct cmd_entry cmd_shell_entries[];  /* cmd_shell.c: shell */
 extern const struct cmd_entry cmd_set_entries[];    /* cmd_set.c: set, show */
+extern const struct cmd_entry cmd_save_entries[];   /* cmd_save.c: save breakpoints */
 extern struct cmd_entry cmd_plugin_entries[];       /* cmd_plugin.c: rebuilt from the plugins */
 #define CMD_PLUGIN_ROWS 64 /* plugin commands the table holds; more are refused at load */
 

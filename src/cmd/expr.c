@@ -92,7 +92,12 @@ static int64_t variable(struct parser *ps)
         return (int64_t)e->layers;
     if (!strcmp(name, "writes"))
         return (int64_t)e->writes;
-    fail(ps, "unknown variable $%s (known: $cycle $layers $writes)", name);
+    if (!strcmp(name, "bpnum")) {
+        if (e->bpnum <= 0)
+            fail(ps, "$%s: no breakpoint has been set", name);
+        return e->bpnum;
+    }
+    fail(ps, "unknown variable $%s (known: $cycle $layers $writes $bpnum)", name);
     return 0;
 }
 

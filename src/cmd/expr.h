@@ -18,6 +18,7 @@ struct expr_env {
     struct dla *dla;         /* NULL: register references are errors */
     int group;               /* register group for D_ registers, -1: the producer group */
     uint64_t layers, writes; /* $layers, $writes */
+    int64_t bpnum;           /* $bpnum: the last breakpoint set, 0: none yet */
 };
 
 /* Evaluate text; false with a message in err ("unknown register FOO.BAR"). */

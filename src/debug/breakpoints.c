@@ -513,6 +513,11 @@ size_t bps_count(const struct breakpoints *b)
     return b->n;
 }
 
+int bps_last_number(const struct breakpoints *b)
+{
+    return b->next_number - 1;
+}
+
 struct breakpoint *bps_get(struct breakpoints *b, size_t i)
 {
     return i < b->n ? &b->bp[i] : NULL;

@@ -71,6 +71,8 @@ struct breakpoint {
 
     char cond[256]; /* "" = none */
     char what[160]; /* description for listings: "layer 1 programmed" */
+    char spec[200]; /* the command that set it, its condition left out ("tbreak layer 3
+                     * done"), for "save breakpoints"; "" when not set by a command */
 };
 
 struct breakpoints;
@@ -88,6 +90,9 @@ bool bps_delete(struct breakpoints *b, int number);
 void bps_delete_all(struct breakpoints *b);
 struct breakpoint *bps_find(struct breakpoints *b, int number);
 size_t bps_count(const struct breakpoints *b);
+/* The number the last breakpoint set was given (gdb's $bpnum), deleted or
+ * not; 0 before the first. */
+int bps_last_number(const struct breakpoints *b);
 struct breakpoint *bps_get(struct breakpoints *b, size_t i);
 
 /* Set or clear (cond NULL or "") a condition; false with err when it does not parse. */
