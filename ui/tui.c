@@ -223,13 +223,8 @@ void ui_select_layer(struct ui *ui, long layer)
 long ui_current_layer(struct ui *ui)
 {
     struct dla *d = ui_dla(ui);
-    if (!d)
-        return -1;
-    size_t n = dla_layer_count(d);
-    for (size_t i = 0; i < n; i++)
-        if (dla_layer_get(d, i)->state != DLA_LAYER_DONE)
-            return (long)i;
-    return n ? (long)n - 1 : -1;
+    const struct dla_layer *l = d ? session_layer_at(ui->g->session) : NULL;
+    return l ? (long)l->index : -1;
 }
 
 void ui_focus(struct ui *ui, enum pane_id id)

@@ -118,7 +118,8 @@ struct dla *ui_dla(struct ui *ui);
 /* Select a hardware layer (-1: none); the registers pane follows its unit
  * unless the user pinned one. */
 void ui_select_layer(struct ui *ui, long layer);
-/* The layer in progress (oldest not done), else the last one; -1: none. */
+/* The layer the run is at (session_layer_at: running, else enabled, else being
+ * programmed, else the last to finish); -1 before any. */
 long ui_current_layer(struct ui *ui);
 void ui_focus(struct ui *ui, enum pane_id id);
 /* Ask for a line of text (or y/n); done is called on Enter, not on Esc. */

@@ -224,30 +224,6 @@ static void print_unit_line(struct dbg *d, const struct regdb_unit *u, const cha
         cmd_print(d, "%s at 0x%05x%s", u->name, u->base, tail);
 }
 
-/* The hardware layer the run is at, as gdb's frame: the first running one,
- * else the first enabled and waiting for its pipeline, else the first being
- * programmed while the run goes on, else the last to finish; NULL before
- * any was programmed. */
-static const struct dla_layer *layer_at(struct dbg *d)
-{
-    struct dla *dla = dla_of(d);
-    static const uint8_t states[] = {DLA_LAYER_RUNNING, DLA_LAYER_ENABLED,
-                                     DLA_LAYER_PROGRAMMING};
-    for (size_t k = 0; k < sizeof states; k++)
-        for (size_t i = 0; i < dla_layer_count(dla); i++) {
-            const struct dla_layer *l = dla_layer_get(dla, i);
-            if (l->state == states[k] && !format_layer_never_enabled(l, run_over(d)))
-                return l;
-        }
-    const struct dla_layer *last = NULL;
-    for (size_t i = 0; i < dla_layer_count(dla); i++) {
-        const struct dla_layer *l = dla_layer_get(dla, i);
-        if (l->state == DLA_LAYER_DONE && (!last || l->end_cycle >= last->end_cycle))
-            last = l;
-    }
-    return last;
-}
-
 /* "info regs" alone, as gdb's "info registers": the registers of the units
  * of the layer the run is at, its group only. */
 static void layer_regs(struct dbg *d, const struct dla_layer *l)
@@ -299,7 +275,7 @@ static enum cmd_status do_info_regs(struct dbg *d, struct cmd_args *a)
     const struct regdb_map *map = dla_regmap(dla_of(d));
     const char *name = cmd_arg(a, 0);
     if (!name) {
-        const struct dla_layer *l = layer_at(d);
+        const struct dla_layer *l = session_layer_at(d->session);
         if (l)
             layer_regs(d, l);
         else

@@ -216,15 +216,6 @@ static enum cmd_status do_step_task(struct dbg *d, struct cmd_args *a)
     return step_by(d, a, SESSION_TASK);
 }
 
-/* The layer "finish" completes: the oldest one not done. */
-static long current_layer(struct dla *dla)
-{
-    for (size_t i = 0; i < dla_layer_count(dla); i++)
-        if (dla_layer_get(dla, i)->state != DLA_LAYER_DONE)
-            return (long)i;
-    return -1;
-}
-
 static bool layer_done(void *ctx, struct session *s)
 {
     const struct dla_layer *l = dla_layer_get(session_dla(s), (size_t)(long)(intptr_t)ctx);
@@ -235,14 +226,15 @@ static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    long li = current_layer(session_dla(d->session));
-    if (li < 0)
-        return cmd_fail(d, a, "no hardware layer is in progress (\"step layer\" runs to the next)");
-    if (session_finished(d->session)) {
+    if (session_finished(d->session)) { /* as step and next say it: no error, a script goes on */
         cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
         return CMD_OK;
     }
-    const struct dla_layer *l = dla_layer_get(session_dla(d->session), (size_t)li);
+    /* the layer the run is at (session_layer_at), as gdb's finish ends the current frame */
+    const struct dla_layer *l = session_layer_at(d->session);
+    if (!l || l->state == DLA_LAYER_DONE)
+        return cmd_fail(d, a, "no hardware layer is in progress (\"step layer\" runs to the next)");
+    long li = (long)l->index;
     cmd_print(d, "Run till layer %ld (%s, group %u) completes.", li,
               dla_proc_name((enum dla_proc)l->proc), l->group);
     struct cmd_step_mark mark;
@@ -333,7 +325,9 @@ const struct cmd_entry cmd_run_entries[] = {
      step_subs, true},
     {"next", "n", "[N]", "next [N]",
      "Run until N more hardware layers have completed (step layer).", do_step_layer, NULL, true},
-    {"finish", "fin", NULL, "finish", "Run until the hardware layer in progress completes.",
+    {"finish", "fin", NULL, "finish",
+     "Run until the hardware layer the run is at completes: the first running, else\n"
+     "enabled, else being programmed (the layer \"info regs\" shows).",
      do_finish, NULL, true},
     {"back", "reverse", "[layer] [N]", "back [layer] [N]",
      "Step back N hardware layer boundaries (see \"help back layer\").", do_back, back_subs, true},

@@ -220,6 +220,44 @@ bool session_finished(const struct session *s)
     return s->finished;
 }
 
+/* ---------------------------------------------------------------- the layer the run is at */
+
+/* The first layer in state, by index; NULL when none is. */
+static const struct dla_layer *first_layer_in(const struct dla *dla, enum dla_layer_state state)
+{
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->state == state)
+            return l;
+    }
+    return NULL;
+}
+
+/* The layer whose completion came last (the higher index of a tie: layers
+ * fused on the fly complete together, the consumer last). */
+static const struct dla_layer *last_layer_done(const struct dla *dla)
+{
+    const struct dla_layer *last = NULL;
+    for (size_t i = 0; i < dla_layer_count(dla); i++) {
+        const struct dla_layer *l = dla_layer_get(dla, i);
+        if (l->state == DLA_LAYER_DONE && (!last || l->end_cycle >= last->end_cycle))
+            last = l;
+    }
+    return last;
+}
+
+const struct dla_layer *session_layer_at(struct session *s)
+{
+    const struct dla *dla = s->dla;
+    bool run_over = s->finished;
+    const struct dla_layer *l = first_layer_in(dla, DLA_LAYER_RUNNING);
+    if (!l)
+        l = first_layer_in(dla, DLA_LAYER_ENABLED);
+    if (!l && !run_over)
+        l = first_layer_in(dla, DLA_LAYER_PROGRAMMING);
+    return l ? l : last_layer_done(dla);
+}
+
 uint64_t session_writes(const struct session *s)
 {
     return s->writes;

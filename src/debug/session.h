@@ -69,6 +69,19 @@ bool session_stop_requested(const struct session *s);
 /* Message of the last stop ("Breakpoint 1, layer 1 (SDP, group 0) programmed"). */
 const char *session_stop_message(const struct session *s);
 bool session_finished(const struct session *s);
+/* The hardware layer the run is at, the debugger's one answer (as gdb has
+ * one current frame) for "finish" (the layer it completes), "info regs"
+ * alone (whose registers it shows) and the TUI (the layer it marks and
+ * selects after a step): the first (by index) running, else the first
+ * enabled and waiting for the rest of its pipeline, else the first being
+ * programmed; with none of these (between layers, after the run), the last
+ * to finish; NULL before any layer.  The hardware's work comes first: a
+ * layer merely programmed (the driver readies the other group while one
+ * runs) does not start until the running one lets it.  Once the run is over
+ * (session_finished), layers still being programmed were never enabled and
+ * are no layers of the run (format_layer_never_enabled): passed over.
+ * Callers that need a layer in progress check its state: DONE means none. */
+const struct dla_layer *session_layer_at(struct session *s);
 
 /* Counters of what has executed. */
 uint64_t session_writes(const struct session *s);

@@ -14,13 +14,14 @@ expect_screen '1 Layers (0)'
 [ -z "$(changed_regs)" ] || fail "registers marked changed before anything ran"
 
 # n: layer 0 completes; it is selected (the registers pane shows its unit and
-# group, changes marked) and layer 1 is marked as the one in progress
+# group, changes marked) and layer 2, the SDP still running, is marked as the
+# one the run is at (session_layer_at), not layer 1, merely programmed
 keys n
 wait_for '^ dladbg | sample:lenet | nv_full | layer 1/'
 expect_screen '(dladbg) step layer'
 expect_screen '^│ *0 done  *CONV  0'
 expect_screen '2 Registers CDMA group 0 (layer 0;'
-screen | grep -q '^│.[>▶]  *1 [a-z]' || fail "layer 1 is not marked as the one in progress"
+screen | grep -q '^│.[>▶]  *2 running ' || fail "layer 2 is not marked as the one the run is at"
 first=$(changed_regs)
 [ -n "$first" ] || fail "no register marked changed after stepping a layer"
 
