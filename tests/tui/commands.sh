@@ -6,13 +6,8 @@
 . "$(dirname "$0")/lib.inc"
 
 tui_start
-keys :
-type_text 'break unit sdp done'
-keys Enter
-type_text 'commands'
-keys Enter
+list_begin 'break unit sdp done'
 wait_for '^│End with a line saying just "end"\. '
-wait_for '^│> *│$'
 type_text 'silent'
 keys Enter
 wait_for '^│>silent '

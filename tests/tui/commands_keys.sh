@@ -7,12 +7,7 @@
 . "$(dirname "$0")/lib.inc"
 
 tui_start
-keys :
-type_text 'break unit sdp done'
-keys Enter
-type_text 'commands'
-keys Enter
-wait_for '^│> *│$'
+list_begin 'break unit sdp done'
 type_text 'echo logged'
 keys Enter
 wait_for '^│>echo logged '
