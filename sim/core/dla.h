@@ -155,6 +155,9 @@ struct dla_layer {
     uint64_t client_bytes[DLA_LAYER_CLIENTS];
     uint64_t client_transactions[DLA_LAYER_CLIENTS];
     uint64_t bytes_read, bytes_written;
+    /* of bytes_read + bytes_written, those to and from CV-SRAM (on-chip);
+     * the rest are DRAM's, what memory bandwidth is tuned for */
+    uint64_t bytes_cvsram;
     const struct dla_counter *counters; /* NULL when none */
     /* NULL unless the layer looked values up (SDP, CDP) */
     const struct dla_lut_stats *lut;
@@ -327,6 +330,8 @@ size_t dla_layer_bytes(const struct dla *d);
 /* What a layer's DMA moved for one client (0 when it used none). */
 uint64_t dla_layer_client_bytes(const struct dla_layer *l, enum dla_client c);
 uint64_t dla_layer_client_transactions(const struct dla_layer *l, enum dla_client c);
+/* What a layer's DMA read from and wrote to DRAM (bytes_cvsram left out). */
+uint64_t dla_layer_dram_bytes(const struct dla_layer *l);
 /* The layer currently programmed/running on (proc, group), or NULL. */
 const struct dla_layer *dla_layer_current(const struct dla *d, enum dla_proc p, int group);
 

@@ -516,3 +516,8 @@ uint64_t dla_layer_client_transactions(const struct dla_layer *l, enum dla_clien
     int i = client_slot(l, c);
     return i < 0 ? 0 : l->client_transactions[i];
 }
+
+uint64_t dla_layer_dram_bytes(const struct dla_layer *l)
+{
+    return l->bytes_read + l->bytes_written - l->bytes_cvsram;
+}

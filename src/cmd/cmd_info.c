@@ -385,13 +385,19 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
     struct dla *dla = dla_of(d);
     for (size_t i = 0; i < dla_layer_count(dla); i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
+        char by_memory[80] = ""; /* where a configuration has two memories, each one's share */
+        if (dla_cfg(dla)->cvsram)
+            snprintf(by_memory, sizeof by_memory, " (DRAM %llu, CV-SRAM %llu)",
+                     (unsigned long long)dla_layer_dram_bytes(l),
+                     (unsigned long long)l->bytes_cvsram);
         cmd_print(d,
                   "layer %u (%s, group %u): %llu cycles, %llu compute, %llu stalled, "
-                  "%llu bytes read, %llu written",
+                  "%llu bytes read, %llu written%s",
                   l->index, dla_proc_name((enum dla_proc)l->proc), l->group,
                   (unsigned long long)perf_layer_cycles(l, dla_now(dla)),
                   (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles,
-                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written);
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written,
+                  by_memory);
         for (uint32_t c = 0; c < l->n_counters && c < DLA_MAX_COUNTERS; c++)
             cmd_print(d, "  %-36s %llu", l->counters[c].name,
                       (unsigned long long)l->counters[c].value);
@@ -769,7 +775,9 @@ static const struct cmd_entry info_subs[] = {
      "LUT statistics per layer: hits per table, under/overflow, input histogram.", do_info_lut,
      NULL, false},
     {"perf", "p", NULL, "info perf [top [N|all]]",
-     "Per-layer performance figures and counters, DMA clients' totals (model-derived);\n"
+     "Per-layer performance figures (bytes read and written; where the configuration has\n"
+     "CV-SRAM, how many of them were DRAM's and CV-SRAM's) and counters, DMA clients'\n"
+     "totals (model-derived);\n"
      "\"info perf top\": the layers ranked by cycles (\"help info perf top\").",
      do_info_perf, cmd_perf_subs, false},
     {"mem", "m memory", NULL, "info mem",

@@ -85,7 +85,7 @@ static void print_ranked(struct dbg *d, size_t rank, const struct dla_layer *l, 
                          uint64_t run)
 {
     struct dla *dla = session_dla(d->session);
-    char group[8], share[16], compute[16], stall[16], work[40], bytes[24], op[160];
+    char group[8], share[16], compute[16], stall[16], work[40], dram[24], op[160];
     snprintf(group, sizeof group, "%u", l->group);
     percent(share, sizeof share, cycles, run);
     /* a running layer's counters are its whole work, computed at launch:
@@ -94,13 +94,13 @@ static void print_ranked(struct dbg *d, size_t rank, const struct dla_layer *l, 
     percent(compute, sizeof compute, l->compute_cycles, whole);
     percent(stall, sizeof stall, l->stall_cycles, whole);
     per_cycle(work, sizeof work, l->macs, whole, format_work_unit((enum dla_proc)l->proc));
-    per_cycle(bytes, sizeof bytes, l->bytes_read + l->bytes_written, whole, "");
+    per_cycle(dram, sizeof dram, dla_layer_dram_bytes(l), whole, "");
     dbg_layer_op_text(d, l->index, false, op, sizeof op);
-    cmd_print(d, "%4zu %5u %-5s %5s %10llu%s %-22s %6s %7s %6s %22s %11s %s%s%s", rank, l->index,
+    cmd_print(d, "%4zu %5u %-5s %5s %10llu%s %-22s %6s %7s %6s %22s %16s %s%s%s", rank, l->index,
               dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
               (unsigned long long)cycles, l->state == DLA_LAYER_RUNNING ? "+" : " ",
               format_cycles_basis(dla_cfg(dla), (enum dla_proc)l->proc), share, compute, stall,
-              work, bytes, op[0] ? "[" : "", op, op[0] ? "]" : "");
+              work, dram, op[0] ? "[" : "", op, op[0] ? "]" : "");
 }
 
 /* "by unit: CONV 1234 cycles (calibrated against RTL) 80.1%, SDP ...": every
@@ -160,11 +160,11 @@ static enum cmd_status do_info_perf_top(struct dbg *d, struct cmd_args *a)
         shown, n, so_far ? " so far" : "", (unsigned long long)run, so_far ? " so far" : "",
         so_far ? "now" : "last interrupt", format_run_basis(dla_cfg(dla)));
     cmd_print(d, "(layers run concurrently, CONV with its on-the-fly SDP, so shares can sum past "
-                 "100%%; compute and stall: shares of the layer's own cycles; bytes: what its DMA "
-                 "read and wrote)");
-    cmd_print(d, "%4s %5s %-5s %5s %11s %-22s %6s %7s %6s %22s %11s %s", "rank", "layer", "unit",
+                 "100%%; compute and stall: shares of the layer's own cycles; DRAM bytes/cycle: "
+                 "what its DMA read from and wrote to DRAM, not CV-SRAM; \"info perf\" has both)");
+    cmd_print(d, "%4s %5s %-5s %5s %11s %-22s %6s %7s %6s %22s %16s %s", "rank", "layer", "unit",
               "group", "cycles", "cycles are", "share", "compute", "stall", "work/cycle",
-              "bytes/cycle", "operation");
+              "DRAM bytes/cycle", "operation");
     for (size_t i = 0; i < shown; i++)
         print_ranked(d, i + 1, dla_layer_get(dla, items[i].index), items[i].cycles, run);
     struct perf_rank_rest rest = perf_rank_rest(items, n, shown);
@@ -187,9 +187,10 @@ const struct cmd_entry cmd_perf_subs[] = {
      "The hardware layers of the run so far ranked by cycles, N of them (default 10; all:\n"
      "every layer): unit, group, cycles (calibrated against RTL or estimated), share of the\n"
      "run's hardware cycles (first launch to last interrupt; layers overlap, so shares can\n"
-     "sum past 100%), compute and stall shares of the layer's cycles, work and bytes per\n"
-     "cycle, operation; then the layers not shown, and cycles by unit.  (The TUI's layers\n"
-     "pane: o orders them by cycles.)",
+     "sum past 100%), compute and stall shares of the layer's cycles, work and DRAM bytes\n"
+     "per cycle (what its DMA read from and wrote to DRAM: on-chip CV-SRAM does not load\n"
+     "the memory bus; \"info perf\" gives both), operation; then the layers not shown, and\n"
+     "cycles by unit.  (The TUI's layers pane: o orders them by cycles.)",
      do_info_perf_top, NULL, false},
     END_OF_TABLE,
 };
