@@ -16,10 +16,19 @@
 struct ui;
 struct pane;
 
+/* A key only one pane takes, as the key bar names it ("o", "Order"). */
+struct pane_key {
+    const char *key, *label;
+};
+
 struct pane_ops {
     const char *name; /* "layers", "regs", ...: used in titles, help and messages */
     /* Pane-local keys for the help overlay: lines of "KEYS\tdescription". */
     const char *keys_help;
+    /* The few of them the key bar shows while the pane has the focus, as
+     * htop's function bar changes with its screen, the most wanted first;
+     * ended by a NULL key.  NULL: none. */
+    const struct pane_key *bar_keys;
     /* Draw the inside of the pane (the frame and title are drawn for it). */
     void (*draw)(struct pane *p, struct ui *ui);
     /* A key while the pane has the focus; false when the pane does not use it. */

@@ -239,11 +239,18 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
     return true;
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"Enter", "Owner"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "cbuf",
     .keys_help = "arrows hjkl\tselect a bank\n"
                  "Enter\tselect the layer that owns the bank\n"
                  "cells\tB<bank> <D data|W weight|M WMB>, L<owner layer> and fill %, fill bar",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

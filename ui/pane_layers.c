@@ -354,6 +354,14 @@ static void destroy(struct pane *p)
     pane_free_priv(p);
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"o", "Order"},
+    {"t", "Tasks"},
+    {".", "Now"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "layers",
     .keys_help = "Enter\tshow the registers of the selected layer's unit\n"
@@ -366,6 +374,7 @@ static const struct pane_ops ops = {
                  "\tprogress\n"
                  "reference\twith compare DIR: ok or DIFF and the cosine similarity\n"
                  "\tof the layer's output to its blob (8: side by side)",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

@@ -263,11 +263,19 @@ static bool selected(struct pane *p, struct ui *ui, char *buf, size_t len)
     return true;
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"u", "Unit"},
+    {"C", "Config"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "lut",
     .keys_help = "u\tshow SDP's or CDP's LUT (again: follow the selected layer)\n"
                  "C\tthe whole configuration / its first lines\n"
                  "plots\ttables: largest entry per column; inputs: below, 32 bins, above",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .title = title,

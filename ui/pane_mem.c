@@ -473,6 +473,13 @@ static void destroy(struct pane *p)
     free(mp);
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"a", "Address"},
+    {"f", "Format"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "mem",
     .keys_help = "j k\tselect a region the layer read or wrote\n"
@@ -480,6 +487,7 @@ static const struct pane_ops ops = {
                  "f\tformat: hex, int8, int16, fp16\n"
                  "a\tdump any address (c:ADDR for CV-SRAM, on configurations with one)\n"
                  "\tthat is memory as x has it: else \"Cannot access memory\"",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

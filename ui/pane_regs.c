@@ -606,12 +606,21 @@ static void destroy(struct pane *p)
     free(rp);
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"g", "Group"},
+    {"e", "Edit"},
+    {"[ ]", "Unit"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "regs",
     .keys_help = "h l [ ]\tprevious / next unit (pins it; u follows the layer again)\n"
                  "g\tshow the other register group\n"
                  "Enter e\tedit the value in place: executes reg UNIT.REG[.FIELD] = VALUE\n"
                  "/\tsearch a register by name (UNIT.NAME limits to a unit; Enter repeats)",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

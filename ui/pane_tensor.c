@@ -519,6 +519,14 @@ static void destroy(struct pane *p)
     pane_free_priv(p);
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"v", "Stats"},
+    {"d", "Diff"},
+    {"[ ]", "Channel"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "tensor",
     .keys_help = "v\tvalues (side by side with the reference) / statistics and histogram\n"
@@ -526,6 +534,7 @@ static const struct pane_ops ops = {
                  "d\tthe first element that differs from the reference\n"
                  "arrows hjkl\tscroll rows and columns; Home: the first\n"
                  "marks\tred: error beyond the tolerance; reverse: the first such element",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

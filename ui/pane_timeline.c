@@ -349,6 +349,13 @@ static void title(struct pane *p, struct ui *ui, char *buf, size_t len)
              per, strcmp(per, "1") ? "s" : "", basis);
 }
 
+/* The key bar's share of keys_help while the pane has the focus. */
+static const struct pane_key bar_keys[] = {
+    {"+/-", "Zoom"},
+    {"z", "Fit"},
+    {NULL, NULL},
+};
+
 static const struct pane_ops ops = {
     .name = "timeline",
     .keys_help = "+ -\tzoom in / out (the wheel too)\n"
@@ -357,6 +364,7 @@ static const struct pane_ops ops = {
                  "z 0\tfit the whole run\n"
                  "j k Up Down\tselect the previous / next layer\n"
                  "bars\tlaunch..completion, labelled with the layer; dots: programming",
+    .bar_keys = bar_keys,
     .draw = draw,
     .key = key,
     .mouse = mouse,

@@ -120,25 +120,48 @@ static int keybar_rank_that_fits(const struct keybar_item *items, size_t n, int 
     return 0;
 }
 
+/* Most keys a pane puts on the key bar. */
+#define PANE_BAR_KEYS 3
+
+/* The key bar's items: the global keys, and the focused pane's own
+ * (pane_ops.bar_keys) before ":" and "q".  Its first is ranked with F11
+ * and b (an 80-column bar shows it), the others with B: a narrower screen
+ * drops Tab, / and F2 before them. */
+static size_t keybar_items(const struct ui *ui, struct keybar_item *out)
+{
+    /* rank: what a narrow screen drops first (highest first); q Quit always stays */
+    static const struct keybar_item global[] = {
+        {"F1", "Help", 0}, {"F5", "Cont", 0},    {"F10", "Layer", 0}, {"F11", "Write", 1},
+        {"b", "Break", 1}, {"B", "Back", 2},     {"Tab", "Pane", 3},  {"/", "Search", 3},
+        {"F2", "Max", 4},  {":", "Console", 0}, {"q", "Quit", 0},
+    };
+    const size_t n_global = sizeof global / sizeof global[0];
+    size_t n = 0;
+    for (size_t i = 0; i + 2 < n_global; i++)
+        out[n++] = global[i];
+    const struct pane *p = ui->pane[ui->focus];
+    const struct pane_key *own = p ? p->ops->bar_keys : NULL;
+    for (size_t i = 0; own && own[i].key && i < PANE_BAR_KEYS; i++)
+        out[n++] = (struct keybar_item){own[i].key, own[i].label, i ? 2 : 1};
+    out[n++] = global[n_global - 2];
+    out[n++] = global[n_global - 1];
+    return n;
+}
+
 void keybar_draw(struct ui *ui)
 {
     if (ui->prompt.kind != PROMPT_NONE) {
         prompt_draw(ui);
         return;
     }
-    /* rank: what a narrow screen drops first (highest first); q Quit always stays */
-    static const struct keybar_item items[] = {
-        {"F1", "Help", 0}, {"F5", "Cont", 0},    {"F10", "Layer", 0}, {"F11", "Write", 1},
-        {"b", "Break", 1}, {"B", "Back", 2},     {"Tab", "Pane", 3},  {"/", "Search", 3},
-        {"F2", "Max", 4},  {":", "Console", 0}, {"q", "Quit", 0},
-    };
     static const struct keybar_item running[] = {{"Ctrl-C", "Interrupt", 0},
                                                  {"Esc", "Interrupt", 0}};
+    struct keybar_item items[16 + PANE_BAR_KEYS];
     int y = ui->rows - 1, x = 0;
     attrset(theme(TH_KEY_LABEL));
     mvhline(y, 0, ' ', ui->cols);
     const struct keybar_item *shown = ui->running ? running : items;
-    size_t n = ui->running ? sizeof running / sizeof running[0] : sizeof items / sizeof items[0];
+    size_t n = ui->running ? sizeof running / sizeof running[0] : keybar_items(ui, items);
     int rank = keybar_rank_that_fits(shown, n, ui->cols);
     for (size_t i = 0; i < n && x < ui->cols; i++) {
         if (shown[i].rank > rank)
