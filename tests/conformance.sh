@@ -32,8 +32,19 @@ if [ ! -d "$DATA" ]; then
 fi
 DATA=$(cd "$DATA" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0 skip=0 xfail=0 xpass=0
+# A signal (Ctrl-C, a time limit's SIGTERM) ends the run where it is, says so
+# with the counts so far, and the EXIT trap removes the scratch folder.  The
+# cleanup used to be the signal's own trap, after which sh went on running
+# the rest without its folder: every later case "failed" on "cannot create
+# .../log: Directory nonexistent".
+stopped_by() { # signal status
+    echo "conformance: stopped by SIG$1 after $pass passed, $((fail + xfail)) failed, $skip skipped; the cases from here on did not run" >&2
+    exit "$2"
+}
+trap 'rm -rf "$tmp"' EXIT
+trap 'stopped_by INT 130' INT
+trap 'stopped_by TERM 143' TERM
 
 expected_reason() {
     [ -f "$EXPECTED" ] || return 1

@@ -27,7 +27,7 @@ expect_restored
 command -v python3 >/dev/null 2>&1 || { echo "skip: python3 is not installed"; exit 77; }
 real=$DLADBG
 wrap_dir=$(mktemp -d "${TMPDIR:-/tmp}/dladbg-hup.XXXXXX")
-trap 'tui_cleanup; rm -rf "$wrap_dir"' EXIT INT TERM
+trap 'tui_cleanup; rm -rf "$wrap_dir"' EXIT
 DLADBG=$wrap_dir/hup-blocked
 cat >"$DLADBG" <<WRAP
 #!/usr/bin/env python3
