@@ -21,12 +21,9 @@ static void write_list(FILE *fp, const char *text)
     fprintf(fp, "  end\n");
 }
 
-/* One breakpoint's lines; false when it was not set by a command (none is
- * today: kept so that a breakpoint made otherwise is told, not lost). */
-static bool write_bp(struct dbg *d, FILE *fp, const struct breakpoint *bp)
+/* One breakpoint's lines (every breakpoint is set by a command: its spec). */
+static void write_bp(struct dbg *d, FILE *fp, const struct breakpoint *bp)
 {
-    if (!bp->spec[0])
-        return false;
     fprintf(fp, "%s%s%s\n", bp->spec, bp->cond[0] ? " if " : "", bp->cond);
     if (bp->ignore)
         fprintf(fp, "  ignore $bpnum %llu\n", (unsigned long long)bp->ignore);
@@ -35,7 +32,6 @@ static bool write_bp(struct dbg *d, FILE *fp, const struct breakpoint *bp)
     const char *list = cmd_bp_commands_text(d, bp->number);
     if (list)
         write_list(fp, list);
-    return true;
 }
 
 static enum cmd_status do_save_breakpoints(struct dbg *d, struct cmd_args *a)
@@ -52,18 +48,11 @@ static enum cmd_status do_save_breakpoints(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "%s", err);
     fprintf(af.fp, "# dladbg breakpoints (\"save breakpoints\"); \"source %s\" sets them again\n",
             path);
-    size_t saved = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct breakpoint *bp = bps_get(d->bps, i);
-        if (write_bp(d, af.fp, bp))
-            saved++;
-        else
-            cmd_print(d, "breakpoint %d (%s) was not set by a command: not saved", bp->number,
-                      bp->what);
-    }
+    for (size_t i = 0; i < n; i++)
+        write_bp(d, af.fp, bps_get(d->bps, i));
     if (!afile_commit(&af, err, sizeof err))
         return cmd_fail(d, a, "%s", err);
-    cmd_print(d, "Saved %zu breakpoint%s to %s.", saved, saved == 1 ? "" : "s", path);
+    cmd_print(d, "Saved %zu breakpoint%s to %s.", n, n == 1 ? "" : "s", path);
     return CMD_OK;
 }
 

@@ -108,22 +108,32 @@ static const struct cmd_entry set_subs[] = {
     END_OF_TABLE,
 };
 
+static void show_version(struct dbg *d)
+{
+    cmd_print(d, "dladbg %s", DLADBG_VERSION);
+}
+
+/* What "show" knows, in the order "show" alone lists them. */
+static const struct {
+    const char *name;
+    void (*show)(struct dbg *d);
+} shown[] = {{"confirm", show_confirm}, {"pagination", show_pagination}, {"version", show_version}};
+#define N_SHOWN (sizeof shown / sizeof shown[0])
+
 static enum cmd_status do_show(struct dbg *d, struct cmd_args *a)
 {
     const char *w = cmd_arg(a, 0);
     if (cmd_nargs(a) > 1)
         return cmd_fail(d, a, "expected one of: confirm, pagination, version");
-    bool all = !w;
-    if (all || !strcasecmp(w, "confirm"))
-        show_confirm(d);
-    if (all || !strcasecmp(w, "pagination"))
-        show_pagination(d);
-    if (all || !strcasecmp(w, "version"))
-        cmd_print(d, "dladbg %s", DLADBG_VERSION);
-    if (!all && strcasecmp(w, "confirm") && strcasecmp(w, "pagination") &&
-        strcasecmp(w, "version"))
-        return cmd_fail(d, a, "unknown \"%s\"; expected one of: confirm, pagination, version", w);
-    return CMD_OK;
+    bool found = false;
+    for (size_t i = 0; i < N_SHOWN; i++)
+        if (!w || !strcasecmp(w, shown[i].name)) {
+            shown[i].show(d);
+            found = true;
+        }
+    return found ? CMD_OK
+                 : cmd_fail(d, a, "unknown \"%s\"; expected one of: confirm, pagination, version",
+                            w);
 }
 
 const struct cmd_entry cmd_set_entries[] = {

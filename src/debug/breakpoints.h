@@ -72,7 +72,7 @@ struct breakpoint {
     char cond[256]; /* "" = none */
     char what[160]; /* description for listings: "layer 1 programmed" */
     char spec[200]; /* the command that set it, its condition left out ("tbreak layer 3
-                     * done"), for "save breakpoints"; "" when not set by a command */
+                     * done"), for "save breakpoints" */
 };
 
 struct breakpoints;
