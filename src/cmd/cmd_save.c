@@ -68,7 +68,7 @@ static const struct cmd_entry save_subs[] = {
 
 const struct cmd_entry cmd_save_entries[] = {
     {"save", NULL, NULL, "save breakpoints FILE",
-     "Save what can be set again: \"save breakpoints FILE\" (see \"help save breakpoints\").",
-     NULL, save_subs, false},
+     "Save what can be set again: \"save breakpoints FILE\" (see \"help save breakpoints\").", NULL,
+     save_subs, false},
     END_OF_TABLE,
 };

@@ -57,8 +57,9 @@ static enum cmd_status do_set_pagination(struct dbg *d, struct cmd_args *a)
     if (!on_off(d, a, &on))
         return CMD_ERROR;
     if (on)
-        return cmd_fail(d, a, "dladbg never pages its output (a pager such as \"| less\" "
-                              "on --batch output does)");
+        return cmd_fail(d, a,
+                        "dladbg never pages its output (a pager such as \"| less\" "
+                        "on --batch output does)");
     return CMD_OK;
 }
 
@@ -71,8 +72,9 @@ static enum cmd_status do_set_screen_size(struct dbg *d, struct cmd_args *a)
     if (!cmd_number(d, a, cmd_arg(a, 0), &v))
         return CMD_ERROR;
     if (v != 0)
-        return cmd_fail(d, a, "dladbg never pages or wraps its output: only 0 (unlimited) is "
-                              "taken");
+        return cmd_fail(d, a,
+                        "dladbg never pages or wraps its output: only 0 (unlimited) is "
+                        "taken");
     return CMD_OK;
 }
 
@@ -82,11 +84,13 @@ static enum cmd_status do_set_var(struct dbg *d, struct cmd_args *a)
 {
     const char *text = cmd_rest(a, 0), *eq = strchr(text, '=');
     if (!text[0])
-        return cmd_fail(d, a, "expected UNIT.REG[.FIELD][@GROUP] = VALUE, or one of: confirm, "
-                              "pagination, height, width, var");
+        return cmd_fail(d, a,
+                        "expected UNIT.REG[.FIELD][@GROUP] = VALUE, or one of: confirm, "
+                        "pagination, height, width, var");
     if (eq && eq[1] == '=')
-        return cmd_fail(d, a, "\"==\" compares (\"print\" evaluates it); to write use "
-                              "\"set var NAME = VALUE\"");
+        return cmd_fail(d, a,
+                        "\"==\" compares (\"print\" evaluates it); to write use "
+                        "\"set var NAME = VALUE\"");
     if (!eq)
         return cmd_fail(d, a, "expected \"%s = VALUE\" (\"reg NAME\" shows a register)", text);
     return cmd_reg(d, a);
@@ -131,9 +135,9 @@ static enum cmd_status do_show(struct dbg *d, struct cmd_args *a)
             shown[i].show(d);
             found = true;
         }
-    return found ? CMD_OK
-                 : cmd_fail(d, a, "unknown \"%s\"; expected one of: confirm, pagination, version",
-                            w);
+    return found
+               ? CMD_OK
+               : cmd_fail(d, a, "unknown \"%s\"; expected one of: confirm, pagination, version", w);
 }
 
 const struct cmd_entry cmd_set_entries[] = {
