@@ -1,6 +1,7 @@
 /* Pane 5: performance.  Per unit: layers, busy, compute and stall cycles and
  * a utilisation bar (compute | stall | idle share of the busy time); for the
- * selected layer: launch latency, duration, stalls, MACs per cycle, the unit's
+ * selected layer: launch latency, duration, stalls, MACs and DRAM bytes per
+ * cycle, its bytes read and written (DRAM's and CV-SRAM's apart), the unit's
  * D_PERF_* counters and the bytes each DMA client moved.  All cycle figures
  * are model-derived (share/timing-model.md). */
 #include <stdio.h>
@@ -16,7 +17,7 @@
 
 struct unit_totals {
     unsigned layers;
-    uint64_t busy, compute, stall, macs, rd, wr;
+    uint64_t busy, compute, stall, macs;
 };
 
 static bool proc_present(struct dla *d, enum dla_proc p)
@@ -38,8 +39,6 @@ static void totals(struct dla *d, bool run_over, struct unit_totals t[DLA_P_COUN
         u->compute += l->compute_cycles;
         u->stall += l->stall_cycles;
         u->macs += l->macs;
-        u->rd += l->bytes_read;
-        u->wr += l->bytes_written;
     }
 }
 
@@ -102,6 +101,20 @@ static int draw_units(struct pane *p, struct ui *ui, int row)
     return row;
 }
 
+/* "256 bytes read, 256 written (DRAM 256, CV-SRAM 256)", as "info perf" says
+ * it: bandwidth is DRAM's, so the line names the memory even where the
+ * configuration has no other. */
+static int draw_layer_bytes(struct pane *p, struct dla *d, const struct dla_layer *l, int row)
+{
+    char by_memory[80] = " (all DRAM)";
+    if (dla_cfg(d)->cvsram)
+        snprintf(by_memory, sizeof by_memory, " (DRAM %llu, CV-SRAM %llu)",
+                 (unsigned long long)dla_layer_dram_bytes(l), (unsigned long long)l->bytes_cvsram);
+    pane_print(p, row++, 0, theme(TH_NORMAL), "%llu bytes read, %llu written%s",
+               (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, by_memory);
+    return row;
+}
+
 static int draw_layer(struct pane *p, struct ui *ui, int row)
 {
     struct dla *d = ui_dla(ui);
@@ -125,10 +138,14 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
                (unsigned long long)(l->state == DLA_LAYER_DONE ? l->end_cycle : dla_now(d)),
                (unsigned long long)busy, (unsigned long long)latency,
                (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles);
-    pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu (%.1f/cycle)  read %llu B  written %llu B",
+    char dram_rate[48] = "";
+    if (l->state == DLA_LAYER_DONE && busy) /* a running layer's bytes are its whole run's */
+        snprintf(dram_rate, sizeof dram_rate, "  DRAM %.1f bytes/cycle",
+                 (double)dla_layer_dram_bytes(l) / (double)busy);
+    pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu (%.1f/cycle)%s",
                format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs,
-               busy ? (double)l->macs / (double)busy : 0.0, (unsigned long long)l->bytes_read,
-               (unsigned long long)l->bytes_written);
+               busy ? (double)l->macs / (double)busy : 0.0, dram_rate);
+    row = draw_layer_bytes(p, d, l, row);
     /* counters in two columns when the names fit, else one */
     int name_w = 8;
     for (uint32_t i = 0; i < l->n_counters; i++) {
