@@ -59,6 +59,7 @@ static void plugin_layer_from_record(const struct dla_layer *l, struct dladbg_la
     out->stall_cycles = l->stall_cycles;
     out->bytes_read = l->bytes_read;
     out->bytes_written = l->bytes_written;
+    out->bytes_cvsram = l->bytes_cvsram;
     out->reg_writes = l->reg_writes;
     uint32_t n = l->n_counters < DLA_MAX_COUNTERS ? l->n_counters : DLA_MAX_COUNTERS;
     for (uint32_t i = 0; i < n; i++)
@@ -219,15 +220,29 @@ static uint32_t run_layer_count(const struct dladbg_run *run)
     return d ? (uint32_t)dla_layer_count(d) : 0;
 }
 
-static int run_layer(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out)
+/* The record as a plugin built against the header of 1.2 holds it: a record
+ * written whole past its end would overwrite what follows it there. */
+#define LAYER_SIZE_1_2 offsetof(struct dladbg_layer, bytes_cvsram)
+
+static int run_layer_sized(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out,
+                           size_t size)
 {
     struct dla *d = run_dla(run);
     const struct dla_layer *l = d ? dla_layer_get(d, index) : NULL;
-    if (!l)
+    if (!l || !out)
         return -1;
     struct plugin_run *pr = run_of(run);
-    plugin_layer_from_record(l, out, pr->counters, &pr->lut);
+    struct dladbg_layer whole;
+    plugin_layer_from_record(l, &whole, pr->counters, &pr->lut);
+    size_t known = size < sizeof whole ? size : sizeof whole;
+    memcpy(out, &whole, known);
+    memset((char *)out + known, 0, size - known); /* a later header's fields */
     return 0;
+}
+
+static int run_layer(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out)
+{
+    return run_layer_sized(run, index, out, LAYER_SIZE_1_2);
 }
 
 /* What the register held when the layer started: the live value when the
@@ -317,5 +332,6 @@ void plugin_run_init(struct plugin_run *pr, struct session *s, const struct trac
                                   .layer_reg = run_layer_reg,
                                   .each_event = run_each_event,
                                   .read_mem = run_read_mem,
-                                  .host_private = pr};
+                                  .host_private = pr,
+                                  .layer_sized = run_layer_sized};
 }

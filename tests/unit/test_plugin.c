@@ -149,9 +149,10 @@ static void test_scan_reports_refusals(void **state)
     snprintf(dir, sizeof dir, "%s/tests/plugins", fixture_build());
     int refusals = 0;
     /* a bare host knows no built-in commands: only "clashing", "crash"
-     * (which crashes only when called) and "quotes" are usable; "exit_at_load" would end
-     * this process at dlopen, but is tried in a child first and refused */
-    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 3);
+     * (which crashes only when called), "old_layout" and "quotes" are usable;
+     * "exit_at_load" would end this process at dlopen, but is tried in a
+     * child first and refused */
+    assert_int_equal(plugin_host_scan(ph, dir, record_refusal, &refusals), 4);
     assert_non_null(plugin_host_find(ph, "clashing"));
     assert_non_null(plugin_host_find(ph, "crash"));
     assert_int_equal(refusals, 5);
@@ -451,6 +452,61 @@ static void test_run_access(void **state)
     dbg_destroy(d);
 }
 
+static bool record_event(void *ctx, const struct dladbg_event *ev)
+{
+    if (ev->kind == DLADBG_EV_LAYER_RECORD && ev->layer == 0)
+        *(struct dladbg_event *)ctx = *ev;
+    return true;
+}
+
+/* A layer's bytes by memory (ABI 1.3) reach plugins without breaking one
+ * built before: layer() writes the record as 1.2 had it and not a byte
+ * past it, layer_sized() the whole record, bytes_cvsram too, and zeros
+ * where a later header's record is longer; layer events hold it and say so
+ * by their struct_size.  traces/bdma_copy: layer 0 copies 2048 bytes DRAM
+ * -> CV-SRAM, layer 1 1024 bytes CV-SRAM -> DRAM. */
+static void test_layer_record_sizes(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open("traces/bdma_copy");
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    struct plugin_run pr;
+    plugin_run_init(&pr, d->session, d->ring);
+    const struct dladbg_run *run = &pr.run;
+    assert_true(run->struct_size >= DLADBG_RUN_HAS_LAYER_SIZED);
+    const size_t old = offsetof(struct dladbg_layer, bytes_cvsram);
+    union {
+        struct dladbg_layer layer;
+        unsigned char bytes[sizeof(struct dladbg_layer) + 16];
+    } buf;
+    memset(&buf, 0xa5, sizeof buf);
+    assert_int_equal(run->layer(run, 1, &buf.layer), 0);
+    assert_int_equal(buf.layer.bytes_read, 1024);
+    for (size_t i = old; i < sizeof buf.bytes; i++)
+        assert_int_equal(buf.bytes[i], 0xa5);
+
+    struct dladbg_layer whole;
+    assert_int_equal(run->layer_sized(run, 0, &whole, sizeof whole), 0);
+    assert_int_equal(whole.bytes_read + whole.bytes_written, 4096);
+    assert_int_equal(whole.bytes_cvsram, 2048);
+    assert_int_equal(run->layer_sized(run, 2, &whole, sizeof whole), -1);
+    memset(&buf, 0xa5, sizeof buf);
+    assert_int_equal(run->layer_sized(run, 1, &buf.layer, sizeof buf.bytes), 0);
+    assert_int_equal(buf.layer.bytes_cvsram, 1024);
+    for (size_t i = sizeof(struct dladbg_layer); i < sizeof buf.bytes; i++)
+        assert_int_equal(buf.bytes[i], 0);
+
+    struct dladbg_event ev = {0};
+    plugin_events_each(session_dla(d->session), d->ring, true,
+                       DLADBG_EV_BIT(DLADBG_EV_LAYER_RECORD), record_event, &ev);
+    assert_int_equal(ev.kind, DLADBG_EV_LAYER_RECORD);
+    assert_true(ev.struct_size >= DLADBG_EVENT_HAS_CVSRAM);
+    assert_int_equal(ev.u.layer.bytes_cvsram, 2048);
+    plugin_run_release(&pr);
+    dbg_destroy(d);
+}
+
 /* Whether this process has the file path mapped (/proc/self/maps names
  * every mapped file by its absolute path). */
 static bool mapped_now(const char *path)
@@ -630,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_export_reaps_its_child),
         cmocka_unit_test(test_command_rows_limit),
         cmocka_unit_test(test_run_access),
+        cmocka_unit_test(test_layer_record_sizes),
         cmocka_unit_test(test_mapped_at_first_use),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_changed_file_not_mapped),

@@ -30,7 +30,8 @@
  * Version 1 grew, compatibly: struct dladbg_run (read-only access to the run,
  * also reachable from a decoder through host->run), the optional
  * "dladbg_commands" symbol that adds console commands (end of this file),
- * and a decoder's event_kinds (the events it wants; all when absent). */
+ * a decoder's event_kinds (the events it wants; all when absent) and a
+ * layer's bytes_cvsram (1.3: its bytes by memory). */
 #ifndef DLADBG_DECODER_H
 #define DLADBG_DECODER_H
 
@@ -100,6 +101,12 @@ struct dladbg_layer {
     /* what macs counts for this unit: "MACs" (CONV), "bytes" (BDMA),
      * "elements" (SDP, RUBIK), "pool reads" (PDP), "LRN terms" (CDP) */
     const char *work_unit;
+    /* Appended in dladbg 1.3: of bytes_read + bytes_written, those to and
+     * from on-chip CV-SRAM; the rest are DRAM's, what memory bandwidth is
+     * tuned for.  An event holds it when ev->struct_size >=
+     * DLADBG_EVENT_HAS_CVSRAM; run->layer_sized() fills it, run->layer()
+     * does not (it fills the record as a plugin built before 1.3 holds it). */
+    uint64_t bytes_cvsram;
 };
 
 struct dladbg_intr_event {
@@ -148,6 +155,9 @@ struct dladbg_event {
     } u;
 };
 
+#define DLADBG_EVENT_HAS_CVSRAM                                                                    \
+    (offsetof(struct dladbg_event, u.layer.bytes_cvsram) + sizeof(uint64_t))
+
 /* ---------------------------------------------------------------- the run
  * Read-only access to the current run, for views that need more than the
  * event stream: layers, the register values a layer ran with, the events
@@ -162,7 +172,9 @@ struct dladbg_run {
     uint32_t atom_bytes;  /* memory atom of the configuration (32 nv_full, 8 nv_small) */
     /* Hardware layers recorded so far (0 without an open file). */
     uint32_t (*layer_count)(const struct dladbg_run *run);
-    /* Layer index's record; its strings stay valid until the next call. */
+    /* Layer index's record; its strings stay valid until the next call.
+     * The record as 1.2 had it, all a plugin built before 1.3 holds:
+     * layer_sized (below) fills the fields appended since. */
     int (*layer)(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out);
     /* The value register unit.reg ("SDP", "D_DST_LINE_STRIDE"), or one field
      * of it (field non-NULL), held in the layer's register group when the
@@ -177,7 +189,15 @@ struct dladbg_run {
     int (*read_mem)(const struct dladbg_run *run, const char *space, uint64_t addr, void *buf,
                     size_t len);
     void *host_private; /* dladbg's, do not touch */
+    /* Appended in dladbg 1.3 (check struct_size >= DLADBG_RUN_HAS_LAYER_SIZED):
+     * layer() for a record of size bytes, sizeof *out: the fields appended
+     * since 1.0 too (bytes_cvsram), those this dladbg does not know 0. */
+    int (*layer_sized)(const struct dladbg_run *run, uint32_t index, struct dladbg_layer *out,
+                       size_t size);
 };
+
+#define DLADBG_RUN_HAS_LAYER_SIZED                                                                 \
+    (offsetof(struct dladbg_run, layer_sized) + sizeof(((struct dladbg_run *)0)->layer_sized))
 
 /* Services of the host. */
 struct dladbg_host {
