@@ -36,6 +36,11 @@ static void perf_event(void *state, const struct dladbg_host *host, const struct
     row(host, l, work, l->macs);
     row(host, l, "bytes_read", l->bytes_read);
     row(host, l, "bytes_written", l->bytes_written);
+    uint64_t dram, cvsram; /* of those, DRAM's (bandwidth) and on-chip CV-SRAM's */
+    if (plugin_layer_bytes_by_memory(ev, &dram, &cvsram)) {
+        row(host, l, "bytes_dram", dram);
+        row(host, l, "bytes_cvsram", cvsram);
+    }
     for (uint32_t i = 0; i < l->n_counters; i++)
         row(host, l, l->counters[i].name ? l->counters[i].name : "?", l->counters[i].value);
 }

@@ -4,6 +4,7 @@
 #ifndef DLADBG_PLUGIN_UTIL_H
 #define DLADBG_PLUGIN_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,6 +107,19 @@ static inline const char *plugin_cell_index_or_blank(char *buf, long long v)
         return buf;
     }
     return plugin_cell_int(buf, v);
+}
+
+/* A layer event's bytes by memory, DRAM's and CV-SRAM's: false from a
+ * dladbg before 1.3, whose events do not hold bytes_cvsram. */
+static inline bool plugin_layer_bytes_by_memory(const struct dladbg_event *ev, uint64_t *dram,
+                                                uint64_t *cvsram)
+{
+    if (ev->struct_size < DLADBG_EVENT_HAS_CVSRAM)
+        return false;
+    const struct dladbg_layer *l = &ev->u.layer;
+    *cvsram = l->bytes_cvsram;
+    *dram = l->bytes_read + l->bytes_written - l->bytes_cvsram;
+    return true;
 }
 
 #endif

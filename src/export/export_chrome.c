@@ -1,7 +1,8 @@
 /* "export chrome FILE": Chrome trace-event JSON (the format Perfetto UI and
  * chrome://tracing open).  One track per processor with its hardware layers
- * as slices, instant events for interrupts, and counter tracks for the
- * memory bandwidth of each memory.  Time: model-derived cycles shown as
+ * as slices (their bytes, DRAM's and CV-SRAM's apart, among the args),
+ * instant events for interrupts, and counter tracks for the memory bandwidth
+ * of each memory.  Time: model-derived cycles shown as
  * nanoseconds (a nominal 1 GHz clock), since the format counts microseconds. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,9 +72,12 @@ static void layer_slice(struct json_out *o, const struct dla_layer *l, uint64_t 
         fprintf(o->fp, ",\"macs\":%llu", (unsigned long long)l->macs);
     fprintf(o->fp, ",\"work\":%llu,\"work_unit\":", (unsigned long long)l->macs);
     json_string(o->fp, format_work_unit((enum dla_proc)l->proc));
-    fprintf(o->fp, ",\"bytes_read\":%llu,\"bytes_written\":%llu,\"stall_cycles\":%llu}}",
+    fprintf(o->fp, ",\"bytes_read\":%llu,\"bytes_written\":%llu,\"stall_cycles\":%llu",
             (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written,
             (unsigned long long)l->stall_cycles);
+    /* of its bytes, DRAM's (what bandwidth is tuned for) and on-chip CV-SRAM's */
+    fprintf(o->fp, ",\"bytes_dram\":%llu,\"bytes_cvsram\":%llu}}",
+            (unsigned long long)dla_layer_dram_bytes(l), (unsigned long long)l->bytes_cvsram);
 }
 
 /* ---------------------------------------------------------------- bandwidth */

@@ -120,7 +120,7 @@ static void test_csv_layers(void **state)
         char **row = t->cell[1 + i];
         const struct dla_layer *l = dla_layer_get(dla, (size_t)i);
         char want[32];
-        assert_int_equal(t->cols[1 + i], 14);
+        assert_int_equal(t->cols[1 + i], 16);
         snprintf(want, sizeof want, "%d", i);
         assert_string_equal(row[0], want);
         assert_string_equal(row[1], "BDMA");
@@ -137,9 +137,14 @@ static void test_csv_layers(void **state)
         assert_string_equal(row[7], "");
         assert_string_equal(row[12], "256");
         assert_string_equal(row[13], "bytes");
+        /* a copy within DRAM: every byte read and written is DRAM's */
+        assert_string_equal(row[14], "512");
+        assert_string_equal(row[15], "0");
     }
     assert_string_equal(t->cell[0][12], "work");
     assert_string_equal(t->cell[0][13], "work_unit");
+    assert_string_equal(t->cell[0][14], "bytes_dram");
+    assert_string_equal(t->cell[0][15], "bytes_cvsram");
     free_table(t);
     dbg_destroy(d);
 }
