@@ -140,6 +140,8 @@ static void collect(struct ui *ui, struct help_text *h, int width)
             snprintf(what, sizeof what, "%s  [%s]", b->help, b->command);
         else if (b->action == KA_BREAK)
             snprintf(what, sizeof what, "%s  [break layer N / delete N]", b->help);
+        else if (b->action == KA_ADVANCE)
+            snprintf(what, sizeof what, "%s  [advance layer N done]", b->help);
         else if (b->action == KA_QUIT)
             snprintf(what, sizeof what, "%s  [quit]", b->help);
         else

@@ -22,6 +22,7 @@ static const struct key_binding bindings[] = {
     {{KEY_F(11), 's', 0}, "F11 s", "step one register write", KA_COMMAND, "step write", 0},
     {{'f', 0}, "f", "finish the layer in progress", KA_COMMAND, "finish", 0},
     {{'b', 0}, "b", "breakpoint on the selected layer (again: delete it)", KA_BREAK, NULL, 0},
+    {{'A', 0}, "A", "run until the selected layer completes", KA_ADVANCE, NULL, 0},
     {{'B', 0}, "B", "step back one layer boundary", KA_COMMAND, "back layer", 0},
     {{'R', 0}, "R", "run again from power-on reset", KA_COMMAND, "run", 0},
     {{'\t', 0}, "Tab", "next pane", KA_NEXT_PANE, NULL, 0},
@@ -67,7 +68,9 @@ const struct key_binding *keys_get(size_t i)
     return i < N_BINDINGS ? &bindings[i] : NULL;
 }
 
-static bool break_command(struct ui *ui, char *buf, size_t len)
+/* A file is open and a layer selected, for the keys that act on it; else
+ * false with what is missing. */
+static bool layer_selected(struct ui *ui, char *buf, size_t len)
 {
     if (!ui->g->session) {
         snprintf(buf, len, "no file is open");
@@ -77,6 +80,13 @@ static bool break_command(struct ui *ui, char *buf, size_t len)
         snprintf(buf, len, "select a layer first (pane 1)");
         return false;
     }
+    return true;
+}
+
+static bool break_command(struct ui *ui, char *buf, size_t len)
+{
+    if (!layer_selected(ui, buf, len))
+        return false;
     int number = 0;
     char mark = layers_break_mark(ui, ui->layer, &number);
     if (mark == 'B' || mark == 'b')
@@ -94,6 +104,11 @@ bool keys_command(struct ui *ui, const struct key_binding *b, char *buf, size_t 
         return true;
     case KA_BREAK:
         return break_command(ui, buf, len);
+    case KA_ADVANCE: /* an IDE's "run to cursor", as gdb frontends make it */
+        if (!layer_selected(ui, buf, len))
+            return false;
+        snprintf(buf, len, "advance layer %ld done", ui->layer);
+        return true;
     case KA_QUIT:
         snprintf(buf, len, "quit");
         return true;

@@ -773,6 +773,7 @@ static void global_key(struct ui *ui, const struct key_binding *b)
     switch (b->action) {
     case KA_COMMAND:
     case KA_BREAK:
+    case KA_ADVANCE:
         if (keys_command(ui, b, cmd, sizeof cmd))
             ui_exec_key(ui, cmd);
         else

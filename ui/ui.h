@@ -193,6 +193,7 @@ bool help_key(struct ui *ui, int key);
 enum key_action {
     KA_COMMAND,   /* execute the binding's command text */
     KA_BREAK,     /* toggle a breakpoint on the selected layer */
+    KA_ADVANCE,   /* run until the selected layer completes */
     KA_QUIT,      /* quit, asking first if a run is in progress */
     KA_HELP,      /* the ? overlay */
     KA_CONSOLE,   /* focus the console */

@@ -29,8 +29,22 @@ static void set_spec(struct breakpoint *bp, const struct cmd_args *a, int cond_a
         k += (size_t)snprintf(bp->spec + k, sizeof bp->spec - k, " %s", cmd_arg(a, i));
 }
 
+/* "advance LOCATION" and "until LOCATION" take their locations from the
+ * table break takes them from: a->path is "advance layer" then. */
+static bool runs_to_location(const struct cmd_args *a)
+{
+    return !strncmp(a->path, "advance ", 8) || !strncmp(a->path, "until ", 6);
+}
+
 static enum cmd_status add(struct dbg *d, struct cmd_args *a, struct breakpoint *bp)
 {
+    if (runs_to_location(a)) {
+        int cond_at = if_index(a);
+        if (cond_at < cmd_nargs(a) && !cmd_rest(a, cond_at + 1)[0])
+            return cmd_fail(d, a, "condition: expected an expression");
+        return cmd_run_to_location(d, a, bp,
+                                   cond_at < cmd_nargs(a) ? cmd_rest(a, cond_at + 1) : NULL);
+    }
     bp->enabled = true;
     bp->temporary = !strncmp(a->path, "tbreak", 6);
     int cond_at = if_index(a);
@@ -155,7 +169,7 @@ static enum cmd_status do_break_layer(struct dbg *d, struct cmd_args *a)
     snprintf(bp.what, sizeof bp.what, "layer %u %s", bp.layer, bps_when_name(bp.when));
     enum cmd_status st = add(d, a, &bp);
     size_t seen = d->session ? dla_layer_count(session_dla(d->session)) : 0;
-    if (st == CMD_OK && d->session && !known && bp.layer >= seen)
+    if (st == CMD_OK && d->session && !known && bp.layer >= seen && !runs_to_location(a))
         cmd_print(d,
                   "(how many layers this file runs is known only once a run is over; %zu so "
                   "far)",
@@ -537,7 +551,7 @@ static enum cmd_status do_ignore(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
-static const struct cmd_entry break_subs[] = {
+const struct cmd_entry cmd_break_subs[] = {
     {"layer", "l", "N [programmed|enabled|started|done] [if EXPR]",
      "break layer N [programmed|enabled|started|done] [if EXPR]",
      "Stop when hardware layer N (0-based, in programming order) is programmed (its first\n"
@@ -586,9 +600,9 @@ const struct cmd_entry cmd_break_entries[] = {
      "Set a breakpoint; \"help break layer\" and so on describe each kind.  A condition\n"
      "\"if EXPR\" is an expression over register fields (see \"help print\"), evaluated when\n"
      "the breakpoint is reached, with D_ registers read in the group of the event.",
-     NULL, break_subs, false},
+     NULL, cmd_break_subs, false},
     {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag|mismatch ...",
-     "Set a breakpoint that is deleted when it first stops.", NULL, break_subs, false},
+     "Set a breakpoint that is deleted when it first stops.", NULL, cmd_break_subs, false},
     {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
     {"delete", "d del", "[BP] ...", "delete [N...] | delete display [N...]",
      "Delete breakpoints (all without numbers: asked first at the terminal, then counted);\n"

@@ -74,6 +74,12 @@ bool cmd_resolve_reg(struct dbg *d, struct cmd_args *a, const char *name, struct
 /* Optional count argument i (default def, at least 1). */
 bool cmd_count(struct dbg *d, struct cmd_args *a, int i, uint64_t def, uint64_t *n);
 
+/* "advance LOCATION", "until LOCATION" (cmd_run.c): run until loc (a
+ * breakpoint as break parsed it, not set; cond NULL: none) is reached, a
+ * one-shot stop that no listing shows and that is gone afterwards however
+ * the run stopped; until stops too when the layer the run is at completes. */
+enum cmd_status cmd_run_to_location(struct dbg *d, struct cmd_args *a, const struct breakpoint *loc,
+                                    const char *cond);
 /* Run a step and report how it stopped (breakpoint, end, hang ...). */
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n);
 /* As "run" does before it runs: a run that has begun starts again from
@@ -161,6 +167,7 @@ enum cmd_status cmd_reg(struct dbg *d, struct cmd_args *a);
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
+extern const struct cmd_entry cmd_break_subs[];     /* cmd_break.c: locations, advance's too */
 extern const struct cmd_entry cmd_commands_entries[]; /* cmd_commands.c: commands, end */
 extern const struct cmd_entry cmd_display_entries[]; /* cmd_display.c: display, undisplay */
 extern const struct cmd_entry cmd_delete_subs[];     /* cmd_display.c: delete display */

@@ -1,4 +1,5 @@
-/* Running and stepping: run, continue, step, next, finish, back, restart, file. */
+/* Running and stepping: run, continue, step, next, finish, advance, until,
+ * back, restart, file. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,15 +118,22 @@ void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_m
     free(bps);
 }
 
+/* Said so when the run has finished: not an error, a script written for
+ * more layers than this file has goes on. */
+static bool run_is_over(struct dbg *d)
+{
+    if (!session_finished(d->session))
+        return false;
+    cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+    return true;
+}
+
 enum cmd_status cmd_run_step(struct dbg *d, struct cmd_args *a, enum session_unit unit, uint64_t n)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    if (session_finished(d->session)) {
-        /* not an error: a script written for more layers than this file has goes on */
-        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+    if (run_is_over(d))
         return CMD_OK;
-    }
     struct cmd_step_mark mark;
     cmd_step_mark(d, &mark);
     enum session_stop r = session_step(d->session, unit, n);
@@ -226,10 +234,8 @@ static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
-    if (session_finished(d->session)) { /* as step and next say it: no error, a script goes on */
-        cmd_out(d, DBG_OUT_STOP, "The run has finished (\"run\" starts it again).");
+    if (run_is_over(d))
         return CMD_OK;
-    }
     /* the layer the run is at (session_layer_at), as gdb's finish ends the current frame */
     const struct dla_layer *l = session_layer_at(d->session);
     if (!l || l->state == DLA_LAYER_DONE)
@@ -242,6 +248,42 @@ static enum cmd_status do_finish(struct dbg *d, struct cmd_args *a)
     enum session_stop r = session_step_until(d->session, layer_done, (void *)(intptr_t)li);
     cmd_report_stop(d, r, &mark);
     return CMD_OK;
+}
+
+enum cmd_status cmd_run_to_location(struct dbg *d, struct cmd_args *a, const struct breakpoint *loc,
+                                    const char *cond)
+{
+    if (!cmd_need_session(d, a))
+        return CMD_ERROR;
+    if (run_is_over(d))
+        return CMD_OK;
+    char err[256];
+    if (!bps_set_location(d->bps, loc, cond, err, sizeof err))
+        return cmd_fail(d, a, "condition: %s", err);
+    /* until also stops where gdb's stops when the frame returns: the layer
+     * the run is at completes (as finish's) */
+    const struct dla_layer *l = !strncmp(a->path, "until", 5) ? session_layer_at(d->session) : NULL;
+    struct cmd_step_mark mark;
+    cmd_step_mark(d, &mark);
+    enum session_stop r =
+        l && l->state != DLA_LAYER_DONE
+            ? session_step_until(d->session, layer_done, (void *)(intptr_t)(long)l->index)
+            : session_step(d->session, SESSION_RUN, 0);
+    bps_clear_location(d->bps); /* before a command list of the stop runs on */
+    cmd_report_stop(d, r, &mark);
+    return CMD_OK;
+}
+
+/* "until" alone is gdb's next that does not go back: here every layer is
+ * ahead, so it is next. */
+static enum cmd_status do_until(struct dbg *d, struct cmd_args *a)
+{
+    if (cmd_nargs(a))
+        return cmd_fail(d, a,
+                        "expected a location, as tbreak takes it (layer, unit, reg, intr, lut, "
+                        "rule, diag or mismatch), not \"%s\"",
+                        cmd_arg(a, 0));
+    return cmd_run_step(d, a, SESSION_LAYER, 1);
 }
 
 static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
@@ -329,6 +371,16 @@ const struct cmd_entry cmd_run_entries[] = {
      "Run until the hardware layer the run is at completes: the first running, else\n"
      "enabled, else being programmed (the layer \"info regs\" shows).",
      do_finish, NULL, true},
+    {"advance", NULL, NULL, "advance layer|unit|reg|intr|lut|rule|diag|mismatch ...",
+     "Run until a location (what tbreak takes: \"advance layer 5 done\") is reached.  A\n"
+     "breakpoint, the end or a hang may stop the run first; the one-shot stop at the\n"
+     "location is no numbered breakpoint and is gone afterwards either way.",
+     NULL, cmd_break_subs, false},
+    {"until", "u", NULL, "until [layer|unit|reg|intr|lut|rule|diag|mismatch ...]",
+     "Run until a location is reached or the hardware layer the run is at completes.  As\n"
+     "advance, with the stop gdb's until makes when the frame returns (here: finish's).\n"
+     "Alone: next (one layer).",
+     do_until, cmd_break_subs, true},
     {"back", "reverse", "[layer] [N]", "back [layer] [N]",
      "Step back N hardware layer boundaries (see \"help back layer\").", do_back, back_subs, true},
     {"restart", "reset", NULL, "restart",

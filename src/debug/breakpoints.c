@@ -25,7 +25,9 @@ struct breakpoints {
     struct dla *d;
     int listener;
     bool suspended;
-    struct stop_hit *hits; /* of the last stop, in number order */
+    struct breakpoint location; /* the one-shot stop of "advance" and "until", number 0 */
+    bool has_location;
+    struct stop_hit *hits; /* of the last stop, in number order (the location's first) */
     size_t n_hits, cap_hits;
     uint64_t seen_events, seen_host; /* memory watch: what changed since the last check */
 };
@@ -257,15 +259,23 @@ append(char *msg, size_t len, size_t *used, const char *fmt, ...)
 
 /* The stop line of the hits: breakpoints that say the same share it
  * ("Breakpoint 1, 3, layer 2 (SDP, group 0) done": a layer and a unit
- * breakpoint), in the order of their first number, "; " between others. */
+ * breakpoint), in the order of their first number, "; " between others.
+ * The location of "advance" (number 0, first) is no breakpoint: alone, its
+ * event is the line, as gdb's advance shows where it stopped; beside a
+ * breakpoint, the breakpoint tells it. */
 static void stop_message(const struct breakpoints *b, char *msg, size_t len)
 {
     size_t used = 0;
     msg[0] = 0;
-    for (size_t i = 0; i < b->n_hits; i++) {
+    if (b->n_hits == 1 && b->hits[0].number == 0) {
+        snprintf(msg, len, "%s", b->hits[0].text);
+        return;
+    }
+    size_t first = b->n_hits && b->hits[0].number == 0 ? 1 : 0;
+    for (size_t i = first; i < b->n_hits; i++) {
         const struct stop_hit *h = &b->hits[i];
         bool named = false;
-        for (size_t j = 0; j < i && !named; j++)
+        for (size_t j = first; j < i && !named; j++)
             named = says_the_same(&b->hits[j], h);
         if (named)
             continue;
@@ -312,46 +322,56 @@ static void stop(struct breakpoints *b, struct breakpoint *bp, const char *text)
         bp->enabled = false; /* deleted after the action, outside the listener */
 }
 
+/* An event reached bp (kind and condition hold): counted, ignored or stopped at. */
+static void reached(struct breakpoints *b, struct breakpoint *bp, const char *text)
+{
+    bp->hits++;
+    if (bp->ignore) {
+        bp->ignore--;
+        return;
+    }
+    stop(b, bp, text);
+}
+
+static void consider_event(struct breakpoints *b, struct breakpoint *bp, const struct dla_event *ev)
+{
+    char text[400];
+    if (!bp->enabled || bp->kind == BP_WATCH_MEM)
+        return;
+    if (!matches(b, bp, ev, text, sizeof text) || b->suspended)
+        return;
+    if (condition_holds(b, bp, ev, text, sizeof text))
+        reached(b, bp, text);
+}
+
 static void on_event(void *ctx, const struct dla_event *ev)
 {
     struct breakpoints *b = ctx;
-    for (size_t i = 0; i < b->n; i++) {
-        struct breakpoint *bp = &b->bp[i];
-        char text[400];
-        if (!bp->enabled || bp->kind == BP_WATCH_MEM)
-            continue;
-        if (!matches(b, bp, ev, text, sizeof text) || b->suspended)
-            continue;
-        if (!condition_holds(b, bp, ev, text, sizeof text))
-            continue;
-        bp->hits++;
-        if (bp->ignore) {
-            bp->ignore--;
-            continue;
-        }
-        stop(b, bp, text);
-    }
+    if (b->has_location)
+        consider_event(b, &b->location, ev);
+    for (size_t i = 0; i < b->n; i++)
+        consider_event(b, &b->bp[i], ev);
+}
+
+static void consider_failed(struct breakpoints *b, struct breakpoint *bp, enum bp_kind kind,
+                            const struct dla_event *ev, const char *text)
+{
+    char msg[400];
+    if (!bp->enabled || bp->kind != kind || b->suspended)
+        return;
+    snprintf(msg, sizeof msg, "%s", text);
+    if (condition_holds(b, bp, ev, msg, sizeof msg))
+        reached(b, bp, msg);
 }
 
 void bps_check_failed(struct breakpoints *b, enum bp_kind kind, int32_t layer, const char *text)
 {
     /* no group: a condition reads D_ registers of the producer group */
     struct dla_event ev = {.kind = DLA_EV_DIAG, .layer = layer};
-    for (size_t i = 0; i < b->n && !b->suspended; i++) {
-        struct breakpoint *bp = &b->bp[i];
-        char msg[400];
-        if (!bp->enabled || bp->kind != kind)
-            continue;
-        snprintf(msg, sizeof msg, "%s", text);
-        if (!condition_holds(b, bp, &ev, msg, sizeof msg))
-            continue;
-        bp->hits++;
-        if (bp->ignore) {
-            bp->ignore--;
-            continue;
-        }
-        stop(b, bp, msg);
-    }
+    if (b->has_location)
+        consider_failed(b, &b->location, kind, &ev, text);
+    for (size_t i = 0; i < b->n; i++)
+        consider_failed(b, &b->bp[i], kind, &ev, text);
 }
 
 /* ---------------------------------------------------------------- memory watches */
@@ -377,11 +397,7 @@ static void check_memory(struct breakpoints *b, struct breakpoint *bp)
                  dla_space_name((enum dla_space)bp->space), (unsigned long long)bp->mem_addr,
                  (unsigned long long)bp->mem_len, (unsigned long long)(bp->mem_addr + i),
                  bp->shadow[i], now[i]);
-        bp->hits++;
-        if (bp->ignore)
-            bp->ignore--;
-        else
-            stop(b, bp, text);
+        reached(b, bp, text);
     }
     free(bp->shadow);
     bp->shadow = now;
@@ -523,6 +539,22 @@ struct breakpoint *bps_get(struct breakpoints *b, size_t i)
     return i < b->n ? &b->bp[i] : NULL;
 }
 
+/* cond parses (values do not matter) and fits a breakpoint, so that a typo
+ * is reported when typed; false with err. */
+static bool condition_fits(struct breakpoints *b, const char *cond, char *err, size_t errlen)
+{
+    struct expr_env env = {.dla = b->d, .group = -1};
+    int64_t v;
+    if (b->d && !expr_eval(cond, &env, &v, err, errlen))
+        return false;
+    if (strlen(cond) >= sizeof b->location.cond) {
+        snprintf(err, errlen, "condition too long (at most %zu characters)",
+                 sizeof b->location.cond - 1);
+        return false;
+    }
+    return true;
+}
+
 bool bps_set_condition(struct breakpoints *b, int number, const char *cond, char *err,
                        size_t errlen)
 {
@@ -531,20 +563,31 @@ bool bps_set_condition(struct breakpoints *b, int number, const char *cond, char
         snprintf(err, errlen, "no breakpoint number %d", number);
         return false;
     }
-    if (cond && cond[0]) {
-        /* parse now (values do not matter) so a typo is reported when typed */
-        struct expr_env env = {.dla = b->d, .group = -1};
-        int64_t v;
-        if (b->d && !expr_eval(cond, &env, &v, err, errlen))
-            return false;
-        if (strlen(cond) >= sizeof bp->cond) {
-            snprintf(err, errlen, "condition too long (at most %zu characters)",
-                     sizeof bp->cond - 1);
-            return false;
-        }
-    }
+    if (cond && cond[0] && !condition_fits(b, cond, err, errlen))
+        return false;
     snprintf(bp->cond, sizeof bp->cond, "%s", cond ? cond : "");
     return true;
+}
+
+bool bps_set_location(struct breakpoints *b, const struct breakpoint *tmpl, const char *cond,
+                      char *err, size_t errlen)
+{
+    if (cond && cond[0] && !condition_fits(b, cond, err, errlen))
+        return false;
+    b->location = *tmpl;
+    b->location.number = 0;
+    b->location.enabled = true;
+    b->location.temporary = false;
+    b->location.ignore = b->location.hits = 0;
+    b->location.shadow = NULL;
+    snprintf(b->location.cond, sizeof b->location.cond, "%s", cond ? cond : "");
+    b->has_location = true;
+    return true;
+}
+
+void bps_clear_location(struct breakpoints *b)
+{
+    b->has_location = false;
 }
 
 void bps_suspend(struct breakpoints *b, bool suspended)
@@ -556,7 +599,9 @@ size_t bps_stop_hits(const struct breakpoints *b, int *numbers, size_t max)
 {
     if (!b->s || !session_stop_requested(b->s))
         return 0; /* the last step stopped at no breakpoint */
-    for (size_t i = 0; i < b->n_hits && i < max; i++)
-        numbers[i] = b->hits[i].number;
-    return b->n_hits;
+    size_t n = 0; /* the location of "advance" (number 0) is no breakpoint */
+    for (size_t i = 0; i < b->n_hits; i++)
+        if (b->hits[i].number != 0 && n++ < max)
+            numbers[n - 1] = b->hits[i].number;
+    return n;
 }

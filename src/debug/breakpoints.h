@@ -99,6 +99,16 @@ struct breakpoint *bps_get(struct breakpoints *b, size_t i);
 bool bps_set_condition(struct breakpoints *b, int number, const char *cond, char *err,
                        size_t errlen);
 
+/* The location "advance" and "until" run to: matched as a breakpoint of
+ * tmpl's kind (a breakpoint, as tbreak takes it; no watchpoint), with its
+ * optional condition, but numbered 0, listed nowhere and never among
+ * bps_stop_hits; a stop there alone says its event ("layer 3 (CONV, group
+ * 1) done"), beside breakpoints it leaves them the line.  One at a time,
+ * until bps_clear_location.  false with err when cond does not parse. */
+bool bps_set_location(struct breakpoints *b, const struct breakpoint *tmpl, const char *cond,
+                      char *err, size_t errlen);
+void bps_clear_location(struct breakpoints *b);
+
 /* While suspended nothing stops (replaying forward for "back"). */
 void bps_suspend(struct breakpoints *b, bool suspended);
 
