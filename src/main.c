@@ -383,7 +383,7 @@ static bool run_items(struct dbg *d, const struct cli *cli, const struct dbg_sin
             return false;
     }
     /* later lines would come from the console: only batch mode ends here */
-    return !cli->batch || dbg_input_ended(d, "the -ex commands");
+    return !cli->batch || dbg_input_ended(d);
 }
 
 /* The -x/-ex items as console command lines for the TUI, NULL-terminated

@@ -152,7 +152,8 @@ static void collect(struct ui *ui, struct help_text *h, int width)
     add(h, false, "mouse", "click selects a pane and an item; the wheel scrolls");
     add(h, false, "Ctrl-C", "interrupt a run (when idle, twice quits)");
     add(h, false, "Ctrl-D",
-        "in the console, on an empty line: quit (asks while a run is in progress)");
+        "in the console, on an empty line: quit (asks while a run is in progress); at the "
+        "\">\" of \"commands\": end the list");
     static const char *const headings[PANE_COUNT] = {
         "1 Layers pane", "2 Registers pane", "3 CBUF pane",     "4 LUT pane",
         "5 Perf pane",   "6 Memory pane",    "7 Timeline pane", "8 Tensor pane",

@@ -875,7 +875,10 @@ static void handle_key(struct ui *ui, int k)
     const struct key_binding *b = keys_find(k);
     if (ui->focus == PANE_CONSOLE) {
         if (k == 4 && console_line_empty()) { /* Ctrl-D on an empty line: as gdb, quit */
-            request_quit(ui);
+            if (dbg_typing_commands(ui->g))
+                ui_exec(ui, "end"); /* at ">" gdb's end of input ends the list */
+            else
+                request_quit(ui);
             return;
         }
         if (b && console_passes_through(ui, k))

@@ -880,7 +880,7 @@ static enum cmd_status source_lines(struct dbg *d, FILE *fp, const char *path)
             break;
     }
     free(line);
-    if (!dbg_input_ended(d, path) && st != CMD_QUIT)
+    if (!dbg_input_ended(d) && st != CMD_QUIT)
         st = CMD_ERROR;
     return st;
 }

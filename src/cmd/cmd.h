@@ -171,9 +171,11 @@ const char *dbg_prompt(const struct dbg *d);
 /* The lines of "commands N" are being typed: every line dbg_exec gets goes
  * into the list (a frontend's keys that stand for commands must not). */
 bool dbg_typing_commands(const struct dbg *d);
-/* The lines of what (a script, "the -ex commands") are over: a command list
- * still being typed there is an error, its lines dropped; false then. */
-bool dbg_input_ended(struct dbg *d, const char *what);
+/* The lines of a script or of the -ex commands are over: a command list
+ * still being typed there ends as "end" ends it, kept, as gdb's end of input
+ * ends one; false when it cannot be kept (a line of it was refused), said as
+ * "end" says it. */
+bool dbg_input_ended(struct dbg *d);
 
 /* Execute a script; stops at the first failing command in batch mode.
  * Returns the status of the last command executed. */

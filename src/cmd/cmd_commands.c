@@ -246,22 +246,12 @@ bool cmd_lists_take_line(struct dbg *d, const char *line, enum cmd_status *st)
     return true;
 }
 
-bool dbg_input_ended(struct dbg *d, const char *what)
+bool dbg_input_ended(struct dbg *d)
 {
     struct cmd_lists *l = d->lists;
     if (!l || !l->typing || l->depth != d->source_depth)
         return true;
-    bool broken = l->broken;
-    int bp = l->target;
-    typing_done(l);
-    if (broken) /* its error was told, and counted */
-        return false;
-    cmd_out(d, DBG_OUT_ERROR,
-            "%s%scommands: no \"end\" before the end of %s: breakpoint %d's commands were left "
-            "as they were",
-            d->where, d->where[0] ? ": " : "", what, bp);
-    d->failed_cmds++;
-    return false;
+    return store(d) == CMD_OK; /* gdb's process_next_line: no more lines is "end" */
 }
 
 /* The breakpoint "commands" means: N, or the newest breakpoint. */
@@ -510,7 +500,8 @@ const struct cmd_entry cmd_commands_entries[] = {
      "A stop at several breakpoints runs each one's list in number order, until one resumes\n"
      "the run; it is silent only when every one of their lists says \"silent\".\n"
      "An empty body clears them; \"info breakpoints\" shows them.  A list that brings the\n"
-     "run back to where it ran before (back, run) is stopped rather than repeated for ever.",
+     "run back to where it ran before (back, run) is stopped rather than repeated for ever.\n"
+     "No more lines (Ctrl-D at \">\", the end of a script) end a list as \"end\" does.",
      do_commands, NULL, false},
     {"end", NULL, NULL, "end", "Ends the lines of \"commands N\" (see \"help commands\").", do_end,
      NULL, false},

@@ -74,11 +74,15 @@ run_exit 2 "commands with no breakpoint" --batch -ex commands sample:lenet
 expect_line "$out" 'error: -ex 1: commands: no breakpoints ("commands" alone takes the last one set)'
 run_exit 2 "end outside a list" --batch -ex end sample:lenet
 expect_line "$out" 'error: -ex 1: end: not inside a command list ("commands N" starts one)'
+# the end of a script, or of the -ex commands, ends a list as "end" does,
+# as gdb's end of input (process_next_line) does: kept, no error, exit 0
 printf 'break layer 2 done\ncommands\nprint $layers\n' >noend.dladbg
-run_exit 2 "a missing end" --batch -x noend.dladbg -ex 'info breakpoints' sample:lenet
-expect_grep "$out" '^error: noend.dladbg:3: commands: no "end" before the end of noend.dladbg: breakpoint 1'"'"'s commands were left as they were$'
-run_exit 2 "a missing end in -ex" --batch -ex 'break layer 2 done' -ex commands -ex continue sample:lenet
-expect_grep "$out" '^error: commands: no "end" before the end of the -ex commands: '
+run_exit 0 "a missing end" --batch -x noend.dladbg -ex 'info breakpoints' -ex run sample:lenet
+expect_line "$out" '        print $layers'
+expect_line "$out" '= 2 (0x2)'
+run_exit 0 "a missing end in -ex" --batch -ex 'break layer 2 done' -ex commands -ex 'echo hit' \
+    sample:lenet
+printf '%s\n' "$out" | grep -q '^error: ' && fail "a missing end in -ex: $out"
 run_exit 2 "silent on a later line" --batch -ex 'break layer 2 done' -ex commands -ex 'echo x' \
     -ex silent -ex end sample:lenet
 expect_line "$out" 'error: -ex 4: commands: "silent" goes on the first line of a command list'

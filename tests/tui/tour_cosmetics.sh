@@ -16,7 +16,8 @@ help_page_until 'lines [0-9]*-\([0-9]*\) of \1:'
 # entries longer than the overlay go on under their description, whole
 for text in 'breakpoint on the selected layer (again: delete it) *│' \
     '^[^a-z]* *\[break layer N / delete N\] *│' \
-    'quit (asks while a *│' '^[^a-z]* *run is in progress) *│'; do
+    'quit (asks while a *│' '^[^a-z]* *run is in progress); at the ">" of "commands": end *│' \
+    '^[^a-z]* *the list *│'; do
     printf '%s\n' "$help_seen" | grep -q -- "$text" || fail "the overlay at 80x24 lacks: $text"
 done
 keys Escape
