@@ -453,8 +453,8 @@ const struct cmd_entry cmd_data_entries[] = {
      "has written; bytes there that nothing wrote read as zeros, as the simulated DRAM\n"
      "holds them after power-on.  Anywhere else: \"Cannot access memory at address\",\n"
      "with the nearest regions (exit 2 in batch mode), after the units before it, as in\n"
-     "gdb.  dump memory and tensor ADDR ask the same of every byte: a dump running out\n"
-     "of memory writes nothing, a tensor whose extent does is refused, the extent named.",
+     "gdb.  dump memory and tensor ask the same of every byte: a dump running out of\n"
+     "memory writes nothing, a tensor whose extent does is refused, the extent named.",
      do_x, NULL, false},
     {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
      "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"

@@ -19,6 +19,7 @@
 #include "cmd_priv.h"
 #include "compare/compare.h"
 #include "debug/layer_surface.h"
+#include "debug/mem_regions.h"
 #include "debug/reg_history.h"
 #include "loadable/loadable_tensors.h"
 #include "util/suggest.h"
@@ -650,22 +651,43 @@ static enum cmd_status save_npy(struct dbg *d, struct cmd_args *a, const struct 
 
 /* ---------------------------------------------------------------- the command */
 
-/* Every byte of a tensor described by hand, first to last element as its
- * shape and strides place them, is memory (cmd_mem_accessible), not only
- * its first.  Asked after the limits on what is shown and read (box), which
+/* Every byte of a tensor, first to last element as its shape and strides
+ * place them, is memory (mem_accessible), not only its first: a tensor
+ * described by hand, a layer's surface as its registers place it, a
+ * loadable's tensor as the loadable places it (a hostile one may put it
+ * anywhere).  placed says which of the last two, for the message (""
+ * by hand).  Asked after the limits on what is shown and read (box), which
  * say more of an absurd shape; an extent that does not fit 64 bits is left
  * to the read, which says so. */
 static bool extent_accessible(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
-                              const struct tensor_box *box)
+                              const struct tensor_box *box, const char *placed)
 {
-    uint64_t span;
+    uint64_t span, outside;
+    char msg[512];
     if (tensor_box_count(box) * tensor_elem_bytes(t->elem) > TENSOR_READ_MAX_BYTES ||
-        !tensor_span(t, &span))
+        !tensor_span(t, &span) ||
+        mem_accessible(d->session, (enum dla_space)t->space, t->addr, span, "the tensor", &outside,
+                       msg, sizeof msg))
         return true;
-    return cmd_mem_accessible(d, a, (enum dla_space)t->space, t->addr, span, "the tensor");
+    cmd_fail(d, a, "%s%s%s", placed, placed[0] ? ": " : "", msg);
+    return false;
 }
 
-/* by_hand: the tensor is ADDR WxHxC TYPE (extent_accessible) */
+/* "layer 5 output, as its registers place it", "tensor \"data\" (id 0), as
+ * the loadable places it", "" by hand. */
+static void placed_text(const struct tensor_info *t, long layer, bool by_hand, char *buf,
+                        size_t len)
+{
+    buf[0] = 0;
+    if (by_hand)
+        return;
+    if (layer >= 0)
+        snprintf(buf, len, "%s, as its registers place it", t->name);
+    else
+        snprintf(buf, len, "tensor \"%s\" (id %d), as the loadable places it", t->name, t->id);
+}
+
+/* by_hand: the tensor is ADDR WxHxC TYPE (extent_accessible, placed_text) */
 static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struct tensor_info *t,
                                   const struct tensor_opts *o, long layer, bool by_hand,
                                   const char *what)
@@ -697,7 +719,9 @@ static enum cmd_status run_tensor(struct dbg *d, struct cmd_args *a, const struc
     char from[128] = "";
     if ((o->real || o->save_float) && !real_scale(d, a, t, o, layer, &scale, from, sizeof from))
         return CMD_ERROR;
-    if (by_hand && !extent_accessible(d, a, t, &box))
+    char placed[160];
+    placed_text(t, layer, by_hand, placed, sizeof placed);
+    if (!extent_accessible(d, a, t, &box, placed))
         return CMD_ERROR;
     struct tensor_data td;
     char err[1024];
@@ -856,6 +880,8 @@ const struct cmd_entry cmd_tensor_entries[] = {
      "                    write the tensor (or the window) as NumPy .npy, shape (N,C,H,W),\n"
      "                    dtype int8/uint8/int16/float16 as held; \"float\": float32 real\n"
      "                    values (int8/int16 need a scale, as for real)\n"
+     "Every byte of a tensor's extent must be memory, as for x: one that runs out of it\n"
+     "(by hand, as a layer's registers or the loadable place it) is refused, named.\n"
      "Examples: tensor prob   tensor layer 2 c=0:4 h=2 w=0:8   tensor layer 3 stats\n"
      "          tensor layer 9 save ip2.npy   tensor data scale=0.0078 stats bins=10",
      do_tensor, NULL, false},

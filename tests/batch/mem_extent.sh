@@ -3,8 +3,10 @@
 # past it: each is judged by every byte it reads, not its first.  x shows
 # the units before the first byte that is no memory and then gdb's "Cannot
 # access memory at address ..." (exit 2); dump memory writes nothing; a
-# tensor described by hand is refused when its extent (its shape, strides
-# and atoms) runs past, naming the first byte outside and the extent.
+# tensor described by hand, a layer's surface as its registers place it and
+# a loadable's tensor (tests/unit/test_cmd_tensor.c) are refused when their
+# extent (shape, strides and atoms) runs past, naming the first byte outside
+# and the extent.
 # sample:lenet's output, memory 14, is dram 0x8000f000-0x8000f01f.  Needs
 # nothing from ../shared.
 set -eu
@@ -31,6 +33,13 @@ expect_grep "$out" "tensor: $msg (the tensor spans dram:0x8000f000-0x8000f1ff, 5
 run_exit 2 "tensor with a line stride past the end" --batch -q -ex 'tensor 0x8000f000 1x2x1 int8 0x20' \
     sample:lenet
 expect_grep "$out" "tensor: $msg (the tensor spans dram:0x8000f000-0x8000f03f, 64 bytes): "
+# tensor layer N: a PDP layer of 8x4x4 int8 (512 bytes) poked, after the run,
+# to write 256 bytes before the end of the 64 KiB the run wrote (the poke
+# starts layer 5, programmed)
+run_exit 2 "tensor layer across the end" --batch -q -ex run \
+    -ex 'reg PDP.D_DST_BASE_ADDR_LOW@0 = 0x8000ff00' -ex 'tensor layer 5' sample:lenet
+expect_grep "$out" "tensor: layer 5 output, as its registers place it: Cannot access memory at address dram:0x80010000 (the tensor spans dram:0x8000ff00-0x800100ff, 512 bytes): "
+if printf '%s\n' "$out" | grep -q '^tensor layer 5 output'; then fail "tensor layer 5 was shown"; fi
 # what fits is shown
 out=$(run_dladbg --batch -q -ex 'tensor 0x8000f000 1x1x1 int8' -ex 'x/4g 0x8000f000' sample:lenet) ||
     fail "a tensor and x inside the memory: exit $?"

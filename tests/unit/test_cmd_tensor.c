@@ -3,7 +3,9 @@
  * window that says what is left, "all", NumPy windows checked element by
  * element against memory, real and hex values, stats text, save and
  * npy_read back (raw and float), hardware layers' surfaces, every bad
- * argument refused with a message, completion of names and options. */
+ * argument refused with a message, completion of names and options; a
+ * loadable's tensors whose shape and strides reach past their memory are
+ * refused, as tensors described by hand are. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include "dbg_fixture.h"
+#include "tensor_loadable.h"
 #include "tensor/npy.h"
 #include "tensor/tensor_read.h"
 
@@ -294,6 +297,41 @@ static void test_from_the_session_parse(void **state)
     dbg_destroy(d);
 }
 
+/* A hostile loadable: its tensors "in" and "out" hold 320 bytes each, but
+ * their 40 channels (two surfaces of 32-channel atoms) are 1 MiB apart.
+ * Every byte of the extent is asked for, as of a tensor by hand: refused,
+ * naming the tensor and the first byte outside, never read as zeros. */
+static void test_hostile_tensor_extent(void **state)
+{
+    (void)state;
+    struct tensor_spec sp = {LD_TYPE_INT8, LD_PIXEL_FEATURE, 40, 2, 5, 160, 0x100000, 320};
+    uint8_t *bytes;
+    size_t len;
+    tensor_loadable_bytes(&sp, &bytes, &len);
+    assert_true(fixture_write_bytes("hostile.nvdla", bytes, len));
+    free(bytes);
+    char path[512];
+    fixture_path(path, sizeof path, "hostile.nvdla");
+    struct dbg *d = fixture_open(path);
+    assert_non_null(d);
+    assert_int_equal(fixture_exec(d, "info tensors"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "NCHW 1x40x2x5 int8"));
+    static const char *const names[] = {"in", "out"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[64], want[128];
+        snprintf(cmd, sizeof cmd, "tensor %s stats", names[i]);
+        assert_int_equal(fixture_exec(d, cmd), CMD_ERROR);
+        snprintf(want, sizeof want,
+                 "tensor \"%s\" (id %d), as the loadable places it: Cannot access memory at "
+                 "address dram:0x",
+                 names[i], i);
+        assert_non_null(strstr(fixture_out.text, want));
+        assert_non_null(strstr(fixture_out.text, " (the tensor spans dram:0x"));
+        assert_null(strstr(fixture_out.text, "elements"));
+    }
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_completion),
         cmocka_unit_test(test_from_the_session_parse),
+        cmocka_unit_test(test_hostile_tensor_extent),
     };
     return cmocka_run_group_tests(tests, fixture_group_setup, fixture_group_teardown);
 }
