@@ -619,7 +619,9 @@ static const struct pane_ops ops = {
     .keys_help = "h l [ ]\tprevious / next unit (pins it; u follows the layer again)\n"
                  "g\tshow the other register group\n"
                  "Enter e\tedit the value in place: executes reg UNIT.REG[.FIELD] = VALUE\n"
-                 "/\tsearch a register by name (UNIT.NAME limits to a unit; Enter repeats)",
+                 "/\tsearch a register by name (UNIT.NAME limits to a unit; Enter repeats)\n"
+                 "\tunits the configuration lacks (nv_small: BDMA, RBK) are left out; reg, print "
+                 "and break reg refuse their registers",
     .bar_keys = bar_keys,
     .draw = draw,
     .key = key,

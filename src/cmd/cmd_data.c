@@ -444,7 +444,8 @@ const struct cmd_entry cmd_data_entries[] = {
     {"reg", NULL, "REG", "reg UNIT.REG[.FIELD][@GROUP] [= VALUE]",
      "Show a register with every field decoded by name and enum (D_ registers: the producer\n"
      "group, or @0/@1).  With \"= VALUE\", write it: a CSB write, traced and seen by\n"
-     "breakpoints; a field write keeps the other fields.  VALUE may be an enum name.",
+     "breakpoints; a field write keeps the other fields.  VALUE may be an enum name.\n"
+     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.",
      cmd_reg, NULL, false},
     {"x", NULL, "ADDR", "x/N[bhwg] [dram:|cvsram:]ADDR",
      "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
@@ -461,7 +462,8 @@ const struct cmd_entry cmd_data_entries[] = {
      "writes every layer's output as .npy files.", NULL, dump_subs, false},
     {"print", "p", "EXPR", "print EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
-     "[@GROUP]), enum names compared with a field, $cycle $layers $writes $bpnum, C operators.",
+     "[@GROUP]), enum names compared with a field, $cycle $layers $writes $bpnum, C operators.\n"
+     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.",
      do_print, NULL, false},
     END_OF_TABLE,
 };

@@ -3,7 +3,8 @@
 # and tests/conformance.sh (issue 35, item 9): no paragraph swallowed by a
 # table (a table ends at a blank line in Markdown), every package the
 # Makefile checks for named in Install, every test-data folder the
-# conformance run reads in the data table.
+# conformance run reads in the data table; a rule of the command language
+# that the README, the help and the TUI must all give (the absent units).
 set -eu
 . "$(dirname "$0")/lib.inc"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,5 +25,17 @@ table=$(sed -n '/laid out as follows/,/^$/p;/^| folder | from |/,/^$/p' "$readme
 for dir in $(grep -o '"\$DATA"/[a-z_0-9]*\|\$DATA/[a-z_0-9]*' "$top/tests/conformance.sh" |
         sed 's|.*/||' | sort -u) loadables_v05; do
     printf '%s\n' "$table" | grep -q "^| \`$dir/" || fail "the data table has no row for $dir/"
+done
+
+# the absent-unit rule (a register of a unit the configuration lacks is
+# refused: tests/batch/absent_units.sh) is told where registers are read:
+# the README, help print and help reg; the TUI's ? overlay in
+# tests/tui/help_marks.sh
+printf '%s\n' "$(tr '\n' ' ' <"$readme")" | grep -q 'A register of a unit the configuration lacks (nv_small has no BDMA and no RUBIK, `RBK`) is refused' ||
+    fail "README.md does not give the absent-unit rule"
+for topic in print reg; do
+    run_dladbg --batch -ex "help $topic" "$top/traces/bdma_copy" |
+        grep -q '^A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused\.$' ||
+        fail "help $topic does not give the absent-unit rule"
 done
 echo ok

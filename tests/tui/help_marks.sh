@@ -1,7 +1,8 @@
 #!/bin/sh
 # The help overlay describes the marks the layers pane draws (● and ▶ on a
 # UTF-8 terminal, * and > without), and the memory pane offers CV-SRAM only
-# on a configuration that has one (issue 35, item 9).
+# on a configuration that has one (issue 35, item 9); the registers pane's
+# keys say that units the configuration lacks are left out and refused.
 . "$(dirname "$0")/lib.inc"
 
 # the overlay, paged down to the layers pane's keys
@@ -35,5 +36,13 @@ quit_now
 tui_restart sample:lenet
 keys 6
 wait_for 'a: dump an address (c: prefix for CV-SRAM)'
+quit_now
+
+# the registers pane's keys tell the absent-unit rule (tests/batch/absent_units.sh)
+tui_restart --config nv_small sample:pdp
+keys '?'
+wait_for 'Keys (\[...\]'
+help_page_until 'units the configuration lacks (nv_small: BDMA, RBK) are left'
+keys Escape
 quit_now
 echo ok
