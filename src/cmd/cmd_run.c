@@ -94,22 +94,10 @@ static void tell_stop(struct dbg *d, enum session_stop r, const struct cmd_step_
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
 }
 
-/* The breakpoints the last stop hit, in number order (NULL, 0: none). */
-static int *stop_breakpoints(struct dbg *d, size_t *n)
-{
-    *n = bps_stop_hits(d->bps, NULL, 0);
-    int *v = *n ? malloc(*n * sizeof *v) : NULL;
-    if (v)
-        bps_stop_hits(d->bps, v, *n);
-    else
-        *n = 0;
-    return v;
-}
-
 void cmd_report_stop(struct dbg *d, enum session_stop r, const struct cmd_step_mark *mark)
 {
     size_t n = 0;
-    int *bps = r == SESSION_BREAK ? stop_breakpoints(d, &n) : NULL;
+    int *bps = r == SESSION_BREAK ? bps_stop_hits(d->bps, &n) : NULL;
     if (!cmd_stop_silent(d, bps, n)) { /* gdb's silent leaves out the stop and the displays */
         tell_stop(d, r, mark);
         cmd_show_displays(d); /* gdb's auto-display: after every stop's own lines */
@@ -183,7 +171,7 @@ static enum cmd_status do_continue(struct dbg *d, struct cmd_args *a)
     if (!cmd_count(d, a, 0, 1, &n))
         return CMD_ERROR;
     size_t n_bps = 0;
-    int *bps = n > 1 ? stop_breakpoints(d, &n_bps) : NULL;
+    int *bps = n > 1 ? bps_stop_hits(d->bps, &n_bps) : NULL;
     for (size_t i = 0; i < n_bps; i++) { /* as gdb: each breakpoint the run stopped at */
         struct breakpoint *bp = bps_find(d->bps, bps[i]);
         if (bp) {

@@ -595,13 +595,18 @@ void bps_suspend(struct breakpoints *b, bool suspended)
     b->suspended = suspended;
 }
 
-size_t bps_stop_hits(const struct breakpoints *b, int *numbers, size_t max)
+int *bps_stop_hits(const struct breakpoints *b, size_t *n)
 {
-    if (!b->s || !session_stop_requested(b->s))
-        return 0; /* the last step stopped at no breakpoint */
-    size_t n = 0; /* the location of "advance" (number 0) is no breakpoint */
-    for (size_t i = 0; i < b->n_hits; i++)
-        if (b->hits[i].number != 0 && n++ < max)
-            numbers[n - 1] = b->hits[i].number;
-    return n;
+    *n = 0;
+    if (!b->s || !session_stop_requested(b->s) || !b->n_hits)
+        return NULL; /* the last step stopped at no breakpoint */
+    int *numbers = malloc(b->n_hits * sizeof *numbers);
+    for (size_t i = 0; numbers && i < b->n_hits; i++)
+        if (b->hits[i].number != 0) /* the location of "advance" is no breakpoint */
+            numbers[(*n)++] = b->hits[i].number;
+    if (!*n) {
+        free(numbers);
+        return NULL;
+    }
+    return numbers;
 }

@@ -126,10 +126,12 @@ void bps_check_failed(struct breakpoints *b, enum bp_kind kind, int32_t layer, c
 void bps_resync(struct breakpoints *b);
 
 /* The breakpoints that caused the last stop (every one hit by the action
- * that stopped, as gdb's stop chain holds them), in number order: up to max
- * of their numbers in numbers; returns how many there are (0: the last step
- * stopped at none). */
-size_t bps_stop_hits(const struct breakpoints *b, int *numbers, size_t max);
+ * that stopped, as gdb's stop chain holds them; the location of "advance"
+ * is none), in number order: their numbers, *n of them, in an array of the
+ * caller's to free.  NULL and *n 0 when the last step stopped at none (or
+ * there was no memory for the copy).  A copy: the command lists that run
+ * after the stop may stop again, making new hits. */
+int *bps_stop_hits(const struct breakpoints *b, size_t *n);
 
 /* Parse "programmed|enabled|started|done"; false when word is none of them. */
 bool bps_parse_when(const char *word, enum bp_when *when);

@@ -237,6 +237,42 @@ static void test_bad_arguments(void **state)
     dbg_destroy(d);
 }
 
+/* The numbers a stop's hits are, in one call: every breakpoint the action
+ * hit, in number order; none after a step that stopped at none, nor for the
+ * location of "advance" (no breakpoint), alone or beside one. */
+static void expect_hits(struct dbg *d, size_t want_n, const int *want)
+{
+    size_t n = 99;
+    int *v = bps_stop_hits(d->bps, &n);
+    assert_int_equal(n, want_n);
+    if (!want_n)
+        assert_null(v);
+    for (size_t i = 0; i < want_n; i++)
+        assert_int_equal(v[i], want[i]);
+    free(v);
+}
+
+static void test_stop_hits(void **state)
+{
+    (void)state;
+    struct dbg *d = fixture_open_trace("t4");
+    expect_hits(d, 0, NULL); /* nothing ran */
+    assert_int_equal(fixture_exec(d, "break unit bdma done"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "break layer 0 done"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "run"), CMD_OK);
+    expect_hits(d, 2, (const int[]){1, 2});
+    assert_int_equal(fixture_exec(d, "step"), CMD_OK);
+    expect_hits(d, 0, NULL);
+    assert_int_equal(fixture_exec(d, "delete 1"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "advance layer 1 programmed"), CMD_OK);
+    assert_non_null(strstr(fixture_out.text, "layer 1 (BDMA) programmed"));
+    expect_hits(d, 0, NULL);
+    assert_int_equal(fixture_exec(d, "break layer 1 done"), CMD_OK);
+    assert_int_equal(fixture_exec(d, "advance layer 1 done"), CMD_OK);
+    expect_hits(d, 1, (const int[]){3});
+    dbg_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_lut),
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_stop_hits),
     };
     return cmocka_run_group_tests(tests, setup, fixture_group_teardown);
 }
