@@ -138,13 +138,18 @@ static int draw_layer(struct pane *p, struct ui *ui, int row)
                (unsigned long long)(l->state == DLA_LAYER_DONE ? l->end_cycle : dla_now(d)),
                (unsigned long long)busy, (unsigned long long)latency,
                (unsigned long long)l->compute_cycles, (unsigned long long)l->stall_cycles);
-    char dram_rate[48] = "";
-    if (l->state == DLA_LAYER_DONE && busy) /* a running layer's bytes are its whole run's */
-        snprintf(dram_rate, sizeof dram_rate, "  DRAM %.1f bytes/cycle",
-                 (double)dla_layer_dram_bytes(l) / (double)busy);
-    pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu (%.1f/cycle)%s",
-               format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs,
-               busy ? (double)l->macs / (double)busy : 0.0, dram_rate);
+    /* a running layer's work and bytes are its whole run's, computed at
+     * launch (the model counts nothing done so far): over its cycles so far
+     * they would overstate the rates, so none until it is done, as "info
+     * perf top" has "-" */
+    char rates[80] = "(-/cycle: its rates once it is done)";
+    if (l->state == DLA_LAYER_DONE && busy)
+        snprintf(rates, sizeof rates, "(%.1f/cycle)  DRAM %.1f bytes/cycle",
+                 (double)l->macs / (double)busy, (double)dla_layer_dram_bytes(l) / (double)busy);
+    else if (l->state == DLA_LAYER_DONE)
+        snprintf(rates, sizeof rates, "(-/cycle)");
+    pane_print(p, row++, 0, theme(TH_NORMAL), "%s %llu %s",
+               format_work_unit((enum dla_proc)l->proc), (unsigned long long)l->macs, rates);
     row = draw_layer_bytes(p, d, l, row);
     /* counters in two columns when the names fit, else one */
     int name_w = 8;
