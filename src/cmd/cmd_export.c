@@ -209,7 +209,8 @@ static const struct cmd_entry export_subs[] = {
      do_export_csv, NULL, false},
     {"chrome", "perfetto json", "FILE", "export chrome FILE",
      "Chrome trace-event JSON for Perfetto UI: a track per unit, layers as slices,\n"
-     "interrupts, memory bandwidth counters (model-derived cycles shown as ns).",
+     "interrupts, a bandwidth counter per memory (\"dram bandwidth\", \"cvsram bandwidth\":\n"
+     "bytes per cycle); model-derived cycles shown as ns.",
      do_export_chrome, NULL, false},
     {"vcd", NULL, "FILE", "export vcd FILE",
      "Unit busy signals, interrupt status, mask and line over cycles, for GTKWave.", do_export_vcd,
