@@ -106,25 +106,43 @@ static enum cmd_status do_info_layers(struct dbg *d, struct cmd_args *a)
         ops_to_come(d);
         return CMD_OK;
     }
-    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s %s", "layer", "unit", "group",
-              "state", "start", "end", "cycles", "work", "read", "written", "operation");
+    /* read and written are every byte the layer's DMA moved; where the
+     * configuration has CV-SRAM, the same bytes by memory after them, as
+     * "info perf" gives them (bandwidth is DRAM's) */
+    bool two_memories = dla_cfg(dla)->cvsram;
+    char memories[32] = "";
+    if (two_memories)
+        snprintf(memories, sizeof memories, " %10s %10s", "DRAM", "CV-SRAM");
+    cmd_print(d, "%-5s %-5s %-5s %-13s %10s %10s %10s %22s %10s %10s%s %s", "layer", "unit",
+              "group", "state", "start", "end", "cycles", "work", "read", "written", memories,
+              "operation");
     for (size_t i = 0; i < n; i++) {
         const struct dla_layer *l = dla_layer_get(dla, i);
-        char end[24], group[8], work[40], op[160];
+        char end[24], group[8], work[40], op[160], by_memory[48] = "";
+        if (two_memories)
+            snprintf(by_memory, sizeof by_memory, " %10llu %10llu",
+                     (unsigned long long)dla_layer_dram_bytes(l),
+                     (unsigned long long)l->bytes_cvsram);
         dbg_layer_op_text(d, i, false, op, sizeof op);
         snprintf(end, sizeof end, "%llu", (unsigned long long)l->end_cycle);
         snprintf(group, sizeof group, "%u", l->group);
         snprintf(work, sizeof work, "%llu %s", (unsigned long long)l->macs,
                  format_work_unit((enum dla_proc)l->proc));
-        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu %s%s%s%s",
+        cmd_print(d, "%-5u %-5s %-5s %-13s %10llu %10s %10llu %22s %10llu %10llu%s %s%s%s%s",
                   l->index, dla_proc_name((enum dla_proc)l->proc), l->group > 1 ? "-" : group,
                   format_layer_state(l, run_over(d)), (unsigned long long)l->start_cycle,
                   l->state == DLA_LAYER_DONE ? end : "-",
                   (unsigned long long)perf_layer_cycles(l, dla_now(dla)), work,
-                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written, l->desc,
-                  op[0] ? "  [" : "", op, op[0] ? "]" : "");
+                  (unsigned long long)l->bytes_read, (unsigned long long)l->bytes_written,
+                  by_memory, l->desc, op[0] ? "  [" : "", op, op[0] ? "]" : "");
     }
     ops_to_come(d);
+    if (two_memories)
+        cmd_print(d, "(read, written: bytes the layer's DMA moved; "
+                     "DRAM, CV-SRAM: the same by memory)");
+    else
+        cmd_print(d, "(read, written: bytes the layer's DMA moved, all DRAM: %s has no CV-SRAM)",
+                  dla_cfg(dla)->name);
     char basis[128];
     format_timing_basis(dla_cfg(dla), basis, sizeof basis);
     cmd_print(d, "(cycles from launch to interrupt: %s)", basis);
@@ -744,7 +762,8 @@ static const struct cmd_entry info_subs[] = {
      "Hardware layers: unit, group, state (programming, enabled, running, done; never\n"
      "enabled: registers written but no operation enabled by the end of the run, not\n"
      "counted), model-derived cycles, work (CONV: MACs; BDMA: bytes; SDP, RUBIK: elements;\n"
-     "PDP: pool reads; CDP: LRN terms), bytes, operation.",
+     "PDP: pool reads; CDP: LRN terms), bytes its DMA read and wrote (where the\n"
+     "configuration has CV-SRAM, then the same bytes by memory: DRAM, CV-SRAM), operation.",
      do_info_layers, NULL, false},
     {"tasks", "t", NULL, "info tasks",
      "Tasks of a loadable in submit order, before and while they run: DLA or CPU (EMU), the\n"
