@@ -256,6 +256,7 @@ void dla_reset(struct dla *d)
     memset(d->bus_free_at, 0, sizeof d->bus_free_at);
     memset(d->client_bytes, 0, sizeof d->client_bytes);
     memset(d->client_transactions, 0, sizeof d->client_transactions);
+    memset(d->client_cvsram_bytes, 0, sizeof d->client_cvsram_bytes);
     memset(d->proc_busy, 0, sizeof d->proc_busy);
     memset(d->proc_idle_at, 0, sizeof d->proc_idle_at);
     memset(d->op_enable_at, 0, sizeof d->op_enable_at);
@@ -374,14 +375,22 @@ struct dla_mem *dla_memory(struct dla *d, enum dla_space s)
     return s < DLA_SPACE_COUNT ? d->mem[s] : NULL;
 }
 
+/* A host write is one transaction of the host client, its bytes of the
+ * memory it went to. */
+static void count_host_write(struct dla *d, enum dla_space s, uint64_t len)
+{
+    d->client_bytes[DLA_C_HOST] += len;
+    d->client_transactions[DLA_C_HOST]++;
+    if (s == DLA_CVSRAM)
+        d->client_cvsram_bytes[DLA_C_HOST] += len;
+}
+
 enum mem_status dla_mem_write(struct dla *d, enum dla_space s, uint64_t addr, const void *buf,
                               size_t len)
 {
     enum mem_status st = mem_write(d->mem[s], addr, buf, len);
-    if (st == MEM_OK) {
-        d->client_bytes[DLA_C_HOST] += len;
-        d->client_transactions[DLA_C_HOST]++;
-    }
+    if (st == MEM_OK)
+        count_host_write(d, s, len);
     return st;
 }
 
@@ -389,10 +398,8 @@ enum mem_status dla_mem_write_from(struct dla *d, enum dla_space s, const struct
                                    uint64_t addr, uint64_t len)
 {
     enum mem_status st = mem_copy_from(d->mem[s], src, addr, len);
-    if (st == MEM_OK) {
-        d->client_bytes[DLA_C_HOST] += len;
-        d->client_transactions[DLA_C_HOST]++;
-    }
+    if (st == MEM_OK)
+        count_host_write(d, s, len);
     return st;
 }
 
@@ -409,6 +416,11 @@ uint64_t dla_client_bytes(const struct dla *d, enum dla_client c)
 uint64_t dla_client_transactions(const struct dla *d, enum dla_client c)
 {
     return c < DLA_C_COUNT ? d->client_transactions[c] : 0;
+}
+
+uint64_t dla_client_cvsram_bytes(const struct dla *d, enum dla_client c)
+{
+    return c < DLA_C_COUNT ? d->client_cvsram_bytes[c] : 0;
 }
 
 enum dla_space dla_ram_space(struct dla *d, enum dla_unit u, uint32_t ram_type)

@@ -320,6 +320,9 @@ enum mem_status dla_mem_write_from(struct dla *d, enum dla_space s, const struct
 /* Cumulative bytes and transactions per client over the whole run. */
 uint64_t dla_client_bytes(const struct dla *d, enum dla_client c);
 uint64_t dla_client_transactions(const struct dla *d, enum dla_client c);
+/* Of dla_client_bytes, those to and from CV-SRAM (on-chip); the rest are
+ * DRAM's, what memory bandwidth is tuned for. */
+uint64_t dla_client_cvsram_bytes(const struct dla *d, enum dla_client c);
 
 /* ---------------------------------------------------------------- layers */
 size_t dla_layer_count(const struct dla *d);

@@ -190,6 +190,7 @@ struct dla {
     uint64_t bus_free_at[DLA_SPACE_COUNT][2]; /* bandwidth model: [space][write] channel reserved until */
     uint64_t client_bytes[DLA_C_COUNT];
     uint64_t client_transactions[DLA_C_COUNT];
+    uint64_t client_cvsram_bytes[DLA_C_COUNT]; /* of client_bytes, CV-SRAM's */
 
     struct dla_pipe pipe[DLA_MAX_PIPES];
     bool proc_busy[DLA_P_COUNT];       /* an operation of the processor is running */

@@ -358,8 +358,10 @@ static void account(struct dla_exec *x, enum dla_client c, enum dla_space s, boo
         l->bytes_written += len;
     else
         l->bytes_read += len;
-    if (s == DLA_CVSRAM)
+    if (s == DLA_CVSRAM) {
         l->bytes_cvsram += len;
+        d->client_cvsram_bytes[c] += len;
+    }
 
     struct dla_pipe *p = x->pipe;
     for (size_t i = p->n_xfers; i-- > 0;) {

@@ -396,6 +396,29 @@ static enum cmd_status do_info_lut(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* Each DMA client's bytes over the whole run, and where the configuration
+ * has CV-SRAM, how many of them were DRAM's and CV-SRAM's, as each layer's
+ * line gives them: bandwidth is DRAM's. */
+static void client_totals(struct dbg *d, struct dla *dla)
+{
+    bool two_memories = dla_cfg(dla)->cvsram;
+    cmd_print(d, "DMA clients over the whole run%s:", two_memories ? "" : " (all DRAM)");
+    for (int c = 0; c < DLA_C_COUNT; c++) {
+        enum dla_client client = (enum dla_client)c;
+        if (!dla_client_transactions(dla, client))
+            continue;
+        uint64_t bytes = dla_client_bytes(dla, client);
+        uint64_t cvsram = dla_client_cvsram_bytes(dla, client);
+        char by_memory[80] = "";
+        if (two_memories)
+            snprintf(by_memory, sizeof by_memory, " (DRAM %llu, CV-SRAM %llu)",
+                     (unsigned long long)(bytes - cvsram), (unsigned long long)cvsram);
+        cmd_print(d, "  %-10s %12llu bytes in %llu transactions%s", dla_client_name(client),
+                  (unsigned long long)bytes,
+                  (unsigned long long)dla_client_transactions(dla, client), by_memory);
+    }
+}
+
 static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
 {
     if (!cmd_need_session(d, a))
@@ -420,13 +443,7 @@ static enum cmd_status do_info_perf(struct dbg *d, struct cmd_args *a)
             cmd_print(d, "  %-36s %llu", l->counters[c].name,
                       (unsigned long long)l->counters[c].value);
     }
-    cmd_print(d, "DMA clients over the whole run:");
-    for (int c = 0; c < DLA_C_COUNT; c++)
-        if (dla_client_transactions(dla, (enum dla_client)c))
-            cmd_print(d, "  %-10s %12llu bytes in %llu transactions",
-                      dla_client_name((enum dla_client)c),
-                      (unsigned long long)dla_client_bytes(dla, (enum dla_client)c),
-                      (unsigned long long)dla_client_transactions(dla, (enum dla_client)c));
+    client_totals(d, dla);
     uint64_t run;
     if (format_run_cycles(dla, &run))
         cmd_print(d, "whole run: %llu cycles from the first launch to the last interrupt (%s)",
@@ -796,7 +813,7 @@ static const struct cmd_entry info_subs[] = {
     {"perf", "p", NULL, "info perf [top [N|all]]",
      "Per-layer performance figures (bytes read and written; where the configuration has\n"
      "CV-SRAM, how many of them were DRAM's and CV-SRAM's) and counters, DMA clients'\n"
-     "totals (model-derived);\n"
+     "totals (their bytes by memory likewise; model-derived);\n"
      "\"info perf top\": the layers ranked by cycles (\"help info perf top\").",
      do_info_perf, cmd_perf_subs, false},
     {"mem", "m memory", NULL, "info mem",
