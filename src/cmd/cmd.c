@@ -35,6 +35,7 @@ const struct cmd_entry *const cmd_groups[] = {
     cmd_export_entries,
     cmd_compare_entries,
     cmd_misc_entries,
+    cmd_echo_entries,
     cmd_shell_entries,
     cmd_set_entries,
     cmd_save_entries,
@@ -44,11 +45,48 @@ const struct cmd_entry *const cmd_groups[] = {
 
 /* ---------------------------------------------------------------- output */
 
-static void sink_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
+static void sink_whole_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
 {
     if (d->internal_depth > 0 || !d->out || !d->out->line)
         return;
     d->out->line(d->out->ctx, kind, text);
+}
+
+/* The line echo, printf or output left open, as a line of its own. */
+static void end_open_line(struct dbg *d)
+{
+    if (!d->open_len)
+        return;
+    d->open_line[d->open_len] = 0;
+    d->open_len = 0;
+    sink_whole_line(d, DBG_OUT_TEXT, d->open_line);
+}
+
+/* Other output ends an open line first: a sink takes whole lines, so the
+ * stop line after an "echo x" without "\n" stands on a line of its own. */
+static void sink_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
+{
+    if (d->internal_depth > 0)
+        return;
+    end_open_line(d);
+    sink_whole_line(d, kind, text);
+}
+
+void cmd_out_stream(struct dbg *d, const char *text, size_t len)
+{
+    if (d->internal_depth > 0)
+        return;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            d->open_line[d->open_len] = 0;
+            d->open_len = 0;
+            sink_whole_line(d, DBG_OUT_TEXT, d->open_line);
+            continue;
+        }
+        if (d->open_len + 1 == sizeof d->open_line) /* a bounded line: the rest goes on the next */
+            end_open_line(d);
+        d->open_line[d->open_len++] = text[i];
+    }
 }
 
 /* Hand text over line by line (a final newline ends the last line). */
@@ -556,6 +594,12 @@ static enum tokenize_result tokenize(const char *line, struct cmd_args *a)
         a->argv[a->argc++] = &a->storage[out];
         bool quoted = false;
         while (line[i] && (quoted || !isspace((unsigned char)line[i]))) {
+            if (quoted && line[i] == '\\' && line[i + 1] == '"') {
+                /* a quote escaped inside quotes is text: printf "say \"%d\"\n", 1 */
+                a->storage[out++] = line[i++];
+                a->storage[out++] = line[i++];
+                continue;
+            }
             if (line[i] == '"')
                 quoted = !quoted;
             else
@@ -780,23 +824,48 @@ static char *shell_bang(const char *line)
     return text;
 }
 
-enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out)
+static enum cmd_status exec_line(struct dbg *d, const char *line);
+
+/* A line echo, printf or output leave open is ended when the line typed
+ * (or the script sourced) ends, in the sink it was written for: gdb's
+ * "echo x: " "output v" "echo \n" make one line inside a command list or a
+ * script, and the next prompt starts on a line of its own. */
+static void exec_enter(struct dbg *d, const struct dbg_sink *out, const struct dbg_sink **saved)
 {
-    const struct dbg_sink *saved = d->out;
+    *saved = d->out;
     if (out)
         d->out = out;
+    d->exec_depth++;
+}
+
+static void exec_leave(struct dbg *d, const struct dbg_sink *saved)
+{
+    if (--d->exec_depth == 0)
+        end_open_line(d);
+    d->out = saved;
+}
+
+enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink *out)
+{
+    const struct dbg_sink *saved;
+    exec_enter(d, out, &saved);
+    enum cmd_status st = exec_line(d, line);
+    exec_leave(d, saved);
+    return st;
+}
+
+static enum cmd_status exec_line(struct dbg *d, const char *line)
+{
     enum cmd_status st = CMD_ERROR;
     if (cmd_lists_take_line(d, line, &st)) { /* a line of "commands N": kept, not run */
         if (st == CMD_ERROR)
             d->failed_cmds++;
-        d->out = saved;
         return st;
     }
     cmd_plugin_sync(d); /* plugins may have been loaded through d->plugins directly */
     char repeat[sizeof d->last_cmd];
     if (blank(line)) {
         if (strchr(line, '#') || !d->last_cmd[0]) {
-            d->out = saved;
             return CMD_OK; /* a comment, or nothing to repeat */
         }
         snprintf(repeat, sizeof repeat, "%s", d->last_cmd);
@@ -832,7 +901,6 @@ enum cmd_status dbg_exec(struct dbg *d, const char *line, const struct dbg_sink 
         d->failed_cmds++;
     if (d->quit)
         st = CMD_QUIT;
-    d->out = saved;
     return st;
 }
 
@@ -887,9 +955,8 @@ static enum cmd_status source_lines(struct dbg *d, FILE *fp, const char *path)
 
 enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sink *out)
 {
-    const struct dbg_sink *saved = d->out;
-    if (out)
-        d->out = out;
+    const struct dbg_sink *saved;
+    exec_enter(d, out, &saved);
     enum cmd_status st;
     FILE *fp = NULL;
     char why[4200];
@@ -908,7 +975,7 @@ enum cmd_status dbg_source(struct dbg *d, const char *path, const struct dbg_sin
         fclose(fp);
         memcpy(d->where, outer, sizeof d->where);
     }
-    d->out = saved;
+    exec_leave(d, saved);
     return st;
 }
 

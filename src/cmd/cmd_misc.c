@@ -1,4 +1,4 @@
-/* The command language itself: help, source, echo, quit. */
+/* The command language itself: help, source, quit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +78,6 @@ static enum cmd_status do_source(struct dbg *d, struct cmd_args *a)
     return st;
 }
 
-static enum cmd_status do_echo(struct dbg *d, struct cmd_args *a)
-{
-    cmd_print(d, "%s", cmd_rest(a, 0));
-    return CMD_OK;
-}
-
 bool dbg_run_in_progress(struct dbg *d)
 {
     struct drv_action act;
@@ -125,7 +119,6 @@ const struct cmd_entry cmd_misc_entries[] = {
     {"source", "so", "FILE", "source FILE",
      "Execute the commands of a file (in --batch the first failing one ends it).", do_source, NULL,
      false},
-    {"echo", NULL, "TEXT", "echo TEXT", "Print TEXT (scripts).", do_echo, NULL, false},
     {"quit", "q exit", "[N]", "quit [N]",
      "Leave dladbg; the exit status is N, or the run's (0 ok, 1 mismatch, 2 error).  At the\n"
      "terminal, with a run in progress, asks first (as q and Ctrl-D on an empty line do).",

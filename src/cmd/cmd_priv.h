@@ -41,6 +41,10 @@ void cmd_out(struct dbg *d, enum dbg_out_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap);
 #define cmd_print(d, ...) cmd_out((d), DBG_OUT_TEXT, __VA_ARGS__)
+/* Text as a stream, gdb's echo, printf and output: a newline ends a line,
+ * what follows the last one stays open until more text, other output or the
+ * end of the line typed (or of the script sourced) ends it. */
+void cmd_out_stream(struct dbg *d, const char *text, size_t len);
 /* Report a failure of the executing command ("break: no register FOO") and return CMD_ERROR. */
 enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -178,6 +182,7 @@ extern const struct cmd_entry cmd_tensor_entries[]; /* cmd_tensor.c: tensor */
 extern const struct cmd_entry cmd_export_entries[]; /* cmd_export.c: export, plugins */
 extern const struct cmd_entry cmd_compare_entries[]; /* cmd_compare.c: compare */
 extern const struct cmd_entry cmd_misc_entries[];   /* cmd_misc.c: help, source, quit ... */
+extern const struct cmd_entry cmd_echo_entries[];   /* cmd_echo.c: echo, printf, output */
 extern const struct cmd_entry cmd_shell_entries[];  /* cmd_shell.c: shell */
 extern const struct cmd_entry cmd_set_entries[];    /* cmd_set.c: set, show */
 extern const struct cmd_entry cmd_save_entries[];   /* cmd_save.c: save breakpoints */

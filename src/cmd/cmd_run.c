@@ -274,7 +274,9 @@ static enum cmd_status do_until(struct dbg *d, struct cmd_args *a)
     return cmd_run_step(d, a, SESSION_LAYER, 1);
 }
 
-static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
+/* Step back n layer boundaries or register writes (cps_back, cps_back_writes),
+ * then say where the run is, as a stop does. */
+static enum cmd_status go_back(struct dbg *d, struct cmd_args *a, bool writes)
 {
     if (!cmd_need_session(d, a))
         return CMD_ERROR;
@@ -283,19 +285,34 @@ static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     char err[256];
     d->internal_depth++; /* replaying forward must print nothing */
-    bool ok = cps_back(d->cps, n, err, sizeof err);
+    bool ok = writes ? cps_back_writes(d->cps, n, err, sizeof err)
+                     : cps_back(d->cps, n, err, sizeof err);
     d->internal_depth--;
     if (!ok)
         return cmd_fail(d, a, "%s", err);
     char where[512];
     cmd_where_line(d, where, sizeof where);
-    cmd_out(d, DBG_OUT_STOP, "Back at layer boundary %llu, cycle %llu.",
-            (unsigned long long)session_layers_done(d->session),
-            (unsigned long long)dla_now(session_dla(d->session)));
+    unsigned long long cycle = dla_now(session_dla(d->session));
+    if (writes)
+        cmd_out(d, DBG_OUT_STOP, "Back after register write %llu, cycle %llu.",
+                (unsigned long long)session_writes(d->session), cycle);
+    else
+        cmd_out(d, DBG_OUT_STOP, "Back at layer boundary %llu, cycle %llu.",
+                (unsigned long long)session_layers_done(d->session), cycle);
     cmd_out(d, DBG_OUT_STOP, "  %s", where);
     cmd_show_displays(d);
     cmd_lists_stopped(d, NULL, 0); /* a move, as a step is: it ends a command list */
     return CMD_OK;
+}
+
+static enum cmd_status do_back(struct dbg *d, struct cmd_args *a)
+{
+    return go_back(d, a, false);
+}
+
+static enum cmd_status do_back_write(struct dbg *d, struct cmd_args *a)
+{
+    return go_back(d, a, true);
 }
 
 static enum cmd_status do_restart(struct dbg *d, struct cmd_args *a)
@@ -338,6 +355,11 @@ static const struct cmd_entry back_subs[] = {
      "is the start of that layer.  The whole simulated state is restored exactly: stepping\n"
      "forward again repeats the run.",
      do_back, NULL, true},
+    {"write", "w", "[N]", "back write [N]",
+     "Go back N register writes (default 1): to the point right after the run's write\n"
+     "($writes - N), where \"step\" would have stopped, or to the start of the run.  The\n"
+     "nearest layer boundary before it is restored and the writes between replayed.",
+     do_back_write, NULL, true},
     END_OF_TABLE,
 };
 
@@ -369,8 +391,21 @@ const struct cmd_entry cmd_run_entries[] = {
      "advance, with the stop gdb's until makes when the frame returns (here: finish's).\n"
      "Alone: next (one layer).",
      do_until, cmd_break_subs, true},
-    {"back", "reverse", "[layer] [N]", "back [layer] [N]",
-     "Step back N hardware layer boundaries (see \"help back layer\").", do_back, back_subs, true},
+    {"back", "reverse", "[layer|write] [N]", "back [layer|write] [N]",
+     "Step back N hardware layer boundaries (see \"help back layer\"), or with \"write\" N\n"
+     "register writes.",
+     do_back, back_subs, true},
+    {"reverse-step", "rs", "[N]", "reverse-step [N]",
+     "gdb's name for \"back write [N]\": back N register writes, the steps \"step\" makes.",
+     do_back_write, NULL, true},
+    {"reverse-next", "rn", "[N]", "reverse-next [N]",
+     "gdb's name for \"back layer [N]\": back N hardware layer boundaries, the steps\n"
+     "\"next\" makes.",
+     do_back, NULL, true},
+    {"reverse-finish", NULL, NULL, "reverse-finish",
+     "Back to the start of the hardware layer the run is in (at a boundary: the one\n"
+     "before), as \"back layer\".",
+     do_back, NULL, true},
     {"restart", "reset", NULL, "restart",
      "Power-on reset of the simulated NVDLA and a fresh start of the driver (breakpoints\n"
      "are kept).",

@@ -324,20 +324,11 @@ static long target_index(struct checkpoints *c, uint64_t n)
     return k > last ? -1 : (long)(last - k);
 }
 
-bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
+/* Restore boundary t: the nearest saved state at or before it, replayed
+ * forward layer by layer with the breakpoints suspended. */
+static bool back_to_boundary(struct checkpoints *c, size_t t, char *err, size_t errlen)
 {
-    if (!c->s || !c->n) {
-        snprintf(err, errlen, "no checkpoints (nothing has run)");
-        return false;
-    }
-    long t = target_index(c, n);
-    if (t < 0) {
-        snprintf(err, errlen, "cannot go back %llu layer boundar%s: %zu recorded%s",
-                 (unsigned long long)n, n == 1 ? "y" : "ies", c->n,
-                 c->n == 1 ? " (only the start)" : "");
-        return false;
-    }
-    size_t from = (size_t)t;
+    size_t from = t;
     while (!c->b[from].state)
         from--; /* boundary 0 always has a state */
     struct boundary want = c->b[t];
@@ -366,9 +357,63 @@ bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
         bps_suspend(c->bps, false);
         bps_resync(c->bps);
     }
-    if (!ok || !at_point(&want, c->s) || c->n != (size_t)t + 1) {
+    if (!ok || !at_point(&want, c->s) || c->n != t + 1) {
         snprintf(err, errlen, "replaying to layer boundary %llu did not reproduce the run",
                  (unsigned long long)want.info.layers);
+        return false;
+    }
+    return true;
+}
+
+bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
+{
+    if (!c->s || !c->n) {
+        snprintf(err, errlen, "no checkpoints (nothing has run)");
+        return false;
+    }
+    long t = target_index(c, n);
+    if (t < 0) {
+        snprintf(err, errlen, "cannot go back %llu layer boundar%s: %zu recorded%s",
+                 (unsigned long long)n, n == 1 ? "y" : "ies", c->n,
+                 c->n == 1 ? " (only the start)" : "");
+        return false;
+    }
+    return back_to_boundary(c, (size_t)t, err, errlen);
+}
+
+bool cps_back_writes(struct checkpoints *c, uint64_t n, char *err, size_t errlen)
+{
+    if (!c->s || !c->n) {
+        snprintf(err, errlen, "no checkpoints (nothing has run)");
+        return false;
+    }
+    uint64_t now = session_writes(c->s), first = c->b[0].info.writes;
+    if (n == 0 || n > now - first) {
+        snprintf(err, errlen, "cannot go back %llu register write%s: the run has made %llu",
+                 (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)(now - first));
+        return false;
+    }
+    uint64_t target = now - n;
+    /* the last boundary before the target write: a boundary that made it
+     * lies after it (events follow the write), and "right after write k" is
+     * where stepping writes from an earlier point stops */
+    size_t t = c->n - 1;
+    while (t > 0 && c->b[t].info.writes >= target)
+        t--;
+    if (!back_to_boundary(c, t, err, errlen))
+        return false;
+    if (session_writes(c->s) == target)
+        return true; /* the start of the run */
+    if (c->bps)
+        bps_suspend(c->bps, true);
+    enum session_stop r = session_step(c->s, SESSION_WRITE, target - session_writes(c->s));
+    if (c->bps) {
+        bps_suspend(c->bps, false);
+        bps_resync(c->bps);
+    }
+    if (r != SESSION_STEPPED || session_writes(c->s) != target) {
+        snprintf(err, errlen, "replaying to register write %llu did not reproduce the run",
+                 (unsigned long long)target);
         return false;
     }
     return true;

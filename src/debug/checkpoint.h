@@ -58,6 +58,11 @@ void cps_after_execute(struct checkpoints *c);
  * that layer).  false with err when there is no such boundary.  quiet: called
  * while output must be suppressed by the caller during a replay. */
 bool cps_back(struct checkpoints *c, uint64_t n, char *err, size_t errlen);
+/* Go back n register writes: to the point right after the run's write
+ * (writes now - n), where "step write" would have stopped (write 0: the start
+ * of the run), through the nearest boundary before it and a replay of the
+ * writes between, breakpoints suspended.  false with err past the start. */
+bool cps_back_writes(struct checkpoints *c, uint64_t n, char *err, size_t errlen);
 
 size_t cps_count(const struct checkpoints *c);
 bool cps_get(const struct checkpoints *c, size_t i, struct checkpoint_info *info);

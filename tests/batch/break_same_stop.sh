@@ -17,7 +17,7 @@ lines() { printf '%s\n' "$out" | grep -e "$1" | tr '\n' '|'; }
 
 # both lists run, in number order, after the stop line naming both
 run_exit 0 "two lists" --batch -ex 'break layer 2 done' -ex 'break unit sdp done' \
-    -ex 'commands 2' -ex 'echo list of 2' -ex end -ex 'commands 1' -ex 'echo list of 1' -ex end \
+    -ex 'commands 2' -ex 'echo list of 2\n' -ex end -ex 'commands 1' -ex 'echo list of 1\n' -ex end \
     -ex run sample:lenet
 expect_line "$out" "Breakpoint 1, 2, layer 2 (SDP, group 0) done"
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of ')" = "Breakpoint 1, 2, layer 2 (SDP, group 0) done|list of 1|list of 2|" ] ||
@@ -26,30 +26,30 @@ expect_line "$out" "Breakpoint 1, 2, layer 2 (SDP, group 0) done"
 # a list that resumes the run ends the processing: 2's list runs at the next
 # stop (layer 3, its own) only
 run_exit 0 "a list that continues" --batch -ex 'break layer 2 done' -ex 'break unit sdp done' \
-    -ex 'commands 1' -ex 'echo list of 1' -ex continue -ex end \
-    -ex 'commands 2' -ex 'echo list of 2' -ex end -ex run sample:lenet
+    -ex 'commands 1' -ex 'echo list of 1\n' -ex continue -ex end \
+    -ex 'commands 2' -ex 'echo list of 2\n' -ex end -ex run sample:lenet
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of ')" = "Breakpoint 1, 2, layer 2 (SDP, group 0) done|list of 1|Breakpoint 2, layer 3 (SDP, group 1) done|list of 2|" ] ||
     fail "a list that continues: $out"
 
 # silent: the stop's lines are left out only when every hit list says silent
 run_exit 0 "one list silent" --batch -ex 'break layer 2 done' -ex 'break unit sdp done' \
-    -ex 'commands 1' -ex silent -ex 'echo list of 1' -ex end -ex run sample:lenet
+    -ex 'commands 1' -ex silent -ex 'echo list of 1\n' -ex end -ex run sample:lenet
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of ')" = "Breakpoint 1, 2, layer 2 (SDP, group 0) done|list of 1|" ] ||
     fail "one list silent: $out"
 run_exit 0 "every list silent" --batch -ex 'break layer 2 done' -ex 'break unit sdp done' \
-    -ex 'commands 1' -ex silent -ex 'echo list of 1' -ex end \
-    -ex 'commands 2' -ex silent -ex 'echo list of 2' -ex end -ex run sample:lenet
+    -ex 'commands 1' -ex silent -ex 'echo list of 1\n' -ex end \
+    -ex 'commands 2' -ex silent -ex 'echo list of 2\n' -ex end -ex run sample:lenet
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of \|^2 layers done')" = "list of 1|list of 2|" ] ||
     fail "every list silent: $out"
 
 # an ignore count or a condition keeps a breakpoint out of the stop, and its list
 run_exit 0 "one ignored" --batch -ex 'break layer 2 done' -ex 'break unit sdp done' \
-    -ex 'commands 1' -ex 'echo list of 1' -ex end -ex 'commands 2' -ex 'echo list of 2' -ex end \
+    -ex 'commands 1' -ex 'echo list of 1\n' -ex end -ex 'commands 2' -ex 'echo list of 2\n' -ex end \
     -ex 'ignore 1 1' -ex run sample:lenet
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of ')" = "Breakpoint 2, layer 2 (SDP, group 0) done|list of 2|" ] ||
     fail "one ignored: $out"
 run_exit 0 "one conditional" --batch -ex 'break layer 2 done' -ex 'break unit sdp done if $layers > 2' \
-    -ex 'commands 1' -ex 'echo list of 1' -ex end -ex 'commands 2' -ex 'echo list of 2' -ex end \
+    -ex 'commands 1' -ex 'echo list of 1\n' -ex end -ex 'commands 2' -ex 'echo list of 2\n' -ex end \
     -ex run -ex continue sample:lenet
 [ "$(lines '^Breakpoint [0-9, ]*, \|^list of ')" = "Breakpoint 1, layer 2 (SDP, group 0) done|list of 1|Breakpoint 2, layer 3 (SDP, group 1) done|list of 2|" ] ||
     fail "one conditional: $out"
