@@ -453,6 +453,10 @@ static bool key(struct pane *p, struct ui *ui, int k)
     case 27: /* Esc: back to the pane the console was entered from */
         ui_focus(ui, ui->back_focus);
         return true;
+    case ':': /* typed to reach the console, which has the keys already: a habit, not text */
+        if (console_line_empty())
+            return true;
+        break;
     default:
         break;
     }
