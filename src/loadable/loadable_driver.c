@@ -181,6 +181,24 @@ static void end_task(struct ldrv *l, struct drv_action *act)
 
 /* ---------------------------------------------------------------- phases */
 
+/* nvdla_runtime without --image runs on the input data a loadable carries
+ * (NVIDIA's sanity tests embed theirs); a network compiled from a model
+ * carries none, so its input is zeros and every image-dependent output is
+ * the same: said as the run starts, as a constant answer puzzles. */
+static void tell_empty_input(struct ldrv *l)
+{
+    const struct runtime *rt = &l->rt;
+    if (l->input.image || l->input.raw || rt->input_memory < 0 ||
+        rt->input_tensor < 0 || l->ld->memories[rt->input_memory].n_contents)
+        return;
+    const struct ld_tensor *t = &l->ld->tensors[rt->input_tensor];
+    report_msg(l->base.rep, REPORT_NOTE,
+               "%s: the input tensor%s%s%s (%dx%dx%dx%d) holds zeros: the loadable carries no "
+               "input data and neither --image nor --input gave any",
+               l->ld->name, t->name[0] ? " \"" : "", t->name, t->name[0] ? "\"" : "", t->n, t->c,
+               t->h, t->w);
+}
+
 static bool do_load(struct ldrv *l, struct dla *d)
 {
     char err[512];
@@ -198,6 +216,7 @@ static bool do_load(struct ldrv *l, struct dla *d)
     }
     if (warn[0])
         report_msg(l->base.rep, REPORT_WARNING, "%s", warn);
+    tell_empty_input(l);
     return true;
 }
 
