@@ -15,6 +15,10 @@ static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok,
     cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows, unit, res->rows == 1 ? "" : "s");
     if (res->note[0])
         cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
+    struct drv_action act; /* exports say what happened: a user may expect them to run it */
+    if (!session_last_action(d->session, &act))
+        cmd_out(d, DBG_OUT_NOTE, "note: nothing has run yet (\"run\" first, then export what "
+                                 "it did)");
     return CMD_OK;
 }
 
