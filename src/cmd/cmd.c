@@ -791,6 +791,24 @@ static enum cmd_status dispatch(struct dbg *d, const struct cmd_entry *table, st
     return e->exec(d, a);
 }
 
+static void split_suffix(struct cmd_args *a);
+
+enum cmd_status cmd_exec_as(struct dbg *d, const char *line)
+{
+    struct cmd_args *a = malloc(sizeof *a);
+    enum tokenize_result tr = a ? tokenize(line, a) : TOKENS_NO_MEMORY;
+    enum cmd_status st;
+    const struct cmd_entry *ran = NULL;
+    if (tr != TOKENS_OK || !a->argc)
+        st = cmd_fail(d, NULL, "cannot read \"%s\"", line);
+    else {
+        split_suffix(a);
+        st = dispatch(d, NULL, a, 0, &ran);
+    }
+    args_free(a);
+    return st;
+}
+
 /* "x/4w ADDR": the command word ends at '/'; the rest is a format suffix. */
 static void split_suffix(struct cmd_args *a)
 {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd_priv.h"
 #include "format.h"
@@ -551,6 +552,107 @@ static enum cmd_status do_ignore(struct dbg *d, struct cmd_args *a)
     return CMD_OK;
 }
 
+/* ---------------------------------------------------------------- gdb's shorthands */
+
+static bool all_digits(const char *w)
+{
+    if (!*w)
+        return false;
+    while (*w >= '0' && *w <= '9')
+        w++;
+    return !*w;
+}
+
+static bool is_proc_name(const char *w)
+{
+    static const char *const procs[] = {"conv", "sdp", "pdp", "cdp", "rubik", "bdma"};
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
+        if (!strcasecmp(w, procs[i]))
+            return true;
+    return false;
+}
+
+/* The kind a shorthand stands for ("break 3": layer; "break sdp": unit;
+ * "break CDMA.D_OP_ENABLE": reg), or NULL. */
+static const char *break_kind_of(const char *w)
+{
+    if (all_digits(w))
+        return "layer";
+    if (is_proc_name(w))
+        return "unit";
+    if (strchr(w, '.') && (isalpha((unsigned char)*w) || *w == '_'))
+        return "reg";
+    return NULL;
+}
+
+/* The line again with kind between the command's name and its arguments. */
+static enum cmd_status run_as(struct dbg *d, struct cmd_args *a, const char *kind,
+                              const char *rest)
+{
+    char line[1200];
+    const char *cmd = strncmp(a->path, "tbreak", 6) ? a->path : "tbreak";
+    if ((size_t)snprintf(line, sizeof line, "%s %s %s", cmd, kind, rest) >= sizeof line)
+        return cmd_fail(d, a, "line too long");
+    return cmd_exec_as(d, line);
+}
+
+/* An argument that is no kind and no shorthand: the kinds (subs), the
+ * nearest first when one is close, and the shorthands (also). */
+static enum cmd_status expected_kind(struct dbg *d, struct cmd_args *a,
+                                     const struct cmd_entry *subs, const char *also)
+{
+    char kinds[256] = "", hint[64] = "";
+    struct suggest s;
+    const char *w = cmd_arg(a, 0);
+    suggest_init(&s, w ? w : "");
+    for (const struct cmd_entry *e = subs; e->name; e++) {
+        size_t n = strlen(kinds);
+        snprintf(kinds + n, sizeof kinds - n, "%s%s", n ? ", " : "", e->name);
+        suggest_consider(&s, e->name);
+    }
+    if (!w)
+        return cmd_fail(d, a, "expected one of: %s (or %s)", kinds, also);
+    if (suggest_best(&s))
+        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
+    return cmd_fail(d, a, "unknown \"%s\"%s; expected one of: %s (or %s)", w, hint, kinds, also);
+}
+
+static const struct cmd_entry watch_subs[];
+
+/* gdb habits a breakpoint's kind is plain from: "break 3" (gdb's line
+ * number) is layer 3, "break sdp" unit sdp, "break CDMA.D_OP_ENABLE" a write
+ * to it. */
+static enum cmd_status do_break_shorthand(struct dbg *d, struct cmd_args *a)
+{
+    const char *w = cmd_arg(a, 0);
+    const char *kind = w ? break_kind_of(w) : NULL;
+    if (!kind)
+        return expected_kind(d, a, cmd_break_subs, "a layer number, a unit or UNIT.REG");
+    return run_as(d, a, kind, cmd_rest(a, 0));
+}
+
+/* "watch CDMA.D_OP_ENABLE" is watch reg; gdb's "watch *ADDR" (and "watch -l
+ * *ADDR") the 4 bytes of an int there. */
+static enum cmd_status do_watch_shorthand(struct dbg *d, struct cmd_args *a)
+{
+    int i = 0;
+    const char *w = cmd_arg(a, 0);
+    if (w && !strcmp(w, "-l"))
+        w = cmd_arg(a, ++i);
+    if (w && w[0] == '*' && w[1]) {
+        if (cmd_nargs(a) > i + 1)
+            return cmd_fail(d, a, "unexpected \"%s\" after %s (a memory watchpoint takes no "
+                                  "condition)",
+                            cmd_arg(a, i + 1), w);
+        char rest[300];
+        snprintf(rest, sizeof rest, "%s 4", w + 1);
+        return run_as(d, a, "mem", rest);
+    }
+    if (!w || i || !strchr(w, '.'))
+        return expected_kind(d, a, watch_subs, "UNIT.REG, or *ADDR as gdb writes it");
+    return run_as(d, a, "reg", cmd_rest(a, 0));
+}
+
 const struct cmd_entry cmd_break_subs[] = {
     {"layer", "l", "N [programmed|enabled|started|done] [if EXPR]",
      "break layer N [programmed|enabled|started|done] [if EXPR]",
@@ -599,11 +701,17 @@ const struct cmd_entry cmd_break_entries[] = {
     {"break", "b br", NULL, "break layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Set a breakpoint; \"help break layer\" and so on describe each kind.  A condition\n"
      "\"if EXPR\" is an expression over register fields (see \"help print\"), evaluated when\n"
-     "the breakpoint is reached, with D_ registers read in the group of the event.",
-     NULL, cmd_break_subs, false},
+     "the breakpoint is reached, with D_ registers read in the group of the event.  gdb's\n"
+     "shorthands: \"break 3\" is break layer 3, \"break sdp\" break unit sdp, \"break\n"
+     "CDMA.D_OP_ENABLE\" break reg CDMA.D_OP_ENABLE.",
+     do_break_shorthand, cmd_break_subs, false},
     {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag|mismatch ...",
-     "Set a breakpoint that is deleted when it first stops.", NULL, cmd_break_subs, false},
-    {"watch", "wa", NULL, "watch reg|mem ...", "Set a watchpoint.", NULL, watch_subs, false},
+     "Set a breakpoint that is deleted when it first stops (the shorthands of break too).",
+     do_break_shorthand, cmd_break_subs, false},
+    {"watch", "wa", NULL, "watch reg|mem ...",
+     "Set a watchpoint.  \"watch UNIT.REG\" is watch reg; gdb's \"watch *ADDR\" (or \"watch -l\n"
+     "*ADDR\") watches the 4 bytes at ADDR, as watch mem ADDR 4.",
+     do_watch_shorthand, watch_subs, false},
     {"delete", "d del", "[BP] ...", "delete [N...] | delete display [N...]",
      "Delete breakpoints (all without numbers: asked first at the terminal, then counted);\n"
      "\"delete display\" deletes auto-display expressions, as undisplay does.",

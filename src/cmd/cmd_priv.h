@@ -45,6 +45,9 @@ void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap
  * what follows the last one stays open until more text, other output or the
  * end of the line typed (or of the script sourced) ends it. */
 void cmd_out_stream(struct dbg *d, const char *text, size_t len);
+/* Execute line as the command it spells, inside the command executing now
+ * (gdb's shorthands: "break 3" runs "break layer 3"); its status. */
+enum cmd_status cmd_exec_as(struct dbg *d, const char *line);
 /* Report a failure of the executing command ("break: no register FOO") and return CMD_ERROR. */
 enum cmd_status cmd_fail(struct dbg *d, struct cmd_args *a, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
