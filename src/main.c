@@ -479,6 +479,8 @@ int main(int argc, char **argv)
     if (cli.batch || !on_terminal())
         afile_cleanup_on_signals();
     struct dbg_sink out = {.line = print_line, .ctx = &cli};
+    /* batch and piped runs print the comparison's report as they end */
+    cli.opt.compare_verdict_at_run_end = !cli.batch && on_terminal();
     struct dbg *d = dbg_create(&cli.opt, &out);
     if (!d) {
         fprintf(stderr, "dladbg: out of memory\n");

@@ -78,6 +78,9 @@ struct dbg_options {
      * back).  NULL (batch, the console): the program shares it as it is. */
     void (*hand_terminal)(void *ctx, bool away);
     void *hand_terminal_ctx;
+    /* "compare" armed: a run that finishes says whether an output departed
+     * (the TUI and the console at a terminal; batch prints the report). */
+    bool compare_verdict_at_run_end;
 };
 
 /* Everything the debugger knows.  Frontends may read the members; they change

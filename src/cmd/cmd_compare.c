@@ -245,6 +245,16 @@ static void report(struct dbg *d)
     print_verdict(d, ref, compared);
 }
 
+void cmd_compare_run_finished(struct dbg *d)
+{
+    if (!d->opt.compare_verdict_at_run_end || !d->cmp || !compare_reference(d->cmp))
+        return;
+    size_t compared = 0, n = compare_count(d->cmp);
+    for (size_t i = 0; i < n; i++)
+        compared += compare_get(d->cmp, i)->compared;
+    print_verdict(d, compare_reference(d->cmp), compared);
+}
+
 void dbg_compare_report(struct dbg *d, const struct dbg_sink *out, bool full)
 {
     const struct dbg_sink *saved = d->out;

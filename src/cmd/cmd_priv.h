@@ -128,6 +128,9 @@ bool cmd_parse_address(struct dbg *d, struct cmd_args *a, const char *text, enum
  * not) spans it when it starts in memory.  dump memory and tensor ADDR. */
 bool cmd_mem_accessible(struct dbg *d, struct cmd_args *a, enum dla_space space, uint64_t addr,
                         uint64_t len, const char *what);
+/* A run finished: the comparison's verdict line, where the frontend asked
+ * for it (dbg_options.compare_verdict_at_run_end; cmd_compare.c). */
+void cmd_compare_run_finished(struct dbg *d);
 /* "info dma lines [READ WRITE]" (cmd_dma_lines.c). */
 enum cmd_status cmd_info_dma(struct dbg *d, struct cmd_args *a);
 

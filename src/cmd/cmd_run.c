@@ -73,6 +73,7 @@ static void tell_stop(struct dbg *d, enum session_stop r, const struct cmd_step_
         session_summary(s, summary, sizeof summary);
         run_cycles_note(session_dla(s), hw, sizeof hw);
         cmd_out(d, DBG_OUT_STOP, "Run finished: %s%s", summary, hw);
+        cmd_compare_run_finished(d);
         return;
     case SESSION_HANG:
         d->hung = true;

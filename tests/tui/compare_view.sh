@@ -21,6 +21,8 @@ tui_start --compare "$ref" sample:lenet
 wait_for 'reference  operation'
 keys c
 wait_for 'Run finished'
+# the console says which layer departs first as the run ends, as batch does
+wait_for 'compare: layer 2 (SDP) departs first from blob "layer2_sdp"'
 wait_for '^│ *2 done  *SDP .* DIFF \.[0-9]' # the pane may come a frame after the status line
 expect_screen '^│ *4 done  *PDP .* ok 1\.0000'
 # CONV's output never reaches memory: nothing to compare
