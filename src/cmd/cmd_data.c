@@ -230,36 +230,32 @@ bool cmd_mem_accessible(struct dbg *d, struct cmd_args *a, enum dla_space space,
     return false;
 }
 
-static bool parse_x_format(const char *suffix, uint64_t *count, unsigned *size)
+/* gdb's x/NFU: a count, a format letter (x d u o t c f; a as x) and a size
+ * letter (b h w g), in any order.  Without a size: 4 bytes, a character 1
+ * and a float 8 (gdb's double); "x/8fh" shows fp16 values. */
+static bool parse_x_format(const char *suffix, uint64_t *count, unsigned *size, char *how)
 {
     *count = 1;
-    *size = 4;
+    *size = 0;
+    *how = 'x';
     if (!suffix[0])
-        return true;
+        suffix = "/";
     const char *p = suffix + 1; /* after '/' */
     if (isdigit((unsigned char)*p))
         *count = strtoull(p, (char **)&p, 10);
     for (; *p; p++) {
-        switch (*p) {
-        case 'b':
-            *size = 1;
-            break;
-        case 'h':
-            *size = 2;
-            break;
-        case 'w':
-            *size = 4;
-            break;
-        case 'g':
-            *size = 8;
-            break;
-        case 'x':
-            break; /* hexadecimal is the only format */
-        default:
+        const char *sizes = "bhwg";
+        const char *at = strchr(sizes, *p);
+        if (at)
+            *size = 1u << (at - sizes);
+        else if (strchr("xduotcfa", *p))
+            *how = *p == 'a' ? 'x' : *p;
+        else
             return false;
-        }
     }
-    return *count >= 1;
+    if (!*size)
+        *size = *how == 'c' ? 1 : *how == 'f' ? 8 : 4;
+    return *count >= 1 && !(*how == 'f' && *size == 1);
 }
 
 static uint64_t load_le(const uint8_t *p, unsigned size)
@@ -276,8 +272,11 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     uint64_t count;
     unsigned size;
-    if (!parse_x_format(a->suffix, &count, &size))
-        return cmd_fail(d, a, "expected x/N[bhwg] ADDR, not x%s", a->suffix);
+    char how;
+    if (!parse_x_format(a->suffix, &count, &size, &how))
+        return cmd_fail(d, a, "expected x/N[xduotcf][bhwg] ADDR (f: h fp16, w float, g double), "
+                              "not x%s",
+                        a->suffix);
     if (!cmd_arg(a, 0))
         return cmd_fail(d, a, "expected an address");
     if (count > X_MAX_BYTES / size)
@@ -306,14 +305,19 @@ static enum cmd_status do_x(struct dbg *d, struct cmd_args *a)
         return cmd_fail(d, a, "%s 0x%llx+%zu: %s", dla_space_name(space), (unsigned long long)addr,
                         len, mem_status_str(st));
     }
-    unsigned per_line = 16 / size;
+    /* gdb's widths: 16 bytes of hex a line; 8 units of the wider formats */
+    unsigned per_line = how == 't' ? (size > 2 ? 1 : 8 / size) : how == 'x' ? 16 / size : 8;
+    if (per_line == 0)
+        per_line = 1;
     for (size_t i = 0; i < count; i += per_line) {
         char line[256];
         int n = snprintf(line, sizeof line, "%s:0x%llx:", dla_space_name(space),
                          (unsigned long long)(addr + i * size));
-        for (size_t k = i; k < count && k < i + per_line && n > 0 && (size_t)n < sizeof line; k++)
-            n += snprintf(line + n, sizeof line - (size_t)n, " 0x%0*llx", (int)size * 2,
-                          (unsigned long long)load_le(buf + k * size, size));
+        for (size_t k = i; k < count && k < i + per_line && n > 0 && (size_t)n < sizeof line; k++) {
+            char unit[80];
+            format_number(how, load_le(buf + k * size, size), size, true, unit, sizeof unit);
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s", unit);
+        }
         cmd_print(d, "%s", line);
     }
     free(buf);
@@ -416,10 +420,20 @@ static enum cmd_status do_print(struct dbg *d, struct cmd_args *a)
     const char *text = cmd_rest(a, 0);
     if (!text[0])
         return cmd_fail(d, a, "expected an expression");
+    char how = a->suffix[0] == '/' ? a->suffix[1] : 0;
+    if (a->suffix[0] && (!how || a->suffix[2] || !strchr("xduotcf", how)))
+        return cmd_fail(d, a, "unknown format \"%s\" (expected /x, /d, /u, /o, /t, /c or /f)",
+                        a->suffix);
     int64_t v;
     if (!cmd_number(d, a, text, &v))
         return CMD_ERROR;
-    cmd_print(d, "= %lld (0x%llx)", (long long)v, (unsigned long long)v);
+    char shown[80];
+    if (!how) /* both: a register is read in hex as often as in decimal */
+        cmd_print(d, "= %lld (0x%llx)", (long long)v, (unsigned long long)v);
+    else if (how == 'f') /* gdb's p/f of an integer: its value as a number */
+        cmd_print(d, "= %.17g", (double)v);
+    else if (format_number(how, (uint64_t)v, 8, false, shown, sizeof shown))
+        cmd_print(d, "= %s", shown);
     return CMD_OK;
 }
 
@@ -447,8 +461,9 @@ const struct cmd_entry cmd_data_entries[] = {
      "breakpoints; a field write keeps the other fields.  VALUE may be an enum name.\n"
      "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.",
      cmd_reg, NULL, false},
-    {"x", NULL, "ADDR", "x/N[bhwg] [dram:|cvsram:]ADDR",
-     "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex.\n"
+    {"x", NULL, "ADDR", "x/N[xduotcf][bhwg] [dram:|cvsram:]ADDR",
+     "Examine N units of memory (b=1, h=2, w=4, g=8 bytes; default 1 word) in hex, or as\n"
+     "gdb's format letters say: d u o t c, and f (h: fp16, w: float, g: double; \"x/8fh\").\n"
      "DRAM when address bit 31 is set, else CV-SRAM, unless a prefix says.  Memory is\n"
      "what the file binds (\"info mem\" lists the regions) and the 64 KiB pages the run\n"
      "has written; bytes there that nothing wrote read as zeros, as the simulated DRAM\n"
@@ -460,10 +475,11 @@ const struct cmd_entry cmd_data_entries[] = {
     {"dump", NULL, NULL, "dump [binary] memory FILE START END|+LENGTH | dump tensors DIR",
      "Write simulated memory to a file as raw bytes, as gdb's dump does; \"dump tensors\"\n"
      "writes every layer's output as .npy files.", NULL, dump_subs, false},
-    {"print", "p", "EXPR", "print EXPR",
+    {"print", "p", "EXPR", "print[/x|/d|/u|/o|/t|/c|/f] EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
      "[@GROUP]), enum names compared with a field, $cycle $layers $writes $bpnum, C operators.\n"
-     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.",
+     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.  Shown\n"
+     "in decimal and hex; with a format letter, as gdb's print/FMT shows it alone.",
      do_print, NULL, false},
     END_OF_TABLE,
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd_priv.h"
+#include "format.h"
 
 /* The longest printf result: a line of a script, not a report. */
 #define PRINTF_MAX 4096
@@ -250,29 +251,15 @@ static enum cmd_status do_output(struct dbg *d, struct cmd_args *a)
     if (!text[0])
         return cmd_fail(d, a, "expected an expression");
     char how = a->suffix[0] == '/' ? a->suffix[1] : 'd';
-    if (!strchr("dxuot", how) || (a->suffix[0] && a->suffix[2]))
-        return cmd_fail(d, a, "unknown format \"%s\" (expected /d, /u, /x, /o or /t)", a->suffix);
+    if (!how || !strchr("xduotc", how) || (a->suffix[0] && a->suffix[2]))
+        return cmd_fail(d, a, "unknown format \"%s\" (expected /x, /d, /u, /o, /t or /c)",
+                        a->suffix);
     int64_t v;
     if (!cmd_number(d, a, text, &v))
         return CMD_ERROR;
     char buf[80];
-    int n;
-    if (how == 't') {
-        n = 0;
-        int top = 63;
-        while (top > 0 && !((uint64_t)v >> top & 1))
-            top--;
-        for (int b = top; b >= 0; b--)
-            buf[n++] = (char)('0' + ((uint64_t)v >> b & 1));
-        buf[n] = 0;
-    } else {
-        const char *spec = how == 'x' ? "0x%llx" : how == 'o' ? "0%llo" : "%llu";
-        n = how == 'd' ? snprintf(buf, sizeof buf, "%lld", (long long)v)
-                       : snprintf(buf, sizeof buf, spec, (unsigned long long)v);
-        if (how == 'o' && v == 0)
-            n = snprintf(buf, sizeof buf, "0");
-    }
-    cmd_out_stream(d, buf, (size_t)n);
+    format_number(how, (uint64_t)v, 8, false, buf, sizeof buf);
+    cmd_out_stream(d, buf, strlen(buf));
     return CMD_OK;
 }
 
@@ -287,7 +274,7 @@ const struct cmd_entry cmd_echo_entries[] = {
      "%p, %f %e %g of the integer, flags, width and precision, %%; no newline but the\n"
      "format's \\n.  A count of arguments that does not match the format fails.",
      do_printf, NULL, false},
-    {"output", NULL, "EXPR", "output[/x|/d|/u|/o|/t] EXPR",
+    {"output", NULL, "EXPR", "output[/x|/d|/u|/o|/t|/c] EXPR",
      "Print EXPR's value alone, no \"= \" and no newline (gdb's output): for\n"
      "\"echo ...\" \"output ...\" \"echo \\n\" lines in command lists.",
      do_output, NULL, false},

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "num/fp16.h"
+
 static void append(char *buf, size_t len, size_t *used, const char *text)
 {
     if (*used + 1 >= len)
@@ -273,4 +275,73 @@ bool format_unit_absent(const struct dla *dla, const struct regdb_unit *unit, ch
         return false;
     snprintf(buf, len, "%s is not in this configuration (%s)", unit->name, dla_cfg(dla)->name);
     return true;
+}
+
+static void format_binary(uint64_t v, unsigned width, char *buf, size_t len)
+{
+    unsigned top = 63;
+    while (top > 0 && !(v >> top & 1))
+        top--;
+    if (width && width - 1 > top)
+        top = width - 1;
+    size_t n = 0;
+    for (unsigned b = top + 1; b-- > 0 && n + 1 < len;)
+        buf[n++] = (char)('0' + (v >> b & 1));
+    buf[n] = 0;
+}
+
+static void format_float(uint64_t v, unsigned bytes, char *buf, size_t len)
+{
+    if (bytes == 2) {
+        snprintf(buf, len, "%.5g", (double)fp16_to_float((uint16_t)v));
+    } else if (bytes == 4) {
+        uint32_t w = (uint32_t)v;
+        float f;
+        memcpy(&f, &w, sizeof f);
+        snprintf(buf, len, "%.9g", (double)f);
+    } else {
+        double f;
+        memcpy(&f, &v, sizeof f);
+        snprintf(buf, len, "%.17g", f);
+    }
+}
+
+bool format_number(char how, uint64_t bits, unsigned bytes, bool pad, char *buf, size_t len)
+{
+    unsigned width = bytes * 8;
+    uint64_t v = width < 64 ? bits & ((UINT64_C(1) << width) - 1) : bits;
+    int64_t sv = width < 64 && (v >> (width - 1) & 1) ? (int64_t)(v | ~((UINT64_C(1) << width) - 1))
+                                                       : (int64_t)v;
+    switch (how) {
+    case 'x':
+        snprintf(buf, len, "0x%0*llx", pad ? (int)bytes * 2 : 1, (unsigned long long)v);
+        return true;
+    case 'd':
+        snprintf(buf, len, "%lld", (long long)sv);
+        return true;
+    case 'u':
+        snprintf(buf, len, "%llu", (unsigned long long)v);
+        return true;
+    case 'o':
+        snprintf(buf, len, v ? "0%llo" : "0", (unsigned long long)v);
+        return true;
+    case 't':
+        format_binary(v, pad ? width : 0, buf, len);
+        return true;
+    case 'c': {
+        unsigned char c = (unsigned char)v;
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+            snprintf(buf, len, "%lld '%c'", (long long)(int8_t)c, c);
+        else
+            snprintf(buf, len, "%lld '\\%03o'", (long long)(int8_t)c, c);
+        return true;
+    }
+    case 'f':
+        if (bytes < 2)
+            return false;
+        format_float(v, bytes, buf, len);
+        return true;
+    default:
+        return false;
+    }
 }

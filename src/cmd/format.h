@@ -86,4 +86,12 @@ bool format_unit_absent(const struct dla *dla, const struct regdb_unit *unit, ch
 /* Access kind as the register database spells it: "rw", "ro", "wo", "w1c". */
 const char *format_access(enum regdb_access a);
 
+/* A value of `bytes` bytes (1, 2, 4, 8; its bits in the low end of bits) as
+ * gdb's format letter `how` shows it: x hex, d signed, u unsigned, o octal,
+ * t binary, c a character (its code and the character), f a floating-point
+ * number (2 bytes: fp16, 4: float, 8: double).  pad: x and t zero-padded to
+ * the width (x's memory columns).  false for a letter it does not know or a
+ * float of 1 byte. */
+bool format_number(char how, uint64_t bits, unsigned bytes, bool pad, char *buf, size_t len);
+
 #endif
