@@ -62,6 +62,25 @@ static void end_open_line(struct dbg *d)
     sink_whole_line(d, DBG_OUT_TEXT, d->open_line);
 }
 
+/* An open line is kept whole up to this; a longer one goes on in a new line. */
+#define OPEN_LINE_MAX (64u << 10)
+
+/* Room for one more byte and the terminator; false: the line must be ended. */
+static bool open_line_room(struct dbg *d)
+{
+    if (d->open_len + 2 <= d->open_cap)
+        return true;
+    if (d->open_cap >= OPEN_LINE_MAX)
+        return false;
+    size_t cap = d->open_cap ? d->open_cap * 2 : 256;
+    char *more = realloc(d->open_line, cap);
+    if (!more)
+        return false;
+    d->open_line = more;
+    d->open_cap = cap;
+    return true;
+}
+
 /* Other output ends an open line first: a sink takes whole lines, so the
  * stop line after an "echo x" without "\n" stands on a line of its own. */
 static void sink_line(struct dbg *d, enum dbg_out_kind kind, const char *text)
@@ -78,13 +97,16 @@ void cmd_out_stream(struct dbg *d, const char *text, size_t len)
         return;
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\n') {
-            d->open_line[d->open_len] = 0;
-            d->open_len = 0;
-            sink_whole_line(d, DBG_OUT_TEXT, d->open_line);
+            if (!d->open_len)
+                sink_whole_line(d, DBG_OUT_TEXT, "");
+            end_open_line(d);
             continue;
         }
-        if (d->open_len + 1 == sizeof d->open_line) /* a bounded line: the rest goes on the next */
+        if (!open_line_room(d)) { /* a bounded line: the rest goes on the next */
             end_open_line(d);
+            if (!open_line_room(d))
+                continue; /* out of memory: the byte is lost, not the program */
+        }
         d->open_line[d->open_len++] = text[i];
     }
 }
@@ -322,6 +344,7 @@ void dbg_destroy(struct dbg *d)
     compare_destroy(d->cmp);
     cmd_displays_free(d);
     cmd_lists_free(d);
+    free(d->open_line);
     free(d);
 }
 

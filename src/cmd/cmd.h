@@ -117,8 +117,8 @@ struct dbg {
     struct cmd_displays *displays; /* "display" expressions (cmd_display.c), NULL: none yet */
     struct cmd_lists *lists;       /* breakpoints' command lists (cmd_commands.c), NULL: none */
     unsigned exec_depth;           /* dbg_exec and dbg_source calls under way, one in another */
-    size_t open_len;               /* bytes of open_line */
-    char open_line[1024];          /* what echo, printf, output wrote past the last newline */
+    char *open_line;               /* what echo, printf, output wrote past the last newline */
+    size_t open_len, open_cap;     /* its bytes, and the bytes allocated */
 };
 
 /* A context with no session; plugins are loaded from the built-in folders,
