@@ -24,6 +24,7 @@ static const struct key_binding bindings[] = {
     {{'b', 0}, "b", "breakpoint on the selected layer (again: delete it)", KA_BREAK, NULL, 0},
     {{'A', 0}, "A", "run until the selected layer completes", KA_ADVANCE, NULL, 0},
     {{'B', 0}, "B", "step back one layer boundary", KA_COMMAND, "back layer", 0},
+    {{'S', 0}, "S", "step back one register write", KA_COMMAND, "back write", 0},
     {{'R', 0}, "R", "run again from power-on reset", KA_COMMAND, "run", 0},
     {{'\t', 0}, "Tab", "next pane", KA_NEXT_PANE, NULL, 0},
     {{KEY_BTAB, 0}, "S-Tab", "previous pane", KA_PREV_PANE, NULL, 0},

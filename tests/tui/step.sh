@@ -58,6 +58,11 @@ screen | grep -q "2 Registers $1 group $producer" || keys g # the group CSB writ
 wait_for "2 Registers $1 group $producer"
 wait_for "││. $2 *$3 "
 
+# S: back one register write, to where the s before the last one stopped
+keys S
+wait_for '(dladbg) back write'
+wait_for 'Back after register write [0-9]*, cycle'
+
 # B: back to the previous layer boundary
 keys B
 wait_for 'Back at layer boundary 2'
