@@ -590,8 +590,7 @@ static enum cmd_status run_as(struct dbg *d, struct cmd_args *a, const char *kin
                               const char *rest)
 {
     char line[1200];
-    const char *cmd = strncmp(a->path, "tbreak", 6) ? a->path : "tbreak";
-    if ((size_t)snprintf(line, sizeof line, "%s %s %s", cmd, kind, rest) >= sizeof line)
+    if ((size_t)snprintf(line, sizeof line, "%s %s %s", a->path, kind, rest) >= sizeof line)
         return cmd_fail(d, a, "line too long");
     return cmd_exec_as(d, line);
 }
@@ -619,10 +618,7 @@ static enum cmd_status expected_kind(struct dbg *d, struct cmd_args *a,
 
 static const struct cmd_entry watch_subs[];
 
-/* gdb habits a breakpoint's kind is plain from: "break 3" (gdb's line
- * number) is layer 3, "break sdp" unit sdp, "break CDMA.D_OP_ENABLE" a write
- * to it. */
-static enum cmd_status do_break_shorthand(struct dbg *d, struct cmd_args *a)
+enum cmd_status cmd_break_shorthand(struct dbg *d, struct cmd_args *a)
 {
     const char *w = cmd_arg(a, 0);
     const char *kind = w ? break_kind_of(w) : NULL;
@@ -704,10 +700,10 @@ const struct cmd_entry cmd_break_entries[] = {
      "the breakpoint is reached, with D_ registers read in the group of the event.  gdb's\n"
      "shorthands: \"break 3\" is break layer 3, \"break sdp\" break unit sdp, \"break\n"
      "CDMA.D_OP_ENABLE\" break reg CDMA.D_OP_ENABLE.",
-     do_break_shorthand, cmd_break_subs, false},
+     cmd_break_shorthand, cmd_break_subs, false},
     {"tbreak", "tb", NULL, "tbreak layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Set a breakpoint that is deleted when it first stops (the shorthands of break too).",
-     do_break_shorthand, cmd_break_subs, false},
+     cmd_break_shorthand, cmd_break_subs, false},
     {"watch", "wa", NULL, "watch reg|mem ...",
      "Set a watchpoint.  \"watch UNIT.REG\" is watch reg; gdb's \"watch *ADDR\" (or \"watch -l\n"
      "*ADDR\") watches the 4 bytes at ADDR, as watch mem ADDR 4.",

@@ -177,6 +177,11 @@ enum cmd_status cmd_reg(struct dbg *d, struct cmd_args *a);
 /* Sub-tables and entries defined in the cmd_*.c files. */
 extern const struct cmd_entry cmd_run_entries[];    /* cmd_run.c */
 extern const struct cmd_entry cmd_break_entries[];  /* cmd_break.c */
+/* gdb habits a location's kind is plain from, for break, tbreak, advance and
+ * until (cmd_break.c): "break 3" (gdb's line number) is layer 3, "break sdp"
+ * unit sdp, "break CDMA.D_OP_ENABLE" a write to it; else the kinds, and the
+ * nearest. */
+enum cmd_status cmd_break_shorthand(struct dbg *d, struct cmd_args *a);
 extern const struct cmd_entry cmd_break_subs[];     /* cmd_break.c: locations, advance's too */
 extern const struct cmd_entry cmd_commands_entries[]; /* cmd_commands.c: commands, end */
 extern const struct cmd_entry cmd_display_entries[]; /* cmd_display.c: display, undisplay */

@@ -267,11 +267,8 @@ enum cmd_status cmd_run_to_location(struct dbg *d, struct cmd_args *a, const str
  * ahead, so it is next. */
 static enum cmd_status do_until(struct dbg *d, struct cmd_args *a)
 {
-    if (cmd_nargs(a))
-        return cmd_fail(d, a,
-                        "expected a location, as tbreak takes it (layer, unit, reg, intr, lut, "
-                        "rule, diag or mismatch), not \"%s\"",
-                        cmd_arg(a, 0));
+    if (cmd_nargs(a)) /* no location's kind: "until 5", "until sdp" or an error */
+        return cmd_break_shorthand(d, a);
     return cmd_run_step(d, a, SESSION_LAYER, 1);
 }
 
@@ -385,8 +382,9 @@ const struct cmd_entry cmd_run_entries[] = {
     {"advance", NULL, NULL, "advance layer|unit|reg|intr|lut|rule|diag|mismatch ...",
      "Run until a location (what tbreak takes: \"advance layer 5 done\") is reached.  A\n"
      "breakpoint, the end or a hang may stop the run first; the one-shot stop at the\n"
-     "location is no numbered breakpoint and is gone afterwards either way.",
-     NULL, cmd_break_subs, false},
+     "location is no numbered breakpoint and is gone afterwards either way.  break's\n"
+     "shorthands too: \"advance 5\" is advance layer 5.",
+     cmd_break_shorthand, cmd_break_subs, false},
     {"until", "u", NULL, "until [layer|unit|reg|intr|lut|rule|diag|mismatch ...]",
      "Run until a location is reached or the hardware layer the run is at completes.  As\n"
      "advance, with the stop gdb's until makes when the frame returns (here: finish's).\n"

@@ -61,7 +61,14 @@ refused() { # COMMAND MESSAGE-REGEX
     run_exit 2 "$1" --batch -q -ex "$1" sample:lenet
     expect_grep "$out" "^error: -ex 1: $2"
 }
-refused 'until 3' 'until: expected a location, as tbreak takes it (layer, unit, reg, intr, lut, rule, diag or mismatch), not "3"$'
+refused 'until foo' 'until: unknown "foo"; expected one of: layer, unit, reg, intr, lut, rule, diag, mismatch (or a layer number, a unit or UNIT.REG)$'
+# break's shorthands: "advance 3" (gdb's line number) is advance layer 3
+run_exit 0 "advance 3" --batch -q -ex 'advance 3' sample:lenet
+short=$out
+run_exit 0 "advance layer 3" --batch -q -ex 'advance layer 3' sample:lenet
+[ "$short" = "$out" ] || fail "advance 3 is not advance layer 3: $short"
+run_exit 0 "until sdp done" --batch -q -ex 'until sdp done' sample:lenet
+expect_line "$out" "layer 2 (SDP, group 0) done"
 refused 'advance' 'advance: expected one of: layer, unit, '
 refused 'advance layer 9' 'advance layer: no layer 9: layers are 0\.\.4 '
 refused 'advance layer 3 if $nosuch' 'advance layer: condition: '
