@@ -478,8 +478,8 @@ const struct cmd_entry cmd_data_entries[] = {
     {"print", "p", "EXPR", "print[/x|/d|/u|/o|/t|/c|/f] EXPR",
      "Evaluate an expression: numbers (0x.., 0b..), registers and fields (UNIT.REG[.FIELD]\n"
      "[@GROUP]), enum names compared with a field, $cycle $layers $writes $bpnum, C operators.\n"
-     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.  Shown\n"
-     "in decimal and hex; with a format letter, as gdb's print/FMT shows it alone.",
+     "Shown in decimal and hex; with a format letter, as gdb's print/FMT shows it alone.\n"
+     "A register of a unit the configuration lacks (nv_small: BDMA, RBK) is refused.",
      do_print, NULL, false},
     END_OF_TABLE,
 };
