@@ -759,8 +759,10 @@ static const char *closest_name(const struct cmd_entry *table, const char *word)
 /* An unknown or ambiguous command word.  A top-level word gets no command
  * name in front ("error: tour.dladbg:4: unknown command \"brek\"; did you
  * mean \"break\"?"); a subcommand is named after its command. */
+/* also: what a command takes besides its subcommands ("a layer number"), or NULL. */
 static enum cmd_status fail_lookup(struct dbg *d, const struct cmd_entry *table,
-                                   struct cmd_args *a, const char *word, bool ambiguous)
+                                   struct cmd_args *a, const char *word, bool ambiguous,
+                                   const char *also)
 {
     char names[512], hint[600] = "";
     entry_names(table, ambiguous ? word : NULL, names, sizeof names);
@@ -768,8 +770,9 @@ static enum cmd_status fail_lookup(struct dbg *d, const struct cmd_entry *table,
     if (table) {
         if (best)
             snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", best);
-        return cmd_fail(d, a, "%s \"%s\"%s; expected one of: %s",
-                        ambiguous ? "ambiguous" : "unknown", word, hint, names);
+        return cmd_fail(d, a, "%s \"%s\"%s; expected one of: %s%s%s%s",
+                        ambiguous ? "ambiguous" : "unknown", word, hint, names,
+                        also ? " (or " : "", also ? also : "", also ? ")" : "");
     }
     if (ambiguous)
         snprintf(hint, sizeof hint, " (%s)", names);
@@ -780,6 +783,20 @@ static enum cmd_status fail_lookup(struct dbg *d, const struct cmd_entry *table,
     cmd_out(d, DBG_OUT_ERROR, "%s%s%s command \"%s\"%s", d->where, d->where[0] ? ": " : "",
             ambiguous ? "ambiguous" : "unknown", word, hint);
     return CMD_ERROR;
+}
+
+enum cmd_status cmd_fail_kind(struct dbg *d, struct cmd_args *a, const struct cmd_entry *subs,
+                              const char *also)
+{
+    const char *word = cmd_arg(a, 0);
+    if (!word) {
+        char names[512];
+        entry_names(subs, NULL, names, sizeof names);
+        return cmd_fail(d, a, "expected one of: %s (or %s)", names, also);
+    }
+    bool ambiguous;
+    cmd_lookup(subs, word, &ambiguous);
+    return fail_lookup(d, subs, a, word, ambiguous, also);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -797,7 +814,7 @@ static enum cmd_status dispatch(struct dbg *d, const struct cmd_entry *table, st
     bool ambiguous;
     const struct cmd_entry *e = cmd_lookup(table, word, &ambiguous);
     if (!e)
-        return fail_lookup(d, table, a, word, ambiguous);
+        return fail_lookup(d, table, a, word, ambiguous, NULL);
     append_path(a, e->name);
     if (e->subs && index + 1 < a->argc) {
         const struct cmd_entry *sub = cmd_lookup(e->subs, a->argv[index + 1], &ambiguous);

@@ -563,22 +563,14 @@ static bool all_digits(const char *w)
     return !*w;
 }
 
-static bool is_proc_name(const char *w)
-{
-    static const char *const procs[] = {"conv", "sdp", "pdp", "cdp", "rubik", "bdma"};
-    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
-        if (!strcasecmp(w, procs[i]))
-            return true;
-    return false;
-}
-
 /* The kind a shorthand stands for ("break 3": layer; "break sdp": unit;
  * "break CDMA.D_OP_ENABLE": reg), or NULL. */
 static const char *break_kind_of(const char *w)
 {
     if (all_digits(w))
         return "layer";
-    if (is_proc_name(w))
+    uint8_t proc;
+    if (parse_proc(w, &proc))
         return "unit";
     if (strchr(w, '.') && (isalpha((unsigned char)*w) || *w == '_'))
         return "reg";
@@ -595,27 +587,6 @@ static enum cmd_status run_as(struct dbg *d, struct cmd_args *a, const char *kin
     return cmd_exec_as(d, line);
 }
 
-/* An argument that is no kind and no shorthand: the kinds (subs), the
- * nearest first when one is close, and the shorthands (also). */
-static enum cmd_status expected_kind(struct dbg *d, struct cmd_args *a,
-                                     const struct cmd_entry *subs, const char *also)
-{
-    char kinds[256] = "", hint[64] = "";
-    struct suggest s;
-    const char *w = cmd_arg(a, 0);
-    suggest_init(&s, w ? w : "");
-    for (const struct cmd_entry *e = subs; e->name; e++) {
-        size_t n = strlen(kinds);
-        snprintf(kinds + n, sizeof kinds - n, "%s%s", n ? ", " : "", e->name);
-        suggest_consider(&s, e->name);
-    }
-    if (!w)
-        return cmd_fail(d, a, "expected one of: %s (or %s)", kinds, also);
-    if (suggest_best(&s))
-        snprintf(hint, sizeof hint, " (did you mean \"%s\"?)", suggest_best(&s));
-    return cmd_fail(d, a, "unknown \"%s\"%s; expected one of: %s (or %s)", w, hint, kinds, also);
-}
-
 static const struct cmd_entry watch_subs[];
 
 enum cmd_status cmd_break_shorthand(struct dbg *d, struct cmd_args *a)
@@ -623,7 +594,7 @@ enum cmd_status cmd_break_shorthand(struct dbg *d, struct cmd_args *a)
     const char *w = cmd_arg(a, 0);
     const char *kind = w ? break_kind_of(w) : NULL;
     if (!kind)
-        return expected_kind(d, a, cmd_break_subs, "a layer number, a unit or UNIT.REG");
+        return cmd_fail_kind(d, a, cmd_break_subs, "a layer number, a unit or UNIT.REG");
     return run_as(d, a, kind, cmd_rest(a, 0));
 }
 
@@ -645,7 +616,7 @@ static enum cmd_status do_watch_shorthand(struct dbg *d, struct cmd_args *a)
         return run_as(d, a, "mem", rest);
     }
     if (!w || i || !strchr(w, '.'))
-        return expected_kind(d, a, watch_subs, "UNIT.REG, or *ADDR as gdb writes it");
+        return cmd_fail_kind(d, a, watch_subs, "UNIT.REG, or *ADDR as gdb writes it");
     return run_as(d, a, "reg", cmd_rest(a, 0));
 }
 

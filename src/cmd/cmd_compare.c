@@ -245,14 +245,19 @@ static void report(struct dbg *d)
     print_verdict(d, ref, compared);
 }
 
-void cmd_compare_run_finished(struct dbg *d)
+/* The verdict alone, from the results so far. */
+static void print_verdict_so_far(struct dbg *d)
 {
-    if (!d->opt.compare_verdict_at_run_end || !d->cmp || !compare_reference(d->cmp))
-        return;
     size_t compared = 0, n = compare_count(d->cmp);
     for (size_t i = 0; i < n; i++)
         compared += compare_get(d->cmp, i)->compared;
     print_verdict(d, compare_reference(d->cmp), compared);
+}
+
+void cmd_compare_run_finished(struct dbg *d)
+{
+    if (d->opt.compare_verdict_at_run_end && d->cmp && compare_reference(d->cmp))
+        print_verdict_so_far(d);
 }
 
 void dbg_compare_report(struct dbg *d, const struct dbg_sink *out, bool full)
@@ -263,10 +268,7 @@ void dbg_compare_report(struct dbg *d, const struct dbg_sink *out, bool full)
     if (d->cmp && compare_reference(d->cmp) && full) {
         report(d);
     } else if (d->cmp && compare_reference(d->cmp)) {
-        size_t compared = 0, n = compare_count(d->cmp);
-        for (size_t i = 0; i < n; i++)
-            compared += compare_get(d->cmp, i)->compared;
-        print_verdict(d, compare_reference(d->cmp), compared);
+        print_verdict_so_far(d);
     }
     d->out = saved;
 }

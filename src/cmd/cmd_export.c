@@ -5,6 +5,13 @@
 
 #include "cmd_priv.h"
 
+/* Whether the session has executed anything: an export before it holds nothing. */
+static bool nothing_ran(struct dbg *d)
+{
+    struct drv_action act;
+    return !session_last_action(d->session, &act);
+}
+
 /* Every export ends alike: the exporter's error, or what it wrote and its note. */
 static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok, const char *err,
                                      const char *what, const char *unit, const char *path,
@@ -15,8 +22,7 @@ static enum cmd_status report_export(struct dbg *d, struct cmd_args *a, bool ok,
     cmd_print(d, "Wrote %s %s (%zu %s%s).", what, path, res->rows, unit, res->rows == 1 ? "" : "s");
     if (res->note[0])
         cmd_out(d, DBG_OUT_NOTE, "note: %s", res->note);
-    struct drv_action act; /* exports say what happened: a user may expect them to run it */
-    if (!session_last_action(d->session, &act))
+    if (nothing_ran(d)) /* exports say what happened: a user may expect them to run it */
         cmd_out(d, DBG_OUT_NOTE, "note: nothing has run yet (\"run\" first, then export what "
                                  "it did)");
     return CMD_OK;
@@ -150,8 +156,7 @@ static enum cmd_status do_export_txn(struct dbg *d, struct cmd_args *a)
         return CMD_ERROR;
     /* before anything ran, the trace would replay nothing and pass: not
      * written (over an earlier export, perhaps) */
-    struct drv_action act;
-    if (!session_last_action(d->session, &act))
+    if (nothing_ran(d))
         return cmd_fail(d, a, "%s: nothing has run yet, so the trace would replay nothing "
                               "(\"run\" or a step first)", path);
     bool ok = export_txn(d->session, d->log, path, &res, err, sizeof err);

@@ -45,6 +45,12 @@ void cmd_vout(struct dbg *d, enum dbg_out_kind kind, const char *fmt, va_list ap
  * what follows the last one stays open until more text, other output or the
  * end of the line typed (or of the script sourced) ends it. */
 void cmd_out_stream(struct dbg *d, const char *text, size_t len);
+/* An argument that names none of subs (a command with its own reading of
+ * what is no subcommand, as break's shorthands): "unknown" or "ambiguous",
+ * the nearest, the subcommands and what else it takes (also), as dispatch
+ * says it for commands without one; CMD_ERROR. */
+enum cmd_status cmd_fail_kind(struct dbg *d, struct cmd_args *a, const struct cmd_entry *subs,
+                              const char *also);
 /* Execute line as the command it spells, inside the command executing now
  * (gdb's shorthands: "break 3" runs "break layer 3"); its status. */
 enum cmd_status cmd_exec_as(struct dbg *d, const char *line);

@@ -324,6 +324,17 @@ static long target_index(struct checkpoints *c, uint64_t n)
     return k > last ? -1 : (long)(last - k);
 }
 
+/* A replay passes the points the run stopped at: the breakpoints must not
+ * stop it there, and count from where it lands afterwards. */
+static void suspend_breakpoints(struct checkpoints *c, bool suspend)
+{
+    if (!c->bps)
+        return;
+    bps_suspend(c->bps, suspend);
+    if (!suspend)
+        bps_resync(c->bps);
+}
+
 /* Restore boundary t: the nearest saved state at or before it, replayed
  * forward layer by layer with the breakpoints suspended. */
 static bool back_to_boundary(struct checkpoints *c, size_t t, char *err, size_t errlen)
@@ -343,8 +354,7 @@ static bool back_to_boundary(struct checkpoints *c, size_t t, char *err, size_t 
     while (c->n_stored && c->stored[c->n_stored - 1] >= c->n)
         c->n_stored--;
     load(c, from);
-    if (c->bps)
-        bps_suspend(c->bps, true);
+    suspend_breakpoints(c, true);
     bool ok = true;
     while (session_layers_done(c->s) < want.info.layers) {
         enum session_stop r = session_step(c->s, SESSION_LAYER, 1);
@@ -353,10 +363,7 @@ static bool back_to_boundary(struct checkpoints *c, size_t t, char *err, size_t 
             break;
         }
     }
-    if (c->bps) {
-        bps_suspend(c->bps, false);
-        bps_resync(c->bps);
-    }
+    suspend_breakpoints(c, false);
     if (!ok || !at_point(&want, c->s) || c->n != t + 1) {
         snprintf(err, errlen, "replaying to layer boundary %llu did not reproduce the run",
                  (unsigned long long)want.info.layers);
@@ -404,13 +411,9 @@ bool cps_back_writes(struct checkpoints *c, uint64_t n, char *err, size_t errlen
         return false;
     if (session_writes(c->s) == target)
         return true; /* the start of the run */
-    if (c->bps)
-        bps_suspend(c->bps, true);
+    suspend_breakpoints(c, true);
     enum session_stop r = session_step(c->s, SESSION_WRITE, target - session_writes(c->s));
-    if (c->bps) {
-        bps_suspend(c->bps, false);
-        bps_resync(c->bps);
-    }
+    suspend_breakpoints(c, false);
     if (r != SESSION_STEPPED || session_writes(c->s) != target) {
         snprintf(err, errlen, "replaying to register write %llu did not reproduce the run",
                  (unsigned long long)target);
